@@ -1,0 +1,163 @@
+"""The auction (RULES.md section 1): calls, their order, coinche and surcoinche.
+
+Calls are ``int`` actions, like every action of a deal (see ``actions``): ``PASS``,
+``COINCHE``, ``SURCOINCHE``, ``bid(value, trump)``, ``capot(trump)``, ``generale(trump)``.
+``Auction`` is the mutable state of one auction; the deal owns it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .actions import (
+    CAPOT_BASE,
+    COINCHE,
+    GENERALE_BASE,
+    GENERALE_RANK,
+    PASS,
+    SURCOINCHE,
+    bid_rank,
+    bid_trump,
+    call_str,
+    capot,
+    generale,
+    is_bid,
+    make_bid,
+)
+from .cards import NO_TRUMP, TRUMPS
+from .errors import IllegalAction
+from .rules import RuleSet
+from .scoring import CAPOT_VALUE, Contract, ContractKind
+
+
+@dataclass
+class Auction:
+    """Calls made so far and what they imply; ``apply`` checks every call."""
+
+    rules: RuleSet
+    first: int
+    """Seat that speaks first (dealer + 1)."""
+    calls: list[int] = field(default_factory=list)
+    bid: int | None = None
+    """The current highest bid (an action), None before the first bid."""
+    bidder: int = -1
+    coincher: int = -1
+    surcoinched: bool = False
+    passes: int = 0
+    """Consecutive passes since the last bid or coinche (or since the start)."""
+    done: bool = False
+
+    @property
+    def to_move(self) -> int:
+        return (self.first + len(self.calls)) & 3
+
+    @property
+    def void(self) -> bool:
+        """True when four passes ended the auction with no bid: the deal is void."""
+        return self.done and self.bid is None
+
+    def legal_calls(self) -> list[int]:
+        if self.done:
+            return []
+        seat = self.to_move
+        out = [PASS]
+        if self.coincher >= 0:
+            if not self.surcoinched and (seat & 1) == (self.bidder & 1):
+                out.append(SURCOINCHE)
+            return out
+        rank = -1 if self.bid is None else bid_rank(self.bid)
+        trumps = TRUMPS if self.rules.sa_ta else TRUMPS[:NO_TRUMP]
+        for value in self.rules.bid_values:
+            if value > rank:
+                out.extend(make_bid(value, t) for t in trumps)
+        if rank < CAPOT_VALUE * 10:
+            out.extend(capot(t) for t in trumps)
+        if self.rules.generale and rank < GENERALE_RANK:
+            out.extend(generale(t) for t in trumps)
+        if self.bid is not None and (seat & 1) != (self.bidder & 1):
+            out.append(COINCHE)
+        return out
+
+    def check(self, call: int) -> None:
+        """Raise ``IllegalAction`` naming the rule a call breaks; do nothing if it is legal."""
+        if self.done:
+            raise IllegalAction("the auction is over", "auction_over")
+        seat = self.to_move
+        if call == PASS:
+            return
+        if call == COINCHE:
+            if self.bid is None:
+                raise IllegalAction("coinche is illegal: there is no bid to coinche", "coinche_no_bid")
+            if self.coincher >= 0:
+                raise IllegalAction("coinche is illegal: the contract is already coinched", "coinche_twice")
+            if (seat & 1) == (self.bidder & 1):
+                raise IllegalAction(
+                    f"coinche is illegal: only an opponent of the bidder (seat {self.bidder}) may coinche",
+                    "coinche_own_team",
+                )
+            return
+        if call == SURCOINCHE:
+            if self.coincher < 0:
+                raise IllegalAction("surcoinche is illegal: the contract is not coinched", "surcoinche_no_coinche")
+            if self.surcoinched:
+                raise IllegalAction("surcoinche is illegal: already surcoinched", "surcoinche_twice")
+            if (seat & 1) != (self.bidder & 1):
+                raise IllegalAction("surcoinche is illegal: only the bidding team may surcoinche", "surcoinche_defense")
+            return
+        if not is_bid(call):
+            raise IllegalAction(f"{call!r} is not a call", "not_a_call")
+        name = call_str(call)
+        trump = bid_trump(call)
+        if self.coincher >= 0:
+            raise IllegalAction(f"{name} is illegal: nobody may bid after a coinche", "bid_after_coinche")
+        if trump >= NO_TRUMP and not self.rules.sa_ta:
+            raise IllegalAction(f"{name} is illegal: SA and TA contracts are not played at this table", "no_sa_ta")
+        if GENERALE_BASE <= call < GENERALE_BASE + 6 and not self.rules.generale:
+            raise IllegalAction(f"{name} is illegal: générale is not played at this table", "no_generale")
+        if CAPOT_BASE <= call < CAPOT_BASE + 6 or GENERALE_BASE <= call < GENERALE_BASE + 6:
+            pass
+        else:
+            value = bid_rank(call) // 10
+            if value % 10 or not self.rules.bid_values.start <= value <= self.rules.max_bid:
+                raise IllegalAction(
+                    f"{name} is illegal: bids are multiples of 10 from 80 to {self.rules.max_bid}", "bid_value"
+                )
+        if self.bid is not None and bid_rank(call) <= bid_rank(self.bid):
+            raise IllegalAction(
+                f"{name} is illegal: a bid must be higher than the current bid {call_str(self.bid)}", "bid_too_low"
+            )
+
+    def apply(self, call: int) -> None:
+        """Make a call; the state is unchanged when it raises ``IllegalAction``."""
+        self.check(call)
+        seat = self.to_move
+        self.calls.append(call)
+        if call == PASS:
+            self.passes += 1
+            if (self.bid is None and self.passes == 4) or (self.bid is not None and self.passes == 3):
+                self.done = True
+        elif call == COINCHE:
+            self.coincher = seat
+            self.passes = 0
+        elif call == SURCOINCHE:
+            self.surcoinched = True
+            self.done = True
+        else:
+            self.bid = call
+            self.bidder = seat
+            self.passes = 0
+
+    def contract(self) -> Contract | None:
+        """The contract once the auction is over (None while it runs or for a void deal)."""
+        if not self.done or self.bid is None:
+            return None
+        b = self.bid
+        kind: ContractKind
+        if GENERALE_BASE <= b < GENERALE_BASE + 6:
+            kind, value = "generale", self.rules.generale_value
+        elif CAPOT_BASE <= b < CAPOT_BASE + 6:
+            kind, value = "capot", CAPOT_VALUE
+        else:
+            kind, value = "bid", bid_rank(b) // 10
+        mult = self.rules.surcoinche_multiplier if self.surcoinched else 2 if self.coincher >= 0 else 1
+        return Contract(kind, value, bid_trump(b), self.bidder, mult)

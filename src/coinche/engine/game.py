@@ -1,0 +1,214 @@
+"""A game: deals one after another until a team wins (RULES.md section 6).
+
+``Game`` owns a seeded ``random.Random`` (no global randomness: the same seed deals the
+same game), rotates the dealer, deals in packets (or gathers, cuts and deals without
+shuffling in ``real_deal`` mode), adds up the scores and applies each profile's end
+rules. Its ``legal_actions``/``apply``/``view`` act on the deal in progress.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .actions import Action
+from .cards import Card, CardSet, card_list
+from .deal import Deal, DealResult, View, deal_hands
+from .errors import IllegalAction
+from .rules import RuleSet
+
+PACKET_PATTERNS = ("332", "323", "233")
+
+
+@dataclass(frozen=True)
+class DealInfo:
+    """How a deal of a game was dealt (``cut`` and ``packets`` matter for real deals)."""
+
+    dealer: int
+    hands: tuple[CardSet, ...]
+    cut: int | None
+    packets: str
+
+
+@dataclass(frozen=True)
+class GameView:
+    """What one seat may know of the game: the deal view plus the score sheet."""
+
+    deal: View
+    deal_number: int
+    """1 for the first deal."""
+    target: int
+    totals: tuple[int, int]
+    history: tuple[tuple[int, int], ...]
+    """Each finished deal's score, team 0 first."""
+    winner: int | None
+
+
+class Game:
+    """A game of coinche under ``rules``; ``hands`` given to ``next_deal`` or dealt by the game."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+        auto_deal: bool = True,
+    ) -> None:
+        self.rules = rules
+        self.rng = random.Random(seed)
+        self.first_dealer = self.rng.randrange(4) if first_dealer is None else first_dealer
+        if not 0 <= self.first_dealer <= 3:
+            raise ValueError(f"first dealer must be a seat 0..3, not {first_dealer}")
+        self.auto_deal = auto_deal
+        self.deals: list[Deal] = []
+        self.infos: list[DealInfo] = []
+        self.history: list[tuple[int, int]] = []
+        self.totals = [0, 0]
+        self.winner: int | None = None
+        self._pending_validation: set[int] = set()
+        self._gathered: list[Card] | None = None
+        if auto_deal:
+            self._deal_next()
+
+    # ----- state API -----
+
+    @property
+    def current(self) -> Deal | None:
+        """The deal being played (or the last one, once over); None before the first deal."""
+        return self.deals[-1] if self.deals else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def next_dealer(self) -> int:
+        return (self.first_dealer + len(self.deals)) & 3
+
+    @property
+    def awaiting_deal(self) -> bool:
+        """True when the game goes on but the next deal has not been dealt (``auto_deal=False``)."""
+        return self.winner is None and (not self.deals or self.deals[-1].is_over)
+
+    def legal_actions(self) -> list[Action]:
+        deal = self.current
+        if deal is None or self.winner is not None:
+            return []
+        return deal.legal_actions()
+
+    def apply(self, action: Action) -> None:
+        """Apply an action to the deal in progress; deal the next one when it ends."""
+        deal = self.current
+        if self.winner is not None:
+            raise IllegalAction("the game is over", "game_over")
+        if deal is None or deal.is_over:
+            raise IllegalAction("no deal is in progress", "no_deal")
+        deal.apply(action)
+        if deal.is_over:
+            self._after_deal(deal)
+            if self.winner is None and self.auto_deal:
+                self._deal_next()
+
+    @property
+    def to_move(self) -> int:
+        deal = self.current
+        return deal.to_move if deal is not None else -1
+
+    def view(self, seat: int) -> GameView:
+        deal = self.current
+        if deal is None:
+            raise ValueError("no deal yet")
+        return GameView(
+            deal=deal.view(seat),
+            deal_number=len(self.deals),
+            target=self.rules.target,
+            totals=(self.totals[0], self.totals[1]),
+            history=tuple(self.history),
+            winner=self.winner,
+        )
+
+    def next_deal(self, hands: Sequence[CardSet], cut: int | None = None, packets: str | None = None) -> Deal:
+        """Start the next deal with given hands (replays and tests)."""
+        if not self.awaiting_deal:
+            raise IllegalAction("the current deal is not over" if self.winner is None else "the game is over", "no_deal")
+        return self._start(tuple(hands), cut, packets or self.rules.packets)
+
+    # ----- internals -----
+
+    def _deal_next(self) -> None:
+        dealer = self.next_dealer
+        packets = self.rules.packets if self.rules.packets != "any" else self.rng.choice(PACKET_PATTERNS)
+        cut: int | None = None
+        if self.rules.real_deal and self._gathered is not None:
+            deck = self._gathered
+            side = max(1, self.rules.cut_each_side)
+            cut = self.rng.randint(side, 32 - side)
+            deck = deck[cut:] + deck[:cut]
+        else:
+            deck = list(range(32))
+            self.rng.shuffle(deck)
+        self._start(deal_hands(deck, dealer, packets), cut, packets)
+
+    def _start(self, hands: tuple[CardSet, ...], cut: int | None, packets: str) -> Deal:
+        deal = Deal(self.rules, self.next_dealer, hands)
+        self.deals.append(deal)
+        self.infos.append(DealInfo(deal.dealer, hands, cut, packets))
+        return deal
+
+    def _after_deal(self, deal: Deal) -> None:
+        res = deal.result()
+        assert res is not None
+        self.history.append(res.score)
+        self.totals[0] += res.score[0]
+        self.totals[1] += res.score[1]
+        self._gathered = _gather(deal)
+        if res.contract is None:
+            return
+        self.winner = self._decide_winner(deal, res)
+
+    def _decide_winner(self, deal: Deal, res: DealResult) -> int | None:
+        rules = self.rules
+        contract = res.contract
+        assert contract is not None and res.made is not None
+        target = rules.target
+        eligible = [True, True]
+        tricks_won = [0, 0]
+        for t in deal.tricks:
+            tricks_won[t.winner & 1] += 1
+        for team in (0, 1):
+            taker_side = team == contract.team
+            if rules.win_excludes_deal_bonus:
+                mult = contract.multiplier if rules.coinche_scoring == "multiply" else 1
+                bonus = res.belote[team] + res.melds[team] * mult
+                if self.totals[team] - bonus < target:
+                    eligible[team] = False
+            if rules.win_no_exit_in_defense and res.made != taker_side:
+                eligible[team] = False
+            if rules.win_belote_validation:
+                if team in self._pending_validation and tricks_won[team] > 0:
+                    self._pending_validation.discard(team)
+                lost = (taker_side and not res.made) or tricks_won[team] == 0
+                if (
+                    lost
+                    and self.totals[team] >= target
+                    and self.totals[team] - res.score[team] < target
+                    and self.totals[team] - res.belote[team] < target
+                ):
+                    self._pending_validation.add(team)
+                if team in self._pending_validation:
+                    eligible[team] = False
+        reached = [team for team in (0, 1) if self.totals[team] >= target]
+        if not reached:
+            return None
+        if len(reached) == 2 and self.totals[0] == self.totals[1]:
+            return None
+        top = max(reached, key=lambda team: self.totals[team])
+        return top if eligible[top] else None
+
+
+def _gather(deal: Deal) -> list[Card]:
+    """The pack after a deal, for a real deal: the tricks in order, or the hands if void."""
+    if deal.tricks:
+        return [c for t in deal.tricks for c in t.cards]
+    return [c for k in range(1, 5) for c in card_list(deal.dealt[(deal.dealer + k) & 3])]

@@ -1,0 +1,297 @@
+"""Scoring of one deal (RULES.md section 5), shared by the engine and the score calculator.
+
+The deal engine reduces a played deal to ``DealFacts`` (card points, belotes, valid melds,
+who swept) and calls ``score_deal``; the calculator builds the same facts from what a
+player types. One function therefore decides every score the product shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .cards import ALL_TRUMP, NO_TRUMP, TRUMP_NAMES, Trump, parse_trump
+from .rules import RuleSet
+
+ContractKind = Literal["bid", "capot", "generale"]
+Sweep = Literal["taker", "taker_alone", "defense"]
+SWEEPS: tuple[Sweep, ...] = ("taker", "taker_alone", "defense")
+
+CAPOT_VALUE = 250
+FAILURE_BASE = 160
+
+
+class ScoringError(ValueError):
+    """Facts that no deal can produce (more points than the deal holds, a bad contract...)."""
+
+
+@dataclass(frozen=True)
+class Contract:
+    """The contract that ended an auction."""
+
+    kind: ContractKind
+    value: int
+    """Contract value of RULES.md section 5: the bid, 250 for a capot, the générale value."""
+    trump: Trump
+    taker: int
+    """Seat of the taker (0..3)."""
+    multiplier: int = 1
+    """1, 2 after coinche, 4 (or 3 in ``house`` below 3000) after surcoinche."""
+
+    @property
+    def team(self) -> int:
+        return self.taker & 1
+
+    @property
+    def call(self) -> str:
+        """The call that made it, in record notation: ``90H``, ``capotS``, ``generaleTA``."""
+        t = TRUMP_NAMES[self.trump]
+        return f"{self.value}{t}" if self.kind == "bid" else f"{self.kind}{t}"
+
+
+def parse_contract(text: str, rules: RuleSet, taker: int = 0, multiplier: int = 1) -> Contract:
+    """Parse a contract call of RECORD.md (``90H``, ``120SA``, ``capotS``, ``generaleTA``)."""
+    t = text.strip()
+    low = t.lower()
+    kind: ContractKind
+    if low.startswith("capot") or low.startswith("generale"):
+        kind = "capot" if low.startswith("capot") else "generale"
+        trump_text = t[len(kind):]
+        if kind == "generale" and not rules.generale:
+            raise ScoringError(f"{t}: the {rules.name} rules have no générale")
+        value = CAPOT_VALUE if kind == "capot" else rules.generale_value
+    else:
+        kind = "bid"
+        digits = ""
+        while len(digits) < len(t) and t[len(digits)].isdigit():
+            digits += t[len(digits)]
+        trump_text = t[len(digits):]
+        if not digits:
+            raise ScoringError(f"unknown contract {text!r} (expected e.g. 90H, 120SA, capotS, generaleTA)")
+        value = int(digits)
+        if value not in rules.bid_values:
+            raise ScoringError(
+                f"{t}: a bid is a multiple of 10 from 80 to {rules.max_bid} under the {rules.name} rules"
+            )
+    try:
+        trump = parse_trump(trump_text)
+    except ValueError:
+        raise ScoringError(f"unknown contract {text!r} (expected e.g. 90H, 120SA, capotS, generaleTA)") from None
+    if trump >= NO_TRUMP and not rules.sa_ta:
+        raise ScoringError(f"{t}: SA and TA contracts are not played under these {rules.name} rules")
+    return Contract(kind, value, trump, taker, multiplier)
+
+
+@dataclass(frozen=True)
+class DealFacts:
+    """What scoring needs to know about a played deal."""
+
+    taker_points: int
+    """Card points of the taker's team, last-trick bonus included."""
+    defense_points: int
+    taker_belotes: int = 0
+    """Number of belotes announced (and counting) by the taker's team; TA can have several."""
+    defense_belotes: int = 0
+    taker_melds: int = 0
+    """Valid meld points the taker's team takes (RULES.md section 4, after comparison)."""
+    defense_melds: int = 0
+    sweep: Sweep | None = None
+    """Who won all eight tricks: the taker's team, the taker alone, or the defense."""
+    cancelled_melds: int = 0
+    """Meld points cancelled by an exact tie of the best melds; under ``winner_takes_all``
+    the defense still takes them on a failed contract (RULES.md I-10)."""
+
+
+@dataclass(frozen=True)
+class DealScore:
+    """The result of a deal: made or failed, each team's award, and how it was computed."""
+
+    made: bool
+    taker: int
+    defense: int
+    steps: tuple[str, ...] = field(default=())
+    melds: tuple[int, int] = (0, 0)
+    """Meld points the takers and the defense took, before multiplier and rounding."""
+
+    def by_team(self, taker_team: int) -> tuple[int, int]:
+        """The two awards indexed by team (team 0 = seats 0 and 2)."""
+        return (self.taker, self.defense) if taker_team == 0 else (self.defense, self.taker)
+
+    def melds_by_team(self, taker_team: int) -> tuple[int, int]:
+        t, d = self.melds
+        return (t, d) if taker_team == 0 else (d, t)
+
+
+def round_award(amount: int, rules: RuleSet, attack: bool) -> int:
+    """Round one team's award the way the rules say (RULES.md 5.2, 5.3)."""
+    if rules.rounding == "nearest10":
+        return (amount + 5) // 10 * 10
+    if rules.rounding == "house":
+        return (amount + (4 if attack else 3)) // 10 * 10
+    return amount
+
+
+def deal_total(rules: RuleSet, sweep: bool) -> int:
+    """Card points in a deal: 162, or 252 when a sweep makes the last trick worth 100."""
+    return 152 + (rules.last_trick_sweep if sweep else 10)
+
+
+def check_facts(rules: RuleSet, contract: Contract, facts: DealFacts) -> None:
+    """Raise ``ScoringError`` when no deal under ``rules`` can produce these facts."""
+    swept = facts.sweep is not None
+    total = deal_total(rules, swept)
+    if facts.sweep is not None and facts.sweep not in SWEEPS:
+        raise ScoringError(f"unknown sweep {facts.sweep!r} (expected taker, taker-alone or defense)")
+    if not 0 <= facts.taker_points <= total:
+        raise ScoringError(f"the takers' points must be between 0 and {total}, not {facts.taker_points}")
+    if facts.taker_points + facts.defense_points != total:
+        raise ScoringError(
+            f"the card points of both teams must add up to {total}, not {facts.taker_points + facts.defense_points}"
+        )
+    if facts.sweep in ("taker", "taker_alone") and facts.taker_points != total:
+        raise ScoringError(f"a taker sweep gives the takers all {total} points, not {facts.taker_points}")
+    if facts.sweep == "defense" and facts.taker_points != 0:
+        raise ScoringError(f"a defense sweep leaves the takers 0 points, not {facts.taker_points}")
+    max_belotes = 0 if contract.trump == NO_TRUMP else 4 if contract.trump == ALL_TRUMP else 1
+    if min(facts.taker_belotes, facts.defense_belotes) < 0 or facts.taker_belotes + facts.defense_belotes > max_belotes:
+        raise ScoringError(
+            f"a {TRUMP_NAMES[contract.trump]} contract has at most {max_belotes} belote(s) in all, "
+            f"not {facts.taker_belotes + facts.defense_belotes}"
+        )
+    for team, melds in (("takers", facts.taker_melds), ("defense", facts.defense_melds)):
+        if melds < 0 or melds % 10:
+            raise ScoringError(f"the {team}' melds must be a non-negative multiple of 10, not {melds}")
+        if melds and not rules.melds:
+            raise ScoringError(f"melds are not played under these rules, yet the {team} have {melds}")
+    if contract.multiplier not in (1, 2, rules.surcoinche_multiplier):
+        raise ScoringError(f"multiplier {contract.multiplier} is not 1, 2 or {rules.surcoinche_multiplier}")
+
+
+def is_made(rules: RuleSet, contract: Contract, facts: DealFacts, steps: list[str] | None = None) -> bool:
+    """Decide made or failed, on exact points before any rounding."""
+    log = steps if steps is not None else []
+    if contract.kind == "capot":
+        made = facts.sweep in ("taker", "taker_alone")
+        log.append(f"capot: {'made' if made else 'failed'}, the takers {'won' if made else 'did not win'} all 8 tricks")
+        return made
+    if contract.kind == "generale":
+        made = facts.sweep == "taker_alone"
+        log.append(
+            f"générale: {'made' if made else 'failed'}, the taker {'won' if made else 'did not win'} all 8 tricks alone"
+        )
+        return made
+    t_melds, d_melds = _melds_after_sweep(rules, facts)
+    with_melds = rules.melds_count_for_contract
+    total_t = facts.taker_points + 20 * facts.taker_belotes + (t_melds if with_melds else 0)
+    total_d = facts.defense_points + 20 * facts.defense_belotes + (d_melds if with_melds else 0)
+    what = "cards + belote + melds" if with_melds else "cards + belote"
+    log.append(f"takers: {what} = {total_t}; defense: {what} = {total_d}")
+    made = total_t >= contract.value
+    if not made:
+        log.append(f"failed: {total_t} is below the contract {contract.value}")
+        return False
+    if rules.beat_defense == "total" and total_t <= total_d:
+        log.append(f"failed: {total_t} reaches {contract.value} but does not beat the defense's {total_d}")
+        return False
+    if rules.beat_defense == "cards" and facts.taker_points <= facts.defense_points:
+        log.append(
+            f"failed: the takers' {facts.taker_points} card points do not beat the defense's {facts.defense_points}"
+        )
+        return False
+    log.append(f"made: {total_t} reaches the contract {contract.value}")
+    return True
+
+
+def _melds_after_sweep(rules: RuleSet, facts: DealFacts) -> tuple[int, int]:
+    if rules.sweep_transfers_melds and facts.sweep in ("taker", "taker_alone"):
+        return facts.taker_melds + facts.defense_melds, 0
+    return facts.taker_melds, facts.defense_melds
+
+
+def score_deal(rules: RuleSet, contract: Contract, facts: DealFacts) -> DealScore:
+    """Score one deal under ``rules``; ``check_facts`` first for input you did not compute."""
+    steps: list[str] = [f"contract {contract.call}" + _mult_text(contract.multiplier)]
+    x = contract.multiplier
+    v = contract.value
+    b_t = 20 * facts.taker_belotes
+    b_d = 20 * facts.defense_belotes
+    m_t, m_d = _melds_after_sweep(rules, facts)
+    if (m_t, m_d) != (facts.taker_melds, facts.defense_melds):
+        steps.append(f"taker sweep: the defense's {facts.defense_melds} meld points pass to the takers")
+    made = is_made(rules, contract, facts, steps)
+    taker_sweep = facts.sweep in ("taker", "taker_alone")
+
+    melds_taken = (0, 0)
+    if made:
+        if x > 1 and rules.coinche_scoring == "flat":
+            taker = FAILURE_BASE + v * x + b_t
+            steps.append(f"takers: 160 + {v} x {x} + {b_t} belote = {taker}")
+            defense = b_d
+            steps.append(f"defense: its belote only = {defense}")
+        else:
+            if x > 1 and rules.coinche_made_base == "flat160":
+                base = CAPOT_VALUE if taker_sweep else FAILURE_BASE
+                base_text = f"{base} (flat{', sweep' if taker_sweep else ''})"
+            elif contract.kind != "bid" and rules.slam_forfeit:
+                base = v
+                base_text = f"{v} ({contract.kind} forfeit)"
+            elif taker_sweep and rules.numeric_sweep_forfeit is not None:
+                base = rules.numeric_sweep_forfeit
+                base_text = f"{base} (sweep forfeit)"
+            else:
+                base = facts.taker_points
+                base_text = f"{base} card points"
+            melds_taken = (m_t, m_d if x == 1 else 0)
+            if x == 1:
+                taker = v + base + m_t + b_t
+                steps.append(f"takers: {v} contract + {base_text} + {m_t} melds + {b_t} belote = {taker}")
+                defense = facts.defense_points + m_d + b_d
+                steps.append(f"defense: {facts.defense_points} card points + {m_d} melds + {b_d} belote = {defense}")
+            else:
+                inner_b = b_t if rules.multiply_belote else 0
+                inner = v + base + m_t + inner_b
+                taker = inner * x + (b_t - inner_b)
+                belote_in = f" + {b_t} belote" if rules.multiply_belote else ""
+                belote_out = "" if rules.multiply_belote else f" + {b_t} belote"
+                steps.append(
+                    f"takers: ({v} contract + {base_text} + {m_t} melds{belote_in}) x {x}{belote_out} = {taker}"
+                )
+                defense = b_d
+                steps.append(f"defense: its belote only = {defense}")
+    else:
+        all_melds = m_t + m_d
+        if rules.meld_scoring == "winner_takes_all":
+            all_melds += facts.cancelled_melds
+        taker = b_t
+        steps.append(f"takers: their belote only = {taker}")
+        base = rules.defense_sweep_base if facts.sweep == "defense" else FAILURE_BASE
+        base_text = f"{base}{' (defense sweep)' if base != FAILURE_BASE else ''}"
+        if x > 1 and rules.coinche_scoring == "flat":
+            defense = FAILURE_BASE + v * x + b_d
+            steps.append(f"defense: 160 + {v} x {x} + {b_d} belote = {defense}")
+        elif x == 1:
+            melds_taken = (0, all_melds)
+            defense = base + v + all_melds + b_d
+            steps.append(f"defense: {base_text} + {v} contract + {all_melds} melds + {b_d} belote = {defense}")
+        else:
+            melds_taken = (0, all_melds)
+            inner_b = b_d if rules.multiply_belote else 0
+            defense = (base + v + all_melds + inner_b) * x + (b_d - inner_b)
+            belote_in = f" + {b_d} belote" if rules.multiply_belote else ""
+            belote_out = "" if rules.multiply_belote else f" + {b_d} belote"
+            steps.append(
+                f"defense: ({base_text} + {v} contract + {all_melds} melds{belote_in}) x {x}{belote_out} = {defense}"
+            )
+
+    if rules.rounding != "none":
+        rt = round_award(taker, rules, attack=True)
+        rd = round_award(defense, rules, attack=False)
+        how = "to the nearest 10" if rules.rounding == "nearest10" else "attack up from 6, defense up from 7"
+        steps.append(f"rounding {how}: takers {taker} -> {rt}, defense {defense} -> {rd}")
+        taker, defense = rt, rd
+    steps.append(f"score: takers {taker}, defense {defense}")
+    return DealScore(made, taker, defense, tuple(steps), melds_taken)
+
+
+def _mult_text(x: int) -> str:
+    return {1: "", 2: ", coinched (x2)"}.get(x, f", surcoinched (x{x})")
