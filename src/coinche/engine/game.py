@@ -131,7 +131,8 @@ class Game:
     def next_deal(self, hands: Sequence[CardSet], cut: int | None = None, packets: str | None = None) -> Deal:
         """Start the next deal with given hands (replays and tests)."""
         if not self.awaiting_deal:
-            raise IllegalAction("the current deal is not over" if self.winner is None else "the game is over", "no_deal")
+            why = "the current deal is not over" if self.winner is None else "the game is over"
+            raise IllegalAction(why, "no_deal")
         return self._start(tuple(hands), cut, packets or self.rules.packets)
 
     # ----- internals -----

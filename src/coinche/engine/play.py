@@ -120,7 +120,9 @@ def explain_illegal(
         return " ".join(card_str(x) for x in sorted(card_list(mask), key=lambda x: -tt.power[x]))
 
     if follow and c >> 3 != led:
-        return IllegalAction(f"{name} is illegal: must follow suit ({SUIT_CHARS[led]}) with {cards(follow)}", "follow_suit")
+        return IllegalAction(
+            f"{name} is illegal: must follow suit ({SUIT_CHARS[led]}) with {cards(follow)}", "follow_suit"
+        )
     if trump == ALL_TRUMP or (trump < NO_TRUMP and led == trump):
         over = (follow if trump == ALL_TRUMP else hand & tt.trump_mask) & tt.above[winner]
         return IllegalAction(

@@ -295,3 +295,36 @@ def score_deal(rules: RuleSet, contract: Contract, facts: DealFacts) -> DealScor
 
 def _mult_text(x: int) -> str:
     return {1: "", 2: ", coinched (x2)"}.get(x, f", surcoinched (x{x})")
+
+
+def calculate(
+    rules: RuleSet,
+    contract: str,
+    points: int,
+    multiplier: int = 1,
+    taker_belotes: int = 0,
+    defense_belotes: int = 0,
+    taker_melds: int = 0,
+    defense_melds: int = 0,
+    sweep: Sweep | None = None,
+) -> DealScore:
+    """The score calculator: a deal's score from what a player knows after it.
+
+    ``points`` are the takers' card points with the last-trick bonus; the defense has the
+    rest. Impossible input raises ``ScoringError`` with a one-line reason.
+    """
+    c = parse_contract(contract, rules, multiplier=multiplier)
+    total = deal_total(rules, sweep in ("taker", "taker_alone", "defense"))
+    if not 0 <= points <= total:
+        raise ScoringError(f"the takers' points must be between 0 and {total}, not {points}")
+    facts = DealFacts(
+        taker_points=points,
+        defense_points=total - points,
+        taker_belotes=taker_belotes,
+        defense_belotes=defense_belotes,
+        taker_melds=taker_melds,
+        defense_melds=defense_melds,
+        sweep=sweep,
+    )
+    check_facts(rules, c, facts)
+    return score_deal(rules, c, facts)

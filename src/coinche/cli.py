@@ -1,0 +1,222 @@
+"""The ``coinche`` command line: play, replay, score.
+
+Every command turns bad input into a one-line message and an exit status (1 for an
+illegal call or card in a record, 2 for malformed input); no traceback reaches a user.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn, TextIO
+
+from .engine.actions import call_str
+from .engine.cards import SUIT_CHARS, cards_str
+from .engine.deal import Deal
+from .engine.record import RecordError, ReplayError, game_answer, parse_record, replay
+from .engine.rules import PROFILES, RulesError, RuleSet, parse_option_value
+from .engine.scoring import ScoringError, Sweep, calculate
+
+SEAT_NAMES = ("South", "West", "North", "East")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error on one line, with exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _rules_from_args(profile: str, options: Sequence[str], target: int | None) -> RuleSet:
+    opts: dict[str, Any] = {}
+    for item in options:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise RulesError(f"--option takes name=value, not {item!r}")
+        opts[name.strip()] = parse_option_value(name.strip(), value)
+    if target is not None:
+        opts["target"] = target
+    return RuleSet.profile(profile, **opts)
+
+
+def _add_rules_args(p: argparse.ArgumentParser, default: str | None = "classic") -> None:
+    p.add_argument("--rules", default=default, required=default is None, choices=list(PROFILES), help="rules profile")
+    p.add_argument("--target", type=int, help="game target (100..10000)")
+    p.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="set one table option (RULES.md 5.5)"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="coinche", description="Coinche (belote coinchée): play, replay and score deals.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("play", help="play a game in the terminal against three computer players")
+    _add_rules_args(p)
+    p.add_argument("--seed", type=int, help="seed for a reproducible game")
+
+    p = sub.add_parser("replay", help="check and replay deal or game records (RECORD.md)")
+    p.add_argument("--json", action="store_true", help="print one JSON answer per file (JSON Lines)")
+    p.add_argument("files", nargs="+", metavar="FILE")
+
+    p = sub.add_parser("score", help="score calculator: the score of one deal")
+    _add_rules_args(p, default=None)
+    p.add_argument("--contract", required=True, help="contract call: 90H, 120SA, capotS, generaleTA")
+    dbl = p.add_mutually_exclusive_group()
+    dbl.add_argument("--coinche", action="store_true")
+    dbl.add_argument("--surcoinche", action="store_true")
+    p.add_argument("--points", type=int, required=True, help="takers' card points with the last-trick bonus")
+    p.add_argument("--taker-belote", type=int, default=0, metavar="K", help="number of belotes of the takers")
+    p.add_argument("--defense-belote", type=int, default=0, metavar="K", help="number of belotes of the defense")
+    p.add_argument("--taker-melds", type=int, default=0, metavar="N", help="valid meld points of the takers")
+    p.add_argument("--defense-melds", type=int, default=0, metavar="N", help="valid meld points of the defense")
+    p.add_argument("--sweep", choices=["taker", "taker-alone", "defense"], help="who won all eight tricks")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "play":
+            return _cmd_play(args)
+        if args.command == "replay":
+            return _cmd_replay(args.files, args.json, sys.stdout, sys.stderr)
+        if args.command == "score":
+            return _cmd_score(args, sys.stdout)
+    except RulesError as e:
+        print(f"coinche {args.command}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    return 2
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .terminal import run_play
+
+    rules = _rules_from_args(args.rules, args.option, args.target)
+    return run_play(rules, args.seed, sys.stdin, sys.stdout)
+
+
+def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
+    rules = _rules_from_args(args.rules, args.option, args.target)
+    multiplier = rules.surcoinche_multiplier if args.surcoinche else 2 if args.coinche else 1
+    sweep: Sweep | None = None
+    if args.sweep:
+        sweep = "taker_alone" if args.sweep == "taker-alone" else args.sweep
+    try:
+        result = calculate(
+            rules,
+            args.contract,
+            args.points,
+            multiplier=multiplier,
+            taker_belotes=args.taker_belote,
+            defense_belotes=args.defense_belote,
+            taker_melds=args.taker_melds,
+            defense_melds=args.defense_melds,
+            sweep=sweep,
+        )
+    except ScoringError as e:
+        print(f"coinche score: error: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        doc = {
+            "made": result.made,
+            "score": {"taker": result.taker, "defense": result.defense},
+            "steps": list(result.steps),
+        }
+        print(json.dumps(doc, ensure_ascii=False), file=out)
+    else:
+        print(f"{'made' if result.made else 'failed'}: takers {result.taker}, defense {result.defense}", file=out)
+        for step in result.steps:
+            print(f"  {step}", file=out)
+    return 0
+
+
+def _cmd_replay(files: Sequence[str], as_json: bool, out: TextIO, err: TextIO) -> int:
+    status = 0
+    for path in files:
+        kind, message, answer, text = _replay_file(path)
+        if kind is None:
+            assert answer is not None
+            print(json.dumps(answer, ensure_ascii=False) if as_json else text, file=out)
+            continue
+        status = max(status, 1 if kind == "illegal" else 2)
+        print(f"{path}: {message}", file=err)
+        if as_json:
+            print(json.dumps({"error": kind, "message": message}, ensure_ascii=False), file=out)
+    return status
+
+
+def _replay_file(path: str) -> tuple[str | None, str, dict[str, Any] | None, str]:
+    """Replay one file: (error kind or None, error message, answer, readable text)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as e:
+        return "malformed", f"cannot read the file: {e.strerror}", None, ""
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        return "malformed", f"not valid JSON: {e}", None, ""
+    try:
+        record = parse_record(data)
+        game = replay(record)
+    except RecordError as e:
+        return "malformed", str(e), None, ""
+    except ReplayError as e:
+        return "illegal", str(e), None, ""
+    answer = game_answer(game, record.is_game)
+    return None, "", answer, _readable(path, record.rules, game.deals, answer, record.is_game)
+
+
+def _readable(path: str, rules: RuleSet, deals: Sequence[Deal], answer: dict[str, Any], is_game: bool) -> str:
+    lines = [f"{path}: {rules.name} rules" + (f", options {rules.options()}" if rules.options() else "")]
+    answers = answer["deals"] if is_game else [answer]
+    for n, (deal, a) in enumerate(zip(deals, answers, strict=True), start=1):
+        lines.append(f"deal {n}: dealer {SEAT_NAMES[deal.dealer]} (seat {deal.dealer})")
+        for s in range(4):
+            lines.append(f"  seat {s} {SEAT_NAMES[s]:<5}: {cards_str(deal.dealt[s])}")
+        calls = [f"{call_str(c)}({(deal.dealer + 1 + i) & 3})" for i, c in enumerate(deal.auction.calls)]
+        lines.append("  auction: " + (" ".join(calls) if calls else "-"))
+        c = a["contract"]
+        if c is None:
+            lines.append("  void deal: four passes" if deal.is_over else "  auction unfinished")
+            continue
+        mult = {1: "", 2: " coinched", 3: " surcoinched", 4: " surcoinched"}[c["multiplier"]]
+        lines.append(f"  contract: {deal.contract.call if deal.contract else ''} by seat {c['taker']}{mult}")
+        for i, t in enumerate(a["tricks"], start=1):
+            lines.append(
+                f"  trick {i}: seat {t['leader']} leads {' '.join(t['cards'])} -> seat {t['winner']} wins {t['points']}"
+            )
+        for b in deal.belotes:
+            note = "" if b.counts else " (does not count: announced only on the second card)"
+            lines.append(f"  {b.at} by seat {b.seat} in {SUIT_CHARS[b.suit]}{note}")
+        for s, melds in enumerate(deal.shown):
+            if melds:
+                lines.append(f"  melds shown by seat {s}: {', '.join(m.name for m in melds)}")
+        if a["made"] is None:
+            lines.append(f"  unfinished: card points so far {a['card_points'][0]} - {a['card_points'][1]}")
+            continue
+        lines.append(
+            f"  card points {a['card_points'][0]} - {a['card_points'][1]}, belote {a['belote'][0]} - "
+            f"{a['belote'][1]}, melds {a['melds'][0]} - {a['melds'][1]}"
+        )
+        lines.append(f"  {'made' if a['made'] else 'failed'}: score {a['score'][0]} - {a['score'][1]}")
+        for step in a["steps"]:
+            lines.append(f"    {step}")
+        if is_game:
+            lines.append(f"  totals {a['totals'][0]} - {a['totals'][1]}")
+    if is_game:
+        w = answer["winner"]
+        lines.append(
+            f"totals {answer['totals'][0]} - {answer['totals'][1]}: "
+            + (f"team {w} wins" if w is not None else "no winner yet")
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,390 @@
+"""Deal and game records (RECORD.md): export, import, replay and the replay answer.
+
+A record is plain JSON data. ``replay`` checks every call and card against the rules by
+driving the same ``Game``/``Deal`` objects live play uses, so a record replays to exactly
+the result the live game had. Two error types keep the CLI's exit statuses apart:
+``RecordError`` (malformed: exit 2) and ``ReplayError`` (an illegal call or card: exit 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import ANNOUNCE, DECLARE_BASE, Action, call_str, parse_call
+from .cards import (
+    KING,
+    QUEEN,
+    SUIT_CHARS,
+    CardSet,
+    card,
+    card_str,
+    cards_str,
+    parse_card,
+    parse_cards,
+)
+from .deal import Deal, DealResult, Phase
+from .errors import IllegalAction
+from .game import Game
+from .melds import Meld, parse_meld
+from .rules import RulesError, RuleSet
+
+
+class RecordError(ValueError):
+    """A record that is not well formed (bad JSON shape, a card dealt twice, unknown profile)."""
+
+
+class ReplayError(ValueError):
+    """A record whose calls or cards break the rules; the message says where and which rule."""
+
+
+@dataclass(frozen=True)
+class BeloteSpec:
+    """One belote of a record: announced on its first card (``belote``) or its second."""
+
+    seat: int
+    suit: int | None
+    """None: every belote of the seat, announced on the first card."""
+    at: str = "belote"
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """One deal of a record, parsed and checked for shape (not yet for the rules)."""
+
+    dealer: int
+    hands: tuple[CardSet, ...]
+    auction: tuple[Action, ...]
+    play: tuple[int, ...]
+    belotes: tuple[BeloteSpec, ...] | None
+    """None: every belote announced (the record has no ``declarations.belote``)."""
+    melds: dict[int, tuple[Meld, ...]] | None
+    """None: every player declares their best melds (no ``declarations.melds``)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """``cut`` and ``packets``, kept for information."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """A parsed record: one deal (``is_game`` False) or a game."""
+
+    rules: RuleSet
+    deals: tuple[DealRecord, ...]
+    is_game: bool
+
+
+# ----- parsing -----
+
+
+def parse_record(data: Any) -> Record:
+    """Check the shape of a decoded JSON record; ``RecordError`` says what is wrong."""
+    if not isinstance(data, Mapping):
+        raise RecordError("a record is a JSON object with rules, dealer, hands, auction, play (or deals)")
+    rules = _parse_rules(data)
+    if "deals" in data:
+        deals = data["deals"]
+        if not isinstance(deals, list) or not deals:
+            raise RecordError("deals must be a non-empty list of deal objects")
+        parsed = tuple(_parse_deal(d, i + 1) for i, d in enumerate(deals))
+        for i in range(1, len(parsed)):
+            if parsed[i].dealer != (parsed[i - 1].dealer + 1) & 3:
+                raise RecordError(
+                    f"deal {i + 1}: dealer must be {(parsed[i - 1].dealer + 1) & 3} (the previous dealer + 1), "
+                    f"not {parsed[i].dealer}"
+                )
+        return Record(rules, parsed, True)
+    return Record(rules, (_parse_deal(data, 1),), False)
+
+
+def _parse_rules(data: Mapping[str, Any]) -> RuleSet:
+    name = data.get("rules")
+    if not isinstance(name, str):
+        raise RecordError("the record must name its rules profile (\"rules\": \"classic\", ...)")
+    options = data.get("options", {})
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise RecordError("options must be a JSON object")
+    try:
+        return RuleSet.profile(name, **options)
+    except RulesError as e:
+        raise RecordError(str(e)) from None
+
+
+def _parse_deal(d: Any, n: int) -> DealRecord:
+    where = f"deal {n}"
+    if not isinstance(d, Mapping):
+        raise RecordError(f"{where}: a deal is a JSON object")
+    dealer = d.get("dealer")
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
+        raise RecordError(f"{where}: dealer must be a seat number 0..3, not {dealer!r}")
+    hands_in = d.get("hands")
+    if not isinstance(hands_in, list) or len(hands_in) != 4:
+        raise RecordError(f"{where}: hands must be a list of 4 strings of 8 cards")
+    hands: list[CardSet] = []
+    seen = 0
+    for s, h in enumerate(hands_in):
+        if not isinstance(h, str):
+            raise RecordError(f"{where}: hand of seat {s} must be a string of 8 cards")
+        try:
+            mask = parse_cards(h)
+        except ValueError as e:
+            raise RecordError(f"{where}: hand of seat {s}: {e}") from None
+        if mask.bit_count() != 8:
+            raise RecordError(f"{where}: seat {s} must be dealt 8 cards, not {mask.bit_count()}")
+        if seen & mask:
+            raise RecordError(f"{where}: card {card_str((seen & mask).bit_length() - 1)} is dealt twice")
+        seen |= mask
+        hands.append(mask)
+    auction = _string_list(d.get("auction", []), f"{where}: auction")
+    play = _string_list(d.get("play", []), f"{where}: play")
+    calls: list[Action] = []
+    for i, text in enumerate(auction):
+        try:
+            calls.append(parse_call(text))
+        except ValueError as e:
+            raise RecordError(f"{where}: auction call {i + 1}: {e}") from None
+    cards: list[int] = []
+    for i, text in enumerate(play):
+        try:
+            cards.append(parse_card(text))
+        except ValueError as e:
+            raise RecordError(f"{where}: card {i + 1} of play: {e}") from None
+    belotes, melds = _parse_declarations(d.get("declarations"), where)
+    extra = {k: d[k] for k in ("cut", "packets") if k in d}
+    return DealRecord(dealer, tuple(hands), tuple(calls), tuple(cards), belotes, melds, extra)
+
+
+def _string_list(value: Any, what: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise RecordError(f"{what} must be a list of strings")
+    return value
+
+
+def _parse_declarations(
+    decl: Any, where: str
+) -> tuple[tuple[BeloteSpec, ...] | None, dict[int, tuple[Meld, ...]] | None]:
+    if decl is None:
+        return None, None
+    if not isinstance(decl, Mapping):
+        raise RecordError(f"{where}: declarations must be a JSON object")
+    belotes: tuple[BeloteSpec, ...] | None = None
+    if "belote" in decl:
+        entries = decl["belote"]
+        if not isinstance(entries, list):
+            raise RecordError(f"{where}: declarations.belote must be a list")
+        specs = []
+        for e in entries:
+            if isinstance(e, int) and not isinstance(e, bool) and 0 <= e <= 3:
+                specs.append(BeloteSpec(e, None))
+            elif isinstance(e, Mapping):
+                seat, suit, at = e.get("seat"), e.get("suit"), e.get("at", "belote")
+                if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+                    raise RecordError(f"{where}: belote seat must be 0..3, not {seat!r}")
+                if not isinstance(suit, str) or suit.upper() not in SUIT_CHARS or len(suit) != 1:
+                    raise RecordError(f"{where}: belote suit must be S, H, D or C, not {suit!r}")
+                if at not in ("belote", "rebelote"):
+                    raise RecordError(f"{where}: belote \"at\" must be belote or rebelote, not {at!r}")
+                specs.append(BeloteSpec(seat, SUIT_CHARS.index(suit.upper()), at))
+            else:
+                raise RecordError(f"{where}: a belote entry is a seat number or {{seat, suit, at}}, not {e!r}")
+        belotes = tuple(specs)
+    melds: dict[int, tuple[Meld, ...]] | None = None
+    if "melds" in decl:
+        m = decl["melds"]
+        if not isinstance(m, Mapping):
+            raise RecordError(f"{where}: declarations.melds must be an object of seat -> list of melds")
+        melds = {}
+        for key, names in m.items():
+            if str(key) not in ("0", "1", "2", "3"):
+                raise RecordError(f"{where}: declarations.melds key must be a seat \"0\"..\"3\", not {key!r}")
+            if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+                raise RecordError(f"{where}: melds of seat {key} must be a list of strings like \"tierce AH\"")
+            try:
+                melds[int(key)] = tuple(parse_meld(x) for x in names)
+            except ValueError as e:
+                raise RecordError(f"{where}: melds of seat {key}: {e}") from None
+    return belotes, melds
+
+
+# ----- replay -----
+
+
+def replay(record: Record) -> Game:
+    """Replay a parsed record through a ``Game``; ``ReplayError`` names the first illegal
+    call or card. Every deal of a game record is played; the game is returned."""
+    first = record.deals[0]
+    game = Game(record.rules, first_dealer=first.dealer, auto_deal=False)
+    for n, dr in enumerate(record.deals, start=1):
+        if game.is_over:
+            raise ReplayError(f"deal {n}: the game was already won by team {game.winner} after deal {n - 1}")
+        deal = game.next_deal(dr.hands, dr.extra.get("cut"), dr.extra.get("packets"))
+        _replay_deal(game, deal, dr, n)
+        if not deal.is_over and n < len(record.deals):
+            raise RecordError(f"deal {n} is unfinished: only the last deal of a game may be unfinished")
+    return game
+
+
+def _replay_deal(game: Game, deal: Deal, dr: DealRecord, n: int) -> None:
+    for call in dr.auction:
+        seat = deal.to_move
+        try:
+            if deal.phase is not Phase.AUCTION:
+                raise IllegalAction(f"{call_str(call)} is illegal: the auction is over", "auction_over")
+            game.apply(call)
+        except IllegalAction as e:
+            raise ReplayError(f"deal {n}, auction, seat {seat}: {e}") from None
+    if dr.play and deal.phase is Phase.AUCTION:
+        raise ReplayError(f"deal {n}, trick 1: cards are played before the auction is over")
+    if deal.contract is not None and dr.belotes is not None:
+        _check_belotes(deal, dr.belotes, n)
+    for c in dr.play:
+        trick_no = len(deal.tricks) + 1
+        seat = deal.to_move
+        try:
+            if deal.phase is not Phase.PLAY:
+                raise IllegalAction(f"{card_str(c)} is illegal: the deal is over", "deal_over")
+            if deal.declared[seat] is None:
+                if dr.melds is None:
+                    game.apply(DECLARE_BASE)
+                else:
+                    deal.declare(dr.melds.get(seat, ()))
+            elif dr.melds and dr.melds.get(seat) and len(deal.tricks) == 0 and not deal.declared[seat]:
+                deal.declare(dr.melds[seat])  # raises: this seat has no melds to declare
+            game.apply(c + ANNOUNCE if _announces(deal, seat, c, dr.belotes) else c)
+        except IllegalAction as e:
+            raise ReplayError(f"deal {n}, trick {trick_no}, seat {seat}: {e}") from None
+    if dr.melds and deal.contract is not None and not deal.rules.melds:
+        raise ReplayError(f"deal {n}: melds are declared, but the {deal.rules.name} rules have no melds")
+
+
+def _belote_suits(deal: Deal, seat: int) -> list[int]:
+    assert deal.contract is not None
+    trump = deal.contract.trump
+    suits = range(4) if trump == 5 else [trump] if trump < 4 else []
+    return [s for s in suits if deal.dealt[seat] >> card(s, KING) & 1 and deal.dealt[seat] >> card(s, QUEEN) & 1]
+
+
+def _check_belotes(deal: Deal, specs: Sequence[BeloteSpec], n: int) -> None:
+    for spec in specs:
+        suits = _belote_suits(deal, spec.seat)
+        if spec.suit is None and not suits:
+            raise ReplayError(f"deal {n}: seat {spec.seat} is listed with a belote it does not hold")
+        if spec.suit is not None and spec.suit not in suits:
+            raise ReplayError(
+                f"deal {n}: seat {spec.seat} is listed with a belote in {SUIT_CHARS[spec.suit]} it does not hold"
+            )
+
+
+def _announces(deal: Deal, seat: int, c: int, specs: Sequence[BeloteSpec] | None) -> bool:
+    """Whether the record announces (re)belote with this card."""
+    if c & 7 not in (KING, QUEEN) or c + ANNOUNCE not in deal.legal_actions():
+        return False
+    if specs is None:
+        return True
+    suit = c >> 3
+    other = card(suit, QUEEN if c & 7 == KING else KING)
+    first = bool(deal.hands[seat] >> other & 1)
+    for spec in specs:
+        if spec.seat == seat and spec.suit in (None, suit):
+            return first == (spec.at == "belote")
+    return False
+
+
+# ----- export -----
+
+
+def deal_record(deal: Deal, with_rules: bool = True) -> dict[str, Any]:
+    """The record of a deal as played so far (RECORD.md)."""
+    out: dict[str, Any] = {}
+    if with_rules:
+        out["rules"] = deal.rules.name
+        out["options"] = deal.rules.options()
+    out["dealer"] = deal.dealer
+    out["hands"] = [cards_str(h) for h in deal.dealt]
+    out["auction"] = [call_str(a) for a in deal.auction.calls]
+    out["play"] = [card_str(c) for t in deal.tricks for c in t.cards] + [card_str(c) for c in deal.trick]
+    decl: dict[str, Any] = {}
+    if deal.contract is not None:
+        decl["belote"] = [{"seat": b.seat, "suit": SUIT_CHARS[b.suit], "at": b.at} for b in deal.belotes]
+        if deal.rules.melds:
+            decl["melds"] = {str(s): [m.name for m in ms] for s, ms in enumerate(deal.declared) if ms}
+        out["declarations"] = decl
+    return out
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """The record of a whole game (RECORD.md, "A game")."""
+    deals = []
+    for deal, info in zip(game.deals, game.infos, strict=True):
+        d = deal_record(deal, with_rules=False)
+        if game.rules.real_deal:
+            if info.cut is not None:
+                d["cut"] = info.cut
+            d["packets"] = info.packets
+        deals.append(d)
+    return {"rules": game.rules.name, "options": game.rules.options(), "deals": deals}
+
+
+# ----- the replay answer -----
+
+
+def deal_answer(deal: Deal) -> dict[str, Any]:
+    """The per-deal answer of ``coinche replay --json`` (RECORD.md)."""
+    res: DealResult | None = deal.result()
+    c = deal.contract
+    contract = None
+    if c is not None:
+        contract = {
+            "kind": c.kind,
+            "value": c.value,
+            "trump": ("S", "H", "D", "C", "SA", "TA")[c.trump],
+            "taker": c.taker,
+            "multiplier": c.multiplier,
+        }
+    tricks = [
+        {"leader": t.leader, "cards": [card_str(x) for x in t.cards], "winner": t.winner, "points": t.points}
+        for t in deal.tricks
+    ]
+    belote = [0, 0]
+    for b in deal.belotes:
+        if b.counts:
+            belote[b.seat & 1] += 20
+    if res is None:
+        return {
+            "contract": contract,
+            "tricks": tricks,
+            "card_points": list(deal.card_points),
+            "belote": belote,
+            "melds": None,
+            "made": None,
+            "score": None,
+        }
+    return {
+        "contract": contract,
+        "tricks": tricks,
+        "card_points": list(res.card_points),
+        "belote": list(res.belote),
+        "melds": list(res.melds),
+        "made": res.made,
+        "score": list(res.score),
+        "sweep": res.sweep,
+        "steps": list(res.steps),
+    }
+
+
+def game_answer(game: Game, is_game: bool = True) -> dict[str, Any]:
+    """The answer for a replayed record: one deal's answer, or a game's with totals."""
+    if not is_game:
+        return deal_answer(game.deals[0])
+    deals = []
+    running = [0, 0]
+    for deal in game.deals:
+        a = deal_answer(deal)
+        if a["score"] is not None:
+            running[0] += a["score"][0]
+            running[1] += a["score"][1]
+        a["totals"] = list(running)
+        deals.append(a)
+    return {"deals": deals, "totals": list(game.totals), "winner": game.winner}
