@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from .actions import (
     CAPOT_BASE,
+    CAPOT_RANK,
     COINCHE,
     GENERALE_BASE,
     GENERALE_RANK,
@@ -68,9 +69,9 @@ class Auction:
         rank = -1 if self.bid is None else bid_rank(self.bid)
         trumps = TRUMPS if self.rules.sa_ta else TRUMPS[:NO_TRUMP]
         for value in self.rules.bid_values:
-            if value > rank:
+            if value * 10 > rank:
                 out.extend(make_bid(value, t) for t in trumps)
-        if rank < CAPOT_VALUE * 10:
+        if rank < CAPOT_RANK:
             out.extend(capot(t) for t in trumps)
         if self.rules.generale and rank < GENERALE_RANK:
             out.extend(generale(t) for t in trumps)

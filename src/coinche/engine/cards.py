@@ -95,14 +95,21 @@ def cards_of(mask: CardSet) -> Iterator[Card]:
         mask ^= low
 
 
+_BYTE_CARDS: Final = tuple(
+    tuple(tuple(8 * s + r for r in range(8) if b >> r & 1) for b in range(256)) for s in range(4)
+)
+
+
 def card_list(mask: CardSet) -> list[Card]:
-    """The cards of a set as a list, lowest first (the hot-path variant of ``cards_of``)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    """The cards of a set as a list, lowest first (the hot-path variant of ``cards_of``:
+    four table look-ups, one per suit byte)."""
+    b = _BYTE_CARDS
+    return [
+        *b[0][mask & 255],
+        *b[1][mask >> 8 & 255],
+        *b[2][mask >> 16 & 255],
+        *b[3][mask >> 24 & 255],
+    ]
 
 
 def count(mask: CardSet) -> int:

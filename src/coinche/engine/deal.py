@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .actions import ANNOUNCE, DECLARE_BASE, Action, action_str, is_declaration
 from .auction import Auction
@@ -49,8 +49,9 @@ class Phase(enum.Enum):
     DONE = "done"
 
 
-@dataclass(frozen=True)
-class Trick:
+class Trick(NamedTuple):
+    """A finished trick (a named tuple: tricks are made on the hot path)."""
+
     leader: int
     cards: tuple[Card, ...]
     winner: int
@@ -163,6 +164,10 @@ class Deal:
         self._win_idx = 0
         self.card_points = [0, 0]
         self.played = 0
+        self._legal: CardSet = 0
+        self._legal_at = -1
+        self._show_at = 0
+        """Melds are shown once this many cards are played (0: no melds)."""
         self._tt: TrumpTables = tables(NO_TRUMP)
         self._undertrump = rules.undertrump == "forced"
         # Belote: cards that may still carry an announcement, and what was said.
@@ -188,14 +193,7 @@ class Deal:
             seat = self.to_move
             if self.declared[seat] is None:
                 return [DECLARE_BASE + k for k in range(len(self.declaration_choices()))]
-            mask = legal_mask(
-                self.hands[seat],
-                self.trick,
-                self._win_card,
-                bool(self.trick) and (self.trick_leader + self._win_idx) & 1 == seat & 1,
-                self._tt,
-                self._undertrump,
-            )
+            mask = self._legal_cards()
             acts = card_list(mask)
             bel = self._announceable[seat] & mask
             if bel:
@@ -204,6 +202,23 @@ class Deal:
         if self.phase is Phase.AUCTION:
             return self.auction.legal_calls()
         return []
+
+    def _legal_cards(self) -> CardSet:
+        """Legal cards of the player to move, cached until the next card is played."""
+        if self._legal_at == self.played:
+            return self._legal
+        seat = self.to_move
+        trick = self.trick
+        mask = legal_mask(
+            self.hands[seat],
+            trick,
+            self._win_card,
+            bool(trick) and (self.trick_leader + self._win_idx) & 1 == seat & 1,
+            self._tt,
+            self._undertrump,
+        )
+        self._legal, self._legal_at = mask, self.played
+        return mask
 
     def apply(self, action: Action) -> None:
         """Take ``action`` for the player to move; ``IllegalAction`` leaves the state unchanged."""
@@ -327,6 +342,7 @@ class Deal:
                         self._belote_pairs[s] |= pair
             self._announceable = self._belote_pairs.copy()
         if self.rules.melds:
+            self._show_at = self.rules.meld_show_card_sa if trump == NO_TRUMP else self.rules.meld_show_card
             for s in range(4):
                 self._best[s] = best_melds(self.dealt[s], trump)
                 self.declared[s] = None if self._best[s] else ()
@@ -350,11 +366,11 @@ class Deal:
         if not 0 <= c < 32:
             raise IllegalAction(f"{_safe_str(action)} is illegal: a card must be played", "not_a_card")
         hand = self.hands[seat]
-        partner_winning = bool(self.trick) and (self.trick_leader + self._win_idx) & 1 == seat & 1
-        mask = legal_mask(hand, self.trick, self._win_card, partner_winning, self._tt, self._undertrump)
+        mask = self._legal_cards()
         if not mask >> c & 1:
             if not hand >> c & 1 or not self.trick:
                 raise IllegalAction(f"{card_str(c)} is illegal: it is not in the player's hand", "not_in_hand")
+            partner_winning = (self.trick_leader + self._win_idx) & 1 == seat & 1
             raise explain_illegal(c, hand, self.trick, self._win_card, partner_winning, self._tt, self._undertrump)
         if announce and not self._announceable[seat] >> c & 1:
             raise IllegalAction(f"{card_str(c)} cannot announce belote: it is not a belote card now", "no_belote")
@@ -364,29 +380,36 @@ class Deal:
             self._note_belote(seat, c, announce)
         trick = self.trick
         trick.append(c)
-        if len(trick) == 1:
+        n = len(trick)
+        if n == 1:
             self._win_card, self._win_idx = c, 0
-        elif self._tt.beats(c, self._win_card):
-            self._win_card, self._win_idx = c, len(trick) - 1
+        else:
+            w = self._win_card
+            tt = self._tt
+            if c >> 3 == w >> 3:
+                beats = tt.power[c] > tt.power[w]
+            else:
+                beats = bool(tt.trump_mask >> c & 1) and not tt.trump_mask >> w & 1
+            if beats:
+                self._win_card, self._win_idx = c, n - 1
         self.played += 1
-        if self.rules.melds and self.played == (
-            self.rules.meld_show_card_sa if self._tt.trump == NO_TRUMP else self.rules.meld_show_card
-        ):
+        if self.played == self._show_at:
             self._show_melds()
-        if len(trick) < 4:
+        if n < 4:
             self.to_move = (seat + 1) & 3
             return
         winner = (self.trick_leader + self._win_idx) & 3
         pts = self._tt.points
         points = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
-        if len(self.tricks) == 7:
-            sweep = all(t.winner & 1 == winner & 1 for t in self.tricks)
+        tricks = self.tricks
+        if len(tricks) == 7:
+            sweep = all(t.winner & 1 == winner & 1 for t in tricks)
             points += self.rules.last_trick_sweep if sweep else 10
-        self.tricks.append(Trick(self.trick_leader, tuple(trick), winner, points))
+        tricks.append(Trick(self.trick_leader, tuple(trick), winner, points))
         self.card_points[winner & 1] += points
         self.trick = []
         self.trick_leader = self.to_move = winner
-        if len(self.tricks) == 8:
+        if len(tricks) == 8:
             self._finish()
 
     def _note_belote(self, seat: int, c: Card, announce: bool) -> None:
