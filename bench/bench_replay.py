@@ -18,14 +18,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from bench_engine import play_deal, simple_call  # noqa: E402
-
-from coinche.engine.deal import Deal, Phase, random_hands  # noqa: E402
-from coinche.engine.game import Game  # noqa: E402
-from coinche.engine.record import deal_record, game_record  # noqa: E402
-from coinche.engine.rules import RuleSet  # noqa: E402
+from bench_engine import play_deal, simple_call
+from coinche.engine.deal import Deal, Phase, random_hands
+from coinche.engine.game import Game
+from coinche.engine.record import deal_record, game_record
+from coinche.engine.rules import RuleSet
 
 
 def write_deals(folder: Path, n: int, rules: RuleSet) -> list[str]:

@@ -66,6 +66,9 @@ _CARD_BY_NAME: Final = {card_str(c): c for c in range(32)}
 
 def parse_card(text: str) -> Card:
     """Parse ``JH``, ``TS``, ``7d`` (case-insensitive); ``10S`` is accepted for ``TS``."""
+    c = _CARD_BY_NAME.get(text)
+    if c is not None:
+        return c
     t = text.strip().upper()
     if t.startswith("10"):
         t = "T" + t[2:]

@@ -80,6 +80,8 @@ class RuleSet:
     coinche_made_base: Literal["cards", "flat160"] = "cards"
     """A coinched made contract: the takers' base is their card points (classic) or a flat
     160, 250 on a sweep (federation)."""
+    coinche_takes_all_melds: bool = False
+    """A coinched made contract gives the takers both teams' valid melds (federation)."""
     multiply_belote: bool = False
     """Under coinche the contract winner's belote is multiplied too (federation)."""
     meld_scoring: Literal["winner_takes_all", "winner_own"] = "winner_takes_all"
@@ -212,6 +214,7 @@ FEDERATION: Final = RuleSet(
     numeric_sweep_forfeit=None,
     slam_forfeit=False,
     coinche_made_base="flat160",
+    coinche_takes_all_melds=True,
     multiply_belote=True,
     meld_scoring="winner_own",
     sweep_transfers_melds=True,

@@ -241,6 +241,8 @@ def score_deal(rules: RuleSet, contract: Contract, facts: DealFacts) -> DealScor
             else:
                 base = facts.taker_points
                 base_text = f"{base} card points"
+            if x > 1 and rules.coinche_takes_all_melds:
+                m_t, m_d = m_t + m_d, 0
             melds_taken = (m_t, m_d if x == 1 else 0)
             if x == 1:
                 taker = v + base + m_t + b_t
