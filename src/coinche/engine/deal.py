@@ -114,6 +114,9 @@ class View:
     result: DealResult | None
 
 
+_PLAY = Phase.PLAY
+
+
 def deal_hands(deck: Sequence[Card], dealer: int, packets: str) -> tuple[CardSet, ...]:
     """Deal ``deck`` (top card first) in packets such as ``332``, starting with dealer + 1."""
     hands = [0, 0, 0, 0]
@@ -189,11 +192,11 @@ class Deal:
 
     def legal_actions(self) -> list[Action]:
         """Every action the player to move may take (empty once the deal is over)."""
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             seat = self.to_move
             if self.declared[seat] is None:
                 return [DECLARE_BASE + k for k in range(len(self.declaration_choices()))]
-            mask = self._legal_cards()
+            mask = self._legal if self._legal_at == self.played else self._legal_cards()
             acts = card_list(mask)
             bel = self._announceable[seat] & mask
             if bel:
@@ -222,9 +225,9 @@ class Deal:
 
     def apply(self, action: Action) -> None:
         """Take ``action`` for the player to move; ``IllegalAction`` leaves the state unchanged."""
-        if not isinstance(action, int) or isinstance(action, bool):
+        if type(action) is not int and (not isinstance(action, int) or isinstance(action, bool)):
             raise IllegalAction(f"{action!r} is not an action", "not_an_action")
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             self._play(action)
         elif self.phase is Phase.AUCTION:
             self.auction.apply(action)
@@ -361,22 +364,25 @@ class Deal:
                 raise IllegalAction(f"declaration #{k} does not exist (0..{len(choices) - 1})", "bad_declaration")
             self.declared[seat] = choices[k]
             return
-        announce = ANNOUNCE <= action < 2 * ANNOUNCE
-        c = action - ANNOUNCE if announce else action
-        if not 0 <= c < 32:
+        if 0 <= action < ANNOUNCE:
+            c, announce = action, False
+        elif ANNOUNCE <= action < 2 * ANNOUNCE:
+            c, announce = action - ANNOUNCE, True
+        else:
             raise IllegalAction(f"{_safe_str(action)} is illegal: a card must be played", "not_a_card")
-        hand = self.hands[seat]
-        mask = self._legal_cards()
-        if not mask >> c & 1:
-            if not hand >> c & 1 or not self.trick:
+        bit = 1 << c
+        mask = self._legal if self._legal_at == self.played else self._legal_cards()
+        if not mask & bit:
+            hand = self.hands[seat]
+            if not hand & bit or not self.trick:
                 raise IllegalAction(f"{card_str(c)} is illegal: it is not in the player's hand", "not_in_hand")
             partner_winning = (self.trick_leader + self._win_idx) & 1 == seat & 1
             raise explain_illegal(c, hand, self.trick, self._win_card, partner_winning, self._tt, self._undertrump)
-        if announce and not self._announceable[seat] >> c & 1:
+        if announce and not self._announceable[seat] & bit:
             raise IllegalAction(f"{card_str(c)} cannot announce belote: it is not a belote card now", "no_belote")
 
-        self.hands[seat] = hand & ~(1 << c)
-        if self._belote_pairs[seat] >> c & 1:
+        self.hands[seat] ^= bit
+        if self._belote_pairs[seat] & bit:
             self._note_belote(seat, c, announce)
         trick = self.trick
         trick.append(c)
