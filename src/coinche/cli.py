@@ -161,6 +161,8 @@ def _replay_file(path: str) -> tuple[str | None, str, dict[str, Any] | None, str
         return "malformed", f"cannot read the file: {e.strerror}", None, ""
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         return "malformed", f"not valid JSON: {e}", None, ""
+    except RecursionError:
+        return "malformed", "not a usable record: JSON nested too deeply", None, ""
     try:
         record = parse_record(data)
         game = replay(record)
@@ -184,6 +186,8 @@ def _readable(path: str, rules: RuleSet, deals: Sequence[Deal], answer: dict[str
         c = a["contract"]
         if c is None:
             lines.append("  void deal: four passes" if deal.is_over else "  auction unfinished")
+            if is_game and deal.is_over:
+                lines.append(f"  totals {a['totals'][0]} - {a['totals'][1]}")
             continue
         mult = {1: "", 2: " coinched", 3: " surcoinched", 4: " surcoinched"}[c["multiplier"]]
         lines.append(f"  contract: {deal.contract.call if deal.contract else ''} by seat {c['taker']}{mult}")

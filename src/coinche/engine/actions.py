@@ -120,7 +120,7 @@ def parse_call(text: str) -> Action:
         if low.startswith("generale"):
             return generale(parse_trump(t[8:]))
         i = 0
-        while i < len(t) and t[i].isdigit():
+        while i < len(t) and t[i] in "0123456789":
             i += 1
         if 0 < i <= 3 and int(t[:i]) < 300:  # larger numbers would collide with capot codes
             return make_bid(int(t[:i]), parse_trump(t[i:]))

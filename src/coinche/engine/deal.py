@@ -247,6 +247,10 @@ class Deal:
         """Declare any valid set of melds for the player to move (records may declare
         melds other than the best); raises ``IllegalAction`` when not allowed now."""
         seat = self.to_move
+        if melds and self.rules.melds and self.phase is Phase.PLAY and not self.tricks:
+            problem = is_valid_declaration(self.dealt[seat], melds)
+            if problem is not None:
+                raise IllegalAction(f"seat {seat} cannot declare: {problem}", "bad_declaration")
         if self.phase is not Phase.PLAY or self.declared[seat] is not None:
             if not melds:
                 return

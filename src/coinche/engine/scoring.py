@@ -63,7 +63,7 @@ def parse_contract(text: str, rules: RuleSet, taker: int = 0, multiplier: int = 
     else:
         kind = "bid"
         digits = ""
-        while len(digits) < len(t) and t[len(digits)].isdigit():
+        while len(digits) < len(t) and t[len(digits)] in "0123456789":
             digits += t[len(digits)]
         trump_text = t[len(digits):]
         if not digits:
@@ -152,6 +152,8 @@ def check_facts(rules: RuleSet, contract: Contract, facts: DealFacts) -> None:
         raise ScoringError(f"a taker sweep gives the takers all {total} points, not {facts.taker_points}")
     if facts.sweep == "defense" and facts.taker_points != 0:
         raise ScoringError(f"a defense sweep leaves the takers 0 points, not {facts.taker_points}")
+    if facts.taker_belotes < 0 or facts.defense_belotes < 0:
+        raise ScoringError("a number of belotes cannot be negative")
     max_belotes = 0 if contract.trump == NO_TRUMP else 4 if contract.trump == ALL_TRUMP else 1
     if min(facts.taker_belotes, facts.defense_belotes) < 0 or facts.taker_belotes + facts.defense_belotes > max_belotes:
         raise ScoringError(

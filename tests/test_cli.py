@@ -1,0 +1,848 @@
+"""The command line end to end: ``coinche replay``, ``coinche score`` and ``coinche play``.
+
+Most tests call ``coinche.cli.main`` in-process (output captured with ``capsys``); a few run
+``python -m coinche.cli`` in a subprocess to prove that no traceback ever reaches stderr.
+Records come from real games played with random legal actions (exported with
+``game_record``/``deal_record``) and from the hand-checked fixtures in ``tests/records/``.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coinche import cli
+from coinche.engine.actions import PASS
+from coinche.engine.cards import card_str
+from coinche.engine.deal import Deal, Phase
+from coinche.engine.game import Game
+from coinche.engine.record import deal_answer, deal_record, game_answer, game_record
+from coinche.engine.rules import PROFILES, RuleSet
+
+RECORDS = Path(__file__).parent / "records"
+PROFILE_NAMES = sorted(PROFILES)
+DEAL_KEYS = {"contract", "tricks", "card_points", "belote", "melds", "made", "score"}
+CONTRACT_KEYS = {"kind", "value", "trump", "taker", "multiplier"}
+TRICK_KEYS = {"leader", "cards", "winner", "points"}
+SUITS = "SHDC"
+
+CLASSIC = "classic_coinche_belote_melds.json"
+FEDERATION = "federation_game.json"
+VOID = "void_deal.json"
+UNFINISHED = "unfinished_deal.json"
+HOUSE = "house_belote.json"
+
+
+# ----- helpers -----
+
+
+def load(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((RECORDS / name).read_text(encoding="utf-8"))
+    return data
+
+
+def write(tmp_path: Path, name: str, data: Any) -> str:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``coinche.cli.main(argv)`` in-process: (exit status, stdout, stderr)."""
+    try:
+        code = cli.main(list(argv))
+    except SystemExit as e:  # argparse usage errors
+        code = e.code if isinstance(e.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_sub(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m coinche.cli argv`` in a subprocess."""
+    return subprocess.run(
+        [sys.executable, "-m", "coinche.cli", *argv],
+        input=stdin if stdin is not None else "",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def json_lines(out: str, n: int) -> list[dict[str, Any]]:
+    lines = out.splitlines()
+    assert len(lines) == n, out
+    return [json.loads(line) for line in lines]
+
+
+def one_line(err: str) -> str:
+    """The stderr of a failed command: exactly one line, no traceback."""
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].strip()
+    return lines[0]
+
+
+def policy(rng: random.Random, acts: list[int], phase: Phase) -> int:
+    """Random legal actions, passing often so that auctions end in modest contracts."""
+    if phase is Phase.AUCTION and PASS in acts and rng.random() < 0.7:
+        return PASS
+    return acts[rng.randrange(len(acts))]
+
+
+def random_game(profile: str, seed: int, **options: Any) -> Game:
+    game = Game(RuleSet.profile(profile, **options), seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        deal = game.current
+        assert deal is not None
+        game.apply(policy(rng, game.legal_actions(), deal.phase))
+    return game
+
+
+def first_contracted_deal(profile: str, seed: int) -> Deal:
+    """The first deal with a contract of a random game (deals are played to their end)."""
+    for s in range(seed, seed + 50):
+        game = random_game(profile, s)
+        for deal in game.deals:
+            if deal.contract is not None:
+                return deal
+    raise AssertionError("no contract in 50 games")
+
+
+def roundtrip(answer: dict[str, Any]) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(json.dumps(answer))
+    return data
+
+
+def check_deal_shape(a: dict[str, Any]) -> None:
+    """The keys and types of RECORD.md's per-deal answer."""
+    assert a.keys() >= DEAL_KEYS
+    if a["contract"] is None:
+        assert a["tricks"] == []
+        return
+    assert set(a["contract"]) >= CONTRACT_KEYS
+    assert a["contract"]["kind"] in ("bid", "capot", "generale")
+    assert a["contract"]["trump"] in ("S", "H", "D", "C", "SA", "TA")
+    assert a["contract"]["multiplier"] in (1, 2, 3, 4)
+    leader = None
+    for t in a["tricks"]:
+        assert set(t) >= TRICK_KEYS
+        assert len(t["cards"]) == 4
+        if leader is not None:
+            assert t["leader"] == leader, "each trick is led by the winner of the one before"
+        leader = t["winner"]
+    for team in (0, 1):
+        won = sum(t["points"] for t in a["tricks"] if t["winner"] & 1 == team)
+        assert a["card_points"][team] == won
+    if a["made"] is None:
+        assert a["melds"] is None and a["score"] is None
+    else:
+        assert len(a["tricks"]) == 8
+        assert sum(a["card_points"]) in (162, 252)
+        assert isinstance(a["made"], bool)
+        assert len(a["score"]) == 2 and len(a["melds"]) == 2 and len(a["belote"]) == 2
+
+
+def swap_to_break_follow_suit(rec: dict[str, Any], answer: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """Swap two cards of one seat in ``play`` so that the earlier one fails to follow suit;
+    returns the broken record and the start of the expected message."""
+    seat_of: list[int] = []
+    for t in answer["tricks"]:
+        seat_of.extend((t["leader"] + k) & 3 for k in range(4))
+    play = rec["play"]
+    for i, c in enumerate(play):
+        trick, k = divmod(i, 4)
+        led = play[trick * 4][1]
+        if k == 0 or c[1] != led:
+            continue
+        for j in range((trick + 1) * 4, len(play)):
+            if seat_of[j] == seat_of[i] and play[j][1] != led:
+                bad = copy.deepcopy(rec)
+                bad["play"][i], bad["play"][j] = play[j], play[i]
+                where = f"deal 1, trick {trick + 1}, seat {seat_of[i]}"
+                return bad, f"{where}: {play[j]} is illegal: must follow suit ({led})"
+    raise AssertionError("no swap breaks follow-suit")
+
+
+# ----- coinche replay: generated records -----
+
+
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
+def test_replay_json_of_generated_games_matches_the_live_games(
+    profile: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    games = [random_game(profile, seed) for seed in (1, 2, 3)]
+    paths = [write(tmp_path, f"game{i}.json", game_record(g)) for i, g in enumerate(games)]
+    code, out, err = run(capsys, "replay", "--json", *paths)
+    assert (code, err) == (0, "")
+    docs = json_lines(out, 3)
+    for game, doc in zip(games, docs, strict=True):
+        assert doc == roundtrip(game_answer(game))
+        assert {"deals", "totals", "winner"} <= doc.keys()
+        assert len(doc["deals"]) == len(game.deals)
+        running = [0, 0]
+        for a in doc["deals"]:
+            check_deal_shape(a)
+            running = [running[0] + a["score"][0], running[1] + a["score"][1]]
+            assert a["totals"] == running
+        assert doc["totals"] == running == list(game.totals)
+        assert game.winner is not None
+        assert doc["winner"] == game.winner
+        assert doc["totals"][doc["winner"]] >= game.rules.target
+
+
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
+def test_replay_of_generated_deal_records(profile: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deals = [first_contracted_deal(profile, seed) for seed in (10, 20)]
+    paths = [write(tmp_path, f"deal{i}.json", deal_record(d)) for i, d in enumerate(deals)]
+    code, out, err = run(capsys, "replay", "--json", *paths)
+    assert (code, err) == (0, "")
+    for deal, doc in zip(deals, json_lines(out, 2), strict=True):
+        assert doc == roundtrip(deal_answer(deal))
+        check_deal_shape(doc)
+        c = deal.contract
+        assert c is not None
+        assert doc["contract"]["taker"] == c.taker and doc["contract"]["value"] == c.value
+
+    code, out, err = run(capsys, "replay", *paths)
+    assert (code, err) == (0, "")
+    for deal, path in zip(deals, paths, strict=True):
+        assert f"{path}: {profile} rules" in out
+        c = deal.contract
+        assert c is not None
+        assert f"contract: {c.call} by seat {c.taker}" in out
+        for n, t in enumerate(deal.tricks, start=1):
+            cards = " ".join(card_str(x) for x in t.cards)
+            assert f"trick {n}: seat {t.leader} leads {cards} -> seat {t.winner} wins {t.points}" in out
+        res = deal.result()
+        assert res is not None and res.made is not None
+        assert f"{'made' if res.made else 'failed'}: score {res.score[0]} - {res.score[1]}" in out
+
+
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
+def test_replay_generated_void_and_unfinished_deals(
+    profile: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deal = first_contracted_deal(profile, 30)
+    rec = deal_record(deal)
+    void = {k: v for k, v in rec.items() if k != "declarations"} | {"auction": ["pass"] * 4, "play": []}
+    unfinished = copy.deepcopy(rec)
+    unfinished["play"] = rec["play"][:10]
+    auction_only = {k: v for k, v in rec.items() if k != "declarations"} | {"auction": rec["auction"][:1], "play": []}
+    paths = [write(tmp_path, f"{n}.json", r) for n, r in (("void", void), ("unf", unfinished), ("auc", auction_only))]
+    code, out, err = run(capsys, "replay", "--json", *paths)
+    assert (code, err) == (0, "")
+    v, u, a = json_lines(out, 3)
+    assert v["contract"] is None and v["made"] is None and v["score"] == [0, 0] and v["tricks"] == []
+    check_deal_shape(u)
+    assert u["contract"] == roundtrip(deal_answer(deal))["contract"]
+    assert len(u["tricks"]) == 2
+    assert u["made"] is None and u["melds"] is None and u["score"] is None
+    assert a["made"] is None and a["score"] is None
+
+
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
+def test_replay_generated_record_with_a_card_that_does_not_follow_suit(
+    profile: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deal = first_contracted_deal(profile, 40)
+    rec = deal_record(deal)
+    bad, expected = swap_to_break_follow_suit(rec, roundtrip(deal_answer(deal)))
+    code, out, err = run(capsys, "replay", "--json", write(tmp_path, "bad.json", bad))
+    assert code == 1
+    (doc,) = json_lines(out, 1)
+    assert doc.keys() == {"error", "message"} and doc["error"] == "illegal"
+    assert doc["message"].startswith(expected), doc["message"]
+    assert expected in one_line(err)
+
+
+# ----- coinche replay: the hand-written fixtures -----
+
+
+def test_fixture_classic_deal_with_coinche_belote_and_melds(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(RECORDS / CLASSIC)
+    code, out, err = run(capsys, "replay", "--json", path)
+    assert (code, err) == (0, "")
+    (a,) = json_lines(out, 1)
+    check_deal_shape(a)
+    assert a["contract"] == {"kind": "bid", "value": 100, "trump": "H", "taker": 0, "multiplier": 2}
+    assert a["tricks"][0] == {"leader": 0, "cards": ["QH", "TH", "9C", "JH"], "winner": 3, "points": 33}
+    # last trick: KH 4 + QC 3 + JS 2 + 7D 0, plus the 10 of the last trick
+    assert a["tricks"][7] == {"leader": 0, "cards": ["KH", "QC", "JS", "7D"], "winner": 0, "points": 19}
+    assert a["card_points"] == [129, 33]
+    assert a["belote"] == [20, 0]
+    assert a["melds"] == [20, 0]  # the tierce AH of seat 0, raw
+    assert a["made"] is True
+    # classic coinche made: (100 + 129 + 20 melds) x 2 + 20 belote; the defense only its belote
+    assert a["score"] == [518, 0]
+
+    code, out, err = run(capsys, "replay", path)
+    assert (code, err) == (0, "")
+    assert "contract: 100H by seat 0 coinched" in out
+    assert "auction: 100H(0) coinche(1) pass(2) pass(3) pass(0)" in out
+    assert "trick 1: seat 0 leads QH TH 9C JH -> seat 3 wins 33" in out
+    assert "trick 8: seat 0 leads KH QC JS 7D -> seat 0 wins 19" in out
+    assert "belote by seat 0 in H" in out
+    assert "melds shown by seat 0: tierce AH" in out
+    assert "card points 129 - 33, belote 20 - 0, melds 20 - 0" in out
+    assert "made: score 518 - 0" in out
+
+
+def test_fixture_federation_game(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "replay", "--json", str(RECORDS / FEDERATION))
+    assert (code, err) == (0, "")
+    (doc,) = json_lines(out, 1)
+    deals = doc["deals"]
+    assert len(deals) == 3
+    for a in deals:
+        check_deal_shape(a)
+    # deal 1: 80C by seat 3 made; takers 80 + 133 + 20 (tierce JC) = 233 -> 230, defense 29 -> 30
+    assert deals[0]["contract"] == {"kind": "bid", "value": 80, "trump": "C", "taker": 3, "multiplier": 1}
+    assert deals[0]["card_points"] == [29, 133]
+    assert deals[0]["melds"] == [0, 20]
+    assert (deals[0]["made"], deals[0]["score"]) == (True, [30, 230])
+    # deal 2: capotD failed; the defense takes 160 + 250 + the takers' 20 of melds
+    assert deals[1]["contract"]["kind"] == "capot" and deals[1]["contract"]["value"] == 250
+    assert (deals[1]["made"], deals[1]["score"]) == (False, [430, 0])
+    # deal 3: capotC failed with a defense sweep (last trick 2 + 100); the takers keep their belote
+    assert deals[2]["card_points"] == [252, 0]
+    assert deals[2]["tricks"][7]["points"] == 102
+    assert deals[2]["belote"] == [0, 20]
+    assert deals[2]["melds"] == [40, 0]
+    assert (deals[2]["made"], deals[2]["score"]) == (False, [450, 20])
+    assert [a["totals"] for a in deals] == [[30, 230], [460, 230], [910, 250]]
+    assert doc["totals"] == [910, 250]
+    assert doc["winner"] == 0
+
+    code, out, err = run(capsys, "replay", str(RECORDS / FEDERATION))
+    assert (code, err) == (0, "")
+    assert "federation rules, options {'target': 500}" in out
+    assert "contract: capotD by seat 3" in out
+    assert "failed: score 450 - 20" in out
+    assert out.rstrip().endswith("totals 910 - 250: team 0 wins")
+
+
+def test_fixture_void_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "replay", "--json", str(RECORDS / VOID))
+    assert (code, err) == (0, "")
+    (a,) = json_lines(out, 1)
+    check_deal_shape(a)
+    assert a["contract"] is None
+    assert a["made"] is None
+    assert a["score"] == [0, 0]
+    code, out, _ = run(capsys, "replay", str(RECORDS / VOID))
+    assert code == 0 and "void deal: four passes" in out
+
+
+def test_fixture_unfinished_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "replay", "--json", str(RECORDS / UNFINISHED))
+    assert (code, err) == (0, "")
+    (a,) = json_lines(out, 1)
+    check_deal_shape(a)
+    assert a["contract"] == {"kind": "bid", "value": 100, "trump": "H", "taker": 0, "multiplier": 2}
+    assert len(a["tricks"]) == 3
+    assert a["card_points"] == [33, 33]
+    assert a["made"] is None and a["melds"] is None and a["score"] is None
+    code, out, _ = run(capsys, "replay", str(RECORDS / UNFINISHED))
+    assert code == 0 and "unfinished: card points so far 33 - 33" in out
+
+
+@pytest.mark.parametrize(
+    ("belote", "announced", "made", "score"),
+    [
+        # 98 card points + 20 belote = 118 >= 100 and 98 > 64: 100 + 120 (118 rounded), 64 -> 60
+        ({"seat": 0, "suit": "H", "at": "belote"}, [20, 0], True, [220, 60]),
+        # announced only on the second card: scores nothing, and 98 < 100 fails: 100 + 160
+        ({"seat": 0, "suit": "H", "at": "rebelote"}, [0, 0], False, [0, 260]),
+        (0, [20, 0], True, [220, 60]),
+        (None, [0, 0], False, [0, 260]),
+    ],
+)
+def test_house_belote_must_announce(
+    belote: Any, announced: list[int], made: bool, score: list[int], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = load(HOUSE)
+    assert RuleSet.profile(rec["rules"]).belote_must_announce
+    rec["declarations"] = {"belote": [] if belote is None else [belote]}
+    path = write(tmp_path, "house.json", rec)
+    code, out, err = run(capsys, "replay", "--json", path)
+    assert (code, err) == (0, "")
+    (a,) = json_lines(out, 1)
+    assert a["card_points"] == [98, 64]
+    assert (a["belote"], a["made"], a["score"]) == (announced, made, score)
+    if isinstance(belote, dict) and belote["at"] == "rebelote":
+        code, out, _ = run(capsys, "replay", path)
+        assert code == 0
+        assert "rebelote by seat 0 in H (does not count" in out
+
+
+def test_house_fixture_without_declarations_announces_every_belote(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = load(HOUSE)
+    del rec["declarations"]
+    code, out, _ = run(capsys, "replay", "--json", write(tmp_path, "h.json", rec))
+    assert code == 0
+    (a,) = json_lines(out, 1)
+    assert a["belote"] == [20, 0] and a["score"] == [220, 60]
+
+
+# ----- coinche replay: illegal records (exit 1) -----
+
+
+def test_illegal_card_in_the_classic_fixture(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rec = load(CLASSIC)
+    # seat 1 plays KC (its card of trick 4) in trick 2, led with KD, while holding QD 9D
+    rec["play"][6], rec["play"][13] = rec["play"][13], rec["play"][6]
+    code, out, err = run(capsys, "replay", "--json", write(tmp_path, "bad.json", rec))
+    assert code == 1
+    message = "deal 1, trick 2, seat 1: KC is illegal: must follow suit (D) with QD 9D"
+    assert json_lines(out, 1) == [{"error": "illegal", "message": message}]
+    assert one_line(err).endswith(message)
+
+
+@pytest.mark.parametrize(
+    ("auction", "expected"),
+    [
+        (["85H", "pass", "pass", "pass"], "deal 1, auction, seat 0: 85H is illegal"),
+        (["100H", "pass", "coinche", "pass"], "deal 1, auction, seat 2: coinche is illegal"),
+        (["100H", "coinche", "110H"], "deal 1, auction, seat 2: 110H is illegal: nobody may bid after a coinche"),
+        (["100H", "coinche", "pass", "surcoinche"], "deal 1, auction, seat 3: surcoinche is illegal"),
+        (["100H", "pass", "90S"], "deal 1, auction, seat 2: 90S is illegal"),
+        (["pass", "pass", "pass", "pass", "pass"], "deal 1, auction, seat 0: pass is illegal: the auction is over"),
+    ],
+)
+def test_illegal_calls(
+    auction: list[str], expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = load(CLASSIC)
+    rec["auction"] = auction
+    rec["play"] = []
+    del rec["declarations"]
+    code, out, err = run(capsys, "replay", "--json", write(tmp_path, "bad.json", rec))
+    assert code == 1
+    (doc,) = json_lines(out, 1)
+    assert doc["error"] == "illegal"
+    assert doc["message"].startswith(expected), doc["message"]
+    assert expected in one_line(err)
+
+
+@pytest.mark.parametrize(
+    ("belote", "expected"),
+    [
+        ([1], "deal 1: seat 1 is listed with a belote it does not hold"),
+        ([{"seat": 0, "suit": "S"}], "deal 1: seat 0 is listed with a belote in S it does not hold"),
+    ],
+)
+def test_belote_listed_without_that_belote(
+    belote: list[Any], expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = load(CLASSIC)
+    rec["declarations"]["belote"] = belote
+    code, out, err = run(capsys, "replay", "--json", write(tmp_path, "bad.json", rec))
+    assert code == 1
+    assert json_lines(out, 1) == [{"error": "illegal", "message": expected}]
+    assert one_line(err).endswith(expected)
+
+
+def test_cards_after_the_end_of_the_deal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rec = load(CLASSIC)
+    rec["play"].append("7S")
+    code, out, _ = run(capsys, "replay", "--json", write(tmp_path, "bad.json", rec))
+    assert code == 1
+    assert json_lines(out, 1)[0]["message"].startswith("deal 1, trick 9, seat 0: 7S is illegal")
+
+
+def test_a_meld_the_seat_does_not_hold_is_illegal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rec = load(CLASSIC)
+    rec["declarations"]["melds"] = {"0": ["cent AH"]}
+    code, out, _ = run(capsys, "replay", "--json", write(tmp_path, "bad.json", rec))
+    assert code == 1
+    message = json_lines(out, 1)[0]["message"]
+    assert message == "deal 1, trick 1, seat 0: seat 0 cannot declare: cent AH is not in the hand"
+
+
+def test_a_meld_declared_by_a_seat_without_any_meld_names_the_real_rule(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = load(CLASSIC)
+    rec["declarations"]["melds"] = {"1": ["tierce AH"]}  # seat 1 holds no meld at all
+    code, out, _ = run(capsys, "replay", "--json", write(tmp_path, "bad.json", rec))
+    assert code == 1
+    message = json_lines(out, 1)[0]["message"]
+    assert message.startswith("deal 1, trick 1, seat 1: ")
+    assert "not in the hand" in message, message
+
+
+# ----- coinche replay: malformed records (exit 2) -----
+
+
+def _twice(r: dict[str, Any]) -> None:
+    r["hands"][1] = r["hands"][1].replace("7S", "AS")
+
+
+def _seven(r: dict[str, Any]) -> None:
+    r["hands"][1] = " ".join(r["hands"][1].split()[:7])
+
+
+def _zz(r: dict[str, Any]) -> None:
+    r["play"][3] = "ZZ"
+
+
+def _zz_hand(r: dict[str, Any]) -> None:
+    r["hands"][3] = r["hands"][3].replace("8S", "ZZ")
+
+
+def _bad_call(r: dict[str, Any]) -> None:
+    r["auction"][0] = "bogus"
+
+
+def _bad_meld(r: dict[str, Any]) -> None:
+    r["declarations"]["melds"] = {"0": ["bogus"]}
+
+
+MALFORMED: list[tuple[str, Any, str]] = [
+    ("card dealt twice", _twice, "deal 1: card AS is dealt twice"),
+    ("unknown profile", lambda r: r.update(rules="nope"), "unknown rules profile 'nope'"),
+    ("unknown option", lambda r: r.update(options={"foo": 1}), "unknown option 'foo'"),
+    ("bad option value", lambda r: r.update(options={"target": 50}), "option target"),
+    ("hand of 7 cards", _seven, "deal 1: seat 1 must be dealt 8 cards, not 7"),
+    ("play not a list", lambda r: r.update(play="QH TH"), "deal 1: play must be a list of strings"),
+    ("card ZZ in play", _zz, "deal 1: card 4 of play: not a card: 'ZZ'"),
+    ("card ZZ in a hand", _zz_hand, "deal 1: hand of seat 3: not a card: 'ZZ'"),
+    ("unparseable call", _bad_call, "deal 1: auction call 1: not a call: 'bogus'"),
+    ("unparseable meld", _bad_meld, "deal 1: melds of seat 0: not a meld: 'bogus'"),
+    ("bad dealer", lambda r: r.update(dealer=7), "deal 1: dealer must be a seat number 0..3"),
+    ("no rules", lambda r: r.pop("rules"), "the record must name its rules profile"),
+    ("empty deals", lambda r: r.update(deals=[]), "deals must be a non-empty list"),
+]
+
+
+@pytest.mark.parametrize(("what", "mutate", "expected"), MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_malformed_records(
+    what: str, mutate: Any, expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = load(CLASSIC)
+    mutate(rec)
+    path = write(tmp_path, "bad.json", rec)
+    code, out, err = run(capsys, "replay", "--json", path)
+    assert code == 2, what
+    (doc,) = json_lines(out, 1)
+    assert doc["error"] == "malformed" and expected in doc["message"], doc
+    assert one_line(err) == f"{path}: {doc['message']}"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("{not json", "not valid JSON"),
+        ("", "not valid JSON"),
+        ("[1, 2]", "a record is a JSON object"),
+        ('"a string"', "a record is a JSON object"),
+    ],
+)
+def test_files_that_are_not_records(
+    text: str, expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "replay", "--json", write(tmp_path, "bad.json", text))
+    assert code == 2
+    (doc,) = json_lines(out, 1)
+    assert doc["error"] == "malformed" and expected in doc["message"]
+    one_line(err)
+
+
+def test_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bin.json"
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    code, out, err = run(capsys, "replay", str(path))
+    assert (code, out) == (2, "")
+    assert "not valid JSON" in one_line(err)
+
+
+def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(tmp_path / "nope.json")
+    code, out, err = run(capsys, "replay", "--json", path)
+    assert code == 2
+    assert json_lines(out, 1)[0]["error"] == "malformed"
+    assert one_line(err).startswith(f"{path}: cannot read the file")
+    code, out, err = run(capsys, "replay", str(tmp_path))  # a directory
+    assert (code, out) == (2, "")
+    one_line(err)
+
+
+# ----- coinche replay: several files -----
+
+
+def test_several_files_one_bad_in_the_middle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = str(RECORDS / CLASSIC)
+    void = str(RECORDS / VOID)
+    illegal = load(CLASSIC)
+    illegal["auction"] = ["85H", "pass", "pass", "pass"]
+    illegal_path = write(tmp_path, "illegal.json", illegal)
+    broken = write(tmp_path, "broken.json", "{")
+
+    code, out, err = run(capsys, "replay", "--json", good, illegal_path, void)
+    assert code == 1
+    first, middle, last = json_lines(out, 3)
+    assert first["score"] == [518, 0]
+    assert middle["error"] == "illegal"
+    assert last["contract"] is None
+    assert one_line(err).startswith(f"{illegal_path}: deal 1, auction, seat 0: 85H is illegal")
+
+    code, out, err = run(capsys, "replay", "--json", good, broken, void)
+    assert code == 2
+    docs = json_lines(out, 3)
+    assert [d.get("error") for d in docs] == [None, "malformed", None]
+
+    # the exit status is the worst: malformed (2) beats illegal (1), whatever the order
+    code, out, err = run(capsys, "replay", "--json", broken, illegal_path, good)
+    assert code == 2
+    assert [d.get("error") for d in json_lines(out, 3)] == ["malformed", "illegal", None]
+    assert len(err.splitlines()) == 2
+
+    # human-readable: the good files are still replayed, the errors go to stderr
+    code, out, err = run(capsys, "replay", good, illegal_path, void)
+    assert code == 1
+    assert "made: score 518 - 0" in out and "void deal: four passes" in out
+    assert illegal_path not in out
+    assert one_line(err).startswith(f"{illegal_path}: ")
+
+
+def test_json_lines_follow_the_order_of_the_files(capsys: pytest.CaptureFixture[str]) -> None:
+    names = [VOID, CLASSIC, FEDERATION, UNFINISHED, CLASSIC]
+    code, out, _ = run(capsys, "replay", "--json", *(str(RECORDS / n) for n in names))
+    assert code == 0
+    docs = json_lines(out, 5)
+    assert docs[0]["contract"] is None
+    assert docs[1]["score"] == docs[4]["score"] == [518, 0]
+    assert docs[2]["winner"] == 0
+    assert docs[3]["made"] is None
+
+
+# ----- coinche replay in a subprocess: no traceback, ever -----
+
+
+def test_replay_subprocess_no_traceback(tmp_path: Path) -> None:
+    illegal = load(CLASSIC)
+    illegal["play"][6], illegal["play"][13] = illegal["play"][13], illegal["play"][6]
+    files = [
+        str(RECORDS / CLASSIC),
+        write(tmp_path, "illegal.json", illegal),
+        write(tmp_path, "broken.json", "not json"),
+        write(tmp_path, "array.json", "[]"),
+        str(tmp_path / "missing.json"),
+        str(RECORDS / FEDERATION),
+    ]
+    p = run_sub("replay", "--json", *files)
+    assert p.returncode == 2
+    assert "Traceback" not in p.stderr
+    docs = json_lines(p.stdout, 6)
+    assert [d.get("error") for d in docs] == [None, "illegal", "malformed", "malformed", "malformed", None]
+    assert len(p.stderr.splitlines()) == 4
+
+    p = run_sub("replay", *(str(RECORDS / n) for n in (CLASSIC, FEDERATION, VOID, UNFINISHED, HOUSE)))
+    assert (p.returncode, p.stderr) == (0, "")
+    assert "made: score 518 - 0" in p.stdout
+
+
+def test_deeply_nested_json_is_a_one_line_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "deep.json", "[" * 100_000 + "]" * 100_000)
+    p = run_sub("replay", "--json", path)
+    assert "Traceback" not in p.stderr
+    assert p.returncode == 2
+    assert json_lines(p.stdout, 1)[0]["error"] == "malformed"
+
+
+# ----- coinche score -----
+
+SCORE_EXAMPLES: list[tuple[list[str], bool, int, int]] = [
+    (["--rules", "online", "--contract", "100H", "--points", "112"], True, 212, 50),
+    (["--rules", "online", "--contract", "120S", "--points", "110"], False, 0, 280),
+    (["--rules", "online", "--contract", "100C", "--coinche", "--points", "120"], True, 360, 0),
+    (["--rules", "online", "--contract", "90D", "--surcoinche", "--points", "50"], False, 0, 520),
+    (["--rules", "online", "--contract", "110H", "--points", "162", "--sweep", "taker"], True, 360, 0),
+    (["--rules", "house", "--contract", "100H", "--points", "96", "--taker-belote", "1"], True, 220, 60),
+    (["--rules", "house", "--contract", "110H", "--points", "88", "--taker-belote", "1"], False, 20, 270),
+    (["--rules", "federation", "--contract", "90H", "--points", "89"], False, 0, 250),
+    (["--rules", "classic", "--contract", "generaleS", "--points", "100"], False, 0, 660),
+    # house surcoinche: x3 below a target of 3000, x4 from 3000
+    (["--rules", "house", "--contract", "100H", "--surcoinche", "--points", "120"], True, 460, 0),
+    (["--rules", "house", "--contract", "100H", "--surcoinche", "--points", "120", "--target", "3010"], True, 560, 0),
+    (["--rules", "house", "--contract", "100H", "--surcoinche", "--points", "120", "--target", "3000"], True, 560, 0),
+    (["--rules", "house", "--contract", "100H", "--coinche", "--points", "120", "--target", "3010"], True, 360, 0),
+    (["--rules", "classic", "--contract", "capotS", "--points", "162", "--sweep", "taker"], True, 500, 0),
+]
+
+
+@pytest.mark.parametrize(("args", "made", "taker", "defense"), SCORE_EXAMPLES)
+def test_score_examples(
+    args: list[str], made: bool, taker: int, defense: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "score", *args)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == f"{'made' if made else 'failed'}: takers {taker}, defense {defense}"
+    assert lines[-1] == f"  score: takers {taker}, defense {defense}"
+
+    code, out, err = run(capsys, "score", *args, "--json")
+    assert (code, err) == (0, "")
+    (doc,) = json_lines(out, 1)
+    assert doc.keys() == {"made", "score", "steps"}
+    assert doc["made"] is made
+    assert doc["score"] == {"taker": taker, "defense": defense}
+    assert doc["steps"] and all(isinstance(s, str) for s in doc["steps"])
+    assert doc["steps"][-1] == f"score: takers {taker}, defense {defense}"
+
+
+def test_score_json_of_the_first_seed_example(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "score", "--rules", "online", "--contract", "100H", "--points", "112", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc == {"made": True, "score": {"taker": 212, "defense": 50}, "steps": doc["steps"]}
+    assert doc["steps"][0] == "contract 100H"
+
+
+def test_score_house_surcoinche_multiplier_follows_the_target(capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["score", "--rules", "house", "--contract", "100H", "--surcoinche", "--points", "120", "--json"]
+    _, out, _ = run(capsys, *base, "--target", "3010")
+    assert json.loads(out)["steps"][0] == "contract 100H, surcoinched (x4)"
+    _, out, _ = run(capsys, *base)
+    assert json.loads(out)["steps"][0] == "contract 100H, surcoinched (x3)"
+
+
+SCORE_ERRORS: list[tuple[list[str], str]] = [
+    (["--rules", "online", "--contract", "100H", "--points", "170"], "between 0 and 162"),
+    (["--rules", "online", "--contract", "100H", "--points", "-5"], "between 0 and 162"),
+    (["--rules", "online", "--contract", "100H", "--points", "150", "--sweep", "taker"], "all 162 points"),
+    (["--rules", "online", "--contract", "100H", "--points", "10", "--sweep", "defense"], "0 points"),
+    (["--rules", "federation", "--contract", "90H", "--points", "162", "--sweep", "taker"], "all 252 points"),
+    (["--rules", "online", "--contract", "95H", "--points", "100"], "95H"),
+    (["--rules", "online", "--contract", "90X", "--points", "100"], "unknown contract '90X'"),
+    (["--rules", "online", "--contract", "capot", "--points", "100"], "unknown contract"),
+    (["--rules", "classic", "--contract", "170H", "--points", "100"], "170H"),
+    (["--rules", "online", "--contract", "generaleS", "--points", "100"], "no générale"),
+    (["--rules", "online", "--contract", "90SA", "--points", "100"], "SA and TA"),
+    (["--rules", "online", "--contract", "90H", "--points", "100", "--taker-melds", "20"], "melds are not played"),
+    (["--rules", "classic", "--contract", "90H", "--points", "100", "--taker-melds", "25"], "multiple of 10"),
+    (
+        ["--rules", "classic", "--contract", "90H", "--points", "100", "--taker-belote", "1", "--defense-belote", "1"],
+        "at most 1 belote",
+    ),
+    (["--rules", "classic", "--contract", "90H", "--points", "100", "--taker-belote", "2"], "at most 1 belote"),
+    (["--rules", "classic", "--contract", "90SA", "--points", "100", "--taker-belote", "1"], "at most 0 belote"),
+    (["--rules", "classic", "--contract", "90H", "--points", "100", "--target", "50"], "target"),
+    (["--rules", "classic", "--contract", "90H", "--points", "100", "--option", "foo=1"], "unknown option 'foo'"),
+    (["--rules", "classic", "--contract", "90H", "--points", "100", "--option", "melds"], "name=value"),
+    (["--rules", "classic", "--contract", "90H", "--points", "abc"], "invalid int value"),
+    (["--contract", "90H", "--points", "100"], "--rules"),
+    (["--rules", "nope", "--contract", "90H", "--points", "100"], "invalid choice"),
+    (["--rules", "classic", "--contract", "90H", "--points", "100", "--coinche", "--surcoinche"], "not allowed"),
+    (["--rules", "classic", "--contract", "90H", "--points", "100", "--sweep", "all"], "invalid choice"),
+]
+
+
+@pytest.mark.parametrize(("args", "expected"), SCORE_ERRORS)
+def test_score_impossible_input(args: list[str], expected: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "score", *args)
+    assert code == 2
+    assert out == ""
+    line = one_line(err)
+    assert line.startswith("coinche score: error: ")
+    assert expected in line
+
+
+def test_score_subprocess_no_traceback() -> None:
+    p = run_sub("score", "--rules", "online", "--contract", "100H", "--points", "112", "--json")
+    assert (p.returncode, p.stderr) == (0, "")
+    assert json.loads(p.stdout)["score"] == {"taker": 212, "defense": 50}
+    for args in (
+        ["--rules", "online", "--contract", "100H", "--points", "170"],
+        ["--rules", "online", "--contract", "95H", "--points", "100"],
+        ["--rules", "online", "--contract", "generaleS", "--points", "100"],
+    ):
+        p = run_sub("score", *args)
+        assert p.returncode == 2 and p.stdout == ""
+        assert one_line(p.stderr).startswith("coinche score: error: ")
+
+
+# ----- coinche play -----
+
+
+def test_play_scripted_subprocess() -> None:
+    p = run_sub("play", "--seed", "1", stdin="1\n" * 40 + "q\n")
+    assert p.returncode == 0, p.stderr
+    assert "Traceback" not in p.stderr
+    assert "Your hand:" in p.stdout
+    assert "Auction:" in p.stdout
+    assert "South (you): pass" in p.stdout
+    assert "Trick 1" in p.stdout
+
+
+def test_play_in_process_is_reproducible(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    outs = []
+    for _ in range(2):
+        monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 40 + "q\n"))
+        code, out, err = run(capsys, "play", "--seed", "1", "--rules", "house")
+        assert (code, err) == (0, "")
+        assert "Your hand:" in out and "Auction:" in out
+        outs.append(out)
+    assert outs[0] == outs[1]
+
+
+def test_play_end_of_input_leaves_cleanly(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out, err = run(capsys, "play", "--seed", "3")
+    assert code == 0 and "Your hand:" in out
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--target", "5"], "target"),
+        (["--option", "bogus=1"], "unknown option 'bogus'"),
+        (["--rules", "nope"], "invalid choice"),
+        (["--seed", "x"], "invalid int value"),
+    ],
+)
+def test_play_bad_options(args: list[str], expected: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "play", *args)
+    assert code == 2
+    assert expected in one_line(err)
+
+
+# ----- coinche with no or a bad subcommand -----
+
+
+@pytest.mark.parametrize("argv", [[], ["bogus"], ["replay"], ["replay", "--bogus", "x.json"], ["--bogus"]])
+def test_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert one_line(err).startswith("coinche")
+
+
+@pytest.mark.parametrize("argv", [[], ["bogus"]])
+def test_usage_errors_subprocess(argv: list[str]) -> None:
+    p = run_sub(*argv)
+    assert p.returncode == 2
+    assert p.stdout == ""
+    assert "error" in one_line(p.stderr)
+
+
+def test_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    for command in ("play", "replay", "score"):
+        assert command in out
+    assert re.search(r"usage: coinche", out)
