@@ -1,0 +1,5 @@
+"""Computer players: the bot interface, the levels, deal sampling and the solver."""
+
+from .base import Bot, BotLoadError, Decision, load_bot
+
+__all__ = ["Bot", "BotLoadError", "Decision", "load_bot"]
