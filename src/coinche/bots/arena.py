@@ -1,0 +1,546 @@
+"""Duplicate matches between two bots: the arena.
+
+``run_arena(rules, ns, ew, deals, seed)`` plays ``deals`` duplicate *pairs*. Each pair is
+one random deal (hands and dealer drawn from a seed derived from ``(seed, pair index)``)
+played twice:
+
+* half 0: the ``ns`` bots sit in seats 0 and 2, the ``ew`` bots in seats 1 and 3;
+* half 1: the same hands and dealer, the ``ns`` bots in seats 1 and 3 and the ``ew`` bots in
+  seats 0 and 2 (the two specs swap cards).
+
+So ``deals`` pairs are ``2 * deals`` played deals. For each played deal the arena records
+the deal score (the match points of RULES.md section 5) of the team holding the ``ns`` bots
+minus the ``ew`` bots' team, and the same for card points (a void deal counts 0). Luck of
+the cards cancels within a pair, so the 95% confidence interval is computed over the pair
+sums (a t interval on the pairs, halved to a per-deal figure).
+
+Four fresh bots are built for every played deal (every pair half), each with a seed derived
+from ``(seed, pair, half, seat)``; every bot sees ``observe_result`` once the deal is over.
+A bot that raises, returns something that is not a ``Decision`` or an action outside
+``view.legal_actions`` is recorded as an error and a random legal action (from a seeded
+generator) is played for it: a bot never crashes the arena.
+
+Everything but the timings (``deals_per_s``, ``move_time``) depends only on ``rules``, the
+two specs, ``deals`` and ``seed``, whatever ``jobs`` is: each worker recomputes its pairs from
+``(seed, index)`` and results are combined in pair order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import multiprocessing
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ..engine.actions import COINCHE, SURCOINCHE, Action, is_bid
+from ..engine.deal import Deal, View, random_hands
+from ..engine.rules import RuleSet
+from .base import Bot, BotFactory, BotLoadError, Decision, bot_factory
+
+SIDES: Final = ("ns", "ew")
+MAX_ERROR_LOG: Final = 50
+"""At most this many error messages are kept (the ``errors`` counts are always complete)."""
+_MAX_STEPS: Final = 1000
+"""A deal never takes this many actions; reaching it means an engine bug, not a bot's."""
+
+
+@dataclass(frozen=True)
+class MoveTimes:
+    """Seconds per decision (``Bot.choose`` call) of one side."""
+
+    mean: float
+    p95: float
+    max: float
+
+    def to_json(self) -> dict[str, float]:
+        return {"mean": self.mean, "p95": self.p95, "max": self.max}
+
+
+@dataclass(frozen=True)
+class ArenaResult:
+    """The outcome of a duplicate match; differences are NS minus EW, per played deal."""
+
+    rules: str
+    """The rules profile name (changed table options are in ``options``)."""
+    ns: str
+    ew: str
+    deals: int
+    """Played deals: two per duplicate pair."""
+    mean_diff: float
+    """Mean deal score of the ``ns`` bots' team minus the ``ew`` bots' team, per deal."""
+    ci95: tuple[float, float]
+    card_points_diff: float
+    card_points_ci95: tuple[float, float]
+    deals_per_s: float
+    move_time: dict[str, MoveTimes]
+    """Per side (``ns``, ``ew``): seconds per ``choose`` call."""
+    stats: dict[str, dict[str, float]]
+    """Per side: ``bid_rate``, ``taker_rate``, ``made_rate``, ``coinche_rate`` and more (see
+    ``STAT_DOCS``)."""
+    seed: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    """Table options that differ from the profile's defaults."""
+    error_log: tuple[str, ...] = ()
+    """The first ``MAX_ERROR_LOG`` bot errors, in pair order."""
+
+    @property
+    def pairs(self) -> int:
+        return self.deals // 2
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (non-finite numbers, as a CI over a single pair, become None)."""
+        return {
+            "rules": self.rules,
+            "options": dict(self.options),
+            "ns": self.ns,
+            "ew": self.ew,
+            "seed": self.seed,
+            "pairs": self.pairs,
+            "deals": self.deals,
+            "mean_diff": _finite(self.mean_diff),
+            "ci95": [_finite(x) for x in self.ci95],
+            "card_points_diff": _finite(self.card_points_diff),
+            "card_points_ci95": [_finite(x) for x in self.card_points_ci95],
+            "deals_per_s": self.deals_per_s,
+            "move_time": {side: t.to_json() for side, t in self.move_time.items()},
+            "stats": {side: dict(s) for side, s in self.stats.items()},
+            "errors": list(self.error_log),
+        }
+
+    @property
+    def verdict(self) -> str:
+        lo, hi = self.ci95
+        if lo > 0:
+            return f"{self.ns} (NS) is stronger"
+        if hi < 0:
+            return f"{self.ew} (EW) is stronger"
+        return "no significant difference"
+
+    def format(self) -> str:
+        """A readable multi-line report."""
+        opts = " ".join(f"{k}={v}" for k, v in self.options.items())
+        rules = f"{self.rules} ({opts})" if opts else self.rules
+        lines = [
+            f"Arena [{rules}] NS {self.ns} vs EW {self.ew}: {self.pairs} duplicate pairs = {self.deals} deals"
+            f" (seed {self.seed}), {self.deals_per_s:.1f} deals/s",
+            f"score diff per deal (NS - EW):  {self.mean_diff:+8.2f}   95% CI {_fmt_ci(self.ci95)}",
+            f"card points diff per deal:      {self.card_points_diff:+8.2f}   95% CI {_fmt_ci(self.card_points_ci95)}",
+            f"verdict: {self.verdict}",
+            "",
+        ]
+        names = {"ns": f"NS {self.ns}", "ew": f"EW {self.ew}"}
+        width = max(14, *(len(n) for n in names.values()))
+        lines.append(f"{'':<22}" + "".join(f"{names[s]:>{width + 2}}" for s in SIDES))
+        keys = [k for k in STAT_DOCS if all(k in self.stats.get(s, {}) for s in SIDES)]
+        for key in keys:
+            cells = "".join(f"{_fmt_stat(key, self.stats[s][key]):>{width + 2}}" for s in SIDES)
+            lines.append(f"{key:<22}{cells}")
+        for label, attr in (("move time mean", "mean"), ("move time p95", "p95"), ("move time max", "max")):
+            cells = "".join(f"{_fmt_time(getattr(self.move_time[s], attr)):>{width + 2}}" for s in SIDES)
+            lines.append(f"{label:<22}{cells}")
+        if self.error_log:
+            lines.append("")
+            lines.append("bot errors (first ones):")
+            lines.extend(f"  {e}" for e in self.error_log[:10])
+        return "\n".join(lines)
+
+
+STAT_DOCS: Final[dict[str, str]] = {
+    "bid_rate": "share of deals where the side made at least one bid",
+    "taker_rate": "share of deals where the side became the taker",
+    "contracts": "number of contracts the side took",
+    "made_rate": "share of the side's contracts made (0 without contracts)",
+    "mean_contract": "mean value of the side's contracts (capot 250, générale its value)",
+    "coinche_rate": "share of deals where the side coinched",
+    "coinche_set_rate": "share of the side's coinches where the contract failed",
+    "coinched_rate": "share of the side's contracts that were coinched",
+    "surcoinche_rate": "share of deals where the side surcoinched",
+    "score_per_deal": "mean deal score of the side",
+    "card_points_per_deal": "mean card points of the side",
+    "void_rate": "share of void deals (four passes), the same for both sides",
+    "decisions": "number of choose calls",
+    "errors": "bot errors: exceptions, non-Decision returns, illegal actions",
+}
+
+
+# ----- running -----
+
+
+def run_arena(
+    rules: RuleSet,
+    ns: str,
+    ew: str,
+    deals: int,
+    seed: int,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> ArenaResult:
+    """Play ``deals`` duplicate pairs (``2 * deals`` deals) of ``ns`` against ``ew``.
+
+    ``jobs`` worker processes share the pairs (``jobs <= 0``: one per CPU); the result is
+    the same for any ``jobs`` except for the timings. ``progress`` is called in this
+    process with the number of pairs finished so far. Unknown bot specs raise
+    ``BotLoadError`` before anything is played.
+    """
+    if deals < 1:
+        raise ValueError(f"an arena needs at least one duplicate pair, not {deals}")
+    for spec in (ns, ew):
+        _check_spec(spec)
+    if jobs <= 0:
+        jobs = os.cpu_count() or 1
+    jobs = min(jobs, deals)
+    task = _Task(rules, ns, ew, seed)
+    outcomes: list[_PairOutcome] = []
+    start = time.perf_counter()
+    if jobs == 1:
+        for i in range(deals):
+            outcomes.append(_play_pair(task, i))
+            if progress is not None:
+                progress(i + 1)
+    else:
+        chunk = max(1, min(50, deals // (jobs * 4)))
+        chunks = [(task, range(lo, min(lo + chunk, deals))) for lo in range(0, deals, chunk)]
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+        done = 0
+        with ctx.Pool(jobs) as pool:
+            for part in pool.imap_unordered(_play_chunk, chunks):
+                outcomes.extend(part)
+                done += len(part)
+                if progress is not None:
+                    progress(done)
+        outcomes.sort(key=lambda o: o.pair)
+    elapsed = time.perf_counter() - start
+    return _combine(task, outcomes, elapsed)
+
+
+def _check_spec(spec: str) -> None:
+    """Fail early on a bot spec that cannot be loaded (not a bot's in-game error)."""
+    bot = _make_bot(bot_factory(spec), spec, seed=0)
+    del bot
+
+
+@dataclass(frozen=True)
+class _Task:
+    rules: RuleSet
+    ns: str
+    ew: str
+    seed: int
+
+
+@dataclass
+class _SideTally:
+    deals: int = 0
+    bid: int = 0
+    taker: int = 0
+    made: int = 0
+    contract_value: int = 0
+    coinche: int = 0
+    coinche_set: int = 0
+    coinched: int = 0
+    surcoinche: int = 0
+    score: int = 0
+    card_points: int = 0
+    void: int = 0
+    decisions: int = 0
+    errors: int = 0
+
+    def add(self, other: _SideTally) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+@dataclass
+class _PairOutcome:
+    pair: int
+    diffs: list[int] = field(default_factory=list)
+    """Score diff (NS bots' team minus EW bots' team) of half 0 and half 1."""
+    cp_diffs: list[int] = field(default_factory=list)
+    tally: dict[str, _SideTally] = field(default_factory=lambda: {s: _SideTally() for s in SIDES})
+    times: dict[str, list[float]] = field(default_factory=lambda: {s: [] for s in SIDES})
+    errors: list[str] = field(default_factory=list)
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from ``parts`` (stable across processes and Python runs)."""
+    text = ":".join(str(p) for p in parts).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+def pair_deal(seed: int, pair: int) -> tuple[int, tuple[int, ...]]:
+    """Dealer and hands of duplicate pair ``pair`` of an arena seeded ``seed``."""
+    rng = random.Random(derive_seed(seed, "deal", pair))
+    dealer = rng.randrange(4)
+    return dealer, random_hands(rng)
+
+
+def _play_chunk(args: tuple[_Task, range]) -> list[_PairOutcome]:
+    task, pairs = args
+    return [_play_pair(task, i) for i in pairs]
+
+
+_FACTORIES: dict[str, BotFactory] = {}
+
+
+def _factory(spec: str) -> BotFactory:
+    f = _FACTORIES.get(spec)
+    if f is None:
+        f = _FACTORIES[spec] = bot_factory(spec)
+    return f
+
+
+def _make_bot(factory: BotFactory, spec: str, seed: int) -> Bot:
+    bot = factory(seed=seed)
+    if not isinstance(bot, Bot):
+        raise BotLoadError(f"{spec!r} did not make a Bot (got {type(bot).__name__})")
+    return bot
+
+
+class _Unbuilt(Bot):
+    """Stands in for a bot whose constructor failed during the match: every decision is an
+    error (and a random legal action is played for it)."""
+
+    name = "unbuilt"
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(None)
+        self.problem = problem
+
+    def choose(self, view: View) -> Decision:
+        raise RuntimeError(f"the bot could not be built: {self.problem}")
+
+
+def _build(spec: str, seed: int) -> Bot:
+    try:
+        return _make_bot(_factory(spec), spec, seed)
+    except Exception as e:
+        return _Unbuilt(f"{type(e).__name__}: {e}")
+
+
+def _play_pair(task: _Task, pair: int) -> _PairOutcome:
+    dealer, hands = pair_deal(task.seed, pair)
+    out = _PairOutcome(pair)
+    for half in (0, 1):
+        _play_half(task, pair, half, dealer, hands, out)
+    return out
+
+
+def _side_of(seat: int, half: int) -> str:
+    """The NS bots hold team ``half``: seats 0/2 in half 0, seats 1/3 in half 1."""
+    return "ns" if seat & 1 == half else "ew"
+
+
+def _play_half(task: _Task, pair: int, half: int, dealer: int, hands: Sequence[int], out: _PairOutcome) -> None:
+    specs = {"ns": task.ns, "ew": task.ew}
+    sides = [_side_of(s, half) for s in range(4)]
+    bots = [_build(specs[sides[s]], derive_seed(task.seed, pair, half, s)) for s in range(4)]
+    fallback = random.Random(derive_seed(task.seed, pair, half, "fallback"))
+    deal = Deal(task.rules, dealer, hands)
+    times = out.times
+    tally = {s: _SideTally() for s in SIDES}
+
+    def error(seat: int, what: str) -> None:
+        side = sides[seat]
+        tally[side].errors += 1
+        if len(out.errors) < MAX_ERROR_LOG:
+            out.errors.append(f"pair {pair} half {half} seat {seat} ({side} {specs[side]}): {what}")
+
+    clock = time.perf_counter
+    steps = 0
+    while not deal.is_over:
+        steps += 1
+        if steps > _MAX_STEPS:
+            raise RuntimeError(f"pair {pair} half {half}: the deal did not end after {_MAX_STEPS} actions")
+        seat = deal.to_move
+        view = deal.view(seat)
+        legal = view.legal_actions
+        side = sides[seat]
+        action: Action | None = None
+        t0 = clock()
+        try:
+            decision = bots[seat].choose(view)
+        except Exception as e:
+            times[side].append(clock() - t0)
+            error(seat, f"choose raised {type(e).__name__}: {e}")
+        else:
+            times[side].append(clock() - t0)
+            if not isinstance(decision, Decision):
+                error(seat, f"choose returned {type(decision).__name__}, not a Decision")
+            else:
+                a = decision.action
+                if isinstance(a, int) and not isinstance(a, bool) and a in legal:
+                    action = int(a)
+                else:
+                    error(seat, f"illegal action {a!r}")
+        tally[side].decisions += 1
+        if action is None:
+            action = legal[fallback.randrange(len(legal))]
+        deal.apply(action)
+
+    for s in range(4):
+        try:
+            bots[s].observe_result(deal.view(s))
+        except Exception as e:
+            error(s, f"observe_result raised {type(e).__name__}: {e}")
+
+    result = deal.result()
+    assert result is not None
+    ns_team = half
+    score, cp = result.score, result.card_points
+    out.diffs.append(score[ns_team] - score[1 - ns_team])
+    out.cp_diffs.append(cp[ns_team] - cp[1 - ns_team])
+
+    calls = deal.auction.calls
+    first = deal.auction.first
+    callers = [(first + k) & 3 for k in range(len(calls))]
+    contract = result.contract
+    for side in SIDES:
+        t = tally[side]
+        team = ns_team if side == "ns" else 1 - ns_team
+        t.deals = 1
+        t.score = score[team]
+        t.card_points = cp[team]
+        mine = [c for c, s in zip(calls, callers, strict=True) if s & 1 == team]
+        t.bid = int(any(is_bid(c) for c in mine))
+        t.coinche = int(COINCHE in mine)
+        t.surcoinche = int(SURCOINCHE in mine)
+        if contract is None:
+            t.void = 1
+        elif contract.team == team:
+            t.taker = 1
+            t.made = int(bool(result.made))
+            t.contract_value = contract.value
+            t.coinched = int(contract.multiplier > 1)
+        elif t.coinche:
+            t.coinche_set = int(result.made is False)
+        out.tally[side].add(t)
+
+
+# ----- combining -----
+
+
+def _t975(df: int) -> float:
+    """The 97.5% quantile of Student's t with ``df`` degrees of freedom."""
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = 1.959963984540054
+    # Cornish-Fisher expansion (error < 1e-5 beyond 30 degrees of freedom).
+    return (
+        z
+        + (z**3 + z) / (4 * df)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3)
+    )
+
+
+_T975: Final = (
+    12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281,
+    2.2010, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860,
+    2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423,
+)  # fmt: skip
+
+
+def paired_ci(pair_sums: Sequence[float]) -> tuple[float, tuple[float, float]]:
+    """Per-deal mean and 95% CI from the per-pair sums of a duplicate match (a t interval
+    over the pairs, halved). A single pair gives an infinite interval."""
+    n = len(pair_sums)
+    mean = statistics.fmean(pair_sums) / 2
+    if n < 2:
+        return mean, (-math.inf, math.inf)
+    half_width = _t975(n - 1) * statistics.stdev(pair_sums) / math.sqrt(n) / 2
+    return mean, (mean - half_width, mean + half_width)
+
+
+def move_times(samples: Sequence[float]) -> MoveTimes:
+    """Mean, 95th percentile (nearest rank) and maximum of decision times."""
+    if not samples:
+        return MoveTimes(0.0, 0.0, 0.0)
+    ordered = sorted(samples)
+    rank = max(1, math.ceil(0.95 * len(ordered)))
+    return MoveTimes(statistics.fmean(ordered), ordered[rank - 1], ordered[-1])
+
+
+def _combine(task: _Task, outcomes: Sequence[_PairOutcome], elapsed: float) -> ArenaResult:
+    mean, ci = paired_ci([sum(o.diffs) for o in outcomes])
+    cp_mean, cp_ci = paired_ci([sum(o.cp_diffs) for o in outcomes])
+    tallies = {s: _SideTally() for s in SIDES}
+    times: dict[str, list[float]] = {s: [] for s in SIDES}
+    errors: list[str] = []
+    for o in outcomes:
+        for s in SIDES:
+            tallies[s].add(o.tally[s])
+            times[s].extend(o.times[s])
+        errors.extend(o.errors)
+    played = 2 * len(outcomes)
+    return ArenaResult(
+        rules=task.rules.name,
+        ns=task.ns,
+        ew=task.ew,
+        deals=played,
+        mean_diff=mean,
+        ci95=ci,
+        card_points_diff=cp_mean,
+        card_points_ci95=cp_ci,
+        deals_per_s=played / elapsed if elapsed > 0 else math.inf,
+        move_time={s: move_times(times[s]) for s in SIDES},
+        stats={s: _side_stats(tallies[s]) for s in SIDES},
+        seed=task.seed,
+        options=task.rules.options(),
+        error_log=tuple(errors[:MAX_ERROR_LOG]),
+    )
+
+
+def _ratio(a: int, b: int) -> float:
+    return a / b if b else 0.0
+
+
+def _side_stats(t: _SideTally) -> dict[str, float]:
+    return {
+        "bid_rate": _ratio(t.bid, t.deals),
+        "taker_rate": _ratio(t.taker, t.deals),
+        "contracts": float(t.taker),
+        "made_rate": _ratio(t.made, t.taker),
+        "mean_contract": _ratio(t.contract_value, t.taker),
+        "coinche_rate": _ratio(t.coinche, t.deals),
+        "coinche_set_rate": _ratio(t.coinche_set, t.coinche),
+        "coinched_rate": _ratio(t.coinched, t.taker),
+        "surcoinche_rate": _ratio(t.surcoinche, t.deals),
+        "score_per_deal": _ratio(t.score, t.deals),
+        "card_points_per_deal": _ratio(t.card_points, t.deals),
+        "void_rate": _ratio(t.void, t.deals),
+        "decisions": float(t.decisions),
+        "errors": float(t.errors),
+    }
+
+
+# ----- formatting -----
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+def _fmt_ci(ci: tuple[float, float]) -> str:
+    return f"[{ci[0]:+.2f}, {ci[1]:+.2f}]"
+
+
+def _fmt_stat(key: str, value: float) -> str:
+    if key.endswith("_rate"):
+        return f"{100 * value:.1f}%"
+    if key in ("contracts", "decisions", "errors"):
+        return f"{value:.0f}"
+    return f"{value:.1f}"
+
+
+def _fmt_time(seconds: float) -> str:
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds * 1e6:.0f} µs"
