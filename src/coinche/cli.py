@@ -61,6 +61,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON answer per file (JSON Lines)")
     p.add_argument("files", nargs="+", metavar="FILE")
 
+    p = sub.add_parser("arena", help="duplicate match between two bots (each deal played twice, cards swapped)")
+    _add_rules_args(p, default=None)
+    p.add_argument("--ns", required=True, help="bot of seats 0 and 2 (random, beginner, confirmed, expert, ...)")
+    p.add_argument("--ew", required=True, help="bot of seats 1 and 3")
+    p.add_argument("--deals", type=int, required=True, help="number of duplicate deal pairs")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+
     p = sub.add_parser("score", help="score calculator: the score of one deal")
     _add_rules_args(p, default=None)
     p.add_argument("--contract", required=True, help="contract call: 90H, 120SA, capotS, generaleTA")
@@ -86,6 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_replay(args.files, args.json, sys.stdout, sys.stderr)
         if args.command == "score":
             return _cmd_score(args, sys.stdout)
+        if args.command == "arena":
+            return _cmd_arena(args, sys.stdout)
     except RulesError as e:
         print(f"coinche {args.command}: error: {e}", file=sys.stderr)
         return 2
@@ -100,6 +111,23 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
     rules = _rules_from_args(args.rules, args.option, args.target)
     return run_play(rules, args.seed, sys.stdin, sys.stdout)
+
+
+def _cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
+    from .bots.arena import run_arena
+    from .bots.base import BotLoadError
+
+    rules = _rules_from_args(args.rules, args.option, args.target)
+    if args.deals < 1:
+        print("coinche arena: error: --deals must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        result = run_arena(rules, args.ns, args.ew, args.deals, args.seed, jobs=args.jobs)
+    except BotLoadError as e:
+        print(f"coinche arena: error: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(result.to_json()) if args.json else result.format(), file=out)
+    return 0
 
 
 def _cmd_score(args: argparse.Namespace, out: TextIO) -> int:
