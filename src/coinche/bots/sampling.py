@@ -15,9 +15,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engine.cards import ALL_TRUMP, FULL_DECK, KING, NO_TRUMP, QUEEN, SUIT_MASKS, CardSet, card, card_list
+from ..engine.cards import FULL_DECK, CardSet, card_list
 from ..engine.deal import View
-from ..engine.play import TrumpTables, tables
+from .knowledge import knowledge
 
 
 @dataclass(frozen=True)
@@ -38,81 +38,16 @@ class Constraints:
 
 
 def constraints_from_view(view: View) -> Constraints:
-    """Everything certain about the hidden hands that ``view`` reveals.
-
-    Only sure facts are used (what the rules of RULES.md section 3 force): a card that did
-    not follow suit shows a void, a discard when trumping was compulsory shows no trump, a
-    trump that did not beat the trick when overtrumping was compulsory shows no higher trump
-    (in TA: no higher card of the suit led). Belote announcements and shown melds place
-    cards in hands.
-    """
+    """Everything certain about the hidden hands that ``view`` reveals, as ``knowledge``
+    reads it (voids, failures to cut or overtrump, belote, shown melds)."""
+    k = knowledge(view)
     seat = view.seat
-    forbidden = [0, 0, 0, 0]
-    known = [0, 0, 0, 0]
+    known = list(k.known)
     known[seat] = view.hand
-    played = 0
-    contract = view.contract
-    if contract is not None:
-        tt = tables(contract.trump, view.rules.ta_values == "ffb")
-        undertrump_forced = view.rules.undertrump == "forced"
-        tricks = [(t.leader, t.cards) for t in view.tricks]
-        if view.trick:
-            tricks.append((view.trick_leader, view.trick))
-        for leader, cards in tricks:
-            _infer_trick(leader, cards, tt, undertrump_forced, forbidden)
-            for c in cards:
-                played |= 1 << c
-        for b in view.belotes:
-            if b.at == "belote":
-                pair = 1 << card(b.suit, KING) | 1 << card(b.suit, QUEEN)
-                known[b.seat] |= pair & ~played
-        for s, melds in enumerate(view.shown_melds):
-            for m in melds:
-                known[s] |= m.cards & ~played
-    for s in range(4):
-        if s != seat:
-            known[s] &= ~known[seat]
-    unseen = FULL_DECK & ~played & ~(known[0] | known[1] | known[2] | known[3])
+    forbidden = list(k.excluded)
     forbidden[seat] = FULL_DECK & ~view.hand
+    unseen = k.unseen & ~(known[0] | known[1] | known[2] | known[3])
     return Constraints(seat, tuple(known), tuple(view.hand_sizes), tuple(forbidden), unseen)
-
-
-def _infer_trick(
-    leader: int, cards: Sequence[int], tt: TrumpTables, undertrump_forced: bool, forbidden: list[int]
-) -> None:
-    """Add to ``forbidden`` what each card after the lead proves its player lacked."""
-    trump = tt.trump
-    led = cards[0] >> 3
-    win, win_idx = cards[0], 0
-    for i in range(1, len(cards)):
-        c = cards[i]
-        p = (leader + i) & 3
-        partner_winning = (leader + win_idx) & 1 == p & 1
-        if c >> 3 != led:
-            forbidden[p] |= SUIT_MASKS[led]
-        if trump == ALL_TRUMP:
-            if c >> 3 == led and not tt.above[win] >> c & 1:
-                forbidden[p] |= tt.above[win]
-        elif trump != NO_TRUMP:
-            trumps = SUIT_MASKS[trump]
-            c_trump = c >> 3 == trump
-            if led == trump:
-                if not c_trump:
-                    forbidden[p] |= trumps
-                elif not tt.above[win] >> c & 1:
-                    forbidden[p] |= tt.above[win]
-            elif c >> 3 != led and not partner_winning:
-                win_trump = win >> 3 == trump
-                if not win_trump and not c_trump:
-                    forbidden[p] |= trumps  # had to cut
-                elif win_trump and c_trump and not tt.above[win] >> c & 1:
-                    forbidden[p] |= tt.above[win]  # had to overtrump
-                elif win_trump and not c_trump:
-                    # A discard over an opponent's trump: no higher trump, and with a forced
-                    # undertrump no trump at all.
-                    forbidden[p] |= trumps if undertrump_forced else tt.above[win]
-        if tt.beats(c, win):
-            win, win_idx = c, i
 
 
 def deal_unseen(c: Constraints, rng: random.Random, tries: int = 50) -> tuple[CardSet, ...] | None:

@@ -1,0 +1,135 @@
+"""The beginner level: legal, simple, human-like habits, and a beginner's mistakes.
+
+Auction: bids only obvious hands, at 80 or 90 in a suit holding the Jack and the 9 with two
+more trumps (or the Jack, the Ace and two more), never SA, TA or capot; rarely raises its
+partner (only with the partner's trump Jack, now and then); never coinches.
+
+Card play: leads its Aces first (then, as taker, its highest trump; otherwise a small
+card), wins a trick with its highest card when it can, and sometimes does so even over
+its partner; plays its smallest card when it cannot win. It does not count trumps or
+track voids, and about one card in seven is played without thinking (a random legal card).
+It still announces belote and declares its melds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Final
+
+from ..engine.actions import ANNOUNCE, DECLARE_BASE, PASS, bid_trump, is_declaration, make_bid
+from ..engine.cards import ACE, JACK, NINE, SUIT_MASKS, SUITS, TRUMP_NAMES, Card, CardSet, card
+from ..engine.deal import Phase, View
+from ..engine.play import tables
+from .base import Bot, Decision
+from .knowledge import parse_auction, trick_winner
+
+RANDOM_CARD: Final = 0.15
+"""Share of cards played at random (a forgotten void, a careless discard)."""
+OVERTAKE_PARTNER: Final = 0.4
+"""Chance to play a high winning card over a partner who is already winning."""
+RAISE: Final = 0.2
+"""Chance to raise the partner's suit (with its trump Jack)."""
+
+
+def _has(hand: CardSet, suit: int, rank: int) -> bool:
+    return bool(hand >> card(suit, rank) & 1)
+
+
+def obvious_bid(hand: CardSet) -> tuple[int, int] | None:
+    """``(value, suit)`` of an obvious opening, None otherwise."""
+    best: tuple[int, int] | None = None
+    for s in SUITS:
+        n = (hand & SUIT_MASKS[s]).bit_count()
+        if n < 4 or not _has(hand, s, JACK):
+            continue
+        if not (_has(hand, s, NINE) or _has(hand, s, ACE)):
+            continue
+        aces = sum(1 for o in SUITS if o != s and _has(hand, o, ACE))
+        value = 90 if (n >= 5 or aces >= 1) and _has(hand, s, NINE) else 80
+        if best is None or value > best[0]:
+            best = (value, s)
+    return best
+
+
+class BeginnerBot(Bot):
+    """A beginner (see the module docstring)."""
+
+    name = "beginner"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.rng = random.Random(seed)
+
+    def choose(self, view: View) -> Decision:
+        legal = view.legal_actions
+        if view.phase is Phase.AUCTION:
+            return self._call(view)
+        if is_declaration(legal[0]):
+            return Decision(DECLARE_BASE, "declare my melds")
+        c, why = self._card(view)
+        if c + ANNOUNCE in legal:
+            return Decision(c + ANNOUNCE, why + " (belote)")
+        return Decision(c, why)
+
+    def _call(self, view: View) -> Decision:
+        legal = view.legal_actions
+        a = parse_auction(view.calls, view.dealer)
+        if a.coinched or a.bidder == view.seat:
+            return Decision(PASS, "pass")
+        partner = (view.seat + 2) & 3
+        if a.bidder == partner and a.last_bid is not None:
+            t = bid_trump(a.last_bid)
+            raise_ok = t < 4 and _has(view.hand, t, JACK) and a.current_value < 100
+            if raise_ok and self.rng.random() < RAISE:
+                bid = make_bid(a.current_value + 10, t)
+                if bid in legal:
+                    return Decision(bid, f"{a.current_value + 10}{TRUMP_NAMES[t]}: I have your Jack")
+            return Decision(PASS, "pass: my partner bid")
+        ob = obvious_bid(view.hand)
+        if ob is None:
+            return Decision(PASS, "pass: no good suit")
+        value, s = ob
+        bid = make_bid(value, s)
+        if bid not in legal:
+            return Decision(PASS, "pass: the bid is too high for me")
+        return Decision(bid, f"{value}{TRUMP_NAMES[s]}: Jack and a long suit")
+
+    def _card(self, view: View) -> tuple[Card, str]:
+        cards = sorted({a & 31 for a in view.legal_actions if 0 <= a < 2 * ANNOUNCE})
+        if len(cards) == 1:
+            return cards[0], "only card"
+        if self.rng.random() < RANDOM_CARD:
+            return self.rng.choice(cards), "whatever"
+        contract = view.contract
+        assert contract is not None
+        tt = tables(contract.trump, view.rules.ta_values == "ffb")
+        power, pts = tt.power, tt.points
+
+        def high(cs: Sequence[Card]) -> Card:
+            return max(cs, key=lambda c: (power[c], pts[c]))
+
+        def low(cs: Sequence[Card]) -> Card:
+            return min(cs, key=lambda c: (pts[c], power[c]))
+
+        trick = view.trick
+        if not trick:
+            aces = [c for c in cards if c & 7 == ACE and not tt.trump_mask >> c & 1]
+            if aces:
+                return self.rng.choice(aces), "Aces first"
+            trumps = [c for c in cards if tt.trump_mask >> c & 1]
+            if contract.taker == view.seat and trumps:
+                return high(trumps), "trumps as taker"
+            return low(cards), "a small card"
+        w = trick_winner(trick, tt)
+        wcard = trick[w]
+        partner_winning = (view.trick_leader + w) & 1 == view.seat & 1
+        beating = [c for c in cards if tt.beats(c, wcard)]
+        if beating and (not partner_winning or self.rng.random() < OVERTAKE_PARTNER):
+            return high(beating), "take it with my best card"
+        if partner_winning:
+            plain = [c for c in cards if not tt.trump_mask >> c & 1] or list(cards)
+            return max(plain, key=lambda c: (pts[c], -power[c])) if self.rng.random() < 0.5 else low(cards), (
+                "partner has it"
+            )
+        return low(cards), "cannot win"

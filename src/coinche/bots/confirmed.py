@@ -1,0 +1,696 @@
+"""The confirmed level: a sound rule-based player.
+
+Auction (RULES.md section 8): a hand is counted in tricks for each trump (the trump Jack
+a sure trick, the guarded 9, the trump Ace and 10 with length, side Aces, a side 10 with
+its Ace...). The bot opens at 80 with about three tricks in a suit holding the Jack (or
+the 9 and two more trumps), one step of 10 per trick above that; it raises its partner's
+suit by 10 per trick it brings (a side Ace, two trumps with the 9; 20 for the Jack or the
+belote; 10 for the 9 sec), reads its partner's bids the same way and never bids above the
+team's estimated total. It coinches only on solid grounds (strong trumps in the
+opponents' suit, the trump J with several Aces against a high contract, three Aces
+against SA, two Jacks against TA), surcoinches only a clearly made contract, and bids SA,
+TA or capot only on a clear hand. Every call comes with a short reason, e.g.
+``80H: 3 tricks in hearts (J, 9, side AS)``.
+
+Card play: the taker draws trumps with the master trumps, everybody cashes master cards
+where nobody can ruff, defenders lead their partner's suit (bid or signalled), a follower
+wins cheaply when it can and the trick is worth it, otherwise plays low; on a trick its
+partner surely wins it puts points (10s, Aces about to be lost), never wastes a trump over
+its partner, keeps its master cards and avoids suits an opponent ruffs. In a générale the
+taker's partner tries to win no trick.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from ..engine.actions import (
+    ANNOUNCE,
+    COINCHE,
+    DECLARE_BASE,
+    PASS,
+    SURCOINCHE,
+    Action,
+    bid_trump,
+    capot,
+    is_declaration,
+    make_bid,
+)
+from ..engine.cards import (
+    ACE,
+    ALL_TRUMP,
+    JACK,
+    KING,
+    NINE,
+    NO_TRUMP,
+    QUEEN,
+    SUIT_CHARS,
+    SUIT_MASKS,
+    SUITS,
+    TEN,
+    TRUMP_NAMES,
+    Card,
+    CardSet,
+    Trump,
+    card,
+)
+from ..engine.deal import Phase, View
+from ..engine.melds import best_melds, melds_points
+from .base import Bot, Decision
+from .knowledge import AuctionInfo, Knowledge, knowledge, parse_auction
+
+SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs", "no trump", "all trump")
+SURCOINCHE_MARGIN: Final = 30
+"""The team's estimate must pass the contract by this much to surcoinche."""
+
+
+def _has(hand: CardSet, suit: int, rank: int) -> bool:
+    return bool(hand >> card(suit, rank) & 1)
+
+
+def _tricks(n: int) -> str:
+    return f"{n} trick" if n == 1 else f"{n} tricks"
+
+
+def _floor(x: float) -> int:
+    return math.floor(x + 1e-9)
+
+
+# ----- hand evaluation -----
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Tricks a hand is worth for one trump, and why (short notes for explanations)."""
+
+    tricks: float
+    notes: tuple[str, ...]
+
+    def why(self) -> str:
+        return ", ".join(self.notes) if self.notes else "nothing special"
+
+
+def side_tricks(hand: CardSet, trump: Trump, trumps: int, notes: list[str], ruffs: bool = True) -> float:
+    """Side suits in a suit contract: Aces, a 10 with its Ace, a void or singleton to ruff."""
+    total = 0.0
+    for s in SUITS:
+        if s == trump:
+            continue
+        n = (hand & SUIT_MASKS[s]).bit_count()
+        if _has(hand, s, ACE):
+            total += 1.0 if n < 6 else 0.5
+            notes.append(f"A{SUIT_CHARS[s]}")
+            if _has(hand, s, TEN) and n < 5:
+                total += 1.0
+                notes.append(f"T{SUIT_CHARS[s]}")
+        if not ruffs:
+            continue
+        if n == 0 and trumps >= 3:
+            total += 0.5
+            notes.append(f"void {SUIT_CHARS[s]}")
+        elif n == 1 and trumps >= 4 and not _has(hand, s, ACE):
+            total += 0.25
+    return total
+
+
+def opening_estimate(hand: CardSet, trump: Trump) -> Estimate:
+    """Tricks of ``hand`` as taker in suit ``trump``, partner unknown."""
+    t = trump
+    n = (hand & SUIT_MASKS[t]).bit_count()
+    j, nine, a, ten = (_has(hand, t, r) for r in (JACK, NINE, ACE, TEN))
+    notes: list[str] = []
+    tricks = 0.0
+    if j:
+        tricks += 1
+        notes.append("J")
+    if nine:
+        if j or n >= 3:
+            tricks += 1
+            notes.append("9")
+        elif n == 2:
+            tricks += 0.5
+            notes.append("9 guarded")
+    if a:
+        if (j and nine) or n >= 4:
+            tricks += 1
+            notes.append("A")
+        elif n >= 3:
+            tricks += 0.5
+    if ten:
+        if (j and nine and a) or n >= 5:
+            tricks += 1
+            notes.append("10")
+        elif n >= 4:
+            tricks += 0.5
+    if _has(hand, t, KING) and _has(hand, t, QUEEN):
+        tricks += 2
+        notes.append("belote")
+    if n >= 4:
+        tricks += (n - 3) * 0.5 + max(0, n - 4) * 0.5
+        notes.append(f"{n} trumps")
+    side: list[str] = []
+    tricks += side_tricks(hand, t, n, side)
+    if side:
+        notes.append("side " + " ".join(side))
+    return Estimate(tricks, tuple(notes))
+
+
+def support_estimate(hand: CardSet, trump: Trump) -> Estimate:
+    """What ``hand`` brings to its partner's ``trump``, counted as RULES.md section 8 raises."""
+    notes: list[str] = []
+    if trump == NO_TRUMP:
+        tricks = 0.0
+        for s in SUITS:
+            if _has(hand, s, ACE):
+                tricks += 1
+                notes.append(f"A{SUIT_CHARS[s]}")
+                if _has(hand, s, TEN):
+                    tricks += 1
+                    notes.append(f"T{SUIT_CHARS[s]}")
+        return Estimate(tricks, tuple(notes))
+    if trump == ALL_TRUMP:
+        tricks = 0.0
+        for s in SUITS:
+            n = (hand & SUIT_MASKS[s]).bit_count()
+            if _has(hand, s, JACK):
+                tricks += 1
+                notes.append(f"J{SUIT_CHARS[s]}")
+                if _has(hand, s, NINE):
+                    tricks += 1
+                    notes.append(f"9{SUIT_CHARS[s]}")
+            elif _has(hand, s, NINE) and n >= 3:
+                tricks += 0.5
+        return Estimate(tricks, tuple(notes))
+    t = trump
+    n = (hand & SUIT_MASKS[t]).bit_count()
+    j, nine, a, ten = (_has(hand, t, r) for r in (JACK, NINE, ACE, TEN))
+    tricks = 0.0
+    if j:
+        tricks += 2
+        notes.append("J")
+    if nine:
+        tricks += 1
+        notes.append("9" if n >= 2 else "9 sec")
+        if a and n >= 3:
+            tricks += 1
+            notes.append("A")
+            if ten and n >= 4:
+                tricks += 1
+                notes.append("10")
+    if _has(hand, t, KING) and _has(hand, t, QUEEN):
+        tricks += 2
+        notes.append("belote")
+    side: list[str] = []
+    if n >= 2:
+        tricks += side_tricks(hand, t, n, side, ruffs=False)
+    else:
+        for s in SUITS:
+            if s != t and _has(hand, s, ACE):
+                tricks += 1
+                side.append(f"A{SUIT_CHARS[s]}")
+                if _has(hand, s, TEN):
+                    tricks += 1
+                    side.append(f"T{SUIT_CHARS[s]}")
+    if side:
+        notes.append("side " + " ".join(side))
+    return Estimate(tricks, tuple(notes))
+
+
+def sa_estimate(hand: CardSet) -> tuple[Estimate, int]:
+    """Tricks at SA (Aces, 10s with their Ace, long suits headed by A-10) and the Ace count."""
+    tricks, aces, notes = 0.0, 0, []
+    for s in SUITS:
+        n = (hand & SUIT_MASKS[s]).bit_count()
+        if _has(hand, s, ACE):
+            aces += 1
+            tricks += 1
+            notes.append(f"A{SUIT_CHARS[s]}")
+            if _has(hand, s, TEN):
+                tricks += 1
+                notes.append(f"T{SUIT_CHARS[s]}")
+                if _has(hand, s, KING):
+                    tricks += 0.5
+                if n >= 5:
+                    tricks += n - 4
+        elif n <= 1 or (n == 2 and not _has(hand, s, TEN)):
+            tricks -= 1  # an unstopped suit the defense runs
+    return Estimate(tricks, tuple(notes)), aces
+
+
+def ta_estimate(hand: CardSet) -> tuple[Estimate, int, int]:
+    """Tricks at TA (Jacks, 9s with their Jack or guarded) and the Jack and 9 counts."""
+    tricks, jacks, nines, notes = 0.0, 0, 0, []
+    for s in SUITS:
+        n = (hand & SUIT_MASKS[s]).bit_count()
+        j, nine = _has(hand, s, JACK), _has(hand, s, NINE)
+        jacks += j
+        nines += nine
+        if j:
+            tricks += 1
+            notes.append(f"J{SUIT_CHARS[s]}")
+            if nine:
+                tricks += 1
+                notes.append(f"9{SUIT_CHARS[s]}")
+                if _has(hand, s, ACE):
+                    tricks += 0.5
+        elif nine and n >= 3:
+            tricks += 0.5
+        if n >= 5 and j:
+            tricks += 0.5
+    return Estimate(tricks, tuple(notes)), jacks, nines
+
+
+def capot_hand(hand: CardSet, trump: Trump) -> bool:
+    """A near-perfect hand for a capot in ``trump``: J 9 A of trumps and 5+ trumps, every
+    side card a master (A, then 10 and K under it)."""
+    t = trump
+    if not all(_has(hand, t, r) for r in (JACK, NINE, ACE)) or (hand & SUIT_MASKS[t]).bit_count() < 5:
+        return False
+    for s in SUITS:
+        if s == t:
+            continue
+        cards = hand & SUIT_MASKS[s]
+        need = 0
+        for r in (ACE, TEN, KING, QUEEN, JACK):
+            if cards >> card(s, r) & 1:
+                need += 1
+            else:
+                break
+        if need < cards.bit_count():
+            return False
+    return True
+
+
+# ----- the bot -----
+
+
+class ConfirmedBot(Bot):
+    """A sound rule-based player (see the module docstring). Deterministic: the seeded
+    ``rng`` is kept for the interface but no choice depends on chance."""
+
+    name = "confirmed"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.rng = random.Random(seed)
+
+    def choose(self, view: View) -> Decision:
+        legal = view.legal_actions
+        if view.phase is Phase.AUCTION:
+            return self._call(view)
+        if is_declaration(legal[0]):
+            return Decision(DECLARE_BASE, "declare every meld")
+        k = knowledge(view)
+        c, why = self._card(view, k)
+        if c + ANNOUNCE in legal:
+            return Decision(c + ANNOUNCE, why + " (belote)")
+        return Decision(c, why)
+
+    # ----- auction -----
+
+    def _call(self, view: View) -> Decision:
+        legal = view.legal_actions
+        a = parse_auction(view.calls, view.dealer)
+        seat = view.seat
+        hand = view.hand
+        if a.coinched:
+            if SURCOINCHE in legal and a.last_bid is not None:
+                t = bid_trump(a.last_bid)
+                value = a.current_value
+                ceiling, _ = self._ceiling(view, a, t)
+                if value < 250 and ceiling >= value + SURCOINCHE_MARGIN:
+                    return Decision(SURCOINCHE, f"surcoinche: our estimate {ceiling} clearly makes {value}")
+            return Decision(PASS, "pass")
+        if COINCHE in legal and a.last_bid is not None:
+            why = self._coinche(view, a)
+            if why is not None:
+                return Decision(COINCHE, why)
+        if a.bidder == seat:
+            return Decision(PASS, "pass: I hold the contract")
+        current = a.current_value
+        team_holds = a.bidder >= 0 and a.bidder & 1 == seat & 1
+        trumps: Sequence[Trump] = (*SUITS, NO_TRUMP, ALL_TRUMP) if view.rules.sa_ta else SUITS
+        best: tuple[int, int, Trump, str] | None = None
+        for t in trumps:
+            ceiling, why = self._ceiling(view, a, t)
+            if ceiling <= current or ceiling < 80:
+                continue
+            partner_suit = a.value_in((seat + 2) & 3, t) > 0
+            if team_holds and a.last_bid is not None and t != bid_trump(a.last_bid) and ceiling < current + 20:
+                continue  # overbidding the partner in another trump needs a clearly better hand
+            entering = not team_holds and a.bidder >= 0 and not partner_suit and a.value_in(seat, t) == 0
+            if entering and ceiling < current + 20 and not (t < NO_TRUMP and _has(hand, t, JACK)):
+                continue  # entering over the opponents in a new trump: only when clearly stronger
+            key = (ceiling, 1 if partner_suit else 0, t, why)
+            if best is None or key[:2] > best[:2]:
+                best = key
+        if best is None:
+            return Decision(PASS, "pass: nothing to add" if team_holds else "pass: not enough tricks")
+        ceiling, _, t, why = best
+        if t < NO_TRUMP and capot_hand(hand, t) and capot(t) in legal:
+            return Decision(capot(t), f"capot{TRUMP_NAMES[t]}: every trick ({why})")
+        value = min(ceiling, view.rules.max_bid)
+        bid = make_bid(value, t)
+        if bid not in legal:
+            return Decision(PASS, "pass")
+        return Decision(bid, f"{value}{TRUMP_NAMES[t]}: {why}")
+
+    def _ceiling(self, view: View, a: AuctionInfo, t: Trump) -> tuple[int, str]:
+        """The highest value the team may bid in ``t``, from this hand and the partner's
+        bids, and a short reason (0 when the hand has nothing to say in ``t``)."""
+        seat, hand = view.seat, view.hand
+        partner = (seat + 2) & 3
+        team_bids = [(s, b) for s, b in a.calls if s in (seat, partner) and _is_num(b, t)]
+        if not team_bids:
+            est = self._opening(view, t)
+            if est is None:
+                return 0, ""
+            tricks = _floor(est.tricks)
+            value = 80 + 10 * (tricks - 3)
+            return value, f"{_tricks(tricks)} in {SUIT_NAMES[t]} ({est.why()})"
+        i_opened = team_bids[0][0] == seat
+        claimed = 0
+        prev = 0
+        for s, b in team_bids:
+            v = _value(b)
+            if s == seat:
+                claimed += 3 + (v - 80) // 10 if prev == 0 else (v - prev) // 10
+            prev = v
+        if i_opened:
+            est = self._opening(view, t) or Estimate(3 + (_value(team_bids[0][1]) - 80) / 10, ())
+        else:
+            est = support_estimate(hand, t)
+            est = Estimate(min(est.tricks, 5.0), est.notes)
+        extra = _floor(est.tricks) - claimed
+        if extra <= 0:
+            return prev, ""
+        last_partner = max((_value(b) for s, b in team_bids if s == partner), default=0)
+        if i_opened:
+            why = f"{_tricks(extra)} more in {SUIT_NAMES[t]} ({est.why()})"
+        else:
+            why = f"raise partner's {last_partner}{TRUMP_NAMES[t]} by {_tricks(extra)} ({est.why()})"
+        return prev + 10 * extra, why
+
+    def _opening(self, view: View, t: Trump) -> Estimate | None:
+        """The hand's estimate as opener in ``t``, None when it does not qualify."""
+        hand = view.hand
+        if t == NO_TRUMP:
+            est, aces = sa_estimate(hand)
+            if aces < 3 or est.tricks < 5:
+                return None
+            return Estimate(est.tricks - 1, est.notes)
+        if t == ALL_TRUMP:
+            est, jacks, nines = ta_estimate(hand)
+            if jacks < 3 or nines < 1 or est.tricks < 4.5:
+                return None
+            return Estimate(est.tricks - 1, est.notes)
+        n = (hand & SUIT_MASKS[t]).bit_count()
+        if n < 3 or not (_has(hand, t, JACK) or _has(hand, t, NINE)):
+            return None
+        est = opening_estimate(hand, t)
+        if view.rules.melds and view.rules.melds_count_for_contract:
+            mp = melds_points(best_melds(hand, t))
+            if mp >= 20:
+                est = Estimate(est.tricks + mp // 20, (*est.notes, f"melds {mp}"))
+        if est.tricks < 3:
+            return None
+        return est
+
+    def _coinche(self, view: View, a: AuctionInfo) -> str | None:
+        """A reason to coinche the current bid, or None.
+
+        Solid grounds only. Against a suit: four trumps with the J or the 9 (the takers
+        cannot draw them), the J third with the 9 or the A against 120 or more, or the
+        trump J with three side Aces against 120 or more. Against SA three Aces, against
+        TA two Jacks; against a capot or générale the trump J (a sure trick). Side Aces
+        alone are no grounds: the takers ruff them.
+        """
+        assert a.last_bid is not None
+        t = bid_trump(a.last_bid)
+        value = a.current_value
+        hand = view.hand
+        what = "capot" if value == 250 else "générale" if value > 250 else str(value)
+        if t == NO_TRUMP:
+            aces = sum(1 for s in SUITS if _has(hand, s, ACE))
+            if aces >= 3 and value < 250:
+                return f"coinche: {aces} Aces against {what}SA"
+            return None
+        if t == ALL_TRUMP:
+            jacks = sum(1 for s in SUITS if _has(hand, s, JACK))
+            if jacks >= 2 and value < 250:
+                return f"coinche: {jacks} Jacks against {what}TA"
+            return None
+        j, nine, ace = (_has(hand, t, r) for r in (JACK, NINE, ACE))
+        n = (hand & SUIT_MASKS[t]).bit_count()
+        trumps = " ".join(r for r, held in (("J", j), ("9", nine), ("A", ace)) if held)
+        if value >= 250:
+            return f"coinche: the trump J is a sure trick against {what}" if j else None
+        if view.rules.melds and view.rules.melds_count_for_contract:
+            # The takers' melds (unknown yet) count for them: a jump may hide a square.
+            bids = [b for _, b in a.calls if _is_num(b, bid_trump(b))]
+            before = _value(bids[-2]) if len(bids) >= 2 else 70
+            if value - before >= 40 or n < 4 or not j:
+                return None
+        side_aces = sum(1 for s in SUITS if s != t and _has(hand, s, ACE))
+        if n >= 4 and (j or nine):
+            return f"coinche: {n} trumps with {trumps} against {value}{TRUMP_NAMES[t]}"
+        if n == 3 and j and (nine or ace) and value >= 120:
+            return f"coinche: {trumps} of trumps against {value}{TRUMP_NAMES[t]}"
+        if j and side_aces >= 3 and value >= 120:
+            return f"coinche: trump J and {side_aces} Aces against {value}{TRUMP_NAMES[t]}"
+        return None
+
+    # ----- card play -----
+
+    def _card(self, view: View, k: Knowledge) -> tuple[Card, str]:
+        cards = sorted({a & 31 for a in view.legal_actions if 0 <= a < 2 * ANNOUNCE})
+        if len(cards) == 1:
+            return cards[0], "only card"
+        contract = k.contract
+        assert contract is not None
+        if contract.kind == "generale" and k.seat == (contract.taker ^ 2):
+            return self._lose(k, cards), "générale: let the taker win every trick"
+        if not view.trick:
+            return self._lead(k, cards)
+        return self._follow(view, k, cards)
+
+    def _lose(self, k: Knowledge, cards: Sequence[Card]) -> Card:
+        """A card that does not win the trick (the weakest possible)."""
+        power = k.tt.power
+        if k.winning_card >= 0:
+            losers = [c for c in cards if not k.beats(c, k.winning_card)]
+            if losers:
+                if k.partner_winning:
+                    return max(losers, key=lambda c: (k.points[c], -power[c]))
+                return min(losers, key=lambda c: (power[c], k.points[c]))
+        # Leading: a small trump (the taker must go over it), else the card with the most
+        # unseen cards above it.
+        trumps = [c for c in cards if k.trump_mask >> c & 1]
+        if trumps:
+            return min(trumps, key=lambda c: power[c])
+        return max(cards, key=lambda c: ((k.tt.above[c] & k.unseen).bit_count(), -k.points[c]))
+
+    def _keep(self, k: Knowledge, c: Card) -> bool:
+        """A master card worth keeping for a later trick (not about to be ruffed)."""
+        if not k.sure >> c & 1:
+            return False
+        return bool(k.trump_mask >> c & 1) or not k.opponents_may_ruff(c >> 3)
+
+    def _is_trump(self, k: Knowledge, c: Card) -> bool:
+        return bool(k.trump_mask >> c & 1)
+
+    # leading
+
+    def _lead(self, k: Knowledge, cards: Sequence[Card]) -> tuple[Card, str]:
+        trump = k.trump
+        pts, power = k.points, k.tt.power
+        if trump < NO_TRUMP:
+            my_trumps = [c for c in cards if self._is_trump(k, c)]
+            opp_trumps = k.opponent_trumps()
+            if k.attacking and my_trumps and opp_trumps:
+                top = [c for c in my_trumps if k.masters >> c & 1]
+                if top:
+                    return top[0], "draw trumps with the master trump"
+                is_taker = k.seat == k.taker
+                first_lead = not k.led_by[k.seat]
+                if is_taker and len(my_trumps) >= 2:
+                    low = self._low_trump(k, my_trumps)
+                    if low is not None:
+                        return low, "draw trumps"
+                if not is_taker and (first_lead or len(my_trumps) >= 2):
+                    return min(my_trumps, key=lambda c: power[c]), "return a trump to the taker"
+        if not k.attacking:
+            for s in self._partner_suits(k):
+                mine = [c for c in cards if c >> 3 == s]
+                if mine and not k.opponents_may_ruff(s):
+                    sure = [c for c in mine if k.sure >> c & 1]
+                    if sure:
+                        return max(sure, key=lambda c: pts[c]), f"cash partner's {SUIT_NAMES[s]}"
+                    return min(mine, key=lambda c: (pts[c], power[c])), f"lead partner's {SUIT_NAMES[s]}"
+        # Cash master cards nobody can ruff (at TA, the Jacks and whatever became master).
+        cash = [c for c in cards if k.sure >> c & 1 and not self._is_trump(k, c) and not k.opponents_may_ruff(c >> 3)]
+        if cash:
+            c = max(cash, key=lambda c: (pts[c], power[c]))
+            return c, "cash a master card"
+        return self._lead_low(k, cards)
+
+    def _low_trump(self, k: Knowledge, trumps: Sequence[Card]) -> Card | None:
+        """A small trump to lead, keeping the 9 while the Jack is out."""
+        power = k.tt.power
+        t = k.trump
+        jack_out = k.unseen >> card(t, JACK) & 1
+        pool = [c for c in trumps if not (jack_out and c & 7 == NINE)]
+        if not pool:
+            return None
+        return min(pool, key=lambda c: power[c])
+
+    def _partner_suits(self, k: Knowledge) -> list[int]:
+        partner = k.partner
+        out: list[int] = []
+        for t in k.auction.trumps_bid(partner):
+            if t < NO_TRUMP and t != k.trump:
+                out.append(t)
+        for s in SUITS:
+            if k.signals[partner] >> s & 1 and s != k.trump and s not in out:
+                out.append(s)
+        return out
+
+    def _lead_low(self, k: Knowledge, cards: Sequence[Card]) -> tuple[Card, str]:
+        pts, power = k.points, k.tt.power
+        trump = k.trump
+        partner = k.partner
+        partner_suits = self._partner_suits(k)
+
+        def suit_score(s: int) -> float:
+            mine = [c for c in cards if c >> 3 == s]
+            score = 0.0
+            if trump < NO_TRUMP and s == trump:
+                score += 60 if k.opponent_trumps() else 5
+            if k.opponents_may_ruff(s):
+                score += 100
+            ten = card(s, TEN)
+            if (trump >= NO_TRUMP or s != trump) and ten in mine and k.unseen >> card(s, ACE) & 1:
+                score += 25
+            if trump < NO_TRUMP and s != trump and k.may_ruff(partner, s) and not k.may_ruff((k.seat + 3) & 3, s):
+                score -= 30
+            if s in partner_suits:
+                score -= 40
+            score -= len(mine) * 2
+            return score
+
+        suits = sorted({c >> 3 for c in cards}, key=lambda s: (suit_score(s), s))
+        s = suits[0]
+        mine = [c for c in cards if c >> 3 == s]
+        c = min(mine, key=lambda c: (pts[c], power[c]))
+        return c, f"lead low in {SUIT_NAMES[s]}"
+
+    # following
+
+    def _secure(self, k: Knowledge, c: Card, led: int, after: Sequence[int]) -> bool:
+        """``c``, winning the trick, cannot be beaten by the opponents in ``after``."""
+        tmask = k.trump_mask
+        above = k.tt.above[c]
+        for o in after:
+            if o & 1 == k.seat & 1:
+                continue
+            poss = k.possible[o]
+            if c >> 3 == led:
+                if poss & above:
+                    return False
+                if tmask and not tmask >> c & 1 and k.may_ruff(o, led):
+                    return False
+            elif tmask >> c & 1 and poss & above and (k.is_void(o, led) or not poss & SUIT_MASKS[led]):
+                return False  # a ruff: an opponent void in the suit led may overtrump
+        return True
+
+    def _follow(self, view: View, k: Knowledge, cards: Sequence[Card]) -> tuple[Card, str]:
+        trick = view.trick
+        led = trick[0] >> 3
+        pts, power = k.points, k.tt.power
+        wcard = k.winning_card
+        n_after = 3 - len(trick)
+        after = [(k.seat + i) & 3 for i in range(1, n_after + 1)]
+        last = n_after == 0
+        beating = [c for c in cards if k.beats(c, wcard)]
+        if k.partner_winning:
+            if last or self._secure(k, wcard, led, after):
+                return self._feed(k, cards), "partner is master: add points"
+            safe = [c for c in beating if self._secure(k, c, led, after) and not self._is_trump(k, c)]
+            if safe:
+                c = min(safe, key=lambda c: (power[c], pts[c]))
+                return c, "take over the partner's trick with a master card"
+            return self._low(k, cards, avoid_beating=wcard), "partner may win: play low"
+        if beating:
+            if last:
+                c = min(beating, key=lambda c: (self._is_trump(k, c), power[c]))
+                value = k.trick_points + pts[c]
+                if not self._is_trump(k, c) or value >= 10:
+                    return c, "win the trick cheaply"
+                if len(beating) == len(cards):
+                    return c, "win the trick"
+                return self._low(k, cards), "not worth a trump: play low"
+            secure = [c for c in beating if self._secure(k, c, led, after)]
+            if secure:
+                c = min(secure, key=lambda c: (power[c], pts[c]))
+                return c, "win with a card they cannot beat"
+            ruffs = [c for c in beating if self._is_trump(k, c) and led != k.trump]
+            if ruffs and (k.trick_points >= 10 or len(ruffs) == len(cards)):
+                return min(ruffs, key=lambda c: power[c]), "ruff"
+            if len(beating) == len(cards):
+                return min(beating, key=lambda c: (pts[c], power[c])), "must go over"
+        return self._low(k, cards), "cannot win: play low"
+
+    def _feed(self, k: Knowledge, cards: Sequence[Card]) -> Card:
+        """Points for the partner's sure trick: non-master cards first, never a trump if avoidable."""
+        pts, power = k.points, k.tt.power
+        plain = [c for c in cards if not self._is_trump(k, c)]
+        if plain:
+
+            def gift(c: Card) -> tuple[bool, int, int]:
+                keep = self._keep(k, c)
+                return (not keep, -pts[c] if keep else pts[c], -power[c])
+
+            return max(plain, key=gift)
+        return min(cards, key=lambda c: (self._keep(k, c), power[c]))
+
+    def _low(self, k: Knowledge, cards: Sequence[Card], avoid_beating: Card = -1) -> Card:
+        """The cheapest card to give away: no trump, no master, few points, keep guards."""
+        pts, power = k.points, k.tt.power
+        hand = k.hand
+
+        def cost(c: Card) -> tuple[int, int, int, int, int]:
+            s = c >> 3
+            suit = hand & SUIT_MASKS[s]
+            trumpy = self._is_trump(k, c)
+            guard = 0
+            ten = card(s, TEN)
+            if not trumpy and c != ten and suit >> ten & 1 and not k.sure >> ten & 1 and suit.bit_count() == 2:
+                guard = 1
+            overtakes = 1 if avoid_beating >= 0 and k.beats(c, avoid_beating) else 0
+            return (int(trumpy), int(self._keep(k, c)), overtakes, pts[c] + 5 * guard, power[c] * 10 + suit.bit_count())
+
+        return min(cards, key=cost)
+
+
+def _is_num(b: Action, t: Trump) -> bool:
+    """A numeric bid in ``t`` (capot and générale excluded)."""
+    return 1000 <= b < 4000 and b % 10 == t
+
+
+def _value(b: Action) -> int:
+    return (b - 1000) // 10
+
+
+__all__ = [
+    "ConfirmedBot",
+    "Estimate",
+    "capot_hand",
+    "opening_estimate",
+    "sa_estimate",
+    "support_estimate",
+    "ta_estimate",
+]
