@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn, TextIO
 
 from .engine.actions import call_str
-from .engine.cards import SUIT_CHARS, cards_str
+from .engine.cards import SUIT_CHARS, TRUMP_NAMES, cards_str
 from .engine.deal import Deal
 from .engine.record import RecordError, ReplayError, game_answer, parse_record, replay
 from .engine.rules import PROFILES, RulesError, RuleSet, parse_option_value
@@ -70,6 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
 
+    p = sub.add_parser("solve", help="double-dummy analysis of a deal record (every trump; each legal card)")
+    p.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    p.add_argument("file", metavar="FILE")
+
     p = sub.add_parser("score", help="score calculator: the score of one deal")
     _add_rules_args(p, default=None)
     p.add_argument("--contract", required=True, help="contract call: 90H, 120SA, capotS, generaleTA")
@@ -97,12 +102,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_score(args, sys.stdout)
         if args.command == "arena":
             return _cmd_arena(args, sys.stdout)
+        if args.command == "solve":
+            return _cmd_solve(args.file, args.json, sys.stdout)
     except RulesError as e:
         print(f"coinche {args.command}: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. piped into head): stop quietly, as Unix tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     return 2
 
 
@@ -127,6 +139,48 @@ def _cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
         print(f"coinche arena: error: {e}", file=sys.stderr)
         return 2
     print(json.dumps(result.to_json()) if args.json else result.format(), file=out)
+    return 0
+
+
+def _cmd_solve(path: str, as_json: bool, out: TextIO) -> int:
+    from .bots.analysis import analyse_deal, card_values, format_table
+    from .engine.cards import card_str
+    from .engine.deal import Phase
+
+    kind, message, _answer, _text = _replay_file(path)
+    if kind is not None:
+        print(f"{path}: {message}", file=sys.stderr)
+        return 1 if kind == "illegal" else 2
+    with open(path, encoding="utf-8") as f:
+        game = replay(parse_record(json.load(f)))
+    docs = []
+    for n, deal in enumerate(game.deals, start=1):
+        rows = analyse_deal(deal.rules, deal.dealer, deal.dealt)
+        values = card_values(deal) if deal.phase is Phase.PLAY and deal.contract is not None else {}
+        if as_json:
+            docs.append(
+                {
+                    "deal": n,
+                    "trumps": [
+                        {"trump": TRUMP_NAMES[r.trump], "points": list(r.points), "best_bid": list(r.best_bid)}
+                        for r in rows
+                    ],
+                    "to_move": deal.to_move if values else None,
+                    "card_values": {card_str(c): v for c, v in sorted(values.items())},
+                }
+            )
+            continue
+        print(
+            f"deal {n}: dealer seat {deal.dealer}, double-dummy card points (lead by seat {(deal.dealer + 1) & 3})",
+            file=out,
+        )
+        print(format_table(rows), file=out)
+        if values:
+            print(f"position: seat {deal.to_move} to play; points its team secures after each card:", file=out)
+            for c, v in sorted(values.items(), key=lambda cv: -cv[1]):
+                print(f"  {card_str(c)}: {v}", file=out)
+    if as_json:
+        print(json.dumps(docs if len(docs) > 1 else docs[0]), file=out)
     return 0
 
 

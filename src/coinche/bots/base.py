@@ -49,6 +49,7 @@ BUILTIN_BOTS: dict[str, str] = {
     "beginner": "coinche.bots.beginner:BeginnerBot",
     "confirmed": "coinche.bots.confirmed:ConfirmedBot",
     "expert": "coinche.bots.expert:ExpertBot",
+    "expert-uniform": "coinche.bots.expert:UniformExpertBot",
     "adaptive": "coinche.bots.adaptive:AdaptiveBot",
 }
 

@@ -1,0 +1,79 @@
+"""Adaptive: one strength knob from Débutant (0.0) to Expert (1.0), moved after every deal
+toward the level at which the human wins about half the time.
+
+Each decision is taken by one of the three levels, drawn at random with weights that slide
+with the knob: 0.0 is always the beginner, 0.5 always the confirmed player, 1.0 always the
+expert, and levels in between mix the two neighbours. After each deal the knob moves up
+when the human's team scored more than the bots' team and down when it scored less, by a
+step that shrinks as the knob settles, so it converges to the human's level.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..engine.deal import View
+from .base import Bot, Decision
+from .beginner import BeginnerBot
+from .confirmed import ConfirmedBot
+from .expert import ExpertBot
+
+LEVEL_NAMES = ("Débutant", "Confirmé", "Expert")
+
+
+class AdaptiveBot(Bot):
+    name = "adaptive"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        level: float = 0.5,
+        human_seat: int | None = None,
+        step: float = 0.1,
+        expert_samples: int = 60,
+    ) -> None:
+        super().__init__(seed)
+        self.rng = random.Random(seed)
+        self.level = min(1.0, max(0.0, level))
+        self.human_seat = human_seat
+        self.step = step
+        self.deals = 0
+        sub = None if seed is None else seed * 3
+        self.levels: tuple[Bot, Bot, Bot] = (
+            BeginnerBot(seed=sub),
+            ConfirmedBot(seed=None if sub is None else sub + 1),
+            ExpertBot(seed=None if sub is None else sub + 2, samples=expert_samples),
+        )
+
+    @property
+    def label(self) -> str:
+        """The level as a player sees it, e.g. ``Adaptive 62% (Confirmé to Expert)``."""
+        low = 0 if self.level < 0.5 else 1
+        if self.level in (0.0, 0.5, 1.0):
+            return f"Adaptive {self.level:.0%} ({LEVEL_NAMES[round(self.level * 2)]})"
+        return f"Adaptive {self.level:.0%} ({LEVEL_NAMES[low]} to {LEVEL_NAMES[low + 1]})"
+
+    def _pick(self) -> Bot:
+        x = self.level * 2  # 0..2 along beginner, confirmed, expert
+        low = min(int(x), 1)
+        return self.levels[low + 1] if self.rng.random() < x - low else self.levels[low]
+
+    def choose(self, view: View) -> Decision:
+        decision = self._pick().choose(view)
+        why = f"[{self.label}] {decision.explanation}" if decision.explanation else f"[{self.label}]"
+        return Decision(decision.action, why)
+
+    def observe_result(self, view: View) -> None:
+        """Move the knob: up when the human's team won the deal, down when it lost."""
+        result = view.result
+        for bot in self.levels:
+            bot.observe_result(view)
+        if result is None or result.contract is None:
+            return
+        human_team = (self.human_seat & 1) if self.human_seat is not None else 1 - (view.seat & 1)
+        diff = result.score[human_team] - result.score[1 - human_team]
+        if diff == 0:
+            return
+        self.deals += 1
+        step = max(self.step / (1 + self.deals / 20), 0.02)
+        self.level = min(1.0, max(0.0, self.level + (step if diff > 0 else -step)))

@@ -1,0 +1,80 @@
+"""After-deal analysis with the double-dummy solver: what each trump was worth, and the
+value of every legal card in a position (what ``coinche solve`` prints)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..engine.cards import ALL_TRUMP, KING, NO_TRUMP, QUEEN, TRUMP_NAMES, CardSet, Trump, card
+from ..engine.deal import Deal, Phase
+from ..engine.rules import RuleSet
+from ..engine.scoring import Contract, DealFacts, score_deal
+from .solver import Position, can_sweep, move_values, solve
+
+
+@dataclass(frozen=True)
+class TrumpAnalysis:
+    """Double-dummy card points of each team with one trump (lead by dealer + 1), and for
+    each possible taker the highest numeric contract it makes (None: none)."""
+
+    trump: Trump
+    points: tuple[int, int]
+    best_bid: tuple[int | None, int | None, int | None, int | None]
+
+
+def _belotes(trump: Trump, hands: Sequence[CardSet]) -> tuple[int, int]:
+    if trump == NO_TRUMP:
+        return (0, 0)
+    suits = range(4) if trump == ALL_TRUMP else (trump,)
+    out = [0, 0]
+    for s, h in enumerate(hands):
+        out[s & 1] += sum(1 for su in suits if h >> card(su, KING) & 1 and h >> card(su, QUEEN) & 1)
+    return (out[0], out[1])
+
+
+def analyse_deal(rules: RuleSet, dealer: int, hands: Sequence[CardSet]) -> list[TrumpAnalysis]:
+    """The analysis table of a deal: one row per trump the rules allow."""
+    trumps: list[Trump] = [0, 1, 2, 3] + ([NO_TRUMP, ALL_TRUMP] if rules.sa_ta else [])
+    rows = []
+    h4 = (hands[0], hands[1], hands[2], hands[3])
+    bonus = rules.last_trick_sweep - 10
+    for t in trumps:
+        pos = Position(
+            h4, t, (dealer + 1) & 3, (), rules.undertrump == "forced", rules.ta_values == "ffb", sweep_bonus=bonus
+        )
+        p0 = solve(pos, 0)
+        p1 = solve(pos, 1) if p0 in (0, 162 + bonus) else 162 - p0
+        points = (p0, p1)
+        belotes = _belotes(t, hands)
+        best: list[int | None] = []
+        for taker in range(4):
+            team = taker & 1
+            swept = points[team] == 162 + bonus and can_sweep(pos, team)
+            facts = DealFacts(
+                taker_points=points[team],
+                defense_points=points[1 - team],
+                taker_belotes=belotes[team],
+                defense_belotes=belotes[1 - team],
+                sweep="taker" if swept else None,
+            )
+            made = [v for v in rules.bid_values if score_deal(rules, Contract("bid", v, t, taker), facts).made]
+            best.append(max(made) if made else None)
+        rows.append(TrumpAnalysis(t, points, (best[0], best[1], best[2], best[3])))
+    return rows
+
+
+def card_values(deal: Deal) -> dict[int, int]:
+    """For a deal in its card-play phase: the double-dummy card points the team of the
+    player to move secures after each of its legal cards (points still to be won)."""
+    if deal.phase is not Phase.PLAY or deal.contract is None:
+        raise ValueError("card values need a deal in its card-play phase")
+    return move_values(Position.from_deal(deal), deal.to_move & 1)
+
+
+def format_table(rows: Sequence[TrumpAnalysis]) -> str:
+    lines = ["trump  team 0  team 1   best contract made by seat 0 / 1 / 2 / 3"]
+    for r in rows:
+        bids = " / ".join(f"{b}{TRUMP_NAMES[r.trump]}" if b is not None else "-" for b in r.best_bid)
+        lines.append(f"{TRUMP_NAMES[r.trump]:<5}  {r.points[0]:>6}  {r.points[1]:>6}   {bids}")
+    return "\n".join(lines)
