@@ -50,8 +50,9 @@ from ..engine.cards import (
     card_str,
 )
 from ..engine.deal import Phase, View
-from ..engine.melds import compare_teams, melds_points
+from ..engine.melds import Meld, compare_teams, melds_points
 from ..engine.play import tables
+from ..engine.rules import RuleSet
 from ..engine.scoring import CAPOT_VALUE, Contract, DealFacts, DealScore, Sweep, score_deal
 from .base import Bot, Decision
 from .knowledge import AuctionInfo, parse_auction
@@ -199,13 +200,12 @@ class ExpertBot(Bot):
             if t not in dd:
                 continue
             if a >= CAPOT_BASE:
-                kind, value = "capot", CAPOT_VALUE
+                if min(dd[t]) < 162:
+                    continue
+                contract = Contract("capot", CAPOT_VALUE, t, view.seat, 1)
             else:
-                kind, value = "bid", (a - 1000) // 10
-            contract = Contract(kind, value, t, view.seat, 1)  # type: ignore[arg-type]
+                contract = Contract("bid", (a - 1000) // 10, t, view.seat, 1)
             pts = [max(0, p - self.config.dd_optimism) for p in dd[t]]
-            if kind == "capot" and min(dd[t]) < 162:
-                continue
             v = self._expected(view, contract, pts, samples, weights)
             if v > best_value + 1e-9:
                 best_action, best_value = a, v
@@ -350,10 +350,9 @@ def _position(view: View, hands: tuple[CardSet, ...]) -> Position:
     )
 
 
-def _contract_of(info: AuctionInfo, rules: object) -> Contract:
-    from ..engine.rules import RuleSet
-
-    assert isinstance(rules, RuleSet) and info.last_bid is not None
+def _contract_of(info: AuctionInfo, rules: RuleSet) -> Contract:
+    """The contract the auction stands at now (with its coinche, if any)."""
+    assert info.last_bid is not None
     b = info.last_bid
     if b >= GENERALE_BASE:
         return Contract("generale", rules.generale_value, bid_trump(b), info.bidder, 1)
@@ -600,7 +599,7 @@ def _known_melds(view: View) -> tuple[tuple[int, int], int]:
     contract = view.contract
     if not rules.melds or contract is None:
         return (0, 0), 0
-    declared: list[list] = [[], []]  # type: ignore[type-arg]
+    declared: list[list[Meld]] = [[], []]
     for s in range(4):
         melds = view.declared if s == view.seat and view.declared else view.shown_melds[s]
         declared[s & 1].extend(melds)
