@@ -57,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a game in the terminal against three computer players")
     _add_rules_args(p)
     p.add_argument("--seed", type=int, help="seed for a reproducible game")
+    p.add_argument(
+        "--level", default="confirmed", help="computer players: beginner, confirmed, expert, adaptive (or module:attr)"
+    )
 
     p = sub.add_parser("replay", help="check and replay deal or game records (RECORD.md)")
     p.add_argument("--json", action="store_true", help="print one JSON answer per file (JSON Lines)")
@@ -122,7 +125,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from .terminal import run_play
 
     rules = _rules_from_args(args.rules, args.option, args.target)
-    return run_play(rules, args.seed, sys.stdin, sys.stdout)
+    return run_play(rules, args.seed, sys.stdin, sys.stdout, level=args.level)
 
 
 def _cmd_arena(args: argparse.Namespace, out: TextIO) -> int:

@@ -1,8 +1,9 @@
 """The interactive terminal game behind ``coinche play``.
 
-One human (seat 0 by default, partner seat 2) plays a whole game against three simple
-computer players (``SimpleBot``), under any rule profile, through the public engine API
-only: ``Game``, its ``legal_actions``/``apply``/``view``, and each ``Deal``'s ``result()``.
+One human (seat 0 by default, partner seat 2) plays a whole game with three computer
+players of one level (``coinche.bots``: beginner, confirmed, expert, adaptive), under any
+rule profile, through the public engine API only: ``Game``, its ``legal_actions``/
+``apply``/``view``, and each ``Deal``'s ``result()``; the bots see only their seat's view.
 
 Everything is read line by line from ``stdin`` and written to ``stdout`` (plain ASCII), so
 a session can be scripted: the same seed and the same input lines give the same output.
@@ -12,10 +13,10 @@ End of input, ``q`` or ``quit`` leave the game cleanly with exit status 0.
 from __future__ import annotations
 
 import contextlib
-import random
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
+from .bots.base import BotLoadError, load_bot
 from .engine.actions import (
     ANNOUNCE,
     COINCHE,
@@ -26,25 +27,17 @@ from .engine.actions import (
     bid_rank,
     call_str,
     is_bid,
-    make_bid,
     parse_call,
 )
 from .engine.cards import (
-    JACK,
-    NINE,
     NO_TRUMP,
     RANK_CHARS,
     SUIT_CHARS,
-    SUIT_MASKS,
-    SUITS,
     Card,
     CardSet,
     Trump,
-    card,
     card_str,
-    is_trump_card,
     parse_card,
-    points_table,
     sorted_cards,
     strength,
 )
@@ -86,98 +79,6 @@ def _trick_winner(trick: Sequence[Card], trump: Trump) -> int:
     return best
 
 
-class SimpleBot:
-    """A legal, modest and deterministic (given its ``random.Random``) computer player.
-
-    Auction: bids 80 to 100 in its longest suit when it holds that suit's Jack or 9 with
-    3+ cards of it and the bid is still open, else passes; never overbids its partner,
-    never coinches nor surcoinches. Melds: declares all (choice 0). Belote: always
-    announced. Cards: leads a master card if it has one; follows with the cheapest card
-    that wins the trick when last to play (the strongest winner otherwise), feeds points
-    to a partner sure to win, else discards its lowest-point card.
-    """
-
-    def choose(self, view: View, rng: random.Random) -> int:
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError("the bot has nothing to play")
-        if view.phase is Phase.AUCTION:
-            return self._call(view, rng)
-        if legal[0] >= DECLARE_BASE:
-            return DECLARE_BASE  # every meld of the best choice
-        c = self._card(view, rng)
-        return c + ANNOUNCE if c + ANNOUNCE in legal else c
-
-    def _call(self, view: View, rng: random.Random) -> int:
-        legal = view.legal_actions
-        bids = [(i, a) for i, a in enumerate(view.calls) if is_bid(a)]
-        if bids and (view.dealer + 1 + bids[-1][0]) & 1 == view.seat & 1:
-            return PASS  # the partner (or this bot) holds the bid
-        hand = view.hand
-        lengths = [(hand & SUIT_MASKS[s]).bit_count() for s in SUITS]
-        longest = max(lengths)
-        strong = [
-            s
-            for s in SUITS
-            if lengths[s] == longest and longest >= 3 and hand & (1 << card(s, JACK) | 1 << card(s, NINE))
-        ]
-        if not strong:
-            return PASS
-        suit = rng.choice(strong)
-        both = hand >> card(suit, JACK) & 1 and hand >> card(suit, NINE) & 1
-        value = 80 + (10 if both else 0) + (10 if longest >= 5 else 0)
-        bid = make_bid(value, suit)
-        return bid if bid in legal else PASS
-
-    def _card(self, view: View, rng: random.Random) -> Card:
-        assert view.contract is not None
-        trump = view.contract.trump
-        pts = points_table(trump, view.rules.ta_values == "ffb")
-        cards = sorted({a & 31 for a in view.legal_actions if 0 <= a < 2 * ANNOUNCE})
-        played = 0
-        for t in view.tricks:
-            for c in t.cards:
-                played |= 1 << c
-        for c in view.trick:
-            played |= 1 << c
-        known = played | view.hand
-
-        def master(c: Card) -> bool:
-            """No unseen card of its suit beats it (cutting is not considered)."""
-            return all(known >> d & 1 for d in range(c & ~7, (c & ~7) + 8) if strength(d, trump) > strength(c, trump))
-
-        def cheapest(options: list[Card]) -> Card:
-            low = min((pts[c], strength(c, trump)) for c in options)
-            return rng.choice([c for c in options if (pts[c], strength(c, trump)) == low])
-
-        trick = view.trick
-        if not trick:
-            masters = [c for c in cards if master(c)]
-            if masters:
-                return max(masters, key=lambda c: (pts[c], c))
-            return cheapest(cards)
-        win = _trick_winner(trick, trump)
-        win_card = trick[win]
-        last = len(trick) == 3
-        if (view.trick_leader + win) & 1 == view.seat & 1:
-            if last or master(win_card):
-                plain = [c for c in cards if not is_trump_card(c, trump) and not _beats(c, win_card, trump)]
-                if plain:
-                    return max(plain, key=lambda c: (pts[c], -strength(c, trump), c))
-            return cheapest(cards)
-        winners = [c for c in cards if _beats(c, win_card, trump)]
-        if winners:
-            if last:
-                return cheapest(winners)
-            return max(winners, key=lambda c: (strength(c, trump), c))
-        return cheapest(cards)
-
-
-# ---------------------------------------------------------------------------
-# Text helpers
-# ---------------------------------------------------------------------------
-
-
 def hand_str(mask: CardSet, trump: Trump | None = None) -> str:
     """A hand grouped by suit, trump first once known: ``S: A T 9   H: J 9 K``."""
     groups: list[tuple[int, list[str]]] = []
@@ -199,14 +100,18 @@ class _Leave(Exception):
 
 
 class _Session:
-    def __init__(self, rules: RuleSet, seed: int | None, stdin: TextIO, stdout: TextIO, human: int) -> None:
+    def __init__(
+        self, rules: RuleSet, seed: int | None, stdin: TextIO, stdout: TextIO, human: int, level: str
+    ) -> None:
         self.rules = rules
         self.stdin = stdin
         self.stdout = stdout
         self.human = human
         self.game = Game(rules, seed=seed)
-        self.rng = random.Random(None if seed is None else f"coinche-bots-{seed}")
-        self.bots = {s: SimpleBot() for s in range(4) if s != human}
+        params: dict[str, object] = {"human_seat": human} if level == "adaptive" else {}
+        self.bots = {
+            s: load_bot(level, seed=None if seed is None else seed * 4 + s, **params) for s in range(4) if s != human
+        }
         compass = SEAT_NAMES.get(rules.direction, SEAT_NAMES["anticlockwise"])
         self.names = [compass[(s - human) & 3] for s in range(4)]
         us, them = "North-South", "East-West"  # the human is always drawn South
@@ -307,12 +212,17 @@ class _Session:
                 self.human_turn(deal)
             else:
                 view = deal.view(seat)
-                action = self.bots[seat].choose(view, self.rng)
+                action = self.bots[seat].choose(view).action
                 if action not in view.legal_actions:  # never expected; stay legal whatever happens
                     action = view.legal_actions[0]
                 game.apply(action)
             self.report(deal)
         self.summary(index, deal)
+        for seat, bot in self.bots.items():
+            bot.observe_result(deal.view(seat))
+        label = getattr(next(iter(self.bots.values())), "label", None)
+        if label:
+            self.say(f"Computer level: {label}")
 
     # ----- reporting what happened -----
 
@@ -556,12 +466,25 @@ class _Session:
         return True
 
 
-def run_play(rules: RuleSet, seed: int | None, stdin: TextIO, stdout: TextIO, human_seat: int = 0) -> int:
-    """Play a whole game on a terminal; returns the exit status (0 also when the player quits)."""
+def run_play(
+    rules: RuleSet,
+    seed: int | None,
+    stdin: TextIO,
+    stdout: TextIO,
+    human_seat: int = 0,
+    level: str = "confirmed",
+) -> int:
+    """Play a whole game on a terminal against computer players of ``level`` (a bot name:
+    beginner, confirmed, expert, adaptive...); returns the exit status (0 also when the
+    player quits)."""
     if not 0 <= human_seat <= 3:
         stdout.write(f"error: the human seat must be 0..3, not {human_seat}\n")
         return 2
-    session = _Session(rules, seed, stdin, stdout, human_seat)
+    try:
+        session = _Session(rules, seed, stdin, stdout, human_seat, level)
+    except BotLoadError as e:
+        stdout.write(f"error: {e}\n")
+        return 2
     try:
         return session.run()
     except KeyboardInterrupt:
