@@ -149,7 +149,16 @@ class ExpertBot(Bot):
             samples += sample_deals(relaxed(c), n - len(samples), self.rng)
         if self.config.inference:
             info = parse_auction(view.calls, view.dealer)
-            weights = [_auction_likelihood(view, info, hands) for hands in samples]
+            # The auction was made on the dealt hands: put back the cards already played.
+            played = [0, 0, 0, 0]
+            tricks = [(t.leader, t.cards) for t in view.tricks] + [(view.trick_leader, view.trick)]
+            for leader, cards in tricks:
+                for i, x in enumerate(cards):
+                    played[(leader + i) & 3] |= 1 << x
+            weights = [
+                _auction_likelihood(view, info, [h | p for h, p in zip(hands, played, strict=True)])
+                for hands in samples
+            ]
             if sum(weights) <= 0:
                 weights = [1.0] * len(samples)
         else:
