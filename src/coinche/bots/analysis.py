@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engine.cards import ALL_TRUMP, KING, NO_TRUMP, QUEEN, TRUMP_NAMES, CardSet, Trump, card
+from ..engine.cards import ALL_TRUMP, NO_TRUMP, TRUMP_NAMES, CardSet, Trump
 from ..engine.deal import Deal, Phase
 from ..engine.rules import RuleSet
 from ..engine.scoring import Contract, DealFacts, score_deal
+from .knowledge import dealt_belotes
 from .solver import Position, can_sweep, move_values, solve
 
 
@@ -21,16 +22,6 @@ class TrumpAnalysis:
     trump: Trump
     points: tuple[int, int]
     best_bid: tuple[int | None, int | None, int | None, int | None]
-
-
-def _belotes(trump: Trump, hands: Sequence[CardSet]) -> tuple[int, int]:
-    if trump == NO_TRUMP:
-        return (0, 0)
-    suits = range(4) if trump == ALL_TRUMP else (trump,)
-    out = [0, 0]
-    for s, h in enumerate(hands):
-        out[s & 1] += sum(1 for su in suits if h >> card(su, KING) & 1 and h >> card(su, QUEEN) & 1)
-    return (out[0], out[1])
 
 
 def analyse_deal(rules: RuleSet, dealer: int, hands: Sequence[CardSet]) -> list[TrumpAnalysis]:
@@ -46,7 +37,7 @@ def analyse_deal(rules: RuleSet, dealer: int, hands: Sequence[CardSet]) -> list[
         p0 = solve(pos, 0)
         p1 = solve(pos, 1) if p0 in (0, 162 + bonus) else 162 - p0
         points = (p0, p1)
-        belotes = _belotes(t, hands)
+        belotes = dealt_belotes(t, hands)
         best: list[int | None] = []
         for taker in range(4):
             team = taker & 1

@@ -55,7 +55,7 @@ from ..engine.play import tables
 from ..engine.rules import RuleSet
 from ..engine.scoring import CAPOT_VALUE, Contract, DealFacts, DealScore, Sweep, score_deal
 from .base import Bot, Decision
-from .knowledge import AuctionInfo, parse_auction
+from .knowledge import AuctionInfo, dealt_belotes, parse_auction
 from .sampling import Constraints, constraints_from_view, relaxed, sample_deals
 from .solver import Position, can_reach, can_sweep, move_values
 
@@ -118,7 +118,7 @@ class ExpertBot(Bot):
         points = dict.fromkeys(reps, 0.0)
         exact_w = 0.0
         for i, (hands, w) in enumerate(zip(samples, weights, strict=True)):
-            pos = _position(view, hands)
+            pos = Position.from_view(view, hands)
             if i < self.config.exact_samples:
                 for c, v in move_values(pos, team).items():
                     if c in points:
@@ -335,30 +335,6 @@ def _dd_points(view: View, trump: Trump, hands: Sequence[CardSet], team: int) ->
     return (_LEVELS[lo] + _LEVELS[lo + 1]) // 2
 
 
-def _position(view: View, hands: tuple[CardSet, ...]) -> Position:
-    contract = view.contract
-    assert contract is not None
-    rules = view.rules
-    sweep_bonus = rules.last_trick_sweep - 10
-    sweep_team: int | None = None
-    if view.tricks:
-        teams = {t.winner & 1 for t in view.tricks}
-        if len(teams) == 1:
-            sweep_team = teams.pop()
-        else:
-            sweep_bonus = 0
-    return Position(
-        hands=(hands[0], hands[1], hands[2], hands[3]),
-        trump=contract.trump,
-        leader=view.trick_leader,
-        trick=view.trick,
-        undertrump_forced=rules.undertrump == "forced",
-        ffb_ta=rules.ta_values == "ffb",
-        sweep_bonus=sweep_bonus,
-        sweep_team=sweep_team if sweep_bonus > 0 else None,
-    )
-
-
 def _contract_of(info: AuctionInfo, rules: RuleSet) -> Contract:
     """The contract the auction stands at now (with its coinche, if any)."""
     assert info.last_bid is not None
@@ -368,19 +344,6 @@ def _contract_of(info: AuctionInfo, rules: RuleSet) -> Contract:
     if b >= CAPOT_BASE:
         return Contract("capot", CAPOT_VALUE, bid_trump(b), info.bidder, 1)
     return Contract("bid", (b - 1000) // 10, bid_trump(b), info.bidder, 2 if info.coinched else 1)
-
-
-def _belotes(trump: Trump, hands: Sequence[CardSet]) -> tuple[int, int]:
-    """Belotes of each team in a full deal (every belote announced)."""
-    if trump == NO_TRUMP:
-        return (0, 0)
-    suits = range(4) if trump == ALL_TRUMP else (trump,)
-    out = [0, 0]
-    for s, h in enumerate(hands):
-        for su in suits:
-            if h >> card(su, KING) & 1 and h >> card(su, QUEEN) & 1:
-                out[s & 1] += 1
-    return (out[0], out[1])
 
 
 def _facts(view: View, contract: Contract, team: int, team_points: int, hands: Sequence[CardSet]) -> DealFacts:
@@ -396,7 +359,7 @@ def _facts(view: View, contract: Contract, team: int, team_points: int, hands: S
     if sweep is not None and view.rules.last_trick_sweep != 10:
         total = 152 + view.rules.last_trick_sweep
         team_points = total if team_points else 0
-    b = _belotes(contract.trump, hands)
+    b = dealt_belotes(contract.trump, hands)
     taker_team = contract.team
     t_pts = team_points if taker_team == team else total - team_points
     return DealFacts(

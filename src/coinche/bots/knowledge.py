@@ -121,6 +121,20 @@ def bid_value(action: Action) -> int:
     return bid_rank(action) // 10
 
 
+def dealt_belotes(trump: Trump, hands: Sequence[CardSet]) -> tuple[int, int]:
+    """Belotes each team holds in full hands (K and Q of trump together; every suit at TA,
+    none at SA), as if every belote were announced."""
+    if trump == NO_TRUMP:
+        return (0, 0)
+    suits = range(4) if trump == ALL_TRUMP else (trump,)
+    out = [0, 0]
+    for s, h in enumerate(hands):
+        for su in suits:
+            if h >> card(su, KING) & 1 and h >> card(su, QUEEN) & 1:
+                out[s & 1] += 1
+    return (out[0], out[1])
+
+
 def parse_auction(calls: Sequence[Action], dealer: int) -> AuctionInfo:
     """Read a sequence of calls whose first one was made by ``dealer + 1``."""
     seq: list[tuple[int, Action]] = []

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...engine.cards import FULL_DECK
-from ...engine.deal import Deal, Phase
+from ...engine.cards import FULL_DECK, CardSet
+from ...engine.deal import Deal, Phase, View
 
 MAX_BONUS = 1000
 """Largest accepted ``last_trick_bonus`` and ``sweep_bonus`` (values fit 16-bit bounds)."""
@@ -46,24 +47,31 @@ class Position:
     @classmethod
     def from_deal(cls, deal: Deal) -> Position:
         """The position of a ``Deal`` in its card-play phase."""
-        contract = deal.contract
-        if contract is None or deal.phase is not Phase.PLAY:
+        if deal.contract is None or deal.phase is not Phase.PLAY:
             raise ValueError("Position.from_deal needs a deal in its card-play phase")
-        rules = deal.rules
+        return cls.from_view(deal.view(deal.to_move), deal.hands)
+
+    @classmethod
+    def from_view(cls, view: View, hands: Sequence[CardSet]) -> Position:
+        """The position of a seat's ``view`` in the card-play phase, with ``hands`` (known
+        or sampled) for the cards still held."""
+        contract = view.contract
+        if contract is None or view.phase is not Phase.PLAY:
+            raise ValueError("a position needs a deal in its card-play phase")
+        rules = view.rules
         sweep_bonus = rules.last_trick_sweep - 10
         sweep_team: int | None = None
-        if deal.tricks:
-            teams = {t.winner & 1 for t in deal.tricks}
+        if view.tricks:
+            teams = {t.winner & 1 for t in view.tricks}
             if len(teams) == 1:
                 sweep_team = teams.pop()
             else:
                 sweep_bonus = 0
-        h = deal.hands
         return cls(
-            hands=(h[0], h[1], h[2], h[3]),
+            hands=(hands[0], hands[1], hands[2], hands[3]),
             trump=contract.trump,
-            leader=deal.trick_leader,
-            trick=tuple(deal.trick),
+            leader=view.trick_leader,
+            trick=view.trick,
             undertrump_forced=rules.undertrump == "forced",
             ffb_ta=rules.ta_values == "ffb",
             last_trick_bonus=10,
