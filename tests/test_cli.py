@@ -846,3 +846,44 @@ def test_help(capsys: pytest.CaptureFixture[str]) -> None:
     for command in ("play", "replay", "score"):
         assert command in out
     assert re.search(r"usage: coinche", out)
+
+
+# ----- coinche arena -----
+
+
+def test_arena_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "arena", "--rules", "online", "--ns", "beginner", "--ew", "random", "--deals", "6")
+    assert code == 0 and err == ""
+    assert "beginner" in out and "95% CI" in out
+    code, out, _ = run(
+        capsys, "arena", "--rules", "online", "--ns", "beginner", "--ew", "random", "--deals", "6", "--json"
+    )
+    data = json.loads(out)
+    assert code == 0 and data["deals"] == 12 and data["pairs"] == 6
+    assert {"mean_diff", "ci95", "card_points_diff", "card_points_ci95", "deals_per_s", "move_time"} <= set(data)
+
+
+def test_arena_shows_progress_on_a_terminal_only(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ("arena", "--rules", "classic", "--ns", "random", "--ew", "random", "--deals", "3", "--json")
+    _, _, err = run(capsys, *argv)
+    assert err == ""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    _, out, err = run(capsys, *argv)
+    assert json.loads(out)["pairs"] == 3
+    assert err.endswith("\r3/3 pairs played\n") and "1/3 pairs played" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--ns", "nobody", "--ew", "random", "--deals", "2"], "unknown bot 'nobody'"),
+        (["--ns", "random", "--ew", "random", "--deals", "0"], "--deals must be at least 1"),
+        (["--ns", "random", "--ew", "os:path", "--deals", "2"], "os"),
+    ],
+)
+def test_arena_errors(args: list[str], expected: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "arena", "--rules", "classic", *args)
+    assert code == 2 and out == ""
+    assert expected in one_line(err) and "Traceback" not in err

@@ -10,7 +10,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO
 
 from .engine.actions import call_str
@@ -137,12 +137,23 @@ def _cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
         print("coinche arena: error: --deals must be at least 1", file=sys.stderr)
         return 2
     try:
-        result = run_arena(rules, args.ns, args.ew, args.deals, args.seed, jobs=args.jobs)
+        progress = _arena_progress(args.deals) if sys.stderr.isatty() else None
+        result = run_arena(rules, args.ns, args.ew, args.deals, args.seed, jobs=args.jobs, progress=progress)
     except BotLoadError as e:
         print(f"coinche arena: error: {e}", file=sys.stderr)
         return 2
     print(json.dumps(result.to_json()) if args.json else result.format(), file=out)
     return 0
+
+
+def _arena_progress(total: int) -> Callable[[int], None]:
+    """A progress line on the terminal (a long match otherwise shows nothing for an hour)."""
+
+    def show(done: int) -> None:
+        end = "\n" if done >= total else ""
+        print(f"\r{done}/{total} pairs played", end=end, file=sys.stderr, flush=True)
+
+    return show
 
 
 def _cmd_solve(path: str, as_json: bool, out: TextIO) -> int:
