@@ -176,7 +176,12 @@ def _cmd_solve(path: str, as_json: bool, out: TextIO) -> int:
                 {
                     "deal": n,
                     "trumps": [
-                        {"trump": TRUMP_NAMES[r.trump], "points": list(r.points), "best_bid": list(r.best_bid)}
+                        {
+                            "trump": TRUMP_NAMES[r.trump],
+                            "points": list(r.points),
+                            "best_bid": list(r.best_bid),
+                            "sweep": list(r.sweep),
+                        }
                         for r in rows
                     ],
                     "to_move": deal.to_move if values else None,

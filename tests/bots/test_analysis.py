@@ -62,3 +62,27 @@ def test_solve_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     bad.write_text("{not json")
     assert main(["solve", str(bad)]) == 2
     assert "not valid JSON" in capsys.readouterr().err
+
+
+def test_sweeps_show_capot_and_generale() -> None:
+    from coinche.engine.cards import parse_cards
+
+    hands = [
+        parse_cards(h)
+        for h in (
+            "JS 9S AS TS KS QS 8S 7S",
+            "AH TH KH QH AD TD KD QD",
+            "JH 9H 8H 7H JD 9D 8D 7D",
+            "AC TC KC QC JC 9C 8C 7C",
+        )
+    ]
+    classic = {r.trump: r for r in analyse_deal(RuleSet.profile("classic"), 3, hands)}
+    assert classic[0].points == (162, 0)
+    assert classic[0].sweep == ("generale", None, "capot", None)
+    assert classic[0].best_bid[0] == 160
+    assert "generaleS / - / capotS / -" in format_table([classic[0]])
+    online = {r.trump: r for r in analyse_deal(RuleSet.profile("online"), 3, hands)}
+    assert online[0].sweep == ("capot", None, "capot", None)  # no générale in online
+    # In SA and TA nobody can cut the spades: seat 0 takes every trick alone; in hearts it cannot.
+    assert classic[4].sweep[0] == classic[5].sweep[0] == "generale"
+    assert classic[1].sweep[0] is None

@@ -17,11 +17,14 @@ from .solver import Position, can_sweep, move_values, solve
 @dataclass(frozen=True)
 class TrumpAnalysis:
     """Double-dummy card points of each team with one trump (lead by dealer + 1), and for
-    each possible taker the highest numeric contract it makes (None: none)."""
+    each possible taker the highest numeric contract it makes (None: none) and the sweep
+    contract it makes: ``"generale"`` (all tricks alone, where the rules have it),
+    ``"capot"`` (all tricks with the partner) or None."""
 
     trump: Trump
     points: tuple[int, int]
     best_bid: tuple[int | None, int | None, int | None, int | None]
+    sweep: tuple[str | None, str | None, str | None, str | None] = (None, None, None, None)
 
 
 def analyse_deal(rules: RuleSet, dealer: int, hands: Sequence[CardSet]) -> list[TrumpAnalysis]:
@@ -39,9 +42,12 @@ def analyse_deal(rules: RuleSet, dealer: int, hands: Sequence[CardSet]) -> list[
         points = (p0, p1)
         belotes = dealt_belotes(t, hands)
         best: list[int | None] = []
+        sweeps: list[str | None] = []
         for taker in range(4):
             team = taker & 1
             swept = points[team] == 162 + bonus and can_sweep(pos, team)
+            alone = swept and rules.generale and can_sweep(pos, team, taker)
+            sweeps.append("generale" if alone else "capot" if swept else None)
             facts = DealFacts(
                 taker_points=points[team],
                 defense_points=points[1 - team],
@@ -51,7 +57,9 @@ def analyse_deal(rules: RuleSet, dealer: int, hands: Sequence[CardSet]) -> list[
             )
             made = [v for v in rules.bid_values if score_deal(rules, Contract("bid", v, t, taker), facts).made]
             best.append(max(made) if made else None)
-        rows.append(TrumpAnalysis(t, points, (best[0], best[1], best[2], best[3])))
+        rows.append(
+            TrumpAnalysis(t, points, (best[0], best[1], best[2], best[3]), (sweeps[0], sweeps[1], sweeps[2], sweeps[3]))
+        )
     return rows
 
 
@@ -66,6 +74,10 @@ def card_values(deal: Deal) -> dict[int, int]:
 def format_table(rows: Sequence[TrumpAnalysis]) -> str:
     lines = ["trump  team 0  team 1   best contract made by seat 0 / 1 / 2 / 3"]
     for r in rows:
-        bids = " / ".join(f"{b}{TRUMP_NAMES[r.trump]}" if b is not None else "-" for b in r.best_bid)
+        name = TRUMP_NAMES[r.trump]
+        bids = " / ".join(
+            f"{sweep}{name}" if sweep else f"{b}{name}" if b is not None else "-"
+            for b, sweep in zip(r.best_bid, r.sweep, strict=True)
+        )
         lines.append(f"{TRUMP_NAMES[r.trump]:<5}  {r.points[0]:>6}  {r.points[1]:>6}   {bids}")
     return "\n".join(lines)
