@@ -89,6 +89,8 @@ class ExpertBot(Bot):
 
     def choose(self, view: View) -> Decision:
         acts = view.legal_actions
+        if len(acts) == 1:
+            return Decision(acts[0], "only legal action")
         if view.phase is Phase.AUCTION:
             return self._call(view)
         if is_declaration(acts[0]):
