@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.actions import Action
+from ..engine.actions import ANNOUNCE, Action
 from ..engine.deal import View
 
 
@@ -23,6 +23,12 @@ class Decision:
 
     action: Action
     explanation: str | None = None
+
+
+def with_belote(card: int, legal: Sequence[Action]) -> Action:
+    """``card``, with its belote (or rebelote) announcement when one is offered: bots
+    always announce (RULES.md I-13)."""
+    return card + ANNOUNCE if card + ANNOUNCE in legal else card
 
 
 class Bot(ABC):

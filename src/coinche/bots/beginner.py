@@ -21,7 +21,7 @@ from ..engine.actions import ANNOUNCE, DECLARE_BASE, PASS, bid_trump, is_declara
 from ..engine.cards import ACE, JACK, NINE, SUIT_MASKS, SUITS, TRUMP_NAMES, Card, CardSet, card
 from ..engine.deal import Phase, View
 from ..engine.play import tables
-from .base import Bot, Decision
+from .base import Bot, Decision, with_belote
 from .knowledge import parse_auction, trick_winner
 
 RANDOM_CARD: Final = 0.15
@@ -68,9 +68,8 @@ class BeginnerBot(Bot):
         if is_declaration(legal[0]):
             return Decision(DECLARE_BASE, "declare my melds")
         c, why = self._card(view)
-        if c + ANNOUNCE in legal:
-            return Decision(c + ANNOUNCE, why + " (belote)")
-        return Decision(c, why)
+        a = with_belote(c, legal)
+        return Decision(a, f"{why} (belote)" if a != c else why)
 
     def _call(self, view: View) -> Decision:
         legal = view.legal_actions

@@ -60,7 +60,7 @@ from ..engine.cards import (
 )
 from ..engine.deal import Phase, View
 from ..engine.melds import best_melds, melds_points
-from .base import Bot, Decision
+from .base import Bot, Decision, with_belote
 from .knowledge import AuctionInfo, Knowledge, knowledge, parse_auction
 
 SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs", "no trump", "all trump")
@@ -306,9 +306,8 @@ class ConfirmedBot(Bot):
             return Decision(DECLARE_BASE, "declare every meld")
         k = knowledge(view)
         c, why = self._card(view, k)
-        if c + ANNOUNCE in legal:
-            return Decision(c + ANNOUNCE, why + " (belote)")
-        return Decision(c, why)
+        a = with_belote(c, legal)
+        return Decision(a, f"{why} (belote)" if a != c else why)
 
     # ----- auction -----
 

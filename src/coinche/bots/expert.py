@@ -54,7 +54,7 @@ from ..engine.melds import Meld, compare_teams, melds_points
 from ..engine.play import tables
 from ..engine.rules import RuleSet
 from ..engine.scoring import CAPOT_VALUE, Contract, DealFacts, DealScore, Sweep, score_deal
-from .base import Bot, Decision
+from .base import Bot, Decision, with_belote
 from .knowledge import AuctionInfo, dealt_belotes, parse_auction
 from .sampling import Constraints, constraints_from_view, relaxed, sample_deals
 from .solver import Position, can_reach, can_sweep, move_values
@@ -97,7 +97,7 @@ class ExpertBot(Bot):
             return Decision(DECLARE_BASE, "declares all its melds")
         cards = [a for a in acts if a < ANNOUNCE]
         if len(cards) == 1:
-            return Decision(_with_belote(cards[0], acts), "only legal card")
+            return Decision(with_belote(cards[0], acts), "only legal card")
         return self._play(view, cards, acts)
 
     # ----- card play -----
@@ -112,7 +112,7 @@ class ExpertBot(Bot):
         team = view.seat & 1
         samples, weights = self._samples(view, self.config.samples)
         if not samples:
-            return Decision(_with_belote(cards[0], acts), "no consistent deal found")
+            return Decision(with_belote(cards[0], acts), "no consistent deal found")
         scorer = _Scorer(view)
         reps = _representatives(view, cards)
         need = scorer.taker_threshold()
@@ -142,7 +142,7 @@ class ExpertBot(Bot):
             f"{card_str(best)}: contract {side} in {rate:.0%} of {len(samples)} sampled deals, "
             f"expected {expected[best]:+.0f} for the team"
         )
-        return Decision(_with_belote(best, acts), explanation)
+        return Decision(with_belote(best, acts), explanation)
 
     def _samples(self, view: View, n: int) -> tuple[list[tuple[CardSet, ...]], list[float]]:
         c = constraints_from_view(view)
@@ -301,11 +301,6 @@ class ExpertBot(Bot):
 
 
 # ----- helpers -----
-
-
-def _with_belote(c: int, acts: Sequence[Action]) -> Action:
-    """Bots always announce belote: the card with its announcement when offered."""
-    return c + ANNOUNCE if c + ANNOUNCE in acts else c
 
 
 _LEVELS = (0, 42, 62, 72, 82, 92, 102, 112, 122, 132, 142, 152, 162)
