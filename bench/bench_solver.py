@@ -5,7 +5,10 @@ the exact value ``solve(pos, 0)`` and the threshold test ``can_reach(pos, 0, 81)
 one call at a time on one core; prints the median, p99 and max in milliseconds, and the mean
 number of trick starts visited.
 
-    python bench/bench_solver.py [--deals N] [--seed S] [--reference-check K]
+    python bench/bench_solver.py [--deals N] [--seed S] [--reference K]
+
+``--reference K`` also solves K of the suit-contract deals with the pure-Python twin,
+checks that both give the same value and prints how much slower the twin is.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import time
 from collections.abc import Callable
 
 from coinche.bots.solver import Position, can_reach, last_nodes, solve
+from coinche.bots.solver import reference as ref
 from coinche.engine.deal import random_hands
 
 
@@ -59,14 +63,32 @@ def bench(label: str, trumps: tuple[int, ...], n: int, seed: int) -> None:
     report("can_reach(pos, 0, 81)", reach_t, reach_n)
 
 
+def compare_reference(k: int, seed: int) -> None:
+    rng = random.Random(seed)
+    ratios = []
+    for _ in range(k):
+        pos = random_full_deal(rng, rng.randrange(4))
+        t0 = time.perf_counter()
+        fast = solve(pos, 0)
+        t1 = time.perf_counter()
+        slow = ref.solve(pos, 0)
+        t2 = time.perf_counter()
+        assert fast == slow, (pos, fast, slow)
+        ratios.append((t2 - t1) / (t1 - t0))
+    print(f"reference twin on {k} suit deals: same values; median {statistics.median(ratios):.0f}x slower than C")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=1000, help="deals per trump group (default 1000)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--reference", type=int, default=0, metavar="K", help="compare K deals with the Python twin")
     args = ap.parse_args()
     bench("suit contracts", (0, 1, 2, 3), args.deals, args.seed)
     bench("SA", (4,), max(args.deals // 4, 1), args.seed + 1)
     bench("TA", (5,), max(args.deals // 4, 1), args.seed + 2)
+    if args.reference:
+        compare_reference(args.reference, args.seed + 3)
 
 
 if __name__ == "__main__":
