@@ -79,5 +79,5 @@ def format_table(rows: Sequence[TrumpAnalysis]) -> str:
             f"{sweep}{name}" if sweep else f"{b}{name}" if b is not None else "-"
             for b, sweep in zip(r.best_bid, r.sweep, strict=True)
         )
-        lines.append(f"{TRUMP_NAMES[r.trump]:<5}  {r.points[0]:>6}  {r.points[1]:>6}   {bids}")
+        lines.append(f"{name:<5}  {r.points[0]:>6}  {r.points[1]:>6}   {bids}")
     return "\n".join(lines)
