@@ -12,6 +12,7 @@ from coinche.bots.analysis import analyse_deal, card_values, format_table
 from coinche.bots.solver import Position, solve
 from coinche.cli import main
 from coinche.engine.actions import PASS, make_bid
+from coinche.engine.cards import parse_cards
 from coinche.engine.deal import Deal, random_hands
 from coinche.engine.record import deal_record
 from coinche.engine.rules import RuleSet
@@ -65,8 +66,6 @@ def test_solve_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_sweeps_show_capot_and_generale() -> None:
-    from coinche.engine.cards import parse_cards
-
     hands = [
         parse_cards(h)
         for h in (

@@ -43,9 +43,10 @@ def analyse_deal(rules: RuleSet, dealer: int, hands: Sequence[CardSet]) -> list[
         belotes = dealt_belotes(t, hands)
         best: list[int | None] = []
         sweeps: list[str | None] = []
+        team_sweeps = [points[team] == 162 + bonus and can_sweep(pos, team) for team in (0, 1)]
         for taker in range(4):
             team = taker & 1
-            swept = points[team] == 162 + bonus and can_sweep(pos, team)
+            swept = team_sweeps[team]
             alone = swept and rules.generale and can_sweep(pos, team, taker)
             sweeps.append("generale" if alone else "capot" if swept else None)
             facts = DealFacts(
