@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Final
 
 from .cards import TRUMP_NAMES, Trump, card_str, parse_trump
+from .errors import NotACall
 
 Action = int
 
@@ -90,7 +91,7 @@ def call_str(action: Action) -> str:
         return f"capot{t}"
     if BID_BASE <= action < CAPOT_BASE:
         return f"{(action - BID_BASE) // 10}{t}"
-    raise ValueError(f"{action} is not a call")
+    raise NotACall(f"{action} is not a call")
 
 
 def action_str(action: Action) -> str:
@@ -126,4 +127,4 @@ def parse_call(text: str) -> Action:
             return make_bid(int(t[:i]), parse_trump(t[i:]))
     except ValueError:
         pass
-    raise ValueError(f"not a call: {text!r} (expected pass, coinche, surcoinche, e.g. 90H, 120SA, capotS, generaleTA)")
+    raise NotACall(f"not a call: {text!r} (expected pass, coinche, surcoinche, e.g. 90H, 120SA, capotS, generaleTA)")

@@ -26,7 +26,7 @@ from .actions import (
     make_bid,
 )
 from .cards import NO_TRUMP, TRUMPS
-from .errors import IllegalAction
+from .errors import IllegalAction, NotACall, short_repr
 from .rules import RuleSet
 from .scoring import CAPOT_VALUE, Contract, ContractKind
 
@@ -82,51 +82,44 @@ class Auction:
     def check(self, call: int) -> None:
         """Raise ``IllegalAction`` naming the rule a call breaks; do nothing if it is legal."""
         if self.done:
-            raise IllegalAction("the auction is over", "auction_over")
+            raise IllegalAction("auction_over", action=_call_text(call))
         seat = self.to_move
         if call == PASS:
             return
         if call == COINCHE:
             if self.bid is None:
-                raise IllegalAction("coinche is illegal: there is no bid to coinche", "coinche_no_bid")
+                raise IllegalAction("coinche_no_bid")
             if self.coincher >= 0:
-                raise IllegalAction("coinche is illegal: the contract is already coinched", "coinche_twice")
+                raise IllegalAction("coinche_twice")
             if (seat & 1) == (self.bidder & 1):
-                raise IllegalAction(
-                    f"coinche is illegal: only an opponent of the bidder (seat {self.bidder}) may coinche",
-                    "coinche_own_team",
-                )
+                raise IllegalAction("coinche_own_team", bidder=self.bidder)
             return
         if call == SURCOINCHE:
             if self.coincher < 0:
-                raise IllegalAction("surcoinche is illegal: the contract is not coinched", "surcoinche_no_coinche")
+                raise IllegalAction("surcoinche_no_coinche")
             if self.surcoinched:
-                raise IllegalAction("surcoinche is illegal: already surcoinched", "surcoinche_twice")
+                raise IllegalAction("surcoinche_twice")
             if (seat & 1) != (self.bidder & 1):
-                raise IllegalAction("surcoinche is illegal: only the bidding team may surcoinche", "surcoinche_defense")
+                raise IllegalAction("surcoinche_defense")
             return
         if not is_bid(call):
-            raise IllegalAction(f"{call!r} is not a call", "not_a_call")
+            raise IllegalAction("not_a_call", action=_call_text(call))
         name = call_str(call)
         trump = bid_trump(call)
         if self.coincher >= 0:
-            raise IllegalAction(f"{name} is illegal: nobody may bid after a coinche", "bid_after_coinche")
+            raise IllegalAction("bid_after_coinche", call=name)
         if trump >= NO_TRUMP and not self.rules.sa_ta:
-            raise IllegalAction(f"{name} is illegal: SA and TA contracts are not played at this table", "no_sa_ta")
+            raise IllegalAction("no_sa_ta", call=name)
         if GENERALE_BASE <= call < GENERALE_BASE + 6 and not self.rules.generale:
-            raise IllegalAction(f"{name} is illegal: générale is not played at this table", "no_generale")
+            raise IllegalAction("no_generale", call=name)
         if CAPOT_BASE <= call < CAPOT_BASE + 6 or GENERALE_BASE <= call < GENERALE_BASE + 6:
             pass
         else:
             value = bid_rank(call) // 10
             if value % 10 or not self.rules.bid_values.start <= value <= self.rules.max_bid:
-                raise IllegalAction(
-                    f"{name} is illegal: bids are multiples of 10 from 80 to {self.rules.max_bid}", "bid_value"
-                )
+                raise IllegalAction("bid_value", call=name, max_bid=self.rules.max_bid)
         if self.bid is not None and bid_rank(call) <= bid_rank(self.bid):
-            raise IllegalAction(
-                f"{name} is illegal: a bid must be higher than the current bid {call_str(self.bid)}", "bid_too_low"
-            )
+            raise IllegalAction("bid_too_low", call=name, current=call_str(self.bid))
 
     def apply(self, call: int) -> None:
         """Make a call; the state is unchanged when it raises ``IllegalAction``."""
@@ -162,3 +155,11 @@ class Auction:
             kind, value = "bid", bid_rank(b) // 10
         mult = self.rules.surcoinche_multiplier if self.surcoinched else 2 if self.coincher >= 0 else 1
         return Contract(kind, value, bid_trump(b), self.bidder, mult)
+
+
+def _call_text(call: object) -> str:
+    """A call for a message: record notation when it is one, else a short repr."""
+    try:
+        return call_str(call) if isinstance(call, int) else short_repr(call)
+    except NotACall:
+        return short_repr(call)

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
+from .errors import NotACard
+
 Card = int
 """A card, 0..31: ``suit * 8 + rank``."""
 
@@ -75,7 +77,7 @@ def parse_card(text: str) -> Card:
     try:
         return _CARD_BY_NAME[t]
     except KeyError:
-        raise ValueError(f"not a card: {text!r} (expected rank 7 8 9 T J Q K A then suit S H D C, e.g. JH)") from None
+        raise NotACard(f"not a card: {text!r} (expected rank 7 8 9 T J Q K A then suit S H D C, e.g. JH)") from None
 
 
 def parse_trump(text: str) -> Trump:
@@ -83,7 +85,7 @@ def parse_trump(text: str) -> Trump:
     try:
         return TRUMP_NAMES.index(text.strip().upper())
     except ValueError:
-        raise ValueError(f"not a trump: {text!r} (expected S, H, D, C, SA or TA)") from None
+        raise NotACard(f"not a trump: {text!r} (expected S, H, D, C, SA or TA)") from None
 
 
 def bit(c: Card) -> CardSet:
@@ -132,7 +134,7 @@ def parse_cards(text: str) -> CardSet:
     for word in text.split():
         c = parse_card(word)
         if m >> c & 1:
-            raise ValueError(f"card {card_str(c)} is listed twice")
+            raise NotACard(f"card {card_str(c)} is listed twice")
         m |= 1 << c
     return m
 

@@ -17,29 +17,26 @@ from typing import Literal, NamedTuple
 
 from .actions import ANNOUNCE, DECLARE_BASE, Action, action_str, is_declaration
 from .auction import Auction
+from .belote import BELOTE_POINTS, belote_cards
 from .cards import (
-    ALL_TRUMP,
     FULL_DECK,
-    KING,
     NO_TRUMP,
-    QUEEN,
     SUIT_MASKS,
-    SUITS,
     Card,
     CardSet,
-    card,
     card_list,
     card_str,
     cards_str,
 )
-from .errors import IllegalAction
-from .melds import Meld, best_melds, compare_teams, is_valid_declaration, melds_points
+from .errors import EngineError, IllegalAction, short_repr
+from .melds import Meld, best_melds, compare_teams, declaration_problem, melds_points
+from .messages import Message
 from .play import TrumpTables, explain_illegal, legal_mask, tables
 from .rules import RuleSet
 from .scoring import Contract, DealFacts, DealScore, Sweep, score_deal
 
 
-class InvalidDeal(ValueError):
+class InvalidDeal(EngineError):
     """Hands that are not a deal of the 32 cards, 8 to each seat."""
 
 
@@ -82,7 +79,12 @@ class DealResult:
     made: bool | None
     score: tuple[int, int]
     sweep: Sweep | None
-    steps: tuple[str, ...]
+    lines: tuple[Message, ...]
+    """How the score was computed, one translatable line each (``steps``: in English)."""
+
+    @property
+    def steps(self) -> tuple[str, ...]:
+        return tuple(m.text for m in self.lines)
 
 
 @dataclass(frozen=True)
@@ -226,7 +228,7 @@ class Deal:
     def apply(self, action: Action) -> None:
         """Take ``action`` for the player to move; ``IllegalAction`` leaves the state unchanged."""
         if type(action) is not int and (not isinstance(action, int) or isinstance(action, bool)):
-            raise IllegalAction(f"{action!r} is not an action", "not_an_action")
+            raise IllegalAction("not_an_action", action=short_repr(action))
         if self.phase is _PLAY:
             self._play(action)
         elif self.phase is Phase.AUCTION:
@@ -235,7 +237,7 @@ class Deal:
             if self.auction.done:
                 self._start_play()
         else:
-            raise IllegalAction(f"{_safe_str(action)} is illegal: the deal is over", "deal_over")
+            raise IllegalAction("deal_over", action=_safe_str(action))
 
     def declaration_choices(self) -> list[tuple[Meld, ...]]:
         """What the player to move may declare in the first trick: every subset of its best
@@ -248,20 +250,16 @@ class Deal:
         melds other than the best); raises ``IllegalAction`` when not allowed now."""
         seat = self.to_move
         if melds and self.rules.melds and self.phase is Phase.PLAY and not self.tricks:
-            problem = is_valid_declaration(self.dealt[seat], melds)
+            problem = declaration_problem(self.dealt[seat], melds)
             if problem is not None:
-                raise IllegalAction(f"seat {seat} cannot declare: {problem}", "bad_declaration")
+                raise IllegalAction("bad_declaration", seat=seat, problem=problem)
         if self.phase is not Phase.PLAY or self.declared[seat] is not None:
             if not melds:
                 return
-            raise IllegalAction(
-                f"seat {seat} cannot declare {', '.join(m.name for m in melds)}: melds are declared with "
-                "the first card, and only where the rules have melds",
-                "declare_not_now",
-            )
-        problem = is_valid_declaration(self.dealt[seat], melds)
+            raise IllegalAction("declare_not_now", seat=seat, melds=", ".join(m.name for m in melds))
+        problem = declaration_problem(self.dealt[seat], melds)
         if problem is not None:
-            raise IllegalAction(f"seat {seat} cannot declare: {problem}", "bad_declaration")
+            raise IllegalAction("bad_declaration", seat=seat, problem=problem)
         self.declared[seat] = tuple(melds)
 
     def view(self, seat: int) -> View:
@@ -333,39 +331,32 @@ class Deal:
         contract = self.auction.contract()
         if contract is None:
             self.phase = Phase.DONE
-            self._result = DealResult(None, (0, 0), (0, 0), (0, 0), None, (0, 0), None, ("void deal: four passes",))
+            self._result = DealResult(
+                None, (0, 0), (0, 0), (0, 0), None, (0, 0), None, (Message.of("score.void"),)
+            )
             return
         self.contract = contract
         self.phase = Phase.PLAY
         trump = contract.trump
         self._tt = tables(trump, self.rules.ta_values == "ffb")
         self.to_move = self.trick_leader = (self.dealer + 1) & 3
-        if trump != NO_TRUMP:
-            suits = SUITS if trump == ALL_TRUMP else (trump,)
-            for s in range(4):
-                for su in suits:
-                    pair = 1 << card(su, KING) | 1 << card(su, QUEEN)
-                    if self.dealt[s] & pair == pair:
-                        self._belote_pairs[s] |= pair
-            self._announceable = self._belote_pairs.copy()
+        # New lists, never changed in place: copies made during the auction share the old ones.
+        self._belote_pairs = [belote_cards(h, trump) for h in self.dealt]
+        self._announceable = self._belote_pairs.copy()
         if self.rules.melds:
             self._show_at = self.rules.meld_show_card_sa if trump == NO_TRUMP else self.rules.meld_show_card
-            for s in range(4):
-                self._best[s] = best_melds(self.dealt[s], trump)
-                self.declared[s] = None if self._best[s] else ()
+            self._best = [best_melds(h, trump) for h in self.dealt]
+            self.declared = [None if best else () for best in self._best]
 
     def _play(self, action: Action) -> None:
         seat = self.to_move
         if self.declared[seat] is None:
             if not is_declaration(action):
-                raise IllegalAction(
-                    f"{_safe_str(action)} is illegal: seat {seat} first declares its melds (or nothing)",
-                    "declare_first",
-                )
+                raise IllegalAction("declare_first", action=_safe_str(action), seat=seat)
             k = action - DECLARE_BASE
             choices = self.declaration_choices()
             if not 0 <= k < len(choices):
-                raise IllegalAction(f"declaration #{k} does not exist (0..{len(choices) - 1})", "bad_declaration")
+                raise IllegalAction("no_such_declaration", index=k, last=len(choices) - 1)
             self.declared[seat] = choices[k]
             return
         if 0 <= action < ANNOUNCE:
@@ -373,17 +364,17 @@ class Deal:
         elif ANNOUNCE <= action < 2 * ANNOUNCE:
             c, announce = action - ANNOUNCE, True
         else:
-            raise IllegalAction(f"{_safe_str(action)} is illegal: a card must be played", "not_a_card")
+            raise IllegalAction("not_a_card", action=_safe_str(action))
         bit = 1 << c
         mask = self._legal if self._legal_at == self.played else self._legal_cards()
         if not mask & bit:
             hand = self.hands[seat]
             if not hand & bit or not self.trick:
-                raise IllegalAction(f"{card_str(c)} is illegal: it is not in the player's hand", "not_in_hand")
+                raise IllegalAction("not_in_hand", card=card_str(c))
             partner_winning = (self.trick_leader + self._win_idx) & 1 == seat & 1
             raise explain_illegal(c, hand, self.trick, self._win_card, partner_winning, self._tt, self._undertrump)
         if announce and not self._announceable[seat] & bit:
-            raise IllegalAction(f"{card_str(c)} cannot announce belote: it is not a belote card now", "no_belote")
+            raise IllegalAction("no_belote", card=card_str(c))
 
         self.hands[seat] ^= bit
         if self._belote_pairs[seat] & bit:
@@ -394,13 +385,7 @@ class Deal:
         if n == 1:
             self._win_card, self._win_idx = c, 0
         else:
-            w = self._win_card
-            tt = self._tt
-            if c >> 3 == w >> 3:
-                beats = tt.power[c] > tt.power[w]
-            else:
-                beats = bool(tt.trump_mask >> c & 1) and not tt.trump_mask >> w & 1
-            if beats:
+            if self._tt.beats(c, self._win_card):
                 self._win_card, self._win_idx = c, n - 1
         self.played += 1
         if self.played == self._show_at:
@@ -489,12 +474,12 @@ class Deal:
         self._result = DealResult(
             contract=contract,
             card_points=(self.card_points[0], self.card_points[1]),
-            belote=(20 * belotes[0], 20 * belotes[1]),
+            belote=(BELOTE_POINTS * belotes[0], BELOTE_POINTS * belotes[1]),
             melds=sc.melds_by_team(tt),
             made=sc.made,
             score=sc.by_team(tt),
             sweep=sweep,
-            steps=sc.steps,
+            lines=sc.lines,
         )
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .actions import Action
 from .cards import Card, CardSet, card_list
 from .deal import Deal, DealResult, View, deal_hands
-from .errors import IllegalAction
+from .errors import BadSetup, IllegalAction
 from .rules import RuleSet
 
 PACKET_PATTERNS = ("332", "323", "233")
@@ -59,7 +59,7 @@ class Game:
         self.rng = random.Random(seed)
         self.first_dealer = self.rng.randrange(4) if first_dealer is None else first_dealer
         if not 0 <= self.first_dealer <= 3:
-            raise ValueError(f"first dealer must be a seat 0..3, not {first_dealer}")
+            raise BadSetup(f"first dealer must be a seat 0..3, not {first_dealer}")
         self.auto_deal = auto_deal
         self.deals: list[Deal] = []
         self.infos: list[DealInfo] = []
@@ -101,9 +101,9 @@ class Game:
         """Apply an action to the deal in progress; deal the next one when it ends."""
         deal = self.current
         if self.winner is not None:
-            raise IllegalAction("the game is over", "game_over")
+            raise IllegalAction("game_over")
         if deal is None or deal.is_over:
-            raise IllegalAction("no deal is in progress", "no_deal")
+            raise IllegalAction("no_deal")
         deal.apply(action)
         if deal.is_over:
             self._after_deal(deal)
@@ -118,7 +118,7 @@ class Game:
     def view(self, seat: int) -> GameView:
         deal = self.current
         if deal is None:
-            raise ValueError("no deal yet")
+            raise BadSetup("no deal yet")
         return GameView(
             deal=deal.view(seat),
             deal_number=len(self.deals),
@@ -131,8 +131,7 @@ class Game:
     def next_deal(self, hands: Sequence[CardSet], cut: int | None = None, packets: str | None = None) -> Deal:
         """Start the next deal with given hands (replays and tests)."""
         if not self.awaiting_deal:
-            why = "the current deal is not over" if self.winner is None else "the game is over"
-            raise IllegalAction(why, "no_deal")
+            raise IllegalAction("deal_not_over" if self.winner is None else "game_over")
         return self._start(tuple(hands), cut, packets or self.rules.packets)
 
     # ----- internals -----

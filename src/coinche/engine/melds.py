@@ -34,6 +34,9 @@ from coinche.engine.cards import (
     parse_card,
 )
 
+from .errors import NotAMeld, short_repr
+from .messages import Message
+
 CARRE: Final = "carre"
 TIERCE: Final = "tierce"
 CINQUANTE: Final = "cinquante"
@@ -157,26 +160,26 @@ def parse_meld(text: str) -> Meld:
     """Parse record notation (``tierce AH``, ``carre J``) into the interned ``Meld``."""
     words = text.split()
     if len(words) != 2:
-        raise ValueError(f"not a meld: {text!r} (expected a kind and a card, e.g. 'tierce AH' or 'carre J')")
+        raise NotAMeld(f"not a meld: {text!r} (expected a kind and a card, e.g. 'tierce AH' or 'carre J')")
     kind = words[0].lower().replace("é", "e")
     what = words[1].upper()
     if kind == CARRE:
         rank_text = "T" if what == "10" else what
         if len(rank_text) != 1 or rank_text not in RANK_CHARS:
-            raise ValueError(f"not a meld: {text!r} (a square is named by its rank, 7 8 9 T J Q K A, e.g. 'carre J')")
+            raise NotAMeld(f"not a meld: {text!r} (a square is named by its rank, 7 8 9 T J Q K A, e.g. 'carre J')")
         rank = RANK_CHARS.index(rank_text)
         if rank not in _SQUARE_BY_RANK:
-            raise ValueError(f"not a meld: {text!r} (four 7s or four 8s score nothing)")
+            raise NotAMeld(f"not a meld: {text!r} (four 7s or four 8s score nothing)")
         return _SQUARE_BY_RANK[rank]
     if kind not in RUN_LENGTH_BY_KIND:
-        raise ValueError(f"not a meld: {text!r} (unknown kind {words[0]!r}; expected {', '.join(KINDS)})")
+        raise NotAMeld(f"not a meld: {text!r} (unknown kind {words[0]!r}; expected {', '.join(KINDS)})")
     try:
         top = parse_card(what)
     except ValueError as exc:
-        raise ValueError(f"not a meld: {text!r} ({exc})") from None
+        raise NotAMeld(f"not a meld: {text!r} ({exc})") from None
     n = RUN_LENGTH_BY_KIND[kind]
     if (top & 7) < n - 1:
-        raise ValueError(
+        raise NotAMeld(
             f"not a meld: {text!r} (a {kind} is {n} cards down from its top card; "
             f"{card_str(top)} has only {top & 7} below it)"
         )
@@ -193,7 +196,13 @@ def hand_melds(hand: CardSet) -> list[Meld]:
 
 
 def is_valid_declaration(hand: CardSet, melds: Sequence[Meld]) -> str | None:
-    """None if ``melds`` may be declared from ``hand``; otherwise a one-line reason.
+    """None if ``melds`` may be declared from ``hand``; otherwise a one-line reason."""
+    problem = declaration_problem(hand, melds)
+    return None if problem is None else problem.text
+
+
+def declaration_problem(hand: CardSet, melds: Sequence[Meld]) -> Message | None:
+    """None if ``melds`` may be declared from ``hand``; otherwise why not.
 
     Checks only that each meld is a real meld held in the hand and that no card counts
     in two melds (RULES.md section 4); declaring fewer melds than held is allowed.
@@ -201,12 +210,12 @@ def is_valid_declaration(hand: CardSet, melds: Sequence[Meld]) -> str | None:
     used = 0
     for m in melds:
         if m not in _MELD_SET:
-            return f"{m!r} is not a meld"
+            return Message.of("meld.not_a_meld", meld=short_repr(m))
         if (hand & m.cards) != m.cards:
-            return f"{m.name} is not in the hand"
+            return Message.of("meld.not_in_hand", meld=m.name)
         shared = used & m.cards
         if shared:
-            return f"{card_str(next(cards_of(shared)))} is used by two melds"
+            return Message.of("meld.card_twice", card=card_str(next(cards_of(shared))))
         used |= m.cards
     return None
 

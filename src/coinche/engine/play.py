@@ -48,6 +48,18 @@ class TrumpTables:
         return bool(self.trump_mask >> c & 1) and not self.trump_mask >> winner & 1
 
 
+def trick_winner(cards: Sequence[Card], tt: TrumpTables) -> int:
+    """Index of the card winning ``cards`` (a trick so far, led first); -1 when empty.
+    The one place that decides a trick: everything else asks this or ``TrumpTables.beats``."""
+    if not cards:
+        return -1
+    best = 0
+    for i in range(1, len(cards)):
+        if tt.beats(cards[i], cards[best]):
+            best = i
+    return best
+
+
 def _tables(trump: Trump, ffb: bool) -> TrumpTables:
     tm = SUIT_MASKS[trump] if trump < NO_TRUMP else 0
     power = tuple(strength(c, trump) + (8 if tm >> c & 1 else 0) for c in range(32))
@@ -111,7 +123,7 @@ def explain_illegal(
     """The error for playing ``c`` when it is not in ``legal_mask``: which rule it breaks."""
     name = card_str(c)
     if not hand >> c & 1:
-        return IllegalAction(f"{name} is illegal: it is not in the player's hand", "not_in_hand")
+        return IllegalAction("not_in_hand", card=name)
     led = trick[0] >> 3
     follow = hand & SUIT_MASKS[led]
     trump = tt.trump
@@ -120,26 +132,14 @@ def explain_illegal(
         return " ".join(card_str(x) for x in sorted(card_list(mask), key=lambda x: -tt.power[x]))
 
     if follow and c >> 3 != led:
-        return IllegalAction(
-            f"{name} is illegal: must follow suit ({SUIT_CHARS[led]}) with {cards(follow)}", "follow_suit"
-        )
+        return IllegalAction("follow_suit", card=name, suit=SUIT_CHARS[led], cards=cards(follow))
     if trump == ALL_TRUMP or (trump < NO_TRUMP and led == trump):
         over = (follow if trump == ALL_TRUMP else hand & tt.trump_mask) & tt.above[winner]
-        return IllegalAction(
-            f"{name} is illegal: must play higher than {card_str(winner)} with {cards(over)}", "must_go_higher"
-        )
+        return IllegalAction("must_go_higher", card=name, winner=card_str(winner), cards=cards(over))
     trumps = hand & tt.trump_mask
     if tt.trump_mask >> winner & 1:
         over = trumps & tt.above[winner]
         if over:
-            return IllegalAction(
-                f"{name} is illegal: must overtrump ({card_str(winner)}) with {cards(over)}", "must_overtrump"
-            )
-        return IllegalAction(
-            f"{name} is illegal: must undertrump (cannot beat {card_str(winner)}) with {cards(trumps)}",
-            "must_undertrump",
-        )
-    return IllegalAction(
-        f"{name} is illegal: must trump (no {SUIT_CHARS[led]}, an opponent is winning) with {cards(trumps)}",
-        "must_trump",
-    )
+            return IllegalAction("must_overtrump", card=name, winner=card_str(winner), cards=cards(over))
+        return IllegalAction("must_undertrump", card=name, winner=card_str(winner), cards=cards(trumps))
+    return IllegalAction("must_trump", card=name, suit=SUIT_CHARS[led], cards=cards(trumps))

@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import ANNOUNCE, DECLARE_BASE, Action, call_str, parse_call
+from .belote import belote_suits
 from .cards import (
     KING,
+    NO_TRUMP,
     QUEEN,
     SUIT_CHARS,
     CardSet,
@@ -25,17 +27,17 @@ from .cards import (
     parse_cards,
 )
 from .deal import Deal, DealResult, Phase
-from .errors import IllegalAction
+from .errors import EngineError, IllegalAction
 from .game import Game
 from .melds import Meld, parse_meld
 from .rules import RulesError, RuleSet
 
 
-class RecordError(ValueError):
+class RecordError(EngineError):
     """A record that is not well formed (bad JSON shape, a card dealt twice, unknown profile)."""
 
 
-class ReplayError(ValueError):
+class ReplayError(EngineError):
     """A record whose calls or cards break the rules; the message says where and which rule."""
 
 
@@ -231,7 +233,7 @@ def _replay_deal(game: Game, deal: Deal, dr: DealRecord, n: int) -> None:
         seat = deal.to_move
         try:
             if deal.phase is not Phase.AUCTION:
-                raise IllegalAction(f"{call_str(call)} is illegal: the auction is over", "auction_over")
+                raise IllegalAction("auction_over", action=call_str(call))
             game.apply(call)
         except IllegalAction as e:
             raise ReplayError(f"deal {n}, auction, seat {seat}: {e}") from None
@@ -244,7 +246,7 @@ def _replay_deal(game: Game, deal: Deal, dr: DealRecord, n: int) -> None:
         seat = deal.to_move
         try:
             if deal.phase is not Phase.PLAY:
-                raise IllegalAction(f"{card_str(c)} is illegal: the deal is over", "deal_over")
+                raise IllegalAction("deal_over", action=card_str(c))
             if deal.declared[seat] is None:
                 if dr.melds is None:
                     game.apply(DECLARE_BASE)
@@ -259,16 +261,11 @@ def _replay_deal(game: Game, deal: Deal, dr: DealRecord, n: int) -> None:
         raise ReplayError(f"deal {n}: melds are declared, but the {deal.rules.name} rules have no melds")
 
 
-def _belote_suits(deal: Deal, seat: int) -> list[int]:
-    assert deal.contract is not None
-    trump = deal.contract.trump
-    suits = range(4) if trump == 5 else [trump] if trump < 4 else []
-    return [s for s in suits if deal.dealt[seat] >> card(s, KING) & 1 and deal.dealt[seat] >> card(s, QUEEN) & 1]
-
-
 def _check_belotes(deal: Deal, specs: Sequence[BeloteSpec], n: int) -> None:
+    # A void deal has no contract, so no belote at all.
+    trump = deal.contract.trump if deal.contract is not None else NO_TRUMP
     for spec in specs:
-        suits = _belote_suits(deal, spec.seat)
+        suits = belote_suits(deal.dealt[spec.seat], trump)
         if spec.suit is None and not suits:
             raise ReplayError(f"deal {n}: seat {spec.seat} is listed with a belote it does not hold")
         if spec.suit is not None and spec.suit not in suits:

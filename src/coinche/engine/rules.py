@@ -17,12 +17,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from .errors import EngineError
+
 Undertrump = Literal["forced", "optional"]
 Rounding = Literal["none", "nearest10", "house"]
 Packets = Literal["332", "323", "233", "any"]
 
 
-class RulesError(ValueError):
+class RulesError(EngineError):
     """An unknown profile, option or option value."""
 
 

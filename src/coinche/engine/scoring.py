@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .belote import BELOTE_POINTS
 from .cards import ALL_TRUMP, NO_TRUMP, TRUMP_NAMES, Trump, parse_trump
+from .errors import EngineError
+from .messages import Message
 from .rules import RuleSet
 
 ContractKind = Literal["bid", "capot", "generale"]
@@ -21,7 +24,7 @@ CAPOT_VALUE = 250
 FAILURE_BASE = 160
 
 
-class ScoringError(ValueError):
+class ScoringError(EngineError):
     """Facts that no deal can produce (more points than the deal holds, a bad contract...)."""
 
 
@@ -109,9 +112,15 @@ class DealScore:
     made: bool
     taker: int
     defense: int
-    steps: tuple[str, ...] = field(default=())
+    lines: tuple[Message, ...] = field(default=())
+    """How it was computed, one translatable line each (``steps`` gives the English)."""
     melds: tuple[int, int] = (0, 0)
     """Meld points the takers and the defense took, before multiplier and rounding."""
+
+    @property
+    def steps(self) -> tuple[str, ...]:
+        """The explanation lines in English."""
+        return tuple(m.text for m in self.lines)
 
     def by_team(self, taker_team: int) -> tuple[int, int]:
         """The two awards indexed by team (team 0 = seats 0 and 2)."""
@@ -169,38 +178,36 @@ def check_facts(rules: RuleSet, contract: Contract, facts: DealFacts) -> None:
         raise ScoringError(f"multiplier {contract.multiplier} is not 1, 2 or {rules.surcoinche_multiplier}")
 
 
-def is_made(rules: RuleSet, contract: Contract, facts: DealFacts, steps: list[str] | None = None) -> bool:
-    """Decide made or failed, on exact points before any rounding."""
-    log = steps if steps is not None else []
+def is_made(rules: RuleSet, contract: Contract, facts: DealFacts, lines: list[Message] | None = None) -> bool:
+    """Decide made or failed, on exact points before any rounding (why, into ``lines``)."""
+    log = lines if lines is not None else []
     if contract.kind == "capot":
         made = facts.sweep in ("taker", "taker_alone")
-        log.append(f"capot: {'made' if made else 'failed'}, the takers {'won' if made else 'did not win'} all 8 tricks")
+        log.append(Message.of("score.capot_made" if made else "score.capot_failed"))
         return made
     if contract.kind == "generale":
         made = facts.sweep == "taker_alone"
-        log.append(
-            f"générale: {'made' if made else 'failed'}, the taker {'won' if made else 'did not win'} all 8 tricks alone"
-        )
+        log.append(Message.of("score.generale_made" if made else "score.generale_failed"))
         return made
     t_melds, d_melds = _melds_after_sweep(rules, facts)
     with_melds = rules.melds_count_for_contract
-    total_t = facts.taker_points + 20 * facts.taker_belotes + (t_melds if with_melds else 0)
-    total_d = facts.defense_points + 20 * facts.defense_belotes + (d_melds if with_melds else 0)
-    what = "cards + belote + melds" if with_melds else "cards + belote"
-    log.append(f"takers: {what} = {total_t}; defense: {what} = {total_d}")
-    made = total_t >= contract.value
+    total_t = facts.taker_points + BELOTE_POINTS * facts.taker_belotes + (t_melds if with_melds else 0)
+    total_d = facts.defense_points + BELOTE_POINTS * facts.defense_belotes + (d_melds if with_melds else 0)
+    log.append(Message.of("score.totals_with_melds" if with_melds else "score.totals", takers=total_t, defense=total_d))
+    v = contract.value
+    made = total_t >= v
     if not made:
-        log.append(f"failed: {total_t} is below the contract {contract.value}")
+        log.append(Message.of("score.below_contract", total=total_t, value=v))
         return False
     if rules.beat_defense == "total" and total_t <= total_d:
-        log.append(f"failed: {total_t} reaches {contract.value} but does not beat the defense's {total_d}")
+        log.append(Message.of("score.not_beating_defense", total=total_t, value=v, defense=total_d))
         return False
     if rules.beat_defense == "cards" and facts.taker_points <= facts.defense_points:
         log.append(
-            f"failed: the takers' {facts.taker_points} card points do not beat the defense's {facts.defense_points}"
+            Message.of("score.cards_not_beating_defense", takers=facts.taker_points, defense=facts.defense_points)
         )
         return False
-    log.append(f"made: {total_t} reaches the contract {contract.value}")
+    log.append(Message.of("score.made", total=total_t, value=v))
     return True
 
 
@@ -212,93 +219,105 @@ def _melds_after_sweep(rules: RuleSet, facts: DealFacts) -> tuple[int, int]:
 
 def score_deal(rules: RuleSet, contract: Contract, facts: DealFacts) -> DealScore:
     """Score one deal under ``rules``; ``check_facts`` first for input you did not compute."""
-    steps: list[str] = [f"contract {contract.call}" + _mult_text(contract.multiplier)]
     x = contract.multiplier
     v = contract.value
-    b_t = 20 * facts.taker_belotes
-    b_d = 20 * facts.defense_belotes
+    lines: list[Message] = [_contract_line(contract)]
+    b_t = BELOTE_POINTS * facts.taker_belotes
+    b_d = BELOTE_POINTS * facts.defense_belotes
     m_t, m_d = _melds_after_sweep(rules, facts)
     if (m_t, m_d) != (facts.taker_melds, facts.defense_melds):
-        steps.append(f"taker sweep: the defense's {facts.defense_melds} meld points pass to the takers")
-    made = is_made(rules, contract, facts, steps)
+        lines.append(Message.of("score.sweep_transfers_melds", melds=facts.defense_melds))
+    made = is_made(rules, contract, facts, lines)
     taker_sweep = facts.sweep in ("taker", "taker_alone")
 
     melds_taken = (0, 0)
     if made:
         if x > 1 and rules.coinche_scoring == "flat":
             taker = FAILURE_BASE + v * x + b_t
-            steps.append(f"takers: 160 + {v} x {x} + {b_t} belote = {taker}")
+            lines.append(Message.of("score.takers_flat", value=v, multiplier=x, belote=b_t, total=taker))
             defense = b_d
-            steps.append(f"defense: its belote only = {defense}")
+            lines.append(Message.of("score.defense_belote_only", total=defense))
         else:
+            base_line: Message
             if x > 1 and rules.coinche_made_base == "flat160":
                 base = CAPOT_VALUE if taker_sweep else FAILURE_BASE
-                base_text = f"{base} (flat{', sweep' if taker_sweep else ''})"
+                base_line = Message.of("base.flat_sweep" if taker_sweep else "base.flat", points=base)
             elif contract.kind != "bid" and rules.slam_forfeit:
                 base = v
-                base_text = f"{v} ({contract.kind} forfeit)"
+                base_line = Message.of("base.forfeit", points=v, kind=contract.kind)
             elif taker_sweep and rules.numeric_sweep_forfeit is not None:
                 base = rules.numeric_sweep_forfeit
-                base_text = f"{base} (sweep forfeit)"
+                base_line = Message.of("base.sweep_forfeit", points=base)
             else:
                 base = facts.taker_points
-                base_text = f"{base} card points"
+                base_line = Message.of("base.card_points", points=base)
             if x > 1 and rules.coinche_takes_all_melds:
                 m_t, m_d = m_t + m_d, 0
             melds_taken = (m_t, m_d if x == 1 else 0)
             if x == 1:
                 taker = v + base + m_t + b_t
-                steps.append(f"takers: {v} contract + {base_text} + {m_t} melds + {b_t} belote = {taker}")
+                lines.append(Message.of("score.takers", value=v, base=base_line, melds=m_t, belote=b_t, total=taker))
                 defense = facts.defense_points + m_d + b_d
-                steps.append(f"defense: {facts.defense_points} card points + {m_d} melds + {b_d} belote = {defense}")
+                lines.append(
+                    Message.of("score.defense", points=facts.defense_points, melds=m_d, belote=b_d, total=defense)
+                )
             else:
                 inner_b = b_t if rules.multiply_belote else 0
                 inner = v + base + m_t + inner_b
                 taker = inner * x + (b_t - inner_b)
-                belote_in = f" + {b_t} belote" if rules.multiply_belote else ""
-                belote_out = "" if rules.multiply_belote else f" + {b_t} belote"
-                steps.append(
-                    f"takers: ({v} contract + {base_text} + {m_t} melds{belote_in}) x {x}{belote_out} = {taker}"
+                which = "score.takers_multiplied" if rules.multiply_belote else "score.takers_multiplied_belote_after"
+                lines.append(
+                    Message.of(which, value=v, base=base_line, melds=m_t, belote=b_t, multiplier=x, total=taker)
                 )
                 defense = b_d
-                steps.append(f"defense: its belote only = {defense}")
+                lines.append(Message.of("score.defense_belote_only", total=defense))
     else:
         all_melds = m_t + m_d
         if rules.meld_scoring == "winner_takes_all":
             all_melds += facts.cancelled_melds
         taker = b_t
-        steps.append(f"takers: their belote only = {taker}")
+        lines.append(Message.of("score.takers_belote_only", total=taker))
         base = rules.defense_sweep_base if facts.sweep == "defense" else FAILURE_BASE
-        base_text = f"{base}{' (defense sweep)' if base != FAILURE_BASE else ''}"
+        base_line = Message.of("base.defense_sweep" if base != FAILURE_BASE else "base.failure", points=base)
         if x > 1 and rules.coinche_scoring == "flat":
             defense = FAILURE_BASE + v * x + b_d
-            steps.append(f"defense: 160 + {v} x {x} + {b_d} belote = {defense}")
+            lines.append(Message.of("score.defense_flat", value=v, multiplier=x, belote=b_d, total=defense))
         elif x == 1:
             melds_taken = (0, all_melds)
             defense = base + v + all_melds + b_d
-            steps.append(f"defense: {base_text} + {v} contract + {all_melds} melds + {b_d} belote = {defense}")
+            lines.append(
+                Message.of("score.defense_failed", base=base_line, value=v, melds=all_melds, belote=b_d, total=defense)
+            )
         else:
             melds_taken = (0, all_melds)
             inner_b = b_d if rules.multiply_belote else 0
             defense = (base + v + all_melds + inner_b) * x + (b_d - inner_b)
-            belote_in = f" + {b_d} belote" if rules.multiply_belote else ""
-            belote_out = "" if rules.multiply_belote else f" + {b_d} belote"
-            steps.append(
-                f"defense: ({base_text} + {v} contract + {all_melds} melds{belote_in}) x {x}{belote_out} = {defense}"
+            which = (
+                "score.defense_failed_multiplied"
+                if rules.multiply_belote
+                else "score.defense_failed_multiplied_belote_after"
+            )
+            lines.append(
+                Message.of(which, base=base_line, value=v, melds=all_melds, belote=b_d, multiplier=x, total=defense)
             )
 
     if rules.rounding != "none":
         rt = round_award(taker, rules, attack=True)
         rd = round_award(defense, rules, attack=False)
-        how = "to the nearest 10" if rules.rounding == "nearest10" else "attack up from 6, defense up from 7"
-        steps.append(f"rounding {how}: takers {taker} -> {rt}, defense {defense} -> {rd}")
+        which = "score.rounding_nearest10" if rules.rounding == "nearest10" else "score.rounding_house"
+        lines.append(Message.of(which, takers=taker, rounded_takers=rt, defense=defense, rounded_defense=rd))
         taker, defense = rt, rd
-    steps.append(f"score: takers {taker}, defense {defense}")
-    return DealScore(made, taker, defense, tuple(steps), melds_taken)
+    lines.append(Message.of("score.result", takers=taker, defense=defense))
+    return DealScore(made, taker, defense, tuple(lines), melds_taken)
 
 
-def _mult_text(x: int) -> str:
-    return {1: "", 2: ", coinched (x2)"}.get(x, f", surcoinched (x{x})")
+def _contract_line(contract: Contract) -> Message:
+    x = contract.multiplier
+    if x == 1:
+        return Message.of("score.contract", call=contract.call)
+    if x == 2:
+        return Message.of("score.contract_coinched", call=contract.call)
+    return Message.of("score.contract_surcoinched", call=contract.call, multiplier=x)
 
 
 def calculate(

@@ -1,0 +1,150 @@
+"""Messages a person reads: a stable id, its parameters, and the English text.
+
+The engine's refusals (``IllegalAction``), the scoring's explanation lines and the
+calculator's complaints are ``Message`` values, so the web layer can render them from a
+French or English catalogue keyed by ``id`` while the CLI prints ``text``. Parameters are
+plain ``str`` or ``int``; cards and calls in them are in record notation (``JH``, ``90H``),
+lists of cards space-separated, so a catalogue can name them in words.
+
+``ENGLISH`` below is the source catalogue: every id the engine uses has its template
+here (a test checks that each template formats with the parameters it is given).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final, Union
+
+Param = Union[str, int, "Message"]
+"""A parameter: a number, a word in record notation, or a nested message (rendered in
+the same language)."""
+
+
+@dataclass(frozen=True)
+class Message:
+    """One translatable line: ``id`` names its template, ``params`` fill it."""
+
+    id: str
+    params: tuple[tuple[str, Param], ...] = ()
+
+    @staticmethod
+    def of(message_id: str, **params: Param) -> Message:
+        if message_id not in ENGLISH:
+            raise KeyError(f"no English template for message {message_id!r}")
+        return Message(message_id, tuple(params.items()))
+
+    @property
+    def args(self) -> dict[str, Param]:
+        return dict(self.params)
+
+    @property
+    def text(self) -> str:
+        """The English text (what the CLI prints)."""
+        return render(self, ENGLISH)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def render(message: Message, catalogue: Mapping[str, str]) -> str:
+    """``message`` in the language of ``catalogue`` (falls back to English per id)."""
+    template = catalogue.get(message.id) or ENGLISH[message.id]
+    args = {k: render(v, catalogue) if isinstance(v, Message) else v for k, v in message.params}
+    return template.format(**args)
+
+
+ENGLISH: Final[dict[str, str]] = {
+    # --- refused actions (IllegalAction; the part after "illegal." is its rule id) ---
+    "illegal.not_an_action": "{action} is not an action",
+    "illegal.game_over": "the game is over",
+    "illegal.no_deal": "no deal is in progress",
+    "illegal.deal_not_over": "the current deal is not over",
+    "illegal.deal_over": "{action} is illegal: the deal is over",
+    "illegal.auction_over": "{action} is illegal: the auction is over",
+    "illegal.not_a_call": "{action} is not a call",
+    "illegal.coinche_no_bid": "coinche is illegal: there is no bid to coinche",
+    "illegal.coinche_twice": "coinche is illegal: the contract is already coinched",
+    "illegal.coinche_own_team": "coinche is illegal: only an opponent of the bidder (seat {bidder}) may coinche",
+    "illegal.surcoinche_no_coinche": "surcoinche is illegal: the contract is not coinched",
+    "illegal.surcoinche_twice": "surcoinche is illegal: already surcoinched",
+    "illegal.surcoinche_defense": "surcoinche is illegal: only the bidding team may surcoinche",
+    "illegal.bid_after_coinche": "{call} is illegal: nobody may bid after a coinche",
+    "illegal.no_sa_ta": "{call} is illegal: SA and TA contracts are not played at this table",
+    "illegal.no_generale": "{call} is illegal: générale is not played at this table",
+    "illegal.bid_value": "{call} is illegal: bids are multiples of 10 from 80 to {max_bid}",
+    "illegal.bid_too_low": "{call} is illegal: a bid must be higher than the current bid {current}",
+    "illegal.declare_first": "{action} is illegal: seat {seat} first declares its melds (or nothing)",
+    "illegal.no_such_declaration": "declaration #{index} does not exist (0..{last})",
+    "illegal.declare_not_now": (
+        "seat {seat} cannot declare {melds}: melds are declared with the first card, and only where the rules "
+        "have melds"
+    ),
+    "illegal.bad_declaration": "seat {seat} cannot declare: {problem}",
+    "meld.not_a_meld": "{meld} is not a meld",
+    "meld.not_in_hand": "{meld} is not in the hand",
+    "meld.card_twice": "{card} is used by two melds",
+    "illegal.not_a_card": "{action} is illegal: a card must be played",
+    "illegal.not_in_hand": "{card} is illegal: it is not in the player's hand",
+    "illegal.no_belote": "{card} cannot announce belote: it is not a belote card now",
+    "illegal.follow_suit": "{card} is illegal: must follow suit ({suit}) with {cards}",
+    "illegal.must_go_higher": "{card} is illegal: must play higher than {winner} with {cards}",
+    "illegal.must_overtrump": "{card} is illegal: must overtrump ({winner}) with {cards}",
+    "illegal.must_undertrump": "{card} is illegal: must undertrump (cannot beat {winner}) with {cards}",
+    "illegal.must_trump": "{card} is illegal: must trump (no {suit}, an opponent is winning) with {cards}",
+    # --- the scoring's explanation lines (DealResult.lines, DealScore.lines) ---
+    "score.void": "void deal: four passes",
+    "score.contract": "contract {call}",
+    "score.contract_coinched": "contract {call}, coinched (x2)",
+    "score.contract_surcoinched": "contract {call}, surcoinched (x{multiplier})",
+    "score.sweep_transfers_melds": "taker sweep: the defense's {melds} meld points pass to the takers",
+    "score.capot_made": "capot: made, the takers won all 8 tricks",
+    "score.capot_failed": "capot: failed, the takers did not win all 8 tricks",
+    "score.generale_made": "générale: made, the taker won all 8 tricks alone",
+    "score.generale_failed": "générale: failed, the taker did not win all 8 tricks alone",
+    "score.totals": "takers: cards + belote = {takers}; defense: cards + belote = {defense}",
+    "score.totals_with_melds": (
+        "takers: cards + belote + melds = {takers}; defense: cards + belote + melds = {defense}"
+    ),
+    "score.below_contract": "failed: {total} is below the contract {value}",
+    "score.not_beating_defense": "failed: {total} reaches {value} but does not beat the defense's {defense}",
+    "score.cards_not_beating_defense": (
+        "failed: the takers' {takers} card points do not beat the defense's {defense}"
+    ),
+    "score.made": "made: {total} reaches the contract {value}",
+    "score.takers_flat": "takers: 160 + {value} x {multiplier} + {belote} belote = {total}",
+    "score.defense_flat": "defense: 160 + {value} x {multiplier} + {belote} belote = {total}",
+    "score.defense_belote_only": "defense: its belote only = {total}",
+    "score.takers_belote_only": "takers: their belote only = {total}",
+    "score.takers": "takers: {value} contract + {base} + {melds} melds + {belote} belote = {total}",
+    "score.defense": "defense: {points} card points + {melds} melds + {belote} belote = {total}",
+    "score.takers_multiplied": (
+        "takers: ({value} contract + {base} + {melds} melds + {belote} belote) x {multiplier} = {total}"
+    ),
+    "score.takers_multiplied_belote_after": (
+        "takers: ({value} contract + {base} + {melds} melds) x {multiplier} + {belote} belote = {total}"
+    ),
+    "score.defense_failed": "defense: {base} + {value} contract + {melds} melds + {belote} belote = {total}",
+    "score.defense_failed_multiplied": (
+        "defense: ({base} + {value} contract + {melds} melds + {belote} belote) x {multiplier} = {total}"
+    ),
+    "score.defense_failed_multiplied_belote_after": (
+        "defense: ({base} + {value} contract + {melds} melds) x {multiplier} + {belote} belote = {total}"
+    ),
+    "score.rounding_nearest10": (
+        "rounding to the nearest 10: takers {takers} -> {rounded_takers}, defense {defense} -> {rounded_defense}"
+    ),
+    "score.rounding_house": (
+        "rounding attack up from 6, defense up from 7: takers {takers} -> {rounded_takers}, "
+        "defense {defense} -> {rounded_defense}"
+    ),
+    "score.result": "score: takers {takers}, defense {defense}",
+    # The bases named inside the takers' and defense's lines ({base} above).
+    "base.card_points": "{points} card points",
+    "base.flat": "{points} (flat)",
+    "base.flat_sweep": "{points} (flat, sweep)",
+    "base.forfeit": "{points} ({kind} forfeit)",
+    "base.sweep_forfeit": "{points} (sweep forfeit)",
+    "base.failure": "{points}",
+    "base.defense_sweep": "{points} (defense sweep)",
+}
