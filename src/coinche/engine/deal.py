@@ -116,6 +116,18 @@ class View:
     result: DealResult | None
 
 
+@dataclass(frozen=True)
+class Declaration:
+    """A meld declaration made with ``Deal.declare`` (any valid melds, as records may
+    declare), as it stands in a deal's action log. Declarations made through ``apply``
+    (``DECLARE_BASE + k``) are logged as those actions."""
+
+    melds: tuple[Meld, ...]
+
+
+LogEntry = Action | Declaration
+"""One accepted step of a deal: an action taken through ``apply``, or a ``Declaration``."""
+
 _PLAY = Phase.PLAY
 
 
@@ -185,6 +197,32 @@ class Deal:
         self.declared: list[tuple[Meld, ...] | None] = [(), (), (), ()]
         self.shown: list[tuple[Meld, ...]] = [(), (), (), ()]
         self._result: DealResult | None = None
+        self.log: list[LogEntry] = []
+        """Every accepted action and declaration, in order: with the rules, dealer and
+        hands, all a deal is (``Deal.from_log`` rebuilds it)."""
+
+    @staticmethod
+    def from_log(rules: RuleSet, dealer: int, hands: Sequence[CardSet], log: Sequence[LogEntry]) -> Deal:
+        """The deal rebuilt from its log; ``IllegalAction`` if an entry is not legal."""
+        deal = Deal(rules, dealer, hands)
+        for entry in log:
+            deal.replay_entry(entry)
+        return deal
+
+    def replay_entry(self, entry: LogEntry) -> None:
+        """Apply one log entry: an action, or a ``Declaration``."""
+        if isinstance(entry, Declaration):
+            self.declare(entry.melds)
+        else:
+            self.apply(entry)
+
+    def __eq__(self, other: object) -> bool:
+        """Same rules, dealer, hands and accepted steps: the same deal in the same state."""
+        if not isinstance(other, Deal):
+            return NotImplemented
+        return (self.rules, self.dealer, self.dealt, self.log) == (other.rules, other.dealer, other.dealt, other.log)
+
+    __hash__ = None  # type: ignore[assignment]
 
     # ----- the state API -----
 
@@ -231,8 +269,10 @@ class Deal:
             raise IllegalAction("not_an_action", action=short_repr(action))
         if self.phase is _PLAY:
             self._play(action)
+            self.log.append(action)
         elif self.phase is Phase.AUCTION:
             self.auction.apply(action)
+            self.log.append(action)
             self.to_move = self.auction.to_move
             if self.auction.done:
                 self._start_play()
@@ -261,6 +301,7 @@ class Deal:
         if problem is not None:
             raise IllegalAction("bad_declaration", seat=seat, problem=problem)
         self.declared[seat] = tuple(melds)
+        self.log.append(Declaration(tuple(melds)))
 
     def view(self, seat: int) -> View:
         """What ``seat`` may know now: its own hand, all calls, cards played, melds shown,
@@ -319,6 +360,7 @@ class Deal:
         new.belotes = self.belotes.copy()
         new.declared = self.declared.copy()
         new.shown = self.shown.copy()
+        new.log = self.log.copy()
         return new
 
     def __repr__(self) -> str:

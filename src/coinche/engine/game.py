@@ -4,6 +4,10 @@
 same game), rotates the dealer, deals in packets (or gathers, cuts and deals without
 shuffling in ``real_deal`` mode), adds up the scores and applies each profile's end
 rules. Its ``legal_actions``/``apply``/``view`` act on the deal in progress.
+
+A game is its rules, its seed, its first dealer and its action log (``Game.log``):
+``Game.from_log`` rebuilds it exactly, the deals still to come included, which is how a
+server stores a table and restarts it.
 """
 
 from __future__ import annotations
@@ -14,8 +18,9 @@ from dataclasses import dataclass
 
 from .actions import Action
 from .cards import Card, CardSet, card_list
-from .deal import Deal, DealResult, View, deal_hands
+from .deal import Deal, DealResult, Declaration, LogEntry, View, deal_hands
 from .errors import BadSetup, IllegalAction
+from .melds import Meld
 from .rules import RuleSet
 
 PACKET_PATTERNS = ("332", "323", "233")
@@ -29,6 +34,8 @@ class DealInfo:
     hands: tuple[CardSet, ...]
     cut: int | None
     packets: str
+    seeded: bool = True
+    """Dealt from the game's seed (False: hands given to ``next_deal``)."""
 
 
 @dataclass(frozen=True)
@@ -55,11 +62,18 @@ class Game:
         first_dealer: int | None = None,
         auto_deal: bool = True,
     ) -> None:
+        if first_dealer is not None and (
+            isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer <= 3
+        ):
+            raise BadSetup(f"first dealer must be a seat 0..3, not {first_dealer!r}")
+        if seed is None:
+            seed = random.Random().getrandbits(63)  # still a seed: every game can be rebuilt
         self.rules = rules
+        self.seed: int = seed
+        """The dealing seed: with the rules, the first dealer and the log, all a game is."""
         self.rng = random.Random(seed)
-        self.first_dealer = self.rng.randrange(4) if first_dealer is None else first_dealer
-        if not 0 <= self.first_dealer <= 3:
-            raise BadSetup(f"first dealer must be a seat 0..3, not {first_dealer}")
+        drawn = self.rng.randrange(4)  # always drawn, so the deals depend on the seed alone
+        self.first_dealer: int = drawn if first_dealer is None else first_dealer
         self.auto_deal = auto_deal
         self.deals: list[Deal] = []
         self.infos: list[DealInfo] = []
@@ -70,6 +84,46 @@ class Game:
         self._gathered: list[Card] | None = None
         if auto_deal:
             self._deal_next()
+
+    @staticmethod
+    def from_log(
+        rules: RuleSet, seed: int, first_dealer: int, log: Sequence[LogEntry], auto_deal: bool = True
+    ) -> Game:
+        """The game rebuilt from its seed, first dealer and log (``IllegalAction`` if an
+        entry is not legal). With ``auto_deal`` False the log's deals are still dealt from
+        the seed, and the game then waits for ``deal_next``."""
+        game = Game(rules, seed, first_dealer, auto_deal=False)
+        for entry in log:
+            if game.awaiting_deal:
+                game.deal_next()
+            game.replay_entry(entry)
+        if auto_deal:
+            game.auto_deal = True
+            if game.awaiting_deal:
+                game.deal_next()
+        return game
+
+    @property
+    def log(self) -> list[LogEntry]:
+        """Every accepted action and declaration of every deal, in order."""
+        return [entry for deal in self.deals for entry in deal.log]
+
+    def __eq__(self, other: object) -> bool:
+        """Same rules, seed, deals and log, and the same dealing state for what comes next."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (
+            self.rules == other.rules
+            and self.seed == other.seed
+            and self.first_dealer == other.first_dealer
+            and self.infos == other.infos
+            and self.deals == other.deals
+            and self.history == other.history
+            and self.winner == other.winner
+            and self.rng.getstate() == other.rng.getstate()
+        )
+
+    __hash__ = None  # type: ignore[assignment]
 
     # ----- state API -----
 
@@ -105,6 +159,32 @@ class Game:
         if deal is None or deal.is_over:
             raise IllegalAction("no_deal")
         deal.apply(action)
+        self._after_step(deal)
+
+    def declare(self, melds: Sequence[Meld]) -> None:
+        """Declare any valid melds for the player to move (see ``Deal.declare``)."""
+        deal = self.current
+        if self.winner is not None:
+            raise IllegalAction("game_over")
+        if deal is None or deal.is_over:
+            raise IllegalAction("no_deal")
+        deal.declare(melds)
+
+    def replay_entry(self, entry: LogEntry) -> None:
+        """Apply one entry of a log: an action, or a ``Declaration``."""
+        if isinstance(entry, Declaration):
+            self.declare(entry.melds)
+        else:
+            self.apply(entry)
+
+    def deal_next(self) -> Deal:
+        """Deal the next hand from the game's seed (what ``apply`` does by itself when
+        ``auto_deal`` is on)."""
+        if not self.awaiting_deal:
+            raise IllegalAction("deal_not_over" if self.winner is None else "game_over")
+        return self._deal_next()
+
+    def _after_step(self, deal: Deal) -> None:
         if deal.is_over:
             self._after_deal(deal)
             if self.winner is None and self.auto_deal:
@@ -128,15 +208,36 @@ class Game:
             winner=self.winner,
         )
 
-    def next_deal(self, hands: Sequence[CardSet], cut: int | None = None, packets: str | None = None) -> Deal:
-        """Start the next deal with given hands (replays and tests)."""
+    def next_deal(
+        self,
+        hands: Sequence[CardSet],
+        cut: int | None = None,
+        packets: str | None = None,
+        *,
+        seeded_if_same: bool = False,
+    ) -> Deal:
+        """Start the next deal with given hands (replays and tests). With
+        ``seeded_if_same``, hands that the seed deals next count as dealt from the seed
+        (the seed moves on), so a replayed seeded game goes on dealing as it would have."""
         if not self.awaiting_deal:
             raise IllegalAction("deal_not_over" if self.winner is None else "game_over")
-        return self._start(tuple(hands), cut, packets or self.rules.packets)
+        hands = tuple(hands)
+        if seeded_if_same:
+            state = self.rng.getstate()
+            drawn, drawn_cut, drawn_packets = self._draw_deal()
+            if drawn == hands:
+                return self._start(drawn, drawn_cut, drawn_packets)
+            self.rng.setstate(state)
+        return self._start(hands, cut, packets or self.rules.packets, seeded=False)
 
     # ----- internals -----
 
-    def _deal_next(self) -> None:
+    def _deal_next(self) -> Deal:
+        hands, cut, packets = self._draw_deal()
+        return self._start(hands, cut, packets)
+
+    def _draw_deal(self) -> tuple[tuple[CardSet, ...], int | None, str]:
+        """The next deal as the seed deals it: hands, cut (real deal), packets."""
         dealer = self.next_dealer
         packets = self.rules.packets if self.rules.packets != "any" else self.rng.choice(PACKET_PATTERNS)
         cut: int | None = None
@@ -148,12 +249,12 @@ class Game:
         else:
             deck = list(range(32))
             self.rng.shuffle(deck)
-        self._start(deal_hands(deck, dealer, packets), cut, packets)
+        return deal_hands(deck, dealer, packets), cut, packets
 
-    def _start(self, hands: tuple[CardSet, ...], cut: int | None, packets: str) -> Deal:
+    def _start(self, hands: tuple[CardSet, ...], cut: int | None, packets: str, seeded: bool = True) -> Deal:
         deal = Deal(self.rules, self.next_dealer, hands)
         self.deals.append(deal)
-        self.infos.append(DealInfo(deal.dealer, hands, cut, packets))
+        self.infos.append(DealInfo(deal.dealer, hands, cut, packets, seeded))
         return deal
 
     def _after_deal(self, deal: Deal) -> None:

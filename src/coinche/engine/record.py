@@ -74,6 +74,9 @@ class Record:
     rules: RuleSet
     deals: tuple[DealRecord, ...]
     is_game: bool
+    seed: int | None = None
+    """A game's dealing seed (an extra key of RECORD.md): replay deals the record's hands
+    from it where they match, so the replayed game deals its next hands as the live one."""
 
 
 # ----- parsing -----
@@ -95,8 +98,15 @@ def parse_record(data: Any) -> Record:
                     f"deal {i + 1}: dealer must be {(parsed[i - 1].dealer + 1) & 3} (the previous dealer + 1), "
                     f"not {parsed[i].dealer}"
                 )
-        return Record(rules, parsed, True)
+        return Record(rules, parsed, True, _parse_seed(data.get("seed")))
     return Record(rules, (_parse_deal(data, 1),), False)
+
+
+def _parse_seed(value: Any) -> int | None:
+    """The optional game seed: a whole number, kept for information only when it is not one."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**64:
+        return value
+    return None
 
 
 def _parse_rules(data: Mapping[str, Any]) -> RuleSet:
@@ -217,11 +227,13 @@ def replay(record: Record) -> Game:
     """Replay a parsed record through a ``Game``; ``ReplayError`` names the first illegal
     call or card. Every deal of a game record is played; the game is returned."""
     first = record.deals[0]
-    game = Game(record.rules, first_dealer=first.dealer, auto_deal=False)
+    game = Game(record.rules, seed=record.seed, first_dealer=first.dealer, auto_deal=False)
     for n, dr in enumerate(record.deals, start=1):
         if game.is_over:
             raise ReplayError(f"deal {n}: the game was already won by team {game.winner} after deal {n - 1}")
-        deal = game.next_deal(dr.hands, dr.extra.get("cut"), dr.extra.get("packets"))
+        deal = game.next_deal(
+            dr.hands, dr.extra.get("cut"), dr.extra.get("packets"), seeded_if_same=record.seed is not None
+        )
         _replay_deal(game, deal, dr, n)
         if not deal.is_over and n < len(record.deals):
             raise RecordError(f"deal {n} is unfinished: only the last deal of a game may be unfinished")
@@ -321,7 +333,11 @@ def game_record(game: Game) -> dict[str, Any]:
                 d["cut"] = info.cut
             d["packets"] = info.packets
         deals.append(d)
-    return {"rules": game.rules.name, "options": game.rules.options(), "deals": deals}
+    out: dict[str, Any] = {"rules": game.rules.name, "options": game.rules.options()}
+    if all(info.seeded for info in game.infos):
+        out["seed"] = game.seed  # extra key: lets a replay go on dealing as the game would
+    out["deals"] = deals
+    return out
 
 
 # ----- the replay answer -----
