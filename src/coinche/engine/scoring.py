@@ -265,9 +265,16 @@ def score_deal(rules: RuleSet, contract: Contract, facts: DealFacts) -> DealScor
                 inner_b = b_t if rules.multiply_belote else 0
                 inner = v + base + m_t + inner_b
                 taker = inner * x + (b_t - inner_b)
-                which = "score.takers_multiplied" if rules.multiply_belote else "score.takers_multiplied_belote_after"
                 lines.append(
-                    Message.of(which, value=v, base=base_line, melds=m_t, belote=b_t, multiplier=x, total=taker)
+                    Message.of(
+                        "score.takers_multiplied" if rules.multiply_belote else "score.takers_multiplied_belote_after",
+                        value=v,
+                        base=base_line,
+                        melds=m_t,
+                        belote=b_t,
+                        multiplier=x,
+                        total=taker,
+                    )
                 )
                 defense = b_d
                 lines.append(Message.of("score.defense_belote_only", total=defense))
@@ -292,20 +299,32 @@ def score_deal(rules: RuleSet, contract: Contract, facts: DealFacts) -> DealScor
             melds_taken = (0, all_melds)
             inner_b = b_d if rules.multiply_belote else 0
             defense = (base + v + all_melds + inner_b) * x + (b_d - inner_b)
-            which = (
-                "score.defense_failed_multiplied"
-                if rules.multiply_belote
-                else "score.defense_failed_multiplied_belote_after"
-            )
             lines.append(
-                Message.of(which, base=base_line, value=v, melds=all_melds, belote=b_d, multiplier=x, total=defense)
+                Message.of(
+                    "score.defense_failed_multiplied"
+                    if rules.multiply_belote
+                    else "score.defense_failed_multiplied_belote_after",
+                    base=base_line,
+                    value=v,
+                    melds=all_melds,
+                    belote=b_d,
+                    multiplier=x,
+                    total=defense,
+                )
             )
 
     if rules.rounding != "none":
         rt = round_award(taker, rules, attack=True)
         rd = round_award(defense, rules, attack=False)
-        which = "score.rounding_nearest10" if rules.rounding == "nearest10" else "score.rounding_house"
-        lines.append(Message.of(which, takers=taker, rounded_takers=rt, defense=defense, rounded_defense=rd))
+        lines.append(
+            Message.of(
+                "score.rounding_nearest10" if rules.rounding == "nearest10" else "score.rounding_house",
+                takers=taker,
+                rounded_takers=rt,
+                defense=defense,
+                rounded_defense=rd,
+            )
+        )
         taker, defense = rt, rd
     lines.append(Message.of("score.result", takers=taker, defense=defense))
     return DealScore(made, taker, defense, tuple(lines), melds_taken)
