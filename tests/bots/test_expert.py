@@ -11,7 +11,7 @@ import pytest
 from coinche.bots.adaptive import AdaptiveBot
 from coinche.bots.base import load_bot
 from coinche.bots.expert import ExpertBot
-from coinche.engine.actions import ANNOUNCE
+from coinche.engine.actions import announce, is_card
 from coinche.engine.cards import card_list
 from coinche.engine.deal import Deal, Phase, random_hands
 from coinche.engine.rules import RuleSet
@@ -97,7 +97,7 @@ def test_expert_announces_belote_and_declares_melds() -> None:
         while not deal.is_over:
             view = deal.view(deal.to_move)
             action = bots[deal.to_move].choose(view).action
-            if deal.phase is Phase.PLAY and action < 64 and action + ANNOUNCE in view.legal_actions:
+            if deal.phase is Phase.PLAY and is_card(action) and announce(action) in view.legal_actions:
                 pytest.fail("the expert must announce its belote")
             if deal.phase is Phase.PLAY and deal.declared[deal.to_move] is None:
                 assert action == view.legal_actions[0]  # the full declaration

@@ -13,17 +13,22 @@ import pytest
 from coinche.bots.base import Bot, Decision, load_bot
 from coinche.bots.beginner import BeginnerBot
 from coinche.bots.confirmed import ConfirmedBot, opening_estimate, support_estimate
-from coinche.bots.knowledge import knowledge, parse_auction, trick_winner
+from coinche.bots.knowledge import bid_value, knowledge, parse_auction
 from coinche.engine.actions import (
-    ANNOUNCE,
-    CAPOT_BASE,
     COINCHE,
     DECLARE_BASE,
     PASS,
     SURCOINCHE,
     Action,
+    announce,
+    bid_rank,
     bid_trump,
+    capot,
+    card_of,
+    is_announce,
     is_bid,
+    is_card,
+    is_numeric_bid,
     make_bid,
     parse_call,
 )
@@ -42,8 +47,9 @@ from coinche.engine.cards import (
     parse_cards,
 )
 from coinche.engine.deal import Deal, Phase, View, random_hands
-from coinche.engine.play import tables
+from coinche.engine.play import tables, trick_winner
 from coinche.engine.rules import PROFILES, RuleSet
+from coinche.engine.scoring import CAPOT_VALUE, Contract
 
 LEVELS = ("beginner", "confirmed")
 
@@ -155,6 +161,42 @@ def test_bots_receive_a_view_not_the_deal() -> None:
     assert seen and all(type(v) is View for v in seen)
 
 
+def test_bot_template_dispatches_and_seeds_the_rng() -> None:
+    """``Bot.choose`` sends each phase to its hook, declares every meld by default and gives
+    each bot a ``rng`` seeded with its seed; a bot overriding ``choose`` still works."""
+    phases: list[str] = []
+
+    class Hooks(Bot):
+        def choose_call(self, view: View) -> Decision:
+            phases.append("call")
+            return Decision.plain(PASS, "pass")
+
+        def choose_card(self, view: View) -> Decision:
+            phases.append("card")
+            return Decision.plain(self.rng.choice(view.legal_actions), "y")
+
+    assert Hooks(seed=3).rng.random() == Hooks(seed=3).rng.random() == random.Random(3).random()
+    rules = RuleSet.profile("classic")
+    deal = deal_with(rules, 3, {0: "JS QS KS AS TS 7H 8H 9H"})  # seat 0 holds melds
+    assert Hooks(seed=0).choose(deal.view(0)).action == PASS and phases == ["call"]
+    apply_calls(deal, "80S pass pass pass")
+    d = Hooks(seed=0).choose(deal.view(0))
+    assert d.action == DECLARE_BASE and d.explanation and phases == ["call"]
+    deal.apply(d.action)
+    assert Hooks(seed=0).choose(deal.view(0)).action in deal.legal_actions() and phases == ["call", "card"]
+    with pytest.raises(NotImplementedError):
+        Bot(seed=0).choose(deal.view(0))
+
+    class Outside(Bot):  # the old way: one choose for everything
+        def choose(self, view: View) -> Decision:
+            return Decision(view.legal_actions[-1])
+
+    play_deal(Deal(rules, 0, random_hands(random.Random(2))), [Outside(seed=s) for s in range(4)])
+    # What a class lacks to play (bot_factory refuses such a class by name).
+    assert Outside.missing_methods() == () == Hooks.missing_methods() == BeginnerBot.missing_methods()
+    assert Bot.missing_methods() == ("choose_call", "choose_card")
+
+
 # ----- the auction -----
 
 STRONG = "JH 9H AH TH 7H AS AC 8D"
@@ -166,7 +208,7 @@ def test_confirmed_opens_a_strong_hand_and_passes_a_weak_one() -> None:
     deal = deal_with(rules, 3, {0: STRONG})
     d = ConfirmedBot(seed=1).choose(deal.view(0))
     assert is_bid(d.action) and bid_trump(d.action) == HEARTS
-    assert 80 <= (d.action - 1000) // 10 <= 160
+    assert 80 <= bid_rank(d.action) // 10 <= 160
     assert d.explanation and "H:" in d.explanation and "tricks" in d.explanation
     deal = deal_with(rules, 3, {0: WEAK})
     assert ConfirmedBot(seed=1).choose(deal.view(0)).action == PASS
@@ -236,7 +278,7 @@ def test_confirmed_surcoinches_only_a_clearly_made_contract() -> None:
 def test_confirmed_bids_capot_sa_ta_only_on_clear_hands() -> None:
     rules = RuleSet.profile("classic")
     deal = deal_with(rules, 3, {0: "JH 9H AH TH 8H AS AD AC"})
-    assert ConfirmedBot(seed=5).choose(deal.view(0)).action == CAPOT_BASE + HEARTS
+    assert ConfirmedBot(seed=5).choose(deal.view(0)).action == capot(HEARTS)
     deal = deal_with(rules, 3, {0: "JH 9H JS 9S JD AD JC 7C"})
     d = ConfirmedBot(seed=5).choose(deal.view(0))
     assert is_bid(d.action) and bid_trump(d.action) == 5, d
@@ -261,7 +303,7 @@ def test_beginner_bids_only_obvious_hands_and_never_coinches() -> None:
             view = deal.view(deal.to_move)
             a = bot.choose(view).action
             assert a not in (COINCHE, SURCOINCHE)
-            assert not is_bid(a) or (a < CAPOT_BASE and bid_trump(a) < NO_TRUMP and (a - 1000) // 10 <= 100)
+            assert not is_bid(a) or (is_numeric_bid(a) and bid_trump(a) < NO_TRUMP and bid_rank(a) // 10 <= 100)
             deal.apply(a)
 
 
@@ -283,9 +325,9 @@ def test_levels_announce_belote_and_declare_melds() -> None:
                 if DECLARE_BASE in legal:
                     assert a == DECLARE_BASE
                     declared += 1
-                if a < ANNOUNCE and a + ANNOUNCE in legal:
+                if is_card(a) and not is_announce(a) and announce(a) in legal:
                     pytest.fail(f"{level} played {a} without announcing the belote")
-                announced += ANNOUNCE <= a < 2 * ANNOUNCE
+                announced += is_announce(a)
                 deal.apply(a)
         assert announced > 0 and declared > 0
 
@@ -340,8 +382,8 @@ def test_confirmed_partner_of_a_generale_taker_wins_no_trick() -> None:
                 if call == "generaleH" and seat == 3 and deal.trick:
                     tt = tables(HEARTS)
                     w = deal.trick[trick_winner(deal.trick, tt)]
-                    if any(not tt.beats(x & 31, w) for x in view.legal_actions):
-                        assert not tt.beats(a & 31, w), "the partner won a trick it could have lost"
+                    if any(not tt.beats(card_of(x), w) for x in view.legal_actions):
+                        assert not tt.beats(card_of(a), w), "the partner won a trick it could have lost"
                 deal.apply(a)
             tricks[call] += sum(1 for t in deal.tricks if t.winner == 3)
     assert tricks["generaleH"] < tricks["capotH"]
@@ -351,7 +393,8 @@ def test_confirmed_partner_of_a_generale_taker_wins_no_trick() -> None:
 
 
 def test_parse_auction_reads_seats_bids_and_coinche() -> None:
-    a = parse_auction([parse_call(c) for c in ("pass", "80H", "90S", "pass", "100H", "coinche")], dealer=2)
+    calls = [parse_call(c) for c in ("pass", "80H", "90S", "pass", "100H", "coinche")]
+    a = parse_auction(calls, dealer=2, rules=RuleSet.profile("classic"))
     # First call by seat 3.
     assert a.calls[0] == (3, PASS)
     assert a.bids[0] == (make_bid(80, HEARTS),)
@@ -362,6 +405,45 @@ def test_parse_auction_reads_seats_bids_and_coinche() -> None:
     assert a.partner_bid(2) == (HEARTS, 80) and a.partner_bid(1) == (HEARTS, 100) and a.partner_bid(3) == (SPADES, 90)
     assert a.partner_bid(0) is None
     assert a.trumps_bid(0) == (HEARTS,) and a.value_in(3, HEARTS) == 100 and a.value_in(3, SPADES) == 0
+
+
+def test_bid_value_takes_the_rules() -> None:
+    """A générale is worth the table's ``generale_value`` (house 300, classic 500)."""
+    house, classic = RuleSet.profile("house"), RuleSet.profile("classic")
+    assert bid_value(parse_call("generaleH"), house) == 300 == house.generale_value
+    assert bid_value(parse_call("generaleTA"), classic) == 500
+    assert bid_value(parse_call("capotS"), house) == CAPOT_VALUE == bid_value(parse_call("capotS"), classic)
+    assert bid_value(parse_call("90H"), house) == 90 and bid_value(parse_call("120SA"), classic) == 120
+    # The auction read at a house table: a partner's générale claims 300.
+    a = parse_auction([parse_call("generaleH")], dealer=3, rules=house)
+    assert a.current_value == 300 and a.partner_bid(2) == (HEARTS, 300) and a.value_in(0, HEARTS) == 300
+
+
+@pytest.mark.parametrize(
+    ("profile", "calls", "expected"),
+    [
+        ("classic", "80H", Contract("bid", 80, HEARTS, 0, 1)),
+        ("classic", "80H coinche", Contract("bid", 80, HEARTS, 0, 2)),
+        ("classic", "90S coinche surcoinche", Contract("bid", 90, SPADES, 0, 4)),
+        ("house", "90S coinche surcoinche", Contract("bid", 90, SPADES, 0, 3)),
+        ("classic", "capotH coinche", Contract("capot", CAPOT_VALUE, HEARTS, 0, 2)),
+        ("house", "pass capotD coinche surcoinche", Contract("capot", CAPOT_VALUE, DIAMONDS, 1, 3)),
+        ("house", "generaleC coinche", Contract("generale", 300, CLUBS, 0, 2)),
+        ("classic", "80H 90S pass generaleTA coinche surcoinche", Contract("generale", 500, 5, 3, 4)),
+    ],
+)
+def test_auction_info_contract_has_the_multiplier(profile: str, calls: str, expected: Contract) -> None:
+    """The contract the auction stands at (the expert's reading) is ``Auction.contract``'s:
+    a coinched capot is doubled, a surcoinche takes the rules' multiplier."""
+    rules = RuleSet.profile(profile)
+    deal = Deal(rules, 3, random_hands(random.Random(1)))  # seat 0 speaks first
+    apply_calls(deal, calls)
+    info = parse_auction(deal.view(0).calls, 3, rules)
+    assert info.contract() == expected
+    while deal.contract is None:  # finish the auction: the engine agrees
+        deal.apply(PASS)
+    assert deal.contract == expected
+    assert parse_auction([], 3, rules).contract() is None
 
 
 def _check_knowledge(deal: Deal, seat: int) -> None:
@@ -420,7 +502,7 @@ def test_knowledge_infers_voids_trumps_and_belote() -> None:
     )
     apply_calls(deal, "80S pass pass pass")  # seat 0 takes spades
     deal.apply(parse_card("AD"))  # seat 0 leads AD
-    deal.apply(parse_card("KS") + ANNOUNCE)  # seat 1 ruffs and announces belote
+    deal.apply(announce(parse_card("KS")))  # seat 1 ruffs and announces belote
     k = knowledge(deal.view(2))
     assert k.is_void(1, DIAMONDS)
     assert k.known[1] >> card(SPADES, QUEEN) & 1  # the other belote card

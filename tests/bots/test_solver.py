@@ -11,10 +11,10 @@ import pytest
 import coinche.bots.solver as dds
 from coinche.bots.solver import Position
 from coinche.bots.solver import reference as ref
-from coinche.engine.actions import ANNOUNCE, PASS, make_bid
+from coinche.engine.actions import PASS, card_of, is_card, make_bid
 from coinche.engine.cards import ALL_TRUMP, NO_TRUMP, card_list, parse_card, parse_cards
 from coinche.engine.deal import Deal, Phase, random_hands
-from coinche.engine.play import legal_mask, tables
+from coinche.engine.play import legal_mask, tables, trick_winner
 from coinche.engine.rules import RuleSet
 
 IMPLEMENTATIONS = {"c": dds, "reference": ref}
@@ -30,12 +30,7 @@ def impl(request: pytest.FixtureRequest) -> ModuleType:
 
 
 def _winner_index(trick: list[int], trump: int, ffb: bool) -> int:
-    tt = tables(trump, ffb)
-    w = 0
-    for i in range(1, len(trick)):
-        if tt.beats(trick[i], trick[w]):
-            w = i
-    return w
+    return trick_winner(trick, tables(trump, ffb))
 
 
 def random_position(
@@ -338,7 +333,7 @@ def _deal_in_play(rng: random.Random, rules: RuleSet, trump: int, cards: int) ->
         acts = deal.legal_actions()
         a = rng.choice(acts)
         deal.apply(a)
-        if a < 2 * ANNOUNCE:  # a card, announcing a belote or not (declarations are not cards)
+        if is_card(a):  # a card, announcing a belote or not (declarations are not cards)
             played += 1
     return deal
 
@@ -362,7 +357,7 @@ def test_from_deal_mid_play() -> None:
         else:
             assert pos.sweep_bonus == 0
         legal = dds.legal_cards(pos)
-        cards = {a % ANNOUNCE for a in deal.legal_actions() if a < 2 * ANNOUNCE}
+        cards = {card_of(a) for a in deal.legal_actions() if is_card(a)}
         assert legal == sum(1 << c for c in cards)
         team = rng.randrange(2)
         assert dds.solve(pos, team) == ref.solve(pos, team)

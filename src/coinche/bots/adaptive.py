@@ -10,8 +10,6 @@ step that shrinks as the knob settles, so it converges to the human's level.
 
 from __future__ import annotations
 
-import random
-
 from ..engine.deal import View
 from .base import Bot, Decision
 from .beginner import BeginnerBot
@@ -33,7 +31,6 @@ class AdaptiveBot(Bot):
         expert_samples: int = 60,
     ) -> None:
         super().__init__(seed)
-        self.rng = random.Random(seed)
         self.level = min(1.0, max(0.0, level))
         self.human_seat = human_seat
         self.step = step
@@ -60,8 +57,12 @@ class AdaptiveBot(Bot):
 
     def choose(self, view: View) -> Decision:
         decision = self._pick().choose(view)
-        why = f"[{self.label}] {decision.explanation}" if decision.explanation else f"[{self.label}]"
-        return Decision(decision.action, why)
+        tag = f"[{self.label}]"
+        return Decision(
+            decision.action,
+            f"{tag} {decision.explanation}" if decision.explanation else tag,
+            f"{tag} {decision.full_explanation}" if decision.full_explanation else tag,
+        )
 
     def observe_result(self, view: View) -> None:
         """Move the knob: up when the human's team won the deal, down when it lost."""

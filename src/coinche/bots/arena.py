@@ -16,9 +16,10 @@ sums (a t interval on the pairs, halved to a per-deal figure).
 
 Four fresh bots are built for every played deal (every pair half), each with a seed derived
 from ``(seed, pair, half, seat)``; every bot sees ``observe_result`` once the deal is over.
-A bot that raises, returns something that is not a ``Decision`` or an action outside
+A bot that raises (anything but ``KeyboardInterrupt``: a ``sys.exit`` in a bot is that bot's
+failure), returns something that is not a ``Decision`` or an action outside
 ``view.legal_actions`` is recorded as an error and a random legal action (from a seeded
-generator) is played for it: a bot never crashes the arena.
+generator) is played for it: a bot never crashes or ends the arena.
 
 Everything but the timings (``deals_per_s``, ``move_time``) depends only on ``rules``, the
 two specs, ``deals`` and ``seed``, whatever ``jobs`` is: each worker recomputes its pairs from
@@ -41,7 +42,7 @@ from typing import Any, Final
 from ..engine.actions import COINCHE, SURCOINCHE, Action, is_bid
 from ..engine.deal import Deal, View, random_hands
 from ..engine.rules import RuleSet
-from .base import Bot, BotFactory, BotLoadError, Decision, bot_factory
+from .base import Bot, BotFactory, Decision, bot_factory, build_bot, failure_text
 
 SIDES: Final = ("ns", "ew")
 MAX_ERROR_LOG: Final = 50
@@ -296,10 +297,7 @@ def _factory(spec: str) -> BotFactory:
 
 
 def _make_bot(factory: BotFactory, spec: str, seed: int) -> Bot:
-    bot = factory(seed=seed)
-    if not isinstance(bot, Bot):
-        raise BotLoadError(f"{spec!r} did not make a Bot (got {type(bot).__name__})")
-    return bot
+    return build_bot(factory, spec, seed)
 
 
 class _Unbuilt(Bot):
@@ -319,8 +317,8 @@ class _Unbuilt(Bot):
 def _build(spec: str, seed: int) -> Bot:
     try:
         return _make_bot(_factory(spec), spec, seed)
-    except Exception as e:
-        return _Unbuilt(f"{type(e).__name__}: {e}")
+    except Exception as e:  # build_bot turns whatever the bot's code raised into BotLoadError
+        return _Unbuilt(str(e))
 
 
 def _play_pair(task: _Task, pair: int) -> _PairOutcome:
@@ -365,9 +363,11 @@ def _play_half(task: _Task, pair: int, half: int, dealer: int, hands: Sequence[i
         t0 = clock()
         try:
             decision = bots[seat].choose(view)
-        except Exception as e:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:  # sys.exit in a bot is that bot's failure, not the arena's end
             times[side].append(clock() - t0)
-            error(seat, f"choose raised {type(e).__name__}: {e}")
+            error(seat, f"choose raised {failure_text(e)}")
         else:
             times[side].append(clock() - t0)
             if not isinstance(decision, Decision):
@@ -386,8 +386,10 @@ def _play_half(task: _Task, pair: int, half: int, dealer: int, hands: Sequence[i
     for s in range(4):
         try:
             bots[s].observe_result(deal.view(s))
-        except Exception as e:
-            error(s, f"observe_result raised {type(e).__name__}: {e}")
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:
+            error(s, f"observe_result raised {failure_text(e)}")
 
     result = deal.result()
     assert result is not None

@@ -8,40 +8,102 @@ bots plug in by ``module:attribute`` (see ``load_bot``).
 from __future__ import annotations
 
 import importlib
-from abc import ABC, abstractmethod
+import inspect
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.actions import ANNOUNCE, Action
-from ..engine.deal import View
+from ..engine.actions import DECLARE_BASE, Action, announce, is_declaration
+from ..engine.cards import Card
+from ..engine.deal import Phase, View
 
 
 @dataclass(frozen=True)
 class Decision:
-    """A bot's choice and, optionally, a one-line reason a person can read."""
+    """A bot's choice and, optionally, one-line reasons a person can read.
+
+    ``explanation`` is public: it may be shown to every seat while the deal is played, so
+    it never names a card the other seats cannot know at that moment (a card still hidden
+    in the bot's hand after the action; the card this action plays, cards of shown melds
+    and of an announced belote are known). ``private_explanation`` may name the bot's own
+    cards ("90D: J, 4 trumps, side AS AC"); it is for after the deal (None: nothing more
+    than ``explanation``).
+    """
 
     action: Action
     explanation: str | None = None
+    private_explanation: str | None = None
+
+    @classmethod
+    def plain(cls, action: Action, why: str) -> Decision:
+        """A decision with one reason that names no hidden card: public and private alike."""
+        return cls(action, why, why)
+
+    @property
+    def full_explanation(self) -> str | None:
+        """The most detailed reason: what to show once the deal is over."""
+        return self.private_explanation if self.private_explanation is not None else self.explanation
 
 
-def with_belote(card: int, legal: Sequence[Action]) -> Action:
+def with_belote(card: Card, legal: Sequence[Action]) -> Action:
     """``card``, with its belote (or rebelote) announcement when one is offered: bots
     always announce (RULES.md I-13)."""
-    return card + ANNOUNCE if card + ANNOUNCE in legal else card
+    return announce(card) if announce(card) in legal else card
 
 
-class Bot(ABC):
-    """Base class of computer players. ``seed`` makes a bot's choices reproducible."""
+def play_card(card: Card, legal: Sequence[Action], why: str, private: str | None = None) -> Decision:
+    """The decision to play ``card`` (announcing its belote when one is offered), with the
+    public reason ``why`` and the private one (``why`` when None)."""
+    a = with_belote(card, legal)
+    detail = why if private is None else private
+    if a != card:
+        return Decision(a, f"{why} (belote)", f"{detail} (belote)")
+    return Decision(a, why, detail)
+
+
+class Bot:
+    """Base class of computer players. ``seed`` makes a bot's choices reproducible: every
+    chance a bot takes comes from ``self.rng``, seeded with it.
+
+    ``choose`` is a template: it dispatches the auction to ``choose_call``, the meld
+    declaration to ``choose_declaration`` (all melds by default) and the card play to
+    ``choose_card``. A bot either implements those or overrides ``choose`` itself.
+    """
 
     name: str = "bot"
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
+        self.rng = random.Random(seed)
 
-    @abstractmethod
     def choose(self, view: View) -> Decision:
         """Return a legal action for ``view.seat`` (one of ``view.legal_actions``)."""
+        if view.phase is Phase.AUCTION:
+            return self.choose_call(view)
+        if is_declaration(view.legal_actions[0]):
+            return self.choose_declaration(view)
+        return self.choose_card(view)
+
+    def choose_call(self, view: View) -> Decision:
+        """A call of the auction (used by the template ``choose``)."""
+        raise NotImplementedError(f"{type(self).__name__} implements neither choose nor choose_call")
+
+    def choose_declaration(self, view: View) -> Decision:
+        """Which melds to declare with the first card: all of them (``DECLARE_BASE``)."""
+        return Decision.plain(DECLARE_BASE, "declare my melds")
+
+    def choose_card(self, view: View) -> Decision:
+        """A card to play (used by the template ``choose``)."""
+        raise NotImplementedError(f"{type(self).__name__} implements neither choose nor choose_card")
+
+    @classmethod
+    def missing_methods(cls) -> tuple[str, ...]:
+        """What this bot class lacks to play: nothing when it overrides ``choose``, else the
+        template's hooks it does not implement (``choose_call``, ``choose_card``)."""
+        if cls.choose is not Bot.choose:
+            return ()
+        return tuple(name for name in ("choose_call", "choose_card") if getattr(cls, name) is getattr(Bot, name))
 
     def observe_result(self, view: View) -> None:
         """Called once a deal is over, with the seat's final view (adaptive bots learn here)."""
@@ -74,17 +136,54 @@ def bot_factory(spec: str) -> BotFactory:
         raise BotLoadError(f"unknown bot {spec!r} (expected one of {known}, or module:attribute)")
     try:
         module = importlib.import_module(module_name)
-    except ImportError as e:
-        raise BotLoadError(f"cannot import bot module {module_name!r}: {e}") from None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:  # a module may fail any way, sys.exit included
+        raise BotLoadError(f"cannot import bot module {module_name!r}: {failure_text(e)}") from None
     factory: Any = getattr(module, attr, None)
     if factory is None or not callable(factory):
         raise BotLoadError(f"{module_name!r} has no bot {attr!r}")
+    if inspect.isclass(factory) and inspect.isabstract(factory):
+        missing = ", ".join(sorted(getattr(factory, "__abstractmethods__", ())))
+        raise BotLoadError(f"bot {spec!r} is an abstract class (it does not implement {missing})")
+    if not _takes_seed(factory):
+        raise BotLoadError(f"bot {spec!r} takes no seed= argument (a bot factory is called with seed=)")
     return factory  # type: ignore[no-any-return]
 
 
-def load_bot(spec: str, seed: int | None = None, **params: Any) -> Bot:
-    """Build a bot by name or ``module:attribute``; the result is checked to be a ``Bot``."""
-    bot = bot_factory(spec)(seed=seed, **params)
+def _takes_seed(factory: Callable[..., Any]) -> bool:
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):  # no signature to read: the call will tell
+        return True
+    keyword = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return any(p.kind is inspect.Parameter.VAR_KEYWORD or (p.name == "seed" and p.kind in keyword) for p in parameters)
+
+
+def failure_text(error: BaseException, limit: int = 200) -> str:
+    """One short line naming what a bot's code raised: ``RuntimeError: boom``."""
+    text = " ".join(f"{type(error).__name__}: {error}".split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def build_bot(factory: BotFactory, spec: str, seed: int | None = None, **params: Any) -> Bot:
+    """Call a bot factory; ``BotLoadError`` when it fails (whatever it raises, a
+    ``sys.exit`` included) or makes something that is not a ``Bot``."""
+    try:
+        bot = factory(seed=seed, **params)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:
+        raise BotLoadError(f"bot {spec!r} could not be built: {failure_text(e)}") from None
     if not isinstance(bot, Bot):
         raise BotLoadError(f"{spec!r} did not make a Bot (got {type(bot).__name__})")
+    missing = type(bot).missing_methods()
+    if missing:
+        raise BotLoadError(f"bot {spec!r} cannot play: it implements neither choose nor {' and '.join(missing)}")
     return bot
+
+
+def load_bot(spec: str, seed: int | None = None, **params: Any) -> Bot:
+    """Build a bot by name or ``module:attribute``; the result is checked to be a ``Bot``.
+    Every way a bot can fail to load or build is a ``BotLoadError`` with a one-line reason."""
+    return build_bot(bot_factory(spec), spec, seed, **params)

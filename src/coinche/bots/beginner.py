@@ -13,16 +13,15 @@ It still announces belote and declares its melds.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Final
 
-from ..engine.actions import ANNOUNCE, DECLARE_BASE, PASS, bid_trump, is_declaration, make_bid
-from ..engine.cards import ACE, JACK, NINE, SUIT_MASKS, SUITS, TRUMP_NAMES, Card, CardSet, card
-from ..engine.deal import Phase, View
-from ..engine.play import tables
-from .base import Bot, Decision, with_belote
-from .knowledge import parse_auction, trick_winner
+from ..engine.actions import PASS, bid_trump, card_of, is_card, make_bid
+from ..engine.cards import ACE, JACK, NINE, SUIT_MASKS, SUITS, TRUMP_NAMES, Card, CardSet, card, card_str
+from ..engine.deal import View
+from ..engine.play import tables, trick_winner
+from .base import Bot, Decision, play_card
+from .knowledge import parse_auction
 
 RANDOM_CARD: Final = 0.15
 """Share of cards played at random (a forgotten void, a careless discard)."""
@@ -57,25 +56,15 @@ class BeginnerBot(Bot):
 
     name = "beginner"
 
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed)
-        self.rng = random.Random(seed)
-
-    def choose(self, view: View) -> Decision:
-        legal = view.legal_actions
-        if view.phase is Phase.AUCTION:
-            return self._call(view)
-        if is_declaration(legal[0]):
-            return Decision(DECLARE_BASE, "declare my melds")
+    def choose_card(self, view: View) -> Decision:
         c, why = self._card(view)
-        a = with_belote(c, legal)
-        return Decision(a, f"{why} (belote)" if a != c else why)
+        return play_card(c, view.legal_actions, why, f"{card_str(c)}: {why}")
 
-    def _call(self, view: View) -> Decision:
+    def choose_call(self, view: View) -> Decision:
         legal = view.legal_actions
-        a = parse_auction(view.calls, view.dealer)
+        a = parse_auction(view.calls, view.dealer, view.rules)
         if a.coinched or a.bidder == view.seat:
-            return Decision(PASS, "pass")
+            return Decision.plain(PASS, "pass")
         partner = (view.seat + 2) & 3
         if a.bidder == partner and a.last_bid is not None:
             t = bid_trump(a.last_bid)
@@ -83,19 +72,21 @@ class BeginnerBot(Bot):
             if raise_ok and self.rng.random() < RAISE:
                 bid = make_bid(a.current_value + 10, t)
                 if bid in legal:
-                    return Decision(bid, f"{a.current_value + 10}{TRUMP_NAMES[t]}: I have your Jack")
-            return Decision(PASS, "pass: my partner bid")
+                    name = f"{a.current_value + 10}{TRUMP_NAMES[t]}"
+                    return Decision(bid, f"{name}: I support my partner", f"{name}: I have your Jack")
+            return Decision.plain(PASS, "pass: my partner bid")
         ob = obvious_bid(view.hand)
         if ob is None:
-            return Decision(PASS, "pass: no good suit")
+            return Decision.plain(PASS, "pass: no good suit")
         value, s = ob
         bid = make_bid(value, s)
         if bid not in legal:
-            return Decision(PASS, "pass: the bid is too high for me")
-        return Decision(bid, f"{value}{TRUMP_NAMES[s]}: Jack and a long suit")
+            return Decision.plain(PASS, "pass: the bid is too high for me")
+        name = f"{value}{TRUMP_NAMES[s]}"
+        return Decision(bid, f"{name}: a long suit", f"{name}: Jack and a long suit")
 
     def _card(self, view: View) -> tuple[Card, str]:
-        cards = sorted({a & 31 for a in view.legal_actions if 0 <= a < 2 * ANNOUNCE})
+        cards = sorted({card_of(a) for a in view.legal_actions if is_card(a)})
         if len(cards) == 1:
             return cards[0], "only card"
         if self.rng.random() < RANDOM_CARD:

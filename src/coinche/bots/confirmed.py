@@ -23,23 +23,27 @@ taker's partner tries to win no trick.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from ..engine.actions import (
-    ANNOUNCE,
     COINCHE,
     DECLARE_BASE,
     PASS,
     SURCOINCHE,
     Action,
+    bid_rank,
     bid_trump,
     capot,
-    is_declaration,
+    card_of,
+    is_capot,
+    is_card,
+    is_generale,
+    is_numeric_bid,
     make_bid,
 )
+from ..engine.belote import belote_suits
 from ..engine.cards import (
     ACE,
     ALL_TRUMP,
@@ -57,10 +61,11 @@ from ..engine.cards import (
     CardSet,
     Trump,
     card,
+    card_str,
 )
-from ..engine.deal import Phase, View
+from ..engine.deal import View
 from ..engine.melds import best_melds, melds_points
-from .base import Bot, Decision, with_belote
+from .base import Bot, Decision, play_card
 from .knowledge import AuctionInfo, Knowledge, knowledge, parse_auction
 
 SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs", "no trump", "all trump")
@@ -146,7 +151,7 @@ def opening_estimate(hand: CardSet, trump: Trump) -> Estimate:
             notes.append("10")
         elif n >= 4:
             tricks += 0.5
-    if _has(hand, t, KING) and _has(hand, t, QUEEN):
+    if belote_suits(hand, t):
         tricks += 2
         notes.append("belote")
     if n >= 4:
@@ -201,7 +206,7 @@ def support_estimate(hand: CardSet, trump: Trump) -> Estimate:
             if ten and n >= 4:
                 tricks += 1
                 notes.append("10")
-    if _has(hand, t, KING) and _has(hand, t, QUEEN):
+    if belote_suits(hand, t):
         tricks += 2
         notes.append("belote")
     side: list[str] = []
@@ -290,52 +295,47 @@ def capot_hand(hand: CardSet, trump: Trump) -> bool:
 
 class ConfirmedBot(Bot):
     """A sound rule-based player (see the module docstring). Deterministic: the seeded
-    ``rng`` is kept for the interface but no choice depends on chance."""
+    ``rng`` is kept for the interface but no choice depends on chance.
+
+    Public explanations give the reason without the cards behind it ("80H: 3 tricks in
+    hearts"); private ones add them ("80H: 3 tricks in hearts (J, 9, side AS)")."""
 
     name = "confirmed"
 
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed)
-        self.rng = random.Random(seed)
+    def choose_declaration(self, view: View) -> Decision:
+        return Decision.plain(DECLARE_BASE, "declare every meld")
 
-    def choose(self, view: View) -> Decision:
-        legal = view.legal_actions
-        if view.phase is Phase.AUCTION:
-            return self._call(view)
-        if is_declaration(legal[0]):
-            return Decision(DECLARE_BASE, "declare every meld")
-        k = knowledge(view)
-        c, why = self._card(view, k)
-        a = with_belote(c, legal)
-        return Decision(a, f"{why} (belote)" if a != c else why)
+    def choose_card(self, view: View) -> Decision:
+        c, why = self._card(view, knowledge(view))
+        return play_card(c, view.legal_actions, why, f"{card_str(c)}: {why}")
 
     # ----- auction -----
 
-    def _call(self, view: View) -> Decision:
+    def choose_call(self, view: View) -> Decision:
         legal = view.legal_actions
-        a = parse_auction(view.calls, view.dealer)
+        a = parse_auction(view.calls, view.dealer, view.rules)
         seat = view.seat
         hand = view.hand
         if a.coinched:
             if SURCOINCHE in legal and a.last_bid is not None:
                 t = bid_trump(a.last_bid)
                 value = a.current_value
-                ceiling, _ = self._ceiling(view, a, t)
-                if value < 250 and ceiling >= value + SURCOINCHE_MARGIN:
-                    return Decision(SURCOINCHE, f"surcoinche: our estimate {ceiling} clearly makes {value}")
-            return Decision(PASS, "pass")
+                ceiling, _, _ = self._ceiling(view, a, t)
+                if is_numeric_bid(a.last_bid) and ceiling >= value + SURCOINCHE_MARGIN:
+                    return Decision.plain(SURCOINCHE, f"surcoinche: our estimate {ceiling} clearly makes {value}")
+            return Decision.plain(PASS, "pass")
         if COINCHE in legal and a.last_bid is not None:
-            why = self._coinche(view, a)
-            if why is not None:
-                return Decision(COINCHE, why)
+            reasons = self._coinche(view, a)
+            if reasons is not None:
+                return Decision(COINCHE, *reasons)
         if a.bidder == seat:
-            return Decision(PASS, "pass: I hold the contract")
+            return Decision.plain(PASS, "pass: I hold the contract")
         current = a.current_value
         team_holds = a.bidder >= 0 and a.bidder & 1 == seat & 1
         trumps: Sequence[Trump] = (*SUITS, NO_TRUMP, ALL_TRUMP) if view.rules.sa_ta else SUITS
-        best: tuple[int, int, Trump, str] | None = None
+        best: tuple[int, int, Trump, str, str] | None = None
         for t in trumps:
-            ceiling, why = self._ceiling(view, a, t)
+            ceiling, why, detail = self._ceiling(view, a, t)
             if ceiling <= current or ceiling < 80:
                 continue
             partner_suit = a.value_in((seat + 2) & 3, t) > 0
@@ -344,33 +344,37 @@ class ConfirmedBot(Bot):
             entering = not team_holds and a.bidder >= 0 and not partner_suit and a.value_in(seat, t) == 0
             if entering and ceiling < current + 20 and not (t < NO_TRUMP and _has(hand, t, JACK)):
                 continue  # entering over the opponents in a new trump: only when clearly stronger
-            key = (ceiling, 1 if partner_suit else 0, t, why)
+            key = (ceiling, 1 if partner_suit else 0, t, why, detail)
             if best is None or key[:2] > best[:2]:
                 best = key
         if best is None:
-            return Decision(PASS, "pass: nothing to add" if team_holds else "pass: not enough tricks")
-        ceiling, _, t, why = best
+            return Decision.plain(PASS, "pass: nothing to add" if team_holds else "pass: not enough tricks")
+        ceiling, _, t, why, detail = best
+        full = f"{why} {detail}" if detail else why
         if t < NO_TRUMP and capot_hand(hand, t) and capot(t) in legal:
-            return Decision(capot(t), f"capot{TRUMP_NAMES[t]}: every trick ({why})")
+            name = f"capot{TRUMP_NAMES[t]}"
+            return Decision(capot(t), f"{name}: every trick ({why})", f"{name}: every trick ({full})")
         value = min(ceiling, view.rules.max_bid)
         bid = make_bid(value, t)
         if bid not in legal:
-            return Decision(PASS, "pass")
-        return Decision(bid, f"{value}{TRUMP_NAMES[t]}: {why}")
+            return Decision.plain(PASS, "pass")
+        name = f"{value}{TRUMP_NAMES[t]}"
+        return Decision(bid, f"{name}: {why}", f"{name}: {full}")
 
-    def _ceiling(self, view: View, a: AuctionInfo, t: Trump) -> tuple[int, str]:
+    def _ceiling(self, view: View, a: AuctionInfo, t: Trump) -> tuple[int, str, str]:
         """The highest value the team may bid in ``t``, from this hand and the partner's
-        bids, and a short reason (0 when the hand has nothing to say in ``t``)."""
+        bids, a short reason naming no card and the cards behind it (``(J, 9, side AS)``);
+        0 when the hand has nothing to say in ``t``."""
         seat, hand = view.seat, view.hand
         partner = (seat + 2) & 3
         team_bids = [(s, b) for s, b in a.calls if s in (seat, partner) and _is_num(b, t)]
         if not team_bids:
             est = self._opening(view, t)
             if est is None:
-                return 0, ""
+                return 0, "", ""
             tricks = _floor(est.tricks)
             value = 80 + 10 * (tricks - 3)
-            return value, f"{_tricks(tricks)} in {SUIT_NAMES[t]} ({est.why()})"
+            return value, f"{_tricks(tricks)} in {SUIT_NAMES[t]}", f"({est.why()})"
         i_opened = team_bids[0][0] == seat
         claimed = 0
         prev = 0
@@ -386,13 +390,13 @@ class ConfirmedBot(Bot):
             est = Estimate(min(est.tricks, 5.0), est.notes)
         extra = _floor(est.tricks) - claimed
         if extra <= 0:
-            return prev, ""
+            return prev, "", ""
         last_partner = max((_value(b) for s, b in team_bids if s == partner), default=0)
         if i_opened:
-            why = f"{_tricks(extra)} more in {SUIT_NAMES[t]} ({est.why()})"
+            why = f"{_tricks(extra)} more in {SUIT_NAMES[t]}"
         else:
-            why = f"raise partner's {last_partner}{TRUMP_NAMES[t]} by {_tricks(extra)} ({est.why()})"
-        return prev + 10 * extra, why
+            why = f"raise partner's {last_partner}{TRUMP_NAMES[t]} by {_tricks(extra)}"
+        return prev + 10 * extra, why, f"({est.why()})"
 
     def _opening(self, view: View, t: Trump) -> Estimate | None:
         """The hand's estimate as opener in ``t``, None when it does not qualify."""
@@ -419,8 +423,8 @@ class ConfirmedBot(Bot):
             return None
         return est
 
-    def _coinche(self, view: View, a: AuctionInfo) -> str | None:
-        """A reason to coinche the current bid, or None.
+    def _coinche(self, view: View, a: AuctionInfo) -> tuple[str, str] | None:
+        """A reason to coinche the current bid (public, then private with the cards), or None.
 
         Solid grounds only. Against a suit: four trumps with the J or the 9 (the takers
         cannot draw them), the J third with the 9 or the A against 120 or more, or the
@@ -428,45 +432,52 @@ class ConfirmedBot(Bot):
         TA two Jacks; against a capot or générale the trump J (a sure trick). Side Aces
         alone are no grounds: the takers ruff them.
         """
-        assert a.last_bid is not None
-        t = bid_trump(a.last_bid)
+        bid = a.last_bid
+        assert bid is not None
+        t = bid_trump(bid)
         value = a.current_value
         hand = view.hand
-        what = "capot" if value == 250 else "générale" if value > 250 else str(value)
+        sweep = is_capot(bid) or is_generale(bid)
+        what = "capot" if is_capot(bid) else "générale" if is_generale(bid) else str(value)
         if t == NO_TRUMP:
             aces = sum(1 for s in SUITS if _has(hand, s, ACE))
-            if aces >= 3 and value < 250:
-                return f"coinche: {aces} Aces against {what}SA"
+            if aces >= 3 and not sweep:
+                return f"coinche: Aces against {what}SA", f"coinche: {aces} Aces against {what}SA"
             return None
         if t == ALL_TRUMP:
             jacks = sum(1 for s in SUITS if _has(hand, s, JACK))
-            if jacks >= 2 and value < 250:
-                return f"coinche: {jacks} Jacks against {what}TA"
+            if jacks >= 2 and not sweep:
+                return f"coinche: Jacks against {what}TA", f"coinche: {jacks} Jacks against {what}TA"
             return None
         j, nine, ace = (_has(hand, t, r) for r in (JACK, NINE, ACE))
         n = (hand & SUIT_MASKS[t]).bit_count()
         trumps = " ".join(r for r, held in (("J", j), ("9", nine), ("A", ace)) if held)
-        if value >= 250:
-            return f"coinche: the trump J is a sure trick against {what}" if j else None
+        if sweep:
+            if not j:
+                return None
+            return f"coinche: they cannot win every trick of the {what}", (
+                f"coinche: the trump J is a sure trick against {what}"
+            )
         if view.rules.melds and view.rules.melds_count_for_contract:
             # The takers' melds (unknown yet) count for them: a jump may hide a square.
-            bids = [b for _, b in a.calls if _is_num(b, bid_trump(b))]
+            bids = [b for _, b in a.calls if is_numeric_bid(b)]
             before = _value(bids[-2]) if len(bids) >= 2 else 70
             if value - before >= 40 or n < 4 or not j:
                 return None
         side_aces = sum(1 for s in SUITS if s != t and _has(hand, s, ACE))
+        against = f"against {value}{TRUMP_NAMES[t]}"
         if n >= 4 and (j or nine):
-            return f"coinche: {n} trumps with {trumps} against {value}{TRUMP_NAMES[t]}"
+            return f"coinche: strong trumps {against}", f"coinche: {n} trumps with {trumps} {against}"
         if n == 3 and j and (nine or ace) and value >= 120:
-            return f"coinche: {trumps} of trumps against {value}{TRUMP_NAMES[t]}"
+            return f"coinche: strong trumps {against}", f"coinche: {trumps} of trumps {against}"
         if j and side_aces >= 3 and value >= 120:
-            return f"coinche: trump J and {side_aces} Aces against {value}{TRUMP_NAMES[t]}"
+            return f"coinche: trump control and side Aces {against}", f"coinche: trump J and {side_aces} Aces {against}"
         return None
 
     # ----- card play -----
 
     def _card(self, view: View, k: Knowledge) -> tuple[Card, str]:
-        cards = sorted({a & 31 for a in view.legal_actions if 0 <= a < 2 * ANNOUNCE})
+        cards = sorted({card_of(a) for a in view.legal_actions if is_card(a)})
         if len(cards) == 1:
             return cards[0], "only card"
         contract = k.contract
@@ -677,11 +688,12 @@ class ConfirmedBot(Bot):
 
 def _is_num(b: Action, t: Trump) -> bool:
     """A numeric bid in ``t`` (capot and générale excluded)."""
-    return 1000 <= b < 4000 and b % 10 == t
+    return is_numeric_bid(b) and bid_trump(b) == t
 
 
 def _value(b: Action) -> int:
-    return (b - 1000) // 10
+    """The number of a numeric bid."""
+    return bid_rank(b) // 10
 
 
 __all__ = [

@@ -14,33 +14,33 @@ double-dummy solver, with the contract in view.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine.actions import (
-    ANNOUNCE,
-    CAPOT_BASE,
     COINCHE,
     DECLARE_BASE,
-    GENERALE_BASE,
     PASS,
     SURCOINCHE,
     Action,
+    bid_rank,
     bid_trump,
     call_str,
+    is_announce,
     is_bid,
-    is_declaration,
+    is_capot,
+    is_generale,
+    is_numeric_bid,
 )
+from ..engine.auction import contract_of
+from ..engine.belote import belote_suits
 from ..engine.cards import (
     ACE,
     ALL_TRUMP,
     FULL_DECK,
     JACK,
-    KING,
     NINE,
     NO_TRUMP,
-    QUEEN,
     SUIT_MASKS,
     TEN,
     TRUMP_NAMES,
@@ -49,11 +49,10 @@ from ..engine.cards import (
     card,
     card_str,
 )
-from ..engine.deal import Phase, View
+from ..engine.deal import View
 from ..engine.melds import Meld, compare_teams, melds_points
-from ..engine.play import tables
-from ..engine.rules import RuleSet
-from ..engine.scoring import CAPOT_VALUE, Contract, DealFacts, DealScore, Sweep, score_deal
+from ..engine.play import tables, trick_winner
+from ..engine.scoring import Contract, DealFacts, DealScore, Sweep, score_deal
 from .base import Bot, Decision, with_belote
 from .knowledge import AuctionInfo, dealt_belotes, parse_auction
 from .sampling import Constraints, constraints_from_view, relaxed, sample_deals
@@ -82,22 +81,29 @@ class ExpertBot(Bot):
         self, seed: int | None = None, samples: int = 100, inference: bool = True, bid_samples: int = 12
     ) -> None:
         super().__init__(seed)
-        self.rng = random.Random(seed)
         self.config = ExpertConfig(samples=samples, inference=inference, bid_samples=bid_samples)
 
-    # ----- entry point -----
+    # ----- entry points -----
+    # No explanation of the expert names a hidden card (only the card it plays): public
+    # and private reasons are the same.
 
     def choose(self, view: View) -> Decision:
         acts = view.legal_actions
         if len(acts) == 1:
-            return Decision(acts[0], "only legal action")
-        if view.phase is Phase.AUCTION:
-            return self._call(view)
-        if is_declaration(acts[0]):
-            return Decision(DECLARE_BASE, "declares all its melds")
-        cards = [a for a in acts if a < ANNOUNCE]
+            return Decision.plain(acts[0], "only legal action")
+        return super().choose(view)
+
+    def choose_call(self, view: View) -> Decision:
+        return self._call(view)
+
+    def choose_declaration(self, view: View) -> Decision:
+        return Decision.plain(DECLARE_BASE, "declares all its melds")
+
+    def choose_card(self, view: View) -> Decision:
+        acts = view.legal_actions
+        cards = [a for a in acts if not is_announce(a)]
         if len(cards) == 1:
-            return Decision(with_belote(cards[0], acts), "only legal card")
+            return Decision.plain(with_belote(cards[0], acts), "only legal card")
         return self._play(view, cards, acts)
 
     # ----- card play -----
@@ -112,7 +118,7 @@ class ExpertBot(Bot):
         team = view.seat & 1
         samples, weights = self._samples(view, self.config.samples)
         if not samples:
-            return Decision(with_belote(cards[0], acts), "no consistent deal found")
+            return Decision.plain(with_belote(cards[0], acts), "no consistent deal found")
         scorer = _Scorer(view)
         reps = _representatives(view, cards)
         need = scorer.taker_threshold()
@@ -142,7 +148,7 @@ class ExpertBot(Bot):
             f"{card_str(best)}: contract {side} in {rate:.0%} of {len(samples)} sampled deals, "
             f"expected {expected[best]:+.0f} for the team"
         )
-        return Decision(with_belote(best, acts), explanation)
+        return Decision.plain(with_belote(best, acts), explanation)
 
     def _samples(self, view: View, n: int) -> tuple[list[tuple[CardSet, ...]], list[float]]:
         c = constraints_from_view(view)
@@ -150,7 +156,7 @@ class ExpertBot(Bot):
         if len(samples) < n // 2:
             samples += sample_deals(relaxed(c), n - len(samples), self.rng)
         if self.config.inference:
-            info = parse_auction(view.calls, view.dealer)
+            info = parse_auction(view.calls, view.dealer, view.rules)
             # The auction was made on the dealt hands: put back the cards already played.
             played = [0, 0, 0, 0]
             tricks = [(t.leader, t.cards) for t in view.tricks] + [(view.trick_leader, view.trick)]
@@ -171,13 +177,13 @@ class ExpertBot(Bot):
 
     def _call(self, view: View) -> Decision:
         acts = set(view.legal_actions)
-        info = parse_auction(view.calls, view.dealer)
+        info = parse_auction(view.calls, view.dealer, view.rules)
         team = view.seat & 1
         if SURCOINCHE in acts:
             return self._surcoinche(view, info)
         samples, weights = self._auction_samples(view)
         if not samples:
-            return Decision(PASS, "no consistent deal")
+            return Decision.plain(PASS, "no consistent deal")
         rules = view.rules
         trumps: list[Trump] = [0, 1, 2, 3] + ([NO_TRUMP, ALL_TRUMP] if rules.sa_ta else [])
         # Double-dummy points of our team for each trump over the sampled deals.
@@ -191,40 +197,38 @@ class ExpertBot(Bot):
             cur_trump = bid_trump(info.last_bid)
             if cur_trump not in dd:
                 dd[cur_trump] = [_dd_points(view, cur_trump, hands, team) for hands in samples]
-            contract = _contract_of(info, rules)
+            contract = info.contract()
+            assert contract is not None
             pass_value = self._expected(view, contract, dd[cur_trump], samples, weights)
             if COINCHE in acts:
-                coinched = Contract(contract.kind, contract.value, contract.trump, contract.taker, 2)
+                coinched = contract_of(info.last_bid, info.bidder, True, False, rules)
                 value = self._expected(view, coinched, dd[cur_trump], samples, weights)
                 fails = self._fail_rate(view, contract, dd[cur_trump], samples, weights)
                 if value > pass_value + 20 and fails > 0.65:
-                    return Decision(
+                    return Decision.plain(
                         COINCHE,
                         f"coinche: the {call_str(info.last_bid)} contract fails in {fails:.0%} of "
                         f"{len(samples)} sampled deals",
                     )
         best_action, best_value = PASS, pass_value
         for a in acts:
-            if not is_bid(a) or a >= GENERALE_BASE:
+            if not is_bid(a) or is_generale(a):
                 continue
             t = bid_trump(a)
             if t not in dd:
                 continue
-            if a >= CAPOT_BASE:
-                if min(dd[t]) < 162:
-                    continue
-                contract = Contract("capot", CAPOT_VALUE, t, view.seat, 1)
-            else:
-                contract = Contract("bid", (a - 1000) // 10, t, view.seat, 1)
+            if is_capot(a) and min(dd[t]) < 162:
+                continue
+            contract = contract_of(a, view.seat, False, False, rules)
             pts = [max(0, p - self.config.dd_optimism) for p in dd[t]]
             v = self._expected(view, contract, pts, samples, weights)
             if v > best_value + 1e-9:
                 best_action, best_value = a, v
         if best_action == PASS:
-            return Decision(PASS, f"pass: no contract beats {pass_value:+.0f} expected")
+            return Decision.plain(PASS, f"pass: no contract beats {pass_value:+.0f} expected")
         t = bid_trump(best_action)
         mean_pts = sum(dd[t]) / len(dd[t])
-        return Decision(
+        return Decision.plain(
             best_action,
             f"{call_str(best_action)}: {mean_pts:.0f} card points expected in {TRUMP_NAMES[t]} "
             f"over {len(samples)} sampled deals, {best_value:+.0f} expected score",
@@ -251,7 +255,7 @@ class ExpertBot(Bot):
         samples = sample_deals(c, n * 3 if self.config.inference else n, self.rng)
         if not self.config.inference:
             return samples, [1.0] * len(samples)
-        info = parse_auction(view.calls, view.dealer)
+        info = parse_auction(view.calls, view.dealer, view.rules)
         weights = [_auction_likelihood(view, info, h) for h in samples]
         # Keep the n most likely of the drawn deals (importance resampling, cheap form).
         order = sorted(range(len(samples)), key=lambda i: -weights[i])[:n]
@@ -291,13 +295,14 @@ class ExpertBot(Bot):
 
     def _surcoinche(self, view: View, info: AuctionInfo) -> Decision:
         samples, weights = self._auction_samples(view)
-        contract = _contract_of(info, view.rules)
+        contract = info.contract()
+        assert contract is not None
         pts = [_dd_points(view, contract.trump, h, view.seat & 1) for h in samples]
         pts = [max(0, p - 2 * self.config.dd_optimism) for p in pts]
         fails = self._fail_rate(view, contract, pts, samples, weights)
         if samples and fails < 0.05:
-            return Decision(SURCOINCHE, f"surcoinche: the contract is made in {1 - fails:.0%} of sampled deals")
-        return Decision(PASS, f"pass: the contract fails in {fails:.0%} of sampled deals")
+            return Decision.plain(SURCOINCHE, f"surcoinche: the contract is made in {1 - fails:.0%} of sampled deals")
+        return Decision.plain(PASS, f"pass: the contract fails in {fails:.0%} of sampled deals")
 
 
 # ----- helpers -----
@@ -330,17 +335,6 @@ def _dd_points(view: View, trump: Trump, hands: Sequence[CardSet], team: int) ->
     if lo == len(_LEVELS) - 1:
         return 162
     return (_LEVELS[lo] + _LEVELS[lo + 1]) // 2
-
-
-def _contract_of(info: AuctionInfo, rules: RuleSet) -> Contract:
-    """The contract the auction stands at now (with its coinche, if any)."""
-    assert info.last_bid is not None
-    b = info.last_bid
-    if b >= GENERALE_BASE:
-        return Contract("generale", rules.generale_value, bid_trump(b), info.bidder, 1)
-    if b >= CAPOT_BASE:
-        return Contract("capot", CAPOT_VALUE, bid_trump(b), info.bidder, 1)
-    return Contract("bid", (b - 1000) // 10, bid_trump(b), info.bidder, 2 if info.coinched else 1)
 
 
 def _facts(view: View, contract: Contract, team: int, team_points: int, hands: Sequence[CardSet]) -> DealFacts:
@@ -411,11 +405,7 @@ def _taker_makes_after(pos: Position, c: int, contract: Contract, need: int | No
     leader, sweep_team, sweep_bonus = pos.leader, pos.sweep_team, pos.sweep_bonus
     if len(trick) == 4:
         tt = tables(pos.trump, pos.ffb_ta)
-        w = 0
-        for i in range(1, 4):
-            if tt.beats(trick[i], trick[w]):
-                w = i
-        winner = (pos.leader + w) & 3
+        winner = (pos.leader + trick_winner(trick, tt)) & 3
         pts = sum(tt.points[x] for x in trick)
         last = not any(hands)
         if last:
@@ -476,13 +466,10 @@ class _Scorer:
             if b.counts:
                 belotes[b.seat & 1] += 1
         # Our own belote not announced yet: we will announce it.
-        if contract.trump != NO_TRUMP:
-            suits = range(4) if contract.trump == ALL_TRUMP else (contract.trump,)
-            announced = {(b.seat, b.suit) for b in view.belotes}
-            for su in suits:
-                pair = 1 << card(su, KING) | 1 << card(su, QUEEN)
-                if view.hand & pair == pair and (view.seat, su) not in announced:
-                    belotes[self.team] += 1
+        announced = {(b.seat, b.suit) for b in view.belotes}
+        for su in belote_suits(view.hand, contract.trump):
+            if (view.seat, su) not in announced:
+                belotes[self.team] += 1
         self.belotes = belotes
         self.melds, self.cancelled = _known_melds(view)
         self.cache: dict[int, float] = {}
@@ -617,12 +604,12 @@ def _auction_likelihood(view: View, info: AuctionInfo, hands: Sequence[CardSet])
         if seat == view.seat:
             continue
         h = hands[seat]
-        if is_bid(call) and call < CAPOT_BASE:
+        if is_numeric_bid(call):
             t = bid_trump(call)
             s = _hand_strength(h, t)
             # Openings around 80 promise a hand of strength ~45; each +10 about +10 strength.
             partner_bid = info.value_in((seat + 2) & 3, t)
-            expected = 40 + ((call - 1000) // 10 - max(80, partner_bid + 10 if partner_bid else 80))
+            expected = 40 + (bid_rank(call) // 10 - max(80, partner_bid + 10 if partner_bid else 80))
             logw -= max(0.0, expected - s) ** 2 / 200.0
         elif call == PASS and info.last_bid is None:
             best = max(_hand_strength(h, t) for t in range(4))

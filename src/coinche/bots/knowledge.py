@@ -25,33 +25,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..engine.actions import (
-    CAPOT_BASE,
-    COINCHE,
-    GENERALE_BASE,
-    PASS,
-    SURCOINCHE,
-    Action,
-    bid_rank,
-    bid_trump,
-    is_bid,
-)
+from ..engine.actions import COINCHE, PASS, SURCOINCHE, Action, bid_trump, is_bid
+from ..engine.auction import contract_of
+from ..engine.belote import belote_suits, pair_mask
 from ..engine.cards import (
     ACE,
     ALL_TRUMP,
     FULL_DECK,
     KING,
     NO_TRUMP,
-    QUEEN,
     SUIT_MASKS,
     TEN,
     Card,
     CardSet,
     Trump,
-    card,
 )
 from ..engine.deal import Phase, View
-from ..engine.play import TrumpTables, tables
+from ..engine.play import TrumpTables, tables, trick_winner
+from ..engine.rules import RuleSet
 from ..engine.scoring import Contract
 
 NO_SEAT: Final = -1
@@ -76,6 +67,8 @@ class AuctionInfo:
     surcoinched: bool
     opener: int
     """Author of the first bid (-1 when none)."""
+    rules: RuleSet
+    """The table's rules (what a capot or a générale is worth)."""
 
     def first_bid(self, seat: int) -> Action | None:
         b = self.bids[seat]
@@ -97,46 +90,46 @@ class AuctionInfo:
     def partner_bid(self, seat: int) -> tuple[Trump, int] | None:
         """The trump and value of the last bid of ``seat``'s partner (None if it never bid)."""
         b = self.last_bid_of((seat + 2) & 3)
-        return None if b is None else (bid_trump(b), bid_value(b))
+        return None if b is None else (bid_trump(b), bid_value(b, self.rules))
 
     def value_in(self, seat: int, trump: Trump) -> int:
         """The highest value ``seat`` bid in ``trump`` (0 when it never named it)."""
-        return max((bid_value(b) for b in self.bids[seat] if bid_trump(b) == trump), default=0)
+        return max((bid_value(b, self.rules) for b in self.bids[seat] if bid_trump(b) == trump), default=0)
 
     @property
     def current_value(self) -> int:
-        return bid_value(self.last_bid) if self.last_bid is not None else 0
+        return bid_value(self.last_bid, self.rules) if self.last_bid is not None else 0
 
     @property
     def coinched(self) -> bool:
         return self.coincher >= 0
 
+    def contract(self) -> Contract | None:
+        """The contract the auction stands at now, with its coinche or surcoinche (what
+        ``Auction.contract`` would give if the auction stopped here); None before a bid."""
+        if self.last_bid is None:
+            return None
+        return contract_of(self.last_bid, self.bidder, self.coinched, self.surcoinched, self.rules)
 
-def bid_value(action: Action) -> int:
-    """The value a bid claims: its number, 250 for a capot, 500 for a générale."""
-    if action >= GENERALE_BASE:
-        return 500
-    if action >= CAPOT_BASE:
-        return 250
-    return bid_rank(action) // 10
+
+def bid_value(action: Action, rules: RuleSet) -> int:
+    """The value a bid claims, as its contract would score it: its number, ``CAPOT_VALUE``
+    for a capot, ``rules.generale_value`` for a générale."""
+    return contract_of(action, 0, False, False, rules).value
 
 
 def dealt_belotes(trump: Trump, hands: Sequence[CardSet]) -> tuple[int, int]:
-    """Belotes each team holds in full hands (K and Q of trump together; every suit at TA,
-    none at SA), as if every belote were announced."""
-    if trump == NO_TRUMP:
-        return (0, 0)
-    suits = range(4) if trump == ALL_TRUMP else (trump,)
+    """Belotes each team holds in full hands (``engine.belote``: the K and Q of trump;
+    every suit at TA, none at SA), as if every belote were announced."""
     out = [0, 0]
     for s, h in enumerate(hands):
-        for su in suits:
-            if h >> card(su, KING) & 1 and h >> card(su, QUEEN) & 1:
-                out[s & 1] += 1
+        out[s & 1] += len(belote_suits(h, trump))
     return (out[0], out[1])
 
 
-def parse_auction(calls: Sequence[Action], dealer: int) -> AuctionInfo:
-    """Read a sequence of calls whose first one was made by ``dealer + 1``."""
+def parse_auction(calls: Sequence[Action], dealer: int, rules: RuleSet) -> AuctionInfo:
+    """Read a sequence of calls whose first one was made by ``dealer + 1``, at a table
+    playing ``rules``."""
     seq: list[tuple[int, Action]] = []
     bids: list[list[Action]] = [[], [], [], []]
     last: Action | None = None
@@ -156,7 +149,7 @@ def parse_auction(calls: Sequence[Action], dealer: int) -> AuctionInfo:
             last, bidder = a, seat
             if opener < 0:
                 opener = seat
-    return AuctionInfo(tuple(seq), tuple(tuple(b) for b in bids), last, bidder, coincher, sur, opener)
+    return AuctionInfo(tuple(seq), tuple(tuple(b) for b in bids), last, bidder, coincher, sur, opener, rules)
 
 
 # ----- the cards -----
@@ -271,17 +264,6 @@ class Knowledge:
         return self.unseen & SUIT_MASKS[suit]
 
 
-def trick_winner(cards: Sequence[Card], tt: TrumpTables) -> int:
-    """Index of the card winning ``cards`` (a trick, led first); -1 for an empty trick."""
-    if not cards:
-        return -1
-    best = 0
-    for i in range(1, len(cards)):
-        if tt.beats(cards[i], cards[best]):
-            best = i
-    return best
-
-
 _SA: Final = tables(NO_TRUMP)
 _HIGH_RANKS: Final = 1 << ACE | 1 << TEN | 1 << KING
 
@@ -289,7 +271,7 @@ _HIGH_RANKS: Final = 1 << ACE | 1 << TEN | 1 << KING
 def knowledge(view: View) -> Knowledge:
     """Everything ``view.seat`` can infer now (see the module docstring)."""
     seat = view.seat
-    auction = parse_auction(view.calls, view.dealer)
+    auction = parse_auction(view.calls, view.dealer, view.rules)
     contract = view.contract
     hand = view.hand
     if contract is None or view.phase is Phase.AUCTION:
@@ -317,7 +299,6 @@ def knowledge(view: View) -> Knowledge:
     win_seat, win_card, trick_pts = NO_SEAT, -1, 0
     for leader, cards in tricks:
         led = cards[0] >> 3
-        win, win_idx = cards[0], 0
         for i, c in enumerate(cards):
             p = (leader + i) & 3
             played |= 1 << c
@@ -326,6 +307,8 @@ def knowledge(view: View) -> Knowledge:
             if i == 0:
                 led_by[p] |= 1 << c
                 continue
+            win_idx = trick_winner(cards[:i], tt)  # the card winning before ``c``
+            win = cards[win_idx]
             partner_winning = (leader + win_idx) & 1 == p & 1
             suit = c >> 3
             if suit != led:
@@ -357,17 +340,15 @@ def knowledge(view: View) -> Knowledge:
                             excluded[p] |= trumps
                         else:
                             excluded[p] |= above[win]
-            if tt.beats(c, win):
-                win, win_idx = c, i
         if len(cards) < 4:
-            win_seat, win_card = (leader + win_idx) & 3, win
+            win_idx = trick_winner(cards, tt)
+            win_seat, win_card = (leader + win_idx) & 3, cards[win_idx]
             pts = tt.points
             trick_pts = sum(pts[x] for x in cards)
 
     for b in view.belotes:
         if b.at == "belote":
-            pair = 1 << card(b.suit, KING) | 1 << card(b.suit, QUEEN)
-            known[b.seat] |= pair & ~played
+            known[b.seat] |= pair_mask(b.suit) & ~played
     for s, melds in enumerate(view.shown_melds):
         for m in melds:
             known[s] |= m.cards & ~played

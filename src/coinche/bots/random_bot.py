@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 from ..engine.deal import View
 from .base import Bot, Decision
 
@@ -11,9 +9,5 @@ from .base import Bot, Decision
 class RandomBot(Bot):
     name = "random"
 
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed)
-        self.rng = random.Random(seed)
-
     def choose(self, view: View) -> Decision:
-        return Decision(self.rng.choice(view.legal_actions))
+        return Decision.plain(self.rng.choice(view.legal_actions), "a random legal action")

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from .cards import TRUMP_NAMES, Trump, card_str, parse_trump
-from .errors import NotACall
+from .cards import TRUMP_NAMES, Card, Trump, card_str, parse_trump
+from .errors import NotACall, short_repr
 
 Action = int
 
@@ -33,6 +33,11 @@ BID_BASE: Final = 1000
 CAPOT_BASE: Final = 4000
 GENERALE_BASE: Final = 5000
 CAPOT_RANK: Final = 2500
+BID_LIMIT: Final = 300
+"""Numeric bids are encoded below this value (from 300 ``1000 + 10 v`` reaches the capot
+codes); every rule set's highest bid is far lower."""
+MAX_BID_DIGITS: Final = 6
+"""``parse_bid`` reads a bid value of at most this many digits."""
 GENERALE_RANK: Final = 10000
 
 
@@ -52,6 +57,21 @@ def is_card(action: Action) -> bool:
     return 0 <= action < 64
 
 
+def announce(c: Card) -> Action:
+    """Play card ``c`` and announce belote (or rebelote)."""
+    return c + ANNOUNCE
+
+
+def is_announce(action: Action) -> bool:
+    """A card played with a belote (or rebelote) announcement."""
+    return ANNOUNCE <= action < 64
+
+
+def card_of(action: Action) -> Card:
+    """The card an ``is_card`` action plays, announced or not."""
+    return action - ANNOUNCE if action >= ANNOUNCE else action
+
+
 def is_bid(action: Action) -> bool:
     """A bid of any kind (numeric, capot or générale)."""
     if BID_BASE <= action < CAPOT_BASE:
@@ -59,8 +79,26 @@ def is_bid(action: Action) -> bool:
     return CAPOT_BASE <= action < CAPOT_BASE + 6 or GENERALE_BASE <= action < GENERALE_BASE + 6
 
 
+def is_numeric_bid(action: Action) -> bool:
+    """A bid of a value (``90H``), not a capot or a générale."""
+    return BID_BASE <= action < CAPOT_BASE and action % 10 < 6
+
+
+def is_capot(action: Action) -> bool:
+    return CAPOT_BASE <= action < CAPOT_BASE + 6
+
+
+def is_generale(action: Action) -> bool:
+    return GENERALE_BASE <= action < GENERALE_BASE + 6
+
+
 def is_declaration(action: Action) -> bool:
     return DECLARE_BASE <= action < DECLARE_BASE + 100
+
+
+def declaration(index: int) -> Action:
+    """Declare the ``index``-th choice of ``Deal.declaration_choices()`` (0: every meld)."""
+    return DECLARE_BASE + index
 
 
 def bid_trump(action: Action) -> Trump:
@@ -120,11 +158,29 @@ def parse_call(text: str) -> Action:
             return capot(parse_trump(t[5:]))
         if low.startswith("generale"):
             return generale(parse_trump(t[8:]))
-        i = 0
-        while i < len(t) and t[i] in "0123456789":
-            i += 1
-        if 0 < i <= 3 and int(t[:i]) < 300:  # larger numbers would collide with capot codes
-            return make_bid(int(t[:i]), parse_trump(t[i:]))
+        bid = parse_bid(t)
+        if bid is not None and bid[0] < BID_LIMIT:
+            return make_bid(*bid)
     except ValueError:
         pass
-    raise NotACall(f"not a call: {text!r} (expected pass, coinche, surcoinche, e.g. 90H, 120SA, capotS, generaleTA)")
+    raise NotACall(
+        f"not a call: {short_repr(text)} (expected pass, coinche, surcoinche, e.g. 90H, 120SA, capotS, generaleTA)"
+    )
+
+
+def parse_bid(text: str) -> tuple[int, Trump] | None:
+    """The value and trump of a numeric bid in record notation (``90H``, ``300SA``), whatever
+    the value: a caller tells a well-formed bid out of range (an illegal call, which
+    ``parse_call`` cannot encode from ``BID_LIMIT``) from text that is no call at all.
+    None for anything else, a number of more than ``MAX_BID_DIGITS`` digits included."""
+    t = text.strip()
+    i = 0
+    while i < len(t) and i <= MAX_BID_DIGITS and t[i] in "0123456789":
+        i += 1
+    if not 0 < i <= MAX_BID_DIGITS or len(t) - i > 2:
+        return None
+    try:
+        trump = parse_trump(t[i:])
+    except ValueError:
+        return None
+    return int(t[:i]), trump

@@ -23,6 +23,8 @@ from .actions import (
     capot,
     generale,
     is_bid,
+    is_capot,
+    is_generale,
     make_bid,
 )
 from .cards import NO_TRUMP, TRUMPS
@@ -145,16 +147,23 @@ class Auction:
         """The contract once the auction is over (None while it runs or for a void deal)."""
         if not self.done or self.bid is None:
             return None
-        b = self.bid
-        kind: ContractKind
-        if GENERALE_BASE <= b < GENERALE_BASE + 6:
-            kind, value = "generale", self.rules.generale_value
-        elif CAPOT_BASE <= b < CAPOT_BASE + 6:
-            kind, value = "capot", CAPOT_VALUE
-        else:
-            kind, value = "bid", bid_rank(b) // 10
-        mult = self.rules.surcoinche_multiplier if self.surcoinched else 2 if self.coincher >= 0 else 1
-        return Contract(kind, value, bid_trump(b), self.bidder, mult)
+        return contract_of(self.bid, self.bidder, self.coincher >= 0, self.surcoinched, self.rules)
+
+
+def contract_of(bid: int, bidder: int, coinched: bool, surcoinched: bool, rules: RuleSet) -> Contract:
+    """The contract a bid makes once the auction stops on it: its kind and value (RULES.md
+    section 5: the number, ``CAPOT_VALUE``, ``rules.generale_value``) and its multiplier
+    (coinche 2, surcoinche ``rules.surcoinche_multiplier``). ``Auction.contract`` and the
+    bots' reading of an auction in progress both use it."""
+    kind: ContractKind
+    if is_generale(bid):
+        kind, value = "generale", rules.generale_value
+    elif is_capot(bid):
+        kind, value = "capot", CAPOT_VALUE
+    else:
+        kind, value = "bid", bid_rank(bid) // 10
+    mult = rules.surcoinche_multiplier if surcoinched else 2 if coinched else 1
+    return Contract(kind, value, bid_trump(bid), bidder, mult)
 
 
 def _call_text(call: object) -> str:
