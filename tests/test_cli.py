@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from coinche import cli
+from cli_helpers import RECORDS, load, run, write
 from coinche.engine.actions import PASS
 from coinche.engine.cards import card_str
 from coinche.engine.deal import Deal, Phase
@@ -28,7 +28,6 @@ from coinche.engine.game import Game
 from coinche.engine.record import deal_answer, deal_record, game_answer, game_record
 from coinche.engine.rules import PROFILES, RuleSet
 
-RECORDS = Path(__file__).parent / "records"
 PROFILE_NAMES = sorted(PROFILES)
 DEAL_KEYS = {"contract", "tricks", "card_points", "belote", "melds", "made", "score"}
 CONTRACT_KEYS = {"kind", "value", "trump", "taker", "multiplier"}
@@ -45,25 +44,7 @@ HOUSE = "house_belote.json"
 # ----- helpers -----
 
 
-def load(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((RECORDS / name).read_text(encoding="utf-8"))
-    return data
 
-
-def write(tmp_path: Path, name: str, data: Any) -> str:
-    path = tmp_path / name
-    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
-    return str(path)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """``coinche.cli.main(argv)`` in-process: (exit status, stdout, stderr)."""
-    try:
-        code = cli.main(list(argv))
-    except SystemExit as e:  # argparse usage errors
-        code = e.code if isinstance(e.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def run_sub(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

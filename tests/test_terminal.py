@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import io
+import random
 import re
 from collections.abc import Callable
 
 import pytest
 
-from coinche.engine.cards import card_str, parse_cards
+from coinche.engine.actions import PASS, announce, is_declaration, parse_call
+from coinche.engine.cards import card_str, parse_card, parse_cards
+from coinche.engine.deal import Deal, Phase, random_hands
+from coinche.engine.play import tables, trick_winner
 from coinche.engine.rules import RuleSet
-from coinche.terminal import hand_str, run_play
+from coinche.terminal import Seats, hand_str, run_play
+from coinche.terminal.drawing import card_menu_lines, card_options
+from coinche.terminal.prompts import Refusal, choose, parse_call_text, parse_card_text, parse_declaration_text
 
 PROFILES = ("classic", "federation", "house", "online")
 
@@ -307,3 +313,65 @@ def test_hand_str() -> None:
 def test_bad_human_seat() -> None:
     rc, out = play("online", 1, "", human_seat=4)
     assert rc == 2 and "0..3" in out
+
+
+
+# ----- the three parts, each on its own -----
+
+
+def test_seats_are_named_from_the_human() -> None:
+    seats = Seats.of(RuleSet.profile("house"), 1)  # clockwise
+    assert seats.names == ("East", "South", "West", "North")
+    assert seats.name(1) == "South (you)" and seats.team_names == ("They", "We")
+    assert seats.pair((10, 20)) == "They 10, We 20"
+    assert seats.team_label(1) == "We (North-South)"
+
+
+def test_card_menu_names_the_trick_winner_as_the_engine_does() -> None:
+    rules = RuleSet.profile("classic")
+    checked = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        deal = Deal(rules, rng.randrange(4), random_hands(rng))
+        while not deal.is_over:
+            view = deal.view(deal.to_move)
+            cards = view.phase is Phase.PLAY and not is_declaration(view.legal_actions[0])
+            if cards and view.trick and len(view.legal_actions) > 1:
+                seats = Seats.of(rules, view.seat)
+                options = card_options(view)
+                lines = card_menu_lines(view, options, seats)
+                assert view.contract is not None
+                best = trick_winner(view.trick, tables(view.contract.trump, rules.ta_values == "ffb"))
+                assert f"({seats.name((view.trick_leader + best) & 3)} winning)" in lines[1]
+                assert sorted(options) == sorted(view.legal_actions)
+                checked += 1
+            acts = view.legal_actions
+            deal.apply(acts[rng.randrange(len(acts))])
+    assert checked > 20
+
+
+def test_prompt_parsers() -> None:
+    rules = RuleSet.profile("classic")
+    options = [PASS, parse_call("80H")]
+    assert choose("2", options, lambda t: None) == options[1]
+    assert choose("", options, lambda t: None) == Refusal("  Please type a number from 1 to 2 (or q to quit).")
+    assert choose("3", options, lambda t: None) == Refusal("  No choice 3: type a number from 1 to 2.")
+    assert choose("²", options, lambda t: None) == Refusal(
+        "  Not understood: '²'. Type a number from 1 to 2, or q to quit."
+    )
+    assert parse_call_text("p", rules) == PASS and parse_call_text("sc", rules) == parse_call("surcoinche")
+    assert parse_call_text("zz", rules) is None
+    refusal = parse_call_text("300H", rules)
+    assert isinstance(refusal, Refusal) and "300H is illegal: bids are multiples of 10 from 80 to 160" in refusal.text
+    assert parse_declaration_text("all", [200, 201]) == 200 and parse_declaration_text("none", [200, 201]) == 201
+    hand = parse_cards("KH QH AS 7C")
+    kh, qh, seven = parse_card("KH"), parse_card("QH"), parse_card("7C")
+    cards = [kh, announce(kh), qh, announce(qh)]
+    assert parse_card_text("kh b", hand, cards) == announce(kh)
+    assert parse_card_text("2 +belote", hand, cards) == announce(kh)
+    assert parse_card_text("QH", hand, cards) == qh
+    assert parse_card_text("7C", hand, cards) == seven  # illegal: the engine will say why
+    assert parse_card_text("7C b", hand, cards) == seven
+    assert parse_card_text("JD", hand, cards) == Refusal("  JD is not in your hand.")
+    assert parse_card_text("AS b", hand, [parse_card("AS")]) == Refusal("  AS cannot announce belote now.")
+    assert parse_card_text("9 b", hand, cards) is None and parse_card_text("a b c", hand, cards) is None

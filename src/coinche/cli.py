@@ -11,16 +11,23 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn, TextIO
+from typing import Any, Final, NoReturn, TextIO
 
 from .engine.actions import call_str
 from .engine.cards import SUIT_CHARS, TRUMP_NAMES, cards_str
 from .engine.deal import Deal
-from .engine.record import RecordError, ReplayError, game_answer, parse_record, replay
+from .engine.errors import EngineError, short_repr
+from .engine.game import Game
+from .engine.record import Record, ReplayError, game_answer, parse_record, replay
 from .engine.rules import PROFILES, RulesError, RuleSet, parse_option_value
 from .engine.scoring import ScoringError, Sweep, calculate
+from .engine.text import is_number
 
 SEAT_NAMES = ("South", "West", "North", "East")
+MAX_RECORD_BYTES: Final = 64 * 1024 * 1024
+"""The most read from one record file (``coinche replay /dev/zero`` must end)."""
+MAX_JSON_DIGITS: Final = 100
+"""A number of a record with more digits is refused before ``int()`` (which stops at 4,300)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,12 +37,35 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+def _whole(max_digits: int) -> Callable[[str], int]:
+    """The argparse type of a whole-number option: ASCII digits only (``²`` passes
+    ``str.isdigit``), a minus sign allowed, at most ``max_digits`` digits; the error repeats
+    a short part of a bad value only."""
+
+    def convert(text: str) -> int:
+        t = text.strip()
+        digits = t[1:] if t.startswith("-") else t
+        if not is_number(digits):
+            raise argparse.ArgumentTypeError(f"invalid int value: {short_repr(text)}")
+        if len(digits) > max_digits:
+            raise argparse.ArgumentTypeError(f"{short_repr(text)} is out of range ({len(digits)} digits)")
+        return int(t)
+
+    convert.__name__ = "int"
+    return convert
+
+
+_INT = _whole(100)  # the commands check the ranges themselves; int() stops at 4,300 digits
+_COUNT = _whole(9)
+_SEED = _whole(100)
+
+
 def _rules_from_args(profile: str, options: Sequence[str], target: int | None) -> RuleSet:
     opts: dict[str, Any] = {}
     for item in options:
         name, sep, value = item.partition("=")
         if not sep:
-            raise RulesError(f"--option takes name=value, not {item!r}")
+            raise RulesError(f"--option takes name=value, not {short_repr(item)}")
         opts[name.strip()] = parse_option_value(name.strip(), value)
     if target is not None:
         opts["target"] = target
@@ -44,7 +74,7 @@ def _rules_from_args(profile: str, options: Sequence[str], target: int | None) -
 
 def _add_rules_args(p: argparse.ArgumentParser, default: str | None = "classic") -> None:
     p.add_argument("--rules", default=default, required=default is None, choices=list(PROFILES), help="rules profile")
-    p.add_argument("--target", type=int, help="game target (100..10000)")
+    p.add_argument("--target", type=_INT, help="game target (100..10000)")
     p.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="set one table option (RULES.md 5.5)"
     )
@@ -56,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a game in the terminal against three computer players")
     _add_rules_args(p)
-    p.add_argument("--seed", type=int, help="seed for a reproducible game")
+    p.add_argument("--seed", type=_SEED, help="seed for a reproducible game")
     p.add_argument(
         "--level", default="confirmed", help="computer players: beginner, confirmed, expert, adaptive (or module:attr)"
     )
@@ -69,9 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_args(p, default=None)
     p.add_argument("--ns", required=True, help="bot of seats 0 and 2 (random, beginner, confirmed, expert, ...)")
     p.add_argument("--ew", required=True, help="bot of seats 1 and 3")
-    p.add_argument("--deals", type=int, required=True, help="number of duplicate deal pairs")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--deals", type=_COUNT, required=True, help="number of duplicate deal pairs")
+    p.add_argument("--seed", type=_SEED, default=1)
+    p.add_argument("--jobs", type=_COUNT, default=1, help="worker processes")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
 
     p = sub.add_parser("solve", help="double-dummy analysis of a deal record (every trump; each legal card)")
@@ -84,11 +114,11 @@ def build_parser() -> argparse.ArgumentParser:
     dbl = p.add_mutually_exclusive_group()
     dbl.add_argument("--coinche", action="store_true")
     dbl.add_argument("--surcoinche", action="store_true")
-    p.add_argument("--points", type=int, required=True, help="takers' card points with the last-trick bonus")
-    p.add_argument("--taker-belote", type=int, default=0, metavar="K", help="number of belotes of the takers")
-    p.add_argument("--defense-belote", type=int, default=0, metavar="K", help="number of belotes of the defense")
-    p.add_argument("--taker-melds", type=int, default=0, metavar="N", help="valid meld points of the takers")
-    p.add_argument("--defense-melds", type=int, default=0, metavar="N", help="valid meld points of the defense")
+    p.add_argument("--points", type=_INT, required=True, help="takers' card points with the last-trick bonus")
+    p.add_argument("--taker-belote", type=_INT, default=0, metavar="K", help="number of belotes of the takers")
+    p.add_argument("--defense-belote", type=_INT, default=0, metavar="K", help="number of belotes of the defense")
+    p.add_argument("--taker-melds", type=_INT, default=0, metavar="N", help="valid meld points of the takers")
+    p.add_argument("--defense-melds", type=_INT, default=0, metavar="N", help="valid meld points of the defense")
     p.add_argument("--sweep", choices=["taker", "taker-alone", "defense"], help="who won all eight tricks")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     return parser
@@ -161,12 +191,11 @@ def _cmd_solve(path: str, as_json: bool, out: TextIO) -> int:
     from .engine.cards import card_str
     from .engine.deal import Phase
 
-    kind, message, _answer, _text = _replay_file(path)
-    if kind is not None:
-        print(f"{path}: {message}", file=sys.stderr)
-        return 1 if kind == "illegal" else 2
-    with open(path, encoding="utf-8") as f:
-        game = replay(parse_record(json.load(f)))
+    try:
+        _record, game = _load_file(path)  # read once: FILE may be a pipe or /dev/stdin
+    except _Refused as refused:
+        print(f"{_path_text(path)}: {refused.message}", file=sys.stderr)
+        return 1 if refused.kind == "illegal" else 2
     docs = []
     for n, deal in enumerate(game.deals, start=1):
         rows = analyse_deal(deal.rules, deal.dealer, deal.dealt)
@@ -247,32 +276,81 @@ def _cmd_replay(files: Sequence[str], as_json: bool, out: TextIO, err: TextIO) -
             print(json.dumps(answer, ensure_ascii=False) if as_json else text, file=out)
             continue
         status = max(status, 1 if kind == "illegal" else 2)
-        print(f"{path}: {message}", file=err)
+        print(f"{_path_text(path)}: {message}", file=err)
         if as_json:
             print(json.dumps({"error": kind, "message": message}, ensure_ascii=False), file=out)
     return status
 
 
-def _replay_file(path: str) -> tuple[str | None, str, dict[str, Any] | None, str]:
-    """Replay one file: (error kind or None, error message, answer, readable text)."""
+def _path_text(path: str) -> str:
+    """A file name any output can print: the bytes of a name that is not UTF-8 (which
+    Python holds as lone surrogates) shown as ``\\xff`` escapes."""
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(path).decode("utf-8", "backslashreplace")
+    return path
+
+
+class _Refused(Exception):
+    """A record file that cannot be replayed: ``kind`` is ``malformed`` or ``illegal``."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+class _HugeNumber(Exception):
+    def __init__(self, digits: int) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _json_int(text: str) -> int:
+    if len(text) > MAX_JSON_DIGITS:
+        raise _HugeNumber(len(text.lstrip("-")))
+    return int(text)
+
+
+def _load_file(path: str) -> tuple[Record, Game]:
+    """Read (at most ``MAX_RECORD_BYTES``, once), parse and replay one record file;
+    ``_Refused`` says why it cannot be."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_RECORD_BYTES + 1)
     except OSError as e:
-        return "malformed", f"cannot read the file: {e.strerror}", None, ""
+        raise _Refused("malformed", f"cannot read the file: {e.strerror or e}") from None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise _Refused("malformed", f"not a usable record: larger than {MAX_RECORD_BYTES >> 20} MiB")
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_int=_json_int)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        return "malformed", f"not valid JSON: {e}", None, ""
+        raise _Refused("malformed", f"not valid JSON: {e}") from None
+    except _HugeNumber as e:
+        raise _Refused("malformed", f"not a usable record: a number of {e.digits} digits") from None
     except RecursionError:
-        return "malformed", "not a usable record: JSON nested too deeply", None, ""
+        raise _Refused("malformed", "not a usable record: JSON nested too deeply") from None
+    finally:
+        del raw
     try:
         record = parse_record(data)
         game = replay(record)
-    except RecordError as e:
-        return "malformed", str(e), None, ""
     except ReplayError as e:
-        return "illegal", str(e), None, ""
+        raise _Refused("illegal", str(e)) from None
+    except EngineError as e:  # RecordError, and any other refusal of the engine: malformed
+        raise _Refused("malformed", str(e)) from None
+    return record, game
+
+
+def _replay_file(path: str) -> tuple[str | None, str, dict[str, Any] | None, str]:
+    """Replay one file: (error kind or None, error message, answer, readable text)."""
+    try:
+        record, game = _load_file(path)
+    except _Refused as refused:
+        return refused.kind, refused.message, None, ""
     answer = game_answer(game, record.is_game)
-    return None, "", answer, _readable(path, record.rules, game.deals, answer, record.is_game)
+    return None, "", answer, _readable(_path_text(path), record.rules, game.deals, answer, record.is_game)
 
 
 def _readable(path: str, rules: RuleSet, deals: Sequence[Deal], answer: dict[str, Any], is_game: bool) -> str:

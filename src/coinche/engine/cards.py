@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
-from .errors import NotACard
+from .errors import NotACard, short_repr
 
 Card = int
 """A card, 0..31: ``suit * 8 + rank``."""
@@ -77,7 +77,9 @@ def parse_card(text: str) -> Card:
     try:
         return _CARD_BY_NAME[t]
     except KeyError:
-        raise NotACard(f"not a card: {text!r} (expected rank 7 8 9 T J Q K A then suit S H D C, e.g. JH)") from None
+        raise NotACard(
+            f"not a card: {short_repr(text)} (expected rank 7 8 9 T J Q K A then suit S H D C, e.g. JH)"
+        ) from None
 
 
 def parse_trump(text: str) -> Trump:
@@ -85,7 +87,7 @@ def parse_trump(text: str) -> Trump:
     try:
         return TRUMP_NAMES.index(text.strip().upper())
     except ValueError:
-        raise NotACard(f"not a trump: {text!r} (expected S, H, D, C, SA or TA)") from None
+        raise NotACard(f"not a trump: {short_repr(text)} (expected S, H, D, C, SA or TA)") from None
 
 
 def bit(c: Card) -> CardSet:

@@ -12,13 +12,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import ANNOUNCE, DECLARE_BASE, Action, call_str, parse_call
-from .belote import belote_suits
+from .actions import ANNOUNCE, DECLARE_BASE, PASS, Action, call_str, parse_bid, parse_call
+from .belote import BELOTE_POINTS, belote_suits
 from .cards import (
     KING,
     NO_TRUMP,
     QUEEN,
     SUIT_CHARS,
+    TRUMP_NAMES,
     CardSet,
     card,
     card_str,
@@ -27,9 +28,9 @@ from .cards import (
     parse_cards,
 )
 from .deal import Deal, DealResult, Phase
-from .errors import EngineError, IllegalAction
+from .errors import EngineError, IllegalAction, short_repr
 from .game import Game
-from .melds import Meld, parse_meld
+from .melds import Meld, declaration_problem, parse_meld
 from .rules import RulesError, RuleSet
 
 
@@ -65,6 +66,9 @@ class DealRecord:
     """None: every player declares their best melds (no ``declarations.melds``)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """``cut`` and ``packets``, kept for information."""
+    bad_bid: tuple[int, str] | None = None
+    """The first well-formed numeric bid no rules allow (``300H``: ``parse_call`` cannot
+    encode it), as (index in ``auction``, call): replay refuses it as an illegal call."""
 
 
 @dataclass(frozen=True)
@@ -130,7 +134,7 @@ def _parse_deal(d: Any, n: int) -> DealRecord:
         raise RecordError(f"{where}: a deal is a JSON object")
     dealer = d.get("dealer")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer <= 3:
-        raise RecordError(f"{where}: dealer must be a seat number 0..3, not {dealer!r}")
+        raise RecordError(f"{where}: dealer must be a seat number 0..3, not {short_repr(dealer)}")
     hands_in = d.get("hands")
     if not isinstance(hands_in, list) or len(hands_in) != 4:
         raise RecordError(f"{where}: hands must be a list of 4 strings of 8 cards")
@@ -152,11 +156,17 @@ def _parse_deal(d: Any, n: int) -> DealRecord:
     auction = _string_list(d.get("auction", []), f"{where}: auction")
     play = _string_list(d.get("play", []), f"{where}: play")
     calls: list[Action] = []
+    bad_bid: tuple[int, str] | None = None
     for i, text in enumerate(auction):
         try:
             calls.append(parse_call(text))
         except ValueError as e:
-            raise RecordError(f"{where}: auction call {i + 1}: {e}") from None
+            bid = parse_bid(text)
+            if bid is None:
+                raise RecordError(f"{where}: auction call {i + 1}: {e}") from None
+            calls.append(PASS)  # a stand-in: replay stops at the bad bid
+            if bad_bid is None:
+                bad_bid = (i, f"{bid[0]}{TRUMP_NAMES[bid[1]]}")
     cards: list[int] = []
     for i, text in enumerate(play):
         try:
@@ -165,7 +175,7 @@ def _parse_deal(d: Any, n: int) -> DealRecord:
             raise RecordError(f"{where}: card {i + 1} of play: {e}") from None
     belotes, melds = _parse_declarations(d.get("declarations"), where)
     extra = {k: d[k] for k in ("cut", "packets") if k in d}
-    return DealRecord(dealer, tuple(hands), tuple(calls), tuple(cards), belotes, melds, extra)
+    return DealRecord(dealer, tuple(hands), tuple(calls), tuple(cards), belotes, melds, extra, bad_bid)
 
 
 def _string_list(value: Any, what: str) -> list[str]:
@@ -193,14 +203,16 @@ def _parse_declarations(
             elif isinstance(e, Mapping):
                 seat, suit, at = e.get("seat"), e.get("suit"), e.get("at", "belote")
                 if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-                    raise RecordError(f"{where}: belote seat must be 0..3, not {seat!r}")
+                    raise RecordError(f"{where}: belote seat must be 0..3, not {short_repr(seat)}")
                 if not isinstance(suit, str) or suit.upper() not in SUIT_CHARS or len(suit) != 1:
-                    raise RecordError(f"{where}: belote suit must be S, H, D or C, not {suit!r}")
+                    raise RecordError(f"{where}: belote suit must be S, H, D or C, not {short_repr(suit)}")
                 if at not in ("belote", "rebelote"):
-                    raise RecordError(f"{where}: belote \"at\" must be belote or rebelote, not {at!r}")
+                    raise RecordError(f"{where}: belote \"at\" must be belote or rebelote, not {short_repr(at)}")
                 specs.append(BeloteSpec(seat, SUIT_CHARS.index(suit.upper()), at))
             else:
-                raise RecordError(f"{where}: a belote entry is a seat number or {{seat, suit, at}}, not {e!r}")
+                raise RecordError(
+                    f"{where}: a belote entry is a seat number or {{seat, suit, at}}, not {short_repr(e)}"
+                )
         belotes = tuple(specs)
     melds: dict[int, tuple[Meld, ...]] | None = None
     if "melds" in decl:
@@ -210,7 +222,7 @@ def _parse_declarations(
         melds = {}
         for key, names in m.items():
             if str(key) not in ("0", "1", "2", "3"):
-                raise RecordError(f"{where}: declarations.melds key must be a seat \"0\"..\"3\", not {key!r}")
+                raise RecordError(f"{where}: declarations.melds key must be a seat \"0\"..\"3\", not {short_repr(key)}")
             if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
                 raise RecordError(f"{where}: melds of seat {key} must be a list of strings like \"tierce AH\"")
             try:
@@ -241,18 +253,23 @@ def replay(record: Record) -> Game:
 
 
 def _replay_deal(game: Game, deal: Deal, dr: DealRecord, n: int) -> None:
-    for call in dr.auction:
+    for i, call in enumerate(dr.auction):
         seat = deal.to_move
+        bad = dr.bad_bid[1] if dr.bad_bid is not None and dr.bad_bid[0] == i else None
         try:
             if deal.phase is not Phase.AUCTION:
-                raise IllegalAction("auction_over", action=call_str(call))
+                raise IllegalAction("auction_over", action=bad or call_str(call))
+            if bad is not None:
+                raise IllegalAction("bid_value", call=bad, max_bid=deal.rules.max_bid)
             game.apply(call)
         except IllegalAction as e:
             raise ReplayError(f"deal {n}, auction, seat {seat}: {e}") from None
     if dr.play and deal.phase is Phase.AUCTION:
         raise ReplayError(f"deal {n}, trick 1: cards are played before the auction is over")
-    if deal.contract is not None and dr.belotes is not None:
+    if dr.belotes is not None and (deal.contract is not None or deal.is_over):
         _check_belotes(deal, dr.belotes, n)
+    if deal.contract is None and deal.is_over and dr.melds is not None:
+        _check_void_melds(deal, dr.melds, n)
     for c in dr.play:
         trick_no = len(deal.tricks) + 1
         seat = deal.to_move
@@ -269,8 +286,20 @@ def _replay_deal(game: Game, deal: Deal, dr: DealRecord, n: int) -> None:
             game.apply(c + ANNOUNCE if _announces(deal, seat, c, dr.belotes) else c)
         except IllegalAction as e:
             raise ReplayError(f"deal {n}, trick {trick_no}, seat {seat}: {e}") from None
-    if dr.melds and deal.contract is not None and not deal.rules.melds:
+    if dr.melds and any(dr.melds.values()) and deal.contract is not None and not deal.rules.melds:
         raise ReplayError(f"deal {n}: melds are declared, but the {deal.rules.name} rules have no melds")
+
+
+def _check_void_melds(deal: Deal, melds: Mapping[int, Sequence[Meld]], n: int) -> None:
+    """The melds a record lists in a void deal: held by their seats, as in a played deal."""
+    for seat, listed in sorted(melds.items()):
+        if not listed:
+            continue
+        if not deal.rules.melds:
+            raise ReplayError(f"deal {n}: melds are declared, but the {deal.rules.name} rules have no melds")
+        problem = declaration_problem(deal.dealt[seat], listed)
+        if problem is not None:
+            raise ReplayError(f"deal {n}: {IllegalAction('bad_declaration', seat=seat, problem=problem)}")
 
 
 def _check_belotes(deal: Deal, specs: Sequence[BeloteSpec], n: int) -> None:
@@ -363,7 +392,7 @@ def deal_answer(deal: Deal) -> dict[str, Any]:
     belote = [0, 0]
     for b in deal.belotes:
         if b.counts:
-            belote[b.seat & 1] += 20
+            belote[b.seat & 1] += BELOTE_POINTS
     if res is None:
         return {
             "contract": contract,

@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from .errors import EngineError
+from .errors import EngineError, short_repr
+from .text import is_number, parse_number
 
 Undertrump = Literal["forced", "optional"]
 Rounding = Literal["none", "nearest10", "house"]
@@ -113,12 +114,14 @@ class RuleSet:
     """How seats are drawn on screen; never changes the engine."""
 
     @staticmethod
-    def profile(name: str, **options: Any) -> RuleSet:
-        """The named profile with per-table ``options`` set over it."""
+    def profile(name: str, /, **options: Any) -> RuleSet:
+        """The named profile with per-table ``options`` set over it (an option called
+        ``name``, as a record may hold, is an unknown option like any other)."""
         try:
             base = PROFILES[name]
         except KeyError:
-            raise RulesError(f"unknown rules profile {name!r} (expected one of {', '.join(PROFILES)})") from None
+            known = ", ".join(PROFILES)
+            raise RulesError(f"unknown rules profile {short_repr(name)} (expected one of {known})") from None
         return base.with_options(options)
 
     def with_options(self, options: Mapping[str, Any]) -> RuleSet:
@@ -163,33 +166,35 @@ OPTION_NAMES: Final = ("target", *_CHOICES)
 def _check_option(name: str, value: Any) -> Any:
     if name == "target":
         if isinstance(value, bool) or not isinstance(value, int) or not 100 <= value <= 10000:
-            raise RulesError(f"option target must be a whole number from 100 to 10000, not {value!r}")
+            raise RulesError(f"option target must be a whole number from 100 to 10000, not {short_repr(value)}")
         return value
     choices = _CHOICES.get(name)
     if choices is None:
-        raise RulesError(f"unknown option {name!r} (known options: {', '.join(OPTION_NAMES)})")
+        raise RulesError(f"unknown option {short_repr(name)} (known options: {', '.join(OPTION_NAMES)})")
     if name == "packets" and isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
-    if name == "max_bid" and isinstance(value, str) and value.isdigit():
+    if name == "max_bid" and isinstance(value, str) and is_number(value) and len(value) <= 3:
         value = int(value)
     # bool and int compare equal (True == 1), so match types exactly.
     for choice in choices:
         if type(choice) is type(value) and choice == value:
             return value
     shown = ", ".join(repr(c) if isinstance(c, str) else str(c).lower() for c in choices)
-    raise RulesError(f"option {name} cannot be {value!r} (expected one of {shown})")
+    raise RulesError(f"option {name} cannot be {short_repr(value)} (expected one of {shown})")
 
 
 def parse_option_value(name: str, text: str) -> Any:
     """Convert a command-line ``name=text`` to a checked option value."""
     if name == "target" or name == "max_bid":
-        if not text.strip().isdigit():
-            raise RulesError(f"option {name} must be a whole number, not {text!r}")
-        return _check_option(name, int(text))
+        digits = text.strip()
+        if not is_number(digits):
+            raise RulesError(f"option {name} must be a whole number, not {short_repr(text)}")
+        number = parse_number(digits)  # None: too many digits, refused below as out of range
+        return _check_option(name, digits if number is None else number)
     if name in _CHOICES and isinstance(_CHOICES[name][0], bool):
         low = text.strip().lower()
         if low not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
-            raise RulesError(f"option {name} must be true or false, not {text!r}")
+            raise RulesError(f"option {name} must be true or false, not {short_repr(text)}")
         return _check_option(name, low in ("true", "on", "yes", "1"))
     return _check_option(name, text.strip())
 
