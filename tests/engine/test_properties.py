@@ -5,11 +5,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import rulesets
 
 from coinche.engine.actions import ANNOUNCE, PASS, is_card
 from coinche.engine.cards import FULL_DECK
@@ -20,24 +20,6 @@ from coinche.engine.record import deal_record, game_answer, game_record, parse_r
 from coinche.engine.rules import PROFILES, RuleSet
 
 PROFILE_NAMES = sorted(PROFILES)
-
-
-@st.composite
-def rulesets(draw: st.DrawFn) -> RuleSet:
-    """A profile with a few table options changed at random."""
-    name = draw(st.sampled_from(PROFILE_NAMES))
-    options: dict[str, Any] = {}
-    if draw(st.booleans()):
-        options["sa_ta"] = draw(st.booleans())
-    if draw(st.booleans()):
-        options["undertrump"] = draw(st.sampled_from(["forced", "optional"]))
-    if draw(st.booleans()):
-        options["melds"] = draw(st.booleans())
-    if draw(st.booleans()):
-        options["belote_must_announce"] = draw(st.booleans())
-    if draw(st.booleans()):
-        options["ta_values"] = draw(st.sampled_from(["classic", "ffb"]))
-    return RuleSet.profile(name, **options)
 
 
 def random_policy(rng: random.Random, acts: list[int], deal: Deal) -> int:

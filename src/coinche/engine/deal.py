@@ -12,7 +12,6 @@ import enum
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Literal, NamedTuple
 
 from .actions import ANNOUNCE, DECLARE_BASE, Action, action_str, is_declaration
@@ -29,7 +28,7 @@ from .cards import (
     cards_str,
 )
 from .errors import EngineError, IllegalAction, short_repr
-from .melds import Meld, best_melds, compare_teams, declaration_problem, melds_points
+from .melds import Meld, best_melds, compare_teams, declaration_choices, declaration_problem, melds_points
 from .messages import Message
 from .play import TrumpTables, explain_illegal, legal_mask, tables
 from .rules import RuleSet
@@ -282,8 +281,7 @@ class Deal:
     def declaration_choices(self) -> list[tuple[Meld, ...]]:
         """What the player to move may declare in the first trick: every subset of its best
         melds, all of them first and nothing last."""
-        best = self._best[self.to_move]
-        return [c for n in range(len(best), -1, -1) for c in combinations(best, n)]
+        return declaration_choices(self._best[self.to_move])
 
     def declare(self, melds: Sequence[Meld]) -> None:
         """Declare any valid set of melds for the player to move (records may declare

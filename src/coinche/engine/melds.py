@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import combinations
 from typing import Final
 
 from coinche.engine.cards import (
@@ -160,27 +161,31 @@ def parse_meld(text: str) -> Meld:
     """Parse record notation (``tierce AH``, ``carre J``) into the interned ``Meld``."""
     words = text.split()
     if len(words) != 2:
-        raise NotAMeld(f"not a meld: {text!r} (expected a kind and a card, e.g. 'tierce AH' or 'carre J')")
+        raise NotAMeld(f"not a meld: {short_repr(text)} (expected a kind and a card, e.g. 'tierce AH' or 'carre J')")
     kind = words[0].lower().replace("é", "e")
     what = words[1].upper()
     if kind == CARRE:
         rank_text = "T" if what == "10" else what
         if len(rank_text) != 1 or rank_text not in RANK_CHARS:
-            raise NotAMeld(f"not a meld: {text!r} (a square is named by its rank, 7 8 9 T J Q K A, e.g. 'carre J')")
+            raise NotAMeld(
+                f"not a meld: {short_repr(text)} (a square is named by its rank, 7 8 9 T J Q K A, e.g. 'carre J')"
+            )
         rank = RANK_CHARS.index(rank_text)
         if rank not in _SQUARE_BY_RANK:
-            raise NotAMeld(f"not a meld: {text!r} (four 7s or four 8s score nothing)")
+            raise NotAMeld(f"not a meld: {short_repr(text)} (four 7s or four 8s score nothing)")
         return _SQUARE_BY_RANK[rank]
     if kind not in RUN_LENGTH_BY_KIND:
-        raise NotAMeld(f"not a meld: {text!r} (unknown kind {words[0]!r}; expected {', '.join(KINDS)})")
+        raise NotAMeld(
+            f"not a meld: {short_repr(text)} (unknown kind {short_repr(words[0])}; expected {', '.join(KINDS)})"
+        )
     try:
         top = parse_card(what)
     except ValueError as exc:
-        raise NotAMeld(f"not a meld: {text!r} ({exc})") from None
+        raise NotAMeld(f"not a meld: {short_repr(text)} ({exc})") from None
     n = RUN_LENGTH_BY_KIND[kind]
     if (top & 7) < n - 1:
         raise NotAMeld(
-            f"not a meld: {text!r} (a {kind} is {n} cards down from its top card; "
+            f"not a meld: {short_repr(text)} (a {kind} is {n} cards down from its top card; "
             f"{card_str(top)} has only {top & 7} below it)"
         )
     return _MELD_BY_NAME[f"{kind} {card_str(top)}"]
@@ -278,6 +283,12 @@ def _choice_key(melds: list[Meld], trump: Trump) -> tuple[int, tuple[tuple[int, 
     return (sum(m.points for m in melds), tuple(keys))
 
 
+def declaration_choices(best: Sequence[Meld]) -> list[tuple[Meld, ...]]:
+    """What a player holding the melds ``best`` may declare: every subset of them, all of
+    them first and nothing last (``DECLARE_BASE + k`` declares the ``k``-th)."""
+    return [c for n in range(len(best), -1, -1) for c in combinations(best, n)]
+
+
 def best_melds(hand: CardSet, trump: Trump) -> tuple[Meld, ...]:
     """The melds a player holding ``hand`` scores when none were recorded (I-9, I-3).
 
@@ -308,3 +319,18 @@ def best_melds(hand: CardSet, trump: Trump) -> tuple[Meld, ...]:
                 chosen, chosen_key = cand, k
     chosen.sort(key=lambda m: meld_key(m, trump), reverse=True)
     return tuple(chosen)
+
+
+# The most meld points a deal can give. Squares are worth more per card than runs (a J
+# 50 a card, a 9 37.5, the others 25; a cent 20 a card, a run of 3 or 4 less) and the 7s
+# and 8s make no square, so the best hand holds the two best squares (J and 9: 350 on its
+# 8 cards), the best team the four best squares (550), and the best deal all six (750, the
+# remaining hand holding the 7s and 8s, which make no run without a 9). Giving up a square
+# for runs never pays: the four 9s in tierces 7-8-9 score 80 for the square's 150.
+_SQUARES_BEST_FIRST: Final = sorted((m.points for m in SQUARES), reverse=True)
+MAX_HAND_MELDS: Final = sum(_SQUARES_BEST_FIRST[:2])
+"""The most meld points one hand holds (two squares: 350)."""
+MAX_TEAM_MELDS: Final = sum(_SQUARES_BEST_FIRST[:4])
+"""The most meld points the two hands of one team hold (550)."""
+MAX_DEAL_MELDS: Final = sum(_SQUARES_BEST_FIRST)
+"""The most meld points the four hands of a deal hold (750)."""
