@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from coinche.engine import Deal, IllegalAction, RuleSet, calculate
+from coinche.engine import Deal, IllegalAction, RuleSet, ScoringError, calculate
 from coinche.engine.actions import PASS, make_bid
 from coinche.engine.cards import HEARTS, parse_card, parse_cards
 from coinche.engine.messages import ENGLISH, Message, render
 
 ENGINE = Path(__file__).resolve().parents[2] / "src" / "coinche" / "engine"
-CALL = re.compile(r"(IllegalAction|Message\.of)\(")
+CALL = re.compile(r"(IllegalAction|ScoringError|Message\.of)\(")
 
 
 def _calls() -> list[tuple[str, str, str]]:
@@ -32,10 +32,13 @@ def _calls() -> list[tuple[str, str, str]]:
             args = text[m.end() : i - 1]
             if "**" in args or "class " in text[max(0, m.start() - 6) : m.start()]:
                 continue  # the generic constructors themselves
-            ids = re.findall(r'"([a-z_.0-9]+)"', args.split(",")[0])
+            first = args.split(",")[1 if m.group(1) == "ScoringError" else 0]  # ScoringError(field, id, ...)
+            ids = re.findall(r'"([a-z_.0-9]+)"', first)
             for mid in ids:
                 if m.group(1) == "IllegalAction":
                     out.append((path.name, "illegal." + mid, args))
+                elif m.group(1) == "ScoringError":
+                    out.append((path.name, "calc." + mid, args))
                 elif "." in mid:  # ids are dotted; other literals are conditions
                     out.append((path.name, mid, args))
     return out
@@ -119,3 +122,21 @@ def test_void_deal_line() -> None:
     assert result is not None and result.steps == ("void deal: four passes",)
     assert result.lines[0].id == "score.void"
     assert parse_card("JH") == 12
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field", "message_id"),
+    [
+        ({"contract": "95H", "points": 100}, "contract", "calc.bid_value"),
+        ({"contract": "90H", "points": 170}, "points", "calc.points_range"),
+        ({"contract": "90H", "points": 100, "taker_belotes": 2}, "belote", "calc.too_many_belotes"),
+        ({"contract": "90H", "points": 100, "taker_melds": 25}, "taker_melds", "calc.melds_multiple"),
+        ({"contract": "90H", "points": 100, "taker_melds": 20, "defense_melds": 50}, "melds", "calc.one_team_melds"),
+    ],
+)
+def test_calculator_complaints_name_their_field(kwargs: dict[str, object], field: str, message_id: str) -> None:
+    with pytest.raises(ScoringError) as e:
+        calculate(RuleSet.profile("classic"), **kwargs)  # type: ignore[arg-type]
+    assert e.value.field == field
+    assert e.value.message.id == message_id
+    assert str(e.value) == e.value.message.text

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .actions import Action
 from .cards import Card, CardSet, card_list
-from .deal import Deal, DealResult, Declaration, LogEntry, View, deal_hands
+from .deal import Deal, DealResult, LogEntry, View, deal_hands
 from .errors import BadSetup, IllegalAction
 from .melds import Meld
 from .rules import RuleSet
@@ -153,29 +153,27 @@ class Game:
 
     def apply(self, action: Action) -> None:
         """Apply an action to the deal in progress; deal the next one when it ends."""
-        deal = self.current
-        if self.winner is not None:
-            raise IllegalAction("game_over")
-        if deal is None or deal.is_over:
-            raise IllegalAction("no_deal")
+        deal = self._deal_in_progress()
         deal.apply(action)
         self._after_step(deal)
 
     def declare(self, melds: Sequence[Meld]) -> None:
         """Declare any valid melds for the player to move (see ``Deal.declare``)."""
+        self._deal_in_progress().declare(melds)
+
+    def _deal_in_progress(self) -> Deal:
         deal = self.current
         if self.winner is not None:
             raise IllegalAction("game_over")
         if deal is None or deal.is_over:
             raise IllegalAction("no_deal")
-        deal.declare(melds)
+        return deal
 
     def replay_entry(self, entry: LogEntry) -> None:
         """Apply one entry of a log: an action, or a ``Declaration``."""
-        if isinstance(entry, Declaration):
-            self.declare(entry.melds)
-        else:
-            self.apply(entry)
+        deal = self._deal_in_progress()
+        deal.replay_entry(entry)
+        self._after_step(deal)
 
     def deal_next(self) -> Deal:
         """Deal the next hand from the game's seed (what ``apply`` does by itself when

@@ -139,6 +139,29 @@ ENGLISH: Final[dict[str, str]] = {
         "defense {defense} -> {rounded_defense}"
     ),
     "score.result": "score: takers {takers}, defense {defense}",
+    # --- the calculator's complaints (ScoringError; the part after "calc." is its id) ---
+    "calc.no_generale": "{contract}: the {profile} rules have no générale",
+    "calc.unknown_contract": "unknown contract {contract} (expected e.g. 90H, 120SA, capotS, generaleTA)",
+    "calc.bid_value": "{contract}: a bid is a multiple of 10 from 80 to {max_bid} under the {profile} rules",
+    "calc.no_sa_ta": "{contract}: SA and TA contracts are not played under these {profile} rules",
+    "calc.unknown_sweep": "unknown sweep {sweep} (expected taker, taker-alone or defense)",
+    "calc.points_range": "the takers' points must be between 0 and {total}, not {points}",
+    "calc.points_sum": "the card points of both teams must add up to {total}, not {points}",
+    "calc.taker_sweep_points": "a taker sweep gives the takers all {total} points, not {points}",
+    "calc.defense_sweep_points": "a defense sweep leaves the takers 0 points, not {points}",
+    "calc.negative_belotes": "a number of belotes cannot be negative",
+    "calc.too_many_belotes": "a {trump} contract has at most {most} belote(s) in all, not {count}",
+    "calc.melds_multiple": "{team} melds must be a non-negative multiple of 10, not {melds}",
+    "calc.no_melds": "melds are not played under the {profile} rules, yet {team} melds are {melds}",
+    "calc.deal_melds_most": "{team} melds cannot exceed {most} points (what a deal can hold), not {melds}",
+    "calc.team_melds_most": "{team} melds cannot exceed {most} points (what a team can hold), not {melds}",
+    "calc.both_melds_most": "the melds of both teams cannot exceed {most} points (what a deal can hold), not {melds}",
+    "calc.one_team_melds": (
+        "under the {profile} rules the team with the best meld takes every meld: only one team can have melds"
+    ),
+    "calc.multiplier": "multiplier {multiplier} is not 1, 2 or {surcoinche}",
+    "team.takers": "the takers'",
+    "team.defense": "the defense's",
     # The bases named inside the takers' and defense's lines ({base} above).
     "base.card_points": "{points} card points",
     "base.flat": "{points} (flat)",

@@ -10,10 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .actions import MAX_BID_DIGITS
 from .belote import BELOTE_POINTS
 from .cards import ALL_TRUMP, NO_TRUMP, TRUMP_NAMES, Trump, parse_trump
-from .errors import EngineError
-from .messages import Message
+from .errors import EngineError, short_repr
+from .melds import MAX_DEAL_MELDS, MAX_TEAM_MELDS
+from .messages import Message, Param
 from .rules import RuleSet
 
 ContractKind = Literal["bid", "capot", "generale"]
@@ -25,7 +27,16 @@ FAILURE_BASE = 160
 
 
 class ScoringError(EngineError):
-    """Facts that no deal can produce (more points than the deal holds, a bad contract...)."""
+    """Facts that no deal can produce (more points than the deal holds, a bad contract...).
+    ``field`` names the calculator input at fault (``contract``, ``points``, ``belote``,
+    ``taker_melds``, ``defense_melds``, ``melds``, ``sweep``, ``multiplier``), so a form
+    shows the message next to it; ``message`` is translatable (ids ``calc.*``)."""
+
+    message: Message
+
+    def __init__(self, field: str, message_id: str, **params: Param) -> None:
+        super().__init__(Message.of("calc." + message_id, **params))
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -56,32 +67,31 @@ def parse_contract(text: str, rules: RuleSet, taker: int = 0, multiplier: int = 
     """Parse a contract call of RECORD.md (``90H``, ``120SA``, ``capotS``, ``generaleTA``)."""
     t = text.strip()
     low = t.lower()
+    shown = t if len(t) <= 20 else short_repr(t)
     kind: ContractKind
     if low.startswith("capot") or low.startswith("generale"):
         kind = "capot" if low.startswith("capot") else "generale"
         trump_text = t[len(kind):]
         if kind == "generale" and not rules.generale:
-            raise ScoringError(f"{t}: the {rules.name} rules have no générale")
+            raise ScoringError("contract", "no_generale", contract=shown, profile=rules.name)
         value = CAPOT_VALUE if kind == "capot" else rules.generale_value
     else:
         kind = "bid"
         digits = ""
-        while len(digits) < len(t) and t[len(digits)] in "0123456789":
+        while len(digits) < len(t) and len(digits) <= MAX_BID_DIGITS and t[len(digits)] in "0123456789":
             digits += t[len(digits)]
         trump_text = t[len(digits):]
         if not digits:
-            raise ScoringError(f"unknown contract {text!r} (expected e.g. 90H, 120SA, capotS, generaleTA)")
-        value = int(digits)
+            raise ScoringError("contract", "unknown_contract", contract=short_repr(text))
+        value = int(digits) if len(digits) <= MAX_BID_DIGITS else -1  # int() refuses 4,300 digits
         if value not in rules.bid_values:
-            raise ScoringError(
-                f"{t}: a bid is a multiple of 10 from 80 to {rules.max_bid} under the {rules.name} rules"
-            )
+            raise ScoringError("contract", "bid_value", contract=shown, max_bid=rules.max_bid, profile=rules.name)
     try:
         trump = parse_trump(trump_text)
     except ValueError:
-        raise ScoringError(f"unknown contract {text!r} (expected e.g. 90H, 120SA, capotS, generaleTA)") from None
+        raise ScoringError("contract", "unknown_contract", contract=short_repr(text)) from None
     if trump >= NO_TRUMP and not rules.sa_ta:
-        raise ScoringError(f"{t}: SA and TA contracts are not played under these {rules.name} rules")
+        raise ScoringError("contract", "no_sa_ta", contract=shown, profile=rules.name)
     return Contract(kind, value, trump, taker, multiplier)
 
 
@@ -150,32 +160,59 @@ def check_facts(rules: RuleSet, contract: Contract, facts: DealFacts) -> None:
     swept = facts.sweep is not None
     total = deal_total(rules, swept)
     if facts.sweep is not None and facts.sweep not in SWEEPS:
-        raise ScoringError(f"unknown sweep {facts.sweep!r} (expected taker, taker-alone or defense)")
+        raise ScoringError("sweep", "unknown_sweep", sweep=short_repr(facts.sweep))
     if not 0 <= facts.taker_points <= total:
-        raise ScoringError(f"the takers' points must be between 0 and {total}, not {facts.taker_points}")
+        raise ScoringError("points", "points_range", total=total, points=short_repr(facts.taker_points))
     if facts.taker_points + facts.defense_points != total:
-        raise ScoringError(
-            f"the card points of both teams must add up to {total}, not {facts.taker_points + facts.defense_points}"
-        )
+        raise ScoringError("points", "points_sum", total=total, points=facts.taker_points + facts.defense_points)
     if facts.sweep in ("taker", "taker_alone") and facts.taker_points != total:
-        raise ScoringError(f"a taker sweep gives the takers all {total} points, not {facts.taker_points}")
+        raise ScoringError("points", "taker_sweep_points", total=total, points=facts.taker_points)
     if facts.sweep == "defense" and facts.taker_points != 0:
-        raise ScoringError(f"a defense sweep leaves the takers 0 points, not {facts.taker_points}")
+        raise ScoringError("points", "defense_sweep_points", points=facts.taker_points)
     if facts.taker_belotes < 0 or facts.defense_belotes < 0:
-        raise ScoringError("a number of belotes cannot be negative")
+        raise ScoringError("belote", "negative_belotes")
     max_belotes = 0 if contract.trump == NO_TRUMP else 4 if contract.trump == ALL_TRUMP else 1
     if min(facts.taker_belotes, facts.defense_belotes) < 0 or facts.taker_belotes + facts.defense_belotes > max_belotes:
         raise ScoringError(
-            f"a {TRUMP_NAMES[contract.trump]} contract has at most {max_belotes} belote(s) in all, "
-            f"not {facts.taker_belotes + facts.defense_belotes}"
+            "belote",
+            "too_many_belotes",
+            trump=TRUMP_NAMES[contract.trump],
+            most=max_belotes,
+            count=facts.taker_belotes + facts.defense_belotes,
         )
-    for team, melds in (("takers", facts.taker_melds), ("defense", facts.defense_melds)):
+    # winner_takes_all: the team with the best meld takes the melds of all four hands;
+    # winner_own: it keeps its own two hands' melds only (RULES.md section 4).
+    takes_all = rules.meld_scoring == "winner_takes_all"
+    most = MAX_DEAL_MELDS if takes_all else MAX_TEAM_MELDS
+    for name, team, melds in (
+        ("taker_melds", Message.of("team.takers"), facts.taker_melds),
+        ("defense_melds", Message.of("team.defense"), facts.defense_melds),
+    ):
         if melds < 0 or melds % 10:
-            raise ScoringError(f"the {team}' melds must be a non-negative multiple of 10, not {melds}")
+            raise ScoringError(name, "melds_multiple", team=team, melds=short_repr(melds))
         if melds and not rules.melds:
-            raise ScoringError(f"melds are not played under these rules, yet the {team} have {melds}")
+            raise ScoringError(name, "no_melds", team=team, melds=short_repr(melds), profile=rules.name)
+        if melds > most:
+            raise ScoringError(
+                name,
+                "deal_melds_most" if takes_all else "team_melds_most",
+                team=team,
+                most=most,
+                melds=short_repr(melds),
+            )
+    if facts.taker_melds + facts.defense_melds > MAX_DEAL_MELDS:
+        raise ScoringError(
+            "melds", "both_melds_most", most=MAX_DEAL_MELDS, melds=facts.taker_melds + facts.defense_melds
+        )
+    if takes_all and facts.taker_melds and facts.defense_melds:
+        raise ScoringError("melds", "one_team_melds", profile=rules.name)
     if contract.multiplier not in (1, 2, rules.surcoinche_multiplier):
-        raise ScoringError(f"multiplier {contract.multiplier} is not 1, 2 or {rules.surcoinche_multiplier}")
+        raise ScoringError(
+            "multiplier",
+            "multiplier",
+            multiplier=short_repr(contract.multiplier),
+            surcoinche=rules.surcoinche_multiplier,
+        )
 
 
 def is_made(rules: RuleSet, contract: Contract, facts: DealFacts, lines: list[Message] | None = None) -> bool:
@@ -358,7 +395,7 @@ def calculate(
     c = parse_contract(contract, rules, multiplier=multiplier)
     total = deal_total(rules, sweep in ("taker", "taker_alone", "defense"))
     if not 0 <= points <= total:
-        raise ScoringError(f"the takers' points must be between 0 and {total}, not {points}")
+        raise ScoringError("points", "points_range", total=total, points=short_repr(points))
     facts = DealFacts(
         taker_points=points,
         defense_points=total - points,
