@@ -19,6 +19,7 @@ from coinche.engine.actions import PASS, announce
 from coinche.engine.belote import pair_mask
 from coinche.engine.cards import CardSet, parse_card, parse_cards
 from coinche.engine.deal import Deal, View, random_hands
+from coinche.engine.game import Game
 from coinche.engine.rules import PROFILES, RuleSet
 
 CARD_NAME = re.compile(r"(?<![0-9A-Za-z])(10|[789TJQKA])([SHDC])(?![0-9A-Za-z])")
@@ -121,3 +122,27 @@ def test_adaptive_tags_both_explanations() -> None:
     d = AdaptiveBot(seed=1, level=0.5).choose(deal.view(0))
     assert d.explanation and d.explanation.startswith("[Adaptive 50% (Confirmé)] ")
     assert d.private_explanation and d.private_explanation.startswith("[Adaptive 50% (Confirmé)] ")
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_public_explanations_over_whole_games(profile: str) -> None:
+    """A whole game to a short target with four levels at the table."""
+    game = Game(RuleSet.profile(profile, target=1000), seed=len(profile))
+    bots: list[Bot] = [
+        load_bot("confirmed", seed=1),
+        ExpertBot(seed=2, samples=6, bid_samples=3),
+        load_bot("beginner", seed=3),
+        AdaptiveBot(seed=4, level=0.5, expert_samples=6),
+    ]
+    decisions = 0
+    while not game.is_over and decisions < 2000:
+        deal = game.current
+        assert deal is not None
+        seat = deal.to_move
+        decision = bots[seat].choose(deal.view(seat))
+        game.apply(decision.action)
+        decisions += 1
+        after = deal.view(seat)
+        hidden = after.hand & ~shown_cards(after)
+        assert not named_cards(decision.explanation or "") & hidden, (profile, seat, decision.explanation)
+    assert game.is_over
