@@ -425,7 +425,7 @@ class Deal:
         if n == 1:
             self._win_card, self._win_idx = c, 0
         else:
-            if self._tt.beats(c, self._win_card):
+            if self._tt.beaten_by[self._win_card] >> c & 1:
                 self._win_card, self._win_idx = c, n - 1
         self.played += 1
         if self.played == self._show_at:

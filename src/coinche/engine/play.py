@@ -41,8 +41,17 @@ class TrumpTables:
     is of the winner's suit and stronger, or a trump over a non-trump."""
     trump_mask: CardSet
     """Cards that can cut: the trump suit in a suit contract, none at SA or TA."""
+    beaten_by: tuple[CardSet, ...] = ()
+    """For each card, every card that beats it in a trick it is winning: ``beats`` as a
+    table, for the deal's hot path (one look-up per card played)."""
+
+    def __post_init__(self) -> None:
+        if not self.beaten_by:
+            table = tuple(sum(1 << c for c in range(32) if self.beats(c, w)) for w in range(32))
+            object.__setattr__(self, "beaten_by", table)
 
     def beats(self, c: Card, winner: Card) -> bool:
+        """Whether ``c`` takes a trick that ``winner`` is winning: the one rule of it."""
         if c >> 3 == winner >> 3:
             return self.power[c] > self.power[winner]
         return bool(self.trump_mask >> c & 1) and not self.trump_mask >> winner & 1
