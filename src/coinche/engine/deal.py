@@ -251,14 +251,17 @@ class Deal:
             return self._legal
         seat = self.to_move
         trick = self.trick
-        mask = legal_mask(
-            self.hands[seat],
-            trick,
-            self._win_card,
-            bool(trick) and (self.trick_leader + self._win_idx) & 1 == seat & 1,
-            self._tt,
-            self._undertrump,
-        )
+        if trick:
+            mask = legal_mask(
+                self.hands[seat],
+                trick,
+                self._win_card,
+                (self.trick_leader + self._win_idx) & 1 == seat & 1,
+                self._tt,
+                self._undertrump,
+            )
+        else:  # a lead: any card
+            mask = self.hands[seat]
         self._legal, self._legal_at = mask, self.played
         return mask
 
@@ -424,9 +427,8 @@ class Deal:
         n = len(trick)
         if n == 1:
             self._win_card, self._win_idx = c, 0
-        else:
-            if self._tt.beaten_by[self._win_card] >> c & 1:
-                self._win_card, self._win_idx = c, n - 1
+        elif self._tt.beaten_by[self._win_card] >> c & 1:
+            self._win_card, self._win_idx = c, n - 1
         self.played += 1
         if self.played == self._show_at:
             self._show_melds()

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .actions import Action
 from .cards import Card, CardSet, card_list
-from .deal import Deal, DealResult, LogEntry, View, deal_hands
+from .deal import Deal, DealResult, LogEntry, Phase, View, deal_hands
 from .errors import BadSetup, IllegalAction
 from .melds import Meld
 from .rules import RuleSet
@@ -153,9 +153,13 @@ class Game:
 
     def apply(self, action: Action) -> None:
         """Apply an action to the deal in progress; deal the next one when it ends."""
-        deal = self._deal_in_progress()
+        deals = self.deals
+        if self.winner is not None or not deals or deals[-1].phase is Phase.DONE:
+            self._deal_in_progress()  # raises the reason
+        deal = deals[-1]
         deal.apply(action)
-        self._after_step(deal)
+        if deal.phase is Phase.DONE:
+            self._after_step(deal)
 
     def declare(self, melds: Sequence[Meld]) -> None:
         """Declare any valid melds for the player to move (see ``Deal.declare``)."""

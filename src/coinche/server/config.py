@@ -1,0 +1,36 @@
+"""Server settings: where the data lives, how bots pace their moves, the secret key."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_DATABASE = "sqlite:///coinche.db"
+
+
+def default_database_url() -> str:
+    """``COINCHE_DATABASE_URL`` when set, else an SQLite file in the working directory."""
+    return os.environ.get("COINCHE_DATABASE_URL") or DEFAULT_DATABASE
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = field(default_factory=default_database_url)
+    bot_delay: float = 0.7
+    """Seconds a computer's move waits after the previous move, so a person can follow
+    (DESIGN.md: 0.6 to 0.9 s; zero in tests and load runs)."""
+    trick_pause: float = 1.0
+    """Extra seconds a finished trick stays on the table before a computer leads again."""
+    bot_workers: int = 2
+    """Worker processes for bot decisions (the expert is CPU-bound)."""
+    free_deals: int = 3
+    """Deals a guest plays without an account."""
+    secret_key: str | None = None
+    """Signs the guest cookie; None: kept in the database (made once, survives restarts)."""
+    max_message_bytes: int = 4096
+    """A WebSocket message larger than this is refused."""
+
+    @staticmethod
+    def sqlite_file(path: Path, **kwargs: object) -> Settings:
+        return Settings(database_url=f"sqlite:///{path}", **kwargs)  # type: ignore[arg-type]
