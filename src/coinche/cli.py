@@ -91,6 +91,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--level", default="confirmed", help="computer players: beginner, confirmed, expert, adaptive (or module:attr)"
     )
 
+    p = sub.add_parser("serve", help="the web site: solo tables against the computer, in the browser")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=_INT, default=8000, help="port (default 8000)")
+    p.add_argument("--db", help="database URL (default: $COINCHE_DATABASE_URL, else sqlite:///coinche.db)")
+    p.add_argument("--bot-delay", type=float, default=0.7, help="seconds before a computer's move is shown")
+    p.add_argument("--workers", type=_COUNT, default=2, help="worker processes for the computer players")
+
     p = sub.add_parser("replay", help="check and replay deal or game records (RECORD.md)")
     p.add_argument("--json", action="store_true", help="print one JSON answer per file (JSON Lines)")
     p.add_argument("files", nargs="+", metavar="FILE")
@@ -129,6 +136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "play":
             return _cmd_play(args)
+        if args.command == "serve":
+            return _cmd_serve(args)
         if args.command == "replay":
             return _cmd_replay(args.files, args.json, sys.stdout, sys.stderr)
         if args.command == "score":
@@ -149,6 +158,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     return 2
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import math
+
+    import uvicorn
+
+    from .server.app import create_app
+    from .server.config import Settings, default_database_url
+
+    if not math.isfinite(args.bot_delay) or not 0 <= args.bot_delay <= 10:
+        print("coinche serve: error: --bot-delay must be between 0 and 10 seconds", file=sys.stderr)
+        return 2
+    if not 0 < args.port < 65536:
+        print("coinche serve: error: --port must be between 1 and 65535", file=sys.stderr)
+        return 2
+    settings = Settings(
+        database_url=args.db or default_database_url(), bot_delay=args.bot_delay, bot_workers=args.workers
+    )
+    try:
+        app = create_app(settings)
+    except Exception as e:  # a database that cannot be opened or migrated
+        print(f"coinche serve: error: cannot open the database {settings.database_url}: {e}", file=sys.stderr)
+        return 2
+    print(f"Coinche: open http://{args.host}:{args.port}/ in your browser (Ctrl+C stops the server)", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=64 * 1024)
+    return 0
 
 
 def _cmd_play(args: argparse.Namespace) -> int:

@@ -1,0 +1,134 @@
+"""French and English: the site's message catalogues and the names of cards and calls.
+
+Catalogues are gettext ``.po`` files read with Babel (``locale/<lang>/*.po``): ``site.po``
+holds the pages' and the table's words (keys such as ``home.play``), ``engine.po`` the
+French templates of the engine's messages (ids of ``coinche.engine.messages``; English
+comes from the engine itself). A key missing from a language falls back to English, then
+to the key; a test checks that none is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Final
+
+from babel.messages.pofile import read_po
+
+from ..engine.actions import bid_rank, bid_trump, is_capot, is_generale, parse_call
+from ..engine.cards import parse_card
+from ..engine.errors import EngineError
+from ..engine.messages import ENGLISH, Message, Param
+
+LOCALE = Path(__file__).parent / "locale"
+LANGUAGES: Final = ("fr", "en")
+DEFAULT_LANGUAGE: Final = "fr"
+
+CARD_PARAMS: Final = frozenset({"card", "winner"})
+CARDS_PARAMS: Final = frozenset({"cards"})
+SUIT_PARAMS: Final = frozenset({"suit"})
+CALL_PARAMS: Final = frozenset({"call", "current"})
+
+
+def language(value: str | None) -> str:
+    """A supported language from a cookie or query value (French by default)."""
+    return value if value in LANGUAGES else DEFAULT_LANGUAGE
+
+
+@cache
+def catalogue(lang: str) -> dict[str, str]:
+    """Every key of ``lang``: its ``.po`` files, English engine templates underneath."""
+    out: dict[str, str] = dict(ENGLISH) if lang == "en" else {}
+    for path in sorted((LOCALE / lang).glob("*.po")):
+        with path.open("rb") as f:
+            for m in read_po(f):
+                if m.id and m.string:
+                    out[str(m.id)] = str(m.string)
+    return out
+
+
+def gettext(lang: str, key: str, **params: object) -> str:
+    """The text of ``key`` in ``lang`` with ``params`` filled in."""
+    template = catalogue(lang).get(key) or catalogue("en").get(key) or key
+    try:
+        return template.format(**params) if params else template
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def js_catalogue(lang: str) -> dict[str, str]:
+    """The keys the table's script needs (``js.*``, ``card.*``, ``suit.*``, ``seat.*``...)."""
+    prefixes = ("js.", "rank.", "suit.", "seat.", "call.", "meld.", "trump.", "level.", "phase.")
+    base = {k: v for k, v in catalogue("en").items() if k.startswith(prefixes)}
+    base.update({k: v for k, v in catalogue(lang).items() if k.startswith(prefixes)})
+    return base
+
+
+# ----- cards and calls in words -----
+
+
+def card_name(lang: str, code: str) -> str:
+    """``Valet de cœur`` / ``Jack of hearts`` for ``JH``."""
+    try:
+        c = parse_card(code)
+    except EngineError:
+        return code
+    rank = "789TJQKA"[c & 7]
+    suit = "SHDC"[c >> 3]
+    return gettext(lang, "card.name", rank=gettext(lang, f"rank.{rank}"), suit=gettext(lang, f"suit.of.{suit}"))
+
+
+def card_short(lang: str, code: str) -> str:
+    """``V♥`` / ``J♥`` for ``JH``: how cards are written inside a sentence."""
+    try:
+        c = parse_card(code)
+    except EngineError:
+        return code
+    return gettext(lang, f"rank.short.{'789TJQKA'[c & 7]}") + "♠♥♦♣"[c >> 3]
+
+
+def call_name(lang: str, code: str) -> str:
+    """``90 cœur``, ``Capot pique``, ``Passe``, ``Coinche`` for a call of record notation."""
+    try:
+        action = parse_call(code)
+    except EngineError:
+        return code
+    if code in ("pass", "coinche", "surcoinche"):
+        return gettext(lang, f"call.{code}")
+    trump = gettext(lang, f"trump.{('S', 'H', 'D', 'C', 'SA', 'TA')[bid_trump(action)]}")
+    if is_capot(action):
+        return gettext(lang, "call.capot", trump=trump)
+    if is_generale(action):
+        return gettext(lang, "call.generale", trump=trump)
+    return gettext(lang, "call.bid", value=bid_rank(action) // 10, trump=trump)
+
+
+def render(lang: str, message: Message) -> str:
+    """An engine message in ``lang``, its cards and calls named the way players write them."""
+    template = catalogue(lang).get(message.id) or ENGLISH.get(message.id) or message.id
+    args: dict[str, object] = {k: _param(lang, k, v) for k, v in message.params}
+    try:
+        return template.format(**args)
+    except (KeyError, IndexError, ValueError):
+        return message.text
+
+
+def _param(lang: str, key: str, value: Param) -> object:
+    if isinstance(value, Message):
+        return render(lang, value)
+    if isinstance(value, int):
+        return value
+    if key in CARD_PARAMS:
+        return card_short(lang, value)
+    if key in CARDS_PARAMS:
+        return " ".join(card_short(lang, c) for c in value.split())
+    if key in SUIT_PARAMS and value in ("S", "H", "D", "C"):
+        return gettext(lang, f"suit.{value}")
+    if key in CALL_PARAMS:
+        return call_name(lang, value)
+    return value
+
+
+def translations_for(keys: Mapping[str, str], lang: str) -> dict[str, str]:
+    return {k: gettext(lang, k) for k in keys}
