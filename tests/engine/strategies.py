@@ -1,4 +1,4 @@
-"""Hypothesis strategies shared by the engine's property tests."""
+"""Hypothesis strategies and sample data shared by the engine's tests."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from coinche.engine.cards import parse_cards
 from coinche.engine.rules import PROFILES, RuleSet
 
 PROFILE_NAMES = sorted(PROFILES)
@@ -27,3 +28,12 @@ def rulesets(draw: st.DrawFn) -> RuleSet:
     if draw(st.booleans()):
         options["ta_values"] = draw(st.sampled_from(["classic", "ffb"]))
     return RuleSet.profile(name, **options)
+
+
+SAMPLE_HANDS = (
+    parse_cards("AH KH QH JS JD TS 7D 8C"),
+    parse_cards("9S 8S 7S AS KS QS 9D 8D"),
+    parse_cards("JH TH 9H 8H 7H AD KD QD"),
+    parse_cards("JC TC 9C AC KC QC 7C TD"),
+)
+"""A deal: seat 0 holds a hearts tierce with the belote."""

@@ -8,6 +8,7 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import SAMPLE_HANDS
 
 from coinche.engine import Game, RuleSet, game_record, parse_record, replay
 from coinche.engine.actions import ANNOUNCE, PASS, make_bid
@@ -114,12 +115,7 @@ def test_a_record_whose_hands_differ_from_its_seed_keeps_its_hands() -> None:
 
 def test_declarations_are_logged_both_ways() -> None:
     rules = RuleSet.profile("classic")
-    hands = (
-        parse_cards("AH KH QH JS JD TS 7D 8C"),
-        parse_cards("9S 8S 7S AS KS QS 9D 8D"),
-        parse_cards("JH TH 9H 8H 7H AD KD QD"),
-        parse_cards("JC TC 9C AC KC QC 7C TD"),
-    )
+    hands = SAMPLE_HANDS
     deal = Deal(rules, 3, hands)
     for call in (make_bid(80, HEARTS), PASS, PASS, PASS):
         deal.apply(call)

@@ -9,6 +9,7 @@ import string
 from pathlib import Path
 
 import pytest
+from strategies import SAMPLE_HANDS
 
 from coinche.engine import Deal, IllegalAction, RuleSet, ScoringError, calculate
 from coinche.engine.actions import PASS, make_bid
@@ -70,12 +71,7 @@ def test_every_template_is_used() -> None:
 
 def test_refusals_carry_id_and_parameters() -> None:
     rules = RuleSet.profile("classic")
-    hands = (
-        parse_cards("AH KH QH JS JD TS 7D 8C"),
-        parse_cards("9S 8S 7S AS KS QS 9D 8D"),
-        parse_cards("JH TH 9H 8H 7H AD KD QD"),
-        parse_cards("JC TC 9C AC KC QC 7C TD"),
-    )
+    hands = SAMPLE_HANDS
     deal = Deal(rules, 3, hands)
     deal.apply(make_bid(90, HEARTS))
     with pytest.raises(IllegalAction) as e:
