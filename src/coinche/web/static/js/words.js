@@ -1,0 +1,96 @@
+// The table's words: the catalogue the page carries (keys js.*, rank.*, suit.*, call.*,
+// trump.*, meld.*, seat.*, level.*), cards, calls and melds in words, and the small
+// drawn pieces (suit symbols) that go with them. Nothing here knows a rule of the game.
+
+const catalogue = JSON.parse(document.getElementById('catalogue')?.textContent || '{}');
+
+/** The text of `key`, its `{param}` placeholders filled in. */
+export function t(key, params) {
+  const template = catalogue[key] ?? key;
+  if (!params) return template;
+  return template.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+export const SUITS = ['S', 'H', 'D', 'C'];
+export const TRUMPS = ['S', 'H', 'D', 'C', 'SA', 'TA'];
+const SUIT_CHARS = { S: '♠', H: '♥', D: '♦', C: '♣' };
+
+export const isRed = (suit) => suit === 'H' || suit === 'D';
+
+export function esc(text) {
+  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A suit drawn as a small SVG (a symbol of the page's sprite), in its colour. */
+export function suitIcon(suit, cls = '') {
+  return `<svg class="suit-icon ${isRed(suit) ? 'red' : 'black'} ${cls}" viewBox="0 0 100 100" aria-hidden="true" focusable="false"><use href="#suit-${suit}"/></svg>`;
+}
+
+export const suitChar = (suit) => SUIT_CHARS[suit] || '';
+
+/** "Valet de cœur" / "Jack of hearts" for JH. */
+export function cardName(code) {
+  return t('js.card.name', { rank: t(`rank.${code[0]}`), suit: t(`suit.of.${code[1]}`) });
+}
+
+/** A call of record notation taken apart: kind, value (bids), trump. */
+export function parseCall(code) {
+  if (code === 'pass' || code === 'coinche' || code === 'surcoinche') return { kind: code };
+  let m = /^(\d+)(SA|TA|S|H|D|C)$/.exec(code);
+  if (m) return { kind: 'bid', value: Number(m[1]), trump: m[2] };
+  m = /^(capot|generale)(SA|TA|S|H|D|C)$/.exec(code);
+  if (m) return { kind: m[1], trump: m[2] };
+  return { kind: 'unknown' };
+}
+
+/** "90 cœur", "Capot pique", "Passe" for a call of record notation. */
+export function callName(code) {
+  const c = parseCall(code);
+  if (c.kind === 'pass' || c.kind === 'coinche' || c.kind === 'surcoinche') return t(`call.${c.kind}`);
+  if (c.kind === 'unknown') return code;
+  const trump = t(`trump.${c.trump}`);
+  if (c.kind === 'bid') return t('call.bid', { value: c.value, trump });
+  return t(`call.${c.kind}`, { trump });
+}
+
+/** The drawn form of a trump: a suit symbol, or "SA" / "TA" written. */
+export function trumpVisual(trump, cls = '') {
+  if (SUITS.includes(trump)) return suitIcon(trump, cls);
+  return `<span class="trump-text ${cls}">${esc(t(`js.trump.short.${trump}`))}</span>`;
+}
+
+/** The visible form of a call (HTML): "90 ♥", "Capot ♠", "Passe", "Coinche !". */
+export function callVisual(code, { exclaim = false } = {}) {
+  const c = parseCall(code);
+  if (c.kind === 'pass') return esc(t('call.pass'));
+  if (c.kind === 'coinche' || c.kind === 'surcoinche') return esc(t(exclaim ? `js.bubble.${c.kind}` : `call.${c.kind}`));
+  if (c.kind === 'bid') return `<span class="bid-value">${c.value}</span> ${trumpVisual(c.trump)}`;
+  if (c.kind === 'capot' || c.kind === 'generale') return `<span class="slam-word">${esc(t(`js.${c.kind}`))}</span> ${trumpVisual(c.trump)}`;
+  return esc(code);
+}
+
+/** The visible call with its words for assistive technology. */
+export function callHTML(code, opts) {
+  return `<span aria-hidden="true">${callVisual(code, opts)}</span><span class="visually-hidden">${esc(callName(code))}</span>`;
+}
+
+/** One meld in words: "Tierce à l'As de cœur", "Carré de valets". */
+export function meldName(meld) {
+  const [kind, top] = String(meld.name || '').split(' ');
+  if (!top) return meld.name;
+  if (kind === 'carre') return t(`meld.carre.${top[0]}`);
+  return t('meld.run', { kind: t(`meld.${kind}`), top: t(`meld.to.${top[0]}`), suit: t(`suit.of.${top[1]}`) });
+}
+
+export function meldsName(melds) {
+  const names = melds.map(meldName);
+  if (names.length < 2) return names.join('');
+  return `${names.slice(0, -1).join(', ')}${t('meld.and')}${names[names.length - 1]}`;
+}
+
+/** Where each seat sits seen from the player: the next seat on the right when play goes
+ * anticlockwise, on the left when it goes clockwise (display only). */
+export function positions(direction, you) {
+  const around = direction === 'clockwise' ? ['south', 'west', 'north', 'east'] : ['south', 'east', 'north', 'west'];
+  return [0, 1, 2, 3].map((seat) => around[(seat - you + 4) % 4]);
+}
