@@ -107,6 +107,19 @@ def test_nested_scoring_lines_render_in_french() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("lang", "code", "text"),
+    [
+        ("fr", "AS", "l'As de pique"),
+        ("fr", "QH", "la Dame de cœur"),
+        ("fr", "TS", "le Dix de pique"),
+        ("en", "TS", "the Ten of spades"),
+    ],
+)
+def test_cards_with_their_article(lang: str, code: str, text: str) -> None:
+    assert i18n.card_with_article(lang, code) == text
+
+
 def test_unknown_language_falls_back_to_french() -> None:
     assert i18n.language("de") == "fr"
     assert i18n.language(None) == "fr"

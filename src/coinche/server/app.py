@@ -271,7 +271,7 @@ def action_sentence(lang: str, live: LiveTable, viewer: int, seat: int, action: 
     who = seat_name(lang, live, viewer, seat)
     if is_card(action):
         key = "live.card_belote" if is_announce(action) else "live.card"
-        return i18n.gettext(lang, key, seat=who, card=i18n.card_name(lang, card_str(card_of(action))))
+        return i18n.gettext(lang, key, seat=who, card=i18n.card_with_article(lang, card_str(card_of(action))))
     if is_declaration(action):
         return ""
     return i18n.gettext(lang, "live.call", seat=who, call=i18n.call_name(lang, call_str(action)))
@@ -283,7 +283,9 @@ def last_action(lang: str, live: LiveTable, viewer: int, event: Event | None) ->
     action = event.action
     record: dict[str, Any]
     if is_declaration(action):
-        record = {"declare": action - DECLARE_BASE}  # what it held stays hidden until shown
+        # Which choice another seat took would tell that it holds melds (a seat without
+        # any has one choice only): only the seat itself learns it; melds show when shown.
+        record = {"declare": action - DECLARE_BASE if event.seat == viewer else None}
     elif is_card(action):
         record = {"card": card_str(card_of(action))}
         if is_announce(action):
@@ -375,6 +377,12 @@ async def table_socket(websocket: WebSocket) -> None:
                 queue.put_nowait(reply)
     except WebSocketDisconnect:
         pass
+    except Exception:
+        # A fault of the server: the log gets the traceback, the player only sees the
+        # connection close (1011); a page that connects again gets the table's state.
+        log.exception("table %s seat %s: the connection failed", live.id, seat)
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1011)
     finally:
         service.unlisten(live, token)
         sending.cancel()
@@ -397,7 +405,7 @@ async def handle_message(
         return _refuse(live, seat, lang, "too_large")
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deeply
         return _refuse(live, seat, lang, "malformed", "not JSON")
     if not isinstance(data, dict):
         return _refuse(live, seat, lang, "malformed", "not an object")
@@ -409,7 +417,7 @@ async def handle_message(
     }
     handler = handlers.get(kind) if isinstance(kind, str) else None
     if handler is None:
-        return _refuse(live, seat, lang, "unknown_type", short_repr(kind))
+        return _refuse(live, seat, lang, "malformed", f"unknown type {short_repr(kind)}")
     try:
         result: dict[str, Any] | None = await handler()
     except TableError as e:

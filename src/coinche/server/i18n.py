@@ -79,6 +79,13 @@ def card_name(lang: str, code: str) -> str:
     return gettext(lang, "card.name", rank=gettext(lang, f"rank.{rank}"), suit=gettext(lang, f"suit.of.{suit}"))
 
 
+def card_with_article(lang: str, code: str) -> str:
+    """``le Dix de pique``, ``l'As de cœur``, ``la Dame de trèfle`` / ``the Ten of spades``."""
+    name = card_name(lang, code)
+    rank = code[:1].upper() if code[:1].upper() in "789TJQKA" else "7"
+    return gettext(lang, f"card.article.{rank}", card=name)
+
+
 def card_short(lang: str, code: str) -> str:
     """``V♥`` / ``J♥`` for ``JH``: how cards are written inside a sentence."""
     try:

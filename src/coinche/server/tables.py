@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..bots.adaptive import AdaptiveBot
@@ -99,6 +99,9 @@ class TableService:
         self.settings = settings
         self.live: dict[str, LiveTable] = {}
         self._next_listener = 0
+        self._deals_played: dict[str, int] = {}
+        """Deals each guest has finished, as last read or counted here: every state message
+        shows it, so it is not read again each time (the limit is checked on fresh reads)."""
 
     # ----- tables -----
 
@@ -106,16 +109,24 @@ class TableService:
         """A table with ``guest`` at seat 0 and computers of ``level`` at the others."""
         if level not in LEVELS:
             raise TableError("bad_level")
-        if self.free_deals_left(guest) <= 0:
+        if self.free_deals_left(guest, fresh=True) <= 0:
             raise TableError("limit")
-        rng = random.Random()
         bot = Seat("bot", level=level)
+        return self.create_table(rules, (Seat("human", guest=guest), bot, bot, bot), level)
+
+    def create_table(self, rules: RuleSet, seats: Sequence[Seat], level: str) -> TableSpec:
+        """A new table of ``rules`` with these four seats, stored: a ``bot`` seat may have
+        any level the bot loader knows (a name or ``module:attribute``); ``level`` is the
+        table's level as shown. Nothing is checked of the guests (``create_solo`` does)."""
+        if len(seats) != 4:
+            raise ValueError(f"a table has four seats, not {len(seats)}")
+        rng = random.Random()
         spec = TableSpec(
             id=new_id(),
             rules=rules,
             seed=rng.getrandbits(62),
             first_dealer=rng.randrange(4),
-            seats=(Seat("human", guest=guest), bot, bot, bot),
+            seats=(seats[0], seats[1], seats[2], seats[3]),
             level=level,
         )
         self.store.create_table(spec)
@@ -125,6 +136,7 @@ class TableService:
         """The live table, rebuilt from the database on first use."""
         live = self.live.get(table_id)
         if live is not None:
+            self._schedule_bots(live)  # computers whose task ended on a fault play on
             return live
         loaded = self.store.load_table(table_id)
         if loaded is None:
@@ -144,8 +156,13 @@ class TableService:
         self._schedule_bots(live)
         return live
 
-    def free_deals_left(self, guest: str) -> int:
-        return max(0, self.settings.free_deals - self.store.deals_played(guest))
+    def free_deals_left(self, guest: str, fresh: bool = False) -> int:
+        """The free deals ``guest`` has left; ``fresh``: read from the database (what enforces
+        the limit), else as this process last counted them (what pages and states show)."""
+        played = self._deals_played.get(guest)
+        if fresh or played is None:
+            played = self._deals_played[guest] = self.store.deals_played(guest)
+        return max(0, self.settings.free_deals - played)
 
     # ----- listeners -----
 
@@ -184,7 +201,7 @@ class TableService:
             if not game.awaiting_deal:
                 return  # already dealt (another click, another player)
             guest = live.spec.seats[seat].guest
-            if guest is not None and self.free_deals_left(guest) <= 0:
+            if guest is not None and self.free_deals_left(guest, fresh=True) <= 0:
                 raise TableError("limit")
             game.deal_next()
             self._announce(live, Event())
@@ -233,7 +250,7 @@ class TableService:
         for s in live.human_seats:
             guest = live.spec.seats[s].guest
             if guest is not None:
-                self.store.add_deal_played(guest)
+                self._deals_played[guest] = self.store.add_deal_played(guest)
         if live.tracker is not None:
             human = live.human_seats[0] if live.human_seats else 0
             live.tracker.observe_result(deal.view((human + 1) & 3))
@@ -291,7 +308,9 @@ class TableService:
             if wait > 0:
                 await asyncio.sleep(wait)
             async with live.lock:
-                if live.seq != seq or self.live.get(live.id) is not live:
+                if self.live.get(live.id) is not live:
+                    return  # the table was dropped (reloaded after a conflict): its new copy plays
+                if live.seq != seq:
                     continue  # the table moved on meanwhile: think again
                 action = decision.action
                 if action not in live.game.legal_actions():

@@ -1,0 +1,405 @@
+"""What the server tests share: timed receives on a test WebSocket, the guest of a session
+cookie, a simulated human that plays legal moves, and the engine's truth about which cards
+a seat may not know at each step of a deal."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import http.client
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+from starlette.testclient import TestClient, WebSocketTestSession
+from websockets.sync.client import ClientConnection, connect
+
+from coinche.engine.cards import card_str, cards_of
+from coinche.engine.deal import Deal
+from coinche.engine.wire import view_to_json
+from coinche.server import i18n
+from coinche.server.tables import LiveTable, TableService
+
+RECEIVE_TIMEOUT = 30.0
+"""Seconds a test waits for one message before failing (never forever)."""
+
+MAX_MESSAGES = 20_000
+"""The most messages one simulated game may take (every loop of the tests is bounded)."""
+
+ALL_CARDS = [card_str(c) for c in range(32)]
+
+
+def receive(ws: WebSocketTestSession, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
+    """The next message of a test WebSocket as JSON, failing after ``timeout`` seconds
+    (``WebSocketTestSession.receive`` alone would wait forever)."""
+
+    async def get() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(get)
+    ws._raise_on_close(message)
+    data = json.loads(message["text"])
+    assert isinstance(data, dict)
+    return data
+
+
+def guest_of_cookie(value: str) -> str:
+    """The guest id inside a session cookie (Starlette's: base64 JSON, then its signature)."""
+    payload = value.split(".", 1)[0]
+    data = json.loads(base64.b64decode(payload + "=" * (-len(payload) % 4)))
+    guest = data["guest"]
+    assert isinstance(guest, str)
+    return guest
+
+
+def new_guest(client: TestClient) -> tuple[str, str]:
+    """A fresh guest: clears the client's cookies, visits the home page; (guest, cookie)."""
+    client.cookies.clear()
+    assert client.get("/").status_code == 200
+    cookie = client.cookies["session"]
+    return guest_of_cookie(cookie), cookie
+
+
+def create_solo(client: TestClient, profile: str, target: int, level: str, sa_ta: bool = False) -> str:
+    """POST /solo as the client's guest; the new table's id."""
+    form = {"profile": profile, "target": str(target), "level": level}
+    if sa_ta:
+        form["sa_ta"] = "on"
+    r = client.post("/solo", data=form, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    location = r.headers["location"]
+    assert location.startswith("/table/"), location
+    return location.removeprefix("/table/")
+
+
+def service_of(client: TestClient) -> TableService:
+    service = client.app.state.service  # type: ignore[attr-defined]
+    assert isinstance(service, TableService)
+    return service
+
+
+def live_table(client: TestClient, table_id: str) -> LiveTable:
+    return service_of(client).live[table_id]
+
+
+# ----- a simulated human -----
+
+
+def is_my_turn(state: dict[str, Any]) -> bool:
+    deal = state["game"]["deal"]
+    return bool(deal["legal_actions"]) and deal["to_move"] == state["table"]["you"]
+
+
+def choose(legal: list[dict[str, Any]], rng: random.Random | None) -> dict[str, Any]:
+    """The first legal action, or a random one that mostly passes in the auction (so
+    contracts are made by everyone, the human included)."""
+    if rng is None:
+        return legal[0]
+    passes = [a for a in legal if a.get("call") == "pass"]
+    if passes and rng.random() < 0.7:
+        return passes[0]
+    return rng.choice(legal)
+
+
+def answers(state: dict[str, Any], seat: int, record: dict[str, Any]) -> bool:
+    """Whether ``state`` is the one made by ``seat`` taking the action ``record``."""
+    last = state.get("last")
+    if state.get("type") != "state" or not last or last["seat"] != seat:
+        return False
+    sent = {k: v for k, v in record.items() if k != "melds"}
+    return bool(last["action"] == sent)
+
+
+@dataclass
+class Human:
+    """Plays one seat of a table over a test WebSocket: legal moves only, ``next_deal``
+    after each deal (up to ``max_deals``), and keeps every message it received."""
+
+    ws: WebSocketTestSession
+    rng: random.Random | None = None
+    max_deals: int | None = None
+    hint_every: int = 0
+    """Ask for a hint every this many own turns (0: never)."""
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    turns: int = 0
+
+    def receive(self) -> dict[str, Any]:
+        msg = receive(self.ws)
+        self.messages.append(msg)
+        return msg
+
+    def next_state(self) -> dict[str, Any]:
+        for _ in range(MAX_MESSAGES):
+            msg = self.receive()
+            if msg["type"] == "state":
+                return msg
+            assert msg["type"] != "error", msg
+        raise AssertionError("no state message")
+
+    def until_my_move(self, state: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Read states until the seat is to act, the deal's summary or the game's end."""
+        state = state or self.next_state()
+        for _ in range(MAX_MESSAGES):
+            if is_my_turn(state) or state["awaiting_next_deal"] or state["game"]["winner"] is not None:
+                return state
+            state = self.next_state()
+        raise AssertionError("the seat never got to move")
+
+    def act(self, state: dict[str, Any]) -> dict[str, Any]:
+        """Take a legal action of ``state``; the state that answers it."""
+        me = state["table"]["you"]
+        self.turns += 1
+        if self.hint_every and self.turns % self.hint_every == 0:
+            self.ws.send_json({"type": "hint"})
+            hint = self.receive()
+            assert hint["type"] == "hint", hint
+            assert hint["action"] in state["game"]["deal"]["legal_actions"], hint
+        record = choose(state["game"]["deal"]["legal_actions"], self.rng)
+        self.ws.send_json({"type": "action", "action": record})
+        for _ in range(MAX_MESSAGES):
+            reply = self.next_state()
+            if answers(reply, me, record):
+                return reply
+        raise AssertionError(f"no answer to {record}")
+
+    def play_game(self, state: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Play on from ``state`` (None: the next one received) until the game is over or
+        ``max_deals`` deals are finished; the last state."""
+        state = self.until_my_move(state)
+        for _ in range(MAX_MESSAGES):
+            if state["game"]["winner"] is not None:
+                return state
+            if state["awaiting_next_deal"]:
+                if self.max_deals is not None and state["game"]["deal_number"] >= self.max_deals:
+                    return state
+                self.ws.send_json({"type": "next_deal"})
+                state = self.until_my_move()
+                continue
+            state = self.until_my_move(self.act(state))
+        raise AssertionError("the game never ended")
+
+
+# ----- what a seat may not know -----
+
+
+def deal_steps(deal: Deal) -> Iterator[Deal]:
+    """The deal after each prefix of its log, from the deal as dealt to the deal now."""
+    step = Deal(deal.rules, deal.dealer, deal.dealt)
+    yield step.copy()
+    for entry in deal.log:
+        step.replay_entry(entry)
+        yield step.copy()
+
+
+def hidden_cards(deal: Deal, seat: int) -> set[str]:
+    """Cards ``seat`` may not know at this step: other seats' unplayed cards not in a
+    shown meld."""
+    hidden = {card_str(c) for s in range(4) if s != seat for c in cards_of(deal.hands[s])}
+    for melds in deal.shown:
+        for meld in melds:
+            hidden -= {card_str(c) for c in cards_of(meld.cards)}
+    return hidden
+
+
+def card_words(code: str) -> list[re.Pattern[str]]:
+    """Every way a message may write a card: ``JH``, ``Valet de cœur``, ``V♥``..."""
+    texts = {i18n.card_name(lang, code) for lang in i18n.LANGUAGES}
+    shorts = {i18n.card_short(lang, code) for lang in i18n.LANGUAGES}
+    out = [re.compile(rf"(?<![0-9A-Za-z]){code}(?![0-9A-Za-z])")]
+    out += [re.compile(re.escape(t), re.IGNORECASE) for t in texts]
+    out += [re.compile(rf"(?<![0-9A-Za-z]){re.escape(s)}") for s in shorts]
+    return out
+
+
+CARD_WORDS = {code: card_words(code) for code in ALL_CARDS}
+
+
+def strings_of(data: Any) -> Iterator[str]:
+    """Every string of a JSON document, keys included."""
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            yield str(k)
+            yield from strings_of(v)
+    elif isinstance(data, list):
+        for v in data:
+            yield from strings_of(v)
+
+
+def named_cards(message: dict[str, Any], among: set[str]) -> set[str]:
+    """The cards of ``among`` that ``message`` names anywhere, in any notation (the table
+    id, random letters, is left out)."""
+    data = json.loads(json.dumps(message))
+    if isinstance(data.get("table"), dict):
+        data["table"].pop("id", None)
+    text = "\n".join(strings_of(data))
+    return {code for code in among if any(p.search(text) for p in CARD_WORDS[code])}
+
+
+def check_no_leak(messages: list[dict[str, Any]], deals: list[Deal], seat: int) -> int:
+    """Check every message a seat received against the engine: each state's deal view is
+    exactly the engine's view of that seat at some step of the deal (steps in order), and
+    no message names a card the seat may not know at that step. The number of states."""
+    steps: dict[int, list[tuple[dict[str, Any], set[str]]]] = {}
+    position: dict[int, int] = {}
+    hidden: set[str] = set()
+    checked = 0
+    for msg in messages:
+        if msg["type"] == "state":
+            number = msg["game"]["deal_number"]
+            if number not in steps:
+                deal = deals[number - 1]
+                steps[number] = [(view_to_json(d.view(seat)), hidden_cards(d, seat)) for d in deal_steps(deal)]
+                position[number] = 0
+            views = steps[number]
+            k = position[number]
+            while k < len(views) and views[k][0] != msg["game"]["deal"]:
+                k += 1
+            assert k < len(views), f"deal {number}: a state that is no view of seat {seat}: {msg['game']['deal']}"
+            position[number] = k
+            hidden = views[k][1]
+            checked += 1
+            last = msg.get("last")
+            if last and last["seat"] != seat and "declare" in last["action"]:
+                assert last["action"]["declare"] is None, f"another seat's declaration choice is shown: {last}"
+        leaked = named_cards(msg, hidden)
+        assert not leaked, f"seat {seat} is told of {sorted(leaked)}, which it may not know: {msg}"
+    return checked
+
+
+# ----- the real server, as a process -----
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """``coinche serve`` on a loopback port and an SQLite file, in its own process group
+    (its bot workers with it), stopped by ``stop(signal)``; its output goes to ``log``."""
+
+    START_TIMEOUT = 30.0
+
+    def __init__(self, db: Path, log: Path, *extra: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        command = [sys.executable, "-m", "coinche.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        command += ["--db", f"sqlite:///{db}", "--bot-delay", "0", "--workers", "1", *extra]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env.pop("COINCHE_DATABASE_URL", None)
+        with log.open("a", encoding="utf-8") as out:
+            self.proc = subprocess.Popen(
+                command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=db.parent, start_new_session=True
+            )
+        deadline = time.monotonic() + self.START_TIMEOUT
+        while True:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the server exited ({self.proc.returncode}):\n{log.read_text('utf-8')}")
+            try:
+                with urllib.request.urlopen(self.base + "/", timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                self.stop(signal.SIGKILL)
+                raise AssertionError(f"the server did not start:\n{log.read_text('utf-8')}")
+            time.sleep(0.1)
+
+    def stop(self, sig: signal.Signals = signal.SIGTERM, timeout: float = 20.0) -> int:
+        """Send ``sig`` to the server, wait for it to end (then end what is left of its
+        process group, its bot workers); its exit status."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        try:
+            status = self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=5)
+            raise AssertionError(f"the server did not stop on {sig.name} within {timeout} s") from None
+        finally:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+        return status
+
+    def __enter__(self) -> ServerProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.stop(signal.SIGKILL)
+        else:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+
+    def new_guest_table(self, profile: str, target: int, level: str) -> tuple[str, str]:
+        """POST /solo with no cookie: (table id, the new guest's ``Cookie`` header)."""
+        body = urllib.parse.urlencode({"profile": profile, "target": target, "level": level})
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            conn.request("POST", "/solo", body, {"Content-Type": "application/x-www-form-urlencoded"})
+            r = conn.getresponse()
+            r.read()
+            assert r.status == 303, r.status
+            location = r.getheader("Location") or ""
+            cookie = (r.getheader("Set-Cookie") or "").split(";", 1)[0]
+        finally:
+            conn.close()
+        assert location.startswith("/table/") and cookie.startswith("session="), (location, cookie)
+        return location.removeprefix("/table/"), cookie
+
+    def connect(self, table_id: str, cookie: str) -> ClientConnection:
+        return connect(
+            f"ws://127.0.0.1:{self.port}/ws/table/{table_id}",
+            additional_headers={"Cookie": cookie},
+            open_timeout=10,
+            close_timeout=5,
+        )
+
+
+def ws_receive(ws: ClientConnection, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
+    data = json.loads(ws.recv(timeout=timeout))
+    assert isinstance(data, dict)
+    return data
+
+
+def ws_until_my_move(ws: ClientConnection, state: dict[str, Any] | None = None) -> dict[str, Any]:
+    """States of a real connection until the seat is to act (or the deal is over)."""
+    for _ in range(MAX_MESSAGES):
+        if state is not None and (
+            is_my_turn(state) or state["awaiting_next_deal"] or state["game"]["winner"] is not None
+        ):
+            return state
+        state = ws_receive(ws)
+        assert state["type"] == "state", state
+    raise AssertionError("the seat never got to move")
+
+
+def ws_act(ws: ClientConnection, state: dict[str, Any], rng: random.Random | None = None) -> dict[str, Any]:
+    """Take a legal action over a real connection; the state that answers it."""
+    record = choose(state["game"]["deal"]["legal_actions"], rng)
+    ws.send(json.dumps({"type": "action", "action": record}))
+    for _ in range(MAX_MESSAGES):
+        reply = ws_receive(ws)
+        if answers(reply, state["table"]["you"], record):
+            return reply
+    raise AssertionError(f"no answer to {record}")

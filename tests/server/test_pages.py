@@ -1,0 +1,197 @@
+"""The pages (issue 7): French by default, English after /langue/en; an unknown page, a
+table of another guest and bad form input get clean HTML pages (404, 400) in the
+visitor's language; a server error never shows a traceback."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import httpx2
+import pytest
+from conftest import MakeClient
+from server_helpers import Human, create_solo, new_guest, receive, service_of
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from coinche.server import i18n
+
+SOLO = {"profile": "classic", "target": "700", "level": "confirmed"}
+
+TRACEBACK = re.compile(r'Traceback|File "[^"]*", line \d+|\.py\b|[A-Z][a-z]+Error\b')
+
+
+def text_of(r: httpx2.Response) -> str:
+    return html.unescape(r.text)
+
+
+def assert_clean_page(r: httpx2.Response, status: int, lang: str, title_key: str) -> None:
+    """An HTML page of the site in ``lang`` with ``status``, its title from ``title_key``,
+    and nothing of a traceback."""
+    assert r.status_code == status, (r.status_code, r.text[:300])
+    assert r.headers["content-type"].startswith("text/html")
+    body = text_of(r)
+    assert f'<html lang="{lang}">' in body
+    assert i18n.gettext(lang, title_key) in body
+    assert not TRACEBACK.search(body), TRACEBACK.search(body)
+
+
+@pytest.mark.parametrize(("path", "title"), [("/", "home.title"), ("/compte", "account.title")])
+def test_pages_in_french_then_english(client: TestClient, path: str, title: str) -> None:
+    r = client.get(path)
+    assert_clean_page(r, 200, "fr", title)
+    assert i18n.gettext("fr", title) != i18n.gettext("en", title)
+    assert i18n.gettext("en", title) not in text_of(r)
+    if path == "/":
+        assert "Jouer" in text_of(r)
+    r = client.get("/langue/en", params={"next": path}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == path
+    assert client.cookies["lang"] == "en"
+    r = client.get(path)
+    assert_clean_page(r, 200, "en", title)
+    assert i18n.gettext("fr", title) not in text_of(r)
+    r = client.get("/langue/fr", params={"next": path})  # followed: back to the page, in French
+    assert r.status_code == 200 and '<html lang="fr">' in r.text
+
+
+@pytest.mark.parametrize("target", ["//evil.example/", "https://evil.example/", "evil", "/\\evil.example/"])
+def test_language_switch_stays_on_the_site(client: TestClient, target: str) -> None:
+    r = client.get("/langue/en", params={"next": target}, follow_redirects=False)
+    assert r.status_code == 303
+    location = r.headers["location"]
+    assert location.startswith("/") and not location.startswith(("//", "/\\")), location
+    assert "\\" not in location
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/nope"),
+        ("GET", "/table/nope"),
+        ("GET", "/static/nope.css"),
+        ("GET", "/langue/de"),
+        ("GET", "/table/" + "x" * 5000),
+        ("GET", "/%ff%fe"),
+    ],
+)
+def test_unknown_pages_are_real_404_pages(client: TestClient, method: str, path: str) -> None:
+    r = client.request(method, path)
+    assert_clean_page(r, 404, "fr", "error.404.title")
+    client.cookies.set("lang", "en")
+    assert_clean_page(client.request(method, path), 404, "en", "error.404.title")
+
+
+def test_wrong_method_is_a_clean_page(client: TestClient) -> None:
+    assert_clean_page(client.get("/solo"), 405, "fr", "error.page.title")
+    assert_clean_page(client.post("/"), 405, "fr", "error.page.title")
+
+
+def test_a_table_of_another_guest_is_404(client: TestClient) -> None:
+    new_guest(client)
+    table_id = create_solo(client, "classic", 700, "confirmed")
+    owner = client.cookies["session"]
+    assert client.get(f"/table/{table_id}").status_code == 200
+    new_guest(client)  # another visitor
+    assert_clean_page(client.get(f"/table/{table_id}"), 404, "fr", "error.404.title")
+    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(f"/ws/table/{table_id}"):
+        pass
+    assert refused.value.code == 4404
+    client.cookies.clear()  # no cookie at all
+    assert_clean_page(client.get(f"/table/{table_id}"), 404, "fr", "error.404.title")
+    # A forged cookie is no guest either.
+    client.cookies.clear()
+    client.cookies.set("session", owner[:-3] + "AAA")
+    assert_clean_page(client.get(f"/table/{table_id}"), 404, "fr", "error.404.title")
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        {"profile": "chess"},
+        {"profile": "", "target": "3000x"},
+        {"profile": "classic", "target": "701"},
+        {"profile": "classic", "target": "abc"},
+        {"profile": "classic", "target": "-700"},
+        {"profile": "classic", "target": "7" * 5000},
+        {"profile": "classic", "target": "²"},
+        {"profile": "classic", "target": " 700"},
+        {"profile": "online", "target": "700"},
+        {"profile": "classic", "level": "god"},
+        {"profile": "classic", "level": "slow_bot:SlowBot"},
+        {"profile": "classic", "level": "coinche.bots.random_bot:RandomBot"},
+    ],
+)
+def test_bad_form_input_is_a_clean_400(client: TestClient, form: dict[str, str]) -> None:
+    r = client.post("/solo", data=form, follow_redirects=False)
+    assert_clean_page(r, 400, "fr", "error.page.title")
+    assert service_of(client).store.table_ids() == []
+
+
+def test_bad_form_bodies_are_clean(client: TestClient) -> None:
+    broken = client.post(
+        "/solo",
+        content=b'--xyz\r\nContent-Disposition: form-data; name="profile"\r\n\r\nclassic',  # never ends
+        headers={"content-type": "multipart/form-data; boundary=xyz"},
+        follow_redirects=False,
+    )
+    assert broken.status_code in (303, 400), broken.status_code
+    assert "Traceback" not in broken.text
+    no_boundary = client.post(
+        "/solo", content=b"x", headers={"content-type": "multipart/form-data"}, follow_redirects=False
+    )
+    assert_clean_page(no_boundary, 400, "fr", "error.page.title")
+
+
+def test_good_form_makes_a_table(client: TestClient) -> None:
+    r = client.post("/solo", data=SOLO, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/table/")
+    page = client.get(r.headers["location"])
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+
+
+def test_a_server_error_shows_no_traceback(make_client: MakeClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    client = make_client(raise_server_exceptions=False)
+    service = service_of(client)
+
+    def broken(guest: str) -> int:
+        raise RuntimeError("secret detail of the failure")
+
+    monkeypatch.setattr(service, "free_deals_left", broken)
+    for lang in ("fr", "en"):
+        client.cookies.set("lang", lang)
+        r = client.get("/")
+        assert_clean_page(r, 500, lang, "error.page.title")
+        assert "secret detail" not in r.text and "RuntimeError" not in r.text
+        r = client.post("/solo", data=SOLO)
+        assert_clean_page(r, 500, lang, "error.page.title")
+        assert "secret detail" not in r.text
+
+
+def test_a_server_error_on_the_table_socket_shows_no_traceback(
+    make_client: MakeClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The connection closes (1011) with no text; the table is intact and a new
+    connection gets its state."""
+    client = make_client()
+    table_id = create_solo(client, "classic", 700, "confirmed")
+    service = service_of(client)
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("secret detail of the failure")
+
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        state = Human(ws).until_my_move()
+        log = list(service.live[table_id].game.log)
+        monkeypatch.setattr(service, "act", broken)
+        ws.send_json({"type": "action", "action": state["game"]["deal"]["legal_actions"][0]})
+        with pytest.raises(WebSocketDisconnect) as closed:
+            for _ in range(10):
+                message = receive(ws)
+                assert "secret" not in str(message)
+        assert closed.value.code == 1011 and not closed.value.reason
+    monkeypatch.undo()
+    assert service.live[table_id].game.log == log
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        again = Human(ws).until_my_move()
+        assert again["game"] == state["game"]
+        Human(ws).act(again)
