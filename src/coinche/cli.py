@@ -97,6 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help="database URL (default: $COINCHE_DATABASE_URL, else sqlite:///coinche.db)")
     p.add_argument("--bot-delay", type=float, default=0.7, help="seconds before a computer's move is shown")
     p.add_argument("--workers", type=_COUNT, default=2, help="worker processes for the computer players")
+    p.add_argument(
+        "--free-deals", type=_COUNT, default=3, metavar="N", help="deals a guest plays without an account (default 3)"
+    )
 
     p = sub.add_parser("replay", help="check and replay deal or game records (RECORD.md)")
     p.add_argument("--json", action="store_true", help="print one JSON answer per file (JSON Lines)")
@@ -174,8 +177,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print("coinche serve: error: --port must be between 1 and 65535", file=sys.stderr)
         return 2
+    if args.free_deals < 0:
+        print("coinche serve: error: --free-deals must be 0 or more", file=sys.stderr)
+        return 2
     settings = Settings(
-        database_url=args.db or default_database_url(), bot_delay=args.bot_delay, bot_workers=args.workers
+        database_url=args.db or default_database_url(),
+        bot_delay=args.bot_delay,
+        bot_workers=args.workers,
+        free_deals=args.free_deals,
     )
     try:
         app = create_app(settings)

@@ -1,0 +1,444 @@
+"""Load on one server: many solo tables at once, each played by a simulated human.
+
+Starts ``coinche serve`` on a free loopback port with a temporary SQLite file and no bot
+delay, opens ``--tables`` solo tables (one guest each, its own WebSocket), and plays them
+for ``--seconds``: each human plays a legal action when it is its turn (random, mostly
+passing in the auction; ``--policy first`` for the first legal action), asks for the next
+deal after each one and for a new table after a game. Then it prints:
+
+- actions per second, all seats (each state with a ``last`` action is one action);
+- the time from a human's move being sent to the state whose ``last`` is that very move
+  (p50, p95, max): the server's answer, the computers' thinking excluded;
+- memory per table: the growth of the server process's resident memory (``VmRSS`` of
+  /proc/<pid>/status) from before the tables to the end, over the tables opened (the bot
+  workers' memory is printed apart);
+- errors: ``error`` messages, refused connections, timeouts, closed connections.
+
+    python bench/bench_server.py [--tables 200] [--seconds 60] [--level confirmed|expert]
+                                 [--bot-delay 0.7] [--workers 2] [--policy random|first]
+
+With no bot delay (the default) every table plays as fast as the server lets it, so the
+figures are the server's capacity and its answers under saturation; ``--bot-delay 0.7``
+paces the computers as the site does.
+
+Only 127.0.0.1 is contacted; every wait has a timeout and every loop ends by the deadline.
+The server is started with ``--free-deals`` high enough that the guests' three free deals
+do not stop the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+HOST = "127.0.0.1"
+START_TIMEOUT = 60.0
+HTTP_TIMEOUT = 30.0
+FREE_DEALS = 999_999_999
+TARGETS = {"classic": 3000, "federation": 2000, "house": 3010, "online": 2001}
+
+
+# ----- the server process -----
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def proc_status(pid: int, key: str) -> int:
+    """A ``kB`` line of /proc/<pid>/status (``VmRSS``), in KiB; 0 if the process is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (/proc/<pid>/stat), 0 if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def children(pid: int) -> list[int]:
+    """Every descendant of ``pid`` (the bot workers, the fork server...)."""
+    out: list[int] = []
+    todo = [pid]
+    for _ in range(1000):
+        if not todo:
+            break
+        p = todo.pop()
+        kids: list[str] = []
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{p}/task").iterdir():  # a child belongs to the thread that made it
+                with contextlib.suppress(OSError):
+                    kids += (task / "children").read_text().split()
+        out += [int(k) for k in kids]
+        todo += [int(k) for k in kids]
+    return out
+
+
+class Server:
+    def __init__(self, workdir: Path, workers: int, bot_delay: float) -> None:
+        self.port = free_port()
+        self.log = workdir / "server.log"
+        command = [sys.executable, "-m", "coinche.cli", "serve", "--host", HOST, "--port", str(self.port)]
+        command += [
+            "--db",
+            f"sqlite:///{workdir / 'bench.db'}",
+            "--bot-delay",
+            str(bot_delay),
+            "--workers",
+            str(workers),
+        ]
+        command += ["--free-deals", str(FREE_DEALS)]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env.pop("COINCHE_DATABASE_URL", None)
+        with self.log.open("w") as out:
+            self.proc = subprocess.Popen(
+                command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=workdir, start_new_session=True
+            )
+
+    async def wait_ready(self) -> None:
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"the server exited ({self.proc.returncode}):\n{self.log.read_text()}")
+            with contextlib.suppress(OSError, asyncio.TimeoutError, ValueError):
+                status, _ = await http_request(self.port, "GET", "/", timeout=2)
+                if status == 200:
+                    return
+            await asyncio.sleep(0.2)
+        self.stop()
+        raise SystemExit(f"the server did not start within {START_TIMEOUT:.0f} s:\n{self.log.read_text()}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=5)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)  # what is left of its group: the bot workers
+
+
+async def http_request(
+    port: int, method: str, path: str, body: bytes = b"", cookie: str | None = None, timeout: float = HTTP_TIMEOUT
+) -> tuple[int, dict[str, str]]:
+    """One HTTP/1.1 request to the loopback server: (status, headers, lower-case names)."""
+
+    async def run() -> tuple[int, dict[str, str]]:
+        reader, writer = await asyncio.open_connection(HOST, port)
+        try:
+            head = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{port}", "Connection: close"]
+            if body:
+                head += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(body)}"]
+            if cookie:
+                head.append(f"Cookie: {cookie}")
+            writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+            await writer.drain()
+            raw = await reader.read(1 << 20)
+            while chunk := await reader.read(1 << 20):
+                raw += chunk
+        finally:
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+        lines = raw.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        headers: dict[str, str] = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            headers.setdefault(name.strip().lower(), value.strip())
+        return status, headers
+
+    return await asyncio.wait_for(run(), timeout)
+
+
+# ----- the simulated humans -----
+
+
+@dataclass
+class Totals:
+    actions: int = 0
+    """States with a ``last`` action, all seats, within the measured window."""
+    human_actions: int = 0
+    deals: int = 0
+    games: int = 0
+    tables: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    measuring: bool = False
+
+
+def choose(legal: list[dict[str, Any]], rng: random.Random, policy: str) -> dict[str, Any]:
+    if policy == "first":
+        return legal[0]
+    passes = [a for a in legal if a.get("call") == "pass"]
+    if passes and rng.random() < 0.7:
+        return passes[0]
+    return rng.choice(legal)
+
+
+def answers(state: dict[str, Any], seat: int, record: dict[str, Any]) -> bool:
+    last = state.get("last")
+    if not last or last.get("seat") != seat:
+        return False
+    return bool(last.get("action") == {k: v for k, v in record.items() if k != "melds"})
+
+
+async def new_table(port: int, cookie: str | None, profile: str, level: str) -> tuple[str, str]:
+    form = urllib.parse.urlencode({"profile": profile, "target": TARGETS[profile], "level": level}).encode()
+    status, headers = await http_request(port, "POST", "/solo", form, cookie)
+    location = headers.get("location", "")
+    if status != 303 or not location.startswith("/table/"):
+        raise RuntimeError(f"POST /solo: {status} {location}")
+    if cookie is None:
+        cookie = headers.get("set-cookie", "").split(";", 1)[0]
+    return location.removeprefix("/table/"), cookie
+
+
+async def human(
+    n: int,
+    port: int,
+    args: argparse.Namespace,
+    totals: Totals,
+    opened: asyncio.Event,
+    ready: list[int],
+    start: asyncio.Event,
+    deadline: list[float],
+) -> None:
+    """One guest: opens a table, waits for the start, plays until the deadline."""
+    rng = random.Random(args.seed * 100_003 + n)
+    cookie: str | None = None
+    first = True
+    try:
+        while True:
+            table_id, cookie = await new_table(port, cookie, args.profile, args.level)
+            totals.tables += 1
+            url = f"ws://{HOST}:{port}/ws/table/{table_id}"
+            async with connect(
+                url, additional_headers={"Cookie": cookie}, open_timeout=HTTP_TIMEOUT, close_timeout=5, max_size=1 << 20
+            ) as ws:
+                state = json.loads(await asyncio.wait_for(ws.recv(), HTTP_TIMEOUT))
+                if first:
+                    first = False
+                    ready[0] += 1
+                    if ready[0] == args.tables:
+                        opened.set()
+                    await start.wait()
+                over = await play(ws, state, rng, args, totals, deadline[0])
+            if not over:
+                return
+            totals.games += 1
+    except (TimeoutError, OSError, ConnectionClosed, RuntimeError, ValueError) as e:
+        totals.errors[type(e).__name__] += 1
+        if first:
+            ready[0] += 1
+            if ready[0] == args.tables:
+                opened.set()
+
+
+async def play(
+    ws: ClientConnection,
+    state: dict[str, Any],
+    rng: random.Random,
+    args: argparse.Namespace,
+    totals: Totals,
+    deadline: float,
+) -> bool:
+    """Play one table until the deadline (False) or the game's end (True)."""
+    pending: dict[str, Any] | None = None
+    sent_at = 0.0
+    latest = state
+    for _ in range(10_000_000):
+        if state.get("type") == "state":
+            latest = state
+            me = state["table"]["you"]
+            if state.get("last") and totals.measuring:
+                totals.actions += 1
+            if pending is not None and answers(state, me, pending):
+                if totals.measuring:
+                    totals.latencies.append(time.perf_counter() - sent_at)
+                    totals.human_actions += 1
+                pending = None
+            game, deal = state["game"], state["game"]["deal"]
+            if game["winner"] is not None:
+                return True
+            if pending is None and state["awaiting_next_deal"]:
+                if not state["can_continue"]:
+                    totals.errors["no free deal left"] += 1
+                    return False
+                if totals.measuring:
+                    totals.deals += 1
+                await ws.send('{"type": "next_deal"}')
+            elif pending is None and deal["legal_actions"] and deal["to_move"] == me:
+                pending = choose(deal["legal_actions"], rng, args.policy)
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "action", "action": pending}))
+        elif state.get("type") == "error":
+            totals.errors[f"error {state.get('code')}"] += 1
+            pending = None
+            deal = latest["game"]["deal"]
+            if deal["legal_actions"] and deal["to_move"] == latest["table"]["you"]:
+                pending = deal["legal_actions"][0]
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "action", "action": pending}))
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        try:
+            state = json.loads(await asyncio.wait_for(ws.recv(), min(remaining, 30.0) + 0.01))
+        except TimeoutError:
+            if deadline - time.monotonic() > 0:
+                totals.errors["no message for 30 s"] += 1
+            return False
+    return False
+
+
+# ----- the run -----
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def run(args: argparse.Namespace, server: Server) -> None:
+    await server.wait_ready()
+    pid = server.proc.pid
+    rss_before = proc_status(pid, "VmRSS")
+    totals = Totals()
+    opened, start = asyncio.Event(), asyncio.Event()
+    ready = [0]
+    deadline = [float("inf")]
+    t_open = time.monotonic()
+    tasks = [
+        asyncio.create_task(human(n, server.port, args, totals, opened, ready, start, deadline))
+        for n in range(args.tables)
+    ]
+    try:
+        await asyncio.wait_for(opened.wait(), START_TIMEOUT + args.tables * 0.5)
+    except TimeoutError:
+        totals.errors["tables not all opened"] += 1
+    open_seconds = time.monotonic() - t_open
+    rss_open = proc_status(pid, "VmRSS")
+    cpu_start = cpu_seconds(pid)
+    client_cpu_start = time.process_time()
+    worker_cpu_start = sum(cpu_seconds(c) for c in children(pid))
+    t0 = time.monotonic()
+    deadline[0] = t0 + args.seconds
+    totals.measuring = True
+    start.set()
+    rss_peak = rss_open
+    while time.monotonic() < deadline[0]:
+        await asyncio.sleep(min(1.0, max(0.0, deadline[0] - time.monotonic())))
+        rss_peak = max(rss_peak, proc_status(pid, "VmRSS"))
+    elapsed = time.monotonic() - t0
+    totals.measuring = False
+    cpu = cpu_seconds(pid) - cpu_start
+    client_cpu = time.process_time() - client_cpu_start
+    worker_pids = children(pid)
+    worker_cpu = sum(cpu_seconds(c) for c in worker_pids) - worker_cpu_start
+    rss_end = proc_status(pid, "VmRSS")
+    workers_rss = sum(proc_status(c, "VmRSS") for c in worker_pids)
+    _, pending = await asyncio.wait(tasks, timeout=40)
+    for task in pending:
+        task.cancel()
+        totals.errors["human still running at the end"] += 1
+    await asyncio.gather(*pending, return_exceptions=True)
+
+    lat = [x * 1000 for x in totals.latencies]
+    tables = max(totals.tables, 1)
+    print(
+        f"coinche server load: {args.tables} tables, level {args.level}, {args.profile} rules, "
+        f"policy {args.policy}, {args.workers} bot workers, bot delay {args.bot_delay:g} s, {elapsed:.0f} s measured"
+    )
+    print(
+        f"  tables opened: {totals.tables} ({args.tables} at the start, in {open_seconds:.1f} s; "
+        f"{totals.games} games finished, {totals.deals} deals dealt)"
+    )
+    print(
+        f"  actions: {totals.actions} all seats = {totals.actions / elapsed:.0f}/s; "
+        f"human moves {totals.human_actions} = {totals.human_actions / elapsed:.0f}/s"
+    )
+    if lat:
+        print(
+            f"  answer to a human move: p50 {percentile(lat, 0.5):.1f} ms, p95 {percentile(lat, 0.95):.1f} ms, "
+            f"max {max(lat):.1f} ms, mean {statistics.fmean(lat):.1f} ms ({len(lat)} moves)"
+        )
+    print(
+        f"  server process: RSS {rss_before / 1024:.1f} MiB before the tables, {rss_open / 1024:.1f} MiB "
+        f"with them open, {rss_end / 1024:.1f} MiB at the end (peak {rss_peak / 1024:.1f} MiB): "
+        f"{(rss_end - rss_before) / tables:.0f} KiB per table ({tables} tables)"
+    )
+    print(f"  helpers (bot workers, fork server...): {len(worker_pids)} processes, RSS {workers_rss / 1024:.1f} MiB")
+    print(
+        f"  CPU: server {cpu / elapsed:.0%} of a core, its helpers {worker_cpu / elapsed:.0%}, "
+        f"this client {client_cpu / elapsed:.0%} ({os.cpu_count()} cores)"
+    )
+    errors = sum(totals.errors.values())
+    print(f"  errors: {errors}" + (f" ({dict(totals.errors)})" if errors else ""))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=200, help="simultaneous tables (default 200)")
+    ap.add_argument("--seconds", type=float, default=60.0, help="measured time (default 60)")
+    ap.add_argument("--level", choices=["confirmed", "expert", "beginner", "adaptive"], default="confirmed")
+    ap.add_argument("--profile", choices=list(TARGETS), default="classic")
+    ap.add_argument("--policy", choices=["random", "first"], default="random", help="the humans' moves")
+    ap.add_argument("--workers", type=int, default=2, help="the server's bot worker processes (default 2)")
+    ap.add_argument(
+        "--bot-delay", type=float, default=0.0, help="the server's pause before a computer's move (default 0; site 0.7)"
+    )
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    if not 1 <= args.tables <= 5000 or not 0 < args.seconds <= 3600 or not 1 <= args.workers <= 64:
+        ap.error("--tables 1..5000, --seconds up to 3600, --workers 1..64")
+    if not 0 <= args.bot_delay <= 10:
+        ap.error("--bot-delay 0..10 seconds")
+    with tempfile.TemporaryDirectory(prefix="coinche-bench-") as tmp:
+        server = Server(Path(tmp), args.workers, args.bot_delay)
+        try:
+            asyncio.run(run(args, server))
+        finally:
+            server.stop()
+        log = (Path(tmp) / "server.log").read_text(errors="replace")
+        if "Traceback" in log or "ERROR" in log:
+            print("  server log:\n" + "\n".join(log.splitlines()[-40:]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,299 @@
+"""Browser tests: real Chromium (Debian's package) against a real ``coinche serve``.
+
+The fixtures bring what a fresh machine lacks: Chromium itself (installed with apt-get when
+the tests run as root, else the browser tests are skipped with the reason), a server
+started as a subprocess on a free loopback port with a temporary SQLite database and no
+bot delay, and a fresh browser context for each test (a new context is a new guest, with
+the server's free deals). Run them alone with ``python -m pytest tests/browser``; leave
+them out with ``-m "not browser"``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed (pip install -e '.[test]')")
+
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+from table_driver import ARTIFACTS
+
+HERE = Path(__file__).resolve().parent
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 360, "height": 740}
+SERVER_START_TIMEOUT = 60.0
+DEFAULT_TIMEOUT_MS = 15_000
+
+LIVE_RECORDER = """
+(() => {
+  window.__live = [];
+  const record = (mutations) => {
+    for (const m of mutations) {
+      const node = m.target.nodeType === Node.ELEMENT_NODE ? m.target : m.target.parentElement;
+      const live = node && node.closest && node.closest('#live');
+      if (live) {
+        const text = live.textContent.trim();
+        if (text) window.__live.push(text);
+        return;
+      }
+    }
+  };
+  new MutationObserver(record).observe(document, {childList: true, subtree: true, characterData: true});
+})();
+"""
+"""Keeps every text the live region ``#live`` receives in ``window.__live`` (the region
+itself only ever holds the latest one)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "browser: drives Chromium against a running coinche server")
+    expect.set_options(timeout=DEFAULT_TIMEOUT_MS)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if HERE in Path(str(item.path)).resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if report.when == "call":
+        item.stash[_FAILED] = report.failed
+    return report
+
+
+_FAILED = pytest.StashKey[bool]()
+
+
+# ----- Chromium -----
+
+
+_install_attempted = False
+
+
+def _install_chromium() -> str | None:
+    """``apt-get update`` (once) then ``apt-get install -y chromium``; the path found after."""
+    global _install_attempted
+    if _install_attempted:
+        return shutil.which("chromium")
+    _install_attempted = True
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for command in (["apt-get", "update"], ["apt-get", "install", "-y", "chromium"]):
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=1200, check=False)
+        if done.returncode != 0:
+            tail = (done.stdout + done.stderr)[-2000:]
+            pytest.fail(f"`{' '.join(command)}` failed (status {done.returncode}) installing Chromium:\n{tail}")
+    return shutil.which("chromium")
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = shutil.which("chromium")
+    if path is not None:
+        return path
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        pytest.skip(
+            "browser tests need Chromium: `chromium` is not on PATH and the tests cannot install it without root"
+        )
+    if shutil.which("apt-get") is None:
+        pytest.skip("browser tests need Chromium: `chromium` is not on PATH and there is no apt-get to install it")
+    path = _install_chromium()
+    if path is None:
+        pytest.fail("apt-get installed the chromium package but `chromium` is still not on PATH")
+    return path
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright, chromium_path: str) -> Iterator[Browser]:
+    b = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS, headless=True)
+    yield b
+    b.close()
+
+
+# ----- the server -----
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def run_server(workdir: Path, *extra: str) -> Iterator[str]:
+    """``coinche serve`` on a free loopback port with a fresh SQLite database; its base URL."""
+    port = _free_port()
+    db = workdir / "coinche.db"
+    command = [
+        sys.executable,
+        "-m",
+        "coinche.cli",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--db",
+        f"sqlite:///{db}",
+        "--bot-delay",
+        "0",
+        "--workers",
+        "1",
+        *extra,
+    ]
+    log_path = workdir / "server.log"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.pop("COINCHE_DATABASE_URL", None)
+    with log_path.open("w", encoding="utf-8") as log:
+        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=workdir)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"the server exited with status {proc.returncode}:\n{log_path.read_text('utf-8')}")
+            try:
+                with urllib.request.urlopen(base + "/", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except (urllib.error.URLError, OSError):
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(
+                    f"the server did not answer within {SERVER_START_TIMEOUT:.0f} s:\n{log_path.read_text('utf-8')}"
+                )
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The site with its default settings (3 free deals a guest)."""
+    with run_server(tmp_path_factory.mktemp("server")) as base:
+        yield base
+
+
+# ----- pages -----
+
+
+def new_page(context: BrowserContext, base_url: str) -> Page:
+    """A page of ``context`` that records the live region and its own script errors
+    (``page.js_errors``)."""
+    page = context.new_page()
+    page.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.js_errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def _context(browser: Browser, base_url: str, **options: Any) -> BrowserContext:
+    context = browser.new_context(base_url=base_url, locale="fr-FR", **options)
+    context.add_init_script(LIVE_RECORDER)
+    return context
+
+
+@contextlib.contextmanager
+def _kept_on_failure(request: pytest.FixtureRequest, page_of: BrowserContext, name: str) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        if request.node.stash.get(_FAILED, False):
+            ARTIFACTS.mkdir(exist_ok=True)
+            for i, p in enumerate(page_of.pages):
+                with contextlib.suppress(Exception):
+                    p.screenshot(path=str(ARTIFACTS / f"failed-{name}-{i}.png"), full_page=True)
+                with contextlib.suppress(Exception):
+                    notes = [f"url: {p.url}", f"script errors: {getattr(p, 'js_errors', [])}"]
+                    notes += ["live region:", *p.evaluate("() => window.__live || []")]
+                    (ARTIFACTS / f"failed-{name}-{i}.txt").write_text("\n".join(notes) + "\n", encoding="utf-8")
+
+
+@pytest.fixture
+def context(browser: Browser, server: str, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
+    """A fresh desktop context: a new guest of the default server."""
+    ctx = _context(browser, server, viewport=DESKTOP)
+    with _kept_on_failure(request, ctx, request.node.name):
+        yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext, server: str) -> Page:
+    return new_page(context, server)
+
+
+@pytest.fixture
+def phone_context(browser: Browser, server: str, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
+    """A fresh phone-sized touch context (360 x 740)."""
+    ctx = _context(browser, server, viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
+    with _kept_on_failure(request, ctx, request.node.name):
+        yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def phone_page(phone_context: BrowserContext, server: str) -> Page:
+    return new_page(phone_context, server)
+
+
+@pytest.fixture(scope="session")
+def server_factory() -> Any:
+    """``with server_factory(workdir, *options) as base_url``: another server, e.g. with
+    ``--free-deals 100`` for a test that plays more than three deals."""
+    return run_server
+
+
+@pytest.fixture
+def make_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """``make_page(base_url, **context_options)``: a page of a fresh context on another
+    server (a test's own), closed after the test."""
+    made: list[BrowserContext] = []
+
+    def make(base_url: str, **options: Any) -> Page:
+        ctx = _context(browser, base_url, **{"viewport": DESKTOP, **options})
+        made.append(ctx)
+        return new_page(ctx, base_url)
+
+    yield make
+    for ctx in made:
+        with _kept_on_failure(request, ctx, request.node.name):
+            pass
+        ctx.close()
