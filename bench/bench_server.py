@@ -15,7 +15,7 @@ deal after each one and for a new table after a game. Then it prints:
 - errors: ``error`` messages, refused connections, timeouts, closed connections.
 
     python bench/bench_server.py [--tables 200] [--seconds 60] [--level confirmed|expert]
-                                 [--bot-delay 0.7] [--workers 2] [--policy random|first]
+                                 [--bot-delay 0.7] [--workers 2] [--policy random|first] [--think 1]
 
 With no bot delay (the default) every table plays as fast as the server lets it, so the
 figures are the server's capacity and its answers under saturation; ``--bot-delay 0.7``
@@ -302,6 +302,8 @@ async def play(
                     totals.deals += 1
                 await ws.send('{"type": "next_deal"}')
             elif pending is None and deal["legal_actions"] and deal["to_move"] == me:
+                if args.think > 0:  # a person takes a moment: 0.5 to 1.5 times --think
+                    await asyncio.sleep(min(rng.uniform(0.5, 1.5) * args.think, max(0.0, deadline - time.monotonic())))
                 pending = choose(deal["legal_actions"], rng, args.policy)
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "action", "action": pending}))
@@ -383,7 +385,7 @@ async def run(args: argparse.Namespace, server: Server) -> None:
     tables = max(totals.tables, 1)
     print(
         f"coinche server load: {args.tables} tables, level {args.level}, {args.profile} rules, "
-        f"policy {args.policy}, {args.workers} bot workers, bot delay {args.bot_delay:g} s, {elapsed:.0f} s measured"
+        f"policy {args.policy}, think {args.think:g} s, {args.workers} bot workers, bot delay {args.bot_delay:g} s, {elapsed:.0f} s measured"
     )
     print(
         f"  tables opened: {totals.tables} ({args.tables} at the start, in {open_seconds:.1f} s; "
@@ -419,6 +421,9 @@ def main() -> None:
     ap.add_argument("--level", choices=["confirmed", "expert", "beginner", "adaptive"], default="confirmed")
     ap.add_argument("--profile", choices=list(TARGETS), default="classic")
     ap.add_argument("--policy", choices=["random", "first"], default="random", help="the humans' moves")
+    ap.add_argument(
+        "--think", type=float, default=0.0, help="seconds a human takes per move, on average (default 0: at once)"
+    )
     ap.add_argument("--workers", type=int, default=2, help="the server's bot worker processes (default 2)")
     ap.add_argument(
         "--bot-delay", type=float, default=0.0, help="the server's pause before a computer's move (default 0; site 0.7)"

@@ -192,7 +192,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         print(f"coinche serve: error: cannot open the database {settings.database_url}: {e}", file=sys.stderr)
         return 2
     print(f"Coinche: open http://{args.host}:{args.port}/ in your browser (Ctrl+C stops the server)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=64 * 1024)
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level="warning", ws_max_size=64 * 1024, ws_per_message_deflate=False
+    )
     return 0
 
 
