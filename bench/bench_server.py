@@ -385,7 +385,8 @@ async def run(args: argparse.Namespace, server: Server) -> None:
     tables = max(totals.tables, 1)
     print(
         f"coinche server load: {args.tables} tables, level {args.level}, {args.profile} rules, "
-        f"policy {args.policy}, think {args.think:g} s, {args.workers} bot workers, bot delay {args.bot_delay:g} s, {elapsed:.0f} s measured"
+        f"policy {args.policy}, think {args.think:g} s, {args.workers} bot workers, "
+        f"bot delay {args.bot_delay:g} s, {elapsed:.0f} s measured"
     )
     print(
         f"  tables opened: {totals.tables} ({args.tables} at the start, in {open_seconds:.1f} s; "

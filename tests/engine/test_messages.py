@@ -17,13 +17,14 @@ from coinche.engine.cards import HEARTS, parse_card, parse_cards
 from coinche.engine.messages import ENGLISH, Message, render
 
 ENGINE = Path(__file__).resolve().parents[2] / "src" / "coinche" / "engine"
+BOTS = ENGINE.parent / "bots"
 CALL = re.compile(r"(IllegalAction|ScoringError|Message\.of)\(")
 
 
 def _calls() -> list[tuple[str, str, str]]:
     """(file, message id, argument text) of every literal-id message built in the engine."""
     out = []
-    for path in sorted(ENGINE.glob("*.py")):
+    for path in sorted([*ENGINE.glob("*.py"), *BOTS.glob("*.py")]):
         text = path.read_text()
         for m in CALL.finditer(text):
             depth, i = 1, m.end()

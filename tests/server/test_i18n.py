@@ -124,3 +124,18 @@ def test_unknown_language_falls_back_to_french() -> None:
     assert i18n.language("de") == "fr"
     assert i18n.language(None) == "fr"
     assert i18n.language("en") == "en"
+
+
+def test_the_experts_reasons_render_in_french() -> None:
+    """The hint shows the expert's reason in the page's language."""
+    from coinche.bots.expert import ExpertBot
+    from coinche.engine import Game, RuleSet
+
+    game = Game(RuleSet.profile("classic"), seed=3)
+    deal = game.current
+    assert deal is not None
+    decision = ExpertBot(seed=1, samples=8, bid_samples=4).choose(deal.view(deal.to_move))
+    assert decision.reason is not None and decision.explanation == decision.reason.text
+    french = i18n.render("fr", decision.reason)
+    assert french != decision.explanation
+    assert "donnes tirées" in french or "passe" in french

@@ -17,6 +17,7 @@ from typing import Any
 from ..engine.actions import DECLARE_BASE, Action, announce, is_declaration
 from ..engine.cards import Card
 from ..engine.deal import Phase, View
+from ..engine.messages import Message
 
 
 @dataclass(frozen=True)
@@ -34,11 +35,20 @@ class Decision:
     action: Action
     explanation: str | None = None
     private_explanation: str | None = None
+    reason: Message | None = None
+    """The public reason as a translatable message (the web pages render it in the
+    player's language); ``explanation`` is its English text. None for reasons that
+    exist in English only."""
 
     @classmethod
     def plain(cls, action: Action, why: str) -> Decision:
         """A decision with one reason that names no hidden card: public and private alike."""
         return cls(action, why, why)
+
+    @classmethod
+    def reasoned(cls, action: Action, reason: Message) -> Decision:
+        """A decision whose one reason (naming no hidden card) is a translatable message."""
+        return cls(action, reason.text, reason.text, reason)
 
     @property
     def full_explanation(self) -> str | None:

@@ -51,6 +51,7 @@ from ..engine.cards import (
 )
 from ..engine.deal import View
 from ..engine.melds import Meld, compare_teams, melds_points
+from ..engine.messages import Message
 from ..engine.play import tables, trick_winner
 from ..engine.scoring import Contract, DealFacts, DealScore, Sweep, score_deal
 from .base import Bot, Decision, with_belote
@@ -90,20 +91,20 @@ class ExpertBot(Bot):
     def choose(self, view: View) -> Decision:
         acts = view.legal_actions
         if len(acts) == 1:
-            return Decision.plain(acts[0], "only legal action")
+            return Decision.reasoned(acts[0], Message.of("bot.only_legal_action"))
         return super().choose(view)
 
     def choose_call(self, view: View) -> Decision:
         return self._call(view)
 
     def choose_declaration(self, view: View) -> Decision:
-        return Decision.plain(DECLARE_BASE, "declares all its melds")
+        return Decision.reasoned(DECLARE_BASE, Message.of("bot.declare_all"))
 
     def choose_card(self, view: View) -> Decision:
         acts = view.legal_actions
         cards = [a for a in acts if not is_announce(a)]
         if len(cards) == 1:
-            return Decision.plain(with_belote(cards[0], acts), "only legal card")
+            return Decision.reasoned(with_belote(cards[0], acts), Message.of("bot.only_legal_card"))
         return self._play(view, cards, acts)
 
     # ----- card play -----
@@ -118,7 +119,7 @@ class ExpertBot(Bot):
         team = view.seat & 1
         samples, weights = self._samples(view, self.config.samples)
         if not samples:
-            return Decision.plain(with_belote(cards[0], acts), "no consistent deal found")
+            return Decision.reasoned(with_belote(cards[0], acts), Message.of("bot.no_consistent_deal"))
         scorer = _Scorer(view)
         reps = _representatives(view, cards)
         need = scorer.taker_threshold()
@@ -142,13 +143,15 @@ class ExpertBot(Bot):
             est = points[c] / exact_w if exact_w else scorer.remaining / 2
             expected[c] = p_made * scorer.margin_if(est, True) + (1 - p_made) * scorer.margin_if(est, False)
         best = max(reps, key=lambda c: (round(expected[c], 6), points[c]))
-        side = "made" if contract.team == team else "set"
         rate = made[best] / wsum if contract.team == team else 1 - made[best] / wsum
-        explanation = (
-            f"{card_str(best)}: contract {side} in {rate:.0%} of {len(samples)} sampled deals, "
-            f"expected {expected[best]:+.0f} for the team"
+        reason = Message.of(
+            "bot.card_made" if contract.team == team else "bot.card_set",
+            card=card_str(best),
+            percent=round(100 * rate),
+            samples=len(samples),
+            expected=f"{expected[best]:+.0f}",
         )
-        return Decision.plain(with_belote(best, acts), explanation)
+        return Decision.reasoned(with_belote(best, acts), reason)
 
     def _samples(self, view: View, n: int) -> tuple[list[tuple[CardSet, ...]], list[float]]:
         c = constraints_from_view(view)
@@ -183,7 +186,7 @@ class ExpertBot(Bot):
             return self._surcoinche(view, info)
         samples, weights = self._auction_samples(view)
         if not samples:
-            return Decision.plain(PASS, "no consistent deal")
+            return Decision.reasoned(PASS, Message.of("bot.no_consistent_deal"))
         rules = view.rules
         trumps: list[Trump] = [0, 1, 2, 3] + ([NO_TRUMP, ALL_TRUMP] if rules.sa_ta else [])
         # Double-dummy points of our team for each trump over the sampled deals.
@@ -205,10 +208,14 @@ class ExpertBot(Bot):
                 value = self._expected(view, coinched, dd[cur_trump], samples, weights)
                 fails = self._fail_rate(view, contract, dd[cur_trump], samples, weights)
                 if value > pass_value + 20 and fails > 0.65:
-                    return Decision.plain(
+                    return Decision.reasoned(
                         COINCHE,
-                        f"coinche: the {call_str(info.last_bid)} contract fails in {fails:.0%} of "
-                        f"{len(samples)} sampled deals",
+                        Message.of(
+                            "bot.coinche",
+                            call=call_str(info.last_bid),
+                            percent=round(100 * fails),
+                            samples=len(samples),
+                        ),
                     )
         best_action, best_value = PASS, pass_value
         for a in acts:
@@ -225,13 +232,19 @@ class ExpertBot(Bot):
             if v > best_value + 1e-9:
                 best_action, best_value = a, v
         if best_action == PASS:
-            return Decision.plain(PASS, f"pass: no contract beats {pass_value:+.0f} expected")
+            return Decision.reasoned(PASS, Message.of("bot.pass_no_contract", expected=f"{pass_value:+.0f}"))
         t = bid_trump(best_action)
         mean_pts = sum(dd[t]) / len(dd[t])
-        return Decision.plain(
+        return Decision.reasoned(
             best_action,
-            f"{call_str(best_action)}: {mean_pts:.0f} card points expected in {TRUMP_NAMES[t]} "
-            f"over {len(samples)} sampled deals, {best_value:+.0f} expected score",
+            Message.of(
+                "bot.bid",
+                call=call_str(best_action),
+                points=round(mean_pts),
+                trump=TRUMP_NAMES[t],
+                samples=len(samples),
+                expected=f"{best_value:+.0f}",
+            ),
         )
 
     def _candidate_trumps(self, view: View, info: AuctionInfo, trumps: Sequence[Trump]) -> list[Trump]:
@@ -301,8 +314,8 @@ class ExpertBot(Bot):
         pts = [max(0, p - 2 * self.config.dd_optimism) for p in pts]
         fails = self._fail_rate(view, contract, pts, samples, weights)
         if samples and fails < 0.05:
-            return Decision.plain(SURCOINCHE, f"surcoinche: the contract is made in {1 - fails:.0%} of sampled deals")
-        return Decision.plain(PASS, f"pass: the contract fails in {fails:.0%} of sampled deals")
+            return Decision.reasoned(SURCOINCHE, Message.of("bot.surcoinche", percent=round(100 * (1 - fails))))
+        return Decision.reasoned(PASS, Message.of("bot.pass_fails", percent=round(100 * fails)))
 
 
 # ----- helpers -----

@@ -161,6 +161,20 @@ ENGLISH: Final[dict[str, str]] = {
     "calc.multiplier": "multiplier {multiplier} is not 1, 2 or {surcoinche}",
     "team.takers": "the takers'",
     "team.defense": "the defense's",
+    # --- the computer players' reasons (the expert's; shown with a hint) ---
+    "bot.only_legal_action": "only legal action",
+    "bot.only_legal_card": "only legal card",
+    "bot.declare_all": "declares all its melds",
+    "bot.no_consistent_deal": "no consistent deal found",
+    "bot.card_made": "{card}: contract made in {percent}% of {samples} sampled deals, expected {expected} for the team",
+    "bot.card_set": "{card}: contract set in {percent}% of {samples} sampled deals, expected {expected} for the team",
+    "bot.coinche": "coinche: the {call} contract fails in {percent}% of {samples} sampled deals",
+    "bot.pass_no_contract": "pass: no contract beats {expected} expected",
+    "bot.bid": (
+        "{call}: {points} card points expected in {trump} over {samples} sampled deals, {expected} expected score"
+    ),
+    "bot.surcoinche": "surcoinche: the contract is made in {percent}% of sampled deals",
+    "bot.pass_fails": "pass: the contract fails in {percent}% of sampled deals",
     # The bases named inside the takers' and defense's lines ({base} above).
     "base.card_points": "{points} card points",
     "base.flat": "{points} (flat)",

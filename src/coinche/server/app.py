@@ -413,7 +413,7 @@ async def handle_message(
     handlers: dict[str, Callable[[], Any]] = {
         "action": lambda: _act(service, live, seat, data.get("action")),
         "next_deal": lambda: service.next_deal(live, seat),
-        "hint": lambda: _hint(service, live, seat),
+        "hint": lambda: _hint(service, live, seat, lang),
     }
     handler = handlers.get(kind) if isinstance(kind, str) else None
     if handler is None:
@@ -435,7 +435,7 @@ async def _act(service: TableService, live: LiveTable, seat: int, record: Any) -
     await service.act(live, seat, action)
 
 
-async def _hint(service: TableService, live: LiveTable, seat: int) -> dict[str, Any]:
+async def _hint(service: TableService, live: LiveTable, seat: int, lang: str) -> dict[str, Any]:
     decision = await service.hint(live, seat)
     deal = live.game.current
     assert deal is not None
@@ -443,7 +443,9 @@ async def _hint(service: TableService, live: LiveTable, seat: int) -> dict[str, 
         "type": "hint",
         "action": action_to_json(decision.action, deal.view(seat)),
         "action_int": decision.action,
-        "text": decision.full_explanation or "",
+        "text": (  # the reason in the player's language when the bot gave it as a message
+            i18n.render(lang, decision.reason) if decision.reason is not None else decision.full_explanation or ""
+        ),
     }
 
 

@@ -29,6 +29,7 @@ CARD_PARAMS: Final = frozenset({"card", "winner"})
 CARDS_PARAMS: Final = frozenset({"cards"})
 SUIT_PARAMS: Final = frozenset({"suit"})
 CALL_PARAMS: Final = frozenset({"call", "current"})
+TRUMP_PARAMS: Final = frozenset({"trump"})
 
 
 def language(value: str | None) -> str:
@@ -134,6 +135,8 @@ def _param(lang: str, key: str, value: Param) -> object:
         return gettext(lang, f"suit.{value}")
     if key in CALL_PARAMS:
         return call_name(lang, value)
+    if key in TRUMP_PARAMS and value in ("S", "H", "D", "C", "SA", "TA"):
+        return gettext(lang, f"trump.{value}")
     return value
 
 
