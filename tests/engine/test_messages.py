@@ -18,7 +18,7 @@ from coinche.engine.messages import ENGLISH, Message, render
 
 ENGINE = Path(__file__).resolve().parents[2] / "src" / "coinche" / "engine"
 BOTS = ENGINE.parent / "bots"
-CALL = re.compile(r"(IllegalAction|ScoringError|Message\.of)\(")
+CALL = re.compile(r"\b(IllegalAction|ScoringError|Message\.of|say)\(")
 
 
 def _calls() -> list[tuple[str, str, str]]:

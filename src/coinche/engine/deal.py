@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from .actions import ANNOUNCE, DECLARE_BASE, Action, action_str, is_declaration
@@ -78,8 +78,20 @@ class DealResult:
     made: bool | None
     score: tuple[int, int]
     sweep: Sweep | None
-    lines: tuple[Message, ...]
-    """How the score was computed, one translatable line each (``steps``: in English)."""
+    explained: tuple[Message, ...] | None = field(default=None, compare=False, repr=False)
+    """The explanation lines once made (``lines`` makes them on first use)."""
+    scored: tuple[RuleSet, Contract, DealFacts] | None = field(default=None, compare=False, repr=False)
+    """What the deal was scored from, to explain it when asked."""
+
+    @property
+    def lines(self) -> tuple[Message, ...]:
+        """How the score was computed, one translatable line each (``steps``: in English).
+        Made on first use: a deal is scored on the hot path, explained only when shown."""
+        if self.explained is None:
+            lines = score_deal(*self.scored).lines if self.scored is not None else ()
+            object.__setattr__(self, "explained", lines)
+            return lines
+        return self.explained
 
     @property
     def steps(self) -> tuple[str, ...]:
@@ -375,7 +387,7 @@ class Deal:
         if contract is None:
             self.phase = Phase.DONE
             self._result = DealResult(
-                None, (0, 0), (0, 0), (0, 0), None, (0, 0), None, (Message.of("score.void"),)
+                None, (0, 0), (0, 0), (0, 0), None, (0, 0), None, explained=(Message.of("score.void"),)
             )
             return
         self.contract = contract
@@ -511,7 +523,7 @@ class Deal:
             sweep=sweep,
             cancelled_melds=cancelled,
         )
-        sc: DealScore = score_deal(self.rules, contract, facts)
+        sc: DealScore = score_deal(self.rules, contract, facts, explain=False)
         self.phase = Phase.DONE
         self._result = DealResult(
             contract=contract,
@@ -521,7 +533,7 @@ class Deal:
             made=sc.made,
             score=sc.by_team(tt),
             sweep=sweep,
-            lines=sc.lines,
+            scored=(self.rules, contract, facts),
         )
 
 

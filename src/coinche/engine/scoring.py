@@ -7,6 +7,7 @@ player types. One function therefore decides every score the product shows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -217,34 +218,32 @@ def check_facts(rules: RuleSet, contract: Contract, facts: DealFacts) -> None:
 
 def is_made(rules: RuleSet, contract: Contract, facts: DealFacts, lines: list[Message] | None = None) -> bool:
     """Decide made or failed, on exact points before any rounding (why, into ``lines``)."""
-    log = lines if lines is not None else []
+    say = _say_into(lines)
     if contract.kind == "capot":
         made = facts.sweep in ("taker", "taker_alone")
-        log.append(Message.of("score.capot_made" if made else "score.capot_failed"))
+        say("score.capot_made" if made else "score.capot_failed")
         return made
     if contract.kind == "generale":
         made = facts.sweep == "taker_alone"
-        log.append(Message.of("score.generale_made" if made else "score.generale_failed"))
+        say("score.generale_made" if made else "score.generale_failed")
         return made
     t_melds, d_melds = _melds_after_sweep(rules, facts)
     with_melds = rules.melds_count_for_contract
     total_t = facts.taker_points + BELOTE_POINTS * facts.taker_belotes + (t_melds if with_melds else 0)
     total_d = facts.defense_points + BELOTE_POINTS * facts.defense_belotes + (d_melds if with_melds else 0)
-    log.append(Message.of("score.totals_with_melds" if with_melds else "score.totals", takers=total_t, defense=total_d))
+    say("score.totals_with_melds" if with_melds else "score.totals", takers=total_t, defense=total_d)
     v = contract.value
     made = total_t >= v
     if not made:
-        log.append(Message.of("score.below_contract", total=total_t, value=v))
+        say("score.below_contract", total=total_t, value=v)
         return False
     if rules.beat_defense == "total" and total_t <= total_d:
-        log.append(Message.of("score.not_beating_defense", total=total_t, value=v, defense=total_d))
+        say("score.not_beating_defense", total=total_t, value=v, defense=total_d)
         return False
     if rules.beat_defense == "cards" and facts.taker_points <= facts.defense_points:
-        log.append(
-            Message.of("score.cards_not_beating_defense", takers=facts.taker_points, defense=facts.defense_points)
-        )
+        say("score.cards_not_beating_defense", takers=facts.taker_points, defense=facts.defense_points)
         return False
-    log.append(Message.of("score.made", total=total_t, value=v))
+    say("score.made", total=total_t, value=v)
     return True
 
 
@@ -254,16 +253,34 @@ def _melds_after_sweep(rules: RuleSet, facts: DealFacts) -> tuple[int, int]:
     return facts.taker_melds, facts.defense_melds
 
 
-def score_deal(rules: RuleSet, contract: Contract, facts: DealFacts) -> DealScore:
-    """Score one deal under ``rules``; ``check_facts`` first for input you did not compute."""
+def _say_into(lines: list[Message] | None) -> Callable[..., None]:
+    """``say(id, **params)``: add a line to ``lines``, or nothing when not explaining."""
+    if lines is None:
+        return _silent
+
+    def say(message_id: str, **params: Param) -> None:
+        lines.append(Message.of(message_id, **params))
+
+    return say
+
+
+def _silent(message_id: str, **params: Param) -> None:
+    return None
+
+
+def score_deal(rules: RuleSet, contract: Contract, facts: DealFacts, explain: bool = True) -> DealScore:
+    """Score one deal under ``rules``; ``check_facts`` first for input you did not compute.
+    With ``explain`` False the explanation lines are not made (the deal engine scores every
+    deal and explains one only when asked: ``DealResult.lines``)."""
     x = contract.multiplier
     v = contract.value
-    lines: list[Message] = [_contract_line(contract)]
+    lines: list[Message] | None = [_contract_line(contract)] if explain else None
+    say = _say_into(lines)
     b_t = BELOTE_POINTS * facts.taker_belotes
     b_d = BELOTE_POINTS * facts.defense_belotes
     m_t, m_d = _melds_after_sweep(rules, facts)
     if (m_t, m_d) != (facts.taker_melds, facts.defense_melds):
-        lines.append(Message.of("score.sweep_transfers_melds", melds=facts.defense_melds))
+        say("score.sweep_transfers_melds", melds=facts.defense_melds)
     made = is_made(rules, contract, facts, lines)
     taker_sweep = facts.sweep in ("taker", "taker_alone")
 
@@ -271,9 +288,9 @@ def score_deal(rules: RuleSet, contract: Contract, facts: DealFacts) -> DealScor
     if made:
         if x > 1 and rules.coinche_scoring == "flat":
             taker = FAILURE_BASE + v * x + b_t
-            lines.append(Message.of("score.takers_flat", value=v, multiplier=x, belote=b_t, total=taker))
+            say("score.takers_flat", value=v, multiplier=x, belote=b_t, total=taker)
             defense = b_d
-            lines.append(Message.of("score.defense_belote_only", total=defense))
+            say("score.defense_belote_only", total=defense)
         else:
             base_line: Message
             if x > 1 and rules.coinche_made_base == "flat160":
@@ -293,17 +310,14 @@ def score_deal(rules: RuleSet, contract: Contract, facts: DealFacts) -> DealScor
             melds_taken = (m_t, m_d if x == 1 else 0)
             if x == 1:
                 taker = v + base + m_t + b_t
-                lines.append(Message.of("score.takers", value=v, base=base_line, melds=m_t, belote=b_t, total=taker))
+                say("score.takers", value=v, base=base_line, melds=m_t, belote=b_t, total=taker)
                 defense = facts.defense_points + m_d + b_d
-                lines.append(
-                    Message.of("score.defense", points=facts.defense_points, melds=m_d, belote=b_d, total=defense)
-                )
+                say("score.defense", points=facts.defense_points, melds=m_d, belote=b_d, total=defense)
             else:
                 inner_b = b_t if rules.multiply_belote else 0
                 inner = v + base + m_t + inner_b
                 taker = inner * x + (b_t - inner_b)
-                lines.append(
-                    Message.of(
+                say(
                         "score.takers_multiplied" if rules.multiply_belote else "score.takers_multiplied_belote_after",
                         value=v,
                         base=base_line,
@@ -312,32 +326,28 @@ def score_deal(rules: RuleSet, contract: Contract, facts: DealFacts) -> DealScor
                         multiplier=x,
                         total=taker,
                     )
-                )
                 defense = b_d
-                lines.append(Message.of("score.defense_belote_only", total=defense))
+                say("score.defense_belote_only", total=defense)
     else:
         all_melds = m_t + m_d
         if rules.meld_scoring == "winner_takes_all":
             all_melds += facts.cancelled_melds
         taker = b_t
-        lines.append(Message.of("score.takers_belote_only", total=taker))
+        say("score.takers_belote_only", total=taker)
         base = rules.defense_sweep_base if facts.sweep == "defense" else FAILURE_BASE
         base_line = Message.of("base.defense_sweep" if base != FAILURE_BASE else "base.failure", points=base)
         if x > 1 and rules.coinche_scoring == "flat":
             defense = FAILURE_BASE + v * x + b_d
-            lines.append(Message.of("score.defense_flat", value=v, multiplier=x, belote=b_d, total=defense))
+            say("score.defense_flat", value=v, multiplier=x, belote=b_d, total=defense)
         elif x == 1:
             melds_taken = (0, all_melds)
             defense = base + v + all_melds + b_d
-            lines.append(
-                Message.of("score.defense_failed", base=base_line, value=v, melds=all_melds, belote=b_d, total=defense)
-            )
+            say("score.defense_failed", base=base_line, value=v, melds=all_melds, belote=b_d, total=defense)
         else:
             melds_taken = (0, all_melds)
             inner_b = b_d if rules.multiply_belote else 0
             defense = (base + v + all_melds + inner_b) * x + (b_d - inner_b)
-            lines.append(
-                Message.of(
+            say(
                     "score.defense_failed_multiplied"
                     if rules.multiply_belote
                     else "score.defense_failed_multiplied_belote_after",
@@ -348,23 +358,20 @@ def score_deal(rules: RuleSet, contract: Contract, facts: DealFacts) -> DealScor
                     multiplier=x,
                     total=defense,
                 )
-            )
 
     if rules.rounding != "none":
         rt = round_award(taker, rules, attack=True)
         rd = round_award(defense, rules, attack=False)
-        lines.append(
-            Message.of(
+        say(
                 "score.rounding_nearest10" if rules.rounding == "nearest10" else "score.rounding_house",
                 takers=taker,
                 rounded_takers=rt,
                 defense=defense,
                 rounded_defense=rd,
             )
-        )
         taker, defense = rt, rd
-    lines.append(Message.of("score.result", takers=taker, defense=defense))
-    return DealScore(made, taker, defense, tuple(lines), melds_taken)
+    say("score.result", takers=taker, defense=defense)
+    return DealScore(made, taker, defense, tuple(lines or ()), melds_taken)
 
 
 def _contract_line(contract: Contract) -> Message:

@@ -302,7 +302,7 @@ def _result_from_json(data: Mapping[str, Any] | None) -> DealResult | None:
         made=None if made is None else bool(made),
         score=_pair(data["score"]),
         sweep=sweep,
-        lines=tuple(message_from_json(m) for m in data["lines"]),
+        explained=tuple(message_from_json(m) for m in data["lines"]),
     )
 
 
