@@ -41,7 +41,7 @@ from ..engine.cards import (
     Trump,
 )
 from ..engine.deal import Phase, View
-from ..engine.play import TrumpTables, tables, trick_winner
+from ..engine.play import TrumpTables, tables
 from ..engine.rules import RuleSet
 from ..engine.scoring import Contract
 
@@ -299,6 +299,7 @@ def knowledge(view: View) -> Knowledge:
     win_seat, win_card, trick_pts = NO_SEAT, -1, 0
     for leader, cards in tricks:
         led = cards[0] >> 3
+        win_idx = 0  # the card winning the trick so far (``tt.beats`` decides, card by card)
         for i, c in enumerate(cards):
             p = (leader + i) & 3
             played |= 1 << c
@@ -307,8 +308,7 @@ def knowledge(view: View) -> Knowledge:
             if i == 0:
                 led_by[p] |= 1 << c
                 continue
-            win_idx = trick_winner(cards[:i], tt)  # the card winning before ``c``
-            win = cards[win_idx]
+            win = cards[win_idx]  # the card winning before ``c``
             partner_winning = (leader + win_idx) & 1 == p & 1
             suit = c >> 3
             if suit != led:
@@ -340,8 +340,9 @@ def knowledge(view: View) -> Knowledge:
                             excluded[p] |= trumps
                         else:
                             excluded[p] |= above[win]
+            if tt.beats(c, win):
+                win_idx = i
         if len(cards) < 4:
-            win_idx = trick_winner(cards, tt)
             win_seat, win_card = (leader + win_idx) & 3, cards[win_idx]
             pts = tt.points
             trick_pts = sum(pts[x] for x in cards)
