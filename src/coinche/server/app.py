@@ -31,8 +31,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..engine.actions import DECLARE_BASE, Action, call_str, card_of, is_announce, is_card, is_declaration
 from ..engine.cards import card_str
+from ..engine.deal import View
 from ..engine.errors import EngineError, short_repr
 from ..engine.rules import PROFILES, RuleSet
+from ..engine.text import is_number, parse_number
 from ..engine.wire import WireError, action_from_json, action_to_json, game_view_to_json
 from . import i18n
 from .bot_pool import BotPool
@@ -64,7 +66,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     store = Store(settings.database_url)
     secret = settings.secret_key or store.secret_key()
-    state: dict[str, Any] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -72,7 +73,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
         await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
         service = TableService(store, pool, settings)
         app.state.service = service
-        state["service"] = service
         try:
             yield
         finally:
@@ -181,8 +181,8 @@ def _solo_rules(form: FormData) -> RuleSet:
     profile = str(form.get("profile") or "classic")
     if profile not in PROFILES:
         raise HTTPException(400)
-    target_text = str(form.get("target") or PROFILES[profile].target)
-    target = int(target_text) if target_text.isascii() and target_text.isdigit() and len(target_text) < 6 else -1
+    text = str(form.get("target") or PROFILES[profile].target)
+    target = parse_number(text) if is_number(text) else None  # digits only, no spaces
     if target not in TARGETS[profile]:
         raise HTTPException(400)
     options: dict[str, Any] = {"target": target}
@@ -277,21 +277,19 @@ def action_sentence(lang: str, live: LiveTable, viewer: int, seat: int, action: 
     return i18n.gettext(lang, "live.call", seat=who, call=i18n.call_name(lang, call_str(action)))
 
 
-def last_action(lang: str, live: LiveTable, viewer: int, event: Event | None) -> dict[str, Any] | None:
+def last_action(lang: str, live: LiveTable, view: View, event: Event | None) -> dict[str, Any] | None:
+    """The action that made this state, as ``view.seat`` may see it."""
     if event is None or event.seat is None or event.action is None:
         return None
     action = event.action
+    viewer = view.seat
     record: dict[str, Any]
     if is_declaration(action):
         # Which choice another seat took would tell that it holds melds (a seat without
         # any has one choice only): only the seat itself learns it; melds show when shown.
         record = {"declare": action - DECLARE_BASE if event.seat == viewer else None}
-    elif is_card(action):
-        record = {"card": card_str(card_of(action))}
-        if is_announce(action):
-            record["belote"] = True
     else:
-        record = {"call": call_str(action)}
+        record = action_to_json(action, view)
     return {"seat": event.seat, "action": record, "text": action_sentence(lang, live, viewer, event.seat, action)}
 
 
@@ -319,10 +317,9 @@ def state_message(live: LiveTable, seat: int, lang: str, service: TableService) 
             "level": live.spec.level,
             "level_label": level_label(lang, live),
             "free_deals_left": free_left,
-            "rules_url": f"/regles/{live.spec.rules.name}",
         },
         "game": game_view_to_json(view),
-        "last": last_action(lang, live, seat, live.last),
+        "last": last_action(lang, live, deal_view, live.last),
         "awaiting_next_deal": game.awaiting_deal and not game.is_over,
         "result_lines": [i18n.render(lang, m) for m in result.lines] if result is not None else [],
         "can_continue": free_left is None or free_left > 0,
@@ -424,9 +421,6 @@ async def handle_message(
         return _refuse(live, seat, lang, e.code, error=e)
     except (WireError, EngineError) as e:
         return _refuse(live, seat, lang, "malformed", short_repr(str(e), 120))
-    if result is not None and result.get("type") == "hint":
-        hint_action = result.pop("action_int")
-        result["text"] = result.get("text") or action_sentence(lang, live, seat, seat, hint_action)
     return result
 
 
@@ -439,14 +433,11 @@ async def _hint(service: TableService, live: LiveTable, seat: int, lang: str) ->
     decision = await service.hint(live, seat)
     deal = live.game.current
     assert deal is not None
-    return {
-        "type": "hint",
-        "action": action_to_json(decision.action, deal.view(seat)),
-        "action_int": decision.action,
-        "text": (  # the reason in the player's language when the bot gave it as a message
-            i18n.render(lang, decision.reason) if decision.reason is not None else decision.full_explanation or ""
-        ),
-    }
+    if decision.reason is not None:  # the reason in the player's language
+        text = i18n.render(lang, decision.reason)
+    else:
+        text = decision.full_explanation or action_sentence(lang, live, seat, seat, decision.action)
+    return {"type": "hint", "action": action_to_json(decision.action, deal.view(seat)), "text": text}
 
 
 def _refuse(
