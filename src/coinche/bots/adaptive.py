@@ -17,6 +17,18 @@ from .confirmed import ConfirmedBot
 from .expert import ExpertBot
 
 LEVEL_NAMES = ("Débutant", "Confirmé", "Expert")
+KNOB_LEVELS = ("beginner", "confirmed", "expert")
+"""The three levels the knob moves along, 0.0, 0.5 and 1.0 (the bots' load names)."""
+
+
+def level_span(level: float) -> tuple[int, ...]:
+    """Which of the three levels a knob value plays, as indexes of ``KNOB_LEVELS``: one level at
+    0.0, 0.5 and 1.0, else the two neighbours it mixes."""
+    x = level * 2
+    if x in (0.0, 1.0, 2.0):
+        return (int(x),)
+    low = min(int(x), 1)
+    return (low, low + 1)
 
 
 class AdaptiveBot(Bot):
@@ -45,10 +57,8 @@ class AdaptiveBot(Bot):
     @property
     def label(self) -> str:
         """The level as a player sees it, e.g. ``Adaptive 62% (Confirmé to Expert)``."""
-        low = 0 if self.level < 0.5 else 1
-        if self.level in (0.0, 0.5, 1.0):
-            return f"Adaptive {self.level:.0%} ({LEVEL_NAMES[round(self.level * 2)]})"
-        return f"Adaptive {self.level:.0%} ({LEVEL_NAMES[low]} to {LEVEL_NAMES[low + 1]})"
+        names = " to ".join(LEVEL_NAMES[i] for i in level_span(self.level))
+        return f"Adaptive {self.level:.0%} ({names})"
 
     def _pick(self) -> Bot:
         x = self.level * 2  # 0..2 along beginner, confirmed, expert

@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from ..bots.adaptive import KNOB_LEVELS, level_span
 from ..engine.actions import DECLARE_BASE, Action, call_str, card_of, is_announce, is_card, is_declaration
 from ..engine.cards import card_str
 from ..engine.deal import View
@@ -251,18 +252,8 @@ def level_label(lang: str, live: LiveTable) -> str:
     level = live.adaptive_level
     if level is None:
         return i18n.gettext(lang, f"level.{live.spec.level}")
-    names = ("beginner", "confirmed", "expert")
-    x = level * 2
-    if x in (0.0, 1.0, 2.0):
-        shown = i18n.gettext(lang, f"level.{names[int(x)]}")
-    else:
-        low = min(int(x), 1)
-        shown = i18n.gettext(
-            lang,
-            "level.between",
-            low=i18n.gettext(lang, f"level.{names[low]}"),
-            high=i18n.gettext(lang, f"level.{names[low + 1]}"),
-        )
+    names = [i18n.gettext(lang, f"level.{KNOB_LEVELS[i]}") for i in level_span(level)]
+    shown = names[0] if len(names) == 1 else i18n.gettext(lang, "level.between", low=names[0], high=names[1])
     return i18n.gettext(lang, "level.adaptive_label", percent=round(level * 100), names=shown)
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from ..bots.adaptive import AdaptiveBot
 from ..bots.base import Decision
 from ..engine.actions import Action
-from ..engine.deal import Phase
+from ..engine.deal import Deal, Phase
 from ..engine.errors import IllegalAction
 from ..engine.game import Game
 from ..engine.messages import Message
@@ -88,8 +88,19 @@ class LiveTable:
         return [i for i, s in enumerate(self.spec.seats) if s.kind == "human"]
 
     @property
+    def human_seat(self) -> int:
+        """The human the adaptive level follows: the first human seat (0 if none)."""
+        humans = self.human_seats
+        return humans[0] if humans else 0
+
+    @property
     def adaptive_level(self) -> float | None:
         return self.tracker.level if self.tracker is not None else None
+
+    def track(self, deal: Deal) -> None:
+        """Let the adaptive level learn from a finished deal (live, or replayed at a rebuild)."""
+        if self.tracker is not None:
+            self.tracker.observe_result(deal.view((self.human_seat + 1) & 3))
 
 
 class TableService:
@@ -147,11 +158,10 @@ class TableService:
             game.deal_next()
         live = LiveTable(spec, game, len(actions))
         if spec.level == "adaptive":
-            human = live.human_seats[0] if live.human_seats else 0
-            live.tracker = AdaptiveBot(seed=spec.seed, human_seat=human)
+            live.tracker = AdaptiveBot(seed=spec.seed, human_seat=live.human_seat)
             for deal in game.deals:
                 if deal.is_over:
-                    live.tracker.observe_result(deal.view((human + 1) & 3))
+                    live.track(deal)
         self.live[table_id] = live
         self._schedule_bots(live)
         return live
@@ -246,14 +256,11 @@ class TableService:
         self._announce(live, Event(seat, action))
 
     def _deal_finished(self, live: LiveTable) -> None:
-        deal = live.game.deals[-1]
         for s in live.human_seats:
             guest = live.spec.seats[s].guest
             if guest is not None:
                 self._deals_played[guest] = self.store.add_deal_played(guest)
-        if live.tracker is not None:
-            human = live.human_seats[0] if live.human_seats else 0
-            live.tracker.observe_result(deal.view((human + 1) & 3))
+        live.track(live.game.deals[-1])
 
     def _announce(self, live: LiveTable, event: Event) -> None:
         live.last = event
@@ -325,8 +332,7 @@ class TableService:
         level = live.spec.seats[seat].level or "confirmed"
         seed = self._decision_seed(live, seat)
         if level == "adaptive" and live.tracker is not None:
-            human = live.human_seats[0] if live.human_seats else 0
-            return BotSpec(level, seed, (("level", live.tracker.level), ("human_seat", human)))
+            return BotSpec(level, seed, (("level", live.tracker.level), ("human_seat", live.human_seat)))
         return BotSpec(level, seed)
 
     @staticmethod
