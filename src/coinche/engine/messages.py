@@ -12,7 +12,7 @@ here (a test checks that each template formats with the parameters it is given).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final, NamedTuple, Union
 
 Param = Union[str, int, "Message"]
@@ -49,10 +49,17 @@ class Message(NamedTuple):
 _new_tuple = tuple.__new__
 
 
-def render(message: Message, catalogue: Mapping[str, str]) -> str:
-    """``message`` in the language of ``catalogue`` (falls back to English per id)."""
+def render(
+    message: Message, catalogue: Mapping[str, str], shown: Callable[[str, str | int], object] | None = None
+) -> str:
+    """``message`` in the language of ``catalogue`` (falls back to English per id), nested
+    messages too; ``shown(name, value)``, when given, writes each plain parameter the way
+    that language writes it (cards and calls in words, say)."""
     template = catalogue.get(message.id) or ENGLISH[message.id]
-    args = {k: render(v, catalogue) if isinstance(v, Message) else v for k, v in message.params}
+    args = {
+        k: render(v, catalogue, shown) if isinstance(v, Message) else v if shown is None else shown(k, v)
+        for k, v in message.params
+    }
     return template.format(**args)
 
 
@@ -110,9 +117,7 @@ ENGLISH: Final[dict[str, str]] = {
     ),
     "score.below_contract": "failed: {total} is below the contract {value}",
     "score.not_beating_defense": "failed: {total} reaches {value} but does not beat the defense's {defense}",
-    "score.cards_not_beating_defense": (
-        "failed: the takers' {takers} card points do not beat the defense's {defense}"
-    ),
+    "score.cards_not_beating_defense": ("failed: the takers' {takers} card points do not beat the defense's {defense}"),
     "score.made": "made: {total} reaches the contract {value}",
     "score.takers_flat": "takers: 160 + {value} x {multiplier} + {belote} belote = {total}",
     "score.defense_flat": "defense: 160 + {value} x {multiplier} + {belote} belote = {total}",

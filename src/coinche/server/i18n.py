@@ -9,17 +9,17 @@ to the key; a test checks that none is missing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Final
 
 from babel.messages.pofile import read_po
 
+from ..engine import messages
 from ..engine.actions import bid_rank, bid_trump, is_capot, is_generale, parse_call
-from ..engine.cards import parse_card
+from ..engine.cards import RANK_CHARS, SUIT_CHARS, TRUMP_NAMES, parse_card
 from ..engine.errors import EngineError
-from ..engine.messages import ENGLISH, Message, Param
+from ..engine.messages import ENGLISH, Message
 
 LOCALE = Path(__file__).parent / "locale"
 LANGUAGES: Final = ("fr", "en")
@@ -69,31 +69,40 @@ def js_catalogue(lang: str) -> dict[str, str]:
 # ----- cards and calls in words -----
 
 
-def card_name(lang: str, code: str) -> str:
-    """``Valet de cœur`` / ``Jack of hearts`` for ``JH``."""
+def _rank_and_suit(code: str) -> tuple[str, int] | None:
+    """The rank letter and suit index of a card in record notation, None if it is none."""
     try:
         c = parse_card(code)
     except EngineError:
+        return None
+    return RANK_CHARS[c & 7], c >> 3
+
+
+def card_name(lang: str, code: str) -> str:
+    """``Valet de cœur`` / ``Jack of hearts`` for ``JH``."""
+    parts = _rank_and_suit(code)
+    if parts is None:
         return code
-    rank = "789TJQKA"[c & 7]
-    suit = "SHDC"[c >> 3]
-    return gettext(lang, "card.name", rank=gettext(lang, f"rank.{rank}"), suit=gettext(lang, f"suit.of.{suit}"))
+    rank, suit = parts
+    return gettext(
+        lang, "card.name", rank=gettext(lang, f"rank.{rank}"), suit=gettext(lang, f"suit.of.{SUIT_CHARS[suit]}")
+    )
 
 
 def card_with_article(lang: str, code: str) -> str:
     """``le Dix de pique``, ``l'As de cœur``, ``la Dame de trèfle`` / ``the Ten of spades``."""
-    name = card_name(lang, code)
-    rank = code[:1].upper() if code[:1].upper() in "789TJQKA" else "7"
-    return gettext(lang, f"card.article.{rank}", card=name)
+    parts = _rank_and_suit(code)
+    rank = parts[0] if parts is not None else "7"
+    return gettext(lang, f"card.article.{rank}", card=card_name(lang, code))
 
 
 def card_short(lang: str, code: str) -> str:
     """``V♥`` / ``J♥`` for ``JH``: how cards are written inside a sentence."""
-    try:
-        c = parse_card(code)
-    except EngineError:
+    parts = _rank_and_suit(code)
+    if parts is None:
         return code
-    return gettext(lang, f"rank.short.{'789TJQKA'[c & 7]}") + "♠♥♦♣"[c >> 3]
+    rank, suit = parts
+    return gettext(lang, f"rank.short.{rank}") + "♠♥♦♣"[suit]
 
 
 def call_name(lang: str, code: str) -> str:
@@ -104,7 +113,7 @@ def call_name(lang: str, code: str) -> str:
         return code
     if code in ("pass", "coinche", "surcoinche"):
         return gettext(lang, f"call.{code}")
-    trump = gettext(lang, f"trump.{('S', 'H', 'D', 'C', 'SA', 'TA')[bid_trump(action)]}")
+    trump = gettext(lang, f"trump.{TRUMP_NAMES[bid_trump(action)]}")
     if is_capot(action):
         return gettext(lang, "call.capot", trump=trump)
     if is_generale(action):
@@ -114,31 +123,23 @@ def call_name(lang: str, code: str) -> str:
 
 def render(lang: str, message: Message) -> str:
     """An engine message in ``lang``, its cards and calls named the way players write them."""
-    template = catalogue(lang).get(message.id) or ENGLISH.get(message.id) or message.id
-    args: dict[str, object] = {k: _param(lang, k, v) for k, v in message.params}
     try:
-        return template.format(**args)
-    except (KeyError, IndexError, ValueError):
-        return message.text
+        return messages.render(message, catalogue(lang), lambda key, value: _param(lang, key, value))
+    except (KeyError, IndexError, ValueError):  # a template that does not fit: the English
+        return message.text if message.id in ENGLISH else message.id
 
 
-def _param(lang: str, key: str, value: Param) -> object:
-    if isinstance(value, Message):
-        return render(lang, value)
+def _param(lang: str, key: str, value: str | int) -> object:
     if isinstance(value, int):
         return value
     if key in CARD_PARAMS:
         return card_short(lang, value)
     if key in CARDS_PARAMS:
         return " ".join(card_short(lang, c) for c in value.split())
-    if key in SUIT_PARAMS and value in ("S", "H", "D", "C"):
+    if key in SUIT_PARAMS and value in SUIT_CHARS:
         return gettext(lang, f"suit.{value}")
     if key in CALL_PARAMS:
         return call_name(lang, value)
-    if key in TRUMP_PARAMS and value in ("S", "H", "D", "C", "SA", "TA"):
+    if key in TRUMP_PARAMS and value in TRUMP_NAMES:
         return gettext(lang, f"trump.{value}")
     return value
-
-
-def translations_for(keys: Mapping[str, str], lang: str) -> dict[str, str]:
-    return {k: gettext(lang, k) for k in keys}
