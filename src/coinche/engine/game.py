@@ -20,7 +20,6 @@ from .actions import Action
 from .cards import Card, CardSet, card_list
 from .deal import Deal, DealResult, LogEntry, Phase, View, deal_hands
 from .errors import BadSetup, IllegalAction
-from .melds import Meld
 from .rules import RuleSet
 
 PACKET_PATTERNS = ("332", "323", "233")
@@ -160,10 +159,6 @@ class Game:
         deal.apply(action)
         if deal.phase is Phase.DONE:
             self._after_step(deal)
-
-    def declare(self, melds: Sequence[Meld]) -> None:
-        """Declare any valid melds for the player to move (see ``Deal.declare``)."""
-        self._deal_in_progress().declare(melds)
 
     def _deal_in_progress(self) -> Deal:
         deal = self.current

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -126,20 +126,7 @@ class Store:
         with self.session() as s:
             return s.scalars(select(TableRow.id)).all()
 
-    def count_actions(self) -> int:
-        with self.session() as s:
-            return s.scalar(select(func.count()).select_from(ActionRow)) or 0
-
     # ----- guests -----
-
-    def guest(self, guest_id: str) -> GuestRow:
-        """The guest, created on first sight."""
-        with self.session() as s, s.begin():
-            row = s.get(GuestRow, guest_id)
-            if row is None:
-                row = GuestRow(id=guest_id, deals_played=0)
-                s.add(row)
-            return row
 
     def add_deal_played(self, guest_id: str) -> int:
         """Count one more finished deal for the guest; the new count."""
