@@ -29,8 +29,19 @@ def placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-def test_site_catalogues_have_the_same_keys_and_placeholders() -> None:
-    fr, en = po_keys("fr", "site.po"), po_keys("en", "site.po")
+SITE_CATALOGUES = sorted(path.name for path in (LOCALE / "en").glob("*.po"))
+"""The pages' catalogues (``site.po`` and one per feature: ``review.po``...), in both
+languages; ``engine.po`` is French only (English comes from the engine)."""
+
+
+def test_both_languages_have_the_same_catalogues() -> None:
+    assert "site.po" in SITE_CATALOGUES
+    assert sorted(path.name for path in (LOCALE / "fr").glob("*.po")) == sorted([*SITE_CATALOGUES, "engine.po"])
+
+
+@pytest.mark.parametrize("name", SITE_CATALOGUES)
+def test_site_catalogues_have_the_same_keys_and_placeholders(name: str) -> None:
+    fr, en = po_keys("fr", name), po_keys("en", name)
     assert set(fr) == set(en), set(fr) ^ set(en)
     for key in fr:
         assert fr[key] and en[key], key
@@ -46,7 +57,7 @@ def test_every_engine_message_is_translated_to_french() -> None:
 
 def test_every_key_a_template_uses_exists() -> None:
     used: set[str] = set()
-    for path in TEMPLATES.glob("*.html"):
+    for path in TEMPLATES.rglob("*.html"):
         used |= set(re.findall(r"""\bt\(\s*["']([a-z0-9_.]+)["']""", path.read_text(encoding="utf-8")))
     assert used
     # Keys made in the template (``t("level." ~ level)``) stand for a family: check it whole.

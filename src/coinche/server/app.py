@@ -40,13 +40,12 @@ from ..engine.wire import WireError, action_from_json, action_to_json, game_view
 from . import i18n
 from .bot_pool import BotPool
 from .config import Settings
-from .store import Store, new_id
+from .pages import WEB, guest_of, lang_of, page, service_of
+from .store import Store
 from .tables import LEVELS, Event, LiveTable, TableError, TableService
 
 log = logging.getLogger("coinche.web")
 
-WEB = Path(__file__).resolve().parent.parent / "web"
-TEMPLATES = Jinja2Templates(directory=str(WEB / "templates"))
 
 TARGETS: dict[str, tuple[int, ...]] = {
     "classic": (700, 3000),
@@ -101,46 +100,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     return app
 
 
-# ----- helpers -----
-
-
-def service_of(request: Request | WebSocket) -> TableService:
-    service: TableService = request.app.state.service
-    return service
-
-
-def guest_of(request: Request | WebSocket) -> str:
-    """The visitor's guest id, from the signed session cookie (made on first visit)."""
-    guest = request.session.get("guest")
-    if not isinstance(guest, str) or not guest:
-        guest = new_id(12)
-        request.session["guest"] = guest
-    return guest
-
-
-def lang_of(request: Request | WebSocket) -> str:
-    return i18n.language(request.cookies.get("lang"))
-
-
-def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    lang = lang_of(request)
-
-    def t(key: str, **params: object) -> str:
-        return i18n.gettext(lang, key, **params)
-
-    response = TEMPLATES.TemplateResponse(
-        request,
-        name,
-        {
-            "t": t,
-            "lang": lang,
-            "other_lang": "en" if lang == "fr" else "fr",
-            "here": quote(request.url.path),
-            **context,
-        },
-        status_code=status,
-    )
-    return response
+# ----- errors -----
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
