@@ -40,9 +40,6 @@ from coinche.terminal import run_play
 HUGE = "9" * 5000  # beyond int()'s 4,300-digit limit
 
 
-
-
-
 def one_line(err: str, longest: int = 400) -> str:
     assert "Traceback" not in err
     lines = err.splitlines()
@@ -232,8 +229,9 @@ def test_non_utf8_file_name(tmp_path: Path) -> None:
     )
     assert p.returncode == 2
     err = p.stderr.decode("utf-8")
-    assert one_line(err).endswith("/\\xfe.json: not valid JSON: Expecting property name enclosed in double quotes: "
-                                  "line 1 column 2 (char 1)")
+    assert one_line(err).endswith(
+        "/\\xfe.json: not valid JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"
+    )
     assert "/\\xff.json: classic rules" in p.stdout.decode("utf-8")
 
 

@@ -44,9 +44,6 @@ HOUSE = "house_belote.json"
 # ----- helpers -----
 
 
-
-
-
 def run_sub(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     """``python -m coinche.cli argv`` in a subprocess."""
     return subprocess.run(
@@ -403,9 +400,7 @@ def test_illegal_card_in_the_classic_fixture(tmp_path: Path, capsys: pytest.Capt
         (["pass", "pass", "pass", "pass", "pass"], "deal 1, auction, seat 0: pass is illegal: the auction is over"),
     ],
 )
-def test_illegal_calls(
-    auction: list[str], expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_illegal_calls(auction: list[str], expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rec = load(CLASSIC)
     rec["auction"] = auction
     rec["play"] = []

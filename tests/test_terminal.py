@@ -315,7 +315,6 @@ def test_bad_human_seat() -> None:
     assert rc == 2 and "0..3" in out
 
 
-
 # ----- the three parts, each on its own -----
 
 

@@ -20,9 +20,7 @@ def play_randomly(game: Game, rng: random.Random, deals: int) -> None:
         game.apply(PASS if PASS in acts and rng.random() < 0.8 else acts[rng.randrange(len(acts))])
 
 
-@pytest.mark.parametrize(
-    ("packets", "sizes"), [("332", (3, 3, 2)), ("323", (3, 2, 3)), ("233", (2, 3, 3))]
-)
+@pytest.mark.parametrize(("packets", "sizes"), [("332", (3, 3, 2)), ("323", (3, 2, 3)), ("233", (2, 3, 3))])
 def test_packets_start_with_dealer_plus_one(packets: str, sizes: tuple[int, int, int]) -> None:
     deck = list(range(32))
     hands = deal_hands(deck, dealer=2, packets=packets)

@@ -110,9 +110,19 @@ def test_unknown_ids_do_not_render() -> None:
 
 
 def test_void_deal_line() -> None:
-    deal = Deal(RuleSet.profile("online"), 0, [parse_cards(h) for h in (
-        "AH KH QH JS JD TS 7D 8C", "9S 8S 7S AS KS QS 9D 8D", "JH TH 9H 8H 7H AD KD QD", "JC TC 9C AC KC QC 7C TD"
-    )])
+    deal = Deal(
+        RuleSet.profile("online"),
+        0,
+        [
+            parse_cards(h)
+            for h in (
+                "AH KH QH JS JD TS 7D 8C",
+                "9S 8S 7S AS KS QS 9D 8D",
+                "JH TH 9H 8H 7H AD KD QD",
+                "JC TC 9C AC KC QC 7C TD",
+            )
+        ],
+    )
     for _ in range(4):
         deal.apply(PASS)
     result = deal.result()

@@ -134,8 +134,20 @@ def test_declaration_records_name_their_melds() -> None:
 
 @pytest.mark.parametrize(
     "bad",
-    [None, 3, "JH", [], {}, {"card": "ZZ"}, {"card": 12}, {"declare": -1}, {"declare": True},
-     {"declare": 10**100}, {"call": "9" * 5000 + "H"}, {"something": 1}],
+    [
+        None,
+        3,
+        "JH",
+        [],
+        {},
+        {"card": "ZZ"},
+        {"card": 12},
+        {"declare": -1},
+        {"declare": True},
+        {"declare": 10**100},
+        {"call": "9" * 5000 + "H"},
+        {"something": 1},
+    ],
 )
 def test_bad_actions_are_wire_errors(bad: Any) -> None:
     with pytest.raises(WireError):

@@ -85,9 +85,7 @@ class Game:
             self._deal_next()
 
     @staticmethod
-    def from_log(
-        rules: RuleSet, seed: int, first_dealer: int, log: Sequence[LogEntry], auto_deal: bool = True
-    ) -> Game:
+    def from_log(rules: RuleSet, seed: int, first_dealer: int, log: Sequence[LogEntry], auto_deal: bool = True) -> Game:
         """The game rebuilt from its seed, first dealer and log (``IllegalAction`` if an
         entry is not legal). With ``auto_deal`` False the log's deals are still dealt from
         the seed, and the game then waits for ``deal_next``."""

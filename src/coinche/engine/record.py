@@ -116,7 +116,7 @@ def _parse_seed(value: Any) -> int | None:
 def _parse_rules(data: Mapping[str, Any]) -> RuleSet:
     name = data.get("rules")
     if not isinstance(name, str):
-        raise RecordError("the record must name its rules profile (\"rules\": \"classic\", ...)")
+        raise RecordError('the record must name its rules profile ("rules": "classic", ...)')
     options = data.get("options", {})
     if options is None:
         options = {}
@@ -207,7 +207,7 @@ def _parse_declarations(
                 if not isinstance(suit, str) or suit.upper() not in SUIT_CHARS or len(suit) != 1:
                     raise RecordError(f"{where}: belote suit must be S, H, D or C, not {short_repr(suit)}")
                 if at not in ("belote", "rebelote"):
-                    raise RecordError(f"{where}: belote \"at\" must be belote or rebelote, not {short_repr(at)}")
+                    raise RecordError(f'{where}: belote "at" must be belote or rebelote, not {short_repr(at)}')
                 specs.append(BeloteSpec(seat, SUIT_CHARS.index(suit.upper()), at))
             else:
                 raise RecordError(
@@ -222,9 +222,9 @@ def _parse_declarations(
         melds = {}
         for key, names in m.items():
             if str(key) not in ("0", "1", "2", "3"):
-                raise RecordError(f"{where}: declarations.melds key must be a seat \"0\"..\"3\", not {short_repr(key)}")
+                raise RecordError(f'{where}: declarations.melds key must be a seat "0".."3", not {short_repr(key)}')
             if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
-                raise RecordError(f"{where}: melds of seat {key} must be a list of strings like \"tierce AH\"")
+                raise RecordError(f'{where}: melds of seat {key} must be a list of strings like "tierce AH"')
             try:
                 melds[int(key)] = tuple(parse_meld(x) for x in names)
             except ValueError as e:

@@ -72,7 +72,7 @@ def parse_contract(text: str, rules: RuleSet, taker: int = 0, multiplier: int = 
     kind: ContractKind
     if low.startswith("capot") or low.startswith("generale"):
         kind = "capot" if low.startswith("capot") else "generale"
-        trump_text = t[len(kind):]
+        trump_text = t[len(kind) :]
         if kind == "generale" and not rules.generale:
             raise ScoringError("contract", "no_generale", contract=shown, profile=rules.name)
         value = CAPOT_VALUE if kind == "capot" else rules.generale_value
@@ -81,7 +81,7 @@ def parse_contract(text: str, rules: RuleSet, taker: int = 0, multiplier: int = 
         digits = ""
         while len(digits) < len(t) and len(digits) <= MAX_BID_DIGITS and t[len(digits)] in "0123456789":
             digits += t[len(digits)]
-        trump_text = t[len(digits):]
+        trump_text = t[len(digits) :]
         if not digits:
             raise ScoringError("contract", "unknown_contract", contract=short_repr(text))
         value = int(digits) if len(digits) <= MAX_BID_DIGITS else -1  # int() refuses 4,300 digits
@@ -318,14 +318,14 @@ def score_deal(rules: RuleSet, contract: Contract, facts: DealFacts, explain: bo
                 inner = v + base + m_t + inner_b
                 taker = inner * x + (b_t - inner_b)
                 say(
-                        "score.takers_multiplied" if rules.multiply_belote else "score.takers_multiplied_belote_after",
-                        value=v,
-                        base=base_line,
-                        melds=m_t,
-                        belote=b_t,
-                        multiplier=x,
-                        total=taker,
-                    )
+                    "score.takers_multiplied" if rules.multiply_belote else "score.takers_multiplied_belote_after",
+                    value=v,
+                    base=base_line,
+                    melds=m_t,
+                    belote=b_t,
+                    multiplier=x,
+                    total=taker,
+                )
                 defense = b_d
                 say("score.defense_belote_only", total=defense)
     else:
@@ -348,27 +348,27 @@ def score_deal(rules: RuleSet, contract: Contract, facts: DealFacts, explain: bo
             inner_b = b_d if rules.multiply_belote else 0
             defense = (base + v + all_melds + inner_b) * x + (b_d - inner_b)
             say(
-                    "score.defense_failed_multiplied"
-                    if rules.multiply_belote
-                    else "score.defense_failed_multiplied_belote_after",
-                    base=base_line,
-                    value=v,
-                    melds=all_melds,
-                    belote=b_d,
-                    multiplier=x,
-                    total=defense,
-                )
+                "score.defense_failed_multiplied"
+                if rules.multiply_belote
+                else "score.defense_failed_multiplied_belote_after",
+                base=base_line,
+                value=v,
+                melds=all_melds,
+                belote=b_d,
+                multiplier=x,
+                total=defense,
+            )
 
     if rules.rounding != "none":
         rt = round_award(taker, rules, attack=True)
         rd = round_award(defense, rules, attack=False)
         say(
-                "score.rounding_nearest10" if rules.rounding == "nearest10" else "score.rounding_house",
-                takers=taker,
-                rounded_takers=rt,
-                defense=defense,
-                rounded_defense=rd,
-            )
+            "score.rounding_nearest10" if rules.rounding == "nearest10" else "score.rounding_house",
+            takers=taker,
+            rounded_takers=rt,
+            defense=defense,
+            rounded_defense=rd,
+        )
         taker, defense = rt, rd
     say("score.result", takers=taker, defense=defense)
     return DealScore(made, taker, defense, tuple(lines or ()), melds_taken)

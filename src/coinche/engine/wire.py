@@ -165,7 +165,7 @@ def action_from_json(data: Any, view: View | None = None) -> Action:
     """The action a client's record names (any extra key is ignored); ``WireError`` if it
     names none. Legality is the engine's business: ``apply`` still checks it."""
     if not isinstance(data, Mapping):
-        raise WireError("an action is an object: {\"card\": \"JH\"}, {\"call\": \"90H\"} or {\"declare\": 0}")
+        raise WireError('an action is an object: {"card": "JH"}, {"call": "90H"} or {"declare": 0}')
     try:
         if "card" in data:
             c = parse_card(_str(data["card"]))

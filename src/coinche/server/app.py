@@ -13,9 +13,7 @@ import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
-from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.datastructures import FormData
@@ -23,10 +21,9 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..bots.adaptive import KNOB_LEVELS, level_span

@@ -71,6 +71,14 @@ def page(
     return TEMPLATES.TemplateResponse(
         request,
         name,
-        {"t": t, "lang": lang, "other_lang": other_lang, "language_switch": switch, "path": request.url.path, "addresses": ADDRESSES[lang], **context},
+        {
+            "t": t,
+            "lang": lang,
+            "other_lang": other_lang,
+            "language_switch": switch,
+            "path": request.url.path,
+            "addresses": ADDRESSES[lang],
+            **context,
+        },
         status_code=status,
     )

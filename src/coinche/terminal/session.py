@@ -38,9 +38,7 @@ T = TypeVar("T")
 class Session:
     """One game: a human at seat ``human`` and three computer players of ``level``."""
 
-    def __init__(
-        self, rules: RuleSet, seed: int | None, stdin: TextIO, stdout: TextIO, human: int, level: str
-    ) -> None:
+    def __init__(self, rules: RuleSet, seed: int | None, stdin: TextIO, stdout: TextIO, human: int, level: str) -> None:
         self.rules = rules
         self.console = Console(stdin, stdout)
         self.human = human
