@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from table_driver import start_solo
+from accessibility import assert_accessible
+from table_driver import ARTIFACTS, start_solo
 
 MAX_DEALS = 30
 FREE_DEALS = 100
@@ -20,6 +21,29 @@ FREE_DEALS = 100
 def generous_server(tmp_path_factory: pytest.TempPathFactory, server_factory: Callable[..., Any]) -> Iterator[str]:
     with server_factory(tmp_path_factory.mktemp("generous"), "--free-deals", str(FREE_DEALS)) as base:
         yield base
+
+
+def check_score_chart(page: Page, deals: int) -> None:
+    """The score sheet's chart: one point per deal for each team, ending on the sheet's
+    totals, the target line, a text alternative; each deal's number links to its review."""
+    summary = page.get_by_role("dialog")
+    chart = summary.locator("figure.score-chart svg")
+    expect(chart).to_be_visible()
+    assert chart.locator("g.team-us circle").count() == deals
+    assert chart.locator("g.team-them circle").count() == deals
+    assert chart.locator("line.target").count() == 1
+    us, them = (int(summary.locator("table.score-sheet tfoot td").nth(i).inner_text()) for i in (0, 1))
+    desc = chart.locator("desc").text_content() or ""
+    assert f"nous {us}, eux {them}, objectif 501" in desc, desc
+    # The last point of each line sits higher for the higher total (SVG y grows downwards).
+    ys = [float(chart.locator(f"g.{team} circle").last.get_attribute("cy") or 0) for team in ("team-us", "team-them")]
+    assert (ys[0] < ys[1]) == (us > them) or us == them
+    links = summary.locator("table.score-sheet tbody th a")
+    assert links.count() == deals
+    assert re.search(r"/table/[^/]+/donne/1$", links.first.get_attribute("href") or "")
+    ARTIFACTS.mkdir(exist_ok=True)
+    summary.screenshot(path=str(ARTIFACTS / "game-over-score-chart.png"))
+    assert_accessible(page)
 
 
 def test_a_whole_game_to_its_end(generous_server: str, make_page: Callable[..., Page]) -> None:
@@ -47,6 +71,7 @@ def test_a_whole_game_to_its_end(generous_server: str, make_page: Callable[..., 
     )
     expect(new_game).to_be_visible()
     expect(table.next_deal_button()).to_have_count(0)
+    check_score_chart(page, len(ends))
     table.press(new_game)
     page.wait_for_url(re.compile(r"/(table/[^/]+)?$"))  # the home page's form, or a new table
 

@@ -70,14 +70,26 @@ export function summaryHTML(state) {
     );
   }
 
+  const review = (n) => `/table/${encodeURIComponent(table.id)}/donne/${n}`;
+  if (result) {
+    parts.push(
+      `<p class="review-line"><a class="review-link" href="${review(game.deal_number)}">${esc(t('js.review_deal'))}</a></p>`,
+    );
+  }
   const rows = game.history
-    .map((score, i) => `<tr><th scope="row">${i + 1}</th><td>${score[us]}</td><td>${score[1 - us]}</td></tr>`)
+    .map(
+      (score, i) =>
+        `<tr><th scope="row"><a href="${review(i + 1)}" aria-label="${esc(t('js.review_deal_number', { number: i + 1 }))}">${i + 1}</a></th>` +
+        `<td>${score[us]}</td><td>${score[1 - us]}</td></tr>`,
+    )
     .join('');
   parts.push(
     `<table class="score-sheet"><caption>${esc(t('js.score_sheet', { target: game.target }))}</caption>` +
       `<thead><tr><th scope="col">${esc(t('js.deal'))}</th><th scope="col">${esc(t('js.team.us'))}</th><th scope="col">${esc(t('js.team.them'))}</th></tr></thead>` +
       `<tbody>${rows}</tbody><tfoot><tr><th scope="row">${esc(t('js.total'))}</th><td>${game.totals[us]}</td><td>${game.totals[1 - us]}</td></tr></tfoot></table>`,
   );
+
+  if (game.history.length) parts.push(scoreChartSVG(game.history, game.target, us));
 
   const actions = [];
   if (over) actions.push(`<a class="button primary" href="/">${esc(t('js.new_game'))}</a>`);
@@ -89,4 +101,59 @@ export function summaryHTML(state) {
   actions.push(`<button type="button" class="secondary" data-do="close">${esc(t('js.see_table'))}</button>`);
   parts.push(`<div class="summary-actions">${actions.join('')}</div>`);
   return parts.join('');
+}
+
+// ----- the score chart -----
+
+const CHART = { width: 320, height: 150, left: 40, right: 12, top: 12, bottom: 26 };
+
+/** Running totals after each deal: [[us, them] at the start, after deal 1, ...]. */
+function runningTotals(history, us) {
+  const out = [[0, 0]];
+  for (const score of history) {
+    const [a, b] = out[out.length - 1];
+    out.push([a + score[us], b + score[1 - us]]);
+  }
+  return out;
+}
+
+/** Both teams' totals after each deal up to the target, drawn as an SVG line chart (the
+ * score sheet's table above holds the same figures for a screen reader). */
+export function scoreChartSVG(history, target, us) {
+  const { width, height, left, right, top, bottom } = CHART;
+  const totals = runningTotals(history, us);
+  const high = Math.max(target, ...totals.flat());
+  const low = Math.min(0, ...totals.flat());
+  const plotW = width - left - right;
+  const plotH = height - top - bottom;
+  const x = (i) => left + (plotW * i) / Math.max(1, totals.length - 1);
+  const y = (v) => top + plotH - (plotH * (v - low)) / (high - low || 1);
+  const line = (team) => totals.map((pair, i) => `${x(i).toFixed(1)},${y(pair[team]).toFixed(1)}`).join(' ');
+  const dots = (team) =>
+    totals
+      .slice(1)
+      .map((pair, i) => `<circle cx="${x(i + 1).toFixed(1)}" cy="${y(pair[team]).toFixed(1)}" r="2.6"/>`)
+      .join('');
+  const last = totals[totals.length - 1];
+  const ticks = totals
+    .map((_, i) => i)
+    .filter((i) => i > 0 && (totals.length <= 12 || i % Math.ceil(totals.length / 10) === 0))
+    .map((i) => `<text x="${x(i).toFixed(1)}" y="${height - 8}" text-anchor="middle">${i}</text>`)
+    .join('');
+  const title = t('js.chart_title');
+  const desc = t('js.chart_desc', { deals: history.length, us: last[0], them: last[1], target });
+  return (
+    `<figure class="score-chart"><svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="chart-title chart-desc">` +
+    `<title id="chart-title">${esc(title)}</title><desc id="chart-desc">${esc(desc)}</desc>` +
+    `<line class="axis" x1="${left}" y1="${y(low)}" x2="${width - right}" y2="${y(low)}"/>` +
+    `<line class="target" x1="${left}" y1="${y(target).toFixed(1)}" x2="${width - right}" y2="${y(target).toFixed(1)}"/>` +
+    `<text class="target-label" x="${left - 4}" y="${(y(target) + 4).toFixed(1)}" text-anchor="end">${target}</text>` +
+    `<text x="${left - 4}" y="${(y(low) + 4).toFixed(1)}" text-anchor="end">${low}</text>` +
+    ticks +
+    `<polyline class="team-us" points="${line(0)}"/><g class="team-us">${dots(0)}</g>` +
+    `<polyline class="team-them" points="${line(1)}"/><g class="team-them">${dots(1)}</g>` +
+    `</svg><figcaption><span class="key key-us">${esc(t('js.team.us'))} ${last[0]}</span>` +
+    `<span class="key key-them">${esc(t('js.team.them'))} ${last[1]}</span>` +
+    `<span class="key key-target">${esc(t('js.chart_target', { target }))}</span></figcaption></figure>`
+  );
 }
