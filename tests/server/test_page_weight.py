@@ -1,0 +1,54 @@
+"""Every page weighs under 150 KB with everything it loads (issue 8): its HTML, the
+stylesheets and scripts it links, the modules those scripts import, uncompressed."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urljoin
+
+import pytest
+from conftest import MakeClient
+from server_helpers import create_solo
+from starlette.testclient import TestClient
+
+BUDGET = 150_000
+"""Bytes a page may weigh with all it loads."""
+
+LINKED = re.compile(r"""<(?:link|script)\b[^>]*?\b(?:href|src)="(/static/[^"]+)\"""")
+IMPORTED = re.compile(r"""(?:\bfrom\s+|\bimport\s*\(?\s*)['"](\.{1,2}/[^'"]+\.js)['"]""")
+
+
+def page_weight(client: TestClient, path: str) -> dict[str, int]:
+    """The bytes of the page at ``path`` and of each file it loads, by address."""
+    r = client.get(path)
+    assert r.status_code == 200, (path, r.status_code)
+    sizes = {path: len(r.content)}
+    todo = LINKED.findall(r.text)
+    while todo:
+        url = todo.pop()
+        if url in sizes:
+            continue
+        asset = client.get(url)
+        assert asset.status_code == 200, url
+        sizes[url] = len(asset.content)
+        if url.endswith(".js"):
+            todo += [urljoin(url, imported) for imported in IMPORTED.findall(asset.text)]
+    return sizes
+
+
+def test_the_weight_finder_follows_module_imports(client: TestClient) -> None:
+    table = create_solo(client, "classic", 700, "confirmed")
+    sizes = page_weight(client, f"/table/{table}")
+    assert "/static/js/table.js" in sizes and "/static/js/cards.js" in sizes, sizes
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_every_page_is_under_its_budget(make_client: MakeClient, lang: str) -> None:
+    client = make_client()
+    client.get(f"/langue/{lang}")
+    table = create_solo(client, "classic", 700, "confirmed")
+    pages = ["/", "/compte", f"/table/{table}"]
+    for path in pages:
+        sizes = page_weight(client, path)
+        total = sum(sizes.values())
+        assert total < BUDGET, (path, total, sizes)
