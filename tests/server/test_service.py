@@ -5,6 +5,7 @@ ended on a fault play on when the player comes back."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 from conftest import MakeClient
@@ -45,11 +46,11 @@ def test_computers_play_on_after_a_fault(make_client: MakeClient, monkeypatch: p
     real = store.append_action
     failed: list[int] = []
 
-    def flaky(table: str, seq: int, seat: int, action: int) -> None:
+    def flaky(table: str, seq: int, seat: int, action: int, explanation: dict[str, Any] | None = None) -> None:
         if seat != 0 and not failed:
             failed.append(seq)
             raise RuntimeError("disk I/O error")
-        real(table, seq, seat, action)
+        real(table, seq, seat, action, explanation)
 
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         human = Human(ws)

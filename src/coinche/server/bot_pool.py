@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ..bots.base import Decision, load_bot
 from ..engine.deal import View
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -45,14 +48,19 @@ class BotPool:
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
 
     async def decide(self, spec: BotSpec, view: View) -> Decision:
+        return await self.run(decide, spec, view)
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker (``fn`` a module-level function, ``args`` picklable):
+        bot decisions and other CPU-bound work (a deal's double-dummy analysis)."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor, decide, spec, view)
+            return await loop.run_in_executor(self._executor, fn, *args)
         except BrokenProcessPool:
             # A worker died (killed, out of memory): start a new pool and try once more.
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = self._start()
-            return await loop.run_in_executor(self._executor, decide, spec, view)
+            return await loop.run_in_executor(self._executor, fn, *args)
 
     def warm_up(self) -> None:
         """Start every worker now rather than on the first bot move."""

@@ -3,7 +3,8 @@
 A table is a row of ``tables`` (its rules, seed, first dealer and seats) and its rows of
 ``actions``, the engine's action log in order: the live game is rebuilt from them
 (``Game.from_log``), so nothing else of a game needs storing. ``(table_id, seq)`` is the
-primary key of an action: two writers can never both append the same step.
+primary key of an action: two writers can never both append the same step. A computer's
+action keeps its explanation, and ``analyses`` caches each reviewed deal's analysis.
 """
 
 from __future__ import annotations
@@ -52,6 +53,21 @@ class ActionRow(Base):
     """0 for the table's first action: the index in ``Game.log``."""
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    explanation: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    """A computer's reasons for the action (``{"public", "private", "reason"}``, the
+    reason as message JSON), shown in the deal's review; None for a human's action."""
+
+
+class AnalysisRow(Base):
+    """The double-dummy analysis of a finished deal, computed once for its review."""
+
+    __tablename__ = "analyses"
+
+    table_id: Mapped[str] = mapped_column(String(16), ForeignKey("tables.id"), primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """1 for the table's first deal."""
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 

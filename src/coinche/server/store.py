@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..engine.rules import RuleSet
-from .db import ActionRow, GuestRow, SettingRow, TableRow, make_engine, migrate
+from .db import ActionRow, AnalysisRow, GuestRow, SettingRow, TableRow, make_engine, migrate
 
 SeatKind = Literal["human", "bot"]
 
@@ -114,13 +114,47 @@ class Store:
             )
             return spec, list(actions)
 
-    def append_action(self, table_id: str, seq: int, seat: int, action: int) -> None:
-        """Store step ``seq`` of the table's log; ``ConflictError`` if it is taken."""
+    def append_action(
+        self, table_id: str, seq: int, seat: int, action: int, explanation: dict[str, Any] | None = None
+    ) -> None:
+        """Store step ``seq`` of the table's log, with a computer's ``explanation`` of it
+        (the same write); ``ConflictError`` if the step is taken."""
+        row = {"table_id": table_id, "seq": seq, "seat": seat, "action": action, "explanation": explanation}
         try:
             with self.engine.begin() as conn:  # a plain INSERT: the ORM's unit of work costs more than it
-                conn.execute(insert(ActionRow), {"table_id": table_id, "seq": seq, "seat": seat, "action": action})
+                conn.execute(insert(ActionRow), row)
         except IntegrityError:
             raise ConflictError(f"table {table_id}: step {seq} is already stored") from None
+
+    def explanations(self, table_id: str, start: int, stop: int) -> dict[int, dict[str, Any]]:
+        """The stored explanations of steps ``start`` to ``stop - 1`` of a table, by step."""
+        with self.session() as s:
+            rows = s.execute(
+                select(ActionRow.seq, ActionRow.explanation).where(
+                    ActionRow.table_id == table_id,
+                    ActionRow.seq >= start,
+                    ActionRow.seq < stop,
+                    ActionRow.explanation.is_not(None),
+                )
+            ).all()
+        return {seq: data for seq, data in rows if isinstance(data, dict)}
+
+    # ----- analyses -----
+
+    def load_analysis(self, table_id: str, deal: int) -> dict[str, Any] | None:
+        """The cached analysis of deal ``deal`` (1-based) of a table, None if not computed."""
+        with self.session() as s:
+            row = s.get(AnalysisRow, (table_id, deal))
+            return row.data if row is not None else None
+
+    def save_analysis(self, table_id: str, deal: int, data: dict[str, Any]) -> None:
+        """Cache an analysis; a second writer of the same deal changes nothing (the
+        analysis of a finished deal is always the same)."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(AnalysisRow), {"table_id": table_id, "deal": deal, "data": data})
+        except IntegrityError:
+            pass
 
     def table_ids(self) -> Sequence[str]:
         with self.session() as s:

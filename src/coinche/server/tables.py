@@ -20,6 +20,7 @@ import logging
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..bots.adaptive import AdaptiveBot
 from ..bots.base import Decision
@@ -29,6 +30,7 @@ from ..engine.errors import IllegalAction
 from ..engine.game import Game
 from ..engine.messages import Message
 from ..engine.rules import RuleSet
+from ..engine.wire import message_to_json
 from .bot_pool import BotPool, BotSpec
 from .config import Settings
 from .store import ConflictError, Seat, Store, TableSpec, new_id
@@ -39,6 +41,18 @@ LEVELS = ("adaptive", "beginner", "confirmed", "expert")
 """The computer levels a player picks for a solo table."""
 
 HINT_BOT = "expert"
+
+
+def explanation_json(decision: Decision) -> dict[str, Any] | None:
+    """What the database keeps of a computer's reasons: the public and private texts and
+    the translatable reason (None when the decision gives none)."""
+    if decision.explanation is None and decision.private_explanation is None and decision.reason is None:
+        return None
+    return {
+        "public": decision.explanation,
+        "private": decision.private_explanation,
+        "reason": message_to_json(decision.reason) if decision.reason is not None else None,
+    }
 
 
 class TableError(Exception):
@@ -238,10 +252,11 @@ class TableService:
 
     # ----- the one write path -----
 
-    def _commit(self, live: LiveTable, seat: int, action: Action) -> None:
-        """Store, then apply, then announce a legal action (the table is locked)."""
+    def _commit(self, live: LiveTable, seat: int, action: Action, explanation: dict[str, Any] | None = None) -> None:
+        """Store (with a computer's ``explanation``, for the deal's review), then apply, then
+        announce a legal action (the table is locked)."""
         try:
-            self.store.append_action(live.id, live.seq, seat, action)
+            self.store.append_action(live.id, live.seq, seat, action, explanation)
         except ConflictError:
             # Another process moved this table on: reload it from the log and refuse.
             log.warning("table %s seat %s: step %s was stored elsewhere; reloading", live.id, seat, live.seq)
@@ -320,11 +335,12 @@ class TableService:
                 if live.seq != seq:
                     continue  # the table moved on meanwhile: think again
                 action = decision.action
+                explanation = explanation_json(decision)
                 if action not in live.game.legal_actions():
                     log.warning("table %s seat %s: bot %s chose %r, not legal", live.id, seat, spec.name, action)
-                    action = view.legal_actions[0]
+                    action, explanation = view.legal_actions[0], None
                 try:
-                    self._commit(live, seat, action)
+                    self._commit(live, seat, action, explanation)
                 except TableError:
                     return
 

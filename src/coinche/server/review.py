@@ -1,0 +1,387 @@
+"""The review of a finished deal, and nothing of HTTP: the four hands as dealt, every call
+and card with the position after it, the computers' reasons, and the double-dummy analysis.
+
+Everything shown is computed here by the engine: the page draws it and never works out
+a rule. Only a deal that is over is reviewed (the deal in progress would show hidden
+cards). The analysis (``analyse``) runs in the worker pool, once per deal: ``Reviews``
+keeps the computation in flight, so concurrent requests share it, and stores its result
+in the database, where every later request (and a restarted server) reads it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots.analysis import analyse_deal, card_values
+from ..engine.actions import Action, call_str, card_of, is_announce, is_card, is_declaration
+from ..engine.cards import SUIT_CHARS, TRUMP_NAMES, CardSet, card_str, sorted_cards
+from ..engine.deal import Deal, Declaration, LogEntry, Phase
+from ..engine.game import Game
+from ..engine.melds import Meld
+from ..engine.rules import RuleSet
+from ..engine.scoring import Contract
+from ..engine.wire import WireError, message_from_json
+from . import i18n
+from .tables import LiveTable, TableService
+
+log = logging.getLogger("coinche.review")
+
+SEAT_POSITIONS = {"anticlockwise": ("south", "east", "north", "west"), "clockwise": ("south", "west", "north", "east")}
+"""Where each seat sits seen from the player, as on the table (display only)."""
+
+
+# ----- which deal -----
+
+
+def finished_deal(live: LiveTable, n: int) -> Deal | None:
+    """Deal ``n`` (1-based) of the table if it is over, else None."""
+    deals = live.game.deals
+    if not 1 <= n <= len(deals) or not deals[n - 1].is_over:
+        return None
+    return deals[n - 1]
+
+
+def first_step(game: Game, n: int) -> int:
+    """The index in the table's stored log of deal ``n``'s first action."""
+    return sum(len(d.log) for d in game.deals[: n - 1])
+
+
+# ----- the analysis (a worker's task) -----
+
+
+def analyse(rules: RuleSet, dealer: int, hands: Sequence[CardSet], entries: Sequence[LogEntry]) -> dict[str, Any]:
+    """The deal's double-dummy analysis as JSON: ``trumps`` (``coinche solve --json``'s
+    rows: each team's points per trump, the best contract per seat, sweeps) and
+    ``positions``: before each card played, the value of each legal card for the player
+    to move and the card played, keyed by review ``step``. Runs in a worker process."""
+    rows = analyse_deal(rules, dealer, hands)
+    positions = []
+    deal = Deal(rules, dealer, hands)
+    step = 0
+    for entry in entries:
+        if _is_step(entry):
+            step += 1
+            if isinstance(entry, int) and is_card(entry) and deal.phase is Phase.PLAY and deal.contract is not None:
+                values = card_values(deal)
+                positions.append(
+                    {
+                        "step": step,
+                        "seat": deal.to_move,
+                        "values": {card_str(c): v for c, v in sorted(values.items())},
+                        "played": card_str(card_of(entry)),
+                    }
+                )
+        deal.replay_entry(entry)
+    return {
+        "trumps": [
+            {
+                "trump": TRUMP_NAMES[r.trump],
+                "points": list(r.points),
+                "best_bid": list(r.best_bid),
+                "sweep": list(r.sweep),
+            }
+            for r in rows
+        ],
+        "positions": positions,
+    }
+
+
+def _is_step(entry: LogEntry) -> bool:
+    """Calls and cards are the review's steps; a meld declaration shows with the next card."""
+    return not isinstance(entry, Declaration) and not is_declaration(entry)
+
+
+@dataclass
+class Reviews:
+    """The analyses of a server: computed once per deal in the pool, cached in the database."""
+
+    service: TableService
+    running: dict[tuple[str, int], asyncio.Task[dict[str, Any] | None]] = field(default_factory=dict)
+
+    def cached(self, table_id: str, n: int) -> dict[str, Any] | None:
+        return self.service.store.load_analysis(table_id, n)
+
+    def analysis(self, live: LiveTable, n: int) -> dict[str, Any] | None:
+        """The analysis of finished deal ``n`` if ready; else None, its computation
+        started (once: a request while it runs shares it)."""
+        data = self.cached(live.id, n)
+        if data is not None:
+            return data
+        key = (live.id, n)
+        if key not in self.running:
+            deal = finished_deal(live, n)
+            assert deal is not None, "only a finished deal is analysed"
+            self.running[key] = asyncio.get_running_loop().create_task(self._compute(key, deal))
+        return None
+
+    async def wait(self, live: LiveTable, n: int) -> dict[str, Any] | None:
+        """The analysis, computed now if need be (None if it failed): for tests and benches."""
+        data = self.analysis(live, n)
+        if data is not None:
+            return data
+        return await asyncio.shield(self.running[(live.id, n)])
+
+    async def _compute(self, key: tuple[str, int], deal: Deal) -> dict[str, Any] | None:
+        try:
+            data = await self.service.pool.run(analyse, deal.rules, deal.dealer, deal.dealt, list(deal.log))
+            self.service.store.save_analysis(key[0], key[1], data)
+            return data
+        except Exception:  # a failed analysis is computed again on the next request
+            log.exception("table %s deal %s: the analysis failed", *key)
+            return None
+        finally:
+            self.running.pop(key, None)
+
+
+# ----- what the page shows -----
+
+
+def seat_names(lang: str, direction: str, viewer: int) -> list[str]:
+    """Each seat's name as the table shows it to ``viewer``: "Sud (vous)", "Est"..."""
+    positions = SEAT_POSITIONS[direction]
+    return [i18n.gettext(lang, f"seat.{positions[(s - viewer) & 3]}") for s in range(4)]
+
+
+def meld_name(lang: str, meld: Meld) -> str:
+    """ "Tierce à l'As de cœur", "Carré de valets" / "Tierce to the Ace of hearts"."""
+    kind, top = meld.name.split(" ")
+    if kind == "carre":
+        return i18n.gettext(lang, f"meld.carre.{top[0]}")
+    return i18n.gettext(
+        lang,
+        "meld.run",
+        kind=i18n.gettext(lang, f"meld.{kind}"),
+        top=i18n.gettext(lang, f"meld.to.{top[0]}"),
+        suit=i18n.gettext(lang, f"suit.of.{top[1]}"),
+    )
+
+
+def contract_code(c: Contract) -> str:
+    """The call that makes the contract, in record notation (``100H``, ``capotS``)."""
+    trump = TRUMP_NAMES[c.trump]
+    return f"{c.value}{trump}" if c.kind == "bid" else f"{c.kind}{trump}"
+
+
+def _card(lang: str, code: str) -> dict[str, str]:
+    return {"code": code, "name": i18n.card_name(lang, code), "red": "red" if code[1] in "HD" else "black"}
+
+
+def _cards(lang: str, mask: CardSet, trump: int | None) -> list[dict[str, str]]:
+    return [_card(lang, card_str(c)) for c in sorted_cards(mask, trump)]
+
+
+def explanation_text(lang: str, data: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A stored explanation as the review shows it: the reason in ``lang`` when it is a
+    translatable message (else the English text, ``lang`` "en"), and the private detail
+    that may name the computer's cards (English) when it says more."""
+    if not data:
+        return None
+    public, private, reason = data.get("public"), data.get("private"), data.get("reason")
+    text: str | None = None
+    text_lang = "en"
+    if isinstance(reason, dict):
+        try:
+            text, text_lang = i18n.render(lang, message_from_json(reason)), lang
+        except (WireError, KeyError, TypeError, ValueError):
+            text = None
+    if text is None:
+        text = private if isinstance(private, str) else public if isinstance(public, str) else None
+        if text is None:
+            return None
+        detail = None
+    else:
+        detail = private if isinstance(private, str) and private != public else None
+    return {"text": text, "lang": text_lang, "detail": detail}
+
+
+def _sentence(lang: str, names: Sequence[str], seat: int, action: Action) -> str:
+    """What the step says: "Est joue le Dix de pique", "Nord (partenaire) : Passe"."""
+    if is_card(action):
+        key = "live.card_belote" if is_announce(action) else "live.card"
+        return i18n.gettext(lang, key, seat=names[seat], card=i18n.card_with_article(lang, card_str(card_of(action))))
+    return i18n.gettext(lang, "live.call", seat=names[seat], call=i18n.call_name(lang, call_str(action)))
+
+
+def build_review(
+    live: LiveTable, n: int, viewer: int, lang: str, explanations: dict[int, dict[str, Any]]
+) -> dict[str, Any]:
+    """Everything the review page of finished deal ``n`` shows, as JSON-able data:
+    ``explanations`` are the stored ones by step of the table's log."""
+    deal = finished_deal(live, n)
+    assert deal is not None, "only a finished deal is reviewed"
+    result = deal.result()
+    assert result is not None
+    names = seat_names(lang, deal.rules.direction, viewer)
+    c = deal.contract
+    trump = c.trump if c is not None else None
+    offset = first_step(live.game, n)
+
+    # The auction, as a table by seat: columns from the dealer's left.
+    first = (deal.dealer + 1) & 3
+    columns = [(first + k) & 3 for k in range(4)]
+    calls = list(deal.auction.calls)
+    rows: list[list[dict[str, Any] | None]] = []
+    for i in range(0, len(calls), 4):
+        row: list[dict[str, Any] | None] = []
+        for k in range(4):
+            if i + k < len(calls):
+                code = call_str(calls[i + k])
+                row.append({"seat": columns[k], "code": code, "name": i18n.call_name(lang, code), "step": i + k + 1})
+            else:
+                row.append(None)
+        rows.append(row)
+
+    # The steps: the deal as dealt, then after each call and card.
+    steps: list[dict[str, Any]] = []
+    explained: list[dict[str, Any]] = []
+    step_deal = Deal(deal.rules, deal.dealer, deal.dealt)
+
+    def position(kind: str, seat: int | None, action: Action | None, index: int) -> dict[str, Any]:
+        d = step_deal
+        if d.trick:
+            trick = [{"seat": (d.trick_leader + i) & 3, "code": card_str(x)} for i, x in enumerate(d.trick)]
+            winner = None
+        elif kind == "card" and d.tricks:
+            last = d.tricks[-1]
+            trick = [{"seat": (last.leader + i) & 3, "code": card_str(x)} for i, x in enumerate(last.cards)]
+            winner = last.winner
+        else:
+            trick, winner = [], None
+        step: dict[str, Any] = {
+            "index": len(steps),
+            "kind": kind,
+            "seat": seat,
+            "code": None,
+            "text": i18n.gettext(lang, "review.step_start"),
+            "calls": len(d.auction.calls),
+            "hands": [[card_str(x) for x in sorted_cards(h, trump)] for h in d.hands],
+            "trick": trick,
+            "trick_winner": winner,
+            "points": list(d.card_points),
+            "explanation": None,
+        }
+        if seat is not None and action is not None:
+            step["code"] = card_str(card_of(action)) if kind == "card" else call_str(action)
+            step["text"] = _sentence(lang, names, seat, action)
+            step["explanation"] = explanation_text(lang, explanations.get(offset + index))
+        return step
+
+    steps.append(position("start", None, None, -1))
+    declared: dict[str, Any] | None = None
+    for index, entry in enumerate(deal.log):
+        seat = step_deal.to_move
+        step_deal.replay_entry(entry)
+        if not _is_step(entry):
+            # A meld declaration shows with the seat's card that follows it.
+            ms = step_deal.declared[seat] or ()
+            said = (
+                i18n.gettext(lang, "live.declare", seat=names[seat], melds=", ".join(meld_name(lang, m) for m in ms))
+                if ms
+                else i18n.gettext(lang, "live.declare_nothing", seat=names[seat])
+            )
+            declared = {"text": said, "explanation": explanation_text(lang, explanations.get(offset + index))}
+            if declared["explanation"] is not None:
+                explained.append({"step": len(steps), "seat": seat, "name": names[seat], "action": said})
+                explained[-1].update(declared["explanation"])
+            continue
+        if not isinstance(entry, int):
+            continue
+        kind = "card" if is_card(entry) else "call"
+        step = position(kind, seat, entry, index)
+        step["declaration"], declared = declared, None
+        steps.append(step)
+        if step["explanation"] is not None:
+            explained.append(
+                {
+                    "step": step["index"],
+                    "seat": seat,
+                    "name": names[seat],
+                    "action": step["text"],
+                    **step["explanation"],
+                }
+            )
+
+    tricks = [
+        {
+            "number": k + 1,
+            "leader": t.leader,
+            "cards": [{"seat": (t.leader + i) & 3, **_card(lang, card_str(x))} for i, x in enumerate(t.cards)],
+            "winner": t.winner,
+            "points": t.points,
+        }
+        for k, t in enumerate(deal.tricks)
+    ]
+    melds = [
+        {"seat": s, "names": [meld_name(lang, m) for m in ms], "points": sum(m.points for m in ms)}
+        for s, ms in enumerate(deal.declared)
+        if ms
+    ]
+    belotes = [
+        {
+            "seat": b.seat,
+            "suit": SUIT_CHARS[b.suit],
+            "text": i18n.gettext(
+                lang,
+                "review.belote_counts" if b.counts else "review.belote_void",
+                seat=names[b.seat],
+                suit=i18n.gettext(lang, f"suit.{SUIT_CHARS[b.suit]}"),
+            ),
+        }
+        for b in deal.belotes
+    ]
+    contract = None
+    if c is not None:
+        contract = i18n.gettext(
+            lang,
+            "review.contract_by",
+            call=i18n.call_name(lang, contract_code(c)),
+            seat=names[c.taker],
+        )
+        if c.multiplier == 2:
+            contract += i18n.gettext(lang, "review.coinched")
+        elif c.multiplier > 2:
+            contract += i18n.gettext(lang, "review.surcoinched")
+    return {
+        "table_id": live.id,
+        "deal": n,
+        "viewer": viewer,
+        "lang": lang,
+        "profile": deal.rules.name,
+        "seat_names": names,
+        "positions": [SEAT_POSITIONS[deal.rules.direction][(s - viewer) & 3] for s in range(4)],
+        "dealer": deal.dealer,
+        "contract": contract,
+        "trump": TRUMP_NAMES[trump] if trump is not None else None,
+        "hands": [_cards(lang, h, trump) for h in deal.dealt],
+        "auction": {"columns": columns, "rows": rows},
+        "tricks": tricks,
+        "melds": melds,
+        "belotes": belotes,
+        "lines": [i18n.render(lang, m) for m in result.lines],
+        "score": list(result.score),
+        "explanations": explained,
+        "steps": steps,
+    }
+
+
+def analysis_view(lang: str, names: Sequence[str], data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The analysis table's rows in words: trump, both teams' points, each seat's best contract."""
+    out = []
+    for row in data["trumps"]:
+        trump = row["trump"]
+        best = []
+        for b, sweep in zip(row["best_bid"], row["sweep"], strict=True):
+            if sweep:
+                best.append(i18n.call_name(lang, f"{sweep}{trump}"))
+            elif b is not None:
+                best.append(i18n.call_name(lang, f"{b}{trump}"))
+            else:
+                best.append(i18n.gettext(lang, "review.none"))
+        out.append(
+            {"trump": trump, "name": i18n.gettext(lang, f"trump.{trump}"), "points": row["points"], "best": best}
+        )
+    return out

@@ -1,0 +1,123 @@
+"""The deal review's addresses: the page, its analysis as JSON, and the deal's record.
+
+``/table/{id}/donne/{n}`` is deal ``n`` (1-based) of a table, for a guest seated there and
+once the deal is over; anything else is a 404 (a deal in progress would show hidden
+cards). The analysis is computed in the worker pool on the first request (the page's
+included) and answered 202 until it is ready.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..engine.record import deal_record
+from . import i18n
+from .pages import guest_of, lang_of, page, service_of
+from .review import Reviews, analysis_view, build_review, finished_deal, first_step, seat_names
+from .tables import LiveTable
+
+DEAL_NUMBER = re.compile(r"[1-9][0-9]{0,5}")
+
+
+def reviews_of(request: Request) -> Reviews:
+    """The server's analyses (made on first use: they belong to the table service)."""
+    service = service_of(request)
+    reviews: Reviews | None = getattr(request.app.state, "reviews", None)
+    if reviews is None or reviews.service is not service:
+        reviews = request.app.state.reviews = Reviews(service)
+    return reviews
+
+
+def _deal_of(request: Request) -> tuple[LiveTable, int, int] | None:
+    """(table, deal number, the visitor's seat) when the visitor may review that deal."""
+    text = request.path_params["n"]
+    if not DEAL_NUMBER.fullmatch(text):
+        return None
+    live = service_of(request).get(request.path_params["table_id"])
+    if live is None:
+        return None
+    seat = live.spec.seat_of(guest_of(request))
+    n = int(text)
+    if seat is None or finished_deal(live, n) is None:
+        return None
+    return live, n, seat
+
+
+def _json_for_script(data: Any) -> str:
+    """JSON safe inside a ``<script>`` element."""
+    return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+
+
+def _catalogue(lang: str) -> dict[str, str]:
+    """The words the page's script needs: the table's (cards, calls) and the review's."""
+    words = i18n.js_catalogue(lang)
+    words.update({k: v for k, v in i18n.catalogue("en").items() if k.startswith("review.")})
+    words.update({k: v for k, v in i18n.catalogue(lang).items() if k.startswith("review.")})
+    return words
+
+
+def _analysis_json(lang: str, live: LiveTable, seat: int, data: dict[str, Any]) -> dict[str, Any]:
+    names = seat_names(lang, live.spec.rules.direction, seat)
+    return {"status": "ready", **data, "rows": analysis_view(lang, names, data)}
+
+
+async def review_page(request: Request) -> Response:
+    found = _deal_of(request)
+    if found is None:
+        raise HTTPException(404)
+    live, n, seat = found
+    lang = lang_of(request)
+    start = first_step(live.game, n)
+    stop = start + len(live.game.deals[n - 1].log)
+    review = build_review(live, n, seat, lang, service_of(request).store.explanations(live.id, start, stop))
+    analysis = reviews_of(request).analysis(live, n)  # the first visit starts it
+    short = [i18n.gettext(lang, f"seat.short.{p}") for p in review["positions"]]
+    teams = [i18n.gettext(lang, "review.team", a=short[t], b=short[t + 2]) for t in (0, 1)]
+    return page(
+        request,
+        "review.html",
+        review=review,
+        teams=teams,
+        short_names=short,
+        leader=review["seat_names"][(review["dealer"] + 1) & 3],
+        analysis=analysis_view(lang, review["seat_names"], analysis) if analysis is not None else None,
+        payload=_json_for_script({**review, "short_names": short, "teams": teams}),
+        catalogue=_json_for_script(_catalogue(lang)),
+    )
+
+
+async def review_analysis(request: Request) -> Response:
+    found = _deal_of(request)
+    if found is None:
+        return JSONResponse({"status": "not_found"}, status_code=404)
+    live, n, seat = found
+    data = reviews_of(request).analysis(live, n)
+    if data is None:
+        return JSONResponse({"status": "pending"}, status_code=202, headers={"Retry-After": "1"})
+    return JSONResponse(_analysis_json(lang_of(request), live, seat, data))
+
+
+async def review_record(request: Request) -> Response:
+    found = _deal_of(request)
+    if found is None:
+        return JSONResponse({"error": "not_found"}, status_code=404)
+    live, n, _seat = found
+    deal = live.game.deals[n - 1]
+    record = {**deal_record(deal), "table": live.id, "deal": n}  # extra keys: kept for information
+    return JSONResponse(
+        record, headers={"Content-Disposition": f'attachment; filename="coinche-{live.id}-donne-{n}.json"'}
+    )
+
+
+routes: list[BaseRoute] = [
+    Route("/table/{table_id}/donne/{n}", review_page),
+    Route("/table/{table_id}/donne/{n}/analyse", review_analysis),
+    Route("/table/{table_id}/donne/{n}/record.json", review_record),
+]
