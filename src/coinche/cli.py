@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, NoReturn, TextIO
 
 from .engine.actions import call_str
-from .engine.cards import SUIT_CHARS, TRUMP_NAMES, cards_str
+from .engine.cards import SUIT_CHARS, cards_str
 from .engine.deal import Deal
 from .engine.errors import EngineError, short_repr
 from .engine.game import Game
@@ -251,15 +251,7 @@ def _cmd_solve(path: str, as_json: bool, out: TextIO) -> int:
             docs.append(
                 {
                     "deal": n,
-                    "trumps": [
-                        {
-                            "trump": TRUMP_NAMES[r.trump],
-                            "points": list(r.points),
-                            "best_bid": list(r.best_bid),
-                            "sweep": list(r.sweep),
-                        }
-                        for r in rows
-                    ],
+                    "trumps": [r.to_json() for r in rows],
                     "to_move": deal.to_move if values else None,
                     "card_values": {card_str(c): v for c, v in sorted(values.items())},
                 }

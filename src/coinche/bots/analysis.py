@@ -26,6 +26,15 @@ class TrumpAnalysis:
     best_bid: tuple[int | None, int | None, int | None, int | None]
     sweep: tuple[str | None, str | None, str | None, str | None] = (None, None, None, None)
 
+    def to_json(self) -> dict[str, object]:
+        """The row as ``coinche solve --json`` prints it (and the review page caches it)."""
+        return {
+            "trump": TRUMP_NAMES[self.trump],
+            "points": list(self.points),
+            "best_bid": list(self.best_bid),
+            "sweep": list(self.sweep),
+        }
+
 
 def analyse_deal(rules: RuleSet, dealer: int, hands: Sequence[CardSet]) -> list[TrumpAnalysis]:
     """The analysis table of a deal: one row per trump the rules allow."""

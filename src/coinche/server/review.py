@@ -77,15 +77,7 @@ def analyse(rules: RuleSet, dealer: int, hands: Sequence[CardSet], entries: Sequ
                 )
         deal.replay_entry(entry)
     return {
-        "trumps": [
-            {
-                "trump": TRUMP_NAMES[r.trump],
-                "points": list(r.points),
-                "best_bid": list(r.best_bid),
-                "sweep": list(r.sweep),
-            }
-            for r in rows
-        ],
+        "trumps": [r.to_json() for r in rows],
         "positions": positions,
     }
 
