@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
 from accessibility import assert_accessible
+from playwright.sync_api import Page, expect
 from table_driver import ARTIFACTS, start_solo
 
 MAX_DEALS = 30

@@ -195,3 +195,12 @@ def test_a_server_error_on_the_table_socket_shows_no_traceback(
         again = Human(ws).until_my_move()
         assert again["game"] == state["game"]
         Human(ws).act(again)
+
+
+@pytest.mark.parametrize(("lang", "address"), [("fr", "/regles/house"), ("en", "/rules/house")])
+def test_a_table_page_links_to_its_rules(client: TestClient, lang: str, address: str) -> None:
+    client.get(f"/langue/{lang}")
+    r = client.post("/solo", data={**SOLO, "profile": "house", "target": "2010"}, follow_redirects=True)
+    assert r.status_code == 200
+    assert f'href="{address}"' in r.text
+    assert client.get(address).status_code == 200
