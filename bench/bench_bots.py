@@ -36,12 +36,16 @@ def main() -> None:
             f"{r.deals_per_s:.1f} deals/s"
         )
         for side, name in (("ns", ns), ("ew", ew)):
-            st, mt = r.stats[side], r.move_time[side]
+            st = r.stats[side]
+            times = "  ".join(
+                f"{label} mean {t.mean * 1000:.1f} ms p95 {t.p95 * 1000:.1f} ms max {t.max * 1000:.0f} ms"
+                for label, t in (("move", r.move_time[side]), ("call", r.call_time[side]), ("card", r.card_time[side]))
+            )
             print(
                 f"    {name:<15} bids {st['bid_rate']:.0%}  takes {st['taker_rate']:.0%}  made {st['made_rate']:.0%}  "
-                f"coinches {st['coinche_rate']:.1%}  move mean {mt.mean * 1000:.1f} ms  p95 {mt.p95 * 1000:.1f} ms  "
-                f"max {mt.max * 1000:.0f} ms"
+                f"coinches {st['coinche_rate']:.1%}  {times}"
             )
+            print("        (call and card: decisions with more than one legal action only; move: every decision)")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import math
 import random
-from typing import Any
+import time
+from typing import Any, ClassVar
 
 import pytest
 
@@ -19,7 +20,7 @@ from coinche.bots.arena import (
     run_arena,
 )
 from coinche.bots.base import Bot, BotLoadError, Decision
-from coinche.engine.actions import PASS, is_bid, make_bid
+from coinche.engine.actions import PASS, is_bid, is_declaration, make_bid
 from coinche.engine.cards import SUIT_MASKS
 from coinche.engine.deal import Phase, View
 from coinche.engine.rules import PROFILES, RuleSet
@@ -88,6 +89,25 @@ class RaisingBot(Bot):
         raise RuntimeError("always")
 
 
+class SlowWhenForcedBot(Bot):
+    """Thinks long (sleeps) only when it has a single legal action, and counts the
+    decisions with a real choice it saw, calls and cards apart (meld choices neither)."""
+
+    name = "slow-when-forced"
+    FORCED_SLEEP = 0.03
+    seen: ClassVar[dict[str, int]] = {"call": 0, "card": 0}
+
+    def choose(self, view: View) -> Decision:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            time.sleep(self.FORCED_SLEEP)
+        elif view.phase is Phase.AUCTION:
+            SlowWhenForcedBot.seen["call"] += 1
+        elif not is_declaration(legal[0]):
+            SlowWhenForcedBot.seen["card"] += 1
+        return Decision(PASS if PASS in legal else legal[0])
+
+
 def not_a_bot(seed: int | None = None) -> object:
     return object()
 
@@ -106,7 +126,7 @@ def spec(attr: str) -> str:
 def outcome(result: ArenaResult) -> dict[str, Any]:
     """Everything but the timings."""
     data = result.to_json()
-    del data["deals_per_s"], data["move_time"]
+    del data["deals_per_s"], data["move_time"], data["call_time"], data["card_time"]
     return data
 
 
@@ -245,6 +265,8 @@ def test_json_has_the_documented_keys() -> None:
         "card_points_ci95",
         "deals_per_s",
         "move_time",
+        "call_time",
+        "card_time",
         "rules",
         "ns",
         "ew",
@@ -256,6 +278,8 @@ def test_json_has_the_documented_keys() -> None:
     assert len(data["ci95"]) == 2 and len(data["card_points_ci95"]) == 2
     assert set(data["move_time"]) == {"ns", "ew"}
     assert set(data["move_time"]["ns"]) == {"mean", "p95", "max"}
+    for timing in ("call_time", "card_time"):
+        assert set(data[timing]) == {"ns", "ew"} and set(data[timing]["ew"]) == {"mean", "p95", "max"}
     assert set(data["stats"]) == {"ns", "ew"}
     assert {"bid_rate", "taker_rate", "made_rate", "coinche_rate", "errors"} <= set(data["stats"]["ew"])
     assert json.loads(json.dumps(data, allow_nan=False)) == data
@@ -282,6 +306,7 @@ def test_format_is_readable() -> None:
     text = r.format()
     assert "PasserBot" in text and "random" in text and "95% CI" in text
     assert "bid_rate" in text and "move time p95" in text
+    assert "call (choice) time p95" in text and "card (choice) time max" in text
     assert len(text.splitlines()) > 10
 
 
@@ -292,3 +317,14 @@ def test_paired_ci_and_seeds() -> None:
     assert mean == 1 and lo == pytest.approx(1 - 12.7062 * math.sqrt(8) / math.sqrt(2) / 2)
     assert derive_seed(1, 2, 3) == derive_seed(1, 2, 3) != derive_seed(1, 2, 4)
     assert 0 <= derive_seed("x") < 2**63
+
+
+def test_honest_timing_leaves_out_forced_moves() -> None:
+    """``move_time`` times every decision; ``call_time`` and ``card_time`` only those with
+    more than one legal action (issue 9): a bot slow on forced moves only is fast there."""
+    SlowWhenForcedBot.seen = {"call": 0, "card": 0}
+    r = run_arena(CLASSIC, spec("SlowWhenForcedBot"), "random", deals=2, seed=5)
+    slow = SlowWhenForcedBot.FORCED_SLEEP
+    assert r.move_time["ns"].max >= slow  # every deal ends on forced cards
+    assert r.call_time["ns"].max < slow / 2 and r.card_time["ns"].max < slow / 2
+    assert SlowWhenForcedBot.seen["call"] > 0 and SlowWhenForcedBot.seen["card"] > 0

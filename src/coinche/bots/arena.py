@@ -21,7 +21,11 @@ failure), returns something that is not a ``Decision`` or an action outside
 ``view.legal_actions`` is recorded as an error and a random legal action (from a seeded
 generator) is played for it: a bot never crashes or ends the arena.
 
-Everything but the timings (``deals_per_s``, ``move_time``) depends only on ``rules``, the
+Timings: ``move_time`` covers every ``choose`` call, forced ones included (a single legal
+action); ``call_time`` and ``card_time`` only the decisions with a real choice (more than
+one legal action), calls and cards apart: the figures a person waiting at a table feels.
+
+Everything but the timings (``deals_per_s``, ``*_time``) depends only on ``rules``, the
 two specs, ``deals`` and ``seed``, whatever ``jobs`` is: each worker recomputes its pairs from
 ``(seed, index)`` and results are combined in pair order.
 """
@@ -39,8 +43,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..engine.actions import COINCHE, SURCOINCHE, Action, is_bid
-from ..engine.deal import Deal, View, random_hands
+from ..engine.actions import COINCHE, SURCOINCHE, Action, is_bid, is_declaration
+from ..engine.deal import Deal, Phase, View, random_hands
 from ..engine.rules import RuleSet
 from .base import Bot, BotFactory, Decision, bot_factory, build_bot, failure_text
 
@@ -80,7 +84,7 @@ class ArenaResult:
     card_points_ci95: tuple[float, float]
     deals_per_s: float
     move_time: dict[str, MoveTimes]
-    """Per side (``ns``, ``ew``): seconds per ``choose`` call."""
+    """Per side (``ns``, ``ew``): seconds per ``choose`` call, forced ones included."""
     stats: dict[str, dict[str, float]]
     """Per side: ``bid_rate``, ``taker_rate``, ``made_rate``, ``coinche_rate`` and more (see
     ``STAT_DOCS``)."""
@@ -89,6 +93,10 @@ class ArenaResult:
     """Table options that differ from the profile's defaults."""
     error_log: tuple[str, ...] = ()
     """The first ``MAX_ERROR_LOG`` bot errors, in pair order."""
+    call_time: dict[str, MoveTimes] = field(default_factory=dict)
+    """Per side: seconds per call of the auction with more than one legal call."""
+    card_time: dict[str, MoveTimes] = field(default_factory=dict)
+    """Per side: seconds per card played with more than one legal card."""
 
     @property
     def pairs(self) -> int:
@@ -110,6 +118,8 @@ class ArenaResult:
             "card_points_ci95": [_finite(x) for x in self.card_points_ci95],
             "deals_per_s": self.deals_per_s,
             "move_time": {side: t.to_json() for side, t in self.move_time.items()},
+            "call_time": {side: t.to_json() for side, t in self.call_time.items()},
+            "card_time": {side: t.to_json() for side, t in self.card_time.items()},
             "stats": {side: dict(s) for side, s in self.stats.items()},
             "errors": list(self.error_log),
         }
@@ -142,9 +152,13 @@ class ArenaResult:
         for key in keys:
             cells = "".join(f"{_fmt_stat(key, self.stats[s][key]):>{width + 2}}" for s in SIDES)
             lines.append(f"{key:<22}{cells}")
-        for label, attr in (("move time mean", "mean"), ("move time p95", "p95"), ("move time max", "max")):
-            cells = "".join(f"{_fmt_time(getattr(self.move_time[s], attr)):>{width + 2}}" for s in SIDES)
-            lines.append(f"{label:<22}{cells}")
+        timings = (("move", self.move_time), ("call (choice)", self.call_time), ("card (choice)", self.card_time))
+        for what, table in timings:
+            if not table:
+                continue
+            for attr in ("mean", "p95", "max"):
+                cells = "".join(f"{_fmt_time(getattr(table[s], attr)):>{width + 2}}" for s in SIDES)
+                lines.append(f"{what + ' time ' + attr:<22}{cells}")
         if self.error_log:
             lines.append("")
             lines.append("bot errors (first ones):")
@@ -265,6 +279,9 @@ class _PairOutcome:
     cp_diffs: list[int] = field(default_factory=list)
     tally: dict[str, _SideTally] = field(default_factory=lambda: {s: _SideTally() for s in SIDES})
     times: dict[str, list[float]] = field(default_factory=lambda: {s: [] for s in SIDES})
+    call_times: dict[str, list[float]] = field(default_factory=lambda: {s: [] for s in SIDES})
+    """Times of the decisions with a choice only (more than one legal action)."""
+    card_times: dict[str, list[float]] = field(default_factory=lambda: {s: [] for s in SIDES})
     errors: list[str] = field(default_factory=list)
 
 
@@ -360,16 +377,19 @@ def _play_half(task: _Task, pair: int, half: int, dealer: int, hands: Sequence[i
         legal = view.legal_actions
         side = sides[seat]
         action: Action | None = None
+        chosen = {Phase.AUCTION: out.call_times, Phase.PLAY: out.card_times}.get(deal.phase) if len(legal) > 1 else None
         t0 = clock()
         try:
             decision = bots[seat].choose(view)
         except KeyboardInterrupt:
             raise
         except BaseException as e:  # sys.exit in a bot is that bot's failure, not the arena's end
-            times[side].append(clock() - t0)
+            elapsed = clock() - t0
+            times[side].append(elapsed)
             error(seat, f"choose raised {failure_text(e)}")
         else:
-            times[side].append(clock() - t0)
+            elapsed = clock() - t0
+            times[side].append(elapsed)
             if not isinstance(decision, Decision):
                 error(seat, f"choose returned {type(decision).__name__}, not a Decision")
             else:
@@ -378,6 +398,8 @@ def _play_half(task: _Task, pair: int, half: int, dealer: int, hands: Sequence[i
                     action = int(a)
                 else:
                     error(seat, f"illegal action {a!r}")
+        if chosen is not None and not is_declaration(legal[0]):  # a meld declaration is neither
+            chosen[side].append(elapsed)
         tally[side].decisions += 1
         if action is None:
             action = legal[fallback.randrange(len(legal))]
@@ -473,11 +495,15 @@ def _combine(task: _Task, outcomes: Sequence[_PairOutcome], elapsed: float) -> A
     cp_mean, cp_ci = paired_ci([sum(o.cp_diffs) for o in outcomes])
     tallies = {s: _SideTally() for s in SIDES}
     times: dict[str, list[float]] = {s: [] for s in SIDES}
+    call_times: dict[str, list[float]] = {s: [] for s in SIDES}
+    card_times: dict[str, list[float]] = {s: [] for s in SIDES}
     errors: list[str] = []
     for o in outcomes:
         for s in SIDES:
             tallies[s].add(o.tally[s])
             times[s].extend(o.times[s])
+            call_times[s].extend(o.call_times[s])
+            card_times[s].extend(o.card_times[s])
         errors.extend(o.errors)
     played = 2 * len(outcomes)
     return ArenaResult(
@@ -495,6 +521,8 @@ def _combine(task: _Task, outcomes: Sequence[_PairOutcome], elapsed: float) -> A
         seed=task.seed,
         options=task.rules.options(),
         error_log=tuple(errors[:MAX_ERROR_LOG]),
+        call_time={s: move_times(call_times[s]) for s in SIDES},
+        card_time={s: move_times(card_times[s]) for s in SIDES},
     )
 
 
