@@ -34,7 +34,7 @@ from ..engine.errors import EngineError, short_repr
 from ..engine.rules import PROFILES, RuleSet
 from ..engine.text import is_number, parse_number
 from ..engine.wire import WireError, action_from_json, action_to_json, game_view_to_json
-from . import i18n
+from . import calculator_page, i18n, review_pages, rules_pages
 from .bot_pool import BotPool
 from .config import Settings
 from .pages import WEB, guest_of, lang_of, page, service_of
@@ -84,6 +84,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/compte", account),
         Route("/langue/{lang}", switch_language),
         WebSocketRoute("/ws/table/{table_id}", table_socket),
+        *calculator_page.routes,
+        *review_pages.routes,
+        *rules_pages.routes,
         Mount("/static", StaticFiles(directory=str(WEB / "static")), name="static"),
     ]
     app = Starlette(
@@ -176,6 +179,7 @@ async def table_page(request: Request) -> Response:
         "table.html",
         table_id=live.id,
         profile=live.spec.rules.name,
+        rules_url=rules_pages.rules_url(lang, live.spec.rules.name),
         catalogue=json.dumps(i18n.js_catalogue(lang), ensure_ascii=False),
     )
 
