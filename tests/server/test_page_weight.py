@@ -11,6 +11,8 @@ from conftest import MakeClient
 from server_helpers import create_solo
 from starlette.testclient import TestClient
 
+from coinche.engine.rules import PROFILES
+
 BUDGET = 150_000
 """Bytes a page may weigh with all it loads."""
 
@@ -47,8 +49,13 @@ def test_every_page_is_under_its_budget(make_client: MakeClient, lang: str) -> N
     client = make_client()
     client.get(f"/langue/{lang}")
     table = create_solo(client, "classic", 700, "confirmed")
-    pages = ["/", "/compte", f"/table/{table}"]
+    rules = [f"/{'regles' if lang == 'fr' else 'rules'}{suffix}" for suffix in ("", *(f"/{p}" for p in PROFILES))]
+    calculator = "/calculateur" if lang == "fr" else "/calculator"
+    pages = ["/", "/compte", f"/table/{table}", calculator, *rules]  # the review checks itself (test_review)
+    weights: dict[str, int] = {}
     for path in pages:
         sizes = page_weight(client, path)
         total = sum(sizes.values())
         assert total < BUDGET, (path, total, sizes)
+        weights[path] = total
+    print("page weights (bytes):", weights)
