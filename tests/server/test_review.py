@@ -123,6 +123,7 @@ def test_the_review_shows_the_deal_and_the_solvers_own_analysis(played: Played, 
     imported = ["/static/js/words.js", "/static/js/cards.js"]
     weight = len(page.content) + sum(len(client.get(a).content) for a in {*assets, *imported})
     assert weight < 150_000, weight
+    print("review page weight (bytes):", weight)
 
     data = wait_analysis(client, played.base + "/analyse")
     rows = analyse_deal(deal.rules, deal.dealer, deal.dealt)
