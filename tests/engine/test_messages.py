@@ -24,7 +24,7 @@ CALL = re.compile(r"\b(IllegalAction|ScoringError|Message\.of|say)\(")
 def _calls() -> list[tuple[str, str, str]]:
     """(file, message id, argument text) of every literal-id message built in the engine."""
     out = []
-    for path in sorted([*ENGINE.glob("*.py"), *BOTS.glob("*.py")]):
+    for path in sorted([*ENGINE.glob("*.py"), *BOTS.rglob("*.py")]):  # the expert is a package
         text = path.read_text()
         for m in CALL.finditer(text):
             depth, i = 1, m.end()

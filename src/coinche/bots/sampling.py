@@ -103,3 +103,35 @@ def normalise(weights: Sequence[float]) -> list[float]:
     if total <= 0:
         return [1.0 / len(weights)] * len(weights) if weights else []
     return [w / total for w in weights]
+
+
+def all_deals(c: Constraints, limit: int) -> list[tuple[CardSet, ...]] | None:
+    """Every deal of ``c.unseen`` honouring sizes and forbidden cards, in a fixed order;
+    None when there are more than ``limit`` of them (then sample instead)."""
+    need = [c.sizes[s] - c.hands[s].bit_count() for s in range(4)]
+    if sum(need) != c.unseen.bit_count() or min(need) < 0:
+        return []
+    cards = card_list(c.unseen)
+    allowed = [[s for s in range(4) if need[s] and not c.forbidden[s] >> x & 1] for x in cards]
+    order = sorted(range(len(cards)), key=lambda i: (len(allowed[i]), cards[i]))
+    out: list[tuple[CardSet, ...]] = []
+    hands = list(c.hands)
+
+    def place(k: int) -> bool:
+        """Deal the cards from ``order[k]`` on; False once over the limit."""
+        if k == len(order):
+            out.append(tuple(hands))
+            return len(out) <= limit
+        i = order[k]
+        for s in allowed[i]:
+            if need[s]:
+                need[s] -= 1
+                hands[s] |= 1 << cards[i]
+                ok = place(k + 1)
+                hands[s] &= ~(1 << cards[i])
+                need[s] += 1
+                if not ok:
+                    return False
+        return True
+
+    return out if place(0) else None

@@ -1,0 +1,40 @@
+"""The expert's knobs, in one frozen value shared by its auction and card-play modules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ExpertConfig:
+    samples: int = 100
+    """Sampled deals per card decision, all searched for the cards not dropped as clearly
+    worse (unless the work budget runs out first)."""
+    exact_samples: int = 8
+    """Of those, deals on which the exact double-dummy points of the cards left in the race
+    are computed."""
+    bid_samples: int = 12
+    """Sampled deals per trump when bidding."""
+    inference: bool = True
+    """Weight sampled deals by how well they explain the other seats' calls."""
+    dd_optimism: int = 8
+    """Card points taken off the takers' double-dummy points when bidding (real play is
+    not double dummy)."""
+    exact_unseen: int = 10
+    """Card play: with at most this many unseen cards, try every consistent layout..."""
+    exact_layouts: int = 150
+    """...when there are at most this many of them (searched exactly, no sampling)."""
+    first_batch: int = 20
+    """Card play: deals searched for every card before any is dropped as clearly worse."""
+    batch: int = 10
+    """Deals between two later rejection rounds."""
+    z: float = 2.5
+    """Standard errors by which a card must trail the leader to be dropped."""
+    points_allowance: int = 12
+    """Card points the exact stage could still find in a trailing card's favour: a card is
+    dropped only when it trails by more than their worth in score margin."""
+    work: int = 1_500_000
+    """Solver nodes (trick starts) one card decision may spend; reached, no more deals are
+    searched (at least ``min_deals``). A budget of work, not time: reproducible."""
+    min_deals: int = 8
+    """Deals searched whatever the budget."""

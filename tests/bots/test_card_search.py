@@ -1,0 +1,166 @@
+"""The expert's card search (issue 9 item 4): exact enumeration of the layouts in small
+endgames, successive rejection that never drops the best card, a work budget that keeps
+decisions reproducible."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from coinche.bots.base import load_bot
+from coinche.bots.expert import ExpertBot
+from coinche.bots.expert.card_play import _clearly_worse, candidate_deals, points_after, search, taker_makes_after
+from coinche.bots.expert.config import ExpertConfig
+from coinche.bots.expert.outcome import Scorer
+from coinche.bots.sampling import all_deals, constraints_from_view
+from coinche.bots.solver import Position, move_values
+from coinche.engine.actions import is_announce
+from coinche.engine.deal import Deal, Phase, View, random_hands
+from coinche.engine.rules import RuleSet
+
+
+def card_views(profile: str, seed: int, deals: int, min_tricks: int = 0) -> Iterator[tuple[View, Deal]]:
+    """Views of card decisions with a choice, in deals played by the confirmed bot."""
+    rules = RuleSet.profile(profile)
+    rng = random.Random(seed)
+    for d in range(deals):
+        deal = Deal(rules, d & 3, random_hands(rng))
+        bots = [load_bot("confirmed", seed=10 * d + s) for s in range(4)]
+        while not deal.is_over:
+            view = deal.view(deal.to_move)
+            cards = [a for a in view.legal_actions if not is_announce(a)]
+            if deal.phase is Phase.PLAY and len(cards) > 1 and len(view.tricks) >= min_tricks:
+                yield view, deal
+            deal.apply(bots[deal.to_move].choose(view).action)
+
+
+def exact_margins(view: View, cards: list[int]) -> dict[int, float]:
+    """Expected score margin of every card over every consistent layout, each searched
+    exactly (made or not, and exact points), weighted as the expert weights them."""
+    deals, weights, exact = candidate_deals(view, ExpertConfig(exact_layouts=10_000), random.Random(0))
+    assert exact
+    contract = view.contract
+    assert contract is not None
+    scorer = Scorer(view)
+    need = scorer.taker_threshold()
+    team = view.seat & 1
+    out = {}
+    for c in cards:
+        made = pts = 0.0
+        for hands, w in zip(deals, weights, strict=True):
+            pos = Position.from_view(view, hands)
+            made += w * taker_makes_after(pos, c, contract, need)
+            pts += w * move_values(pos, team)[c]
+        total = sum(weights)
+        p, est = made / total, pts / total
+        out[c] = p * scorer.margin_if(est, True) + (1 - p) * scorer.margin_if(est, False)
+    return out
+
+
+def test_all_deals_are_every_consistent_layout() -> None:
+    checked = 0
+    for view, deal in card_views("classic", 3, 4, min_tricks=5):
+        c = constraints_from_view(view)
+        layouts = all_deals(c, 10_000)
+        assert layouts is not None and len(set(layouts)) == len(layouts)
+        assert tuple(deal.hands) in layouts  # the real deal is one of them
+        for hands in layouts:
+            for s in range(4):
+                assert hands[s] & c.forbidden[s] == 0 and hands[s].bit_count() == c.sizes[s]
+        checked += 1
+    assert checked > 10
+    assert all_deals(constraints_from_view(next(card_views("classic", 3, 1))[0]), 50) is None
+
+
+@pytest.mark.parametrize("profile", ["classic", "online"])
+def test_endgame_search_is_exact_and_picks_the_best_card(profile: str) -> None:
+    checked = 0
+    for view, _ in card_views(profile, 5, 4, min_tricks=5):
+        if all_deals(constraints_from_view(view), ExpertConfig().exact_layouts) is None:
+            continue  # too many layouts yet: sampled
+        cards = [a for a in view.legal_actions if not is_announce(a)]
+        result = search(view, cards, ExpertConfig(), random.Random(1))
+        assert result is not None and result.exact and not result.rejected
+        margins = exact_margins(view, cards)
+        assert margins[result.best] == pytest.approx(max(margins.values()))
+        assert result.expected[result.best] == pytest.approx(margins[result.best])
+        checked += 1
+    assert checked >= 8
+
+
+def test_sampling_agrees_with_exact_enumeration_in_the_limit() -> None:
+    """Without enumeration, many sampled deals choose a card as good as the exact best."""
+    sampled = ExpertConfig(samples=400, exact_samples=400, exact_unseen=0)
+    checked = 0
+    for view, _ in card_views("online", 7, 3, min_tricks=5):
+        cards = [a for a in view.legal_actions if not is_announce(a)]
+        result = search(view, cards, sampled, random.Random(2))
+        assert result is not None and not result.exact
+        margins = exact_margins(view, cards)
+        assert margins[result.best] >= max(margins.values()) - 5
+        checked += 1
+    assert checked >= 5
+
+
+def test_points_after_is_move_values_for_one_card() -> None:
+    for view, deal in card_views("federation", 2, 2, min_tricks=3):
+        pos = Position.from_view(view, deal.hands)
+        for team in (0, 1):
+            for c, v in move_values(pos, team).items():
+                assert points_after(pos, c, team) == v
+
+
+def test_rejection_drops_clearly_worse_cards_only() -> None:
+    n = 20
+    weights = [1.0] * n
+    best = [True] * 18 + [False] * 2
+    worse = [True] * 4 + [False] * 16
+    close = [True] * 16 + [False] * 4
+    made = {0: best, 1: worse, 2: close, 3: list(best)}
+    dropped = _clearly_worse([0, 1, 2, 3], made, weights, True, 200.0, 24.0, 2.5)
+    assert dropped == [1]
+    # Defending, the same lists read the other way: card 1 is now the clear leader.
+    assert set(_clearly_worse([0, 1, 2, 3], made, weights, False, 200.0, 24.0, 2.5)) == {0, 2, 3}
+    # A handful of identical deals proves nothing.
+    few = {0: [True] * 3, 1: [False] * 3}
+    assert _clearly_worse([0, 1], few, [1.0] * 3, True, 200.0, 24.0, 2.5) == []
+
+
+def test_rejection_never_drops_the_card_exact_search_finds_clearly_best() -> None:
+    """On positions where exact search finds one card better than all others by a wide
+    margin, the sampled search with rejection keeps it and plays it."""
+    fast = ExpertConfig(exact_unseen=0)
+    checked = 0
+    for view, _ in card_views("online", 9, 30, min_tricks=4):
+        cards = [a for a in view.legal_actions if not is_announce(a)]
+        if constraints_from_view(view).unseen.bit_count() > 10:
+            continue
+        margins = exact_margins(view, cards)
+        ranked = sorted(margins.values(), reverse=True)
+        if ranked[0] - ranked[1] < 50:
+            continue
+        best = max(margins, key=lambda c: margins[c])
+        result = search(view, cards, fast, random.Random(3))
+        assert result is not None
+        assert best not in result.rejected and result.best == best
+        checked += 1
+    assert checked >= 3
+
+
+def test_work_budget_bounds_the_search_and_keeps_it_reproducible() -> None:
+    view, _ = next(card_views("classic", 4, 1))
+    cards = [a for a in view.legal_actions if not is_announce(a)]
+    small = ExpertConfig(work=20_000, min_deals=8)
+    a = search(view, cards, small, random.Random(5))
+    b = search(view, cards, small, random.Random(5))
+    assert a is not None and a == b
+    assert 8 <= a.deals < 100
+    full = search(view, cards, ExpertConfig(), random.Random(5))
+    assert full is not None and full.nodes > a.nodes
+
+
+def test_expert_card_decisions_are_reproducible_from_the_seed() -> None:
+    for view, _ in card_views("online", 6, 1):
+        assert ExpertBot(seed=4).choose(view) == ExpertBot(seed=4).choose(view)
