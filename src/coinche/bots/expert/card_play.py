@@ -21,6 +21,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ...engine.actions import Action
 from ...engine.cards import FULL_DECK, card_str
@@ -221,30 +222,40 @@ class Work:
         self.nodes += last_nodes()
 
 
-def points_after(pos: Position, c: int, team: int, work: Work | None = None) -> int:
-    """Points ``team`` takes from now on (the trick in progress included) with best play
-    after ``c`` is played: ``move_values(pos, team)[c]``, for one card only."""
+class CardPlayed(NamedTuple):
+    """A position after one card: ``after`` the position to search (None when the card
+    ended the deal); ``winner`` the seat that won the trick the card closed (None when the
+    trick goes on) and ``won`` the points that trick brought its team, the last-trick
+    bonus and a completed sweep's bonus included."""
+
+    after: Position | None
+    winner: int | None
+    won: int
+
+
+def play_card(pos: Position, c: int) -> CardPlayed:
+    """``c`` played in ``pos``: the trick closed and scored if it was its fourth card."""
     hands = list(pos.hands)
     hands[pos.to_move] &= ~(1 << c)
     trick = (*pos.trick, c)
     leader, sweep_team, sweep_bonus = pos.leader, pos.sweep_team, pos.sweep_bonus
-    gained = 0
+    winner: int | None = None
+    won = 0
+    last = False
     if len(trick) == 4:
         tt = tables(pos.trump, pos.ffb_ta)
         winner = (pos.leader + trick_winner(trick, tt)) & 3
         last = not any(hands)
-        pts = sum(tt.points[x] for x in trick) + (pos.last_trick_bonus if last else 0)
-        if winner & 1 == team:
-            gained = pts
+        won = sum(tt.points[x] for x in trick) + (pos.last_trick_bonus if last else 0)
         if sweep_bonus and sweep_team not in (None, winner & 1):
             sweep_bonus, sweep_team = 0, None
         elif sweep_bonus:
             sweep_team = winner & 1
-            if last and winner & 1 == team:
-                gained += sweep_bonus
-        if last:
-            return gained
+            if last:
+                won += sweep_bonus
         leader, trick = winner, ()
+    if last:
+        return CardPlayed(None, winner, won)
     after = Position(
         (hands[0], hands[1], hands[2], hands[3]),
         pos.trump,
@@ -256,7 +267,17 @@ def points_after(pos: Position, c: int, team: int, work: Work | None = None) -> 
         sweep_bonus,
         sweep_team if sweep_bonus else None,
     )
-    value = solve(after, team)
+    return CardPlayed(after, winner, won)
+
+
+def points_after(pos: Position, c: int, team: int, work: Work | None = None) -> int:
+    """Points ``team`` takes from now on (the trick in progress included) with best play
+    after ``c`` is played: ``move_values(pos, team)[c]``, for one card only."""
+    played = play_card(pos, c)
+    gained = played.won if played.winner is not None and played.winner & 1 == team else 0
+    if played.after is None:
+        return gained
+    value = solve(played.after, team)
     if work is not None:
         work.add()
     return gained + value
@@ -265,46 +286,20 @@ def points_after(pos: Position, c: int, team: int, work: Work | None = None) -> 
 def taker_makes_after(pos: Position, c: int, contract: Contract, need: int | None, work: Work | None = None) -> bool:
     """Whether the takers still make the contract with best play after ``c`` is played
     (``need``: the points they must still win, None for a capot or a générale)."""
-    seat = pos.to_move
-    hands = list(pos.hands)
-    hands[seat] &= ~(1 << c)
-    trick = (*pos.trick, c)
+    played = play_card(pos, c)
     taker_team = contract.team
     target = need
-    leader, sweep_team, sweep_bonus = pos.leader, pos.sweep_team, pos.sweep_bonus
-    if len(trick) == 4:
-        tt = tables(pos.trump, pos.ffb_ta)
-        winner = (pos.leader + trick_winner(trick, tt)) & 3
-        pts = sum(tt.points[x] for x in trick)
-        last = not any(hands)
-        if last:
-            pts += pos.last_trick_bonus
-        if target is not None and winner & 1 == taker_team:
-            target -= pts
-        if need is None and (winner & 1 != taker_team or (contract.kind == "generale" and winner != contract.taker)):
+    if played.winner is not None:
+        taker_won = played.winner & 1 == taker_team
+        if target is not None and taker_won:
+            target -= played.won
+        if need is None and (not taker_won or (contract.kind == "generale" and played.winner != contract.taker)):
             return False
-        if sweep_bonus and sweep_team not in (None, winner & 1):
-            sweep_bonus, sweep_team = 0, None
-        elif sweep_bonus:
-            sweep_team = winner & 1
-            if last and winner & 1 == taker_team and target is not None:
-                target -= sweep_bonus
-        if last:
-            return target is None or target <= 0
-        leader, trick = winner, ()
+    after = played.after
+    if after is None:
+        return target is None or target <= 0
     if target is not None and target <= 0:
         return True
-    after = Position(
-        (hands[0], hands[1], hands[2], hands[3]),
-        pos.trump,
-        leader,
-        trick,
-        pos.undertrump_forced,
-        pos.ffb_ta,
-        pos.last_trick_bonus,
-        sweep_bonus,
-        sweep_team if sweep_bonus else None,
-    )
     if target is None:
         ok = can_sweep(after, taker_team, contract.taker if contract.kind == "generale" else None)
     else:
