@@ -39,19 +39,10 @@ from .bot_pool import BotPool
 from .config import Settings
 from .pages import WEB, guest_of, lang_of, page, service_of
 from .store import Store
-from .tables import LEVELS, Event, LiveTable, TableError, TableService
+from .tables import LEVELS, TARGETS, Event, LiveTable, TableError, TableService
 
 log = logging.getLogger("coinche.web")
 
-
-TARGETS: dict[str, tuple[int, ...]] = {
-    "classic": (700, 3000),
-    "federation": (2000,),
-    "house": (2010, 3010),
-    "online": (501, 1001, 2001),
-}
-"""The targets each profile's players choose from (RULES.md section 2), default first in
-``PROFILES``."""
 
 SEAT_POSITIONS = {"anticlockwise": ("south", "east", "north", "west"), "clockwise": ("south", "west", "north", "east")}
 """Where each seat sits seen from the player (0 = the player, then in playing order): the

@@ -26,6 +26,7 @@ from ..engine.scoring import SWEEPS, DealScore, ScoringError, Sweep, calculate, 
 from ..engine.text import is_number, parse_number
 from . import i18n
 from .pages import ADDRESSES, page
+from .tables import TARGETS
 
 PATHS: Final = {lang: ADDRESSES[lang]["calculator"] for lang in i18n.LANGUAGES}
 API_PATH: Final = "/api/calculate"
@@ -49,12 +50,6 @@ as the form writes them; an empty or absent value keeps the profile's own."""
 
 SLOTS: Final = {"melds": "meld_points", "multiplier": "double"}
 """Where the form shows a ``ScoringError`` whose ``field`` is not itself a form slot."""
-
-
-def _targets() -> dict[str, tuple[int, ...]]:
-    from .app import TARGETS  # app imports this module: read its table once it exists
-
-    return TARGETS
 
 
 @dataclass
@@ -105,7 +100,7 @@ def evaluate(params: Mapping[str, str], lang: str) -> Outcome:
     options: dict[str, Any] = {}
     target_text = values.get("target", "").strip()
     if target_text:
-        targets = _targets()[profile]
+        targets = TARGETS[profile]
         target = parse_number(target_text) if is_number(target_text) else None
         if target in targets:
             options["target"] = target
@@ -281,7 +276,7 @@ def _form_context(outcome: Outcome, lang: str) -> dict[str, Any]:
     """What the template needs beyond the outcome: each field's current choice and labels."""
     v = outcome.values
     bid = v.get("bid", "").strip() or "80"
-    targets = _targets()
+    targets = TARGETS
     labels = [(code, i18n.gettext(lang, f"trump.{code}")) for code in TRUMPS]
     score = outcome.score
     return {

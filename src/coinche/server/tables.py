@@ -40,6 +40,15 @@ log = logging.getLogger("coinche.tables")
 LEVELS = ("adaptive", "beginner", "confirmed", "expert")
 """The computer levels a player picks for a solo table."""
 
+TARGETS: dict[str, tuple[int, ...]] = {
+    "classic": (700, 3000),
+    "federation": (2000,),
+    "house": (2010, 3010),
+    "online": (501, 1001, 2001),
+}
+"""The targets each profile's players choose from (RULES.md section 2), default first in
+``PROFILES``."""
+
 HINT_BOT = "expert"
 
 
