@@ -58,9 +58,14 @@ def gettext(lang: str, key: str, **params: object) -> str:
         return template
 
 
-def js_catalogue(lang: str) -> dict[str, str]:
-    """The keys the table's script needs (``js.*``, ``card.*``, ``suit.*``, ``seat.*``...)."""
-    prefixes = ("js.", "rank.", "suit.", "seat.", "call.", "meld.", "trump.", "level.", "phase.")
+JS_PREFIXES: Final = ("js.", "rank.", "suit.", "seat.", "call.", "meld.", "trump.", "level.", "phase.")
+"""The families of keys the table's scripts need (cards, calls, seats... in words)."""
+
+
+def js_catalogue(lang: str, more: tuple[str, ...] = ()) -> dict[str, str]:
+    """The keys a page's script needs: the ``JS_PREFIXES`` families and the ``more`` ones
+    (a feature's own, such as ``review.``), English where ``lang`` lacks one."""
+    prefixes = (*JS_PREFIXES, *more)
     base = {k: v for k, v in catalogue("en").items() if k.startswith(prefixes)}
     base.update({k: v for k, v in catalogue(lang).items() if k.startswith(prefixes)})
     return base

@@ -57,10 +57,7 @@ def _json_for_script(data: Any) -> str:
 
 def _catalogue(lang: str) -> dict[str, str]:
     """The words the page's script needs: the table's (cards, calls) and the review's."""
-    words = i18n.js_catalogue(lang)
-    words.update({k: v for k, v in i18n.catalogue("en").items() if k.startswith("review.")})
-    words.update({k: v for k, v in i18n.catalogue(lang).items() if k.startswith("review.")})
-    return words
+    return i18n.js_catalogue(lang, more=("review.",))
 
 
 def _analysis_json(lang: str, live: LiveTable, seat: int, data: dict[str, Any]) -> dict[str, Any]:
