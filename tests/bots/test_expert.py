@@ -27,7 +27,7 @@ RULESETS: list[tuple[str, dict[str, Any]]] = [
 
 
 def small_expert(seed: int) -> ExpertBot:
-    return ExpertBot(seed=seed, samples=10, bid_samples=4)
+    return ExpertBot(seed=seed, samples=10)
 
 
 @pytest.mark.parametrize(("profile", "options"), RULESETS)

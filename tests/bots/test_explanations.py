@@ -59,8 +59,8 @@ LEVELS: dict[str, tuple[int, Callable[[int], Bot]]] = {
     "random": (3, lambda seed: load_bot("random", seed=seed)),
     "beginner": (12, lambda seed: load_bot("beginner", seed=seed)),
     "confirmed": (12, lambda seed: load_bot("confirmed", seed=seed)),
-    "expert": (1, lambda seed: ExpertBot(seed=seed, samples=6, bid_samples=3)),
-    "expert-uniform": (1, lambda seed: UniformExpertBot(seed=seed, samples=6, bid_samples=3)),
+    "expert": (1, lambda seed: ExpertBot(seed=seed, samples=6)),
+    "expert-uniform": (1, lambda seed: UniformExpertBot(seed=seed, samples=6)),
     "adaptive": (2, lambda seed: AdaptiveBot(seed=seed, level=(0.0, 0.25, 0.5, 0.75)[seed % 4], expert_samples=6)),
 }
 
@@ -130,7 +130,7 @@ def test_public_explanations_over_whole_games(profile: str) -> None:
     game = Game(RuleSet.profile(profile, target=1000), seed=len(profile))
     bots: list[Bot] = [
         load_bot("confirmed", seed=1),
-        ExpertBot(seed=2, samples=6, bid_samples=3),
+        ExpertBot(seed=2, samples=6),
         load_bot("beginner", seed=3),
         AdaptiveBot(seed=4, level=0.5, expert_samples=6),
     ]

@@ -145,7 +145,7 @@ def test_the_experts_reasons_render_in_french() -> None:
     game = Game(RuleSet.profile("classic"), seed=3)
     deal = game.current
     assert deal is not None
-    decision = ExpertBot(seed=1, samples=8, bid_samples=4).choose(deal.view(deal.to_move))
+    decision = ExpertBot(seed=1, samples=8).choose(deal.view(deal.to_move))
     assert decision.reason is not None and decision.explanation == decision.reason.text
     french = i18n.render("fr", decision.reason)
     assert french != decision.explanation

@@ -183,6 +183,14 @@ ENGLISH: Final[dict[str, str]] = {
     ),
     "bot.surcoinche": "surcoinche: the contract is made in {percent}% of sampled deals",
     "bot.pass_fails": "pass: the contract fails in {percent}% of sampled deals",
+    "bot.bid_estimate": (
+        "{call}: about {points} card points expected in {trump}, contract made {percent}% of the time,"
+        " {expected} expected score"
+    ),
+    "bot.coinche_estimate": "coinche: the {call} contract fails about {percent}% of the time, {expected} expected",
+    "bot.pass_estimate": "pass: {expected} expected in defence, the contract fails about {percent}% of the time",
+    "bot.surcoinche_estimate": "surcoinche: the contract is made about {percent}% of the time",
+    "bot.pass_made_rate": "pass: the contract is made only about {percent}% of the time",
     # The bases named inside the takers' and defense's lines ({base} above).
     "base.card_points": "{points} card points",
     "base.flat": "{points} (flat)",

@@ -3,11 +3,12 @@ double-dummy solver, with the contract in view.
 
 The modules, in the order of one decision:
 
-* ``deals``: the unseen cards dealt consistent with everything seen (voids, failures to
-  overtrump, belote, shown melds), each deal weighted by how well it explains the auction;
-* ``auction``: calls. For each trump worth it, solve a few sampled deals to see how many
-  points the team takes; bid the contract with the best expected score (pass included);
-  coinche and surcoinche by the contract's failure rate;
+* ``deals``: for the card play, the unseen cards dealt consistent with everything seen
+  (voids, failures to overtrump, belote, shown melds), each deal weighted by how well it
+  explains the auction;
+* ``auction``: calls. For every call, the expected score of the deal from the hand
+  evaluator's estimate of the team's points, corrected by what self-play measured
+  (``calibration``); the best call is made (pass included);
 * ``card_play``: cards. Ask the solver the value of every candidate card in every deal;
 * ``outcome``: card points turned into the deal's score margin (made or failed, coinche,
   belote, melds: RULES.md section 5), what both of them maximise.
@@ -29,11 +30,9 @@ __all__ = ["ExpertBot", "ExpertConfig", "UniformExpertBot"]
 class ExpertBot(Bot):
     name = "expert"
 
-    def __init__(
-        self, seed: int | None = None, samples: int = 100, inference: bool = True, bid_samples: int = 12
-    ) -> None:
+    def __init__(self, seed: int | None = None, samples: int = 100, inference: bool = True) -> None:
         super().__init__(seed)
-        self.config = ExpertConfig(samples=samples, inference=inference, bid_samples=bid_samples)
+        self.config = ExpertConfig(samples=samples, inference=inference)
 
     # No explanation of the expert names a hidden card (only the card it plays): public
     # and private reasons are the same.
@@ -64,5 +63,5 @@ class UniformExpertBot(ExpertBot):
 
     name = "expert-uniform"
 
-    def __init__(self, seed: int | None = None, samples: int = 100, bid_samples: int = 12) -> None:
-        super().__init__(seed, samples=samples, inference=False, bid_samples=bid_samples)
+    def __init__(self, seed: int | None = None, samples: int = 100) -> None:
+        super().__init__(seed, samples=samples, inference=False)

@@ -1,166 +1,278 @@
-"""The expert's calls: for each trump worth a search, solve a few sampled deals to see how
-many card points our team takes with it, and call what has the best expected score margin
-(passing included); coinche and surcoinche by the rate at which the contract fails.
+"""The expert's calls, by expected score: for every call it may make (pass, each bid,
+capot, coinche, surcoinche), the expected score margin of the deal for its team under the
+profile's scoring, from the hand evaluator's estimate of the team's card points, corrected
+by what self-play measured (``calibration``).
+
+No deal is searched: an estimate takes tens of microseconds, so a call takes a few
+milliseconds whatever the auction. The distribution of our team's points has the shape of
+the evaluator's quantiles, moved to the mean and scaled to the spread that the calibrated
+lines predict from the estimate (what self-play measured of the evaluator's optimism); its
+top ``p_sweep`` share is a sweep (a capot). Each point value is scored by the engine
+(``outcome.deal_facts`` and ``score_deal``): a fall costs 160 plus the bid, a coinche doubles.
 """
 
 from __future__ import annotations
 
+import bisect
+import math
 import random
-from collections.abc import Sequence
+from dataclasses import dataclass
 
-from ...engine.actions import COINCHE, PASS, SURCOINCHE, bid_trump, call_str, is_bid, is_capot, is_generale
+from ...engine.actions import (
+    COINCHE,
+    PASS,
+    SURCOINCHE,
+    Action,
+    bid_trump,
+    call_str,
+    is_bid,
+    is_capot,
+    is_generale,
+)
 from ...engine.auction import contract_of
-from ...engine.cards import ALL_TRUMP, NO_TRUMP, TRUMP_NAMES, CardSet, Trump
+from ...engine.cards import TRUMP_NAMES, CardSet, Trump
 from ...engine.deal import View
 from ...engine.messages import Message
+from ...engine.rules import RuleSet
 from ...engine.scoring import Contract, score_deal
 from ..base import Decision
-from ..knowledge import AuctionInfo, parse_auction
-from ..solver import Position, can_reach
+from ..hand_evaluator import MAX_POINTS, Estimate, estimate, estimate_pair, first_trick_place
+from ..knowledge import AuctionInfo, bid_value, parse_auction
+from .calibration import Calibration, Prediction, calibration, level_of
 from .config import ExpertConfig
-from .deals import Hands, auction_deals, hand_strength
-from .outcome import deal_facts, deal_margin
+from .outcome import deal_facts
+
+OUTCOMES = 20
+"""Points values (equally likely) the distribution of a team's points is cut into."""
 
 
 def choose_call(view: View, config: ExpertConfig, rng: random.Random) -> Decision:
-    """The call with the best expected score margin over sampled deals."""
-    acts = set(view.legal_actions)
+    """The call with the best expected score margin for our team."""
+    del rng  # the calls are deterministic: the same hand and auction give the same call
+    acts = view.legal_actions
     info = parse_auction(view.calls, view.dealer, view.rules)
-    team = view.seat & 1
-    if SURCOINCHE in acts:
-        return _surcoinche(view, info, config, rng)
-    samples, weights = auction_deals(view, config, rng)
-    if not samples:
-        return Decision.reasoned(PASS, Message.of("bot.no_consistent_deal"))
-    rules = view.rules
-    trumps: list[Trump] = [0, 1, 2, 3] + ([NO_TRUMP, ALL_TRUMP] if rules.sa_ta else [])
-    # Double-dummy points of our team for each trump over the sampled deals.
-    dd: dict[Trump, list[int]] = {}
-    for t in candidate_trumps(view, info, trumps):
-        dd[t] = [dd_points(view, t, hands, team) for hands in samples]
-    # The value of passing: the current contract played as it stands.
-    pass_value = 0.0
-    if info.last_bid is not None:
-        cur_trump = bid_trump(info.last_bid)
-        if cur_trump not in dd:
-            dd[cur_trump] = [dd_points(view, cur_trump, hands, team) for hands in samples]
-        contract = info.contract()
-        assert contract is not None
-        pass_value = expected_margin(view, contract, dd[cur_trump], samples, weights)
-        if COINCHE in acts:
-            coinched = contract_of(info.last_bid, info.bidder, True, False, rules)
-            value = expected_margin(view, coinched, dd[cur_trump], samples, weights)
-            fails = fail_rate(view, contract, dd[cur_trump], samples, weights)
-            if value > pass_value + 20 and fails > 0.65:
-                return Decision.reasoned(
-                    COINCHE,
-                    Message.of(
-                        "bot.coinche", call=call_str(info.last_bid), percent=round(100 * fails), samples=len(samples)
-                    ),
-                )
-    best_action, best_value = PASS, pass_value
+    book = calibration()
+    contract = info.contract()
+    if contract is not None:
+        pass_out = current_outlook(view, info, book)
+        pass_value = pass_out.margin(contract)
+    else:
+        pass_out, pass_value = None, 0.0
+    if SURCOINCHE in acts and pass_out is not None and contract is not None:
+        return _surcoinche(view, info, contract, pass_out, pass_value, config)
+    if COINCHE in acts and pass_out is not None and contract is not None:
+        coinched = contract_of(info.last_bid or 0, info.bidder, True, False, view.rules)
+        value = pass_out.margin(coinched)
+        fails = 1.0 - pass_out.made_rate(contract)
+        if value > pass_value + config.coinche_margin and fails >= config.coinche_fails:
+            return Decision.reasoned(
+                COINCHE,
+                Message.of(
+                    "bot.coinche_estimate",
+                    call=call_str(info.last_bid or 0),
+                    percent=round(100 * fails),
+                    expected=f"{value:+.0f}",
+                ),
+            )
+    best: tuple[float, Action, Outlook] | None = None
+    outlooks: dict[Trump, Estimate] = {}
     for a in acts:
         if not is_bid(a) or is_generale(a):
             continue
         t = bid_trump(a)
-        if t not in dd:
-            continue
-        if is_capot(a) and min(dd[t]) < 162:
-            continue
-        contract = contract_of(a, view.seat, False, False, rules)
-        pts = [max(0, p - config.dd_optimism) for p in dd[t]]
-        v = expected_margin(view, contract, pts, samples, weights)
-        if v > best_value + 1e-9:
-            best_action, best_value = a, v
-    if best_action == PASS:
+        if t not in outlooks:
+            outlooks[t] = team_estimate(view.hand, view.seat, view.dealer, info, view.rules, t, book)
+        est = outlooks[t]
+        bid = contract_of(a, view.seat, False, False, view.rules)
+        if not is_capot(a) and bid.value > est.mean_162 + 40:
+            continue  # hopeless: out of reach of any plausible deal
+        out = taker_outlook(view, info, book, est, bid)
+        v = bid_value_expected(out, bid, config)
+        if best is None or v > best[0] + 1e-9:
+            best = (v, a, out)
+    if best is None or best[0] <= pass_value + config.bid_margin:
+        if contract is not None and pass_out is not None and contract.team != view.seat & 1 and COINCHE in acts:
+            fails = 1.0 - pass_out.made_rate(contract)
+            return Decision.reasoned(
+                PASS, Message.of("bot.pass_estimate", expected=f"{pass_value:+.0f}", percent=round(100 * fails))
+            )
         return Decision.reasoned(PASS, Message.of("bot.pass_no_contract", expected=f"{pass_value:+.0f}"))
-    t = bid_trump(best_action)
-    mean_pts = sum(dd[t]) / len(dd[t])
+    value, action, out = best
+    bid = contract_of(action, view.seat, False, False, view.rules)
     return Decision.reasoned(
-        best_action,
+        action,
         Message.of(
-            "bot.bid",
-            call=call_str(best_action),
-            points=round(mean_pts),
-            trump=TRUMP_NAMES[t],
-            samples=len(samples),
-            expected=f"{best_value:+.0f}",
+            "bot.bid_estimate",
+            call=call_str(action),
+            points=round(out.mean),
+            trump=TRUMP_NAMES[bid.trump],
+            percent=round(100 * out.made_rate(bid)),
+            expected=f"{value:+.0f}",
         ),
     )
 
 
-def candidate_trumps(view: View, info: AuctionInfo, trumps: Sequence[Trump]) -> list[Trump]:
-    """The trumps worth a search: the two strongest for our hand, and any our partner named."""
-    hand = view.hand
-    ranked = sorted(trumps, key=lambda t: -hand_strength(hand, t))
-    out = ranked[:2]
-    partner = (view.seat + 2) & 3
-    for t in info.trumps_bid(partner):
-        if t not in out and t in trumps:
-            out.append(t)
-    return out
+def coinche_chance(fails: float, config: ExpertConfig) -> float:
+    """How likely the opponents are to coinche a contract that fails this often: as the
+    expert itself would (``config.coinche_fails``), softened since they see other cards."""
+    z = (fails - config.coinche_fails) / 0.08
+    return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
 
 
-def expected_margin(
-    view: View, contract: Contract, team_points: Sequence[int], samples: Sequence[Hands], weights: Sequence[float]
-) -> float:
-    """Expected score margin of our team if ``contract`` is played, from double-dummy
-    card points of our team in each sampled deal."""
-    team = view.seat & 1
-    total = 0.0
-    for pts, hands, w in zip(team_points, samples, weights, strict=True):
-        total += w * deal_margin(view, contract, team, pts, hands)
-    return total / max(sum(weights), 1e-12)
+def bid_value_expected(out: Outlook, bid: Contract, config: ExpertConfig) -> float:
+    """Expected margin of a bid, counting the coinche it may draw: a bid that looks like a
+    sacrifice is coinched, which doubles its cost (what stops bidding wars)."""
+    plain = out.margin(bid)
+    q = coinche_chance(1.0 - out.made_rate(bid), config)
+    if q < 1e-3:
+        return plain
+    doubled = Contract(bid.kind, bid.value, bid.trump, bid.taker, 2)
+    return (1.0 - q) * plain + q * out.margin(doubled)
 
 
-def fail_rate(
-    view: View, contract: Contract, team_points: Sequence[int], samples: Sequence[Hands], weights: Sequence[float]
-) -> float:
-    """Weighted share of the sampled deals in which ``contract`` fails."""
-    team = view.seat & 1
-    fails = 0.0
-    for pts, hands, w in zip(team_points, samples, weights, strict=True):
-        if not score_deal(view.rules, contract, deal_facts(view, contract, team, pts, hands)).made:
-            fails += w
-    return fails / max(sum(weights), 1e-12)
+def _surcoinche(
+    view: View, info: AuctionInfo, contract: Contract, out: Outlook, pass_value: float, config: ExpertConfig
+) -> Decision:
+    """Surcoinche when the coinched contract (ours) is made often enough to pay for the risk."""
+    del info
+    made = out.made_rate(contract)
+    doubled = Contract(contract.kind, contract.value, contract.trump, contract.taker, view.rules.surcoinche_multiplier)
+    value = out.margin(doubled)
+    if made >= config.surcoinche_made and value > pass_value:
+        return Decision.reasoned(SURCOINCHE, Message.of("bot.surcoinche_estimate", percent=round(100 * made)))
+    return Decision.reasoned(PASS, Message.of("bot.pass_made_rate", percent=round(100 * made)))
 
 
-def _surcoinche(view: View, info: AuctionInfo, config: ExpertConfig, rng: random.Random) -> Decision:
-    samples, weights = auction_deals(view, config, rng)
+# ----- our team's points -----
+
+
+def partner_context(info: AuctionInfo, seat: int, trump: Trump) -> str | None:
+    """What the partner's calls so far say of its hand in ``trump``, as a key of the
+    calibration's partner table: ``named:<level>`` (it bid the trump first, highest value),
+    ``raised:<step>`` (it raised our bid in it by that much), ``other`` (it bid only other
+    trumps), ``passed`` (it only passed); None when it has not spoken yet."""
+    partner = (seat + 2) & 3
+    ours = 0
+    step: int | None = None
+    named_first = False
+    highest = 0
+    spoke = False
+    for s, call in info.calls:
+        if s == partner:
+            spoke = True
+        if not is_bid(call) or bid_trump(call) != trump:
+            continue
+        v = bid_value(call, info.rules)
+        if s == seat:
+            ours = max(ours, v)
+        elif s == partner:
+            highest = max(highest, v)
+            if ours:
+                step = v - ours
+            else:
+                named_first = True
+    if not spoke:
+        return None
+    if highest:
+        if named_first or step is None:
+            return f"named:{level_of(highest)}"
+        return "raised:capot" if highest >= 250 else f"raised:{min(max(step, 10), 40) // 10 * 10}"
+    return "other" if info.bids[partner] else "passed"
+
+
+def team_estimate(
+    hand: CardSet, seat: int, dealer: int, info: AuctionInfo, rules: RuleSet, trump: Trump, book: Calibration
+) -> Estimate:
+    """The hand evaluator's estimate of our team's double-dummy card points with ``trump``,
+    knowing our hand and what the partner's calls say of its own."""
+    place = first_trick_place(seat, dealer)
+    context = partner_context(info, seat, trump)
+    if context is None:
+        return estimate(hand, trump, rules, place)
+    return estimate_pair(hand, trump, rules, place, book.partner_points(rules, trump, context))
+
+
+def situation(info: AuctionInfo, contract: Contract) -> tuple[str, int]:
+    """The takers' situation the calibration distinguishes, and its figure: ``coinched``
+    (the contract's value), ``contested`` (the other team has bid) or ``free``."""
+    if contract.multiplier > 1:
+        return "coinched", contract.value
+    contested = any(info.bids[s] for s in range(4) if s & 1 != contract.team)
+    return ("contested" if contested else "free"), 0
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """Our team's card points in one deal as equally weighted values (0..162; 162 is a sweep
+    by our team, 0 a sweep by the other), and the view they are scored in."""
+
+    view: View
+    points: tuple[int, ...]
+
+    @property
+    def mean(self) -> float:
+        return sum(min(p, 162) for p in self.points) / len(self.points)
+
+    def margin(self, contract: Contract) -> float:
+        """Expected score margin of our team if ``contract`` is played."""
+        team = self.view.seat & 1
+        hands = tuple(self.view.hand if s == self.view.seat else 0 for s in range(4))
+        total = 0.0
+        for p in self.points:
+            sc = score_deal(self.view.rules, contract, deal_facts(self.view, contract, team, p, hands), explain=False)
+            total += (sc.taker - sc.defense) if contract.team == team else (sc.defense - sc.taker)
+        return total / len(self.points)
+
+    def made_rate(self, contract: Contract) -> float:
+        """Share of the values in which ``contract`` is made."""
+        team = self.view.seat & 1
+        hands = tuple(self.view.hand if s == self.view.seat else 0 for s in range(4))
+        made = sum(
+            score_deal(self.view.rules, contract, deal_facts(self.view, contract, team, p, hands), explain=False).made
+            for p in self.points
+        )
+        return made / len(self.points)
+
+
+def outlook(view: View, est: Estimate, predicted: Prediction, p_sweep: float) -> Outlook:
+    """The team's points as ``OUTCOMES`` equally likely values: the shape of the estimate's
+    quantiles, moved to the predicted mean and scaled to the predicted spread; the top
+    ``p_sweep`` share is a sweep."""
+    qs = [(0.0, 0.0), *est.quantiles, (1.0, float(MAX_POINTS))]
+    levels = [q[0] for q in qs]
+    mean = est.mean_162
+    scale = predicted.sd / est.sd if predicted.sd is not None and est.sd > 0 else 1.0
+    scale = min(scale, 3.0)
+    points = []
+    for k in range(OUTCOMES):
+        level = (k + 0.5) / OUTCOMES
+        if level > 1.0 - p_sweep:
+            points.append(MAX_POINTS)
+            continue
+        i = min(max(bisect.bisect_left(levels, level), 1), len(qs) - 1)
+        (l0, p0), (l1, p1) = qs[i - 1], qs[i]
+        x = p0 + (p1 - p0) * (level - l0) / (l1 - l0) if l1 > l0 else p1
+        x = predicted.mean + (x - mean) * scale
+        points.append(0 if x <= 0 else min(max(round(x), 1), MAX_POINTS - 1))
+    return Outlook(view, tuple(points))
+
+
+def taker_outlook(view: View, info: AuctionInfo, book: Calibration, est: Estimate, contract: Contract) -> Outlook:
+    """Our team's points as the takers of ``contract``, corrected as self-play measured."""
+    rules = view.rules
+    kind, other = situation(info, contract)
+    predicted = book.takers(rules, contract.trump, kind, est, other)
+    return outlook(view, est, predicted, book.sweep_chance(rules, est.p_sweep))
+
+
+def current_outlook(view: View, info: AuctionInfo, book: Calibration) -> Outlook:
+    """Our team's points if the auction stopped now: as the takers when the contract is our
+    team's, as the defence otherwise."""
     contract = info.contract()
     assert contract is not None
-    pts = [dd_points(view, contract.trump, h, view.seat & 1) for h in samples]
-    pts = [max(0, p - 2 * config.dd_optimism) for p in pts]
-    fails = fail_rate(view, contract, pts, samples, weights)
-    if samples and fails < 0.05:
-        return Decision.reasoned(SURCOINCHE, Message.of("bot.surcoinche", percent=round(100 * (1 - fails))))
-    return Decision.reasoned(PASS, Message.of("bot.pass_fails", percent=round(100 * fails)))
-
-
-LEVELS = (0, 42, 62, 72, 82, 92, 102, 112, 122, 132, 142, 152, 162)
-"""Point levels the auction distinguishes (contract thresholds, 10 apart around them)."""
-
-
-def dd_points(view: View, trump: Trump, hands: Sequence[CardSet], team: int) -> int:
-    """Double-dummy card points of ``team`` over a whole deal with ``trump``, to the
-    nearest auction level: a binary search of null-window tests (a few fast searches
-    instead of one exact one); the midpoint of the bracket found is returned."""
     rules = view.rules
-    pos = Position(
-        (hands[0], hands[1], hands[2], hands[3]),
-        trump,
-        (view.dealer + 1) & 3,
-        (),
-        rules.undertrump == "forced",
-        rules.ta_values == "ffb",
-    )
-    lo, hi = 0, len(LEVELS) - 1  # LEVELS[lo] is reachable; find the highest reachable level
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if can_reach(pos, team, LEVELS[mid]):
-            lo = mid
-        else:
-            hi = mid - 1
-    if lo == len(LEVELS) - 1:
-        return 162
-    return (LEVELS[lo] + LEVELS[lo + 1]) // 2
+    est = team_estimate(view.hand, view.seat, view.dealer, info, rules, contract.trump, book)
+    if contract.team == view.seat & 1:
+        return taker_outlook(view, info, book, est, contract)
+    predicted = book.defenders(rules, contract.trump, contract.value, est)
+    return outlook(view, est, predicted, book.sweep_chance(rules, est.p_sweep))

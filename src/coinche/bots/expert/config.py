@@ -13,13 +13,18 @@ class ExpertConfig:
     exact_samples: int = 8
     """Of those, deals on which the exact double-dummy points of the cards left in the race
     are computed."""
-    bid_samples: int = 12
-    """Sampled deals per trump when bidding."""
     inference: bool = True
-    """Weight sampled deals by how well they explain the other seats' calls."""
-    dd_optimism: int = 8
-    """Card points taken off the takers' double-dummy points when bidding (real play is
-    not double dummy)."""
+    """Weight sampled deals by how well they explain the other seats' calls..."""
+    play_inference: bool = True
+    """...and the cards they chose (``play_model``), when ``inference`` is on."""
+    coinche_fails: float = 0.6
+    """Auction: coinche only a contract that fails at least this often..."""
+    coinche_margin: float = 10.0
+    """...and whose coinche adds at least this much to the expected score margin."""
+    surcoinche_made: float = 0.85
+    """Surcoinche only a contract made at least this often."""
+    bid_margin: float = 0.0
+    """A bid must beat passing by this much expected margin."""
     exact_unseen: int = 10
     """Card play: with at most this many unseen cards, try every consistent layout..."""
     exact_layouts: int = 150

@@ -1,5 +1,6 @@
 """The deals the expert searches: the unseen cards dealt consistent with everything seen
-(``sampling``), each deal weighted by how well it explains the other seats' calls.
+(``sampling``), each deal weighted by how well it explains the other seats' calls and the
+cards they chose (``play_model``).
 
 The weighting is the expert's own reading of the auction (a soft score on a quick hand
 strength, not a probability model); the sure facts (voids, belote, shown melds) come from
@@ -13,12 +14,13 @@ import random
 from collections.abc import Sequence
 
 from ...engine.actions import PASS, bid_rank, bid_trump, is_numeric_bid
-from ...engine.cards import ACE, ALL_TRUMP, FULL_DECK, JACK, NINE, NO_TRUMP, SUIT_MASKS, TEN, CardSet, Trump, card
+from ...engine.cards import ACE, ALL_TRUMP, JACK, NINE, NO_TRUMP, SUIT_MASKS, TEN, CardSet, Trump, card
 from ...engine.deal import View
 from ...engine.play import tables
 from ..knowledge import AuctionInfo, parse_auction
-from ..sampling import Constraints, constraints_from_view, relaxed, sample_deals
+from ..sampling import constraints_from_view, relaxed, sample_deals
 from .config import ExpertConfig
+from .play_model import clues, play_model
 
 Hands = tuple[CardSet, ...]
 
@@ -35,12 +37,18 @@ def play_deals(view: View, n: int, config: ExpertConfig, rng: random.Random) -> 
 
 def play_weights(view: View, samples: Sequence[Hands], config: ExpertConfig) -> list[float]:
     """Weights of deals of the hands still held: the auction's likelihood of the dealt
-    hands (the cards played put back), uniform when no deal explains it."""
+    hands (the cards played put back), times the play's (``play_model``: how well the
+    deal explains the cards the other seats chose); uniform when no deal explains them."""
     if not config.inference:
         return [1.0] * len(samples)
     info = parse_auction(view.calls, view.dealer, view.rules)
     played = played_by_seat(view)
     weights = [auction_likelihood(view, info, [h | p for h, p in zip(hands, played, strict=True)]) for hands in samples]
+    if config.play_inference:
+        model = play_model()
+        found = clues(view)
+        if found:
+            weights = [w * model.likelihood(found, hands) for w, hands in zip(weights, samples, strict=True)]
     if sum(weights) <= 0:
         weights = [1.0] * len(samples)
     return weights
@@ -54,24 +62,6 @@ def played_by_seat(view: View) -> list[CardSet]:
         for i, x in enumerate(cards):
             played[(leader + i) & 3] |= 1 << x
     return played
-
-
-def auction_deals(view: View, config: ExpertConfig, rng: random.Random) -> tuple[list[Hands], list[float]]:
-    """Full deals for the auction: ``config.bid_samples`` of them, the most likely of three
-    times as many drawn (importance resampling, cheap form)."""
-    n = config.bid_samples
-    hands = [0, 0, 0, 0]
-    hands[view.seat] = view.hand
-    forbidden = [0, 0, 0, 0]
-    forbidden[view.seat] = FULL_DECK & ~view.hand
-    c = Constraints(view.seat, tuple(hands), (8, 8, 8, 8), tuple(forbidden), FULL_DECK & ~view.hand)
-    samples = sample_deals(c, n * 3 if config.inference else n, rng)
-    if not config.inference:
-        return samples, [1.0] * len(samples)
-    info = parse_auction(view.calls, view.dealer, view.rules)
-    weights = [auction_likelihood(view, info, h) for h in samples]
-    order = sorted(range(len(samples)), key=lambda i: -weights[i])[:n]
-    return [samples[i] for i in order], [max(weights[i], 1e-12) for i in order]
 
 
 def hand_strength(hand: CardSet, trump: Trump) -> float:

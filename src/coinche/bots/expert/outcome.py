@@ -5,8 +5,8 @@ points.
 
 * ``Scorer``: during the play, "points our team takes from now on" to the margin, with
   what is known now (points won, belotes announced, melds shown).
-* ``deal_margin`` and ``deal_facts``: during the auction, a whole deal's double-dummy card
-  points to the margin (the belotes of the sampled hands count).
+* ``deal_facts``: during the auction, the facts of a whole deal in which our team takes
+  some card points (the belotes of the hands given count).
 """
 
 from __future__ import annotations
@@ -45,13 +45,6 @@ def deal_facts(view: View, contract: Contract, team: int, team_points: int, hand
         defense_belotes=b[1 - taker_team],
         sweep=sweep,
     )
-
-
-def deal_margin(view: View, contract: Contract, team: int, team_points: int, hands: Sequence[CardSet]) -> float:
-    """Score margin of ``team`` for a whole deal in which it takes ``team_points``."""
-    sc = score_deal(view.rules, contract, deal_facts(view, contract, team, team_points, hands))
-    t, d = sc.taker, sc.defense
-    return (t - d) if contract.team == team else (d - t)
 
 
 class Scorer:

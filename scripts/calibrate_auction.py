@@ -1,0 +1,373 @@
+"""Calibrate the expert's auction from self-play (``coinche.bots.expert.calibration``).
+
+Four experts play whole deals under each profile (random hands, the dealer turning). For
+every contract it records, at the taker's final bid, the estimate the expert's auction made
+of the takers' card points (``auction.team_estimate``), the points the takers actually took,
+and the double-dummy points of the real deal for the same trump (to tell the solver's
+optimism, "double dummy minus real play", from the evaluator's error, "estimate minus
+double dummy"); at the end of the auction, each defender's estimate of its own team's
+points; and for every call, the caller's one-hand estimate in every trump, under the
+context its partner will read from the call (``auction.partner_context``). The log keeps
+the deals themselves (hands, calls, result): the estimates are made when fitting, with the
+partner table of the same fit, so that the shifts measure the estimates the auction will
+make.
+
+It then writes ``src/coinche/bots/data/auction_calibration.json`` (what each table means:
+``coinche.bots.expert.calibration``): per profile, and pooled, the lines that predict the
+points taken from the estimate, for the takers and the defence, the sweep correction, the
+spread, the partner table, and a report of the double-dummy optimism and the estimate's
+error per trump kind and bid level.
+
+    python scripts/calibrate_auction.py --deals 800 --jobs 2 --minutes 20 --log /tmp/calib.jsonl
+    python scripts/calibrate_auction.py --fit-only --log /tmp/calib.jsonl
+
+``--log`` keeps the played deals (JSON lines, appended as they finish), so that a run cut by
+``--minutes`` still counts and a refit needs no replay. The calibration depends on the
+expert's own calls, which depend on the calibration: run it again after a change of the
+auction (two rounds settle it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import random
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+from coinche.bots.expert import ExpertBot
+from coinche.bots.expert.auction import partner_context, team_estimate
+from coinche.bots.expert.calibration import POOLED, Calibration, level_of, trump_kind
+from coinche.bots.hand_evaluator import estimate, first_trick_place
+from coinche.bots.knowledge import bid_value, parse_auction
+from coinche.bots.solver import Position, solve
+from coinche.engine.actions import is_bid
+from coinche.engine.cards import ALL_TRUMP, NO_TRUMP, Trump
+from coinche.engine.deal import Deal, random_hands
+from coinche.engine.rules import RuleSet
+
+DEFAULT_OUT = Path(__file__).resolve().parent.parent / "src" / "coinche" / "bots" / "data" / "auction_calibration.json"
+PROFILES = ("classic", "federation", "house", "online")
+MIN_LINE = 20
+"""Fewest contracts a fitted line rests on (fewer: the pooled profiles' line is used)."""
+
+
+def trumps_of(rules: RuleSet) -> list[Trump]:
+    return [0, 1, 2, 3] + ([NO_TRUMP, ALL_TRUMP] if rules.sa_ta else [])
+
+
+def play_deal(profile: str, seed: int) -> dict[str, Any]:
+    """One self-play deal: its hands, calls, contract and result (the estimates are made at
+    fit time, with the partner table of the same fit)."""
+    rules = RuleSet.profile(profile)
+    rng = random.Random(seed)
+    dealer = seed & 3
+    hands = random_hands(rng)
+    deal = Deal(rules, dealer, hands)
+    bots = [ExpertBot(seed=seed * 4 + s) for s in range(4)]
+    actions = []
+    while not deal.is_over:
+        seat = deal.to_move
+        a = bots[seat].choose(deal.view(seat)).action
+        deal.apply(a)
+        actions.append(a)
+    result = deal.result()
+    assert result is not None
+    rec: dict[str, Any] = {
+        "profile": profile,
+        "seed": seed,
+        "dealer": dealer,
+        "hands": list(hands),
+        "calls": list(deal.auction.calls),
+        "actions": actions,
+    }
+    contract = result.contract
+    if contract is None:
+        return rec
+    team = contract.taker & 1
+    swept = result.sweep in ("taker", "taker_alone")
+    taken = 162 if swept else 0 if result.sweep == "defense" else min(result.card_points[team], 162)
+    pos = Position(
+        (hands[0], hands[1], hands[2], hands[3]),
+        contract.trump,
+        (dealer + 1) & 3,
+        (),
+        rules.undertrump == "forced",
+        rules.ta_values == "ffb",
+    )
+    rec["contract"] = {
+        "trump": contract.trump,
+        "value": contract.value,
+        "taker": contract.taker,
+        "coinched": contract.multiplier > 1,
+        "made": bool(result.made),
+        "taken": taken,
+        "swept": swept,
+        "dd": min(solve(pos, team), 162),
+    }
+    return rec
+
+
+def partner_rows(rec: dict[str, Any]) -> list[tuple[str, str, float]]:
+    """(trump kind, context, the caller's one-hand estimate) for each call of the deal and
+    each trump, as the caller's partner reads the call; once per deal, seat and trump."""
+    rules = RuleSet.profile(rec["profile"])
+    dealer, hands, calls = rec["dealer"], rec["hands"], rec["calls"]
+    seen = set()
+    rows = []
+    for i in range(len(calls)):
+        seat = (dealer + 1 + i) & 3
+        info = parse_auction(calls[: i + 1], dealer, rules)
+        for t in trumps_of(rules):
+            ctx = partner_context(info, (seat + 2) & 3, t)
+            if ctx is None or (seat, t, ctx) in seen:
+                continue
+            seen.add((seat, t, ctx))
+            rows.append((trump_kind(t), ctx, estimate(hands[seat], t, rules, first_trick_place(seat, dealer)).mean_162))
+    return rows
+
+
+def contract_row(rec: dict[str, Any], book: Calibration) -> dict[str, Any]:
+    """The contract of a deal with the estimates the auction made of it under ``book``: the
+    taker's at its final bid, each defender's at the end of the auction."""
+    rules = RuleSet.profile(rec["profile"])
+    dealer, hands, calls = rec["dealer"], rec["hands"], rec["calls"]
+    c = rec["contract"]
+    taker, trump = c["taker"], c["trump"]
+    team = taker & 1
+    last = max(i for i, call in enumerate(calls) if is_bid(call) and (dealer + 1 + i) & 3 == taker)
+    info = parse_auction(calls[:last], dealer, rules)
+    est = team_estimate(hands[taker], taker, dealer, info, rules, trump, book)
+    theirs = [bid_value(b, rules) for s in range(4) if s & 1 != team for b in info.bids[s]]
+    full = parse_auction(calls, dealer, rules)
+    defence = [team_estimate(hands[d], d, dealer, full, rules, trump, book) for d in (1 - team, 3 - team)]
+    return {
+        "kind": trump_kind(trump),
+        "level": level_of(c["value"]),
+        "value": c["value"],
+        "contested": bool(theirs),
+        "their_bid": max(theirs, default=0),
+        "coinched": c["coinched"],
+        "made": c["made"],
+        "estimate": est.mean_162,
+        "sd": est.sd,
+        "p_sweep": est.p_sweep,
+        "taken": c["taken"],
+        "swept": c["swept"],
+        "dd": c["dd"],
+        "defence_estimates": [e.mean_162 for e in defence],
+        "defence_sds": [e.sd for e in defence],
+        "defence_taken": 162 - c["taken"],
+    }
+
+
+def _play(args: tuple[str, int]) -> dict[str, Any]:
+    return play_deal(*args)
+
+
+def run(profiles: Sequence[str], deals: int, seed: int, jobs: int, minutes: float, log: Path) -> None:
+    done = set()
+    if log.exists():
+        for line in log.read_text().splitlines():
+            r = json.loads(line)
+            done.add((r["profile"], r["seed"]))
+    tasks = [(p, seed * 1_000_000 + i) for i in range(deals) for p in profiles if (p, seed * 1_000_000 + i) not in done]
+    deadline = time.monotonic() + 60 * minutes
+    with log.open("a") as out, ProcessPoolExecutor(jobs) as pool:
+        pending = {pool.submit(_play, t) for t in tasks[: jobs * 4]}
+        rest = iter(tasks[jobs * 4 :])
+        n = 0
+        while pending:
+            fut = next(as_completed(pending))
+            pending.remove(fut)
+            out.write(json.dumps(fut.result()) + "\n")
+            out.flush()
+            n += 1
+            if n % 50 == 0:
+                print(f"{n} deals played", file=sys.stderr)
+            if time.monotonic() < deadline:
+                nxt = next(rest, None)
+                if nxt is not None:
+                    pending.add(pool.submit(_play, nxt))
+
+
+def _mean(xs: Iterable[float]) -> tuple[float, int]:
+    xs = list(xs)
+    return (sum(xs) / len(xs) if xs else 0.0), len(xs)
+
+
+def fit(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The calibration tables from played deals (see the module's text)."""
+    by_profile: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in records:
+        by_profile[r["profile"]].append(r)
+        by_profile[POOLED].append(r)
+    partner = {name: partner_table(recs) for name, recs in by_profile.items()}
+    book = Calibration({name: {"partner": table} for name, table in partner.items()}, {})
+    rows = {id(r): contract_row(r, book) for r in records if "contract" in r}
+    profiles: dict[str, Any] = {}
+    report: dict[str, Any] = {}
+    for name, recs in sorted(by_profile.items()):
+        cs = [rows[id(r)] for r in recs if id(r) in rows]
+        profiles[name], report[name] = line_tables(cs)
+        profiles[name]["partner"] = partner[name]
+        report[name]["deals"] = len(recs)
+    return {"profiles": profiles, "meta": {"report": report}}
+
+
+def partner_table(recs: Sequence[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    rows: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for r in recs:
+        for kind, ctx, v in partner_rows(r):
+            rows[(kind, ctx)].append(v)
+    table: dict[str, dict[str, float]] = defaultdict(dict)
+    for (kind, ctx), vs in sorted(rows.items()):
+        if len(vs) >= 5:
+            table[kind][ctx] = round(sum(vs) / len(vs), 1)
+    return dict(table)
+
+
+def line_tables(cs: Sequence[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Take and defend lines and the sweep correction from contract rows; and a report."""
+    take: dict[str, Any] = {}
+    defend: dict[str, Any] = {}
+    rep: dict[str, Any] = {"contracts": len(cs)}
+    for kind in sorted({c["kind"] for c in cs}):
+        kc = [c for c in cs if c["kind"] == kind]
+        groups = (
+            ("free", [c for c in kc if not c["contested"]], None),
+            ("contested", [c for c in kc if c["contested"]], None),
+            ("coinched", [c for c in kc if c["coinched"]], "value"),
+        )
+        take[kind] = {}
+        for label, fc, other in groups:
+            if len(fc) >= MIN_LINE:
+                xs = [(c["estimate"], min(c[other], 250) if other else 0) for c in fc]
+                take[kind][label] = line(xs, [float(c["taken"]) for c in fc], [c["sd"] for c in fc])
+        levels = {}
+        for level in sorted({c["level"] for c in kc}):
+            lc = [c for c in kc if c["level"] == level]
+            levels[level] = {
+                "contracts": len(lc),
+                "made": round(_mean(float(c["made"]) for c in lc)[0], 3),
+                "estimate_minus_taken": round(_mean(c["estimate"] - c["taken"] for c in lc)[0], 1),
+                "double_dummy_minus_taken": round(_mean(c["dd"] - c["taken"] for c in lc)[0], 1),
+            }
+        xs = [(e, min(c["value"], 250)) for c in kc for e in c["defence_estimates"]]
+        ys = [float(c["defence_taken"]) for c in kc for _ in c["defence_estimates"]]
+        sds = [s for c in kc for s in c["defence_sds"]]
+        defend[kind] = line(xs, ys, sds)
+        opt, n = _mean(c["dd"] - c["taken"] for c in kc)
+        bias, _ = _mean(c["estimate"] - c["dd"] for c in kc)
+        rep[kind] = {
+            "contracts": n,
+            "made": round(_mean(float(c["made"]) for c in kc)[0], 3),
+            "coinched": round(_mean(float(c["coinched"]) for c in kc)[0], 3),
+            "double_dummy_optimism": round(opt, 1),
+            "estimate_minus_double_dummy": round(bias, 1),
+            "levels": levels,
+        }
+    pred_sweeps = sum(c["p_sweep"] for c in cs)
+    sweeps = sum(c["swept"] for c in cs)
+    rep["sweeps"] = {"observed": sweeps, "predicted": round(pred_sweeps, 1)}
+    rep["made"] = round(_mean(float(c["made"]) for c in cs)[0], 3) if cs else None
+    tables = {
+        "take": take,
+        "defend": defend,
+        "sweep_logit": round(sweep_logit([c["p_sweep"] for c in cs], sweeps), 3),
+    }
+    return tables, rep
+
+
+def least_squares(rows: Sequence[Sequence[float]], ys: Sequence[float]) -> list[float]:
+    """The coefficients minimising the squared error of y = coef . row (a slight ridge
+    keeps them defined on few points); the normal equations solved by elimination."""
+    k = len(rows[0]) if rows else 0
+    m = [[sum(r[i] * r[j] for r in rows) + (1e-3 if i == j else 0.0) for j in range(k)] for i in range(k)]
+    v = [sum(r[i] * y for r, y in zip(rows, ys, strict=True)) for i in range(k)]
+    for i in range(k):
+        piv = max(range(i, k), key=lambda q: abs(m[q][i]))
+        m[i], m[piv] = m[piv], m[i]
+        v[i], v[piv] = v[piv], v[i]
+        for q in range(i + 1, k):
+            f = m[q][i] / m[i][i]
+            m[q] = [x - f * y for x, y in zip(m[q], m[i], strict=True)]
+            v[q] -= f * v[i]
+    out = [0.0] * k
+    for i in reversed(range(k)):
+        out[i] = (v[i] - sum(m[i][j] * out[j] for j in range(i + 1, k))) / m[i][i]
+    return out
+
+
+def line(xs: Sequence[tuple[float, float]], ys: Sequence[float], sds: Sequence[float]) -> dict[str, float]:
+    """The line of ``Calibration``: points = e + w * (a + b * e + c * o - e), with e the
+    estimate, o the other figure and w = min(sd / estimate_sd, 1) the estimate's own
+    uncertainty against the typical one; and the spread of the points around it, per unit
+    of w."""
+    ref = math.sqrt(sum(s * s for s in sds) / max(len(sds), 1))
+    ws = [min(s / ref, 1.0) if ref > 0 else 1.0 for s in sds]
+    rows = [(w, w * e, w * o) for (e, o), w in zip(xs, ws, strict=True)]
+    target = [y - e + w * e for (e, _), y, w in zip(xs, ys, ws, strict=True)]
+    a, b, c = least_squares(rows, target)
+    resid = [(t - (a * r[0] + b * r[1] + c * r[2])) / max(r[0], 0.05) for r, t in zip(rows, target, strict=True)]
+    sd = math.sqrt(sum(x * x for x in resid) / max(len(resid) - 3, 1))
+    return {
+        "intercept": round(a, 3),
+        "estimate": round(b, 4),
+        "other": round(c, 4),
+        "sd": round(sd, 2),
+        "estimate_sd": round(ref, 2),
+    }
+
+
+def sweep_logit(predicted: Sequence[float], observed: int) -> float:
+    """The log-odds shift b with sum(sigmoid(logit(p) + b)) = observed (+ 1 of prior both
+    ways, so that no sweep seen is not minus infinity); bisection."""
+    zs = [math.log(min(max(p, 1e-9), 1 - 1e-9) / (1 - min(max(p, 1e-9), 1 - 1e-9))) for p in predicted]
+    target = observed + 1.0
+    lo, hi = -10.0, 10.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        total = sum(1 / (1 + math.exp(-(z + mid))) for z in zs) + 1.0 / (1 + math.exp(-mid))
+        lo, hi = (mid, hi) if total < target else (lo, mid)
+    return (lo + hi) / 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    ap.add_argument("--profiles", default=",".join(PROFILES))
+    ap.add_argument("--deals", type=int, default=600, help="deals per profile")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--minutes", type=float, default=30.0, help="no new deal is started after this")
+    ap.add_argument("--log", type=Path, required=True, help="JSON lines of played deals (appended)")
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--fit-only", action="store_true", help="fit on the log without playing")
+    args = ap.parse_args(argv)
+    profiles = [p for p in args.profiles.split(",") if p]
+    if not args.fit_only:
+        run(profiles, args.deals, args.seed, args.jobs, args.minutes, args.log)
+    records = [json.loads(line) for line in args.log.read_text().splitlines()]
+    data = fit(records)
+    data["meta"].update(
+        {
+            "date": datetime.date.today().isoformat(),
+            "deals": len(records),
+            "seed": args.seed,
+            "script": Path(__file__).name,
+        }
+    )
+    args.out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    print(json.dumps(data["meta"]["report"], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

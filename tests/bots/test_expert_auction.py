@@ -1,0 +1,289 @@
+"""The expert's calls by expected score (``bots/expert/auction.py``) and their calibration
+(``bots/expert/calibration.py``, ``scripts/calibrate_auction.py``)."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from coinche.bots.expert import ExpertBot
+from coinche.bots.expert.auction import Outlook, choose_call, outlook, partner_context, team_estimate
+from coinche.bots.expert.calibration import (
+    POOLED,
+    UNKNOWN_PARTNER,
+    Calibration,
+    Prediction,
+    calibration,
+    level_of,
+    trump_kind,
+)
+from coinche.bots.expert.config import ExpertConfig
+from coinche.bots.hand_evaluator import Estimate
+from coinche.bots.knowledge import parse_auction
+from coinche.engine.actions import COINCHE, PASS, SURCOINCHE, bid_trump, is_bid, is_capot, parse_call
+from coinche.engine.auction import contract_of
+from coinche.engine.cards import ALL_TRUMP, NO_TRUMP, parse_card
+from coinche.engine.deal import Deal, Phase, random_hands
+from coinche.engine.rules import PROFILES, RuleSet
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def hand(text: str) -> int:
+    m = 0
+    for c in text.split():
+        m |= 1 << parse_card(c)
+    return m
+
+
+def deal_with(rules: RuleSet, dealer: int, seat: int, mine: str, calls: str = "") -> Deal:
+    """A deal where ``seat`` holds ``mine`` (the other hands: the rest, in order), after
+    ``calls`` (record notation, space separated)."""
+    own = hand(mine)
+    rest = [c for c in range(32) if not own >> c & 1]
+    hands = []
+    for s in range(4):
+        if s == seat:
+            hands.append(own)
+        else:
+            m = 0
+            for c in rest[:8]:
+                m |= 1 << c
+            rest = rest[8:]
+            hands.append(m)
+    deal = Deal(rules, dealer, tuple(hands))
+    for c in calls.split():
+        deal.apply(parse_call(c))
+    assert deal.to_move == seat
+    return deal
+
+
+def call_of(deal: Deal) -> int:
+    return choose_call(deal.view(deal.to_move), ExpertConfig(), random.Random(0)).action
+
+
+def guess(mean: float, sd: float = 20.0) -> Estimate:
+    """An evaluator estimate of ``mean`` points spreading ``sd``."""
+    return Estimate(mean, sd, 0.0, ((0.5, mean),), mean)
+
+
+STRONG_HEARTS = "JH 9H AH TH 8H AS KC 7D"
+WEAK = "7S 8S 7H 8H 7D 8D 7C 9C"
+
+
+@pytest.mark.parametrize("profile", ["classic", "online", "federation", "house"])
+def test_strong_hand_opens_in_its_suit_and_weak_hand_passes(profile: str) -> None:
+    rules = RuleSet.profile(profile)
+    a = call_of(deal_with(rules, 3, 0, STRONG_HEARTS))
+    assert is_bid(a) and bid_trump(a) == 1
+    assert call_of(deal_with(rules, 3, 0, WEAK)) == PASS
+    # A weak hand does not overcall an opponent's opening.
+    assert call_of(deal_with(rules, 2, 0, WEAK, "80S")) == PASS
+
+
+def test_eight_trumps_bid_the_capot() -> None:
+    rules = RuleSet.profile("online")
+    a = call_of(deal_with(rules, 3, 0, "JH 9H AH TH KH QH 8H 7H"))
+    assert is_capot(a) and bid_trump(a) == 1
+
+
+def test_trumps_behind_the_takers_coinche_a_high_contract() -> None:
+    rules = RuleSet.profile("online")
+    # Seat 0 bids 140 spades; seat 1 holds the four best spades and three aces.
+    assert call_of(deal_with(rules, 3, 1, "JS 9S AS TS AH AD AC 7C", "140S")) == COINCHE
+    # Without them it does not.
+    assert call_of(deal_with(rules, 3, 1, WEAK, "100S")) != COINCHE
+
+
+def test_an_unbeatable_contract_is_surcoinched() -> None:
+    rules = RuleSet.profile("classic")
+    deal = deal_with(rules, 3, 0, "JH 9H AH TH KH QH AS AC", "")
+    deal.apply(parse_call("80H"))
+    deal.apply(COINCHE)
+    assert deal.to_move == 2 or SURCOINCHE in deal.legal_actions()
+    # The partner (seat 2) or the taker may surcoinche; the taker's own view is what we check.
+    while deal.to_move != 0:
+        deal.apply(PASS)
+    assert call_of(deal) == SURCOINCHE
+
+
+def test_calls_are_deterministic_and_ignore_the_seed() -> None:
+    rules = RuleSet.profile("classic")
+    deal = deal_with(rules, 1, 3, "JD 9D AD 8D AS TS KC 7H", "pass")
+    view = deal.view(3)
+    a = [ExpertBot(seed=s).choose(view) for s in range(5)]
+    assert all(d == a[0] for d in a)
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**9))
+def test_whole_auctions_are_legal_and_end(profile: str, seed: int) -> None:
+    rules = RuleSet.profile(profile, sa_ta=True, generale=True)
+    rng = random.Random(seed)
+    deal = Deal(rules, seed & 3, random_hands(rng))
+    bot = ExpertBot(seed=seed)
+    n = 0
+    while not deal.is_over and deal.phase is Phase.AUCTION:
+        d = bot.choose(deal.view(deal.to_move))
+        assert d.action in deal.legal_actions()
+        assert d.reason is not None and d.explanation
+        deal.apply(d.action)
+        n += 1
+        assert n < 80
+
+
+def test_outlook_made_rate_falls_as_the_bid_rises_and_a_coinche_doubles() -> None:
+    rules = RuleSet.profile("classic")
+    deal = deal_with(rules, 3, 0, "JD 9D AD TD 8D AS KC 7H")
+    view = deal.view(0)
+    info = parse_auction(view.calls, view.dealer, rules)
+    est = team_estimate(view.hand, 0, 3, info, rules, 2, calibration())
+    out = outlook(view, est, Prediction(est.mean_162, None), est.p_sweep)
+    assert isinstance(out, Outlook)
+    rates = [out.made_rate(contract_of(parse_call(f"{v}D"), 0, False, False, rules)) for v in range(80, 170, 10)]
+    assert rates == sorted(rates, reverse=True) and rates[0] > rates[-1]
+    plain = contract_of(parse_call("100D"), 0, False, False, rules)
+    doubled = contract_of(parse_call("100D"), 0, True, False, rules)
+    assert abs(out.margin(doubled)) > abs(out.margin(plain))
+    # Shifting the points down never raises the chance of making a contract.
+    lower = outlook(view, est, Prediction(est.mean_162 - 20, None), est.p_sweep)
+    assert lower.made_rate(plain) <= out.made_rate(plain)
+
+
+@pytest.mark.parametrize(
+    ("calls", "seat", "trump", "expected"),
+    [
+        ("", 0, 1, None),  # the partner (seat 2) has not spoken
+        ("pass pass", 0, 1, None),
+        ("pass pass pass", 0, 1, "passed"),
+        ("pass pass 90S", 0, 1, "other"),
+        ("pass pass 90H", 0, 1, "named:90"),
+        ("pass pass 100H pass", 0, 1, "named:100"),
+        ("80H pass 100H", 0, 1, "raised:20"),
+        ("80H pass 90H pass", 0, 1, "raised:10"),
+        ("80H pass 160H pass", 0, 1, "raised:40"),
+        ("80H pass 90S pass 100H pass 110S", 0, 1, "other"),
+    ],
+)
+def test_partner_context(calls: str, seat: int, trump: int, expected: str | None) -> None:
+    rules = RuleSet.profile("classic")
+    # The first call is by the dealer's left: dealer 3, so seat 0 calls first.
+    info = parse_auction([parse_call(c) for c in calls.split()], 3, rules)
+    assert partner_context(info, seat, trump) == expected
+
+
+def test_calibration_levels_and_kinds() -> None:
+    assert [level_of(v) for v in (80, 95, 130, 160, 250)] == ["80", "90", "130", "130", "capot"]
+    assert [trump_kind(t) for t in (0, 3, NO_TRUMP, ALL_TRUMP)] == ["suit", "suit", "sa", "ta"]
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_shipped_calibration_covers_every_profile(profile: str) -> None:
+    book = calibration()
+    assert POOLED in book.profiles
+    rules = RuleSet.profile(profile, sa_ta=True)
+    for trump in (0, NO_TRUMP, ALL_TRUMP):
+        for value in (80, 100, 120, 160, 250):
+            for own in (40.0, 80.0, 120.0, 150.0):
+                for situation in ("free", "contested", "coinched"):
+                    p = book.takers(rules, trump, situation, guess(own), value)
+                    assert -40 < p.mean < 200 and p.sd is not None and 5 < p.sd < 60
+                d = book.defenders(rules, trump, value, guess(162 - own))
+                assert -40 < d.mean < 200 and d.sd is not None and 5 < d.sd < 60
+        for ctx in ("named:80", "named:130", "raised:10", "passed", "other"):
+            assert 0 < book.partner_points(rules, trump, ctx) <= 162
+    assert book.sweep_chance(rules, 0.999) > 0.99 and book.sweep_chance(rules, 0.0) < 0.01
+
+
+def test_calibration_falls_back_to_the_pooled_table_then_the_nearest_level() -> None:
+    line = {"intercept": 10.0, "estimate": 0.5, "other": 0.0, "sd": 20.0, "estimate_sd": 18.0}
+    book = Calibration(
+        {
+            POOLED: {
+                "take": {"suit": {"free": line}},
+                "partner": {"suit": {"named:80": 90.0, "named:100": 104.0}},
+            },
+            "classic": {"take": {"suit": {"free": {**line, "intercept": 0.0}}}},
+        },
+        {},
+    )
+    classic, online = RuleSet.profile("classic"), RuleSet.profile("online")
+    assert book.takers(classic, 0, "free", guess(100.0), 0) == Prediction(50.0, 20.0)
+    assert book.takers(online, 0, "free", guess(100.0), 0) == Prediction(60.0, 20.0)  # the pooled line
+    assert book.takers(classic, NO_TRUMP, "free", guess(100.0), 0) == Prediction(100.0, None)  # nothing known
+    # A hand the evaluator is sure of keeps most of its estimate (half the spread: half the line).
+    assert book.takers(classic, 0, "free", guess(100.0, sd=9.0), 0) == Prediction(75.0, 10.0)
+    assert book.partner_points(classic, 0, "named:120") == 104.0
+    assert book.partner_points(classic, 0, "named:90") == 90.0
+    assert book.partner_points(classic, 0, "passed") == UNKNOWN_PARTNER
+
+
+def _script() -> Any:
+    spec = importlib.util.spec_from_file_location("calibrate_auction", ROOT / "scripts" / "calibrate_auction.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["calibrate_auction"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_fit_measures_estimate_minus_points_taken() -> None:
+    script = _script()
+    rules = RuleSet.profile("classic")
+    rng = random.Random(5)
+    records: list[dict[str, Any]] = []
+    for i in range(40):
+        hands = random_hands(rng)
+        # Seat 0 opens 80 hearts (dealer 3) and everybody passes.
+        calls = [parse_call(c) for c in ("80H", "pass", "pass", "pass")]
+        records.append(
+            {
+                "profile": "classic",
+                "seed": i,
+                "dealer": 3,
+                "hands": list(hands),
+                "calls": calls,
+                "contract": {
+                    "trump": 1,
+                    "value": 80,
+                    "taker": 0,
+                    "coinched": False,
+                    "made": True,
+                    "taken": 0,
+                    "swept": False,
+                    "dd": 0,
+                },
+            }
+        )
+    # The estimates the fit will make (its partner table: nobody spoke before the opening).
+    book = Calibration({POOLED: {"partner": script.partner_table(records)}}, {})
+    for r in records:
+        row = script.contract_row(r, book)
+        r["contract"].update(taken=max(0, round(row["estimate"]) - 10), dd=round(row["estimate"]) - 4)
+    data = script.fit(records)
+    classic = data["profiles"]["classic"]
+    # Taken = estimate - 10 (rounded): the line has slope 1 and intercept -10, almost no spread.
+    free = classic["take"]["suit"]["free"]
+    assert free["estimate"] == pytest.approx(1.0, abs=0.06)
+    assert free["sd"] < 3.0
+    assert "contested" not in classic["take"]["suit"]
+    assert data["profiles"][POOLED]["take"] == classic["take"]
+    level = data["meta"]["report"]["classic"]["suit"]["levels"]["80"]
+    assert level["contracts"] == 40 and level["estimate_minus_taken"] == pytest.approx(10.0, abs=0.6)
+    report = data["meta"]["report"]["classic"]
+    assert report["suit"]["double_dummy_optimism"] == pytest.approx(6.0, abs=0.6)
+    assert report["suit"]["estimate_minus_double_dummy"] == pytest.approx(4.0, abs=0.6)
+    # The partner table: an opening of 80 hearts read by its partner.
+    assert 40 < classic["partner"]["suit"]["named:80"] < 162
+    # Read back by the auction's calibration.
+    back = Calibration(data["profiles"], data["meta"])
+    predicted = back.takers(rules, 1, "free", guess(100.0, sd=free["estimate_sd"]), 0)
+    assert predicted.mean == pytest.approx(90.0, abs=2.0)
