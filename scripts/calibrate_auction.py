@@ -42,6 +42,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
+from coinche.bots.base import load_bot
 from coinche.bots.expert import ExpertBot
 from coinche.bots.expert.auction import partner_context, team_estimate
 from coinche.bots.expert.calibration import POOLED, Calibration, level_of, trump_kind
@@ -55,6 +56,10 @@ from coinche.engine.rules import RuleSet
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "src" / "coinche" / "bots" / "data" / "auction_calibration.json"
 PROFILES = ("classic", "federation", "house", "online")
+OPPONENTS: dict[str, dict[str, Any]] = {"expert": {}, "expert-v1": {"samples": 40}, "confirmed": {}}
+"""The project's bots the expert meets (the lines then hold against other styles of bidding
+than its own), with their settings: ``expert-v1``'s card play on fewer deals, for time (its
+calls are its own)."""
 MIN_LINE = 20
 """Fewest contracts a fitted line rests on (fewer: the pooled profiles' line is used)."""
 
@@ -63,15 +68,20 @@ def trumps_of(rules: RuleSet) -> list[Trump]:
     return [0, 1, 2, 3] + ([NO_TRUMP, ALL_TRUMP] if rules.sa_ta else [])
 
 
-def play_deal(profile: str, seed: int) -> dict[str, Any]:
-    """One self-play deal: its hands, calls, contract and result (the estimates are made at
-    fit time, with the partner table of the same fit)."""
+def play_deal(profile: str, seed: int, opponent: str) -> dict[str, Any]:
+    """One deal of the expert (seats of the team ``seed & 1``... see ``EXPERT_TEAM``) against
+    ``opponent``: its hands, calls, contract and result (the estimates are made at fit time,
+    with the partner table of the same fit)."""
     rules = RuleSet.profile(profile)
     rng = random.Random(seed)
     dealer = seed & 3
     hands = random_hands(rng)
     deal = Deal(rules, dealer, hands)
-    bots = [ExpertBot(seed=seed * 4 + s) for s in range(4)]
+    team = expert_team(seed)
+    bots = [
+        ExpertBot(seed=seed * 4 + s) if s & 1 == team else load_bot(opponent, seed=seed * 4 + s, **OPPONENTS[opponent])
+        for s in range(4)
+    ]
     actions = []
     while not deal.is_over:
         seat = deal.to_move
@@ -87,6 +97,8 @@ def play_deal(profile: str, seed: int) -> dict[str, Any]:
         "hands": list(hands),
         "calls": list(deal.auction.calls),
         "actions": actions,
+        "opponent": opponent,
+        "expert_team": team,
     }
     contract = result.contract
     if contract is None:
@@ -115,15 +127,22 @@ def play_deal(profile: str, seed: int) -> dict[str, Any]:
     return rec
 
 
+def is_expert(rec: dict[str, Any], seat: int) -> bool:
+    """Whether the expert held ``seat`` (logs from before the opponents mix: every seat)."""
+    return bool(rec.get("opponent", "expert") == "expert" or seat & 1 == rec.get("expert_team", seat & 1))
+
+
 def partner_rows(rec: dict[str, Any]) -> list[tuple[str, str, float]]:
-    """(trump kind, context, the caller's one-hand estimate) for each call of the deal and
-    each trump, as the caller's partner reads the call; once per deal, seat and trump."""
+    """(trump kind, context, the caller's one-hand estimate) for each call of the expert in
+    the deal and each trump, as its partner reads the call; once per deal, seat and trump."""
     rules = RuleSet.profile(rec["profile"])
     dealer, hands, calls = rec["dealer"], rec["hands"], rec["calls"]
     seen = set()
     rows = []
     for i in range(len(calls)):
         seat = (dealer + 1 + i) & 3
+        if not is_expert(rec, seat):
+            continue
         info = parse_auction(calls[: i + 1], dealer, rules)
         for t in trumps_of(rules):
             ctx = partner_context(info, (seat + 2) & 3, t)
@@ -147,8 +166,11 @@ def contract_row(rec: dict[str, Any], book: Calibration) -> dict[str, Any]:
     est = team_estimate(hands[taker], taker, dealer, info, rules, trump, book)
     theirs = [bid_value(b, rules) for s in range(4) if s & 1 != team for b in info.bids[s]]
     full = parse_auction(calls, dealer, rules)
-    defence = [team_estimate(hands[d], d, dealer, full, rules, trump, book) for d in (1 - team, 3 - team)]
+    defence = [
+        team_estimate(hands[d], d, dealer, full, rules, trump, book) for d in (1 - team, 3 - team) if is_expert(rec, d)
+    ]
     return {
+        "expert_taker": is_expert(rec, taker),
         "kind": trump_kind(trump),
         "level": level_of(c["value"]),
         "value": c["value"],
@@ -168,17 +190,30 @@ def contract_row(rec: dict[str, Any], book: Calibration) -> dict[str, Any]:
     }
 
 
-def _play(args: tuple[str, int]) -> dict[str, Any]:
+def expert_team(seed: int) -> int:
+    """The team the expert holds in a deal (the other team is the opponent; both are the
+    expert in self-play)."""
+    return (seed >> 2) & 1
+
+
+def _play(args: tuple[str, int, str]) -> dict[str, Any]:
     return play_deal(*args)
 
 
-def run(profiles: Sequence[str], deals: int, seed: int, jobs: int, minutes: float, log: Path) -> None:
+def run(
+    profiles: Sequence[str], opponents: Sequence[str], deals: int, seed: int, jobs: int, minutes: float, log: Path
+) -> None:
     done = set()
     if log.exists():
         for line in log.read_text().splitlines():
             r = json.loads(line)
             done.add((r["profile"], r["seed"]))
-    tasks = [(p, seed * 1_000_000 + i) for i in range(deals) for p in profiles if (p, seed * 1_000_000 + i) not in done]
+    tasks = [
+        (p, seed * 1_000_000 + i, opponents[i % len(opponents)])
+        for i in range(deals)
+        for p in profiles
+        if (p, seed * 1_000_000 + i) not in done
+    ]
     deadline = time.monotonic() + 60 * minutes
     with log.open("a") as out, ProcessPoolExecutor(jobs) as pool:
         pending = {pool.submit(_play, t) for t in tasks[: jobs * 4]}
@@ -212,6 +247,8 @@ def fit(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     partner = {name: partner_table(recs) for name, recs in by_profile.items()}
     book = Calibration({name: {"partner": table} for name, table in partner.items()}, {})
     rows = {id(r): contract_row(r, book) for r in records if "contract" in r}
+    # The takers' lines rest on the expert's own contracts; the defence lines on its
+    # defenders (``contract_row`` keeps only those), whoever took.
     profiles: dict[str, Any] = {}
     report: dict[str, Any] = {}
     for name, recs in sorted(by_profile.items()):
@@ -238,6 +275,8 @@ def line_tables(cs: Sequence[dict[str, Any]]) -> tuple[dict[str, Any], dict[str,
     """Take and defend lines and the sweep correction from contract rows; and a report."""
     take: dict[str, Any] = {}
     defend: dict[str, Any] = {}
+    every = cs
+    cs = [c for c in every if c["expert_taker"]]
     rep: dict[str, Any] = {"contracts": len(cs)}
     for kind in sorted({c["kind"] for c in cs}):
         kc = [c for c in cs if c["kind"] == kind]
@@ -260,9 +299,12 @@ def line_tables(cs: Sequence[dict[str, Any]]) -> tuple[dict[str, Any], dict[str,
                 "estimate_minus_taken": round(_mean(c["estimate"] - c["taken"] for c in lc)[0], 1),
                 "double_dummy_minus_taken": round(_mean(c["dd"] - c["taken"] for c in lc)[0], 1),
             }
-        xs = [(e, min(c["value"], 250)) for c in kc for e in c["defence_estimates"]]
-        ys = [float(c["defence_taken"]) for c in kc for _ in c["defence_estimates"]]
-        sds = [s for c in kc for s in c["defence_sds"]]
+        dc = [c for c in every if c["kind"] == kind]
+        xs = [(e, min(c["value"], 250)) for c in dc for e in c["defence_estimates"]]
+        ys = [float(c["defence_taken"]) for c in dc for _ in c["defence_estimates"]]
+        sds = [s for c in dc for s in c["defence_sds"]]
+        if len(xs) < MIN_LINE:
+            continue
         defend[kind] = line(xs, ys, sds)
         opt, n = _mean(c["dd"] - c["taken"] for c in kc)
         bias, _ = _mean(c["estimate"] - c["dd"] for c in kc)
@@ -328,14 +370,16 @@ def line(xs: Sequence[tuple[float, float]], ys: Sequence[float], sds: Sequence[f
 
 
 def sweep_logit(predicted: Sequence[float], observed: int) -> float:
-    """The log-odds shift b with sum(sigmoid(logit(p) + b)) = observed (+ 1 of prior both
-    ways, so that no sweep seen is not minus infinity); bisection."""
-    zs = [math.log(min(max(p, 1e-9), 1 - 1e-9) / (1 - min(max(p, 1e-9), 1 - 1e-9))) for p in predicted]
+    """The shift b of ``Calibration.sweep_chance`` (log-odds moved by b * (1 - p)) with which
+    the predicted sweeps are as many as the sweeps made (+ 1 of prior both ways, so that no
+    sweep seen is not minus infinity); bisection."""
+    ps = [min(max(p, 1e-9), 1 - 1e-9) for p in predicted]
     target = observed + 1.0
     lo, hi = -10.0, 10.0
     for _ in range(60):
         mid = (lo + hi) / 2
-        total = sum(1 / (1 + math.exp(-(z + mid))) for z in zs) + 1.0 / (1 + math.exp(-mid))
+        total = sum(1 / (1 + math.exp(-(math.log(p / (1 - p)) + mid * (1 - p)))) for p in ps)
+        total += 1.0 / (1 + math.exp(-mid / 2))
         lo, hi = (mid, hi) if total < target else (lo, mid)
     return (lo + hi) / 2
 
@@ -345,6 +389,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--profiles", default=",".join(PROFILES))
     ap.add_argument("--deals", type=int, default=600, help="deals per profile")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--opponents", default=",".join(OPPONENTS), help="the bots the expert meets, in turn")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--minutes", type=float, default=30.0, help="no new deal is started after this")
     ap.add_argument("--log", type=Path, required=True, help="JSON lines of played deals (appended)")
@@ -352,8 +397,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--fit-only", action="store_true", help="fit on the log without playing")
     args = ap.parse_args(argv)
     profiles = [p for p in args.profiles.split(",") if p]
+    opponents = [o for o in args.opponents.split(",") if o]
+    for o in opponents:
+        if o not in OPPONENTS:
+            ap.error(f"unknown opponent {o!r}: one of {', '.join(OPPONENTS)}")
     if not args.fit_only:
-        run(profiles, args.deals, args.seed, args.jobs, args.minutes, args.log)
+        run(profiles, opponents, args.deals, args.seed, args.jobs, args.minutes, args.log)
     records = [json.loads(line) for line in args.log.read_text().splitlines()]
     data = fit(records)
     data["meta"].update(

@@ -5,8 +5,9 @@ every action) and replays them. After each card a seat plays, it takes the view 
 next seat, finds the clue the card gives (``play_model.clues``), and compares:
 
 * how often the seat really held one of the clue's cards (the truth of the deal),
-* with how often the sampler, knowing only the hard facts, deals it one
-  (``--samples`` deals of ``sampling.sample_deals`` per clue).
+* with how often the expert's sampled deals give it one before the play model is applied
+  (``--samples`` deals of ``sampling.sample_deals`` per clue, weighted by the auction's
+  likelihood as ``deals.play_weights`` does).
 
 The factor of a rule is the odds ratio of the two, pooled over every clue of the rule: the
 factor by which holding such a card changes how likely the observed play is, which is what
@@ -26,11 +27,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from coinche.bots.expert.config import ExpertConfig
+from coinche.bots.expert.deals import play_weights
 from coinche.bots.expert.play_model import RULES, clues
 from coinche.bots.sampling import constraints_from_view, sample_deals
 from coinche.engine.actions import is_card
 from coinche.engine.deal import Deal, Phase
 from coinche.engine.rules import RuleSet
+
+PRIOR = ExpertConfig(play_inference=False)
+"""The expert's weighting of sampled deals without the play model."""
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "src" / "coinche" / "bots" / "data" / "play_model.json"
 
@@ -55,9 +61,13 @@ def deal_clues(rec: dict[str, Any], samples: int, rng: random.Random) -> list[tu
         drawn = sample_deals(constraints_from_view(view), samples, rng)
         if not drawn:
             continue
+        # The sampler's share as the expert weighs its deals before the play model: by the
+        # auction's likelihood (what the calls already say is not counted twice).
+        weights = play_weights(view, drawn, PRIOR)
+        total = sum(weights)
         for clue in found:
             held = bool(deal.hands[seat] & clue.cards)
-            share = sum(bool(h[seat] & clue.cards) for h in drawn) / len(drawn)
+            share = sum(w for w, h in zip(weights, drawn, strict=True) if h[seat] & clue.cards) / total
             out.append((clue.rule, held, share))
     return out
 

@@ -141,7 +141,9 @@ def test_adaptive_plays_legally_and_shows_its_level() -> None:
         deal.apply(decision.action)
 
 
-@pytest.mark.parametrize("name", ["random", "beginner", "confirmed", "expert", "expert-uniform", "adaptive"])
+@pytest.mark.parametrize(
+    "name", ["random", "beginner", "confirmed", "expert", "expert-uniform", "expert-no-play-model", "adaptive"]
+)
 def test_builtin_bots_load_by_name(name: str) -> None:
     bot = load_bot(name, seed=1)
     assert bot.choose is not None

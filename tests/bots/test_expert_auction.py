@@ -218,7 +218,9 @@ def test_calibration_falls_back_to_the_pooled_table_then_the_nearest_level() -> 
     classic, online = RuleSet.profile("classic"), RuleSet.profile("online")
     assert book.takers(classic, 0, "free", guess(100.0), 0) == Prediction(50.0, 20.0)
     assert book.takers(online, 0, "free", guess(100.0), 0) == Prediction(60.0, 20.0)  # the pooled line
-    assert book.takers(classic, NO_TRUMP, "free", guess(100.0), 0) == Prediction(100.0, None)  # nothing known
+    # No SA line: the suit line of the same profile.
+    assert book.takers(classic, NO_TRUMP, "free", guess(100.0), 0) == Prediction(50.0, 20.0)
+    assert book.defenders(classic, 0, 100, guess(70.0)) == Prediction(70.0, None)  # nothing known
     # A hand the evaluator is sure of keeps most of its estimate (half the spread: half the line).
     assert book.takers(classic, 0, "free", guess(100.0, sd=9.0), 0) == Prediction(75.0, 10.0)
     assert book.partner_points(classic, 0, "named:120") == 104.0

@@ -128,6 +128,7 @@ BUILTIN_BOTS: dict[str, str] = {
     "confirmed": "coinche.bots.confirmed:ConfirmedBot",
     "expert": "coinche.bots.expert:ExpertBot",
     "expert-uniform": "coinche.bots.expert:UniformExpertBot",
+    "expert-no-play-model": "coinche.bots.expert:NoPlayModelExpertBot",
     "expert-v1": "coinche.bots.baselines.expert_v1.expert:ExpertBot",
     "adaptive": "coinche.bots.adaptive:AdaptiveBot",
 }

@@ -13,7 +13,8 @@ spread of that value over the unseen deals, and the chance of a sweep::
 
 The numbers are double-dummy values of the actual deal, averaged over the hidden hands: they
 share the double-dummy optimism for the takers (a real declarer does not see the cards), which
-a caller must still correct for (issue 9, item 2).
+a caller must still correct for: the expert's auction does it with the lines
+``expert/calibration.py`` fits on self-play.
 
 The model per trump kind is a ridge regression (on a log-odds scale of the points, mapped
 back by a fitted increasing curve) on a few dozen explainable hand features (trump honours

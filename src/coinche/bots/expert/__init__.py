@@ -5,7 +5,7 @@ The modules, in the order of one decision:
 
 * ``deals``: for the card play, the unseen cards dealt consistent with everything seen
   (voids, failures to overtrump, belote, shown melds), each deal weighted by how well it
-  explains the auction;
+  explains the auction and the cards the other seats chose (``play_model``);
 * ``auction``: calls. For every call, the expected score of the deal from the hand
   evaluator's estimate of the team's points, corrected by what self-play measured
   (``calibration``); the best call is made (pass included);
@@ -24,15 +24,17 @@ from .auction import choose_call
 from .card_play import choose_card
 from .config import ExpertConfig
 
-__all__ = ["ExpertBot", "ExpertConfig", "UniformExpertBot"]
+__all__ = ["ExpertBot", "ExpertConfig", "NoPlayModelExpertBot", "UniformExpertBot"]
 
 
 class ExpertBot(Bot):
     name = "expert"
 
-    def __init__(self, seed: int | None = None, samples: int = 100, inference: bool = True) -> None:
+    def __init__(
+        self, seed: int | None = None, samples: int = 100, inference: bool = True, play_inference: bool = True
+    ) -> None:
         super().__init__(seed)
-        self.config = ExpertConfig(samples=samples, inference=inference)
+        self.config = ExpertConfig(samples=samples, inference=inference, play_inference=play_inference)
 
     # No explanation of the expert names a hidden card (only the card it plays): public
     # and private reasons are the same.
@@ -65,3 +67,13 @@ class UniformExpertBot(ExpertBot):
 
     def __init__(self, seed: int | None = None, samples: int = 100) -> None:
         super().__init__(seed, samples=samples, inference=False)
+
+
+class NoPlayModelExpertBot(ExpertBot):
+    """The expert without the play model: sampled deals are weighted by the auction only
+    (to measure what reading the cards played earns)."""
+
+    name = "expert-no-play-model"
+
+    def __init__(self, seed: int | None = None, samples: int = 100) -> None:
+        super().__init__(seed, samples=samples, play_inference=False)

@@ -27,7 +27,8 @@ and writes ``data/auction_calibration.json``, per profile and pooled (``POOLED``
 * ``partner[kind][context]``: the partner's own one-hand estimate, on average, given what it
   called (``partner_context``), the input ``estimate_pair`` asks for.
 
-A missing entry falls back to the pooled figure of all profiles, then to a neutral value.
+A missing entry falls back to the pooled figure of all profiles, a missing SA or TA line to
+the suit line (a correction of the same kind is better than none), then to a neutral value.
 The file's ``meta.report`` keeps what the fit measured, the double-dummy optimism per bid
 level included.
 """
@@ -119,12 +120,14 @@ class Calibration:
     def takers(self, rules: RuleSet, trump: Trump, situation: str, est: Estimate, other: int) -> Prediction:
         """The takers' points, from their estimate: ``situation`` is ``free``,
         ``contested`` or ``coinched`` (``other``: the contract's value)."""
-        return _predict(self._line(rules, "take", trump_kind(trump), situation), est, other)
+        line = self._line(rules, "take", trump_kind(trump), situation) or self._line(rules, "take", "suit", situation)
+        return _predict(line, est, other)
 
     def defenders(self, rules: RuleSet, trump: Trump, value: int, est: Estimate) -> Prediction:
         """The defenders' points against a contract of ``value``, from their estimate (the
         line knows how strong the takers' bid says they are)."""
-        return _predict(self._line(rules, "defend", trump_kind(trump)), est, value)
+        line = self._line(rules, "defend", trump_kind(trump)) or self._line(rules, "defend", "suit")
+        return _predict(line, est, value)
 
     def sweep_chance(self, rules: RuleSet, p: float) -> float:
         """The evaluator's sweep chance ``p`` corrected: moved on the log-odds scale by the

@@ -17,14 +17,18 @@ class ExpertConfig:
     """Weight sampled deals by how well they explain the other seats' calls..."""
     play_inference: bool = True
     """...and the cards they chose (``play_model``), when ``inference`` is on."""
-    coinche_fails: float = 0.6
+    coinche_fails: float = 0.65
     """Auction: coinche only a contract that fails at least this often..."""
     coinche_margin: float = 10.0
     """...and whose coinche adds at least this much to the expected score margin."""
-    surcoinche_made: float = 0.85
+    surcoinche_made: float = 0.9
     """Surcoinche only a contract made at least this often."""
     bid_margin: float = 0.0
-    """A bid must beat passing by this much expected margin."""
+    """A bid must beat passing by this much expected margin..."""
+    bid_made: float = 0.7
+    """...and be made at least this often (no sacrifice bids: an overcall that fails more
+    often is coinched by players who see it, and the doubled fall costs more than letting
+    the opponents play)."""
     exact_unseen: int = 10
     """Card play: with at most this many unseen cards, try every consistent layout..."""
     exact_layouts: int = 150
