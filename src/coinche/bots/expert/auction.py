@@ -87,7 +87,7 @@ def choose_call(view: View, config: ExpertConfig, rng: random.Random) -> Decisio
         if not is_capot(a) and bid.value > est.mean_162 + 40:
             continue  # hopeless: out of reach of any plausible deal
         out = taker_outlook(view, info, book, est, bid)
-        if out.made_rate(bid) < config.bid_made:
+        if out.made_rate(bid) < (config.capot_made if is_capot(a) else config.bid_made):
             continue  # a sacrifice: against players who coinche, it costs more than it saves
         v = bid_value_expected(out, bid, config)
         if best is None or v > best[0] + 1e-9:

@@ -29,6 +29,9 @@ class ExpertConfig:
     """...and be made at least this often (no sacrifice bids: an overcall that fails more
     often is coinched by players who see it, and the doubled fall costs more than letting
     the opponents play)."""
+    capot_made: float = 0.85
+    """A capot only when the sweep is that likely: self-play made 38% of the capots bid
+    without this bar (the evaluator's sweep chance is overconfident in bidding hands)."""
     exact_unseen: int = 10
     """Card play: with at most this many unseen cards, try every consistent layout..."""
     exact_layouts: int = 150
