@@ -149,4 +149,4 @@ def test_the_experts_reasons_render_in_french() -> None:
     assert decision.reason is not None and decision.explanation == decision.reason.text
     french = i18n.render("fr", decision.reason)
     assert french != decision.explanation
-    assert "donnes tirées" in french or "passe" in french
+    assert "attendu" in french or "passe" in french
