@@ -8,9 +8,9 @@ double-dummy points of that seat's team on the actual deal, against
 
 * the evaluator's ``mean_points`` (and ``estimate_pair`` fed the partner's true one-hand
   estimate, the best a caller can hope to infer from the partner's bids);
-* the mean over ``--samples`` (12, the expert's ``bid_samples``) random deals of the unseen
-  cards, each solved exactly: what the expert's auction does today (it solves by a binary
-  search of null-window tests to the nearest auction level, about as long).
+* the mean over ``--samples`` (12, what ``expert-v1``'s auction deals) random deals of the
+  unseen cards, each solved exactly: what ``expert-v1``'s calls do (by a binary search of
+  null-window tests to the nearest auction level, about as long).
 
 Prints the mean absolute error of each and the time per estimate.
 
