@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import sys
 from pathlib import Path
@@ -33,7 +32,8 @@ from coinche.engine.cards import ALL_TRUMP, NO_TRUMP, parse_card
 from coinche.engine.deal import Deal, Phase, random_hands
 from coinche.engine.rules import PROFILES, RuleSet
 
-ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from project_scripts import load_script
 
 
 def hand(text: str) -> int:
@@ -229,12 +229,7 @@ def test_calibration_falls_back_to_the_pooled_table_then_the_nearest_level() -> 
 
 
 def _script() -> Any:
-    spec = importlib.util.spec_from_file_location("calibrate_auction", ROOT / "scripts" / "calibrate_auction.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["calibrate_auction"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("calibrate_auction")
 
 
 def test_fit_measures_estimate_minus_points_taken() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import sys
 from pathlib import Path
@@ -22,7 +21,8 @@ from coinche.engine.cards import FULL_DECK, parse_card
 from coinche.engine.deal import Deal, Phase, random_hands
 from coinche.engine.rules import RuleSet
 
-ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from project_scripts import load_script
 
 
 def hand(text: str) -> int:
@@ -134,12 +134,7 @@ def test_clues_name_only_unplayed_cards_of_other_seats(seed: int, viewer: int) -
 
 
 def _script() -> Any:
-    spec = importlib.util.spec_from_file_location("fit_play_model", ROOT / "scripts" / "fit_play_model.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["fit_play_model"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("fit_play_model")
 
 
 def test_fit_is_the_odds_ratio_of_truth_to_sampler() -> None:
