@@ -28,7 +28,7 @@ from coinche.bots.hand_evaluator import Estimate
 from coinche.bots.knowledge import parse_auction
 from coinche.engine.actions import COINCHE, PASS, SURCOINCHE, bid_trump, is_bid, is_capot, parse_call
 from coinche.engine.auction import contract_of
-from coinche.engine.cards import ALL_TRUMP, NO_TRUMP, parse_card
+from coinche.engine.cards import ALL_TRUMP, NO_TRUMP, parse_cards
 from coinche.engine.deal import Deal, Phase, random_hands
 from coinche.engine.rules import PROFILES, RuleSet
 
@@ -36,17 +36,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from project_scripts import load_script
 
 
-def hand(text: str) -> int:
-    m = 0
-    for c in text.split():
-        m |= 1 << parse_card(c)
-    return m
-
-
 def deal_with(rules: RuleSet, dealer: int, seat: int, mine: str, calls: str = "") -> Deal:
     """A deal where ``seat`` holds ``mine`` (the other hands: the rest, in order), after
     ``calls`` (record notation, space separated)."""
-    own = hand(mine)
+    own = parse_cards(mine)
     rest = [c for c in range(32) if not own >> c & 1]
     hands = []
     for s in range(4):
@@ -59,8 +52,8 @@ def deal_with(rules: RuleSet, dealer: int, seat: int, mine: str, calls: str = ""
             rest = rest[8:]
             hands.append(m)
     deal = Deal(rules, dealer, tuple(hands))
-    for c in calls.split():
-        deal.apply(parse_call(c))
+    for call in calls.split():
+        deal.apply(parse_call(call))
     assert deal.to_move == seat
     return deal
 

@@ -17,19 +17,12 @@ from coinche.bots.expert.deals import play_weights
 from coinche.bots.expert.play_model import RULES, Clue, PlayModel, clues, parse_play_model, play_model
 from coinche.bots.sampling import constraints_from_view, sample_deals
 from coinche.engine.actions import PASS, is_card, parse_call
-from coinche.engine.cards import FULL_DECK, parse_card
+from coinche.engine.cards import FULL_DECK, parse_card, parse_cards
 from coinche.engine.deal import Deal, Phase, random_hands
 from coinche.engine.rules import RuleSet
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from project_scripts import load_script
-
-
-def hand(text: str) -> int:
-    m = 0
-    for c in text.split():
-        m |= 1 << parse_card(c)
-    return m
 
 
 def bit(text: str) -> int:
@@ -40,10 +33,10 @@ def first_trick() -> Deal:
     """80 hearts by seat 0, who leads a spade; seat 1 wins it with the queen, seat 2 follows
     low, seat 3 discards."""
     hands = (
-        hand("JH 9H AH TH KH QH 7S 8S"),
-        hand("AS TS KS QS 7D 8D 9D TD"),
-        hand("7H 8H 9S JS AD KD QD JD"),
-        hand("AC TC KC QC JC 9C 8C 7C"),
+        parse_cards("JH 9H AH TH KH QH 7S 8S"),
+        parse_cards("AS TS KS QS 7D 8D 9D TD"),
+        parse_cards("7H 8H 9S JS AD KD QD JD"),
+        parse_cards("AC TC KC QC JC 9C 8C 7C"),
     )
     deal = Deal(RuleSet.profile("classic"), 3, hands)
     for c in ("80H", "pass", "pass", "pass"):
