@@ -50,7 +50,6 @@ from coinche.bots.hand_evaluator import estimate, first_trick_place
 from coinche.bots.knowledge import bid_value, parse_auction
 from coinche.bots.solver import Position, solve
 from coinche.engine.actions import is_bid
-from coinche.engine.cards import ALL_TRUMP, NO_TRUMP, Trump
 from coinche.engine.deal import Deal, random_hands
 from coinche.engine.rules import RuleSet
 
@@ -62,10 +61,6 @@ than its own), with their settings: ``expert-v1``'s card play on fewer deals, fo
 calls are its own)."""
 MIN_LINE = 20
 """Fewest contracts a fitted line rests on (fewer: the pooled profiles' line is used)."""
-
-
-def trumps_of(rules: RuleSet) -> list[Trump]:
-    return [0, 1, 2, 3] + ([NO_TRUMP, ALL_TRUMP] if rules.sa_ta else [])
 
 
 def play_deal(profile: str, seed: int, opponent: str) -> dict[str, Any]:
@@ -144,7 +139,7 @@ def partner_rows(rec: dict[str, Any]) -> list[tuple[str, str, float]]:
         if not is_expert(rec, seat):
             continue
         info = parse_auction(calls[: i + 1], dealer, rules)
-        for t in trumps_of(rules):
+        for t in rules.trumps:
             ctx = partner_context(info, (seat + 2) & 3, t)
             if ctx is None or (seat, t, ctx) in seen:
                 continue

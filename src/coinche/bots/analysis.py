@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engine.cards import ALL_TRUMP, NO_TRUMP, TRUMP_NAMES, CardSet, Trump
+from ..engine.cards import TRUMP_NAMES, CardSet, Trump
 from ..engine.deal import Deal, Phase
 from ..engine.rules import RuleSet
 from ..engine.scoring import Contract, DealFacts, score_deal
@@ -38,7 +38,7 @@ class TrumpAnalysis:
 
 def analyse_deal(rules: RuleSet, dealer: int, hands: Sequence[CardSet]) -> list[TrumpAnalysis]:
     """The analysis table of a deal: one row per trump the rules allow."""
-    trumps: list[Trump] = [0, 1, 2, 3] + ([NO_TRUMP, ALL_TRUMP] if rules.sa_ta else [])
+    trumps = rules.trumps
     rows = []
     h4 = (hands[0], hands[1], hands[2], hands[3])
     bonus = rules.last_trick_sweep - 10

@@ -332,7 +332,7 @@ class ConfirmedBot(Bot):
             return Decision.plain(PASS, "pass: I hold the contract")
         current = a.current_value
         team_holds = a.bidder >= 0 and a.bidder & 1 == seat & 1
-        trumps: Sequence[Trump] = (*SUITS, NO_TRUMP, ALL_TRUMP) if view.rules.sa_ta else SUITS
+        trumps = view.rules.trumps
         best: tuple[int, int, Trump, str, str] | None = None
         for t in trumps:
             ceiling, why, detail = self._ceiling(view, a, t)

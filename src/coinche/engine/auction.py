@@ -27,7 +27,7 @@ from .actions import (
     is_generale,
     make_bid,
 )
-from .cards import NO_TRUMP, TRUMPS
+from .cards import NO_TRUMP
 from .errors import IllegalAction, NotACall, short_repr
 from .rules import RuleSet
 from .scoring import CAPOT_VALUE, Contract, ContractKind
@@ -69,7 +69,7 @@ class Auction:
                 out.append(SURCOINCHE)
             return out
         rank = -1 if self.bid is None else bid_rank(self.bid)
-        trumps = TRUMPS if self.rules.sa_ta else TRUMPS[:NO_TRUMP]
+        trumps = self.rules.trumps
         for value in self.rules.bid_values:
             if value * 10 > rank:
                 out.extend(make_bid(value, t) for t in trumps)

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from .cards import NO_TRUMP, TRUMPS, Trump
 from .errors import EngineError, short_repr
 from .text import is_number, parse_number
 
@@ -145,6 +146,11 @@ class RuleSet:
     @property
     def bid_values(self) -> range:
         return range(80, self.max_bid + 1, 10)
+
+    @property
+    def trumps(self) -> tuple[Trump, ...]:
+        """The trumps a contract may name: the four suits, then SA and TA with ``sa_ta``."""
+        return TRUMPS if self.sa_ta else TRUMPS[:NO_TRUMP]
 
 
 _CHOICES: Final[dict[str, tuple[Any, ...]]] = {
