@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ...engine.actions import (
     COINCHE,
@@ -34,7 +34,7 @@ from ...engine.cards import TRUMP_NAMES, CardSet, Trump
 from ...engine.deal import View
 from ...engine.messages import Message
 from ...engine.rules import RuleSet
-from ...engine.scoring import Contract, score_deal
+from ...engine.scoring import Contract, DealScore, score_deal
 from ..base import Decision
 from ..hand_evaluator import MAX_POINTS, Estimate, estimate, estimate_pair, first_trick_place
 from ..knowledge import AuctionInfo, bid_value, parse_auction
@@ -59,7 +59,7 @@ def choose_call(view: View, config: ExpertConfig, rng: random.Random) -> Decisio
     else:
         pass_out, pass_value = None, 0.0
     if SURCOINCHE in acts and pass_out is not None and contract is not None:
-        return _surcoinche(view, info, contract, pass_out, pass_value, config)
+        return _surcoinche(view, contract, pass_out, pass_value, config)
     if COINCHE in acts and pass_out is not None and contract is not None:
         coinched = contract_of(info.last_bid or 0, info.bidder, True, False, view.rules)
         value = pass_out.margin(coinched)
@@ -132,11 +132,8 @@ def bid_value_expected(out: Outlook, bid: Contract, config: ExpertConfig) -> flo
     return (1.0 - q) * plain + q * out.margin(doubled)
 
 
-def _surcoinche(
-    view: View, info: AuctionInfo, contract: Contract, out: Outlook, pass_value: float, config: ExpertConfig
-) -> Decision:
+def _surcoinche(view: View, contract: Contract, out: Outlook, pass_value: float, config: ExpertConfig) -> Decision:
     """Surcoinche when the coinched contract (ours) is made often enough to pay for the risk."""
-    del info
     made = out.made_rate(contract)
     doubled = Contract(contract.kind, contract.value, contract.trump, contract.taker, view.rules.surcoinche_multiplier)
     value = out.margin(doubled)
@@ -210,30 +207,37 @@ class Outlook:
 
     view: View
     points: tuple[int, ...]
+    scored: dict[Contract, list[DealScore]] = field(default_factory=dict, compare=False, repr=False)
+    """Each contract's scores over the values, made once: a bid asks its made rate and its
+    margin, plain and coinched."""
 
     @property
     def mean(self) -> float:
         return sum(min(p, 162) for p in self.points) / len(self.points)
 
+    def scores(self, contract: Contract) -> list[DealScore]:
+        """The deal's score for each value if ``contract`` is played."""
+        out = self.scored.get(contract)
+        if out is None:
+            view = self.view
+            team = view.seat & 1
+            hands = tuple(view.hand if s == view.seat else 0 for s in range(4))
+            out = [
+                score_deal(view.rules, contract, deal_facts(view, contract, team, p, hands), explain=False)
+                for p in self.points
+            ]
+            self.scored[contract] = out
+        return out
+
     def margin(self, contract: Contract) -> float:
         """Expected score margin of our team if ``contract`` is played."""
-        team = self.view.seat & 1
-        hands = tuple(self.view.hand if s == self.view.seat else 0 for s in range(4))
-        total = 0.0
-        for p in self.points:
-            sc = score_deal(self.view.rules, contract, deal_facts(self.view, contract, team, p, hands), explain=False)
-            total += (sc.taker - sc.defense) if contract.team == team else (sc.defense - sc.taker)
+        ours = contract.team == self.view.seat & 1
+        total = sum((sc.taker - sc.defense) if ours else (sc.defense - sc.taker) for sc in self.scores(contract))
         return total / len(self.points)
 
     def made_rate(self, contract: Contract) -> float:
         """Share of the values in which ``contract`` is made."""
-        team = self.view.seat & 1
-        hands = tuple(self.view.hand if s == self.view.seat else 0 for s in range(4))
-        made = sum(
-            score_deal(self.view.rules, contract, deal_facts(self.view, contract, team, p, hands), explain=False).made
-            for p in self.points
-        )
-        return made / len(self.points)
+        return sum(sc.made for sc in self.scores(contract)) / len(self.points)
 
 
 def outlook(view: View, est: Estimate, predicted: Prediction, p_sweep: float) -> Outlook:
