@@ -44,12 +44,13 @@ from typing import Any
 
 from coinche.bots.base import load_bot
 from coinche.bots.expert import ExpertBot
-from coinche.bots.expert.auction import partner_context, team_estimate
+from coinche.bots.expert.auction import partner_context, situation, team_estimate
 from coinche.bots.expert.calibration import POOLED, Calibration, level_of, trump_kind
 from coinche.bots.hand_evaluator import estimate, first_trick_place
-from coinche.bots.knowledge import bid_value, parse_auction
+from coinche.bots.knowledge import parse_auction
 from coinche.bots.solver import Position, solve
 from coinche.engine.actions import is_bid
+from coinche.engine.auction import contract_of
 from coinche.engine.deal import Deal, random_hands
 from coinche.engine.rules import RuleSet
 
@@ -159,7 +160,9 @@ def contract_row(rec: dict[str, Any], book: Calibration) -> dict[str, Any]:
     last = max(i for i, call in enumerate(calls) if is_bid(call) and (dealer + 1 + i) & 3 == taker)
     info = parse_auction(calls[:last], dealer, rules)
     est = team_estimate(hands[taker], taker, dealer, info, rules, trump, book)
-    theirs = [bid_value(b, rules) for s in range(4) if s & 1 != team for b in info.bids[s]]
+    # The situation the auction saw at that bid (``auction.situation``: its own contract is
+    # never coinched yet).
+    seen, _ = situation(info, contract_of(calls[last], taker, False, False, rules))
     full = parse_auction(calls, dealer, rules)
     defence = [
         team_estimate(hands[d], d, dealer, full, rules, trump, book) for d in (1 - team, 3 - team) if is_expert(rec, d)
@@ -169,8 +172,7 @@ def contract_row(rec: dict[str, Any], book: Calibration) -> dict[str, Any]:
         "kind": trump_kind(trump),
         "level": level_of(c["value"]),
         "value": c["value"],
-        "contested": bool(theirs),
-        "their_bid": max(theirs, default=0),
+        "contested": seen == "contested",
         "coinched": c["coinched"],
         "made": c["made"],
         "estimate": est.mean_162,
