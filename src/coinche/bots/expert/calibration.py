@@ -100,14 +100,19 @@ class Calibration:
     profiles: dict[str, dict[str, object]]
     meta: dict[str, object]
 
-    def _lookup(self, rules: RuleSet, *path: str) -> float | None:
+    def _nodes(self, rules: RuleSet, *path: str) -> list[object]:
+        """What ``path`` leads to in the profile's table, then in the pooled one (None where
+        it leads nowhere)."""
+        out = []
         for name in (rules.name, POOLED):
             node: object = self.profiles.get(name)
             for key in path:
-                if not isinstance(node, dict):
-                    node = None
-                    break
-                node = node.get(key)
+                node = node.get(key) if isinstance(node, dict) else None
+            out.append(node)
+        return out
+
+    def _lookup(self, rules: RuleSet, *path: str) -> float | None:
+        for node in self._nodes(rules, *path):
             if isinstance(node, int | float):
                 return float(node)
         return None
@@ -152,11 +157,9 @@ class Calibration:
         return UNKNOWN_PARTNER if v is None else v
 
     def _keys(self, rules: RuleSet, *path: str) -> set[str]:
+        """The keys ending in a number under ``path``, in either table."""
         keys: set[str] = set()
-        for name in (rules.name, POOLED):
-            node: object = self.profiles.get(name)
-            for key in path:
-                node = node.get(key) if isinstance(node, dict) else None
+        for node in self._nodes(rules, *path):
             if isinstance(node, dict):
                 keys |= {k for k in node if k.split(":")[-1].isdigit()}
         return keys
