@@ -87,8 +87,8 @@ def choose_call(view: View, config: ExpertConfig, rng: random.Random) -> Decisio
         if not is_capot(a) and bid.value > est.mean_162 + 40:
             continue  # hopeless: out of reach of any plausible deal
         out = taker_outlook(view, info, book, est, bid)
-        if out.made_rate(bid) < (config.capot_made if is_capot(a) else config.bid_made):
-            continue  # a sacrifice: against players who coinche, it costs more than it saves
+        if is_capot(a) and out.made_rate(bid) < config.capot_made:
+            continue  # the evaluator's sweep chance runs high on bidding hands
         v = bid_value_expected(out, bid, config)
         if best is None or v > best[0] + 1e-9:
             best = (v, a, out)
@@ -115,9 +115,9 @@ def choose_call(view: View, config: ExpertConfig, rng: random.Random) -> Decisio
 
 
 def coinche_chance(fails: float, config: ExpertConfig) -> float:
-    """How likely the opponents are to coinche a contract that fails this often: as the
-    expert itself would (``config.coinche_fails``), softened since they see other cards."""
-    z = (fails - config.coinche_fails) / 0.08
+    """How likely the opponents are to coinche a contract that fails this often (a logistic
+    curve centred on ``config.their_coinche_fails``: they see other cards than ours)."""
+    z = (fails - config.their_coinche_fails) / config.their_coinche_width
     return 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
 
 

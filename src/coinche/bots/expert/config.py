@@ -17,18 +17,24 @@ class ExpertConfig:
     """Weight sampled deals by how well they explain the other seats' calls..."""
     play_inference: bool = True
     """...and the cards they chose (``play_model``), when ``inference`` is on."""
-    coinche_fails: float = 0.65
-    """Auction: coinche only a contract that fails at least this often..."""
+    coinche_fails: float = 0.8
+    """Auction: coinche only a contract that fails at least this often (the defenders'
+    estimate is noisy, and a coinche stops the auction that might have carried the
+    opponents higher: coinching from 65% lost to coinching from 75 to 85% in duels)..."""
     coinche_margin: float = 10.0
     """...and whose coinche adds at least this much to the expected score margin."""
-    surcoinche_made: float = 0.9
-    """Surcoinche only a contract made at least this often."""
+    their_coinche_fails: float = 0.65
+    """The opponents are expected to coinche a bid of ours about as often as it fails this
+    often (the middle of the curve of ``auction.coinche_chance``)."""
+    their_coinche_width: float = 0.08
+    """...and the width of that curve: how gradually their coinches come as the fall
+    grows likely."""
+    surcoinche_made: float = 0.6
+    """Surcoinche only a contract made at least this often (and worth more surcoinched:
+    the coinched outlook already reads the coinche as a warning)."""
     bid_margin: float = 0.0
-    """A bid must beat passing by this much expected margin..."""
-    bid_made: float = 0.7
-    """...and be made at least this often (no sacrifice bids: an overcall that fails more
-    often is coinched by players who see it, and the doubled fall costs more than letting
-    the opponents play)."""
+    """A bid must beat passing by this much expected margin (and no more than that: a bid
+    is judged by its expected score, coinche risk included, however often it fails)."""
     capot_made: float = 0.85
     """A capot only when the sweep is that likely: self-play made 38% of the capots bid
     without this bar (the evaluator's sweep chance is overconfident in bidding hands)."""
