@@ -13,7 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinche.bots.expert import ExpertBot
-from coinche.bots.expert.auction import Outlook, choose_call, outlook, partner_context, team_estimate
+from coinche.bots.expert.auction import (
+    Outlook,
+    bid_value_expected,
+    choose_call,
+    current_outlook,
+    outlook,
+    partner_context,
+    taker_outlook,
+    team_estimate,
+)
 from coinche.bots.expert.calibration import (
     POOLED,
     UNKNOWN_PARTNER,
@@ -277,3 +286,37 @@ def test_fit_measures_estimate_minus_points_taken() -> None:
     back = Calibration(data["profiles"], data["meta"])
     predicted = back.takers(rules, 1, "free", guess(100.0, sd=free["estimate_sd"]), 0)
     assert predicted.mean == pytest.approx(90.0, abs=2.0)
+
+
+@pytest.mark.parametrize("profile", ["online", "classic"])
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**9), opening=st.sampled_from(["", "80S", "90H", "100D pass"]))
+def test_a_numeric_bid_is_chosen_by_expected_score_alone(profile: str, seed: int, opening: str) -> None:
+    """No bar on how often a bid is made (measured in duels: the 70% bar made the expert pass
+    hands whose bid paid): when the expert bids a number, it is the legal bid of the best
+    expected margin, coinche risk counted, and it beats passing; when it passes, no bid did."""
+    rules = RuleSet.profile(profile)
+    deal = Deal(rules, seed & 3, random_hands(random.Random(seed)))
+    for c in opening.split():
+        deal.apply(parse_call(c))
+    view = deal.view(deal.to_move)
+    config = ExpertConfig()
+    info = parse_auction(view.calls, view.dealer, rules)
+    book = calibration()
+    contract = info.contract()
+    pass_value = current_outlook(view, info, book).margin(contract) if contract is not None else 0.0
+    values = {}
+    for a in view.legal_actions:
+        if not is_bid(a) or is_capot(a):
+            continue
+        est = team_estimate(view.hand, view.seat, view.dealer, info, rules, bid_trump(a), book)
+        bid = contract_of(a, view.seat, False, False, rules)
+        if bid.value > est.mean_162 + 40:
+            continue
+        values[a] = bid_value_expected(taker_outlook(view, info, book, est, bid), bid, config)
+    call = choose_call(view, config, random.Random(0)).action
+    if call == PASS:
+        assert all(v <= pass_value + config.bid_margin + 1e-9 for v in values.values())
+    elif call in values:
+        assert values[call] == pytest.approx(max(values.values()))
+        assert values[call] > pass_value + config.bid_margin
