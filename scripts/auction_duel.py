@@ -16,7 +16,7 @@ cache is keyed by the bot's name and settings, so a bot whose code changed needs
 cache.
 
     python scripts/auction_duel.py --rules online --ns expert --ew expert-v1 --pairs 500 \\
-        --cache /tmp/duel --jobs 2 --set ns:bid_made=0.6
+        --cache /tmp/duel --jobs 2 --set ns:coinche_fails=0.75
 
 ``--set SIDE:KNOB=VALUE`` changes one of ``ExpertConfig``'s knobs of that side's expert.
 The figures are per played deal, the NS bots' team minus the EW bots', with a 95%
