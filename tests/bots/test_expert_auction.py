@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 from coinche.bots.expert import ExpertBot
 from coinche.bots.expert.auction import (
     Outlook,
-    bid_value_expected,
+    bid_options,
     choose_call,
     current_outlook,
+    out_of_reach,
     outlook,
     partner_context,
-    taker_outlook,
     team_estimate,
 )
 from coinche.bots.expert.calibration import (
@@ -35,7 +35,7 @@ from coinche.bots.expert.calibration import (
 from coinche.bots.expert.config import ExpertConfig
 from coinche.bots.hand_evaluator import Estimate
 from coinche.bots.knowledge import parse_auction
-from coinche.engine.actions import COINCHE, PASS, SURCOINCHE, bid_trump, is_bid, is_capot, parse_call
+from coinche.engine.actions import COINCHE, PASS, SURCOINCHE, bid_trump, is_bid, is_capot, is_generale, parse_call
 from coinche.engine.auction import contract_of
 from coinche.engine.cards import ALL_TRUMP, NO_TRUMP, parse_cards
 from coinche.engine.deal import Deal, Phase, random_hands
@@ -293,8 +293,9 @@ def test_fit_measures_estimate_minus_points_taken() -> None:
 @given(seed=st.integers(0, 10**9), opening=st.sampled_from(["", "80S", "90H", "100D pass"]))
 def test_a_numeric_bid_is_chosen_by_expected_score_alone(profile: str, seed: int, opening: str) -> None:
     """No bar on how often a bid is made (measured in duels: the 70% bar made the expert pass
-    hands whose bid paid): when the expert bids a number, it is the legal bid of the best
-    expected margin, coinche risk counted, and it beats passing; when it passes, no bid did."""
+    hands whose bid paid): every legal numeric bid within reach is valued; when the expert
+    bids, it is the bid of the best expected margin and it beats passing; when it passes,
+    no bid did."""
     rules = RuleSet.profile(profile)
     deal = Deal(rules, seed & 3, random_hands(random.Random(seed)))
     for c in opening.split():
@@ -303,17 +304,13 @@ def test_a_numeric_bid_is_chosen_by_expected_score_alone(profile: str, seed: int
     config = ExpertConfig()
     info = parse_auction(view.calls, view.dealer, rules)
     book = calibration()
+    values = {a: v for v, a, _ in bid_options(view, info, book, config)}
+    for a in view.legal_actions:
+        if is_bid(a) and not is_capot(a) and not is_generale(a):
+            est = team_estimate(view.hand, view.seat, view.dealer, info, rules, bid_trump(a), book)
+            assert (a in values) != out_of_reach(contract_of(a, view.seat, False, False, rules), est)
     contract = info.contract()
     pass_value = current_outlook(view, info, book).margin(contract) if contract is not None else 0.0
-    values = {}
-    for a in view.legal_actions:
-        if not is_bid(a) or is_capot(a):
-            continue
-        est = team_estimate(view.hand, view.seat, view.dealer, info, rules, bid_trump(a), book)
-        bid = contract_of(a, view.seat, False, False, rules)
-        if bid.value > est.mean_162 + 40:
-            continue
-        values[a] = bid_value_expected(taker_outlook(view, info, book, est, bid), bid, config)
     call = choose_call(view, config, random.Random(0)).action
     if call == PASS:
         assert all(v <= pass_value + config.bid_margin + 1e-9 for v in values.values())

@@ -75,23 +75,9 @@ def choose_call(view: View, config: ExpertConfig, rng: random.Random) -> Decisio
                 ),
             )
     best: tuple[float, Action, Outlook] | None = None
-    outlooks: dict[Trump, Estimate] = {}
-    for a in acts:
-        if not is_bid(a) or is_generale(a):
-            continue
-        t = bid_trump(a)
-        if t not in outlooks:
-            outlooks[t] = team_estimate(view.hand, view.seat, view.dealer, info, view.rules, t, book)
-        est = outlooks[t]
-        bid = contract_of(a, view.seat, False, False, view.rules)
-        if not is_capot(a) and bid.value > est.mean_162 + 40:
-            continue  # hopeless: out of reach of any plausible deal
-        out = taker_outlook(view, info, book, est, bid)
-        if is_capot(a) and out.made_rate(bid) < config.capot_made:
-            continue  # the evaluator's sweep chance runs high on bidding hands
-        v = bid_value_expected(out, bid, config)
-        if best is None or v > best[0] + 1e-9:
-            best = (v, a, out)
+    for option in bid_options(view, info, book, config):
+        if best is None or option[0] > best[0] + 1e-9:
+            best = option
     if best is None or best[0] <= pass_value + config.bid_margin:
         if contract is not None and pass_out is not None and contract.team != view.seat & 1 and COINCHE in acts:
             fails = 1.0 - pass_out.made_rate(contract)
@@ -112,6 +98,36 @@ def choose_call(view: View, config: ExpertConfig, rng: random.Random) -> Decisio
             expected=f"{value:+.0f}",
         ),
     )
+
+
+def bid_options(
+    view: View, info: AuctionInfo, book: Calibration, config: ExpertConfig
+) -> list[tuple[float, Action, Outlook]]:
+    """The bids worth valuing, in legal order, each with its expected margin (the coinche
+    it may draw counted) and our team's outlook as its takers. No bar on how often a bid is
+    made: the expected score decides (only the capot needs ``config.capot_made``)."""
+    options = []
+    estimates: dict[Trump, Estimate] = {}
+    for a in view.legal_actions:
+        if not is_bid(a) or is_generale(a):
+            continue
+        t = bid_trump(a)
+        if t not in estimates:
+            estimates[t] = team_estimate(view.hand, view.seat, view.dealer, info, view.rules, t, book)
+        est = estimates[t]
+        bid = contract_of(a, view.seat, False, False, view.rules)
+        if not is_capot(a) and out_of_reach(bid, est):
+            continue
+        out = taker_outlook(view, info, book, est, bid)
+        if is_capot(a) and out.made_rate(bid) < config.capot_made:
+            continue  # the evaluator's sweep chance runs high on bidding hands
+        options.append((bid_value_expected(out, bid, config), a, out))
+    return options
+
+
+def out_of_reach(bid: Contract, est: Estimate) -> bool:
+    """A numeric bid no plausible deal makes: not worth valuing."""
+    return bid.value > est.mean_162 + 40
 
 
 def coinche_chance(fails: float, config: ExpertConfig) -> float:
