@@ -36,11 +36,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from coinche.bots.arena import derive_seed, pair_deal, paired_ci
+from coinche.bots.arena import SideTally, deal_tally, derive_seed, pair_deal, paired_ci, side_stats
 from coinche.bots.base import Bot, load_bot, with_belote
 from coinche.bots.expert import ExpertBot
 from coinche.bots.solver import Position, move_values
-from coinche.engine.actions import COINCHE, DECLARE_BASE, Action, is_announce, is_bid, is_declaration
+from coinche.engine.actions import DECLARE_BASE, Action, is_announce, is_declaration
 from coinche.engine.deal import Deal, Phase
 from coinche.engine.rules import RuleSet
 
@@ -72,7 +72,7 @@ class Task:
     cached: set[str]
     """Sides whose calls are cached."""
     calls: dict[str, Action]
-    outcomes: dict[str, list[int]]
+    outcomes: dict[str, list[Any]]
 
 
 def _key(*parts: object) -> str:
@@ -96,7 +96,7 @@ def double_dummy_play(deal: Deal) -> None:
         deal.apply(with_belote(best, legal))
 
 
-def play_half(task: Task, pair: int, half: int, new_calls: dict[str, Action]) -> tuple[list[int], str]:
+def play_half(task: Task, pair: int, half: int, new_calls: dict[str, Action]) -> tuple[list[Any], str]:
     """One pair half: the auction by the bots, the cards double dummy. Returns the figures
     of ``outcome`` and the auction's cache key."""
     rules = task.rules
@@ -129,40 +129,29 @@ def play_half(task: Task, pair: int, half: int, new_calls: dict[str, Action]) ->
     return outcome(deal, half), ok
 
 
-def outcome(deal: Deal, half: int) -> list[int]:
-    """[score diff, card points diff, and per team (NS bots, EW bots): took, made, coinched
-    (its contract), coinched theirs, set it (the coinche)]."""
+def outcome(deal: Deal, half: int) -> list[Any]:
+    """[score diff, card points diff, the NS bots' tally, the EW bots' tally] (the arena's
+    ``deal_tally``, as dicts for the cache)."""
     result = deal.result()
     assert result is not None
     ns = half
-    out = [result.score[ns] - result.score[1 - ns], result.card_points[ns] - result.card_points[1 - ns]]
-    calls = deal.auction.calls
-    first = deal.auction.first
-    contract = result.contract
-    for team in (ns, 1 - ns):
-        mine = [c for k, c in enumerate(calls) if (first + k) & 1 == team]
-        took = contract is not None and contract.team == team
-        theirs = contract is not None and contract.team != team
-        out += [
-            int(took),
-            int(took and bool(result.made)),
-            int(took and contract is not None and contract.multiplier > 1),
-            int(theirs and COINCHE in mine),
-            int(theirs and COINCHE in mine and result.made is False),
-            int(any(is_bid(c) for c in mine)),
-        ]
-    return out
+    return [
+        result.score[ns] - result.score[1 - ns],
+        result.card_points[ns] - result.card_points[1 - ns],
+        dataclasses.asdict(deal_tally(deal, ns)),
+        dataclasses.asdict(deal_tally(deal, 1 - ns)),
+    ]
 
 
-Rows = list[tuple[int, list[list[int]]]]
+Rows = list[tuple[int, list[list[Any]]]]
 """Per pair: the figures of each half (``outcome``)."""
-_Chunk = tuple[Rows, dict[str, Action], dict[str, list[int]]]
+_Chunk = tuple[Rows, dict[str, Action], dict[str, list[Any]]]
 
 
 def _chunk(args: tuple[Task, Sequence[int]]) -> _Chunk:
     task, pairs = args
     new_calls: dict[str, Action] = {}
-    new_outcomes: dict[str, list[int]] = {}
+    new_outcomes: dict[str, list[Any]] = {}
     rows = []
     for p in pairs:
         halves = []
@@ -220,7 +209,6 @@ def report(rows: Rows) -> dict[str, Any]:
     halves = [h for _, hs in rows for h in hs]
     mean, ci = paired_ci([a[0] + b[0] for _, (a, b) in rows])
     cp_mean, cp_ci = paired_ci([a[1] + b[1] for _, (a, b) in rows])
-    n = len(halves)
     out: dict[str, Any] = {
         "pairs": len(rows),
         "mean_diff": round(mean, 1),
@@ -229,16 +217,10 @@ def report(rows: Rows) -> dict[str, Any]:
         "card_points_ci95": [round(cp_ci[0], 1), round(cp_ci[1], 1)],
     }
     for i, side in enumerate(("ns", "ew")):
-        base = 2 + 6 * i
-        took, made, coinched, coinches, sets, bid = (sum(h[base + k] for h in halves) for k in range(6))
-        out[f"{side}_stats"] = {
-            "bid_rate": round(bid / n, 3),
-            "taker_rate": round(took / n, 3),
-            "made_rate": round(made / took, 3) if took else None,
-            "coinched_rate": round(coinched / took, 3) if took else None,
-            "coinche_rate": round(coinches / n, 3),
-            "coinche_set_rate": round(sets / coinches, 3) if coinches else None,
-        }
+        total = SideTally()
+        for h in halves:
+            total.add(SideTally(**h[2 + i]))
+        out[f"{side}_stats"] = {k: round(v, 3) for k, v in side_stats(total).items()}
     return out
 
 

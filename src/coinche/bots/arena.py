@@ -250,7 +250,9 @@ class _Task:
 
 
 @dataclass
-class _SideTally:
+class SideTally:
+    """Counts of one side over played deals (``side_stats`` turns them into rates)."""
+
     deals: int = 0
     bid: int = 0
     taker: int = 0
@@ -266,7 +268,7 @@ class _SideTally:
     decisions: int = 0
     errors: int = 0
 
-    def add(self, other: _SideTally) -> None:
+    def add(self, other: SideTally) -> None:
         for name in self.__dataclass_fields__:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
@@ -277,7 +279,7 @@ class _PairOutcome:
     diffs: list[int] = field(default_factory=list)
     """Score diff (NS bots' team minus EW bots' team) of half 0 and half 1."""
     cp_diffs: list[int] = field(default_factory=list)
-    tally: dict[str, _SideTally] = field(default_factory=lambda: {s: _SideTally() for s in SIDES})
+    tally: dict[str, SideTally] = field(default_factory=lambda: {s: SideTally() for s in SIDES})
     times: dict[str, list[float]] = field(default_factory=lambda: {s: [] for s in SIDES})
     call_times: dict[str, list[float]] = field(default_factory=lambda: {s: [] for s in SIDES})
     """Times of the decisions with a choice only (more than one legal action)."""
@@ -358,7 +360,7 @@ def _play_half(task: _Task, pair: int, half: int, dealer: int, hands: Sequence[i
     fallback = random.Random(derive_seed(task.seed, pair, half, "fallback"))
     deal = Deal(task.rules, dealer, hands)
     times = out.times
-    tally = {s: _SideTally() for s in SIDES}
+    tally = {s: SideTally() for s in SIDES}
 
     def error(seat: int, what: str) -> None:
         side = sides[seat]
@@ -420,30 +422,35 @@ def _play_half(task: _Task, pair: int, half: int, dealer: int, hands: Sequence[i
     out.diffs.append(score[ns_team] - score[1 - ns_team])
     out.cp_diffs.append(cp[ns_team] - cp[1 - ns_team])
 
-    calls = deal.auction.calls
-    first = deal.auction.first
-    callers = [(first + k) & 3 for k in range(len(calls))]
-    contract = result.contract
     for side in SIDES:
         t = tally[side]
-        team = ns_team if side == "ns" else 1 - ns_team
-        t.deals = 1
-        t.score = score[team]
-        t.card_points = cp[team]
-        mine = [c for c, s in zip(calls, callers, strict=True) if s & 1 == team]
-        t.bid = int(any(is_bid(c) for c in mine))
-        t.coinche = int(COINCHE in mine)
-        t.surcoinche = int(SURCOINCHE in mine)
-        if contract is None:
-            t.void = 1
-        elif contract.team == team:
-            t.taker = 1
-            t.made = int(bool(result.made))
-            t.contract_value = contract.value
-            t.coinched = int(contract.multiplier > 1)
-        elif t.coinche:
-            t.coinche_set = int(result.made is False)
+        t.add(deal_tally(deal, ns_team if side == "ns" else 1 - ns_team))
         out.tally[side].add(t)
+
+
+def deal_tally(deal: Deal, team: int) -> SideTally:
+    """What one finished deal adds to the figures of ``team``'s side (its calls, its
+    contract or its coinche, its score); the decisions and errors are counted apart."""
+    result = deal.result()
+    assert result is not None
+    calls = deal.auction.calls
+    first = deal.auction.first
+    mine = [c for k, c in enumerate(calls) if (first + k) & 1 == team]
+    contract = result.contract
+    t = SideTally(deals=1, score=result.score[team], card_points=result.card_points[team])
+    t.bid = int(any(is_bid(c) for c in mine))
+    t.coinche = int(COINCHE in mine)
+    t.surcoinche = int(SURCOINCHE in mine)
+    if contract is None:
+        t.void = 1
+    elif contract.team == team:
+        t.taker = 1
+        t.made = int(bool(result.made))
+        t.contract_value = contract.value
+        t.coinched = int(contract.multiplier > 1)
+    elif t.coinche:
+        t.coinche_set = int(result.made is False)
+    return t
 
 
 # ----- combining -----
@@ -493,7 +500,7 @@ def move_times(samples: Sequence[float]) -> MoveTimes:
 def _combine(task: _Task, outcomes: Sequence[_PairOutcome], elapsed: float) -> ArenaResult:
     mean, ci = paired_ci([sum(o.diffs) for o in outcomes])
     cp_mean, cp_ci = paired_ci([sum(o.cp_diffs) for o in outcomes])
-    tallies = {s: _SideTally() for s in SIDES}
+    tallies = {s: SideTally() for s in SIDES}
     times: dict[str, list[float]] = {s: [] for s in SIDES}
     call_times: dict[str, list[float]] = {s: [] for s in SIDES}
     card_times: dict[str, list[float]] = {s: [] for s in SIDES}
@@ -517,7 +524,7 @@ def _combine(task: _Task, outcomes: Sequence[_PairOutcome], elapsed: float) -> A
         card_points_ci95=cp_ci,
         deals_per_s=played / elapsed if elapsed > 0 else math.inf,
         move_time={s: move_times(times[s]) for s in SIDES},
-        stats={s: _side_stats(tallies[s]) for s in SIDES},
+        stats={s: side_stats(tallies[s]) for s in SIDES},
         seed=task.seed,
         options=task.rules.options(),
         error_log=tuple(errors[:MAX_ERROR_LOG]),
@@ -530,7 +537,7 @@ def _ratio(a: int, b: int) -> float:
     return a / b if b else 0.0
 
 
-def _side_stats(t: _SideTally) -> dict[str, float]:
+def side_stats(t: SideTally) -> dict[str, float]:
     return {
         "bid_rate": _ratio(t.bid, t.deals),
         "taker_rate": _ratio(t.taker, t.deals),
