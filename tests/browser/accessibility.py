@@ -72,6 +72,15 @@ def assert_accessible(page: Page, selector: str | None = None) -> None:
         raise AssertionError("\n".join(lines))
 
 
+def animations_done(page: Page, selector: str) -> None:
+    """Waits for the end of the element's running CSS animations and transitions (its
+    opening animation, say) rather than for a fixed time."""
+    page.locator(selector).evaluate(
+        "el => Promise.all(el.getAnimations().filter(a => a.effect?.getTiming().iterations !== Infinity)"
+        ".map(a => a.finished.catch(() => null)))"
+    )
+
+
 def assert_no_horizontal_scroll(page: Page) -> None:
     """The page fits its viewport's width (a phone must never scroll sideways)."""
     overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")

@@ -1,7 +1,8 @@
 """Browser tests: real Chromium (Debian's package) against a real ``coinche serve``.
 
 The fixtures bring what a fresh machine lacks: Chromium itself (installed with apt-get when
-the tests run as root, else the browser tests are skipped with the reason), a server
+the tests run as root, else the browser tests are skipped and the summary line at the end of
+the run says why; under CI, ``CI=true``, a missing browser fails the run instead), a server
 started as a subprocess on a free loopback port with a temporary SQLite database and no
 bot delay, and a fresh browser context for each test (a new context is a new guest, with
 the server's free deals). Run them alone with ``python -m pytest tests/browser``; leave
@@ -21,16 +22,41 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
-pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed (pip install -e '.[test]')")
-
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
-from table_driver import ARTIFACTS
-
 HERE = Path(__file__).resolve().parent
+
+ON_CI = os.environ.get("CI", "").strip().lower() in ("true", "1")
+"""Under CI a browser that cannot run fails the run: a skip there would let a green run
+claim browser tests that never ran."""
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+    from table_driver import ARTIFACTS
+except ImportError as error:
+    PLAYWRIGHT_MISSING: str | None = f"browser tests need the playwright package ({error}): pip install -e '.[test]'"
+else:
+    PLAYWRIGHT_MISSING = None
+
+
+class _SkippedModule(pytest.Module):
+    """A browser test module that cannot be imported without playwright: skipped whole."""
+
+    def collect(self) -> NoReturn:
+        assert PLAYWRIGHT_MISSING is not None
+        pytest.skip(PLAYWRIGHT_MISSING)
+
+
+def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> pytest.Module | None:
+    """Without playwright the browser test modules are skipped (the summary says why); under
+    CI they are imported as usual and their import errors fail the run."""
+    if PLAYWRIGHT_MISSING is None or ON_CI:
+        return None
+    module: pytest.Module = _SkippedModule.from_parent(parent, path=module_path)
+    return module
+
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -68,7 +94,24 @@ itself only ever holds the latest one)."""
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: drives Chromium against a running coinche server")
-    expect.set_options(timeout=DEFAULT_TIMEOUT_MS)
+    if PLAYWRIGHT_MISSING is None:
+        expect.set_options(timeout=DEFAULT_TIMEOUT_MS)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
+    """Why browser tests did not run, in the default output (``-q`` prints no skip reason
+    without ``-rs``): a skipped browser test must not pass for a run one."""
+    reasons: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        path = Path(config.rootpath, report.location[0]).resolve()
+        if HERE in path.parents and isinstance(report.longrepr, tuple):
+            reason = str(report.longrepr[2]).removeprefix("Skipped: ")
+            reasons[reason] = reasons.get(reason, 0) + 1
+    for reason, count in reasons.items():
+        terminalreporter.write_line(f"browser tests skipped ({count}): {reason}", yellow=True, bold=True)
+    if PLAYWRIGHT_MISSING is not None and ON_CI:
+        what = f"browser tests cannot run under CI=true: {PLAYWRIGHT_MISSING}"
+        terminalreporter.write_line(what, red=True, bold=True)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -109,17 +152,24 @@ def _install_chromium() -> str | None:
     return shutil.which("chromium")
 
 
+def no_browser(reason: str) -> NoReturn:
+    """Skip the browser tests, or under CI fail them: CI must prove they ran."""
+    if ON_CI:
+        pytest.fail(f"{reason} (CI=true: a missing browser fails the run)", pytrace=False)
+    pytest.skip(reason)
+
+
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
     path = shutil.which("chromium")
     if path is not None:
         return path
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
-        pytest.skip(
+        no_browser(
             "browser tests need Chromium: `chromium` is not on PATH and the tests cannot install it without root"
         )
     if shutil.which("apt-get") is None:
-        pytest.skip("browser tests need Chromium: `chromium` is not on PATH and there is no apt-get to install it")
+        no_browser("browser tests need Chromium: `chromium` is not on PATH and there is no apt-get to install it")
     path = _install_chromium()
     if path is None:
         pytest.fail("apt-get installed the chromium package but `chromium` is still not on PATH")
@@ -133,7 +183,7 @@ def playwright() -> Iterator[Playwright]:
 
 
 @pytest.fixture(scope="session")
-def browser(playwright: Playwright, chromium_path: str) -> Iterator[Browser]:
+def browser(chromium_path: str, playwright: Playwright) -> Iterator[Browser]:
     b = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS, headless=True)
     yield b
     b.close()

@@ -7,7 +7,7 @@ in their own tests.)"""
 from __future__ import annotations
 
 import pytest
-from accessibility import assert_accessible, assert_no_horizontal_scroll
+from accessibility import animations_done, assert_accessible, assert_no_horizontal_scroll
 from playwright.sync_api import Page, expect
 from table_driver import DealPlayed, Table, start_solo
 
@@ -51,6 +51,6 @@ def test_the_table_in_each_phase(page: Page, lang: str) -> None:
     page.keyboard.press("Escape")
     page.get_by_role("button", name="?").or_(page.locator("#help-button")).first.click()
     expect(page.locator("#help")).to_be_visible()
-    page.wait_for_timeout(400)  # the dialog's opening animation (240 ms) is over
+    animations_done(page, "#help")  # the opening fade is over: axe reads the colours as they end
     assert_accessible(page)
     assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]

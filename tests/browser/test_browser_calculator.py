@@ -190,7 +190,9 @@ def test_missing_points_are_asked_for_only_once_sent(page: Page) -> None:
     expect(page.locator("#calc-form[data-ready]")).to_have_count(1)
     page.select_option("#profile", "house")
     page.check('input[name="trump"][value="S"]')
-    page.wait_for_timeout(400)
+    # The server's answer for the house rules is in the page (their générale is worth 300):
+    # the errors it carried are shown by now.
+    expect(page.locator('#bid option[value="generale"]')).to_have_text("Générale (300)")
     expect(page.locator("#err-points")).to_be_hidden()  # not yet typed: no complaint
     page.click("button[type=submit]")
     expect(page.locator("#err-points")).to_contain_text("Enter the takers' card points")
