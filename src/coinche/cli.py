@@ -100,6 +100,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--free-deals", type=_COUNT, default=3, metavar="N", help="deals a guest plays without an account (default 3)"
     )
+    p.add_argument(
+        "--origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="another origin whose pages may open the tables' WebSocket, as https://host[:port] "
+        "(the public address behind a proxy that rewrites Host); repeatable",
+    )
 
     p = sub.add_parser("replay", help="check and replay deal or game records (RECORD.md)")
     p.add_argument("--json", action="store_true", help="print one JSON answer per file (JSON Lines)")
@@ -170,6 +178,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     from .server.app import create_app
     from .server.config import Settings, default_database_url
+    from .server.security import normalise_origin
+    from .server.ws_protocol import AnsweringWebSocketProtocol
 
     if not math.isfinite(args.bot_delay) or not 0 <= args.bot_delay <= 10:
         print("coinche serve: error: --bot-delay must be between 0 and 10 seconds", file=sys.stderr)
@@ -180,11 +190,21 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.free_deals < 0:
         print("coinche serve: error: --free-deals must be 0 or more", file=sys.stderr)
         return 2
+    origins = tuple(normalise_origin(text) for text in args.origin)
+    for text, origin in zip(args.origin, origins, strict=True):
+        if origin is None:
+            print(
+                f"coinche serve: error: --origin takes scheme://host[:port] (http or https, no path), "
+                f"not {short_repr(text)}",
+                file=sys.stderr,
+            )
+            return 2
     settings = Settings(
         database_url=args.db or default_database_url(),
         bot_delay=args.bot_delay,
         bot_workers=args.workers,
         free_deals=args.free_deals,
+        allowed_origins=tuple(o for o in origins if o is not None),
     )
     try:
         app = create_app(settings)
@@ -193,7 +213,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         return 2
     print(f"Coinche: open http://{args.host}:{args.port}/ in your browser (Ctrl+C stops the server)", flush=True)
     uvicorn.run(
-        app, host=args.host, port=args.port, log_level="warning", ws_max_size=64 * 1024, ws_per_message_deflate=False
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws=AnsweringWebSocketProtocol,  # answers a handshake with headers over 8 KB (431)
+        ws_max_size=64 * 1024,  # a bigger frame closes the connection (1009)
+        ws_per_message_deflate=False,
     )
     return 0
 

@@ -51,6 +51,11 @@ next player sits on the player's right when play goes anticlockwise."""
 
 def create_app(settings: Settings | None = None) -> Starlette:
     """The application, its database migrated and its secret key loaded."""
+    from starlette.requests import ClientDisconnect
+
+    from .forms import client_left
+    from .security import SecurityHeaders, secured
+
     settings = settings or Settings()
     store = Store(settings.database_url)
     secret = settings.secret_key or store.secret_key()
@@ -82,8 +87,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(SessionMiddleware, secret_key=secret, same_site="lax", max_age=365 * 24 * 3600)],
-        exception_handlers={HTTPException: http_error, Exception: server_error},
+        middleware=[
+            Middleware(SecurityHeaders),
+            Middleware(SessionMiddleware, secret_key=secret, same_site="lax", max_age=365 * 24 * 3600),
+        ],
+        exception_handlers={HTTPException: http_error, ClientDisconnect: client_left, Exception: secured(server_error)},
         lifespan=lifespan,
     )
     app.state.settings = settings
@@ -144,8 +152,10 @@ def _solo_rules(form: FormData) -> RuleSet:
 
 
 async def solo(request: Request) -> Response:
+    from .forms import read_form  # strict: a body that is no form is a 400, not the defaults
+
     guest = guest_of(request)
-    form = await request.form()
+    form = await read_form(request)
     rules = _solo_rules(form)
     level = str(form.get("level") or "adaptive")
     if level not in LEVELS:

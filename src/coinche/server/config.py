@@ -30,6 +30,10 @@ class Settings:
     """Signs the guest cookie; None: kept in the database (made once, survives restarts)."""
     max_message_bytes: int = 4096
     """A WebSocket message larger than this is refused."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins besides the request's own ``Host`` whose pages may open a table's WebSocket
+    (``--origin``: the public address when a proxy rewrites the Host), each
+    ``scheme://host[:port]`` as ``security.normalise_origin`` writes it."""
 
     @staticmethod
     def sqlite_file(path: Path, **kwargs: object) -> Settings:
