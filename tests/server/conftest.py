@@ -17,12 +17,14 @@ from coinche.server.config import Settings
 
 
 def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
-    """Settings for a test: its own database, computers that answer at once."""
+    """Settings for a test: its own database, computers that answer at once, deals that
+    follow from a seed (a failure can be played again)."""
     values: dict[str, Any] = {
         "database_url": f"sqlite:///{tmp_path}/x.db",
         "bot_delay": 0,
         "trick_pause": 0,
         "bot_workers": 1,
+        "table_seed": "test",
     }
     values.update(overrides)
     return Settings(**values)

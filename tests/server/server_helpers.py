@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import http.client
+import itertools
 import json
 import os
 import random
@@ -18,10 +19,10 @@ import sys
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 from starlette.testclient import TestClient, WebSocketTestSession
@@ -33,7 +34,7 @@ from coinche.engine.wire import view_to_json
 from coinche.server import i18n
 from coinche.server.tables import LiveTable, TableService
 
-RECEIVE_TIMEOUT = 30.0
+RECEIVE_TIMEOUT = float(os.environ.get("RECEIVE_TIMEOUT", "30"))
 """Seconds a test waits for one message before failing (never forever)."""
 
 MAX_MESSAGES = 20_000
@@ -41,8 +42,10 @@ MAX_MESSAGES = 20_000
 
 ALL_CARDS = [card_str(c) for c in range(32)]
 
+T = TypeVar("T")
 
-def receive(ws: WebSocketTestSession, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
+
+def raw_receive(ws: WebSocketTestSession, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
     """The next message of a test WebSocket as JSON, failing after ``timeout`` seconds
     (``WebSocketTestSession.receive`` alone would wait forever)."""
 
@@ -57,17 +60,27 @@ def receive(ws: WebSocketTestSession, timeout: float = RECEIVE_TIMEOUT) -> dict[
     return data
 
 
+def receive(ws: WebSocketTestSession, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
+    """The next message that is not a ``hello`` or an ``ack`` (states, errors, hints)."""
+    for _ in range(MAX_MESSAGES):
+        data = raw_receive(ws, timeout)
+        if data["type"] not in ("hello", "ack"):
+            return data
+    raise AssertionError("only hellos and acks")
+
+
 def guest_of_cookie(value: str) -> str:
-    """The guest id inside a session cookie (Starlette's: base64 JSON, then its signature)."""
+    """The player id inside a session cookie (Starlette's: base64 JSON, then its signature)."""
     payload = value.split(".", 1)[0]
     data = json.loads(base64.b64decode(payload + "=" * (-len(payload) % 4)))
-    guest = data["guest"]
-    assert isinstance(guest, str)
-    return guest
+    player = data["player"]
+    assert isinstance(player, str)
+    return player
 
 
 def new_guest(client: TestClient) -> tuple[str, str]:
-    """A fresh guest: clears the client's cookies, visits the home page; (guest, cookie)."""
+    """A fresh guest: clears the client's cookies, visits the home page; (its player id,
+    cookie)."""
     client.cookies.clear()
     assert client.get("/").status_code == 200
     cookie = client.cookies["session"]
@@ -96,6 +109,21 @@ def live_table(client: TestClient, table_id: str) -> LiveTable:
     return service_of(client).live[table_id]
 
 
+def call(client: TestClient, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+    """Run ``await fn(*args)`` on the application's event loop (a service method)."""
+    portal = client.portal
+    assert portal is not None, "the client is not started"
+    return portal.call(fn, *args)
+
+
+_ids = itertools.count(1)
+
+
+def request(kind: str, **fields: Any) -> dict[str, Any]:
+    """A client request with a fresh id: ``request("action", action={...})``."""
+    return {"type": kind, "id": f"t{next(_ids)}", **fields}
+
+
 # ----- a simulated human -----
 
 
@@ -105,8 +133,8 @@ def is_my_turn(state: dict[str, Any]) -> bool:
 
 
 def choose(legal: list[dict[str, Any]], rng: random.Random | None) -> dict[str, Any]:
-    """The first legal action, or a random one that mostly passes in the auction (so
-    contracts are made by everyone, the human included)."""
+    """The first legal action (None), or a seeded random one that mostly passes in the
+    auction (so contracts are made by everyone, the human included)."""
     if rng is None:
         return legal[0]
     passes = [a for a in legal if a.get("call") == "pass"]
@@ -130,7 +158,9 @@ class Human:
     after each deal (up to ``max_deals``), and keeps every message it received."""
 
     ws: WebSocketTestSession
-    rng: random.Random | None = None
+    rng: random.Random | None = field(default_factory=lambda: random.Random(1))
+    """The simulated player's choices (seeded: a failure can be played again; None: always
+    the first legal action)."""
     max_deals: int | None = None
     hint_every: int = 0
     """Ask for a hint every this many own turns (0: never)."""
@@ -143,11 +173,12 @@ class Human:
         return msg
 
     def next_state(self) -> dict[str, Any]:
+        """The next ``state`` (``hello`` and ``ack`` are read past; an error fails)."""
         for _ in range(MAX_MESSAGES):
             msg = self.receive()
             if msg["type"] == "state":
                 return msg
-            assert msg["type"] != "error", msg
+            assert msg["type"] in ("hello", "ack"), msg
         raise AssertionError("no state message")
 
     def until_my_move(self, state: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -164,12 +195,12 @@ class Human:
         me = state["table"]["you"]
         self.turns += 1
         if self.hint_every and self.turns % self.hint_every == 0:
-            self.ws.send_json({"type": "hint"})
+            self.ws.send_json(request("hint"))
             hint = self.receive()
             assert hint["type"] == "hint", hint
             assert hint["action"] in state["game"]["deal"]["legal_actions"], hint
         record = choose(state["game"]["deal"]["legal_actions"], self.rng)
-        self.ws.send_json({"type": "action", "action": record})
+        self.ws.send_json(request("action", action=record))
         for _ in range(MAX_MESSAGES):
             reply = self.next_state()
             if answers(reply, me, record):
@@ -186,7 +217,7 @@ class Human:
             if state["awaiting_next_deal"]:
                 if self.max_deals is not None and state["game"]["deal_number"] >= self.max_deals:
                     return state
-                self.ws.send_json({"type": "next_deal"})
+                self.ws.send_json(request("next_deal"))
                 state = self.until_my_move()
                 continue
             state = self.until_my_move(self.act(state))
@@ -367,9 +398,11 @@ class ServerProcess:
         assert location.startswith("/table/") and cookie.startswith("session="), (location, cookie)
         return location.removeprefix("/table/"), cookie
 
-    def connect(self, table_id: str, cookie: str) -> ClientConnection:
+    def connect(self, table_id: str, cookie: str, since: int | None = None, **options: Any) -> ClientConnection:
+        query = "" if since is None else f"?since={since}"
         return connect(
-            f"ws://127.0.0.1:{self.port}/ws/table/{table_id}",
+            f"ws://127.0.0.1:{self.port}/ws/table/{table_id}{query}",
+            **options,
             additional_headers={"Cookie": cookie},
             open_timeout=10,
             close_timeout=5,
@@ -377,9 +410,13 @@ class ServerProcess:
 
 
 def ws_receive(ws: ClientConnection, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
-    data = json.loads(ws.recv(timeout=timeout))
-    assert isinstance(data, dict)
-    return data
+    """The next message of a real connection that is not a ``hello`` or an ``ack``."""
+    for _ in range(MAX_MESSAGES):
+        data = json.loads(ws.recv(timeout=timeout))
+        assert isinstance(data, dict)
+        if data.get("type") not in ("hello", "ack"):
+            return data
+    raise AssertionError("only hellos and acks")
 
 
 def ws_until_my_move(ws: ClientConnection, state: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -397,7 +434,7 @@ def ws_until_my_move(ws: ClientConnection, state: dict[str, Any] | None = None) 
 def ws_act(ws: ClientConnection, state: dict[str, Any], rng: random.Random | None = None) -> dict[str, Any]:
     """Take a legal action over a real connection; the state that answers it."""
     record = choose(state["game"]["deal"]["legal_actions"], rng)
-    ws.send(json.dumps({"type": "action", "action": record}))
+    ws.send(json.dumps(request("action", action=record)))
     for _ in range(MAX_MESSAGES):
         reply = ws_receive(ws)
         if answers(reply, state["table"]["you"], record):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from server_helpers import Human, create_solo, live_table, new_guest, receive, service_of
+from server_helpers import Human, call, create_solo, live_table, new_guest, receive, request, service_of
 from starlette.testclient import TestClient
 
 FORM = {"profile": "classic", "target": "3000", "level": "beginner"}
@@ -14,7 +14,7 @@ FORM = {"profile": "classic", "target": "3000", "level": "beginner"}
 
 def test_three_free_deals_then_the_account_page(client: TestClient) -> None:
     guest, first_cookie = new_guest(client)
-    assert service_of(client).free_deals_left(guest) == 3
+    assert call(client, service_of(client).free_deals_left, guest) == 3
     table_id = create_solo(client, "classic", 3000, "beginner")
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         human = Human(ws, rng=random.Random(1))
@@ -29,11 +29,11 @@ def test_three_free_deals_then_the_account_page(client: TestClient) -> None:
         assert [s["table"]["free_deals_left"] for s in summaries] == [2, 1, 0]
         assert [s["can_continue"] for s in summaries] == [True, True, False]
         assert all(s["awaiting_next_deal"] for s in summaries)
-        ws.send_json({"type": "next_deal"})
+        ws.send_json(request("next_deal"))
         error = receive(ws)
         assert error["type"] == "error" and error["code"] == "limit", error
         assert len(live_table(client, table_id).game.deals) == 3
-    assert service_of(client).free_deals_left(guest) == 0
+    assert call(client, service_of(client).free_deals_left, guest) == 0
     assert client.app.state.store.deals_played(guest) == 3  # type: ignore[attr-defined]
 
     # No new table: the account page instead.
@@ -43,7 +43,7 @@ def test_three_free_deals_then_the_account_page(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         again = receive(ws)
         assert again["awaiting_next_deal"] and not again["can_continue"]
-        ws.send_json({"type": "next_deal"})
+        ws.send_json(request("next_deal"))
         assert receive(ws)["code"] == "limit"
 
     # The count is the server's: the cookie from before the deals does not bring them back.

@@ -36,7 +36,7 @@ def play_and_check(
     max_deals: int | None = None,
     hint_every: int = 0,
 ) -> None:
-    client = make_client(free_deals=10_000, bot_workers=2)
+    client = make_client(free_deals=10_000, bot_workers=2, hints_per_minute=100_000)
     rng = random.Random(seed)
     for n, (profile, target, sa_ta) in enumerate(games):
         client.cookies.set("lang", "en" if n % 2 else "fr")

@@ -10,7 +10,7 @@ import re
 import httpx2
 import pytest
 from conftest import MakeClient
-from server_helpers import Human, create_solo, new_guest, receive, service_of
+from server_helpers import Human, create_solo, new_guest, receive, request, service_of
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -153,7 +153,7 @@ def test_a_server_error_shows_no_traceback(make_client: MakeClient, monkeypatch:
     client = make_client(raise_server_exceptions=False)
     service = service_of(client)
 
-    def broken(guest: str) -> int:
+    async def broken(player: str, fresh: bool = False) -> int:
         raise RuntimeError("secret detail of the failure")
 
     monkeypatch.setattr(service, "free_deals_left", broken)
@@ -183,7 +183,7 @@ def test_a_server_error_on_the_table_socket_shows_no_traceback(
         state = Human(ws).until_my_move()
         log = list(service.live[table_id].game.log)
         monkeypatch.setattr(service, "act", broken)
-        ws.send_json({"type": "action", "action": state["game"]["deal"]["legal_actions"][0]})
+        ws.send_json(request("action", action=state["game"]["deal"]["legal_actions"][0]))
         with pytest.raises(WebSocketDisconnect) as closed:
             for _ in range(10):
                 message = receive(ws)

@@ -9,19 +9,23 @@ import json
 import random
 from typing import Any
 
+import pytest
 from conftest import MakeClient
 from server_helpers import (
     Human,
     answers,
+    call,
     check_no_leak,
     create_solo,
     is_my_turn,
     live_table,
     new_guest,
     receive,
+    request,
     service_of,
 )
 from starlette.testclient import TestClient, WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
 
 from coinche.engine.actions import DECLARE_BASE, Action, announce, parse_call
 from coinche.engine.cards import card_list
@@ -102,7 +106,7 @@ def test_malformed_and_oversized_messages_change_nothing(client: TestClient) -> 
             ws.send_bytes(data)
             refused(ws, "malformed")
         record = state["game"]["deal"]["legal_actions"][0]
-        padded = json.dumps({"type": "action", "action": record, "pad": ""})
+        padded = json.dumps({"type": "action", "id": "pad1", "action": record, "pad": ""})
         too_long = padded.replace('"pad": ""', '"pad": "' + "x" * (4097 - len(padded)) + '"')
         assert len(too_long.encode()) == 4097
         send_text(ws, too_long)
@@ -111,7 +115,7 @@ def test_malformed_and_oversized_messages_change_nothing(client: TestClient) -> 
         assert len(wide) < 4096 < len(wide.encode())
         send_text(ws, wide)
         refused(ws, "too_large")
-        send_text(ws, "x" * 100_000)
+        send_text(ws, "x" * 65_536)
         refused(ws, "too_large")
         ws.send_bytes(b"\x00" * 5000)
         refused(ws, "too_large")
@@ -124,6 +128,15 @@ def test_malformed_and_oversized_messages_change_nothing(client: TestClient) -> 
         assert answers(answer, 0, record), answer
         assert live_table(client, table_id).game.log[: len(log)] == log
         assert len(live_table(client, table_id).game.log) > len(log)
+    # A frame over 64 KB closes the connection (1009); the table is intact.
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        Human(ws).until_my_move()
+        log = list(live_table(client, table_id).game.log)
+        send_text(ws, "x" * 65_537)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(ws)
+        assert closed.value.code == 1009
+    assert live_table(client, table_id).game.log == log
 
 
 CALLS = ["coinche", "surcoinche", "95H", "80S", "90H", "100D", "160C", "80SA", "90TA", "capotS", "generaleH", "pass"]
@@ -173,7 +186,7 @@ def test_illegal_calls_and_cards_name_the_engines_rule(make_client: MakeClient) 
                     record = action_to_json(action, view)
                     assert action_from_json(record) == action
                     log = list(live.game.log)
-                    ws.send_json({"type": "action", "action": record})
+                    ws.send_json(request("action", action=record))
                     error = refused(ws, "illegal")
                     assert error["rule"] == engine_rule(client, table_id, action), (record, error)
                     rules_seen.add(error["rule"])
@@ -193,8 +206,12 @@ def test_out_of_turn_and_between_deals(client: TestClient) -> None:
     guest, _ = new_guest(client)
     other = "another-guest"
     bot = Seat("bot", level="confirmed")
-    spec = service_of(client).create_table(
-        RuleSet.profile("classic", target=700), [Seat("human", guest=guest), Seat("human", guest=other), bot, bot], "x"
+    spec = call(
+        client,
+        service_of(client).create_table,
+        RuleSet.profile("classic", target=700),
+        [Seat("human", player=guest), Seat("human", player=other), bot, bot],
+        "x",
     )
     with client.websocket_connect(f"/ws/table/{spec.id}") as ws:
         human = Human(ws)
@@ -208,7 +225,7 @@ def test_out_of_turn_and_between_deals(client: TestClient) -> None:
         log = list(live.game.log)
         hand = state["game"]["deal"]["hand"]
         for record in [{"call": "pass"}, {"call": "80H"}, {"card": hand[0]}, {"declare": 0}]:
-            ws.send_json({"type": "action", "action": record})
+            ws.send_json(request("action", action=record))
             refused(ws, "not_your_turn")
         ws.send_json({"type": "hint"})
         refused(ws, "not_your_turn")
@@ -221,12 +238,12 @@ def test_out_of_turn_and_between_deals(client: TestClient) -> None:
         state = human.play_game()
         assert state["awaiting_next_deal"] and not state["game"]["deal"]["legal_actions"]
         log = list(live_table(client, table_id).game.log)
-        ws.send_json({"type": "action", "action": {"call": "pass"}})
+        ws.send_json(request("action", action={"call": "pass"}))
         refused(ws, "waiting")
         ws.send_json({"type": "hint"})
         refused(ws, "waiting")
         assert live_table(client, table_id).game.log == log
-        ws.send_json({"type": "next_deal"})
+        ws.send_json(request("next_deal"))
         assert human.next_state()["game"]["deal_number"] == 2
 
 
@@ -239,7 +256,7 @@ def test_a_finished_game_refuses_everything(make_client: MakeClient) -> None:
         assert state["game"]["winner"] is not None
         assert not state["awaiting_next_deal"]
         log = list(live_table(client, table_id).game.log)
-        for message in ({"type": "action", "action": {"call": "pass"}}, {"type": "next_deal"}, {"type": "hint"}):
+        for message in (request("action", action={"call": "pass"}), request("next_deal"), {"type": "hint"}):
             ws.send_json(message)
             refused(ws, "over")
         assert live_table(client, table_id).game.log == log

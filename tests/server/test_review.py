@@ -224,9 +224,9 @@ def test_the_analysis_is_computed_once_and_cached(played: Played, monkeypatch: p
     calls = []
     run = pool.run
 
-    async def counting(fn: Any, *args: Any) -> Any:
+    async def counting(fn: Any, *args: Any, **kwargs: Any) -> Any:
         calls.append(fn)
-        return await run(fn, *args)
+        return await run(fn, *args, **kwargs)
 
     monkeypatch.setattr(pool, "run", counting)
     first = client.get(played.base + "/analyse")  # starts it
@@ -236,7 +236,7 @@ def test_the_analysis_is_computed_once_and_cached(played: Played, monkeypatch: p
     assert len(calls) == 1
     assert not reviews_of_client(client).running
 
-    async def failing(fn: Any, *args: Any) -> Any:
+    async def failing(fn: Any, *args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the cache was not used")
 
     monkeypatch.setattr(pool, "run", failing)

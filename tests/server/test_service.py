@@ -1,77 +1,331 @@
-"""The table service's computer seats when something goes wrong: a table dropped from
-memory (reloaded after a write conflict) stops its old computers, and computers whose task
-ended on a fault play on when the player comes back."""
+"""Tables as numbered event streams (issue 15): resuming from a seq, requests applied once,
+two table services on one database (with one hub, and each with its own), seats in the
+log, idle tables leaving memory, and the computers when something goes wrong."""
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import MakeClient
-from server_helpers import Human, create_solo, is_my_turn, live_table, new_guest, service_of
+from conftest import MakeClient, settings_for
+from server_helpers import (
+    Human,
+    ServerProcess,
+    call,
+    create_solo,
+    is_my_turn,
+    live_table,
+    new_guest,
+    raw_receive,
+    receive,
+    request,
+    service_of,
+    ws_receive,
+)
 from slow_bot import BRIEF, BriefBot
+from starlette.testclient import TestClient
+from websockets.exceptions import ConnectionClosed
 
 from coinche.engine.rules import RuleSet
-from coinche.server.store import Seat
+from coinche.server.app import create_app
+from coinche.server.hub import LocalHub
+from coinche.server.store import Seat, Step
+from coinche.server.tables import LiveTable
+
+
+def wait_until(condition: Any, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never came"
+        time.sleep(0.01)
+
+
+def test_a_client_that_comes_back_gets_exactly_the_missing_events(client: TestClient) -> None:
+    table_id = create_solo(client, "classic", 3000, "confirmed")
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        hello = raw_receive(ws)
+        assert hello["type"] == "hello" and not hello["resumed"]
+        human = Human(ws)
+        first = human.next_state()
+        assert first["full"] and first["seq"] == hello["seq"]
+        state = human.until_my_move(first)
+        seen = state["seq"]
+        for _ in range(3):  # a few moves, the computers' included
+            state = human.until_my_move(human.act(state)) if is_my_turn(state) else human.next_state()
+        states = [m for m in human.messages if m["type"] == "state"]
+        seqs = [m["seq"] for m in states]
+        assert seqs == sorted(set(seqs)) and seqs[-1] == live_table(client, table_id).seq
+        # Every step after the first state was sent, once, in order.
+        assert seqs == list(range(seqs[0], seqs[-1] + 1)) or seqs[1:] == list(range(seqs[1], seqs[-1] + 1))
+        now = live_table(client, table_id).seq
+    # Back from `seen`: one state per missing step, the same ones as sent live.
+    with client.websocket_connect(f"/ws/table/{table_id}?since={seen}") as ws:
+        hello = raw_receive(ws)
+        assert hello == {"type": "hello", "seq": now, "you": 0, "resumed": True}
+        missed = [receive(ws) for _ in range(now - seen)]
+        assert [m["seq"] for m in missed] == list(range(seen + 1, now + 1))
+        live_states = {m["seq"]: m for m in states}
+        for m in missed:
+            if m["seq"] in live_states:
+                assert m["game"] == live_states[m["seq"]]["game"] and m["last"] == live_states[m["seq"]]["last"]
+    # Up to date: nothing but the hello. Too far behind, or ahead: one full state.
+    with client.websocket_connect(f"/ws/table/{table_id}?since={now}") as ws:
+        assert raw_receive(ws)["resumed"]
+        ws.send_json({"type": "hint", "id": "h1"})
+        assert receive(ws)["type"] in ("hint", "error")  # the next message is not a state
+    for since in (now + 5, 0 if now > 64 else None, "abc", "-1", "9" * 40):
+        query = "" if since is None else f"?since={since}"
+        with client.websocket_connect(f"/ws/table/{table_id}{query}") as ws:
+            hello = raw_receive(ws)
+            state = receive(ws)
+            if since == 0:
+                continue
+            assert not hello["resumed"] and state["full"] and state["seq"] == now, (since, hello)
+
+
+def test_a_request_sent_twice_is_applied_once_and_answered_twice(client: TestClient) -> None:
+    table_id = create_solo(client, "classic", 3000, "beginner")
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        human = Human(ws)
+        state = human.until_my_move()
+        record = state["game"]["deal"]["legal_actions"][0]
+        message = request("action", action=record)
+        ws.send_json(message)
+        acks = []
+        while not acks:
+            m = raw_receive(ws)
+            if m["type"] == "ack":
+                acks.append(m)
+        seq = acks[0]["seq"]
+        log = list(live_table(client, table_id).game.log)
+        ws.send_json(message)  # the resend of a page that lost its connection
+        while len(acks) < 2:
+            m = raw_receive(ws)
+            assert m["type"] != "error", m
+            if m["type"] == "ack":
+                acks.append(m)
+        assert acks[1] == {"type": "ack", "id": message["id"], "seq": seq}
+        assert live_table(client, table_id).game.log[: len(log)] == log
+        assert live_table(client, table_id).action_seqs.count(seq - 1) == 1
+    # From another connection (the page reloaded), the same answer.
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        ws.send_json(message)
+        for _ in range(100):
+            m = raw_receive(ws)
+            if m["type"] == "ack":
+                assert m == {"type": "ack", "id": message["id"], "seq": seq}
+                break
+            assert m["type"] != "error", m
+
+
+@contextlib.contextmanager
+def two_servers(tmp_path: Path, shared_hub: bool) -> Iterator[tuple[TestClient, TestClient]]:
+    """Two applications (two table services) on one database file, with one hub or two."""
+    hub = LocalHub()
+    settings = settings_for(tmp_path, free_deals=100)
+    with contextlib.ExitStack() as stack:
+        first = stack.enter_context(TestClient(create_app(settings, hub=hub)))
+        second = stack.enter_context(TestClient(create_app(settings, hub=hub if shared_hub else LocalHub())))
+        yield first, second
+
+
+def two_humans(client: TestClient) -> tuple[str, str, str, str]:
+    """A table where two guests sit (North-South), computers East-West: (table, first
+    guest's cookie, second guest's cookie, second guest's id)."""
+    first, first_cookie = new_guest(client)
+    second, second_cookie = new_guest(client)
+    bot = Seat("bot", level="beginner")
+    seats = [Seat("human", player=first), bot, Seat("human", player=second), bot]
+    spec = call(client, service_of(client).create_table, RuleSet.profile("classic", target=3000), seats, "beginner")
+    return spec.id, first_cookie, second_cookie, second
+
+
+def test_two_services_sharing_a_hub_see_each_others_moves(tmp_path: Path) -> None:
+    with two_servers(tmp_path, shared_hub=True) as (a, b):
+        table_id, cookie_a, cookie_b, _ = two_humans(a)
+        a.cookies.clear()
+        a.cookies.set("session", cookie_a)
+        b.cookies.set("session", cookie_b)
+        with a.websocket_connect(f"/ws/table/{table_id}") as ws_a, b.websocket_connect(f"/ws/table/{table_id}") as ws_b:
+            north, south = Human(ws_a), Human(ws_b)
+            state_a, state_b = north.next_state(), south.next_state()
+            for _ in range(60):  # both play through the auction and into the cards
+                # A step stored through one server reaches the client of the other.
+                while state_b["seq"] < state_a["seq"]:
+                    state_b = south.next_state()
+                while state_a["seq"] < state_b["seq"]:
+                    state_a = north.next_state()
+                assert state_a["game"]["deal"]["calls"] == state_b["game"]["deal"]["calls"]
+                if state_a["awaiting_next_deal"] or len(state_a["game"]["deal"]["tricks"]) >= 2:
+                    break
+                if is_my_turn(state_a):
+                    state_a = north.act(state_a)
+                elif is_my_turn(state_b):
+                    state_b = south.act(state_b)
+                else:
+                    state_a = north.next_state()  # a computer's move
+            assert state_a["seq"] == state_b["seq"] > 4
+            assert state_a["game"]["deal"]["trick"] == state_b["game"]["deal"]["trick"]
+
+
+def test_a_service_that_missed_a_move_catches_up_before_it_accepts_one(tmp_path: Path) -> None:
+    """With separate hubs, service B never hears of A's steps: an action sent to B is
+    checked against the log, never refused as ``busy`` or ``not_your_turn`` because B's
+    copy is stale."""
+    with two_servers(tmp_path, shared_hub=False) as (a, b):
+        table_id, cookie_a, cookie_b, second = two_humans(a)
+        a.cookies.clear()
+        a.cookies.set("session", cookie_a)
+        b.cookies.set("session", cookie_b)
+        stale = call(b, service_of(b).table, table_id)  # B reads the table now...
+        assert stale is not None
+        with a.websocket_connect(f"/ws/table/{table_id}") as ws_a:
+            north = Human(ws_a)
+            state = north.next_state()
+            # ...then A plays on (North and the computers) until South (on B) is to move.
+            for _ in range(40):
+                if state["game"]["deal"]["to_move"] == 2 and not state["awaiting_next_deal"]:
+                    if state["seq"] > 0:
+                        break
+                    first = live_table(a, table_id).game.legal_actions()[0]  # South opens, through A
+                    call(a, service_of(a).act, table_id, second, first, "s0")
+                    state = north.next_state()
+                    continue
+                state = north.act(state) if is_my_turn(state) else north.next_state()
+            assert state["game"]["deal"]["to_move"] == 2
+            behind = stale.seq
+            assert behind < state["seq"]
+            # South's move through B: B stores it after reading A's steps.
+            action = live_table(a, table_id).game.legal_actions()[0]
+            seq = call(b, service_of(b).act, table_id, second, action, "s1")
+            assert seq == state["seq"] + 1
+            assert live_table(b, table_id).seq == seq
+            # And a client of B that connects gets the whole table.
+            with b.websocket_connect(f"/ws/table/{table_id}?since={behind}") as ws_b:
+                hello = raw_receive(ws_b)
+                assert hello["seq"] >= seq and hello["resumed"]
+
+
+def test_seats_are_in_the_log_and_a_replay_knows_who_played(client: TestClient) -> None:
+    guest, _ = new_guest(client)
+    bot = Seat("bot", level="beginner")
+    spec = call(client, service_of(client).create_table, RuleSet.profile("classic", target=700), [bot] * 4, "beginner")
+    service = service_of(client)
+    call(client, service.change_seat, spec.id, 2, Seat("human", player=guest))
+    steps = service.store.load_table(spec.id)[1]  # type: ignore[index]
+    assert steps == [Step(0, "seat", 2, None, Seat("human", player=guest))]
+    live = LiveTable.build(spec, steps)
+    assert live.seats[2] == Seat("human", player=guest) and live.seat_of(guest) == 2
+    assert spec.seats[2] == bot  # the first seats stay what they were
+
+
+def test_looking_a_table_up_starts_nothing_and_idle_tables_leave_memory(make_client: MakeClient) -> None:
+    client = make_client(idle_seconds=0)
+    table_id = create_solo(client, "classic", 700, "confirmed")
+    service = service_of(client)
+    live = call(client, service.table, table_id)
+    assert live is not None and live.bot_task is None  # nobody watches: no computer plays
+    assert call(client, _evict, service) == [table_id]
+    assert table_id not in service.live
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        state = Human(ws).until_my_move()  # back from the log, computers playing
+        assert call(client, _evict, service) == []  # watched: it stays
+        log = list(live_table(client, table_id).game.log)
+    wait_until(lambda: not service.watchers[table_id])
+    wait_until(lambda: call(client, _evict, service) == [table_id])
+    again = call(client, service.table, table_id)
+    assert again is not None and again.game.log == log and again.seq == state["seq"]
+
+
+async def _evict(service: Any) -> list[str]:
+    gone: list[str] = service.evict_idle()
+    return gone
+
+
+def test_a_slow_consumer_is_closed_with_a_reason(tmp_path: Path) -> None:
+    """A client that sends without reading (the real server, a client that stops reading
+    its socket): the answers pile up to the bound, then the server closes it (1008, with
+    the reason) instead of buffering without end; its memory stays bounded."""
+    with ServerProcess(tmp_path / "coinche.db", tmp_path / "server.log") as server:
+        table_id, cookie = server.new_guest_table("classic", 700, "confirmed")
+        rss_before = rss_of(server.proc.pid)
+        with server.connect(table_id, cookie, max_queue=2) as ws:
+            with pytest.raises(ConnectionClosed) as closed:
+                for _ in range(300_000):
+                    ws.send("{")
+                for _ in range(1000):
+                    ws.recv(timeout=30)
+            assert closed.value.rcvd is not None
+            assert closed.value.rcvd.code == 1008 and closed.value.rcvd.reason == "too many unread messages"
+        growth = rss_of(server.proc.pid) - rss_before
+        assert growth < 30 * 2**20, f"the server grew by {growth / 2**20:.1f} MB"
+        with server.connect(table_id, cookie) as ws:  # the table is there for the next connection
+            assert ws_receive(ws)["type"] == "state"
+
+
+def rss_of(pid: int) -> int:
+    """The resident memory of a process, in bytes (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
 
 
 def test_a_dropped_table_stops_its_old_computers(make_client: MakeClient) -> None:
     client = make_client(bot_workers=1)
     guest, _ = new_guest(client)
     bot = Seat("bot", level=BRIEF)
-    seats = [Seat("human", guest=guest), bot, bot, bot]
-    spec = service_of(client).create_table(RuleSet.profile("classic", target=700), seats, "x")
+    seats = [Seat("human", player=guest), bot, bot, bot]
+    spec = call(client, service_of(client).create_table, RuleSet.profile("classic", target=700), seats, "x")
     with client.websocket_connect(f"/ws/table/{spec.id}") as ws:
         human = Human(ws)
         state = human.next_state()
         if is_my_turn(state):
             human.act(state)
         old = live_table(client, spec.id)
+        wait_until(lambda: old.bot_task is not None)
         assert old.bot_task is not None and not old.bot_task.done()
         seq = old.seq
-        service_of(client).live.pop(spec.id)  # what a conflict with another writer does
-        deadline = time.monotonic() + BriefBot.seconds * 3
-        while not old.bot_task.done() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert old.bot_task.done(), "the dropped table's computers think on"
-        assert old.seq == seq  # and store nothing
-        assert service_of(client).store.load_table(spec.id)[1] == old.game.log  # type: ignore[index]
+        service_of(client).live.pop(spec.id)  # the table left memory
+        wait_until(lambda: old.bot_task is not None and old.bot_task.done(), BriefBot.seconds * 20)
+        assert old.seq == seq  # and its old copy stored nothing
+        steps = service_of(client).store.load_table(spec.id)[1]  # type: ignore[index]
+        assert [s.action for s in steps if s.kind == "action"] == old.game.log
 
 
 def test_computers_play_on_after_a_fault(make_client: MakeClient, monkeypatch: pytest.MonkeyPatch) -> None:
     client = make_client()
     table_id = create_solo(client, "classic", 3000, "confirmed")
     store = service_of(client).store
-    real = store.append_action
+    real = store.append_step
     failed: list[int] = []
 
-    def flaky(table: str, seq: int, seat: int, action: int, explanation: dict[str, Any] | None = None) -> None:
-        if seat != 0 and not failed:
-            failed.append(seq)
+    def flaky(table: str, step: Step) -> None:
+        if step.seat != 0 and not failed:
+            failed.append(step.seq)
             raise RuntimeError("disk I/O error")
-        real(table, seq, seat, action, explanation)
+        real(table, step)
 
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         human = Human(ws)
         state = human.until_my_move()
-        monkeypatch.setattr(store, "append_action", flaky)
+        monkeypatch.setattr(store, "append_step", flaky)
         state = human.act(state)
         for _ in range(50):  # on to a computer's turn
             if state["awaiting_next_deal"]:
-                ws.send_json({"type": "next_deal"})
+                ws.send_json(request("next_deal"))
                 state = human.next_state()
             elif is_my_turn(state):
                 state = human.act(state)
             else:
                 break
         live = live_table(client, table_id)
-        deadline = time.monotonic() + 10
-        while not failed and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert failed
-        while not (live.bot_task is None or live.bot_task.done()) and time.monotonic() < deadline:
-            time.sleep(0.01)
+        wait_until(lambda: bool(failed))
+        wait_until(lambda: live.bot_task is None or live.bot_task.done())
         assert live.bot_task is not None and live.bot_task.done()
         assert live.game.to_move != 0 and live.seq == failed[0]
     # The player comes back (reloads the page): the computers play on.
@@ -79,4 +333,4 @@ def test_computers_play_on_after_a_fault(make_client: MakeClient, monkeypatch: p
         human = Human(ws)
         state = human.until_my_move()
         assert is_my_turn(state) or state["awaiting_next_deal"]
-        assert live.seq > failed[0]
+        assert live_table(client, table_id).seq > failed[0]

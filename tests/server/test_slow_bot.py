@@ -11,7 +11,18 @@ from __future__ import annotations
 import time
 
 from conftest import MakeClient
-from server_helpers import Human, answers, choose, create_solo, is_my_turn, live_table, new_guest, service_of
+from server_helpers import (
+    Human,
+    answers,
+    call,
+    choose,
+    create_solo,
+    is_my_turn,
+    live_table,
+    new_guest,
+    request,
+    service_of,
+)
 from slow_bot import NAME, THINKING_SECONDS
 
 from coinche.engine.rules import RuleSet
@@ -25,8 +36,8 @@ def test_a_slow_table_does_not_delay_another(make_client: MakeClient) -> None:
     client = make_client(bot_workers=2, free_deals=1000)
     guest, _ = new_guest(client)
     slow = Seat("bot", level=NAME)
-    seats = [Seat("human", guest=guest), slow, slow, slow]
-    spec = service_of(client).create_table(RuleSet.profile("classic", target=700), seats, "slow")
+    seats = [Seat("human", player=guest), slow, slow, slow]
+    spec = call(client, service_of(client).create_table, RuleSet.profile("classic", target=700), seats, "slow")
     fast_id = create_solo(client, "classic", 3000, "confirmed")
     with client.websocket_connect(f"/ws/table/{spec.id}") as slow_ws:
         slow_human = Human(slow_ws)
@@ -48,12 +59,12 @@ def test_a_slow_table_does_not_delay_another(make_client: MakeClient) -> None:
                 if len(answer_times) >= 8:
                     break
                 if state["awaiting_next_deal"]:
-                    ws.send_json({"type": "next_deal"})
+                    ws.send_json(request("next_deal"))
                     state = human.until_my_move()
                     continue
                 record = choose(state["game"]["deal"]["legal_actions"], None)
                 sent = time.monotonic()
-                ws.send_json({"type": "action", "action": record})
+                ws.send_json(request("action", action=record))
                 reply = human.next_state()
                 assert answers(reply, 0, record), reply
                 answered = time.monotonic()

@@ -5,22 +5,43 @@ processes, one decision per task. A task gets a ``BotSpec`` (which bot, its seed
 decision, its parameters) and the seat's ``View``, both plain picklable values, and
 returns the ``Decision``. Bots keep no state between decisions here: what the adaptive
 level learns lives in the table service and comes in the parameters.
+
+Work waits in one queue per ``Priority``: a computer's move at a table goes before a
+player's hint, which goes before a deal's analysis, so hints and analyses never hold up a
+table; each queue is bounded (``PoolBusy`` past it). A worker that dies (killed, out of
+memory) breaks the pool: the first task to see it starts one new pool, the others use it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
+import logging
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from enum import IntEnum
 from typing import Any, TypeVar
 
 from ..bots.base import Decision, load_bot
 from ..engine.deal import View
 
 T = TypeVar("T")
+log = logging.getLogger("coinche.bot_pool")
+
+
+class Priority(IntEnum):
+    MOVE = 0
+    """A computer's move at a table: people are waiting for it."""
+    HINT = 1
+    ANALYSIS = 2
+
+
+class PoolBusy(Exception):
+    """Too much work of this priority is waiting: the request is refused, not queued."""
 
 
 @dataclass(frozen=True)
@@ -36,36 +57,114 @@ def decide(spec: BotSpec, view: View) -> Decision:
     return bot.choose(view)
 
 
-class BotPool:
-    """A pool of worker processes for bot decisions."""
+@dataclass(order=True)
+class _Job:
+    priority: int
+    order: int
+    fn: Callable[..., Any] = field(compare=False)
+    args: tuple[Any, ...] = field(compare=False)
+    future: asyncio.Future[Any] = field(compare=False)
 
-    def __init__(self, workers: int) -> None:
+
+class BotPool:
+    """A pool of worker processes for bot decisions and other CPU-bound work."""
+
+    def __init__(self, workers: int, queue_limit: int = 2000) -> None:
         self.workers = max(1, workers)
+        self.queue_limit = queue_limit
+        self.generation = 0
+        """How many times the pool was started again after a worker died."""
         self._executor: Executor = self._start()
+        self._heap: list[_Job] = []
+        self._waiting = [0] * len(Priority)
+        self._order = itertools.count()
+        self._wake: asyncio.Event | None = None
+        self._runners: list[asyncio.Task[None]] = []
 
     def _start(self) -> Executor:
         context = multiprocessing.get_context("forkserver")
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
 
-    async def decide(self, spec: BotSpec, view: View) -> Decision:
-        return await self.run(decide, spec, view)
+    def waiting(self, priority: Priority) -> int:
+        """Tasks of ``priority`` queued and not started."""
+        return self._waiting[priority]
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in a worker (``fn`` a module-level function, ``args`` picklable):
-        bot decisions and other CPU-bound work (a deal's double-dummy analysis)."""
+    async def decide(self, spec: BotSpec, view: View, priority: Priority = Priority.MOVE) -> Decision:
+        return await self.run(decide, spec, view, priority=priority)
+
+    async def run(self, fn: Callable[..., T], *args: Any, priority: Priority = Priority.ANALYSIS) -> T:
+        """``fn(*args)`` in a worker (``fn`` a module-level function, ``args`` picklable),
+        after the queued work of higher priority; ``PoolBusy`` if its queue is full."""
+        if self._waiting[priority] >= self.queue_limit:
+            raise PoolBusy(priority.name)
+        self._ensure_runners()
+        assert self._wake is not None
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._heap, _Job(priority, next(self._order), fn, args, future))
+        self._waiting[priority] += 1
+        self._wake.set()
+        return await future
+
+    def _ensure_runners(self) -> None:
+        if self._wake is None:
+            self._wake = asyncio.Event()
+        self._runners = [t for t in self._runners if not t.done()]
         loop = asyncio.get_running_loop()
+        while len(self._runners) < self.workers:
+            self._runners.append(loop.create_task(self._runner()))
+
+    async def _runner(self) -> None:
+        """Takes the most urgent job whenever a worker is free (one runner per worker)."""
+        assert self._wake is not None
+        loop = asyncio.get_running_loop()
+        while True:
+            while not self._heap:
+                self._wake.clear()
+                await self._wake.wait()
+            job = heapq.heappop(self._heap)
+            self._waiting[job.priority] -= 1
+            if job.future.done():  # its asker gave up (a closed connection)
+                continue
+            try:
+                result = await self._execute(loop, job)
+            except Exception as e:
+                if not job.future.done():
+                    job.future.set_exception(e)
+            else:
+                if not job.future.done():
+                    job.future.set_result(result)
+
+    async def _execute(self, loop: asyncio.AbstractEventLoop, job: _Job) -> Any:
+        generation = self.generation
         try:
-            return await loop.run_in_executor(self._executor, fn, *args)
+            return await loop.run_in_executor(self._executor, job.fn, *job.args)
         except BrokenProcessPool:
-            # A worker died (killed, out of memory): start a new pool and try once more.
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = self._start()
-            return await loop.run_in_executor(self._executor, fn, *args)
+            self._replace(generation)
+            return await loop.run_in_executor(self._executor, job.fn, *job.args)
+
+    def _replace(self, generation: int) -> None:
+        """Start a new pool, once for each pool that broke (every task that saw the same
+        broken pool comes here; the first one replaces it)."""
+        if generation != self.generation:
+            return
+        log.warning("a bot worker died: starting a new pool")
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        self._executor = self._start()
+        self.generation += 1
 
     def warm_up(self) -> None:
         """Start every worker now rather than on the first bot move."""
         for f in [self._executor.submit(_noop) for _ in range(self.workers)]:
             f.result()
+
+    async def aclose(self) -> None:
+        for task in self._runners:
+            task.cancel()
+        await asyncio.gather(*self._runners, return_exceptions=True)
+        for job in self._heap:
+            if not job.future.done():
+                job.future.cancel()
+        self._heap.clear()
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)

@@ -29,7 +29,20 @@ class Settings:
     secret_key: str | None = None
     """Signs the guest cookie; None: kept in the database (made once, survives restarts)."""
     max_message_bytes: int = 4096
-    """A WebSocket message larger than this is refused."""
+    """A WebSocket message larger than this is refused (``too_large``)."""
+    max_frame_bytes: int = 65536
+    """A WebSocket frame larger than this closes the connection (1009)."""
+    outbox_limit: int = 256
+    """Messages waiting to be sent to one connection before it is closed as not reading."""
+    replay_limit: int = 64
+    """The most missing steps a reconnecting client is sent one by one (more: a full state)."""
+    hints_per_minute: int = 20
+    """Hints one player may ask for in a minute (one at a time per seat)."""
+    idle_seconds: float = 300.0
+    """A table nobody watches leaves memory after this many seconds unused."""
+    table_seed: int | str | None = None
+    """Deals follow from this seed and the tables' order of creation (tests: reproducible);
+    None: random."""
     allowed_origins: tuple[str, ...] = ()
     """Origins besides the request's own ``Host`` whose pages may open a table's WebSocket
     (``--origin``: the public address when a proxy rewrites the Host), each

@@ -1,10 +1,13 @@
 """The database schema (SQLAlchemy 2) and its migrations (Alembic, applied at start).
 
-A table is a row of ``tables`` (its rules, seed, first dealer and seats) and its rows of
-``actions``, the engine's action log in order: the live game is rebuilt from them
-(``Game.from_log``), so nothing else of a game needs storing. ``(table_id, seq)`` is the
-primary key of an action: two writers can never both append the same step. A computer's
-action keeps its explanation, and ``analyses`` caches each reviewed deal's analysis.
+A table is a row of ``tables`` (its rules, seed, first dealer and first seats) and its
+rows of ``actions``, the table's numbered log of steps: the engine's actions, the requests
+for the next deal and the changes of who sits where, in order. The live game is rebuilt
+from them, so nothing else of a game needs storing. ``(table_id, seq)`` is the primary key
+of a step: two writers can never both append the same step. A computer's action keeps its
+explanation, a player's its request id (a resent request is applied once), and
+``analyses`` caches each reviewed deal's analysis. ``players`` are who sits at tables: a
+guest is a player without an account.
 """
 
 from __future__ import annotations
@@ -40,19 +43,29 @@ class TableRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     first_dealer: Mapped[int] = mapped_column(Integer)
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
-    """Four entries: ``{"kind": "human", "guest": id}`` or ``{"kind": "bot", "level": name}``."""
+    """The first seats, four entries: ``{"kind": "human", "player": id}`` or ``{"kind": "bot",
+    "level": name}``; later changes are ``seat`` steps of the log."""
     level: Mapped[str] = mapped_column(String(16))
     """The computers' level as chosen (``adaptive``, ``beginner``...)."""
 
 
 class ActionRow(Base):
+    """One step of a table's log (``kind``: ``action``, ``deal`` or ``seat``)."""
+
     __tablename__ = "actions"
 
     table_id: Mapped[str] = mapped_column(String(16), ForeignKey("tables.id"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
-    """0 for the table's first action: the index in ``Game.log``."""
+    """0 for the table's first step."""
+    kind: Mapped[str] = mapped_column(String(8), default="action", server_default="action")
+    """``action`` (``seat`` took ``action``), ``deal`` (``seat`` asked for the next deal) or
+    ``seat`` (``seat`` is now held as ``data`` says)."""
     seat: Mapped[int] = mapped_column(Integer)
-    action: Mapped[int] = mapped_column(Integer)
+    action: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    data: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    """A ``seat`` step's new seat (``Seat.to_json``)."""
+    request_id: Mapped[str | None] = mapped_column(String(120), nullable=True)
+    """``player:id`` of the client request that made the step, so a resend is applied once."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     explanation: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     """A computer's reasons for the action (``{"public", "private", "reason"}``, the
@@ -71,8 +84,11 @@ class AnalysisRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
-class GuestRow(Base):
-    __tablename__ = "guests"
+class PlayerRow(Base):
+    """Who sits at tables and plays free deals: a guest now (the id in its session cookie),
+    the player an account owns later."""
+
+    __tablename__ = "players"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

@@ -1,4 +1,4 @@
-"""What every page of the site shares: the templates, the visitor's guest id and language,
+"""What every page of the site shares: the templates, the visitor's player id and language,
 and ``page()``, which renders a template with the catalogue's ``t()`` in that language.
 
 The feature modules (the table in ``app``, the deal review, the calculator, the rules
@@ -36,13 +36,20 @@ def service_of(request: Request | WebSocket) -> TableService:
     return service
 
 
-def guest_of(request: Request | WebSocket) -> str:
-    """The visitor's guest id, from the signed session cookie (made on first visit)."""
-    guest = request.session.get("guest")
-    if not isinstance(guest, str) or not guest:
-        guest = new_id(12)
-        request.session["guest"] = guest
-    return guest
+def player_in_session(request: Request | WebSocket) -> str | None:
+    """The visitor's player id in the signed session cookie, None if it has none (a guest
+    is a player without an account; cookies of before players name it ``guest``)."""
+    player = request.session.get("player") or request.session.get("guest")
+    return player if isinstance(player, str) and player else None
+
+
+def player_of(request: Request) -> str:
+    """The visitor's player id, made on first visit (a guest's)."""
+    player = player_in_session(request)
+    if player is None:
+        player = new_id(12)
+        request.session["player"] = player
+    return player
 
 
 def lang_of(request: Request | WebSocket) -> str:

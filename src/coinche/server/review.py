@@ -26,11 +26,12 @@ from ..engine.rules import RuleSet
 from ..engine.scoring import Contract
 from ..engine.wire import WireError, message_from_json
 from . import i18n
+from .bot_pool import Priority
+from .seating import seat_names, seat_positions
 from .tables import LiveTable, TableService
 
 log = logging.getLogger("coinche.review")
 
-SEAT_POSITIONS = {"anticlockwise": ("south", "east", "north", "west"), "clockwise": ("south", "west", "north", "east")}
 """Where each seat sits seen from the player, as on the table (display only)."""
 
 
@@ -94,13 +95,13 @@ class Reviews:
     service: TableService
     running: dict[tuple[str, int], asyncio.Task[dict[str, Any] | None]] = field(default_factory=dict)
 
-    def cached(self, table_id: str, n: int) -> dict[str, Any] | None:
-        return self.service.store.load_analysis(table_id, n)
+    async def cached(self, table_id: str, n: int) -> dict[str, Any] | None:
+        return await self.service.db(self.service.store.load_analysis, table_id, n)
 
-    def analysis(self, live: LiveTable, n: int) -> dict[str, Any] | None:
+    async def analysis(self, live: LiveTable, n: int) -> dict[str, Any] | None:
         """The analysis of finished deal ``n`` if ready; else None, its computation
         started (once: a request while it runs shares it)."""
-        data = self.cached(live.id, n)
+        data = await self.cached(live.id, n)
         if data is not None:
             return data
         key = (live.id, n)
@@ -112,15 +113,17 @@ class Reviews:
 
     async def wait(self, live: LiveTable, n: int) -> dict[str, Any] | None:
         """The analysis, computed now if need be (None if it failed): for tests and benches."""
-        data = self.analysis(live, n)
+        data = await self.analysis(live, n)
         if data is not None:
             return data
         return await asyncio.shield(self.running[(live.id, n)])
 
     async def _compute(self, key: tuple[str, int], deal: Deal) -> dict[str, Any] | None:
         try:
-            data = await self.service.pool.run(analyse, deal.rules, deal.dealer, deal.dealt, list(deal.log))
-            self.service.store.save_analysis(key[0], key[1], data)
+            data = await self.service.pool.run(
+                analyse, deal.rules, deal.dealer, deal.dealt, list(deal.log), priority=Priority.ANALYSIS
+            )
+            await self.service.db(self.service.store.save_analysis, key[0], key[1], data)
             return data
         except Exception:  # a failed analysis is computed again on the next request
             log.exception("table %s deal %s: the analysis failed", *key)
@@ -130,12 +133,6 @@ class Reviews:
 
 
 # ----- what the page shows -----
-
-
-def seat_names(lang: str, direction: str, viewer: int) -> list[str]:
-    """Each seat's name as the table shows it to ``viewer``: "Sud (vous)", "Est"..."""
-    positions = SEAT_POSITIONS[direction]
-    return [i18n.gettext(lang, f"seat.{positions[(s - viewer) & 3]}") for s in range(4)]
 
 
 def meld_name(lang: str, meld: Meld) -> str:
@@ -344,7 +341,7 @@ def build_review(
         "lang": lang,
         "profile": deal.rules.name,
         "seat_names": names,
-        "positions": [SEAT_POSITIONS[deal.rules.direction][(s - viewer) & 3] for s in range(4)],
+        "positions": seat_positions(deal.rules.direction, viewer),
         "dealer": deal.dealer,
         "contract": contract,
         "trump": TRUMP_NAMES[trump] if trump is not None else None,

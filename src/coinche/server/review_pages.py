@@ -1,6 +1,6 @@
 """The deal review's addresses: the page, its analysis as JSON, and the deal's record.
 
-``/table/{id}/donne/{n}`` is deal ``n`` (1-based) of a table, for a guest seated there and
+``/table/{id}/donne/{n}`` is deal ``n`` (1-based) of a table, for a player seated there and
 once the deal is over; anything else is a 404 (a deal in progress would show hidden
 cards). The analysis is computed in the worker pool on the first request (the page's
 included) and answered 202 until it is ready.
@@ -19,8 +19,9 @@ from starlette.routing import BaseRoute, Route
 
 from ..engine.record import deal_record
 from . import i18n
-from .pages import guest_of, lang_of, page, service_of
-from .review import Reviews, analysis_view, build_review, finished_deal, first_step, seat_names
+from .pages import lang_of, page, player_in_session, service_of
+from .review import Reviews, analysis_view, build_review, finished_deal, first_step
+from .seating import seat_names
 from .tables import LiveTable
 
 DEAL_NUMBER = re.compile(r"[1-9][0-9]{0,5}")
@@ -35,15 +36,16 @@ def reviews_of(request: Request) -> Reviews:
     return reviews
 
 
-def _deal_of(request: Request) -> tuple[LiveTable, int, int] | None:
+async def _deal_of(request: Request) -> tuple[LiveTable, int, int] | None:
     """(table, deal number, the visitor's seat) when the visitor may review that deal."""
     text = request.path_params["n"]
-    if not DEAL_NUMBER.fullmatch(text):
+    player = player_in_session(request)
+    if not DEAL_NUMBER.fullmatch(text) or player is None:
         return None
-    live = service_of(request).get(request.path_params["table_id"])
+    live = await service_of(request).table(request.path_params["table_id"])
     if live is None:
         return None
-    seat = live.spec.seat_of(guest_of(request))
+    seat = live.seat_of(player)
     n = int(text)
     if seat is None or finished_deal(live, n) is None:
         return None
@@ -66,15 +68,15 @@ def _analysis_json(lang: str, live: LiveTable, seat: int, data: dict[str, Any]) 
 
 
 async def review_page(request: Request) -> Response:
-    found = _deal_of(request)
+    found = await _deal_of(request)
     if found is None:
         raise HTTPException(404)
     live, n, seat = found
     lang = lang_of(request)
     start = first_step(live.game, n)
     stop = start + len(live.game.deals[n - 1].log)
-    review = build_review(live, n, seat, lang, service_of(request).store.explanations(live.id, start, stop))
-    analysis = reviews_of(request).analysis(live, n)  # the first visit starts it
+    review = build_review(live, n, seat, lang, await service_of(request).explanations(live, start, stop))
+    analysis = await reviews_of(request).analysis(live, n)  # the first visit starts it
     short = [i18n.gettext(lang, f"seat.short.{p}") for p in review["positions"]]
     teams = [i18n.gettext(lang, "review.team", a=short[t], b=short[t + 2]) for t in (0, 1)]
     return page(
@@ -91,18 +93,18 @@ async def review_page(request: Request) -> Response:
 
 
 async def review_analysis(request: Request) -> Response:
-    found = _deal_of(request)
+    found = await _deal_of(request)
     if found is None:
         return JSONResponse({"status": "not_found"}, status_code=404)
     live, n, seat = found
-    data = reviews_of(request).analysis(live, n)
+    data = await reviews_of(request).analysis(live, n)
     if data is None:
         return JSONResponse({"status": "pending"}, status_code=202, headers={"Retry-After": "1"})
     return JSONResponse(_analysis_json(lang_of(request), live, seat, data))
 
 
 async def review_record(request: Request) -> Response:
-    found = _deal_of(request)
+    found = await _deal_of(request)
     if found is None:
         return JSONResponse({"error": "not_found"}, status_code=404)
     live, n, _seat = found

@@ -1,59 +1,97 @@
-"""Reading and writing what the server keeps: tables, their action logs, guests.
+"""Reading and writing what the server keeps: tables, their logs of steps, players.
 
-Every method is one short transaction. ``append_action`` is the write that matters: the
-table service calls it, and only once it returns does anything reach a client.
+Every method is one short, blocking transaction: the table service runs them on its
+database threads (``Database``), never on the event loop. ``append_step`` is the write
+that matters: the table service calls it, and only once it returns does anything reach a
+client.
 """
 
 from __future__ import annotations
 
+import asyncio
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, ParamSpec, TypeVar
 
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..engine.rules import RuleSet
-from .db import ActionRow, AnalysisRow, GuestRow, SettingRow, TableRow, make_engine, migrate
+from .db import ActionRow, AnalysisRow, PlayerRow, SettingRow, TableRow, make_engine, migrate
 
 SeatKind = Literal["human", "bot"]
+StepKind = Literal["action", "deal", "seat"]
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Seat:
+    """Who holds a seat: a person (``player``) or a computer (``level``)."""
+
     kind: SeatKind
-    guest: str | None = None
-    """The guest seated here (``human`` seats)."""
+    player: str | None = None
+    """The player seated here (``human`` seats)."""
     level: str | None = None
     """The bot's level (``bot`` seats): ``beginner``, ``confirmed``, ``expert``, ``adaptive``
     or any ``module:attribute`` the bot loader knows."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "guest": self.guest, "level": self.level}
+        return {"kind": self.kind, "player": self.player, "level": self.level}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Seat:
-        return Seat(data["kind"], data.get("guest"), data.get("level"))
+        kind = data.get("kind")
+        if kind not in ("human", "bot"):
+            raise ValueError(f"not a seat: {data!r}")
+        return Seat(kind, data.get("player", data.get("guest")), data.get("level"))
+
+
+Seats = tuple[Seat, Seat, Seat, Seat]
+
+
+def seat_of(seats: Seats, player: str) -> int | None:
+    """The seat ``player`` holds among ``seats``, None if none."""
+    for i, seat in enumerate(seats):
+        if seat.kind == "human" and seat.player == player:
+            return i
+    return None
 
 
 @dataclass(frozen=True)
 class TableSpec:
-    """What a table is before any action: its rules, dealing seed, first dealer, seats."""
+    """What a table is before any step: its rules, dealing seed, first dealer, first seats."""
 
     id: str
     rules: RuleSet
     seed: int
     first_dealer: int
-    seats: tuple[Seat, Seat, Seat, Seat]
+    seats: Seats
     level: str
 
-    def seat_of(self, guest: str) -> int | None:
-        for i, seat in enumerate(self.seats):
-            if seat.kind == "human" and seat.guest == guest:
-                return i
-        return None
+    def seat_of(self, player: str) -> int | None:
+        return seat_of(self.seats, player)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a table's log: ``seq`` (from 0) and what it did."""
+
+    seq: int
+    kind: StepKind
+    seat: int
+    action: int | None = None
+    """The engine's action (``action`` steps)."""
+    seat_data: Seat | None = None
+    """The seat's new holder (``seat`` steps)."""
+    request_id: str | None = None
+    """``player:id`` of the client request that made it (None for a computer's action)."""
+    explanation: dict[str, Any] | None = None
+    """A computer's reasons (only when written; not read back with the log)."""
 
 
 class ConflictError(Exception):
@@ -63,6 +101,12 @@ class ConflictError(Exception):
 def new_id(nbytes: int = 6) -> str:
     """A short random id, safe in a URL (8 characters for 6 bytes)."""
     return secrets.token_urlsafe(nbytes)
+
+
+def _step_of(row: Any) -> Step:
+    kind: StepKind = row.kind if row.kind in ("action", "deal", "seat") else "action"
+    seat_data = Seat.from_json(row.data) if kind == "seat" and isinstance(row.data, dict) else None
+    return Step(row.seq, kind, row.seat, row.action, seat_data, row.request_id)
 
 
 class Store:
@@ -93,15 +137,12 @@ class Store:
                 )
             )
 
-    def load_table(self, table_id: str) -> tuple[TableSpec, list[int]] | None:
-        """The table and its action log, or None when there is no such table."""
+    def load_table(self, table_id: str) -> tuple[TableSpec, list[Step]] | None:
+        """The table and its log, or None when there is no such table."""
         with self.session() as s:
             row = s.get(TableRow, table_id)
             if row is None:
                 return None
-            actions = s.scalars(
-                select(ActionRow.action).where(ActionRow.table_id == table_id).order_by(ActionRow.seq)
-            ).all()
             seats = tuple(Seat.from_json(x) for x in row.seats)
             assert len(seats) == 4
             spec = TableSpec(
@@ -112,19 +153,47 @@ class Store:
                 seats=(seats[0], seats[1], seats[2], seats[3]),
                 level=row.level,
             )
-            return spec, list(actions)
+            return spec, self._steps(s, table_id, 0)
 
-    def append_action(
-        self, table_id: str, seq: int, seat: int, action: int, explanation: dict[str, Any] | None = None
-    ) -> None:
-        """Store step ``seq`` of the table's log, with a computer's ``explanation`` of it
-        (the same write); ``ConflictError`` if the step is taken."""
-        row = {"table_id": table_id, "seq": seq, "seat": seat, "action": action, "explanation": explanation}
+    def steps_since(self, table_id: str, seq: int) -> list[Step]:
+        """The steps of a table's log from ``seq`` on, in order."""
+        with self.session() as s:
+            return self._steps(s, table_id, seq)
+
+    @staticmethod
+    def _steps(s: Session, table_id: str, start: int) -> list[Step]:
+        row = ActionRow
+        rows = s.execute(
+            select(row.seq, row.kind, row.seat, row.action, row.data, row.request_id)
+            .where(ActionRow.table_id == table_id, ActionRow.seq >= start)
+            .order_by(ActionRow.seq)
+        ).all()
+        return [_step_of(r) for r in rows]
+
+    def last_seq(self, table_id: str) -> int:
+        """How many steps the table's log holds."""
+        with self.session() as s:
+            top = s.scalar(select(ActionRow.seq).where(ActionRow.table_id == table_id).order_by(ActionRow.seq.desc()))
+            return 0 if top is None else top + 1
+
+    def append_step(self, table_id: str, step: Step) -> None:
+        """Store ``step`` of the table's log (with a computer's explanation, the same write);
+        ``ConflictError`` if its number is taken."""
+        row = {
+            "table_id": table_id,
+            "seq": step.seq,
+            "kind": step.kind,
+            "seat": step.seat,
+            "action": step.action,
+            "data": step.seat_data.to_json() if step.seat_data is not None else None,
+            "request_id": step.request_id,
+            "explanation": step.explanation,
+        }
         try:
             with self.engine.begin() as conn:  # a plain INSERT: the ORM's unit of work costs more than it
                 conn.execute(insert(ActionRow), row)
         except IntegrityError:
-            raise ConflictError(f"table {table_id}: step {seq} is already stored") from None
+            raise ConflictError(f"table {table_id}: step {step.seq} is already stored") from None
 
     def explanations(self, table_id: str, start: int, stop: int) -> dict[int, dict[str, Any]]:
         """The stored explanations of steps ``start`` to ``stop - 1`` of a table, by step."""
@@ -160,20 +229,22 @@ class Store:
         with self.session() as s:
             return s.scalars(select(TableRow.id)).all()
 
-    # ----- guests -----
+    # ----- players -----
 
-    def add_deal_played(self, guest_id: str) -> int:
-        """Count one more finished deal for the guest; the new count."""
+    def add_deal_played(self, player_id: str) -> int:
+        """Count one more finished deal for the player; the new count."""
         with self.session() as s, s.begin():
-            if s.get(GuestRow, guest_id) is None:
-                s.add(GuestRow(id=guest_id, deals_played=0))
+            if s.get(PlayerRow, player_id) is None:
+                s.add(PlayerRow(id=player_id, deals_played=0))
                 s.flush()
-            s.execute(update(GuestRow).where(GuestRow.id == guest_id).values(deals_played=GuestRow.deals_played + 1))
-            return s.scalar(select(GuestRow.deals_played).where(GuestRow.id == guest_id)) or 0
+            s.execute(
+                update(PlayerRow).where(PlayerRow.id == player_id).values(deals_played=PlayerRow.deals_played + 1)
+            )
+            return s.scalar(select(PlayerRow.deals_played).where(PlayerRow.id == player_id)) or 0
 
-    def deals_played(self, guest_id: str) -> int:
+    def deals_played(self, player_id: str) -> int:
         with self.session() as s:
-            return s.scalar(select(GuestRow.deals_played).where(GuestRow.id == guest_id)) or 0
+            return s.scalar(select(PlayerRow.deals_played).where(PlayerRow.id == player_id)) or 0
 
     # ----- settings -----
 
@@ -185,3 +256,20 @@ class Store:
                 row = SettingRow(key="secret_key", value=secrets.token_urlsafe(32))
                 s.add(row)
             return row.value
+
+
+class Database:
+    """The store's blocking calls, awaited on a few threads of their own so that the event
+    loop never waits on the database (SQLite serialises the writes itself)."""
+
+    def __init__(self, store: Store, threads: int = 4) -> None:
+        self.store = store
+        self._threads = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="coinche-db")
+
+    async def __call__(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``fn(*args, **kwargs)`` (a method of the store) on a database thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._threads, lambda: fn(*args, **kwargs))
+
+    def close(self) -> None:
+        self._threads.shutdown(wait=True)

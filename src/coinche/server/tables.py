@@ -1,26 +1,35 @@
-"""The table service: live tables rebuilt from their action logs, and nothing of HTTP.
+"""The table service: tables as numbered event streams, and nothing of HTTP.
 
-A table is its ``TableSpec`` (rules, seed, first dealer, seats) and its action log in the
-database. The live state is the engine's ``Game`` rebuilt from them (``Game.from_log``),
-kept in memory while the table is in use and rebuilt on demand after a restart. Every
-accepted action goes through ``_commit``: checked by the engine, written to the database,
-and only then applied and announced to the listeners, so a restart loses nothing that a
-client has seen.
+A table is its ``TableSpec`` (rules, seed, first dealer, first seats) and its log of steps
+in the database: the actions, the requests for the next deal, the changes of seat. The
+live state (``LiveTable``) is rebuilt from them and kept in memory while the table is in
+use. Every change goes through ``_store``: checked against the live state, written to the
+database as the next step, only then applied, then announced on the hub as
+``(table id, seq)``. Nobody holds a table object across a wait: connections subscribe to
+the hub by table id and ask the service for what they miss; the service catches a table
+up from the log whenever it is behind (another process stored a step), so a write that
+loses a race reads the winner's step and checks the request again.
 
-Computer seats play in ``_bot_turns``: the decision is computed in the worker pool while
-the table is unlocked (a slow bot never holds up another table, nor this table's
-listeners), shown after the display pause, and committed only if the table has not moved
-on meanwhile.
+Computer seats play in ``_bot_turns`` while a table is watched: the decision is computed
+in the worker pool with the table unlocked, shown after the display pause, and stored only
+if the table has not moved on meanwhile. Idle tables leave memory (``evict_idle``) and come
+back from the log on demand; looking a table up starts nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from limits import RateLimitItemPerMinute
+from limits.aio.storage import MemoryStorage
+from limits.aio.strategies import MovingWindowRateLimiter
 
 from ..bots.adaptive import AdaptiveBot
 from ..bots.base import Decision
@@ -31,9 +40,10 @@ from ..engine.game import Game
 from ..engine.messages import Message
 from ..engine.rules import RuleSet
 from ..engine.wire import message_to_json
-from .bot_pool import BotPool, BotSpec
+from .bot_pool import BotPool, BotSpec, PoolBusy, Priority
 from .config import Settings
-from .store import ConflictError, Seat, Store, TableSpec, new_id
+from .hub import Hub, LocalHub
+from .store import ConflictError, Database, Seat, Step, Store, TableSpec, new_id, seat_of
 
 log = logging.getLogger("coinche.tables")
 
@@ -51,6 +61,9 @@ TARGETS: dict[str, tuple[int, ...]] = {
 
 HINT_BOT = "expert"
 
+RACE_RETRIES = 20
+"""How many lost races in a row a write tries again before it gives up (``busy``)."""
+
 
 def explanation_json(decision: Decision) -> dict[str, Any] | None:
     """What the database keeps of a computer's reasons: the public and private texts and
@@ -67,7 +80,8 @@ def explanation_json(decision: Decision) -> dict[str, Any] | None:
 class TableError(Exception):
     """A request the table refuses; nothing changed. ``code``: ``not_your_turn``,
     ``illegal`` (``message`` is the engine's, ``rule`` its rule id), ``over``, ``limit``,
-    ``waiting`` (the deal is over: the next one must be asked for), ``busy``."""
+    ``waiting`` (the deal is over: the next one must be asked for), ``not_seated``,
+    ``hint_limit``, ``busy`` (the table kept moving under the request), ``bad_level``."""
 
     def __init__(self, code: str, message: Message | None = None, rule: str | None = None) -> None:
         super().__init__(message.text if message is not None else code)
@@ -76,39 +90,96 @@ class TableError(Exception):
         self.rule = rule
 
 
-@dataclass(frozen=True)
-class Event:
-    """What changed a table: ``seat`` took ``action``, or (both None) a new deal was dealt."""
-
-    seat: int | None = None
-    action: Action | None = None
-
-
-Listener = Callable[["LiveTable", Event], None]
-"""Called, table locked, after each change: it reads the state it needs at once (a
-connection turns it into its seat's message and queues it)."""
-
-
 @dataclass(eq=False)
 class LiveTable:
+    """A table's state after the steps of its log it has read (``seq`` of them)."""
+
     spec: TableSpec
     game: Game
-    seq: int
-    """How many actions the log holds: the next action is stored as step ``seq``."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    listeners: dict[int, Listener] = field(default_factory=dict)
-    bot_task: asyncio.Task[None] | None = None
+    seats: list[Seat]
+    """Who holds each seat now (the first seats, then the ``seat`` steps)."""
+    steps: list[Step] = field(default_factory=list)
     tracker: AdaptiveBot | None = None
     """For an adaptive table: follows the human's results to set the computers' level."""
-    last: Event | None = None
+    action_seqs: list[int] = field(default_factory=list)
+    """The step of each entry of ``game.log``."""
+    requests: dict[str, int] = field(default_factory=dict)
+    """The table's seq after each client request's step (``player:id``): a resend is answered
+    from here."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_task: asyncio.Task[None] | None = None
+    touched: float = 0.0
+    """When the table was last used (event loop time)."""
+    finished_deals: int = 0
+    """Deals finished by the steps read since the table was built (for the free deals)."""
+
+    @staticmethod
+    def build(spec: TableSpec, steps: Sequence[Step]) -> LiveTable:
+        """The table after ``steps`` (its log from the start): the first deal is dealt with
+        the table, later ones by ``deal`` steps (or before an action, in logs older than them)."""
+        game = Game(spec.rules, spec.seed, spec.first_dealer, auto_deal=False)
+        game.deal_next()
+        live = LiveTable(spec, game, list(spec.seats))
+        if spec.level == "adaptive":
+            live.tracker = AdaptiveBot(seed=spec.seed, human_seat=live.human_seat)
+        for step in steps:
+            live.apply(step)
+        return live
+
+    def apply(self, step: Step) -> None:
+        """Read one more step of the log (``IllegalAction`` if it is not legal here)."""
+        if step.seq != self.seq:
+            raise ValueError(f"table {self.id}: step {step.seq} read at seq {self.seq}")
+        game = self.game
+        if step.kind == "action":
+            assert step.action is not None
+            if game.awaiting_deal:
+                game.deal_next()
+            deal = game.current
+            assert deal is not None
+            game.replay_entry(step.action)
+            self.action_seqs.append(step.seq)
+            if deal.is_over:
+                self.finished_deals += 1
+                self.track(deal)
+        elif step.kind == "deal":
+            if game.awaiting_deal:
+                game.deal_next()
+        else:
+            assert step.seat_data is not None
+            self.seats[step.seat] = step.seat_data
+        self.steps.append(Step(step.seq, step.kind, step.seat, step.action, step.seat_data, step.request_id))
+        if step.request_id is not None:
+            self.requests[step.request_id] = step.seq + 1
+
+    def replay(self, since: int) -> Iterator[LiveTable]:
+        """The table as it was after each step from ``since`` on (one object, moved on
+        step by step: read it before the next)."""
+        past = LiveTable.build(self.spec, self.steps[:since])
+        for step in self.steps[since:]:
+            past.apply(step)
+            yield past
 
     @property
     def id(self) -> str:
         return self.spec.id
 
     @property
+    def seq(self) -> int:
+        """How many steps of the log this state includes: the next step is numbered ``seq``."""
+        return len(self.steps)
+
+    @property
+    def last(self) -> Step | None:
+        return self.steps[-1] if self.steps else None
+
+    def seat_of(self, player: str) -> int | None:
+        seats = self.seats
+        return seat_of((seats[0], seats[1], seats[2], seats[3]), player)
+
+    @property
     def human_seats(self) -> list[int]:
-        return [i for i, s in enumerate(self.spec.seats) if s.kind == "human"]
+        return [i for i, s in enumerate(self.seats) if s.kind == "human"]
 
     @property
     def human_seat(self) -> int:
@@ -125,36 +196,58 @@ class LiveTable:
         if self.tracker is not None:
             self.tracker.observe_result(deal.view((self.human_seat + 1) & 3))
 
+    def bot_to_move(self) -> int | None:
+        game = self.game
+        if game.is_over or game.awaiting_deal:
+            return None
+        seat = game.to_move
+        return seat if self.seats[seat].kind == "bot" else None
+
 
 class TableService:
-    def __init__(self, store: Store, pool: BotPool, settings: Settings) -> None:
+    def __init__(self, store: Store, pool: BotPool, settings: Settings, hub: Hub | None = None) -> None:
         self.store = store
+        self.db = Database(store)
         self.pool = pool
         self.settings = settings
+        self.hub: Hub = hub or LocalHub()
         self.live: dict[str, LiveTable] = {}
-        self._next_listener = 0
+        self.watchers: Counter[str] = Counter()
+        """Connections on each table: a watched table stays in memory and its computers play."""
+        self._loading: dict[str, asyncio.Lock] = {}
         self._deals_played: dict[str, int] = {}
-        """Deals each guest has finished, as last read or counted here: every state message
+        """Deals each player has finished, as last read or counted here: every state message
         shows it, so it is not read again each time (the limit is checked on fresh reads)."""
+        self._created = 0
+        self._hints: set[tuple[str, int]] = set()
+        self._hint_limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._hint_rate = RateLimitItemPerMinute(settings.hints_per_minute)
+        self._janitor: asyncio.Task[None] | None = None
+
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time()
 
     # ----- tables -----
 
-    def create_solo(self, guest: str, rules: RuleSet, level: str) -> TableSpec:
-        """A table with ``guest`` at seat 0 and computers of ``level`` at the others."""
+    async def create_solo(self, player: str, rules: RuleSet, level: str) -> TableSpec:
+        """A table with ``player`` at seat 0 and computers of ``level`` at the others."""
         if level not in LEVELS:
             raise TableError("bad_level")
-        if self.free_deals_left(guest, fresh=True) <= 0:
+        if await self.free_deals_left(player, fresh=True) <= 0:
             raise TableError("limit")
         bot = Seat("bot", level=level)
-        return self.create_table(rules, (Seat("human", guest=guest), bot, bot, bot), level)
+        return await self.create_table(rules, (Seat("human", player=player), bot, bot, bot), level)
 
-    def create_table(self, rules: RuleSet, seats: Sequence[Seat], level: str) -> TableSpec:
+    async def create_table(self, rules: RuleSet, seats: Sequence[Seat], level: str) -> TableSpec:
         """A new table of ``rules`` with these four seats, stored: a ``bot`` seat may have
         any level the bot loader knows (a name or ``module:attribute``); ``level`` is the
-        table's level as shown. Nothing is checked of the guests (``create_solo`` does)."""
+        table's level as shown. Nothing is checked of the players (``create_solo`` does).
+        The deals are random, or follow ``Settings.table_seed`` (tests: reproducible)."""
         if len(seats) != 4:
             raise ValueError(f"a table has four seats, not {len(seats)}")
-        rng = random.Random()
+        self._created += 1
+        seed = self.settings.table_seed
+        rng = random.Random() if seed is None else random.Random(f"{seed}:{self._created}")
         spec = TableSpec(
             id=new_id(),
             rules=rules,
@@ -163,57 +256,117 @@ class TableService:
             seats=(seats[0], seats[1], seats[2], seats[3]),
             level=level,
         )
-        self.store.create_table(spec)
+        await self.db(self.store.create_table, spec)
         return spec
 
-    def get(self, table_id: str) -> LiveTable | None:
-        """The live table, rebuilt from the database on first use."""
+    async def table(self, table_id: str, at_least: int = 0) -> LiveTable | None:
+        """The live table (None if there is none), read from the database on first use and
+        caught up with the log when it has fewer than ``at_least`` steps. Starts nothing."""
         live = self.live.get(table_id)
-        if live is not None:
-            self._schedule_bots(live)  # computers whose task ended on a fault play on
-            return live
-        loaded = self.store.load_table(table_id)
-        if loaded is None:
-            return None
-        spec, actions = loaded
-        game = Game.from_log(spec.rules, spec.seed, spec.first_dealer, actions, auto_deal=False)
-        if not game.deals:
-            game.deal_next()
-        live = LiveTable(spec, game, len(actions))
-        if spec.level == "adaptive":
-            live.tracker = AdaptiveBot(seed=spec.seed, human_seat=live.human_seat)
-            for deal in game.deals:
-                if deal.is_over:
-                    live.track(deal)
-        self.live[table_id] = live
-        self._schedule_bots(live)
+        if live is None:
+            lock = self._loading.setdefault(table_id, asyncio.Lock())
+            async with lock:
+                live = self.live.get(table_id)
+                if live is None:
+                    loaded = await self.db(self.store.load_table, table_id)
+                    if loaded is None:
+                        self._loading.pop(table_id, None)
+                        return None
+                    live = LiveTable.build(*loaded)
+                    live.finished_deals = 0  # counted by whoever stored them
+                    self.live[table_id] = live
+            self._loading.pop(table_id, None)
+        live.touched = self._now()
+        if live.seq < at_least:
+            async with live.lock:
+                await self._catch_up(live)
         return live
 
-    def free_deals_left(self, guest: str, fresh: bool = False) -> int:
-        """The free deals ``guest`` has left; ``fresh``: read from the database (what enforces
+    async def _catch_up(self, live: LiveTable) -> int:
+        """Read the steps other writers stored since ``live.seq`` (the table locked); how
+        many. Their finished deals were counted by their writers: only forget our counts."""
+        steps = await self.db(self.store.steps_since, live.id, live.seq)
+        for step in steps:
+            live.apply(step)
+        if live.finished_deals:
+            live.finished_deals = 0
+            for seat in live.human_seats:
+                player = live.seats[seat].player
+                if player is not None:
+                    self._deals_played.pop(player, None)
+        if steps and self.watchers[live.id]:
+            self._schedule_bots(live)
+        return len(steps)
+
+    async def free_deals_left(self, player: str, fresh: bool = False) -> int:
+        """The free deals ``player`` has left; ``fresh``: read from the database (what enforces
         the limit), else as this process last counted them (what pages and states show)."""
-        played = self._deals_played.get(guest)
+        played = self._deals_played.get(player)
         if fresh or played is None:
-            played = self._deals_played[guest] = self.store.deals_played(guest)
+            played = self._deals_played[player] = await self.db(self.store.deals_played, player)
         return max(0, self.settings.free_deals - played)
 
-    # ----- listeners -----
+    def cached_free_deals_left(self, player: str) -> int | None:
+        """The count as last known here, without a read (None if never read)."""
+        played = self._deals_played.get(player)
+        return None if played is None else max(0, self.settings.free_deals - played)
 
-    def listen(self, live: LiveTable, listener: Listener) -> int:
-        self._next_listener += 1
-        live.listeners[self._next_listener] = listener
-        return self._next_listener
+    # ----- watching -----
 
-    def unlisten(self, live: LiveTable, token: int) -> None:
-        live.listeners.pop(token, None)
+    def attach(self, live: LiveTable) -> None:
+        """A connection watches the table: it stays in memory and its computers play."""
+        self.watchers[live.id] += 1
+        self._schedule_bots(live)
+        self._start_janitor()
+
+    def detach(self, table_id: str) -> None:
+        self.watchers[table_id] -= 1
+        if self.watchers[table_id] <= 0:
+            del self.watchers[table_id]
+        live = self.live.get(table_id)
+        if live is not None:
+            with contextlib.suppress(RuntimeError):
+                live.touched = self._now()
+
+    def evict_idle(self) -> list[str]:
+        """Drop from memory the tables nobody watches, with no computer thinking, unused for
+        ``Settings.idle_seconds``: they come back from the log when asked for."""
+        now = self._now()
+        gone = [
+            table_id
+            for table_id, live in self.live.items()
+            if not self.watchers[table_id]
+            and (live.bot_task is None or live.bot_task.done())
+            and not live.lock.locked()
+            and now - live.touched >= self.settings.idle_seconds
+        ]
+        for table_id in gone:
+            del self.live[table_id]
+        return gone
+
+    def _start_janitor(self) -> None:
+        if self._janitor is None or self._janitor.done():
+            self._janitor = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(max(1.0, self.settings.idle_seconds / 4))
+            self.evict_idle()
 
     # ----- what players do -----
 
-    async def act(self, live: LiveTable, seat: int, action: Action) -> None:
-        """``seat`` takes ``action``; ``TableError`` (nothing changed) if it may not."""
-        async with live.lock:
-            game = live.game
+    async def act(self, table_id: str, player: str, action: Action, request_id: str) -> int:
+        """``player`` takes ``action`` at their seat; the table's seq after it.
+        ``TableError`` (nothing changed) if they may not. A request already applied (same
+        ``request_id``) is answered again, not applied again."""
+        key = f"{player}:{request_id}"
+
+        def check(live: LiveTable) -> Step | None:
+            if key in live.requests:
+                return None
+            seat = self._seat(live, player)
             self._check_turn(live, seat)
+            game = live.game
             if action not in game.legal_actions():
                 deal = game.current
                 assert deal is not None
@@ -222,35 +375,80 @@ class TableService:
                 except IllegalAction as e:
                     raise TableError("illegal", e.message, e.rule) from None
                 raise TableError("illegal")  # pragma: no cover - legal_actions and apply agree
-            self._commit(live, seat, action)
-        self._schedule_bots(live)
+            return Step(live.seq, "action", seat, action, request_id=key)
 
-    async def next_deal(self, live: LiveTable, seat: int) -> None:
-        """Deal the next hand once the players have seen the last one's summary."""
-        async with live.lock:
+        return await self._write(table_id, key, check)
+
+    async def next_deal(self, table_id: str, player: str, request_id: str) -> int:
+        """Deal the next hand once the players have seen the last one's summary; the
+        table's seq after it (nothing stored if another player asked first)."""
+        key = f"{player}:{request_id}"
+
+        def check(live: LiveTable) -> Step | None:
+            if key in live.requests:
+                return None
+            seat = self._seat(live, player)
             game = live.game
             if game.is_over:
                 raise TableError("over")
             if not game.awaiting_deal:
-                return  # already dealt (another click, another player)
-            guest = live.spec.seats[seat].guest
-            if guest is not None and self.free_deals_left(guest, fresh=True) <= 0:
-                raise TableError("limit")
-            game.deal_next()
-            self._announce(live, Event())
-        self._schedule_bots(live)
+                return None  # already dealt (another click, another player)
+            return Step(live.seq, "deal", seat, request_id=key)
 
-    async def hint(self, live: LiveTable, seat: int) -> Decision:
-        """The expert's choice on ``seat``'s own view (never on more)."""
+        live = await self._require(table_id)
+        if live.game.awaiting_deal and await self.free_deals_left(player, fresh=True) <= 0:
+            raise TableError("limit")
+        return await self._write(table_id, key, check)
+
+    async def change_seat(self, table_id: str, seat: int, holder: Seat) -> int:
+        """``seat`` is held by ``holder`` from the next step on (recorded in the log, so a
+        replay knows who made each action); the table's seq after it."""
+        if not 0 <= seat <= 3:
+            raise ValueError(f"no seat {seat}")
+
+        def check(live: LiveTable) -> Step | None:
+            return Step(live.seq, "seat", seat, seat_data=holder)
+
+        return await self._write(table_id, None, check)
+
+    async def hint(self, table_id: str, player: str) -> tuple[Decision, LiveTable, int]:
+        """The expert's choice on ``player``'s own view (never on more), with the table and
+        the seat it was asked at: one hint at a time per seat, ``hints_per_minute`` a player."""
+        live = await self._require(table_id)
         async with live.lock:
+            seat = self._seat(live, player)
             self._check_turn(live, seat)
             deal = live.game.current
             assert deal is not None
             view = deal.view(seat)
             spec = BotSpec(HINT_BOT, seed=self._decision_seed(live, seat))
-        return await self.pool.decide(spec, view)
+        key = (table_id, seat)
+        if key in self._hints or not await self._hint_limiter.hit(self._hint_rate, player):
+            raise TableError("hint_limit")
+        self._hints.add(key)
+        try:
+            decision = await self.pool.decide(spec, view, Priority.HINT)
+        except PoolBusy:
+            raise TableError("hint_limit") from None
+        finally:
+            self._hints.discard(key)
+        return decision, live, seat
 
-    def _check_turn(self, live: LiveTable, seat: int) -> None:
+    async def _require(self, table_id: str) -> LiveTable:
+        live = await self.table(table_id)
+        if live is None:
+            raise TableError("gone")
+        return live
+
+    @staticmethod
+    def _seat(live: LiveTable, player: str) -> int:
+        seat = live.seat_of(player)
+        if seat is None:
+            raise TableError("not_seated")
+        return seat
+
+    @staticmethod
+    def _check_turn(live: LiveTable, seat: int) -> None:
         game = live.game
         if game.is_over:
             raise TableError("over")
@@ -261,61 +459,61 @@ class TableService:
 
     # ----- the one write path -----
 
-    def _commit(self, live: LiveTable, seat: int, action: Action, explanation: dict[str, Any] | None = None) -> None:
-        """Store (with a computer's ``explanation``, for the deal's review), then apply, then
-        announce a legal action (the table is locked)."""
-        try:
-            self.store.append_action(live.id, live.seq, seat, action, explanation)
-        except ConflictError:
-            # Another process moved this table on: reload it from the log and refuse.
-            log.warning("table %s seat %s: step %s was stored elsewhere; reloading", live.id, seat, live.seq)
-            self.live.pop(live.id, None)
-            raise TableError("busy") from None
-        live.seq += 1
-        deal = live.game.current
-        assert deal is not None
-        live.game.apply(action)
-        if deal.is_over:
-            self._deal_finished(live)
-        self._announce(live, Event(seat, action))
+    async def _write(self, table_id: str, key: str | None, check: Callable[[LiveTable], Step | None]) -> int:
+        """Store the step ``check(live)`` makes of the table's state (None: nothing to store,
+        or ``key`` was stored before); a lost race reads the winner's step and checks again."""
+        live = await self._require(table_id)
+        for _ in range(RACE_RETRIES):
+            async with live.lock:
+                if self.live.get(table_id) is not live:  # dropped meanwhile: use the new copy
+                    live = await self._require(table_id)
+                    continue
+                step = check(live)
+                if step is None:
+                    return live.requests.get(key, live.seq) if key is not None else live.seq
+                try:
+                    await self._store(live, step)
+                except ConflictError:
+                    log.info("table %s: step %s was stored elsewhere; catching up", table_id, step.seq)
+                    await self._catch_up(live)
+                    continue
+            await self._announce(live)
+            return step.seq + 1
+        raise TableError("busy")
 
-    def _deal_finished(self, live: LiveTable) -> None:
-        for s in live.human_seats:
-            guest = live.spec.seats[s].guest
-            if guest is not None:
-                self._deals_played[guest] = self.store.add_deal_played(guest)
-        live.track(live.game.deals[-1])
+    async def _store(self, live: LiveTable, step: Step) -> None:
+        """Write ``step`` (the table locked), then apply it; count finished deals."""
+        await self.db(self.store.append_step, live.id, step)
+        live.apply(step)
+        live.touched = self._now()
+        if live.finished_deals:
+            live.finished_deals = 0
+            for seat in live.human_seats:
+                player = live.seats[seat].player
+                if player is not None:
+                    self._deals_played[player] = await self.db(self.store.add_deal_played, player)
 
-    def _announce(self, live: LiveTable, event: Event) -> None:
-        live.last = event
-        for token, listener in list(live.listeners.items()):
-            try:
-                listener(live, event)
-            except Exception:  # a broken connection must not stop the table
-                log.exception("table %s: listener failed", live.id)
-                live.listeners.pop(token, None)
+    async def _announce(self, live: LiveTable) -> None:
+        await self.hub.publish(live.id, live.seq)
+        if self.watchers[live.id]:
+            self._schedule_bots(live)
 
     # ----- computer seats -----
 
     def _schedule_bots(self, live: LiveTable) -> None:
+        if live.bot_to_move() is None:
+            return
         if live.bot_task is None or live.bot_task.done():
-            try:
-                live.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(live))
-            except RuntimeError:  # no loop yet (a table rebuilt before the server runs)
-                live.bot_task = None
+            live.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(live.id))
 
-    def _bot_to_move(self, live: LiveTable) -> int | None:
-        game = live.game
-        if game.is_over or game.awaiting_deal:
-            return None
-        seat = game.to_move
-        return seat if live.spec.seats[seat].kind == "bot" else None
-
-    async def _bot_turns(self, live: LiveTable) -> None:
+    async def _bot_turns(self, table_id: str) -> None:
         loop = asyncio.get_running_loop()
         while True:
+            live = self.live.get(table_id)
+            if live is None or not self.watchers[table_id]:
+                return
             async with live.lock:
-                seat = self._bot_to_move(live)
+                seat = live.bot_to_move()
                 if seat is None:
                     return
                 deal = live.game.current
@@ -327,9 +525,12 @@ class TableService:
             started = loop.time()
             try:
                 decision = await self.pool.decide(spec, view)
+            except PoolBusy:
+                await asyncio.sleep(1.0)
+                continue
             except Exception:
                 log.exception(
-                    "table %s seat %s: bot %s failed; it plays its first legal action", live.id, seat, spec.name
+                    "table %s seat %s: bot %s failed; it plays its first legal action", table_id, seat, spec.name
                 )
                 decision = Decision(view.legal_actions[0])
             pause = self.settings.bot_delay + (
@@ -339,22 +540,30 @@ class TableService:
             if wait > 0:
                 await asyncio.sleep(wait)
             async with live.lock:
-                if self.live.get(live.id) is not live:
-                    return  # the table was dropped (reloaded after a conflict): its new copy plays
+                if self.live.get(table_id) is not live:
+                    return  # the table left memory: whoever loads it again plays on
                 if live.seq != seq:
                     continue  # the table moved on meanwhile: think again
                 action = decision.action
                 explanation = explanation_json(decision)
                 if action not in live.game.legal_actions():
-                    log.warning("table %s seat %s: bot %s chose %r, not legal", live.id, seat, spec.name, action)
+                    log.warning("table %s seat %s: bot %s chose %r, not legal", table_id, seat, spec.name, action)
                     action, explanation = view.legal_actions[0], None
+                step = Step(seq, "action", seat, action, explanation=explanation)
                 try:
-                    self._commit(live, seat, action, explanation)
-                except TableError:
+                    await self._store(live, step)
+                except ConflictError:
+                    await self._catch_up(live)
+                    continue
+                except Exception:
+                    # The database failed: the computers stop; a connection that comes
+                    # (a page reloaded) starts them again from the log.
+                    log.exception("table %s seat %s: the computer's move could not be stored", table_id, seat)
                     return
+            await self.hub.publish(table_id, live.seq)
 
     def _bot_spec(self, live: LiveTable, seat: int) -> BotSpec:
-        level = live.spec.seats[seat].level or "confirmed"
+        level = live.seats[seat].level or "confirmed"
         seed = self._decision_seed(live, seat)
         if level == "adaptive" and live.tracker is not None:
             return BotSpec(level, seed, (("level", live.tracker.level), ("human_seat", live.human_seat)))
@@ -365,8 +574,23 @@ class TableService:
         """Decisions are reproducible: the table's seed, the step and the seat."""
         return (live.spec.seed * 1_000_003 + live.seq * 4 + seat) % (1 << 62)
 
+    # ----- the deal review -----
+
+    async def explanations(self, live: LiveTable, start: int, stop: int) -> dict[int, dict[str, Any]]:
+        """The stored explanations of entries ``start`` to ``stop - 1`` of ``live.game.log``,
+        by entry."""
+        seqs = live.action_seqs[start:stop]
+        if not seqs:
+            return {}
+        by_seq = await self.db(self.store.explanations, live.id, seqs[0], seqs[-1] + 1)
+        return {start + i: by_seq[s] for i, s in enumerate(seqs) if s in by_seq}
+
     async def close(self) -> None:
         tasks = [t.bot_task for t in self.live.values() if t.bot_task is not None]
+        if self._janitor is not None:
+            tasks.append(self._janitor)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.hub.close()
+        self.db.close()

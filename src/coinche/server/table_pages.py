@@ -1,0 +1,116 @@
+"""The pages of play: home (the solo form), a new solo table, the table's page, the
+account page and the language switch. The live table itself is the WebSocket of
+``table_socket``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+
+from ..engine.rules import PROFILES, RuleSet
+from ..engine.text import is_number, parse_number
+from . import i18n, rules_pages
+from .forms import read_form
+from .pages import lang_of, page, player_in_session, player_of, service_of
+from .table_socket import table_socket
+from .tables import LEVELS, TARGETS, TableError
+
+
+async def home(request: Request) -> Response:
+    player = player_of(request)
+    profiles = [
+        {
+            "name": name,
+            "targets": TARGETS[name],
+            "default": PROFILES[name].target,
+            "sa_ta_option": not PROFILES[name].sa_ta,
+        }
+        for name in PROFILES
+    ]
+    return page(
+        request,
+        "home.html",
+        profiles=profiles,
+        levels=LEVELS,
+        free_deals_left=await service_of(request).free_deals_left(player),
+    )
+
+
+def _solo_rules(form: FormData) -> RuleSet:
+    profile = str(form.get("profile") or "classic")
+    if profile not in PROFILES:
+        raise HTTPException(400)
+    text = str(form.get("target") or PROFILES[profile].target)
+    target = parse_number(text) if is_number(text) else None  # digits only, no spaces
+    if target not in TARGETS[profile]:
+        raise HTTPException(400)
+    options: dict[str, Any] = {"target": target}
+    if not PROFILES[profile].sa_ta and form.get("sa_ta") == "on":
+        options["sa_ta"] = True
+    return RuleSet.profile(profile, **options)
+
+
+async def solo(request: Request) -> Response:
+
+    player = player_of(request)
+    form = await read_form(request)
+    rules = _solo_rules(form)
+    level = str(form.get("level") or "adaptive")
+    if level not in LEVELS:
+        raise HTTPException(400)
+    try:
+        spec = await service_of(request).create_solo(player, rules, level)
+    except TableError as e:
+        if e.code == "limit":
+            return RedirectResponse("/compte", status_code=303)
+        raise HTTPException(400) from None
+    return RedirectResponse(f"/table/{spec.id}", status_code=303)
+
+
+async def table_page(request: Request) -> Response:
+    player = player_in_session(request)
+    live = await service_of(request).table(request.path_params["table_id"])
+    if live is None or player is None or live.seat_of(player) is None:
+        raise HTTPException(404)
+    lang = lang_of(request)
+    return page(
+        request,
+        "table.html",
+        table_id=live.id,
+        profile=live.spec.rules.name,
+        rules_url=rules_pages.rules_url(lang, live.spec.rules.name),
+        catalogue=json.dumps(i18n.js_catalogue(lang), ensure_ascii=False),
+    )
+
+
+async def account(request: Request) -> Response:
+    player_of(request)
+    return page(request, "account.html", free_deals=request.app.state.settings.free_deals)
+
+
+async def switch_language(request: Request) -> Response:
+    lang = request.path_params["lang"]
+    if lang not in i18n.LANGUAGES:
+        raise HTTPException(404)
+    target = request.query_params.get("next", "/")
+    if not target.startswith("/") or target.startswith("//"):
+        target = "/"
+    response = RedirectResponse(target, status_code=303)
+    response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
+    return response
+
+
+routes: list[BaseRoute] = [
+    Route("/", home),
+    Route("/solo", solo, methods=["POST"]),
+    Route("/table/{table_id}", table_page),
+    Route("/compte", account),
+    Route("/langue/{lang}", switch_language),
+    WebSocketRoute("/ws/table/{table_id}", table_socket),
+]

@@ -1,0 +1,232 @@
+"""One player's WebSocket at a table (docs/protocol.md): it holds no table object.
+
+Three tasks share a connection: the reader turns frames into requests to the table
+service and queues their answers; the watcher waits on the hub for the table's new steps
+and queues the seat's states of the steps it has not sent (read from the service, which
+catches up from the log when it is behind); the sender writes the queue to the socket.
+The queue is bounded: a client that does not read is closed (1008), not buffered forever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import anyio
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from .config import Settings
+from .log_limits import RefusalLog
+from .pages import lang_of, player_in_session, service_of
+from .protocol import (
+    ActionRequest,
+    HintRequest,
+    NextDealRequest,
+    ProtocolError,
+    ack_message,
+    error_message,
+    hello_message,
+    hint_message,
+    read_request,
+    state_message,
+)
+from .security import origin_allowed
+from .tables import LiveTable, TableError, TableService
+
+log = logging.getLogger("coinche.socket")
+
+CLOSE_NOT_SEATED = 4404
+CLOSE_ORIGIN = 4403
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+CLOSE_FAULT = 1011
+
+
+class SlowConsumer(Exception):
+    """The client leaves too many messages unread."""
+
+
+def parse_since(text: str | None) -> int | None:
+    """The ``since`` of the connection's address: a seq, or None (absent or not a number)."""
+    if text is None or not text.isascii() or not text.isdigit() or len(text) > 9:
+        return None
+    return int(text)
+
+
+def states_since(
+    live: LiveTable, seat: int, since: int | None, lang: str, free_left: int | None, limit: int
+) -> list[dict[str, Any]]:
+    """What a client that has the table up to ``since`` needs: one state per missing step,
+    or one full state when it has nothing, is ahead of the table, or misses too much."""
+    if since is None or since > live.seq or live.seq - since > limit:
+        return [state_message(live, seat, lang, free_left, full=True)]
+    if since == live.seq:
+        return []
+    if since == live.seq - 1:
+        return [state_message(live, seat, lang, free_left, full=False)]
+    return [state_message(past, seat, lang, free_left, full=False) for past in live.replay(since)]
+
+
+class TableSession:
+    def __init__(self, websocket: WebSocket, service: TableService, table_id: str, player: str) -> None:
+        self.ws = websocket
+        self.service = service
+        self.settings: Settings = service.settings
+        self.table_id = table_id
+        self.player = player
+        self.lang = lang_of(websocket)
+        self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=self.settings.outbox_limit)
+        self.refusals = RefusalLog(log, f"table {table_id} player {player}")
+        self.sent = 0
+        """The table's seq of the last state queued."""
+        self.seat = 0
+        self.closing: tuple[int, str] | None = None
+        """How the socket is to be closed once the session ends (None: it closed itself)."""
+
+    def queue(self, message: dict[str, Any]) -> None:
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            raise SlowConsumer from None
+
+    async def run(self, since: int | None) -> None:
+        service = self.service
+        async with service.hub.subscribe(self.table_id) as subscription:
+            # Read the table once subscribed: a step stored in between is not missed.
+            live = await service.table(self.table_id)
+            seat = live.seat_of(self.player) if live is not None else None
+            if live is None or seat is None:
+                await self._close(CLOSE_NOT_SEATED, "no seat")
+                return
+            self.seat = seat
+            free_left = await service.free_deals_left(self.player)
+            messages = states_since(live, seat, since, self.lang, free_left, self.settings.replay_limit)
+            resumed = since is not None and not (messages and messages[0]["full"])
+            self.queue(hello_message(live.seq, seat, resumed))
+            for m in messages:
+                self.queue(m)
+            self.sent = live.seq
+            service.attach(live)
+            try:
+                async with anyio.create_task_group() as group:
+                    for part in (self._send, self._read, lambda: self._watch(subscription)):
+                        group.start_soon(self._guard, part, group.cancel_scope)
+            finally:
+                service.detach(self.table_id)
+                self.refusals.close()
+        if self.closing is not None:
+            await self._close(*self.closing)
+
+    async def _guard(self, part: Callable[[], Awaitable[None]], scope: anyio.CancelScope) -> None:
+        """Run one part of the connection; when it ends, for whatever reason, the others end
+        too, and ``closing`` says how to close the socket."""
+        try:
+            await part()
+        except SlowConsumer:
+            log.info("table %s player %s: closed, too many unread messages", self.table_id, self.player)
+            self.closing = (CLOSE_POLICY, "too many unread messages")
+        except _Close as e:
+            self.closing = (e.code, e.reason)
+        except WebSocketDisconnect:
+            pass
+        except Exception:
+            log.exception("table %s player %s: the connection failed", self.table_id, self.player)
+            self.closing = (CLOSE_FAULT, "")
+        finally:
+            scope.cancel()
+
+    async def _close(self, code: int, reason: str) -> None:
+        if self.ws.application_state is WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await self.ws.close(code=code, reason=reason)
+
+    async def _send(self) -> None:
+        while True:
+            message = await self.outbox.get()
+            if self.ws.application_state is not WebSocketState.CONNECTED:
+                return
+            await self.ws.send_text(json.dumps(message, ensure_ascii=False))
+
+    async def _watch(self, subscription: Any) -> None:
+        """Queue the states of the table's new steps, in order, none twice, none missed."""
+        while True:
+            seq = await subscription.wait()
+            if seq <= self.sent:
+                continue
+            live = await self.service.table(self.table_id, at_least=seq)
+            if live is None:
+                raise _Close(CLOSE_NOT_SEATED, "table gone")
+            seat = live.seat_of(self.player)
+            if seat is None:
+                raise _Close(CLOSE_NOT_SEATED, "no seat")
+            self.seat = seat
+            free_left = await self.service.free_deals_left(self.player)
+            for m in states_since(live, seat, self.sent, self.lang, free_left, self.settings.replay_limit):
+                self.queue(m)
+            self.sent = live.seq
+
+    async def _read(self) -> None:
+        while True:
+            frame = await self.ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            text, data = frame.get("text"), frame.get("bytes")
+            size = len(text) if text is not None else len(data or b"")
+            if size > self.settings.max_frame_bytes:
+                raise _Close(CLOSE_TOO_BIG, "message too big")
+            reply = await self._answer(text, data)
+            if reply is not None:
+                self.queue(reply)
+
+    async def _answer(self, text: str | None, data: bytes | None) -> dict[str, Any] | None:
+        """The answer to one frame: an ack, a hint or a refusal."""
+        service = self.service
+        request_id: str | None = None
+        try:
+            request = read_request(text, data, self.settings.max_message_bytes)
+            request_id = request.id
+            if isinstance(request, ActionRequest):
+                seq = await service.act(self.table_id, self.player, request.action, request.id)
+                return ack_message(request.id, seq)
+            if isinstance(request, NextDealRequest):
+                seq = await service.next_deal(self.table_id, self.player, request.id)
+                return ack_message(request.id, seq)
+            assert isinstance(request, HintRequest)
+            decision, live, seat = await service.hint(self.table_id, self.player)
+            return hint_message(self.lang, request.id, decision, live, seat)
+        except ProtocolError as e:
+            self.refusals.refused(e.code, e.detail)
+            return error_message(self.lang, e.code, e.id, e.detail)
+        except TableError as e:
+            self.refusals.refused(e.code, str(e))
+            return error_message(self.lang, e.code, request_id, error=e)
+
+
+class _Close(Exception):
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+async def table_socket(websocket: WebSocket) -> None:
+    """``/ws/table/{id}?since=N``: the seated player's live table."""
+    service = service_of(websocket)
+    if not origin_allowed(websocket, service.settings.allowed_origins):
+        await websocket.close(code=CLOSE_ORIGIN)
+        return
+    table_id = websocket.path_params["table_id"]
+    player = player_in_session(websocket)
+    live = await service.table(table_id) if player is not None else None
+    seat = live.seat_of(player) if live is not None and player is not None else None
+    if live is None or seat is None or player is None:
+        await websocket.close(code=CLOSE_NOT_SEATED)
+        return
+    await websocket.accept()
+    session = TableSession(websocket, service, table_id, player)
+    with contextlib.suppress(WebSocketDisconnect):
+        await session.run(parse_since(websocket.query_params.get("since")))
