@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import random
@@ -54,6 +55,8 @@ HOST = "127.0.0.1"
 START_TIMEOUT = 60.0
 HTTP_TIMEOUT = 30.0
 FREE_DEALS = 999_999_999
+TRICK_PAUSE = 1.0
+"""The server's extra pause before a computer leads a new trick (``Settings.trick_pause``)."""
 TARGETS = {"classic": 3000, "federation": 2000, "house": 3010, "online": 2001}
 
 
@@ -106,7 +109,7 @@ def children(pid: int) -> list[int]:
 
 
 class Server:
-    def __init__(self, workdir: Path, workers: int, bot_delay: float) -> None:
+    def __init__(self, workdir: Path, workers: int, bot_delay: float, idle_seconds: float) -> None:
         self.port = free_port()
         self.log = workdir / "server.log"
         command = [sys.executable, "-m", "coinche.cli", "serve", "--host", HOST, "--port", str(self.port)]
@@ -118,7 +121,7 @@ class Server:
             "--workers",
             str(workers),
         ]
-        command += ["--free-deals", str(FREE_DEALS)]
+        command += ["--free-deals", str(FREE_DEALS), "--idle-seconds", str(idle_seconds)]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env.pop("COINCHE_DATABASE_URL", None)
         with self.log.open("w") as out:
@@ -196,8 +199,33 @@ class Totals:
     games: int = 0
     tables: int = 0
     latencies: list[float] = field(default_factory=list)
+    bot_gaps: list[float] = field(default_factory=list)
+    """How late each computer's move came after the state before it, past its display pause."""
+    hints: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)
     measuring: bool = False
+
+
+IDS = itertools.count(1)
+"""Request ids (docs/protocol.md): unique over the run."""
+
+
+async def receive_state(ws: ClientConnection, timeout: float) -> dict[str, Any]:
+    """The next message that is not a ``hello`` or an ``ack`` (a state, an error)."""
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+        if message.get("type") not in ("hello", "ack"):
+            return message
+
+
+def expected_pause(prev: dict[str, Any], state: dict[str, Any], args: argparse.Namespace) -> float:
+    """The display pause the server puts before a computer's move: ``--bot-delay``, plus
+    the trick pause when the move leads a new trick."""
+    if not args.bot_delay:
+        return 0.0
+    deal = state["game"]["deal"]
+    leads = deal["phase"] == "play" and len(deal["trick"]) == 1 and bool(deal["tricks"])
+    return float(args.bot_delay) + (TRICK_PAUSE if leads else 0.0)
 
 
 def choose(legal: list[dict[str, Any]], rng: random.Random, policy: str) -> dict[str, Any]:
@@ -249,7 +277,7 @@ async def human(
             async with connect(
                 url, additional_headers={"Cookie": cookie}, open_timeout=HTTP_TIMEOUT, close_timeout=5, max_size=1 << 20
             ) as ws:
-                state = json.loads(await asyncio.wait_for(ws.recv(), HTTP_TIMEOUT))
+                state = await receive_state(ws, HTTP_TIMEOUT)
                 if first:
                     first = False
                     ready[0] += 1
@@ -279,11 +307,15 @@ async def play(
     """Play one table until the deadline (False) or the game's end (True)."""
     pending: dict[str, Any] | None = None
     sent_at = 0.0
-    latest = state
+    latest = prev = state
+    last_state_at = arrived = time.perf_counter()
     for _ in range(10_000_000):
         if state.get("type") == "state":
             latest = state
             me = state["table"]["you"]
+            if totals.measuring and state.get("last") and state["last"]["seat"] != me:
+                totals.bot_gaps.append(arrived - last_state_at - expected_pause(prev, state, args))
+            prev, last_state_at = state, arrived
             if state.get("last") and totals.measuring:
                 totals.actions += 1
             if pending is not None and answers(state, me, pending):
@@ -300,13 +332,13 @@ async def play(
                     return False
                 if totals.measuring:
                     totals.deals += 1
-                await ws.send('{"type": "next_deal"}')
+                await ws.send(json.dumps({"type": "next_deal", "id": f"n{next(IDS)}"}))
             elif pending is None and deal["legal_actions"] and deal["to_move"] == me:
                 if args.think > 0:  # a person takes a moment: 0.5 to 1.5 times --think
                     await asyncio.sleep(min(rng.uniform(0.5, 1.5) * args.think, max(0.0, deadline - time.monotonic())))
                 pending = choose(deal["legal_actions"], rng, args.policy)
                 sent_at = time.perf_counter()
-                await ws.send(json.dumps({"type": "action", "action": pending}))
+                await ws.send(json.dumps({"type": "action", "id": f"a{next(IDS)}", "action": pending}))
         elif state.get("type") == "error":
             totals.errors[f"error {state.get('code')}"] += 1
             pending = None
@@ -314,17 +346,45 @@ async def play(
             if deal["legal_actions"] and deal["to_move"] == latest["table"]["you"]:
                 pending = deal["legal_actions"][0]
                 sent_at = time.perf_counter()
-                await ws.send(json.dumps({"type": "action", "action": pending}))
+                await ws.send(json.dumps({"type": "action", "id": f"a{next(IDS)}", "action": pending}))
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return False
         try:
-            state = json.loads(await asyncio.wait_for(ws.recv(), min(remaining, 30.0) + 0.01))
+            state = await receive_state(ws, min(remaining, 30.0) + 0.01)
+            arrived = time.perf_counter()
         except TimeoutError:
             if deadline - time.monotonic() > 0:
                 totals.errors["no message for 30 s"] += 1
             return False
     return False
+
+
+async def hint_storm(port: int, args: argparse.Namespace, totals: Totals, deadline: list[float]) -> None:
+    """``--hint-storm`` connections of one guest on one table, each asking for a hint every
+    100 ms until the deadline: the answers are counted (hints, refusals)."""
+    table_id, cookie = await new_table(port, None, args.profile, args.level)
+    url = f"ws://{HOST}:{port}/ws/table/{table_id}"
+
+    async def one() -> None:
+        async with connect(url, additional_headers={"Cookie": cookie}, open_timeout=HTTP_TIMEOUT) as ws:
+
+            async def read() -> None:
+                async for raw in ws:
+                    message = json.loads(raw)
+                    if message["type"] in ("hint", "error") and totals.measuring:
+                        totals.hints[message["type"] if message["type"] == "hint" else message["code"]] += 1
+
+            reader = asyncio.create_task(read())
+            try:
+                while time.monotonic() < deadline[0]:
+                    await ws.send(json.dumps({"type": "hint", "id": f"h{next(IDS)}"}))
+                    await asyncio.sleep(0.1)
+            finally:
+                reader.cancel()
+                await asyncio.gather(reader, return_exceptions=True)
+
+    await asyncio.gather(*(one() for _ in range(args.hint_storm)), return_exceptions=True)
 
 
 # ----- the run -----
@@ -362,6 +422,7 @@ async def run(args: argparse.Namespace, server: Server) -> None:
     t0 = time.monotonic()
     deadline[0] = t0 + args.seconds
     totals.measuring = True
+    storm = asyncio.create_task(hint_storm(server.port, args, totals, deadline)) if args.hint_storm else None
     start.set()
     rss_peak = rss_open
     while time.monotonic() < deadline[0]:
@@ -375,13 +436,19 @@ async def run(args: argparse.Namespace, server: Server) -> None:
     worker_cpu = sum(cpu_seconds(c) for c in worker_pids) - worker_cpu_start
     rss_end = proc_status(pid, "VmRSS")
     workers_rss = sum(proc_status(c, "VmRSS") for c in worker_pids)
+    if storm is not None:
+        tasks.append(storm)
     _, pending = await asyncio.wait(tasks, timeout=40)
     for task in pending:
         task.cancel()
         totals.errors["human still running at the end"] += 1
     await asyncio.gather(*pending, return_exceptions=True)
 
+    await asyncio.sleep(args.idle_seconds * 1.5 + 1)  # every table idle: they leave memory
+    rss_idle = proc_status(pid, "VmRSS")
+
     lat = [x * 1000 for x in totals.latencies]
+    gaps = [x * 1000 for x in totals.bot_gaps]
     tables = max(totals.tables, 1)
     print(
         f"coinche server load: {args.tables} tables, level {args.level}, {args.profile} rules, "
@@ -401,10 +468,18 @@ async def run(args: argparse.Namespace, server: Server) -> None:
             f"  answer to a human move: p50 {percentile(lat, 0.5):.1f} ms, p95 {percentile(lat, 0.95):.1f} ms, "
             f"max {max(lat):.1f} ms, mean {statistics.fmean(lat):.1f} ms ({len(lat)} moves)"
         )
+    if gaps:
+        print(
+            f"  a computer's move after its display pause: p50 {percentile(gaps, 0.5):.1f} ms, "
+            f"p95 {percentile(gaps, 0.95):.1f} ms, max {max(gaps):.1f} ms ({len(gaps)} moves)"
+        )
+    if args.hint_storm:
+        print(f"  hint storm ({args.hint_storm} connections, one every 100 ms each): {dict(totals.hints)}")
     print(
         f"  server process: RSS {rss_before / 1024:.1f} MiB before the tables, {rss_open / 1024:.1f} MiB "
         f"with them open, {rss_end / 1024:.1f} MiB at the end (peak {rss_peak / 1024:.1f} MiB): "
-        f"{(rss_end - rss_before) / tables:.0f} KiB per table ({tables} tables)"
+        f"{(rss_end - rss_before) / tables:.0f} KiB per table ({tables} tables); "
+        f"{rss_idle / 1024:.1f} MiB once they were idle {args.idle_seconds * 1.5 + 1:g} s"
     )
     print(f"  helpers (bot workers, fork server...): {len(worker_pids)} processes, RSS {workers_rss / 1024:.1f} MiB")
     print(
@@ -430,13 +505,23 @@ def main() -> None:
         "--bot-delay", type=float, default=0.0, help="the server's pause before a computer's move (default 0; site 0.7)"
     )
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--hint-storm",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N more connections on one more table, each asking for a hint every 100 ms (default 0)",
+    )
+    ap.add_argument(
+        "--idle-seconds", type=float, default=5.0, help="the server's --idle-seconds; memory is read again after it"
+    )
     args = ap.parse_args()
     if not 1 <= args.tables <= 5000 or not 0 < args.seconds <= 3600 or not 1 <= args.workers <= 64:
         ap.error("--tables 1..5000, --seconds up to 3600, --workers 1..64")
     if not 0 <= args.bot_delay <= 10:
         ap.error("--bot-delay 0..10 seconds")
     with tempfile.TemporaryDirectory(prefix="coinche-bench-") as tmp:
-        server = Server(Path(tmp), args.workers, args.bot_delay)
+        server = Server(Path(tmp), args.workers, args.bot_delay, args.idle_seconds)
         try:
             asyncio.run(run(args, server))
         finally:

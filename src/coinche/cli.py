@@ -101,6 +101,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--free-deals", type=_COUNT, default=3, metavar="N", help="deals a guest plays without an account (default 3)"
     )
     p.add_argument(
+        "--idle-seconds",
+        type=float,
+        default=300.0,
+        metavar="S",
+        help="a table nobody watches leaves memory after S seconds unused (default 300)",
+    )
+    p.add_argument(
         "--origin",
         action="append",
         default=[],
@@ -190,6 +197,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.free_deals < 0:
         print("coinche serve: error: --free-deals must be 0 or more", file=sys.stderr)
         return 2
+    if not math.isfinite(args.idle_seconds) or not 1 <= args.idle_seconds <= 86_400:
+        print("coinche serve: error: --idle-seconds must be between 1 and 86400", file=sys.stderr)
+        return 2
     origins = tuple(normalise_origin(text) for text in args.origin)
     for text, origin in zip(args.origin, origins, strict=True):
         if origin is None:
@@ -204,6 +214,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         bot_delay=args.bot_delay,
         bot_workers=args.workers,
         free_deals=args.free_deals,
+        idle_seconds=args.idle_seconds,
         allowed_origins=tuple(o for o in origins if o is not None),
     )
     try:
@@ -218,7 +229,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         port=args.port,
         log_level="warning",
         ws=AnsweringWebSocketProtocol,  # answers a handshake with headers over 8 KB (431)
-        ws_max_size=64 * 1024,  # a bigger frame closes the connection (1009)
+        ws_max_size=settings.max_frame_bytes,  # a bigger frame closes the connection (1009)
         ws_per_message_deflate=False,
     )
     return 0

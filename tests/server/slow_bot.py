@@ -7,7 +7,9 @@ holds up another one.
 
 from __future__ import annotations
 
+import tempfile
 import time
+from pathlib import Path
 
 from coinche.bots.base import Bot, Decision
 from coinche.engine.deal import View
@@ -36,3 +38,48 @@ class BriefBot(SlowBot):
 
 
 BRIEF = "slow_bot:BriefBot"
+
+
+class RaisingBot(Bot):
+    """A computer that fails on every decision: the table plays its first legal action."""
+
+    name = "raising"
+
+    def choose(self, view: View) -> Decision:
+        raise RuntimeError("the bot broke")
+
+
+class IllegalBot(Bot):
+    """A computer that answers an action it may not take (a card it does not hold, a call
+    out of range): the table plays its first legal action instead."""
+
+    name = "illegal"
+
+    def choose(self, view: View) -> Decision:
+        legal = set(view.legal_actions)
+        wrong = next(a for a in range(1000) if a not in legal)
+        return Decision.plain(wrong, "an action it may not take")
+
+
+RAISING = "slow_bot:RaisingBot"
+ILLEGAL = "slow_bot:IllegalBot"
+
+
+GATE = Path(tempfile.gettempdir()) / "coinche-test-bot-gate"
+"""While this file exists, ``GatedBot`` thinks (a test opens the gate by removing it)."""
+
+
+class GatedBot(Bot):
+    """Thinks until the test removes ``GATE`` (at most a minute), then plays its first legal
+    action: a computer that is still thinking for as long as a test needs, with no clock."""
+
+    name = "gated"
+
+    def choose(self, view: View) -> Decision:
+        deadline = time.monotonic() + 60
+        while GATE.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return Decision.plain(view.legal_actions[0], "the first legal action, once let through")
+
+
+GATED = "slow_bot:GatedBot"

@@ -26,7 +26,7 @@ from server_helpers import (
     service_of,
     ws_receive,
 )
-from slow_bot import BRIEF, BriefBot
+from slow_bot import BRIEF, ILLEGAL, RAISING, BriefBot
 from starlette.testclient import TestClient
 from websockets.exceptions import ConnectionClosed
 
@@ -334,3 +334,70 @@ def test_computers_play_on_after_a_fault(make_client: MakeClient, monkeypatch: p
         state = human.until_my_move()
         assert is_my_turn(state) or state["awaiting_next_deal"]
         assert live_table(client, table_id).seq > failed[0]
+
+
+@pytest.mark.parametrize("level", [RAISING, ILLEGAL])
+def test_a_computer_that_fails_or_cheats_plays_its_first_legal_action(make_client: MakeClient, level: str) -> None:
+    client = make_client()
+    guest, _ = new_guest(client)
+    bot = Seat("bot", level=level)
+    seats = [Seat("human", player=guest), bot, bot, bot]
+    spec = call(client, service_of(client).create_table, RuleSet.profile("classic", target=700), seats, "x")
+    with client.websocket_connect(f"/ws/table/{spec.id}") as ws:
+        human = Human(ws, max_deals=1)
+        last = human.play_game()
+        assert last["awaiting_next_deal"]
+    live = live_table(client, spec.id)
+    deal = live.game.deals[0]
+    replay = LiveTable.build(live.spec, [])
+    for entry in deal.log:  # every computer's action was the first legal one
+        current = replay.game.current
+        assert current is not None
+        if current.to_move != 0:
+            assert entry == replay.game.legal_actions()[0]
+        replay.game.replay_entry(entry)
+
+
+def test_two_connections_of_one_player_both_follow_the_table(client: TestClient) -> None:
+    """Two tabs of one player: a move made in one reaches the other, and either may act."""
+    table_id = create_solo(client, "classic", 3000, "confirmed")
+    with (
+        client.websocket_connect(f"/ws/table/{table_id}") as one,
+        client.websocket_connect(f"/ws/table/{table_id}") as two,
+    ):
+        first, second = Human(one), Human(two)
+        state = first.until_my_move()
+        other = second.next_state()
+        while other["seq"] < state["seq"]:
+            other = second.next_state()
+        assert other["game"] == state["game"]
+        answered = first.act(state)
+        while other["seq"] < answered["seq"]:
+            other = second.next_state()
+        assert other["seq"] == answered["seq"] and other["last"] == answered["last"]
+        state = second.until_my_move(other)
+        if not state["awaiting_next_deal"]:
+            again = second.act(state)
+            seen = first.next_state()
+            while seen["seq"] < again["seq"]:
+                seen = first.next_state()
+            assert seen["last"] == again["last"]
+    service = service_of(client)
+    wait_until(lambda: not service.watchers[table_id])
+
+
+def test_hints_are_limited_per_seat_and_player(make_client: MakeClient) -> None:
+    client = make_client(hints_per_minute=3)
+    table_id = create_solo(client, "classic", 3000, "confirmed")
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        Human(ws).until_my_move()
+        answers = []
+        for n in range(5):
+            ws.send_json({"type": "hint", "id": f"h{n}"})
+            answers.append(receive(ws))
+        assert [a["type"] for a in answers[:3]] == ["hint"] * 3
+        assert [(a["type"], a["code"], a["id"]) for a in answers[3:]] == [
+            ("error", "hint_limit", "h3"),
+            ("error", "hint_limit", "h4"),
+        ]
+        assert all(a["message"] for a in answers[3:])

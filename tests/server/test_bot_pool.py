@@ -1,0 +1,90 @@
+"""The bot pool: a table's computer moves go before hints, which go before deal analyses;
+its queues are bounded; a worker that dies is replaced once, whoever sees it."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from pool_tasks import die_once, nap
+
+from coinche.server.bot_pool import BotPool, PoolBusy, Priority
+
+
+def test_moves_go_before_hints_and_hints_before_analyses() -> None:
+    async def run() -> list[str]:
+        pool = BotPool(1)
+        done: list[str] = []
+
+        async def job(tag: str, priority: Priority) -> None:
+            done.append(await pool.run(nap, 0.0, tag, priority=priority))
+
+        try:
+            busy = asyncio.create_task(job("first", Priority.ANALYSIS))
+            await asyncio.sleep(0.05)  # the only worker takes it
+            queued = [
+                asyncio.create_task(job(tag, priority))
+                for tag, priority in [
+                    ("analysis", Priority.ANALYSIS),
+                    ("hint", Priority.HINT),
+                    ("move", Priority.MOVE),
+                    ("hint 2", Priority.HINT),
+                    ("move 2", Priority.MOVE),
+                ]
+            ]
+            await asyncio.gather(busy, *queued)
+        finally:
+            await pool.aclose()
+            pool.close()
+        return done
+
+    # The first job may not have reached the worker before the others were queued: it is
+    # an analysis, so it is then served last of all, never before a move.
+    order = asyncio.run(run())
+    rest = [t for t in order if t != "first"]
+    assert rest == ["move", "move 2", "hint", "hint 2", "analysis"], order
+
+
+def test_the_queues_are_bounded() -> None:
+    async def run() -> None:
+        pool = BotPool(1, queue_limit=2)
+        try:
+            running = asyncio.create_task(pool.run(nap, 0.5, "long", priority=Priority.MOVE))
+            await asyncio.sleep(0.05)
+            waiting = [asyncio.create_task(pool.run(nap, 0.0, str(i), priority=Priority.HINT)) for i in range(2)]
+            await asyncio.sleep(0)
+            assert pool.waiting(Priority.HINT) == 2
+            with pytest.raises(PoolBusy):
+                await pool.run(nap, 0.0, "one too many", priority=Priority.HINT)
+            # Another priority has its own room.
+            assert await pool.run(nap, 0.0, "move", priority=Priority.MOVE) == "move"
+            assert await running == "long"
+            assert [await w for w in waiting] == ["0", "1"]
+        finally:
+            await pool.aclose()
+            pool.close()
+
+    asyncio.run(run())
+
+
+def test_a_dead_worker_is_replaced_once(tmp_path: Path) -> None:
+    """A worker dies while two tasks run: both see the pool broken, one new pool is started
+    (not two), and both tasks are answered on it."""
+
+    async def run() -> tuple[list[str], int]:
+        pool = BotPool(2)
+        try:
+            results = await asyncio.gather(
+                pool.run(die_once, str(tmp_path / "marker"), priority=Priority.MOVE),
+                pool.run(nap, 0.5, "napped", priority=Priority.MOVE),
+            )
+            again = await pool.run(nap, 0.0, "after", priority=Priority.MOVE)
+            return [*results, again], pool.generation
+        finally:
+            await pool.aclose()
+            pool.close()
+
+    results, generation = asyncio.run(run())
+    assert results == ["alive", "napped", "after"]
+    assert generation == 1

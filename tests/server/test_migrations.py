@@ -1,0 +1,86 @@
+"""The schema's migrations on a database that has data in it: a database of the first
+schema (guests, tables whose seats name guests, action logs) comes up to the newest one
+with every table where it was, and its guests still find their seats and free deals."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import create_engine, text
+
+from coinche.engine.game import Game
+from coinche.engine.rules import RuleSet
+from coinche.server.bot_pool import BotPool
+from coinche.server.config import Settings
+from coinche.server.db import MIGRATIONS
+from coinche.server.store import Seat, Store
+from coinche.server.tables import LiveTable, TableService
+
+
+def upgrade(url: str, revision: str) -> None:
+    engine = create_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, revision)
+    engine.dispose()
+
+
+def test_a_database_of_the_first_schema_comes_up_with_its_games(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    upgrade(url, "0001")
+    rules = RuleSet.profile("classic", target=700)
+    game = Game(rules, seed=42, first_dealer=1, auto_deal=True)
+    for _ in range(30):  # several deals of first legal actions (void deals: all pass)
+        game.apply(game.legal_actions()[0])
+    log = game.log
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO tables (id, created_at, profile, options, seed, first_dealer, seats, level) VALUES "
+                "('t1', '2026-01-01', 'classic', :options, 42, 1, :seats, 'confirmed')"
+            ),
+            {
+                "options": '{"target": 700}',
+                "seats": '[{"kind": "human", "guest": "g1", "level": null}, {"kind": "bot", "guest": null, '
+                '"level": "confirmed"}, {"kind": "bot", "level": "confirmed"}, {"kind": "bot", "level": "confirmed"}]',
+            },
+        )
+        for seq, action in enumerate(log):
+            conn.execute(
+                text("INSERT INTO actions (table_id, seq, seat, action, created_at) VALUES ('t1', :s, 0, :a, '2026')"),
+                {"s": seq, "a": action},
+            )
+        conn.execute(text("INSERT INTO guests (id, created_at, deals_played) VALUES ('g1', '2026-01-01', 2)"))
+    engine.dispose()
+
+    store = Store(url)  # migrates to the newest schema
+    try:
+        loaded = store.load_table("t1")
+        assert loaded is not None
+        spec, steps = loaded
+        assert spec.seats[0] == Seat("human", player="g1") and spec.seat_of("g1") == 0
+        assert spec.seats[1] == Seat("bot", level="confirmed")
+        assert [s.kind for s in steps] == ["action"] * len(log)
+        live = LiveTable.build(spec, steps)
+        assert live.game.log == log
+        assert store.deals_played("g1") == 2
+
+        async def service_view() -> int:
+            service = TableService(store, BotPool(1), Settings(database_url=url))
+            try:
+                again = await service.table("t1")
+                assert again is not None and again.game.log == log
+                return await service.free_deals_left("g1")
+            finally:
+                service.pool.close()
+                service.db.close()
+
+        assert asyncio.run(service_view()) == 1
+    finally:
+        store.close()
