@@ -181,22 +181,26 @@ def test_a_service_that_missed_a_move_catches_up_before_it_accepts_one(tmp_path:
         a.cookies.clear()
         a.cookies.set("session", cookie_a)
         b.cookies.set("session", cookie_b)
-        stale = call(b, service_of(b).table, table_id)  # B reads the table now...
-        assert stale is not None
+        stale = None
         with a.websocket_connect(f"/ws/table/{table_id}") as ws_a:
             north = Human(ws_a)
             state = north.next_state()
-            # ...then A plays on (North and the computers) until South (on B) is to move.
-            for _ in range(40):
-                if state["game"]["deal"]["to_move"] == 2 and not state["awaiting_next_deal"]:
-                    if state["seq"] > 0:
+            # A plays on (North, the computers; South's opening if it opens) until South (on
+            # B) is to move; B reads the table on the way, when it is not South's turn.
+            for _ in range(60):
+                to_move = state["game"]["deal"]["to_move"]
+                if stale is None and to_move != 2:
+                    stale = call(b, service_of(b).table, table_id)
+                if to_move == 2 and not state["awaiting_next_deal"]:
+                    if stale is not None:
                         break
                     first = live_table(a, table_id).game.legal_actions()[0]  # South opens, through A
                     call(a, service_of(a).act, table_id, second, first, "s0")
                     state = north.next_state()
                     continue
                 state = north.act(state) if is_my_turn(state) else north.next_state()
-            assert state["game"]["deal"]["to_move"] == 2
+            assert state["game"]["deal"]["to_move"] == 2 and stale is not None
+            assert stale.game.to_move != 2  # B's copy: not South's turn
             behind = stale.seq
             assert behind < state["seq"]
             # South's move through B: B stores it after reading A's steps.

@@ -417,7 +417,12 @@ class TableService:
         live = await self._require(table_id)
         async with live.lock:
             seat = self._seat(live, player)
-            self._check_turn(live, seat)
+            try:
+                self._check_turn(live, seat)
+            except TableError:
+                if not await self._catch_up(live):  # refused on a stale copy: look again
+                    raise
+                self._check_turn(live, seat)
             deal = live.game.current
             assert deal is not None
             view = deal.view(seat)
@@ -468,7 +473,15 @@ class TableService:
                 if self.live.get(table_id) is not live:  # dropped meanwhile: use the new copy
                     live = await self._require(table_id)
                     continue
-                step = check(live)
+                try:
+                    step = check(live)
+                except TableError:
+                    # Refused on this copy: if another process moved the table on, the
+                    # request is checked again on the table as it is (never refused
+                    # because this copy is stale).
+                    if await self._catch_up(live):
+                        continue
+                    raise
                 if step is None:
                     return live.requests.get(key, live.seq) if key is not None else live.seq
                 try:

@@ -87,10 +87,3 @@ export function meldsName(melds) {
   if (names.length < 2) return names.join('');
   return `${names.slice(0, -1).join(', ')}${t('meld.and')}${names[names.length - 1]}`;
 }
-
-/** Where each seat sits seen from the player: the next seat on the right when play goes
- * anticlockwise, on the left when it goes clockwise (display only). */
-export function positions(direction, you) {
-  const around = direction === 'clockwise' ? ['south', 'west', 'north', 'east'] : ['south', 'east', 'north', 'west'];
-  return [0, 1, 2, 3].map((seat) => around[(seat - you + 4) % 4]);
-}
