@@ -28,12 +28,14 @@ from server_helpers import (
 )
 from slow_bot import BRIEF, ILLEGAL, RAISING, BriefBot
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 
 from coinche.engine.rules import RuleSet
 from coinche.server.app import create_app
 from coinche.server.hub import LocalHub
 from coinche.server.store import Seat, Step
+from coinche.server.table_socket import MAX_CONNECTIONS
 from coinche.server.tables import LiveTable
 
 
@@ -405,3 +407,17 @@ def test_hints_are_limited_per_seat_and_player(make_client: MakeClient) -> None:
             ("error", "hint_limit", "h4"),
         ]
         assert all(a["message"] for a in answers[3:])
+
+
+def test_one_player_may_not_open_connections_without_end(client: TestClient) -> None:
+    table_id = create_solo(client, "classic", 700, "beginner")
+    with contextlib.ExitStack() as stack:
+        for _ in range(MAX_CONNECTIONS):
+            ws = stack.enter_context(client.websocket_connect(f"/ws/table/{table_id}"))
+            assert raw_receive(ws)["type"] == "hello"
+        with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(f"/ws/table/{table_id}") as ws:
+            raw_receive(ws)
+        assert refused.value.code == 1013
+    wait_until(lambda: not service_of(client).connections)
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:  # room again once they closed
+        assert raw_receive(ws)["type"] == "hello"

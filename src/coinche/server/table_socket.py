@@ -44,6 +44,9 @@ CLOSE_ORIGIN = 4403
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
 CLOSE_FAULT = 1011
+CLOSE_TRY_LATER = 1013
+MAX_CONNECTIONS = 32
+"""Connections one player may have open on one table (tabs, devices)."""
 
 
 class SlowConsumer(Exception):
@@ -226,7 +229,17 @@ async def table_socket(websocket: WebSocket) -> None:
     if live is None or seat is None or player is None:
         await websocket.close(code=CLOSE_NOT_SEATED)
         return
+    key = (table_id, player)
+    if service.connections[key] >= MAX_CONNECTIONS:
+        await websocket.close(code=CLOSE_TRY_LATER, reason="too many connections")
+        return
     await websocket.accept()
-    session = TableSession(websocket, service, table_id, player)
-    with contextlib.suppress(WebSocketDisconnect):
-        await session.run(parse_since(websocket.query_params.get("since")))
+    service.connections[key] += 1
+    try:
+        session = TableSession(websocket, service, table_id, player)
+        with contextlib.suppress(WebSocketDisconnect):
+            await session.run(parse_since(websocket.query_params.get("since")))
+    finally:
+        service.connections[key] -= 1
+        if service.connections[key] <= 0:
+            del service.connections[key]

@@ -214,6 +214,8 @@ class TableService:
         self.live: dict[str, LiveTable] = {}
         self.watchers: Counter[str] = Counter()
         """Connections on each table: a watched table stays in memory and its computers play."""
+        self.connections: Counter[tuple[str, str]] = Counter()
+        """Connections of each player on each table (bounded by the socket session)."""
         self._loading: dict[str, asyncio.Lock] = {}
         self._deals_played: dict[str, int] = {}
         """Deals each player has finished, as last read or counted here: every state message
