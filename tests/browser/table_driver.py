@@ -154,6 +154,11 @@ class Table:
     def belote_box(self) -> Locator:
         return self.page.get_by_role("checkbox", name=self.words["belote"], exact=True)
 
+    def notice(self) -> Locator:
+        """The text of the table's notice: a refusal's message, a hint, the connection lost
+        or the table gone."""
+        return self.page.locator("#notice .notice-text")
+
     def live_log(self) -> list[str]:
         """Every text the live region received (recorded by the conftest's init script)."""
         texts: list[str] = self.page.evaluate("() => window.__live || []")

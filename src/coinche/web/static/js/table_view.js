@@ -1,0 +1,554 @@
+// The table page's drawing: everything that touches the DOM. It draws the `TableState`'s
+// last state, says what happens in the live region, moves the focus to what the player is
+// to do, and hands the player's choices (always one of the server's `legal_actions`, sent
+// back as is) to the callbacks it was given. No socket, no rule of the game.
+
+import { t, esc, callHTML, parseCall, trumpVisual, meldName, callName } from './words.js';
+import { cardBack } from './cards.js';
+import { say, sayNow } from './live.js';
+import { BiddingBox } from './bidding.js';
+import { summaryHTML } from './summary.js';
+import { legalOf, bestBid, gameOver, playing, turnKey } from './table_state.js';
+import { multiplierWord, declareName, turnSentence, hintSentence, readKey } from './table_sentences.js';
+import { TrickView, showTrick, POSITIONS, TRICK_HOLD_MS, COLLECT_MS } from './trick_view.js';
+import { HandView } from './hand_view.js';
+
+const THINKING_MS = 1500;
+const BELOTE_BUBBLE_MS = 2500;
+/** An error notice goes with the next change of the table once it is this old. */
+const ERROR_NOTICE_MS = 5000;
+
+function bigCall(code) {
+  const c = parseCall(code);
+  let visual;
+  if (c.kind === 'bid') visual = `<span class="big-value">${c.value}</span>${trumpVisual(c.trump, 'big-trump')}`;
+  else visual = `<span class="big-value small">${esc(t(`js.${c.kind}`))}</span>${trumpVisual(c.trump, 'big-trump')}`;
+  return `<span class="big-call" aria-hidden="true">${visual}</span><span class="visually-hidden">${esc(callName(code))}</span>`;
+}
+
+/** Sets `el`'s markup only when it changed (keeps focus, selection and animations). */
+function setHTML(el, html) {
+  if (el.dataset.html === html) return false;
+  el.innerHTML = html;
+  el.dataset.html = html;
+  return true;
+}
+
+export class TableView {
+  /**
+   * `root`: the page's #table; `table`: the `TableState` to draw; `actions`: the player's
+   * choices, `act(record)` (one of `legal_actions`), `hint()`, `nextDeal()` (true when it
+   * was sent).
+   */
+  constructor(root, table, actions) {
+    this.root = root;
+    this.table = table;
+    this.actions = actions;
+    const $ = (selector, el = root) => el.querySelector(selector);
+    this.els = {
+      loading: $('#loading'),
+      contract: $('#contract'),
+      history: $('#history'),
+      historyHead: $('#history thead tr'),
+      historyBody: $('#history tbody'),
+      score: $('#score'),
+      level: $('#level'),
+      lastTrick: $('#last-trick'),
+      lastTrickGrid: $('#last-trick .mini-trick'),
+      lastTrickWinner: $('#last-trick .last-trick-winner'),
+      lastTrickButton: $('#last-trick-button'),
+      hintButton: $('#hint-button'),
+      summaryButton: $('#summary-button'),
+      helpButton: $('#help-button'),
+      help: $('#help'),
+      beloteBox: $('#belote-box'),
+      belote: $('#belote'),
+      notice: $('#notice'),
+      noticeText: $('#notice .notice-text'),
+      noticeClose: $('#notice .notice-close'),
+      summary: $('#summary'),
+      declare: $('#declare'),
+      declareChoices: $('#declare .declare-choices'),
+    };
+    this.seats = Object.fromEntries(
+      POSITIONS.map((p) => {
+        const el = $(`#seat-${p}`);
+        const part = (name) => $(`.${name}`, el);
+        const names = ['name', 'dealer', 'count', 'thinking', 'fan', 'melds', 'bubble'];
+        return [p, { root: el, ...Object.fromEntries(names.map((name) => [name, part(name)])) }];
+      }),
+    );
+    this.trick = new TrickView($('#trick'));
+    this.hand = new HandView($('#hand'), (code) => this.playCard(code));
+    this.bidding = new BiddingBox($('#bidding'), (code) => this.actions.act({ call: code }));
+    this.thinkingTimer = null;
+    this.beloteBubble = null;
+    this.focusKey = '';
+    this.summaryKey = '';
+    this.summaryTimer = null;
+    this.declareKey = '';
+    this.isGone = false;
+    this.listen();
+  }
+
+  get state() {
+    return this.table.state;
+  }
+
+  get deal() {
+    return this.table.state.game.deal;
+  }
+
+  get names() {
+    return this.table.state.table.seat_names;
+  }
+
+  /** Where seat `seat` sits, as the server placed it. */
+  posOf(seat) {
+    return this.table.state.table.positions[seat];
+  }
+
+  // ----- a new state -----
+
+  /** Draws the table's state; `prev` is the state drawn before (null at first). */
+  draw(prev) {
+    const s = this.state;
+    const d = s.game.deal;
+    const els = this.els;
+    const sameDeal = prev !== null && prev.game.deal_number === s.game.deal_number;
+    const trickDone = sameDeal && d.tricks.length > prev.game.deal.tricks.length;
+    if (!sameDeal) {
+      this.trick.cancelHold();
+      this.beloteBubble = null;
+      els.history.open = window.matchMedia('(min-width: 700px)').matches;
+    }
+    this.root.classList.add('ready');
+    this.root.classList.toggle('clockwise', s.table.direction === 'clockwise');
+    els.loading.hidden = true;
+    if (prev === null || s.last !== null || !sameDeal) {
+      // a hint lasts until something happens; an error until the player acts, or a while
+      const kind = els.notice.dataset.kind;
+      const age = Date.now() - Number(els.notice.dataset.since || 0);
+      const acted = s.last !== null && s.last.seat === s.table.you;
+      if (kind !== 'offline' && (prev === null || kind === 'hint' || acted || age > ERROR_NOTICE_MS)) this.clearNotice();
+    }
+
+    if (s.last && s.last.action && s.last.action.belote) {
+      const b = d.belotes.filter((x) => x.seat === s.last.seat).pop();
+      const shown = { seat: s.last.seat, word: t(`js.bubble.${b && b.at === 'rebelote' ? 'rebelote' : 'belote'}`) };
+      this.beloteBubble = shown;
+      setTimeout(() => {
+        if (this.beloteBubble !== shown) return;
+        this.beloteBubble = null;
+        this.renderSeats();
+      }, BELOTE_BUBBLE_MS);
+    }
+
+    this.renderSeats();
+    this.renderCorners();
+    this.renderHistory();
+    this.trick.render(s, trickDone);
+    this.hand.render(d.hand, legalOf(d).cards);
+    this.renderPanels();
+    this.renderTools();
+    this.renderSummary(trickDone);
+    this.announce(prev, sameDeal, trickDone);
+    this.moveFocus();
+    this.watchThinking(trickDone);
+  }
+
+  // ----- seats -----
+
+  renderSeats() {
+    const d = this.deal;
+    const you = this.state.table.you;
+    const live = playing(this.state);
+    const showCalls = d.phase === 'auction' || (d.phase === 'play' && d.tricks.length === 0 && d.trick.length === 0);
+    for (let seat = 0; seat < 4; seat++) {
+      const el = this.seats[this.posOf(seat)];
+      el.root.dataset.seat = String(seat);
+      el.name.textContent = this.names[seat];
+      el.dealer.hidden = d.dealer !== seat;
+      el.root.classList.toggle('turn', live && d.to_move === seat);
+      if (seat !== you) {
+        const n = d.hand_sizes[seat];
+        el.count.textContent = t(n === 1 ? 'js.card_left' : 'js.cards_left', { count: n });
+        if (el.fan.childElementCount !== n) el.fan.innerHTML = Array.from({ length: n }, () => `<span class="mini-back">${cardBack()}</span>`).join('');
+      }
+      const melds = d.shown_melds[seat] || [];
+      let items = melds.map((m) => `<li>${esc(meldName(m))} <span class="pts">${m.points}</span></li>`);
+      if (seat === you && Array.isArray(d.declared) && d.declared.length && !melds.length) {
+        items = d.declared.map((m) => `<li class="pending">${esc(t('js.declared', { meld: meldName(m) }))}</li>`);
+      }
+      const html = items.join('');
+      setHTML(el.melds, html);
+      el.melds.hidden = !html;
+
+      let bubble = '';
+      let kind = '';
+      if (this.beloteBubble && this.beloteBubble.seat === seat) {
+        bubble = esc(this.beloteBubble.word);
+        kind = 'belote';
+      } else if (showCalls) {
+        const mine = d.calls.filter((c) => c.seat === seat).pop();
+        if (mine) {
+          bubble = callHTML(mine.call, { exclaim: true });
+          kind = parseCall(mine.call).kind;
+        }
+      }
+      if (setHTML(el.bubble, bubble)) {
+        el.bubble.className = `bubble bubble-${kind}`;
+        if (bubble) {
+          el.bubble.classList.remove('pop');
+          void el.bubble.offsetWidth; // restarts the animation
+          el.bubble.classList.add('pop');
+        }
+      }
+      el.bubble.hidden = !bubble;
+    }
+  }
+
+  // ----- corners -----
+
+  renderCorners() {
+    const d = this.deal;
+    const n = this.names;
+    let html;
+    if (d.contract) {
+      const c = d.contract;
+      const mult = multiplierWord(d.calls);
+      html =
+        `<p class="contract-main">${bigCall(c.call)}</p>` +
+        `<p class="taker">${esc(t('js.taker', { seat: n[c.taker] }))}</p>` +
+        (mult ? `<p class="badge">${esc(mult)} <span class="times">×${c.multiplier}</span></p>` : '');
+    } else if (d.phase === 'auction') {
+      const best = bestBid(d.calls);
+      if (best) {
+        const mult = multiplierWord(d.calls.slice(best.index));
+        html =
+          `<p class="contract-label">${esc(t('js.bid_to_beat'))}</p>` +
+          `<p class="contract-main">${bigCall(best.call)}</p>` +
+          `<p class="taker">${esc(n[best.seat])}</p>` +
+          (mult ? `<p class="badge">${esc(mult)}</p>` : '');
+      } else {
+        html = `<p class="contract-label">${esc(t('js.no_bid'))}</p>`;
+      }
+    } else {
+      html = `<p class="contract-label">${esc(t('js.void_deal'))}</p>`;
+    }
+    setHTML(this.els.contract, html);
+
+    const g = this.state.game;
+    const u = this.state.table.you % 2;
+    const points = d.card_points || [0, 0];
+    const showPoints = d.phase !== 'auction' && d.contract !== null;
+    this.els.score.innerHTML =
+      `<dl class="totals">` +
+      `<div class="team team-us"><dt>${esc(t('js.team.us'))}</dt><dd>${g.totals[u]}</dd></div>` +
+      `<div class="team team-them"><dt>${esc(t('js.team.them'))}</dt><dd>${g.totals[1 - u]}</dd></div>` +
+      `</dl>` +
+      `<p class="target">${esc(t('js.target', { target: g.target }))} · ${esc(t('js.deal_number', { number: g.deal_number }))}</p>` +
+      (showPoints
+        ? `<p class="deal-points"><span aria-hidden="true">${esc(t('js.deal_points', { us: points[u], them: points[1 - u] }))}</span>` +
+          `<span class="visually-hidden">${esc(t('js.read.deal_points', { us: points[u], them: points[1 - u] }))}</span></p>`
+        : '');
+    this.els.level.textContent = t('js.computer', { level: this.state.table.level_label });
+  }
+
+  renderHistory() {
+    const d = this.deal;
+    const els = this.els;
+    const order = [1, 2, 3, 4].map((k) => (d.dealer + k) % 4);
+    setHTML(els.historyHead, order.map((seat) => `<th scope="col">${esc(t(`seat.short.${this.posOf(seat)}`))}</th>`).join(''));
+    const rows = [];
+    for (let i = 0; i < d.calls.length; i += 4) {
+      const cells = d.calls.slice(i, i + 4).map((c) => `<td class="call-cell hist-${parseCall(c.call).kind}">${callHTML(c.call)}</td>`);
+      while (cells.length < 4) cells.push('<td></td>');
+      rows.push(`<tr>${cells.join('')}</tr>`);
+    }
+    if (!rows.length) rows.push('<tr><td></td><td></td><td></td><td></td></tr>');
+    if (setHTML(els.historyBody, rows.join(''))) {
+      const box = els.historyBody.closest('.history-scroll');
+      box.scrollTop = box.scrollHeight;
+    }
+    els.history.classList.toggle('empty', d.calls.length === 0);
+  }
+
+  renderLastTrick() {
+    const d = this.deal;
+    const last = d.tricks[d.tricks.length - 1];
+    if (!last) {
+      this.els.lastTrick.hidden = true;
+      this.els.lastTrickButton.setAttribute('aria-expanded', 'false');
+      return;
+    }
+    showTrick(this.els.lastTrickGrid, last.cards, last.leader, { pos: this.state.table.positions, names: this.names });
+    this.els.lastTrickWinner.textContent = t('js.trick_winner', { seat: this.names[last.winner], points: last.points });
+  }
+
+  // ----- the player's choices -----
+
+  playCard(code) {
+    if (!this.state) return;
+    const records = legalOf(this.deal).cards.get(code);
+    if (!records) return;
+    const withBelote = records.find((r) => r.belote === true);
+    const plain = records.find((r) => r.belote !== true);
+    const announce = !this.els.beloteBox.hidden && this.els.belote.checked;
+    this.actions.act(announce && withBelote ? withBelote : plain || withBelote);
+  }
+
+  renderPanels() {
+    const d = this.deal;
+    const els = this.els;
+    const legal = legalOf(d);
+    const best = bestBid(d.calls);
+    const info = best
+      ? `${esc(t('js.bid_to_beat'))} <strong class="call-inline">${callHTML(best.call)}</strong> · ${esc(this.names[best.seat])}`
+      : esc(t('js.no_bid'));
+    this.bidding.show(legal.calls, info);
+
+    const key = JSON.stringify(legal.declares);
+    if (key !== this.declareKey) {
+      this.declareKey = key;
+      els.declareChoices.replaceChildren(
+        ...legal.declares.map((record) => {
+          const b = document.createElement('button');
+          b.type = 'button';
+          b.className = record.melds && record.melds.length ? 'primary' : 'secondary';
+          b.dataset.declare = String(record.declare);
+          const name = declareName(record);
+          b.setAttribute('aria-label', name);
+          const points = (record.melds || []).reduce((sum, m) => sum + (m.points || 0), 0);
+          b.innerHTML = `<span aria-hidden="true">${esc(name)}${points ? ` <span class="pts">${points}</span>` : ''}</span>`;
+          b.addEventListener('click', () => this.actions.act(record));
+          return b;
+        }),
+      );
+    }
+    els.declare.hidden = legal.declares.length === 0;
+    this.root.classList.toggle('bidding-open', legal.calls.length > 0);
+    this.root.classList.toggle('declaring', legal.declares.length > 0);
+  }
+
+  // ----- tools -----
+
+  renderTools() {
+    const d = this.deal;
+    const els = this.els;
+    const legal = legalOf(d);
+    els.hintButton.disabled = legal.all.length === 0;
+    els.lastTrickButton.disabled = d.tricks.length === 0;
+    if (!els.lastTrick.hidden) this.renderLastTrick();
+    const offered = legal.belote;
+    if (offered && els.beloteBox.hidden) els.belote.checked = true;
+    els.beloteBox.hidden = !offered;
+    els.summaryButton.hidden = !((this.state.awaiting_next_deal || gameOver(this.state)) && !els.summary.open);
+  }
+
+  /** The answer to the player's hint: said, shown, and the control it names marked. */
+  showHint(message) {
+    const action = message.action || {};
+    const text = hintSentence(message);
+    this.showNotice(text, 'hint');
+    say(text);
+    if (typeof action.card === 'string') {
+      this.hand.mark(action.card);
+    } else if (typeof action.call === 'string') {
+      this.bidding.mark(action.call);
+    } else if (typeof action.declare === 'number') {
+      for (const b of this.els.declareChoices.children) b.classList.toggle('hinted', Number(b.dataset.declare) === action.declare);
+    }
+  }
+
+  /** The server refused something (`request`: the player's own request it answers, if any). */
+  showError(message, request) {
+    const text = message.message || t('js.error');
+    this.showNotice(text, 'error');
+    say(text);
+    if (request && request.type === 'next_deal') {
+      const next = this.els.summary.querySelector('button[data-do="next"]');
+      if (next) next.disabled = false;
+    }
+  }
+
+  // ----- the notice -----
+
+  showNotice(text, kind) {
+    const els = this.els;
+    els.noticeText.textContent = text;
+    els.notice.dataset.kind = kind;
+    els.notice.dataset.since = String(Date.now());
+    els.notice.hidden = false;
+  }
+
+  clearNotice() {
+    const els = this.els;
+    els.notice.hidden = true;
+    els.notice.dataset.kind = '';
+    els.noticeText.textContent = '';
+  }
+
+  /** The connection dropped: another attempt is on its way. */
+  offline() {
+    if (!this.isGone) this.showNotice(t('js.reconnecting'), 'offline');
+  }
+
+  /** The connection is back. */
+  online() {
+    if (this.els.notice.dataset.kind === 'offline') this.clearNotice();
+  }
+
+  /** The server closed with 4404: the table does not exist (any more) for this visitor. */
+  gone() {
+    const text = t('js.table_gone');
+    this.isGone = true;
+    this.showNotice(text, 'error');
+    say(text);
+  }
+
+  // ----- the end of a deal -----
+
+  openSummary() {
+    if (!this.state) return;
+    const els = this.els;
+    els.summary.innerHTML = summaryHTML(this.state);
+    if (!els.summary.open) els.summary.showModal();
+    const first = els.summary.querySelector('.summary-actions .primary');
+    (first || els.summary.querySelector('button'))?.focus();
+    els.summaryButton.hidden = true;
+  }
+
+  renderSummary(trickDone) {
+    const s = this.state;
+    const els = this.els;
+    const over = gameOver(s);
+    clearTimeout(this.summaryTimer);
+    if (!s.awaiting_next_deal && !over) {
+      this.summaryKey = '';
+      if (els.summary.open) els.summary.close();
+      return;
+    }
+    const key = `${s.game.deal_number}:${over}:${s.can_continue}`;
+    if (key === this.summaryKey) return;
+    this.summaryKey = key;
+    const open = () => {
+      this.openSummary();
+      const result = this.deal.result;
+      const verdict = result ? t(result.made === true ? 'js.made' : result.made === false ? 'js.failed' : 'js.void_deal') : '';
+      say(over ? t('js.game_over') : `${t('js.deal_over', { number: this.state.game.deal_number })} ${verdict}`);
+    };
+    if (trickDone || this.trick.holding) this.summaryTimer = setTimeout(open, TRICK_HOLD_MS + COLLECT_MS);
+    else open();
+  }
+
+  // ----- the live region, focus, thinking -----
+
+  announce(prev, sameDeal, trickDone) {
+    const s = this.state;
+    const d = s.game.deal;
+    if (prev !== null && !sameDeal) say(t('js.new_deal', { seat: this.names[d.dealer] }));
+    if (prev !== null && s.last && s.last.text) say(s.last.text);
+    if (trickDone) {
+      const last = d.tricks[d.tricks.length - 1];
+      say(t('js.trick_won', { seat: this.names[last.winner], points: last.points }));
+    }
+    if (prev === null || turnKey(prev) !== turnKey(s)) {
+      if (legalOf(d).all.length) say(turnSentence(s));
+      else if (prev === null && playing(s)) say(turnSentence(s));
+    }
+  }
+
+  moveFocus() {
+    const els = this.els;
+    const legal = legalOf(this.deal);
+    if (!legal.all.length || els.summary.open || els.help.open) return;
+    const key = turnKey(this.state);
+    if (key === this.focusKey) return;
+    this.focusKey = key;
+    if (legal.calls.length) this.bidding.focus();
+    else if (legal.declares.length) els.declareChoices.querySelector('button')?.focus({ preventScroll: true });
+    else this.hand.focusFirst();
+  }
+
+  watchThinking(trickDone) {
+    clearTimeout(this.thinkingTimer);
+    for (const p of POSITIONS) {
+      this.seats[p].thinking.hidden = true;
+      this.seats[p].root.classList.remove('is-thinking');
+    }
+    if (!playing(this.state)) return;
+    const mover = this.deal.to_move;
+    const seat = this.state.table.seats[mover];
+    if (!seat || seat.kind === 'human') return;
+    this.thinkingTimer = setTimeout(
+      () => {
+        const el = this.seats[this.posOf(mover)];
+        el.thinking.hidden = false;
+        el.root.classList.add('is-thinking');
+        say(t('js.thinking', { seat: this.names[mover] }));
+      },
+      THINKING_MS + (trickDone ? TRICK_HOLD_MS + COLLECT_MS : 0),
+    );
+  }
+
+  // ----- the page's own controls and keys -----
+
+  listen() {
+    const els = this.els;
+    els.hintButton.addEventListener('click', () => {
+      if (this.state && !els.hintButton.disabled) this.actions.hint();
+    });
+    els.lastTrickButton.addEventListener('click', () => {
+      const open = els.lastTrick.hidden;
+      els.lastTrick.hidden = !open;
+      els.lastTrickButton.setAttribute('aria-expanded', String(open));
+      if (open) {
+        this.renderLastTrick();
+        sayNow(readKey('5', this.state, this.trick.shown));
+      }
+    });
+    els.helpButton.addEventListener('click', () => els.help.showModal());
+    els.summaryButton.addEventListener('click', () => this.openSummary());
+    els.noticeClose.addEventListener('click', () => this.clearNotice());
+    els.summary.addEventListener('click', (e) => {
+      const b = e.target.closest('button[data-do]');
+      if (!b) return;
+      if (b.dataset.do === 'next') {
+        if (this.actions.nextDeal()) b.disabled = true;
+      } else if (b.dataset.do === 'close') {
+        els.summary.close();
+      }
+    });
+    els.summary.addEventListener('close', () => {
+      if (this.state) els.summaryButton.hidden = !(this.state.awaiting_next_deal || gameOver(this.state));
+      if (!els.summaryButton.hidden) els.summaryButton.focus();
+    });
+    document.addEventListener('keydown', (e) => this.onKey(e));
+  }
+
+  onKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const els = this.els;
+    const target = e.target;
+    const tag = target && target.tagName;
+    if (tag === 'TEXTAREA' || tag === 'SELECT' || (tag === 'INPUT' && target.type !== 'checkbox')) return;
+    if (e.key === '?') {
+      e.preventDefault();
+      if (els.help.open) els.help.close();
+      else els.help.showModal();
+      return;
+    }
+    if (e.key === 'Escape' && !els.lastTrick.hidden) {
+      els.lastTrick.hidden = true;
+      els.lastTrickButton.setAttribute('aria-expanded', 'false');
+      return;
+    }
+    if (!this.state) return;
+    const text = readKey(e.key, this.state, this.trick.shown);
+    if (text !== null) {
+      e.preventDefault();
+      sayNow(text);
+    }
+  }
+}
