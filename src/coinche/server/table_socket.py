@@ -130,7 +130,7 @@ class TableSession:
         try:
             await part()
         except SlowConsumer:
-            log.info("table %s player %s: closed, too many unread messages", self.table_id, self.player)
+            log.warning("table %s player %s: closed, too many unread messages", self.table_id, self.player)
             self.closing = (CLOSE_POLICY, "too many unread messages")
         except _Close as e:
             self.closing = (e.code, e.reason)
