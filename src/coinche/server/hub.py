@@ -7,7 +7,7 @@ told, and a reader that wakes up catches up from the log whatever it missed.
 
 ``LocalHub`` serves the processes that share its object (one server process, or the tests'
 two table services); a hub between processes (PostgreSQL LISTEN/NOTIFY) is another
-subclass that sends ``publish`` to the others and calls ``_deliver`` with what it hears,
+subclass that sends ``publish`` to the others and calls ``deliver_here`` with what it hears,
 with no change to the table service.
 """
 
@@ -88,7 +88,9 @@ class Hub:
         """Say that ``table_id`` has ``seq`` steps, to every subscriber wherever it is."""
         raise NotImplementedError
 
-    def _deliver(self, table_id: str, seq: int) -> None:
+    def deliver_here(self, table_id: str, seq: int) -> None:
+        """Tell this process's subscribers only (a step read from the log, which its writer
+        already published everywhere)."""
         with self._lock:
             subs = list(self._subscribers.get(table_id, ()))
         for sub in subs:
@@ -110,4 +112,4 @@ class LocalHub(Hub):
     """The hub of one process: a publish reaches the subscriptions of this object."""
 
     async def publish(self, table_id: str, seq: int) -> None:
-        self._deliver(table_id, seq)
+        self.deliver_here(table_id, seq)

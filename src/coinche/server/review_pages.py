@@ -42,7 +42,7 @@ async def _deal_of(request: Request) -> tuple[LiveTable, int, int] | None:
     player = player_in_session(request)
     if not DEAL_NUMBER.fullmatch(text) or player is None:
         return None
-    live = await service_of(request).table(request.path_params["table_id"])
+    live = await service_of(request).table(request.path_params["table_id"], fresh=True)
     if live is None:
         return None
     seat = live.seat_of(player)

@@ -75,7 +75,7 @@ async def solo(request: Request) -> Response:
 
 async def table_page(request: Request) -> Response:
     player = player_in_session(request)
-    live = await service_of(request).table(request.path_params["table_id"])
+    live = await service_of(request).table(request.path_params["table_id"], fresh=True)
     if live is None or player is None or live.seat_of(player) is None:
         raise HTTPException(404)
     lang = lang_of(request)

@@ -87,6 +87,8 @@ class TableSession:
         self.sent = 0
         """The table's seq of the last state queued."""
         self.seat = 0
+        self.hinting: asyncio.Task[None] | None = None
+        """The hint being computed (one at a time per connection)."""
         self.closing: tuple[int, str] | None = None
         """How the socket is to be closed once the session ends (None: it closed itself)."""
 
@@ -99,8 +101,9 @@ class TableSession:
     async def run(self, since: int | None) -> None:
         service = self.service
         async with service.hub.subscribe(self.table_id) as subscription:
-            # Read the table once subscribed: a step stored in between is not missed.
-            live = await service.table(self.table_id)
+            # Read the table once subscribed (a step stored in between is not missed), and
+            # read its log (another process may have moved it on).
+            live = await service.table(self.table_id, fresh=True)
             seat = live.seat_of(self.player) if live is not None else None
             if live is None or seat is None:
                 await self._close(CLOSE_NOT_SEATED, "no seat")
@@ -119,6 +122,8 @@ class TableSession:
                     for part in (self._send, self._read, lambda: self._watch(subscription)):
                         group.start_soon(self._guard, part, group.cancel_scope)
             finally:
+                if self.hinting is not None:
+                    self.hinting.cancel()
                 service.detach(self.table_id)
                 self.refusals.close()
         if self.closing is not None:
@@ -185,6 +190,19 @@ class TableSession:
             if reply is not None:
                 self.queue(reply)
 
+    async def _hint(self, request_id: str | None) -> None:
+        """Ask the expert for a hint and queue its answer (or the refusal)."""
+        try:
+            decision, live, seat = await self.service.hint(self.table_id, self.player)
+            message = hint_message(self.lang, request_id, decision, live, seat)
+        except TableError as e:
+            self.refusals.refused(e.code, str(e))
+            message = error_message(self.lang, e.code, request_id, error=e)
+        try:
+            self.queue(message)
+        except SlowConsumer:
+            await self._close(CLOSE_POLICY, "too many unread messages")
+
     async def _answer(self, text: str | None, data: bytes | None) -> dict[str, Any] | None:
         """The answer to one frame: an ack, a hint or a refusal."""
         service = self.service
@@ -199,8 +217,11 @@ class TableSession:
                 seq = await service.next_deal(self.table_id, self.player, request.id)
                 return ack_message(request.id, seq)
             assert isinstance(request, HintRequest)
-            decision, live, seat = await service.hint(self.table_id, self.player)
-            return hint_message(self.lang, request.id, decision, live, seat)
+            if self.hinting is not None and not self.hinting.done():
+                raise TableError("hint_limit")
+            # The expert thinks while the player may still act: the reader goes on.
+            self.hinting = asyncio.create_task(self._hint(request.id))
+            return None
         except ProtocolError as e:
             self.refusals.refused(e.code, e.detail)
             return error_message(self.lang, e.code, e.id, e.detail)
@@ -233,9 +254,9 @@ async def table_socket(websocket: WebSocket) -> None:
     if service.connections[key] >= MAX_CONNECTIONS:
         await websocket.close(code=CLOSE_TRY_LATER, reason="too many connections")
         return
-    await websocket.accept()
-    service.connections[key] += 1
+    service.connections[key] += 1  # counted before the handshake's wait: parallel ones see it
     try:
+        await websocket.accept()
         session = TableSession(websocket, service, table_id, player)
         with contextlib.suppress(WebSocketDisconnect):
             await session.run(parse_since(websocket.query_params.get("since")))

@@ -23,7 +23,7 @@ import contextlib
 import logging
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +47,9 @@ from .store import ConflictError, Database, Seat, Step, Store, TableSpec, new_id
 
 log = logging.getLogger("coinche.tables")
 
+Check = Callable[["LiveTable"], Awaitable["Step | None"]]
+"""What a write stores, given the table as it is (raises ``TableError`` to refuse)."""
+
 LEVELS = ("adaptive", "beginner", "confirmed", "expert")
 """The computer levels a player picks for a solo table."""
 
@@ -60,6 +63,9 @@ TARGETS: dict[str, tuple[int, ...]] = {
 ``PROFILES``."""
 
 HINT_BOT = "expert"
+
+DEALS_CACHE = 20_000
+"""Players whose count of free deals played is kept in memory."""
 
 RACE_RETRIES = 20
 """How many lost races in a row a write tries again before it gives up (``busy``)."""
@@ -217,7 +223,7 @@ class TableService:
         self.connections: Counter[tuple[str, str]] = Counter()
         """Connections of each player on each table (bounded by the socket session)."""
         self._loading: dict[str, asyncio.Lock] = {}
-        self._deals_played: dict[str, int] = {}
+        self._deals_played: dict[str, int] = {}  # oldest first: a bounded cache
         """Deals each player has finished, as last read or counted here: every state message
         shows it, so it is not read again each time (the limit is checked on fresh reads)."""
         self._created = 0
@@ -261,9 +267,11 @@ class TableService:
         await self.db(self.store.create_table, spec)
         return spec
 
-    async def table(self, table_id: str, at_least: int = 0) -> LiveTable | None:
+    async def table(self, table_id: str, at_least: int = 0, fresh: bool = False) -> LiveTable | None:
         """The live table (None if there is none), read from the database on first use and
-        caught up with the log when it has fewer than ``at_least`` steps. Starts nothing."""
+        caught up with the log when it has fewer than ``at_least`` steps, or in any case
+        with ``fresh`` (another process may have moved it on: a page or a connection that
+        opens asks for it). Starts no computer."""
         live = self.live.get(table_id)
         if live is None:
             lock = self._loading.setdefault(table_id, asyncio.Lock())
@@ -277,9 +285,11 @@ class TableService:
                     live = LiveTable.build(*loaded)
                     live.finished_deals = 0  # counted by whoever stored them
                     self.live[table_id] = live
+                    self._start_janitor()
+                    fresh = False  # just read
             self._loading.pop(table_id, None)
         live.touched = self._now()
-        if live.seq < at_least:
+        if fresh or live.seq < at_least:
             async with live.lock:
                 await self._catch_up(live)
         return live
@@ -296,8 +306,12 @@ class TableService:
                 player = live.seats[seat].player
                 if player is not None:
                     self._deals_played.pop(player, None)
-        if steps and self.watchers[live.id]:
-            self._schedule_bots(live)
+        if steps:
+            # Whoever stored them published them; this process's connections may not have
+            # heard (another hub, or a notification merged away): tell them here.
+            self.hub.deliver_here(live.id, live.seq)
+            if self.watchers[live.id]:
+                self._schedule_bots(live)
         return len(steps)
 
     async def free_deals_left(self, player: str, fresh: bool = False) -> int:
@@ -305,8 +319,18 @@ class TableService:
         the limit), else as this process last counted them (what pages and states show)."""
         played = self._deals_played.get(player)
         if fresh or played is None:
-            played = self._deals_played[player] = await self.db(self.store.deals_played, player)
+            played = await self.db(self.store.deals_played, player)
+            self._remember_deals(player, played)
         return max(0, self.settings.free_deals - played)
+
+    def _remember_deals(self, player: str, played: int) -> None:
+        """Keep a player's count (the most recent ``DEALS_CACHE`` players: a visitor without a
+        cookie is a new player at each visit, so the cache must not grow without end)."""
+        cache = self._deals_played
+        cache.pop(player, None)
+        cache[player] = played
+        while len(cache) > DEALS_CACHE:
+            del cache[next(iter(cache))]
 
     def cached_free_deals_left(self, player: str) -> int | None:
         """The count as last known here, without a read (None if never read)."""
@@ -363,7 +387,7 @@ class TableService:
         ``request_id``) is answered again, not applied again."""
         key = f"{player}:{request_id}"
 
-        def check(live: LiveTable) -> Step | None:
+        async def check(live: LiveTable) -> Step | None:
             if key in live.requests:
                 return None
             seat = self._seat(live, player)
@@ -386,7 +410,7 @@ class TableService:
         table's seq after it (nothing stored if another player asked first)."""
         key = f"{player}:{request_id}"
 
-        def check(live: LiveTable) -> Step | None:
+        async def check(live: LiveTable) -> Step | None:
             if key in live.requests:
                 return None
             seat = self._seat(live, player)
@@ -395,11 +419,10 @@ class TableService:
                 raise TableError("over")
             if not game.awaiting_deal:
                 return None  # already dealt (another click, another player)
+            if await self.free_deals_left(player, fresh=True) <= 0:  # read under the table's lock
+                raise TableError("limit")
             return Step(live.seq, "deal", seat, request_id=key)
 
-        live = await self._require(table_id)
-        if live.game.awaiting_deal and await self.free_deals_left(player, fresh=True) <= 0:
-            raise TableError("limit")
         return await self._write(table_id, key, check)
 
     async def change_seat(self, table_id: str, seat: int, holder: Seat) -> int:
@@ -408,7 +431,7 @@ class TableService:
         if not 0 <= seat <= 3:
             raise ValueError(f"no seat {seat}")
 
-        def check(live: LiveTable) -> Step | None:
+        async def check(live: LiveTable) -> Step | None:
             return Step(live.seq, "seat", seat, seat_data=holder)
 
         return await self._write(table_id, None, check)
@@ -430,10 +453,12 @@ class TableService:
             view = deal.view(seat)
             spec = BotSpec(HINT_BOT, seed=self._decision_seed(live, seat))
         key = (table_id, seat)
-        if key in self._hints or not await self._hint_limiter.hit(self._hint_rate, player):
+        if key in self._hints:
             raise TableError("hint_limit")
-        self._hints.add(key)
+        self._hints.add(key)  # before any wait: two connections of a seat never both pass
         try:
+            if not await self._hint_limiter.hit(self._hint_rate, player):
+                raise TableError("hint_limit")
             decision = await self.pool.decide(spec, view, Priority.HINT)
         except PoolBusy:
             raise TableError("hint_limit") from None
@@ -466,26 +491,38 @@ class TableService:
 
     # ----- the one write path -----
 
-    async def _write(self, table_id: str, key: str | None, check: Callable[[LiveTable], Step | None]) -> int:
-        """Store the step ``check(live)`` makes of the table's state (None: nothing to store,
-        or ``key`` was stored before); a lost race reads the winner's step and checks again."""
+    async def _write(self, table_id: str, key: str | None, check: Check) -> int:
+        """Store the step ``check(live)`` makes of the table's state, as a task of its own
+        that a closed connection does not cancel halfway (a step stored is always applied
+        and announced)."""
+        return await asyncio.shield(asyncio.ensure_future(self._write_now(table_id, key, check)))
+
+    async def _write_now(self, table_id: str, key: str | None, check: Check) -> int:
+        """``check(live)`` gives the step to store (None: nothing to store, or ``key`` was
+        stored before); a request refused or found done on a copy that missed steps of
+        another process is checked again once they are read; a lost race reads the
+        winner's step and checks again."""
         live = await self._require(table_id)
+        looked = False
         for _ in range(RACE_RETRIES):
             async with live.lock:
                 if self.live.get(table_id) is not live:  # dropped meanwhile: use the new copy
                     live = await self._require(table_id)
                     continue
                 try:
-                    step = check(live)
+                    step = await check(live)
                 except TableError:
-                    # Refused on this copy: if another process moved the table on, the
-                    # request is checked again on the table as it is (never refused
-                    # because this copy is stale).
-                    if await self._catch_up(live):
+                    if not looked and await self._catch_up(live):
+                        looked = True
                         continue
                     raise
                 if step is None:
-                    return live.requests.get(key, live.seq) if key is not None else live.seq
+                    if key is not None and key in live.requests:
+                        return live.requests[key]
+                    if not looked and await self._catch_up(live):
+                        looked = True
+                        continue
+                    return live.seq
                 try:
                     await self._store(live, step)
                 except ConflictError:
@@ -505,8 +542,13 @@ class TableService:
             live.finished_deals = 0
             for seat in live.human_seats:
                 player = live.seats[seat].player
-                if player is not None:
-                    self._deals_played[player] = await self.db(self.store.add_deal_played, player)
+                if player is None:
+                    continue
+                try:
+                    self._remember_deals(player, await self.db(self.store.add_deal_played, player))
+                except Exception:  # the step is stored: the table goes on whatever the count
+                    log.exception("table %s: the deal of player %s could not be counted", live.id, player)
+                    self._deals_played.pop(player, None)
 
     async def _announce(self, live: LiveTable) -> None:
         await self.hub.publish(live.id, live.seq)
@@ -523,6 +565,7 @@ class TableService:
 
     async def _bot_turns(self, table_id: str) -> None:
         loop = asyncio.get_running_loop()
+        failures = 0
         while True:
             live = self.live.get(table_id)
             if live is None or not self.watchers[table_id]:
@@ -571,10 +614,17 @@ class TableService:
                     await self._catch_up(live)
                     continue
                 except Exception:
-                    # The database failed: the computers stop; a connection that comes
-                    # (a page reloaded) starts them again from the log.
+                    # The database failed: try again after a pause (longer each time), so a
+                    # passing fault never leaves a table waiting on its computers.
+                    failures += 1
                     log.exception("table %s seat %s: the computer's move could not be stored", table_id, seat)
-                    return
+                    retry = min(30.0, 0.5 * 2**failures)
+                else:
+                    failures = 0
+                    retry = 0.0
+            if retry:
+                await asyncio.sleep(retry)
+                continue
             await self.hub.publish(table_id, live.seq)
 
     def _bot_spec(self, live: LiveTable, seat: int) -> BotSpec:
