@@ -449,7 +449,9 @@ def test_the_free_deal_limit_holds_when_the_next_deal_races_the_last_call(make_c
 
     results = call(client, race)
     assert results[0] == 4  # the deal's last call, stored
-    assert (isinstance(results[1], TableError) and results[1].code == "limit") or results[1] == 4
+    # The request for the next deal came first (nothing to deal yet) or second (refused).
+    refused = isinstance(results[1], TableError) and results[1].code == "limit"
+    assert refused or isinstance(results[1], int), results
     assert len(live.game.deals) == 1 and live.game.awaiting_deal  # never a second deal
 
 
