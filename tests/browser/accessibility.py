@@ -84,4 +84,10 @@ def animations_done(page: Page, selector: str) -> None:
 def assert_no_horizontal_scroll(page: Page) -> None:
     """The page fits its viewport's width (a phone must never scroll sideways)."""
     overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
-    assert overflow <= 0, f"{page.url} scrolls sideways by {overflow} px"
+    if overflow > 0:
+        wide = page.evaluate(
+            "() => { const w = document.documentElement.clientWidth; return [...document.querySelectorAll('body *')]"
+            ".filter(e => e.getBoundingClientRect().right > w).slice(0, 8)"
+            ".map(e => `${e.tagName.toLowerCase()}.${e.className} right=${e.getBoundingClientRect().right}`); }"
+        )
+        raise AssertionError(f"{page.url} scrolls sideways by {overflow} px: {wide}")

@@ -4,7 +4,9 @@ a seat may not know at each step of a deal."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import concurrent.futures
 import contextlib
 import http.client
 import itertools
@@ -107,6 +109,17 @@ def service_of(client: TestClient) -> TableService:
 
 def live_table(client: TestClient, table_id: str) -> LiveTable:
     return service_of(client).live[table_id]
+
+
+def run_async(make: Callable[[], Awaitable[T]]) -> T:
+    """``asyncio.run(make())`` on a thread of its own: the test's thread may hold a running
+    event loop (Playwright's, in a run with the browser tests)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(lambda: asyncio.run(_awaited(make))).result()
+
+
+async def _awaited(make: Callable[[], Awaitable[T]]) -> T:
+    return await make()
 
 
 def call(client: TestClient, fn: Callable[..., Awaitable[T]], *args: Any) -> T:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from pool_tasks import die_once, nap
+from server_helpers import run_async
 
 from coinche.server.bot_pool import BotPool, PoolBusy, Priority
 
@@ -41,7 +42,7 @@ def test_moves_go_before_hints_and_hints_before_analyses() -> None:
 
     # The first job may not have reached the worker before the others were queued: it is
     # an analysis, so it is then served last of all, never before a move.
-    order = asyncio.run(run())
+    order = run_async(run)
     rest = [t for t in order if t != "first"]
     assert rest == ["move", "move 2", "hint", "hint 2", "analysis"], order
 
@@ -65,7 +66,7 @@ def test_the_queues_are_bounded() -> None:
             await pool.aclose()
             pool.close()
 
-    asyncio.run(run())
+    run_async(run)
 
 
 def test_a_dead_worker_is_replaced_once(tmp_path: Path) -> None:
@@ -85,6 +86,6 @@ def test_a_dead_worker_is_replaced_once(tmp_path: Path) -> None:
             await pool.aclose()
             pool.close()
 
-    results, generation = asyncio.run(run())
+    results, generation = run_async(run)
     assert results == ["alive", "napped", "after"]
     assert generation == 1

@@ -4,11 +4,11 @@ with every table where it was, and its guests still find their seats and free de
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from server_helpers import run_async
 from sqlalchemy import create_engine, text
 
 from coinche.engine.game import Game
@@ -81,6 +81,6 @@ def test_a_database_of_the_first_schema_comes_up_with_its_games(tmp_path: Path) 
                 service.pool.close()
                 service.db.close()
 
-        assert asyncio.run(service_view()) == 1
+        assert run_async(service_view) == 1
     finally:
         store.close()

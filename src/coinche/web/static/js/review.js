@@ -94,10 +94,14 @@ function valuesHTML(step) {
       );
     })
     .join('');
+  const caption = esc(t('review.values', { seat: names[pos.seat] }));
+  // On a phone a long card name may make the table wider than the screen: it scrolls in its
+  // own box (which the keyboard reaches), never the page.
   return (
-    `<table class="values-table"><caption>${esc(t('review.values', { seat: names[pos.seat] }))}</caption>` +
+    `<div class="scroll" tabindex="0" role="region" aria-label="${caption}">` +
+    `<table class="values-table"><caption>${caption}</caption>` +
     `<thead><tr><th scope="col">${esc(t('review.card'))}</th><th scope="col">${esc(t('review.value'))}</th><th scope="col"><span class="visually-hidden">${esc(t('review.played'))}</span></th></tr></thead>` +
-    `<tbody>${rows}</tbody></table><p class="muted">${esc(t('review.values_intro'))}</p>`
+    `<tbody>${rows}</tbody></table></div><p class="muted">${esc(t('review.values_intro'))}</p>`
   );
 }
 
