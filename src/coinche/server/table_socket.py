@@ -86,7 +86,6 @@ class TableSession:
         self.refusals = RefusalLog(log, f"table {table_id} player {player}")
         self.sent = 0
         """The table's seq of the last state queued."""
-        self.seat = 0
         self.hinting: asyncio.Task[None] | None = None
         """The hint being computed (one at a time per connection)."""
         self.closing: tuple[int, str] | None = None
@@ -108,7 +107,6 @@ class TableSession:
             if live is None or seat is None:
                 await self._close(CLOSE_NOT_SEATED, "no seat")
                 return
-            self.seat = seat
             free_left = await service.free_deals_left(self.player)
             messages = states_since(live, seat, since, self.lang, free_left, self.settings.replay_limit)
             resumed = since is not None and not (messages and messages[0]["full"])
@@ -171,7 +169,6 @@ class TableSession:
             seat = live.seat_of(self.player)
             if seat is None:
                 raise _Close(CLOSE_NOT_SEATED, "no seat")
-            self.seat = seat
             free_left = await self.service.free_deals_left(self.player)
             for m in states_since(live, seat, self.sent, self.lang, free_left, self.settings.replay_limit):
                 self.queue(m)

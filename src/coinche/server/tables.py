@@ -188,6 +188,11 @@ class LiveTable:
         return [i for i, s in enumerate(self.seats) if s.kind == "human"]
 
     @property
+    def human_players(self) -> list[str]:
+        """The players seated here (whose free deals a finished deal counts)."""
+        return [s.player for s in self.seats if s.kind == "human" and s.player is not None]
+
+    @property
     def human_seat(self) -> int:
         """The human the adaptive level follows: the first human seat (0 if none)."""
         humans = self.human_seats
@@ -302,10 +307,8 @@ class TableService:
             live.apply(step)
         if live.finished_deals:
             live.finished_deals = 0
-            for seat in live.human_seats:
-                player = live.seats[seat].player
-                if player is not None:
-                    self._deals_played.pop(player, None)
+            for player in live.human_players:
+                self._deals_played.pop(player, None)
         if steps:
             # Whoever stored them published them; this process's connections may not have
             # heard (another hub, or a notification merged away): tell them here.
@@ -331,11 +334,6 @@ class TableService:
         cache[player] = played
         while len(cache) > DEALS_CACHE:
             del cache[next(iter(cache))]
-
-    def cached_free_deals_left(self, player: str) -> int | None:
-        """The count as last known here, without a read (None if never read)."""
-        played = self._deals_played.get(player)
-        return None if played is None else max(0, self.settings.free_deals - played)
 
     # ----- watching -----
 
@@ -540,10 +538,7 @@ class TableService:
         live.touched = self._now()
         if live.finished_deals:
             live.finished_deals = 0
-            for seat in live.human_seats:
-                player = live.seats[seat].player
-                if player is None:
-                    continue
+            for player in live.human_players:
                 try:
                     self._remember_deals(player, await self.db(self.store.add_deal_played, player))
                 except Exception:  # the step is stored: the table goes on whatever the count
