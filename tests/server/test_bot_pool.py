@@ -51,7 +51,8 @@ def test_the_queues_are_bounded() -> None:
     async def run() -> None:
         pool = BotPool(1, queue_limit=2)
         try:
-            running = asyncio.create_task(pool.run(nap, 0.5, "long", priority=Priority.MOVE))
+            # A hint runs: the other hints wait (the only worker's share of slow work is taken).
+            running = asyncio.create_task(pool.run(nap, 0.5, "long", priority=Priority.HINT))
             await asyncio.sleep(0.05)
             waiting = [asyncio.create_task(pool.run(nap, 0.0, str(i), priority=Priority.HINT)) for i in range(2)]
             await asyncio.sleep(0)
@@ -89,3 +90,31 @@ def test_a_dead_worker_is_replaced_once(tmp_path: Path) -> None:
     results, generation = run_async(run)
     assert results == ["alive", "napped", "after"]
     assert generation == 1
+
+
+def test_hints_never_hold_every_worker() -> None:
+    """With two workers, a storm of slow hints takes one of them: a table's move is served
+    by the other at once, not after the hints."""
+
+    async def run() -> tuple[list[str], int]:
+        pool = BotPool(2)
+        pool.warm_up()
+        done: list[str] = []
+
+        async def job(tag: str, seconds: float, priority: Priority) -> None:
+            done.append(await pool.run(nap, seconds, tag, priority=priority))
+
+        try:
+            hints = [asyncio.create_task(job(f"hint {i}", 0.4, Priority.HINT)) for i in range(3)]
+            await asyncio.sleep(0.05)
+            waiting = pool.waiting(Priority.HINT)
+            await job("move", 0.0, Priority.MOVE)
+            await asyncio.gather(*hints)
+        finally:
+            await pool.aclose()
+            pool.close()
+        return done, waiting
+
+    done, waiting = run_async(run)
+    assert waiting == 2  # one hint runs, the others wait for it
+    assert done[0] == "move", done

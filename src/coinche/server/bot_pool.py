@@ -67,7 +67,15 @@ class _Job:
 
 
 class BotPool:
-    """A pool of worker processes for bot decisions and other CPU-bound work."""
+    """A pool of worker processes for bot decisions and other CPU-bound work.
+
+    Up to ``DEPTH`` jobs per worker are handed to the processes at once, so a worker that
+    finishes finds its next job waiting rather than idling through a round trip of the
+    event loop (one job in flight per worker capped the server's moves per second); hints
+    and analyses together hold at most ``workers - 1`` workers (one if there is only one),
+    so at least one worker always serves the tables' moves."""
+
+    DEPTH = 2
 
     def __init__(self, workers: int, queue_limit: int = 2000) -> None:
         self.workers = max(1, workers)
@@ -78,8 +86,10 @@ class BotPool:
         self._heap: list[_Job] = []
         self._waiting = [0] * len(Priority)
         self._order = itertools.count()
-        self._wake: asyncio.Event | None = None
-        self._runners: list[asyncio.Task[None]] = []
+        self._in_flight = 0
+        self._slow_in_flight = 0
+        """Hints and analyses handed to the workers and not finished."""
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def _start(self) -> Executor:
         context = multiprocessing.get_context("forkserver")
@@ -97,50 +107,53 @@ class BotPool:
         after the queued work of higher priority; ``PoolBusy`` if its queue is full."""
         if self._waiting[priority] >= self.queue_limit:
             raise PoolBusy(priority.name)
-        self._ensure_runners()
-        assert self._wake is not None
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._heap, _Job(priority, next(self._order), fn, args, future))
         self._waiting[priority] += 1
-        self._wake.set()
+        self._dispatch()
         return await future
 
-    def _ensure_runners(self) -> None:
-        if self._wake is None:
-            self._wake = asyncio.Event()
-        self._runners = [t for t in self._runners if not t.done()]
+    def _dispatch(self) -> None:
+        """Hand the most urgent jobs to the workers, as far as the limits allow."""
         loop = asyncio.get_running_loop()
-        while len(self._runners) < self.workers:
-            self._runners.append(loop.create_task(self._runner()))
-
-    async def _runner(self) -> None:
-        """Takes the most urgent job whenever a worker is free (one runner per worker)."""
-        assert self._wake is not None
-        loop = asyncio.get_running_loop()
-        while True:
-            while not self._heap:
-                self._wake.clear()
-                await self._wake.wait()
-            job = heapq.heappop(self._heap)
+        slow_limit = max(1, self.workers - 1)
+        while self._heap and self._in_flight < self.workers * self.DEPTH:
+            job = self._heap[0]
+            slow = job.priority != Priority.MOVE
+            if slow and self._slow_in_flight >= slow_limit:
+                return  # the heap's first is a slow job: no move is waiting either
+            heapq.heappop(self._heap)
             self._waiting[job.priority] -= 1
             if job.future.done():  # its asker gave up (a closed connection)
                 continue
-            try:
-                result = await self._execute(loop, job)
-            except Exception as e:
-                if not job.future.done():
-                    job.future.set_exception(e)
-            else:
-                if not job.future.done():
-                    job.future.set_result(result)
+            self._in_flight += 1
+            self._slow_in_flight += slow
+            task = loop.create_task(self._execute(loop, job))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
-    async def _execute(self, loop: asyncio.AbstractEventLoop, job: _Job) -> Any:
+    async def _execute(self, loop: asyncio.AbstractEventLoop, job: _Job) -> None:
         generation = self.generation
         try:
-            return await loop.run_in_executor(self._executor, job.fn, *job.args)
-        except BrokenProcessPool:
-            self._replace(generation)
-            return await loop.run_in_executor(self._executor, job.fn, *job.args)
+            try:
+                result = await loop.run_in_executor(self._executor, job.fn, *job.args)
+            except BrokenProcessPool:
+                self._replace(generation)
+                result = await loop.run_in_executor(self._executor, job.fn, *job.args)
+        except asyncio.CancelledError:
+            if not job.future.done():
+                job.future.cancel()
+            raise
+        except Exception as e:
+            if not job.future.done():
+                job.future.set_exception(e)
+        else:
+            if not job.future.done():
+                job.future.set_result(result)
+        finally:
+            self._in_flight -= 1
+            self._slow_in_flight -= job.priority != Priority.MOVE
+            self._dispatch()
 
     def _replace(self, generation: int) -> None:
         """Start a new pool, once for each pool that broke (every task that saw the same
@@ -158,13 +171,14 @@ class BotPool:
             f.result()
 
     async def aclose(self) -> None:
-        for task in self._runners:
-            task.cancel()
-        await asyncio.gather(*self._runners, return_exceptions=True)
         for job in self._heap:
             if not job.future.done():
                 job.future.cancel()
         self._heap.clear()
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)

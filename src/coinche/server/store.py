@@ -16,8 +16,11 @@ from dataclasses import dataclass
 from typing import Any, Literal, ParamSpec, TypeVar
 
 from sqlalchemy import Engine, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.sql import Executable
 
 from ..engine.rules import RuleSet
 from .db import ActionRow, AnalysisRow, PlayerRow, SettingRow, TableRow, make_engine, migrate
@@ -178,22 +181,18 @@ class Store:
 
     def append_step(self, table_id: str, step: Step) -> None:
         """Store ``step`` of the table's log (with a computer's explanation, the same write);
-        ``ConflictError`` if its number is taken."""
-        row = {
-            "table_id": table_id,
-            "seq": step.seq,
-            "kind": step.kind,
-            "seat": step.seat,
-            "action": step.action,
-            "data": step.seat_data.to_json() if step.seat_data is not None else None,
-            "request_id": step.request_id,
-            "explanation": step.explanation,
-        }
-        try:
-            with self.engine.begin() as conn:  # a plain INSERT: the ORM's unit of work costs more than it
-                conn.execute(insert(ActionRow), row)
-        except IntegrityError:
-            raise ConflictError(f"table {table_id}: step {step.seq} is already stored") from None
+        ``ConflictError`` if its number is taken (any other fault, such as a table that does
+        not exist, raises as it is)."""
+        if not self.append_steps([(table_id, step)])[0]:
+            raise ConflictError(f"table {table_id}: step {step.seq} is already stored")
+
+    def append_steps(self, steps: Sequence[tuple[str, Step]]) -> list[bool]:
+        """Store several tables' next steps in one transaction: one commit for all of them
+        (under load, the moves of many tables share it); for each, whether it was stored
+        (False: its number was taken). Any other error stores none of them."""
+        insert_ignoring = _insert_ignoring_conflicts(self.engine)
+        with self.engine.begin() as conn:
+            return [conn.execute(insert_ignoring, _step_row(table_id, step)).rowcount == 1 for table_id, step in steps]
 
     def explanations(self, table_id: str, start: int, stop: int) -> dict[int, dict[str, Any]]:
         """The stored explanations of steps ``start`` to ``stop - 1`` of a table, by step."""
@@ -258,18 +257,103 @@ class Store:
             return row.value
 
 
+def _step_row(table_id: str, step: Step) -> dict[str, Any]:
+    return {
+        "table_id": table_id,
+        "seq": step.seq,
+        "kind": step.kind,
+        "seat": step.seat,
+        "action": step.action,
+        "data": step.seat_data.to_json() if step.seat_data is not None else None,
+        "request_id": step.request_id,
+        "explanation": step.explanation,
+    }
+
+
+def _insert_ignoring_conflicts(engine: Engine) -> Executable:
+    """``INSERT … ON CONFLICT DO NOTHING`` of a step (its row count says whether it went in),
+    in the database's own dialect."""
+    dialect = engine.dialect.name
+    if dialect == "sqlite":
+        return sqlite_insert(ActionRow).on_conflict_do_nothing(index_elements=["table_id", "seq"])
+    if dialect == "postgresql":
+        return postgresql_insert(ActionRow).on_conflict_do_nothing(index_elements=["table_id", "seq"])
+    raise NotImplementedError(f"no INSERT ... ON CONFLICT for {dialect}")
+
+
 class Database:
     """The store's blocking calls, awaited on a few threads of their own so that the event
-    loop never waits on the database (SQLite serialises the writes itself)."""
+    loop never waits on the database (SQLite serialises the writes itself).
+
+    The tables' steps go through one writer thread that stores all the steps waiting at
+    once in one transaction (a group commit): one step alone is written at once, and under
+    load many tables' moves share a commit instead of queueing for SQLite's write lock on
+    several threads."""
 
     def __init__(self, store: Store, threads: int = 4) -> None:
         self.store = store
         self._threads = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="coinche-db")
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="coinche-db-steps")
+        self._steps: list[tuple[str, Step, asyncio.Future[None]]] = []
+        self._flushing: asyncio.Task[None] | None = None
 
     async def __call__(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``fn(*args, **kwargs)`` (a method of the store) on a database thread."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._threads, lambda: fn(*args, **kwargs))
 
+    async def append_step(self, table_id: str, step: Step) -> None:
+        """``Store.append_step``, in the next group commit."""
+        loop = asyncio.get_running_loop()
+        stored: asyncio.Future[None] = loop.create_future()
+        self._steps.append((table_id, step, stored))
+        if self._flushing is None or self._flushing.done():
+            self._flushing = loop.create_task(self._flush())
+        await stored
+
+    async def _flush(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._steps:
+            batch, self._steps = self._steps, []
+            try:
+                outcomes = await loop.run_in_executor(self._writer, self._write, [(t, s) for t, s, _ in batch])
+            except asyncio.CancelledError:  # the loop is closing: nobody waits on these any more
+                for _, _, stored in batch:
+                    stored.cancel()
+                raise
+            except Exception as e:  # the writer is closed
+                outcomes = [e] * len(batch)
+            for (_, _, stored), outcome in zip(batch, outcomes, strict=True):
+                if stored.done():
+                    continue
+                if outcome is None:
+                    stored.set_result(None)
+                else:
+                    stored.set_exception(outcome)
+
+    def _write(self, steps: list[tuple[str, Step]]) -> list[Exception | None]:
+        """On the writer thread: each step's outcome (None: stored). A batch that fails as a
+        whole (a table deleted, a database fault) is written again step by step, so that
+        only the steps at fault fail."""
+        try:
+            stored = self.store.append_steps(steps)
+        except Exception:
+            if len(steps) == 1:
+                table_id, step = steps[0]
+                return [self._write_one(table_id, step)]
+            return [self._write_one(table_id, step) for table_id, step in steps]
+        return [
+            None if ok else ConflictError(f"table {table_id}: step {step.seq} is already stored")
+            for (table_id, step), ok in zip(steps, stored, strict=True)
+        ]
+
+    def _write_one(self, table_id: str, step: Step) -> Exception | None:
+        try:
+            self.store.append_step(table_id, step)
+        except Exception as e:
+            return e
+        return None
+
     def close(self) -> None:
+        self._writer.shutdown(wait=True)
         self._threads.shutdown(wait=True)

@@ -533,7 +533,7 @@ class TableService:
 
     async def _store(self, live: LiveTable, step: Step) -> None:
         """Write ``step`` (the table locked), then apply it; count finished deals."""
-        await self.db(self.store.append_step, live.id, step)
+        await self.db.append_step(live.id, step)
         live.apply(step)
         live.touched = self._now()
         if live.finished_deals:

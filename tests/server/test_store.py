@@ -1,0 +1,84 @@
+"""The store's group commit: the steps waiting at once share one transaction, and a step
+whose number is taken fails alone."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from server_helpers import run_async
+
+from coinche.engine.rules import PROFILES
+from coinche.server.store import ConflictError, Database, Seat, Step, Store, TableSpec, new_id
+
+
+def _table(store: Store) -> str:
+    bot = Seat("bot", level="confirmed")
+    spec = TableSpec(new_id(), PROFILES["classic"], 7, 0, (Seat("human", player="p"), bot, bot, bot), "confirmed")
+    store.create_table(spec)
+    return spec.id
+
+
+def test_a_taken_step_fails_alone_in_a_group_commit(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    try:
+        a, b = _table(store), _table(store)
+        store.append_step(a, Step(0, "deal", 0))
+        assert store.append_steps([(a, Step(0, "action", 0, 3)), (b, Step(0, "deal", 1)), (a, Step(1, "deal", 2))]) == [
+            False,
+            True,
+            True,
+        ]
+        steps = store.load_table(a)[1]  # type: ignore[index]
+        assert [(s.seq, s.kind, s.seat) for s in steps] == [(0, "deal", 0), (1, "deal", 2)]
+    finally:
+        store.close()
+
+
+def test_steps_written_together_are_answered_each(tmp_path: Path) -> None:
+    """Many tables write at once: every step is stored, in one commit or several, and the
+    one whose number is taken gets ``ConflictError``; a batch that fails as a whole (a table
+    that does not exist) is written again step by step, so only its own step fails."""
+    store = Store(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    tables = [_table(store) for _ in range(20)]
+    store.append_step(tables[0], Step(0, "deal", 0))
+
+    async def run() -> list[BaseException | None]:
+        db = Database(store)
+        try:
+            writes = [db.append_step(t, Step(0, "deal", 1)) for t in tables]
+            writes.append(db.append_step("no-such-table", Step(0, "deal", 1)))
+            return await asyncio.gather(*writes, return_exceptions=True)
+        finally:
+            db.close()
+
+    try:
+        outcomes = run_async(run)
+        assert isinstance(outcomes[0], ConflictError)
+        assert outcomes[1:20] == [None] * 19
+        assert isinstance(outcomes[20], Exception) and not isinstance(outcomes[20], ConflictError)
+        for t in tables[1:]:
+            assert [s.seat for s in store.load_table(t)[1]] == [1]  # type: ignore[index]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_a_step_alone_is_written_at_once(tmp_path: Path, n: int) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    table = _table(store)
+
+    async def run() -> None:
+        db = Database(store)
+        try:
+            for seq in range(n):
+                await asyncio.wait_for(db.append_step(table, Step(seq, "deal", 0)), 10)
+        finally:
+            db.close()
+
+    try:
+        run_async(run)
+        assert store.last_seq(table) == n
+    finally:
+        store.close()
