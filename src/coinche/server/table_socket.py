@@ -193,8 +193,7 @@ class TableSession:
             decision, live, seat = await self.service.hint(self.table_id, self.player)
             message = hint_message(self.lang, request_id, decision, live, seat)
         except TableError as e:
-            self.refusals.refused(e.code, str(e))
-            message = error_message(self.lang, e.code, request_id, error=e)
+            message = self._refusal(e, request_id)
         try:
             self.queue(message)
         except SlowConsumer:
@@ -223,8 +222,12 @@ class TableSession:
             self.refusals.refused(e.code, e.detail)
             return error_message(self.lang, e.code, e.id, e.detail)
         except TableError as e:
-            self.refusals.refused(e.code, str(e))
-            return error_message(self.lang, e.code, request_id, error=e)
+            return self._refusal(e, request_id)
+
+    def _refusal(self, e: TableError, request_id: str | None) -> dict[str, Any]:
+        """The error message of a request the table refused (and its line in the log)."""
+        self.refusals.refused(e.code, str(e))
+        return error_message(self.lang, e.code, request_id, error=e)
 
 
 class _Close(Exception):
