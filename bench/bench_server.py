@@ -35,6 +35,7 @@ import itertools
 import json
 import os
 import random
+import re
 import signal
 import socket
 import statistics
@@ -114,6 +115,8 @@ class Server:
         self.log = workdir / "server.log"
         command = [sys.executable, "-m", "coinche.cli", "serve", "--host", HOST, "--port", str(self.port)]
         command += [
+            "--table-limit-per-address",
+            "100000/minute",  # every simulated guest comes from 127.0.0.1
             "--db",
             f"sqlite:///{workdir / 'bench.db'}",
             "--bot-delay",
@@ -135,7 +138,7 @@ class Server:
             if self.proc.poll() is not None:
                 raise SystemExit(f"the server exited ({self.proc.returncode}):\n{self.log.read_text()}")
             with contextlib.suppress(OSError, asyncio.TimeoutError, ValueError):
-                status, _ = await http_request(self.port, "GET", "/", timeout=2)
+                status, _, _ = await http_request(self.port, "GET", "/", timeout=2)
                 if status == 200:
                     return
             await asyncio.sleep(0.2)
@@ -155,11 +158,18 @@ class Server:
 
 
 async def http_request(
-    port: int, method: str, path: str, body: bytes = b"", cookie: str | None = None, timeout: float = HTTP_TIMEOUT
-) -> tuple[int, dict[str, str]]:
-    """One HTTP/1.1 request to the loopback server: (status, headers, lower-case names)."""
+    port: int,
+    method: str,
+    path: str,
+    body: bytes = b"",
+    cookie: str | None = None,
+    timeout: float = HTTP_TIMEOUT,
+    want_body: bool = False,
+) -> tuple[int, dict[str, str], str]:
+    """One HTTP/1.1 request to the loopback server: (status, headers with lower-case
+    names, the body's text when ``want_body``)."""
 
-    async def run() -> tuple[int, dict[str, str]]:
+    async def run() -> tuple[int, dict[str, str], str]:
         reader, writer = await asyncio.open_connection(HOST, port)
         try:
             head = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{port}", "Connection: close"]
@@ -176,13 +186,14 @@ async def http_request(
             writer.close()
             with contextlib.suppress(OSError):
                 await writer.wait_closed()
-        lines = raw.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
+        head_bytes, _, body_bytes = raw.partition(b"\r\n\r\n")
+        lines = head_bytes.decode("latin-1").split("\r\n")
         status = int(lines[0].split()[1])
         headers: dict[str, str] = {}
         for line in lines[1:]:
             name, _, value = line.partition(":")
             headers.setdefault(name.strip().lower(), value.strip())
-        return status, headers
+        return status, headers, body_bytes.decode("utf-8", "replace") if want_body else ""
 
     return await asyncio.wait_for(run(), timeout)
 
@@ -244,14 +255,23 @@ def answers(state: dict[str, Any], seat: int, record: dict[str, Any]) -> bool:
     return bool(last.get("action") == {k: v for k, v in record.items() if k != "melds"})
 
 
+CSRF_FIELD = re.compile(r'name="csrf" value="([^"]+)"')
+
+
 async def new_table(port: int, cookie: str | None, profile: str, level: str) -> tuple[str, str]:
-    form = urllib.parse.urlencode({"profile": profile, "target": TARGETS[profile], "level": level}).encode()
-    status, headers = await http_request(port, "POST", "/solo", form, cookie)
+    """Open a solo table as a guest would: the home page (a new guest's cookie, the form's
+    CSRF token), then its form."""
+    status, headers, page = await http_request(port, "GET", "/", b"", cookie, want_body=True)
+    if cookie is None:
+        cookie = headers.get("set-cookie", "").split(";", 1)[0]
+    token = CSRF_FIELD.search(page)
+    if status != 200 or token is None:
+        raise RuntimeError(f"GET /: {status}, no form")
+    fields = {"csrf": token[1], "profile": profile, "target": TARGETS[profile], "level": level}
+    status, headers, _ = await http_request(port, "POST", "/solo", urllib.parse.urlencode(fields).encode(), cookie)
     location = headers.get("location", "")
     if status != 303 or not location.startswith("/table/"):
         raise RuntimeError(f"POST /solo: {status} {location}")
-    if cookie is None:
-        cookie = headers.get("set-cookie", "").split(";", 1)[0]
     return location.removeprefix("/table/"), cookie
 
 

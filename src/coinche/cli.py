@@ -101,6 +101,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--free-deals", type=_COUNT, default=3, metavar="N", help="deals a guest plays without an account (default 3)"
     )
     p.add_argument(
+        "--table-limit-per-address",
+        default="100/minute",
+        metavar="RATE",
+        help="tables one address may open, e.g. 100/minute (default); a load test from one address raises it",
+    )
+    p.add_argument(
         "--idle-seconds",
         type=float,
         default=300.0,
@@ -182,6 +188,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import math
 
     import uvicorn
+    from limits import parse as parse_rate
 
     from .server.app import create_app
     from .server.config import Settings, default_database_url
@@ -200,6 +207,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if not math.isfinite(args.idle_seconds) or not 1 <= args.idle_seconds <= 86_400:
         print("coinche serve: error: --idle-seconds must be between 1 and 86400", file=sys.stderr)
         return 2
+    try:
+        parse_rate(args.table_limit_per_address)
+    except ValueError:
+        print(
+            f"coinche serve: error: --table-limit-per-address takes a rate such as 100/minute, "
+            f"not {short_repr(args.table_limit_per_address)}",
+            file=sys.stderr,
+        )
+        return 2
     origins = tuple(normalise_origin(text) for text in args.origin)
     for text, origin in zip(args.origin, origins, strict=True):
         if origin is None:
@@ -215,6 +231,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         bot_workers=args.workers,
         free_deals=args.free_deals,
         idle_seconds=args.idle_seconds,
+        table_limit_per_address=args.table_limit_per_address,
         allowed_origins=tuple(o for o in origins if o is not None),
     )
     try:

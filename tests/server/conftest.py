@@ -25,6 +25,17 @@ def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
         "trick_pause": 0,
         "bot_workers": 1,
         "table_seed": "test",
+        # Tests open many tables as one guest, from one address: the limits have tests of
+        # their own, which set them.
+        "open_tables_guest": 1000,
+        "table_limit": "10000/minute",
+        "table_limit_per_address": "10000/minute",
+        "login_limit": "10000/minute",
+        "signup_limit": "10000/minute",
+        # A cheap hash: the argon2 parameters of the site have a test of their own.
+        "argon2_time_cost": 1,
+        "argon2_memory_kib": 8,
+        "argon2_parallelism": 1,
     }
     values.update(overrides)
     return Settings(**values)

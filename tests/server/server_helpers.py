@@ -89,12 +89,30 @@ def new_guest(client: TestClient) -> tuple[str, str]:
     return guest_of_cookie(cookie), cookie
 
 
+CSRF_FIELD = re.compile(r'name="csrf" value="([^"]+)"')
+
+
+def csrf_of(client: TestClient, path: str = "/") -> str:
+    """The CSRF token the page at ``path`` gives the client's visitor (made a guest on the
+    way if it is none), as a browser's form would send it."""
+    r = client.get(path)
+    assert r.status_code == 200, r.status_code
+    found = CSRF_FIELD.search(r.text)
+    assert found is not None, f"no form with a CSRF token at {path}"
+    return found[1]
+
+
+def post_form(client: TestClient, path: str, form: dict[str, str], page: str = "/") -> Any:
+    """POST ``form`` to ``path`` with the CSRF token of ``page``, as its form would."""
+    return client.post(path, data={"csrf": csrf_of(client, page), **form}, follow_redirects=False)
+
+
 def create_solo(client: TestClient, profile: str, target: int, level: str, sa_ta: bool = False) -> str:
     """POST /solo as the client's guest; the new table's id."""
     form = {"profile": profile, "target": str(target), "level": level}
     if sa_ta:
         form["sa_ta"] = "on"
-    r = client.post("/solo", data=form, follow_redirects=False)
+    r = post_form(client, "/solo", form)
     assert r.status_code == 303, r.text
     location = r.headers["location"]
     assert location.startswith("/table/"), location
@@ -396,16 +414,22 @@ class ServerProcess:
                 os.killpg(self.proc.pid, signal.SIGKILL)
 
     def new_guest_table(self, profile: str, target: int, level: str) -> tuple[str, str]:
-        """POST /solo with no cookie: (table id, the new guest's ``Cookie`` header)."""
-        body = urllib.parse.urlencode({"profile": profile, "target": target, "level": level})
+        """A new guest's table: the home page (its cookie, its form's CSRF token), then
+        POST /solo: (table id, the new guest's ``Cookie`` header)."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
         try:
-            conn.request("POST", "/solo", body, {"Content-Type": "application/x-www-form-urlencoded"})
+            conn.request("GET", "/")
+            r = conn.getresponse()
+            found = CSRF_FIELD.search(r.read().decode())
+            cookie = (r.getheader("Set-Cookie") or "").split(";", 1)[0]
+            assert r.status == 200 and found is not None, r.status
+            fields = {"csrf": found[1], "profile": profile, "target": target, "level": level}
+            headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie}
+            conn.request("POST", "/solo", urllib.parse.urlencode(fields), headers)
             r = conn.getresponse()
             r.read()
             assert r.status == 303, r.status
             location = r.getheader("Location") or ""
-            cookie = (r.getheader("Set-Cookie") or "").split(";", 1)[0]
         finally:
             conn.close()
         assert location.startswith("/table/") and cookie.startswith("session="), (location, cookie)

@@ -83,3 +83,16 @@ class GatedBot(Bot):
 
 
 GATED = "slow_bot:GatedBot"
+
+
+class FirstBot(Bot):
+    """The first legal action at once: it always passes in the auction (four passes make a
+    void deal when the person passes too)."""
+
+    name = "first"
+
+    def choose(self, view: View) -> Decision:
+        return Decision.plain(view.legal_actions[0], "the first legal action")
+
+
+FIRST = "slow_bot:FirstBot"

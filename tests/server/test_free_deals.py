@@ -1,44 +1,73 @@
-"""Three free deals for a guest (issue 7), counted on the server: then ``next_deal`` is
-refused (``limit``), the state says ``can_continue: false``, and POST /solo sends the guest
-to /compte; an older copy of the cookie changes nothing, a new visitor is a new guest."""
+"""Three free deals for a guest, counted in the database as each deal is dealt: then
+``next_deal`` is refused (``limit``), the state says ``can_continue: false`` and POST /solo
+leads to the sign-up page; a void deal uses none; five tables opened at once give no more
+than three deals; an older copy of the cookie changes nothing; a new visitor is a new
+guest; an account has no limit."""
 
 from __future__ import annotations
 
+import asyncio
+import html
 import random
 
-from server_helpers import Human, call, create_solo, live_table, new_guest, receive, request, service_of
+from conftest import MakeClient
+from server_helpers import (
+    Human,
+    call,
+    create_solo,
+    is_my_turn,
+    live_table,
+    new_guest,
+    post_form,
+    receive,
+    request,
+    service_of,
+)
+from slow_bot import FIRST
 from starlette.testclient import TestClient
+
+from coinche.engine.rules import RuleSet
+from coinche.server.store import Seat
+from coinche.server.tables import TableError
 
 FORM = {"profile": "classic", "target": "3000", "level": "beginner"}
 
 
-def test_three_free_deals_then_the_account_page(client: TestClient) -> None:
+def contracts_played(client: TestClient, table_id: str) -> int:
+    """Deals of the table that were dealt and not void (the ones that use a free deal)."""
+    deals = live_table(client, table_id).game.deals
+    return sum(1 for d in deals if not (d.is_over and d.result() is not None and d.result().contract is None))  # type: ignore[union-attr]
+
+
+def test_three_free_deals_then_the_signup_page(client: TestClient) -> None:
     guest, first_cookie = new_guest(client)
     assert call(client, service_of(client).free_deals_left, guest) == 3
     table_id = create_solo(client, "classic", 3000, "beginner")
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         human = Human(ws, rng=random.Random(1))
         state = human.next_state()
-        assert state["table"]["free_deals_left"] == 3 and state["can_continue"]
-        summaries = []
-        for n in (1, 2, 3):
-            human.max_deals = n
+        # The first deal is dealt with the table: it is one of the three.
+        assert state["table"]["free_deals_left"] == 2 and state["can_continue"]
+        for _ in range(12):  # three deals, and the void ones given back
+            human.max_deals = state["game"]["deal_number"]
             state = human.play_game(state)
-            summaries.append(state)
-        assert [s["game"]["deal_number"] for s in summaries] == [1, 2, 3]
-        assert [s["table"]["free_deals_left"] for s in summaries] == [2, 1, 0]
-        assert [s["can_continue"] for s in summaries] == [True, True, False]
-        assert all(s["awaiting_next_deal"] for s in summaries)
+            if not state["can_continue"]:
+                break
+            ws.send_json(request("next_deal"))
+            state = human.until_my_move()
+        assert state["awaiting_next_deal"] and not state["can_continue"]
+        assert state["table"]["free_deals_left"] == 0
         ws.send_json(request("next_deal"))
         error = receive(ws)
         assert error["type"] == "error" and error["code"] == "limit", error
-        assert len(live_table(client, table_id).game.deals) == 3
+        assert contracts_played(client, table_id) == 3
     assert call(client, service_of(client).free_deals_left, guest) == 0
-    assert client.app.state.store.deals_played(guest) == 3  # type: ignore[attr-defined]
 
-    # No new table: the account page instead.
-    r = client.post("/solo", data=FORM, follow_redirects=False)
-    assert r.status_code == 303 and r.headers["location"] == "/compte"
+    # No new table: the sign-up page instead (it says why).
+    r = post_form(client, "/solo", FORM)
+    assert r.status_code == 303 and r.headers["location"] == "/inscription?next=/"
+    page = client.get("/inscription?next=/")
+    assert "Vous avez joué vos donnes gratuites" in page.text
     # The table itself still shows the summary, and still refuses.
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         again = receive(ws)
@@ -49,11 +78,81 @@ def test_three_free_deals_then_the_account_page(client: TestClient) -> None:
     # The count is the server's: the cookie from before the deals does not bring them back.
     client.cookies.clear()
     client.cookies.set("session", first_cookie)
-    r = client.post("/solo", data=FORM, follow_redirects=False)
-    assert r.headers["location"] == "/compte"
+    r = post_form(client, "/solo", FORM)
+    assert r.headers["location"] == "/inscription?next=/"
 
     # A visitor without a cookie is a new guest, with three deals.
     client.cookies.clear()
-    r = client.post("/solo", data=FORM, follow_redirects=False)
+    r = post_form(client, "/solo", FORM)
     assert r.status_code == 303 and r.headers["location"].startswith("/table/")
     assert client.cookies["session"] != first_cookie
+
+
+def test_a_void_deal_uses_no_free_deal(client: TestClient) -> None:
+    """Four passes: the deal is void and its free deal comes back."""
+    guest, _ = new_guest(client)
+    service = service_of(client)
+    passer = Seat("bot", level=FIRST)
+    rules = RuleSet.profile("classic", target=3000)
+    assert call(client, service._use_free_deals, [guest])  # as create_solo counts the first deal
+    spec = call(client, service.create_table, rules, (Seat("human", player=guest), passer, passer, passer), "first")
+    assert call(client, service.free_deals_left, guest, True) == 2
+    with client.websocket_connect(f"/ws/table/{spec.id}") as ws:
+        state = receive(ws)
+        while not state["awaiting_next_deal"]:
+            if is_my_turn(state):  # pass: the first legal action
+                ws.send_json(request("action", action=state["game"]["deal"]["legal_actions"][0]))
+            state = receive(ws)
+        assert state["game"]["deal"]["contract"] is None  # void
+        assert call(client, service.free_deals_left, guest, True) == 3
+        ws.send_json(request("next_deal"))
+        state = receive(ws)
+        assert state["game"]["deal_number"] == 2
+    assert call(client, service.free_deals_left, guest, True) == 2
+
+
+def test_five_tables_at_once_give_three_deals_at_most(client: TestClient) -> None:
+    guest, _ = new_guest(client)
+    service = service_of(client)
+    rules = RuleSet.profile("classic", target=3000)
+
+    async def five() -> list[object]:
+        tables = (service.create_solo(guest, rules, "beginner") for _ in range(5))
+        return await asyncio.gather(*tables, return_exceptions=True)
+
+    results = call(client, five)
+    made = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, TableError)]
+    assert len(made) <= 3 and len(made) + len(refused) == 5, results
+    assert {r.code for r in refused} <= {"limit", "too_many_tables"}
+    assert call(client, service.free_deals_left, guest, True) == 3 - len(made)
+
+
+def test_a_guest_has_a_few_games_in_progress_at_most(make_client: MakeClient) -> None:
+    """With free deals to spare (a site that gives more), a guest still may not keep more
+    than ``open_tables_guest`` games going: the account page says what to do."""
+    client = make_client(free_deals=50, open_tables_guest=3)
+    new_guest(client)
+    for _ in range(3):
+        create_solo(client, "classic", 3000, "beginner")
+    r = post_form(client, "/solo", FORM)
+    assert r.status_code == 409
+    assert "trop de parties en cours" in r.text
+    # Give one up: a new game may start.
+    table_id = r.text.split('action="/partie/', 1)[1].split("/", 1)[0]
+    gave_up = post_form(client, f"/partie/{table_id}/abandonner", {}, page="/")
+    assert gave_up.status_code == 303
+    create_solo(client, "classic", 3000, "beginner")
+    # Someone else's game cannot be given up.
+    new_guest(client)
+    assert post_form(client, f"/partie/{table_id}/abandonner", {}, page="/").status_code == 404
+
+
+def test_a_player_may_open_only_so_many_tables_a_minute(make_client: MakeClient) -> None:
+    client = make_client(free_deals=50, table_limit="2/minute")
+    new_guest(client)
+    create_solo(client, "classic", 3000, "beginner")
+    create_solo(client, "classic", 3000, "beginner")
+    r = post_form(client, "/solo", FORM)
+    assert r.status_code == 429 and int(r.headers["retry-after"]) > 0
+    assert "Trop d'essais" in html.unescape(r.text)

@@ -10,7 +10,7 @@ import re
 import httpx2
 import pytest
 from conftest import MakeClient
-from server_helpers import Human, create_solo, new_guest, receive, request, service_of
+from server_helpers import Human, create_solo, csrf_of, new_guest, receive, request, service_of
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -36,7 +36,14 @@ def assert_clean_page(r: httpx2.Response, status: int, lang: str, title_key: str
     assert not TRACEBACK.search(body), TRACEBACK.search(body)
 
 
-@pytest.mark.parametrize(("path", "title"), [("/", "home.title"), ("/compte", "account.title")])
+def test_the_account_page_has_an_address_in_each_language(client: TestClient) -> None:
+    assert_clean_page(client.get("/compte"), 200, "fr", "accounts.page.title")
+    r = client.get("/account")
+    assert_clean_page(r, 200, "en", "accounts.page.title")
+    assert 'href="/langue/fr?next=/compte"' in r.text
+
+
+@pytest.mark.parametrize(("path", "title"), [("/", "home.title")])
 def test_pages_in_french_then_english(client: TestClient, path: str, title: str) -> None:
     r = client.get(path)
     assert_clean_page(r, 200, "fr", title)
@@ -122,7 +129,7 @@ def test_a_table_of_another_guest_is_404(client: TestClient) -> None:
     ],
 )
 def test_bad_form_input_is_a_clean_400(client: TestClient, form: dict[str, str]) -> None:
-    r = client.post("/solo", data=form, follow_redirects=False)
+    r = client.post("/solo", data={**form, "csrf": csrf_of(client)}, follow_redirects=False)
     assert_clean_page(r, 400, "fr", "error.page.title")
     assert service_of(client).store.table_ids() == []
 
@@ -143,7 +150,7 @@ def test_bad_form_bodies_are_clean(client: TestClient) -> None:
 
 
 def test_good_form_makes_a_table(client: TestClient) -> None:
-    r = client.post("/solo", data=SOLO, follow_redirects=False)
+    r = client.post("/solo", data={**SOLO, "csrf": csrf_of(client)}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"].startswith("/table/")
     page = client.get(r.headers["location"])
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
@@ -162,7 +169,7 @@ def test_a_server_error_shows_no_traceback(make_client: MakeClient, monkeypatch:
         r = client.get("/")
         assert_clean_page(r, 500, lang, "error.page.title")
         assert "secret detail" not in r.text and "RuntimeError" not in r.text
-        r = client.post("/solo", data=SOLO)
+        r = client.post("/solo", data={**SOLO, "csrf": csrf_of(client, "/connexion")})
         assert_clean_page(r, 500, lang, "error.page.title")
         assert "secret detail" not in r.text
 
@@ -200,7 +207,9 @@ def test_a_server_error_on_the_table_socket_shows_no_traceback(
 @pytest.mark.parametrize(("lang", "address"), [("fr", "/regles/house"), ("en", "/rules/house")])
 def test_a_table_page_links_to_its_rules(client: TestClient, lang: str, address: str) -> None:
     client.get(f"/langue/{lang}")
-    r = client.post("/solo", data={**SOLO, "profile": "house", "target": "2010"}, follow_redirects=True)
+    r = client.post(
+        "/solo", data={**SOLO, "profile": "house", "target": "2010", "csrf": csrf_of(client)}, follow_redirects=True
+    )
     assert r.status_code == 200
     assert f'href="{address}"' in r.text
     assert client.get(address).status_code == 200

@@ -18,12 +18,14 @@ from starlette.responses import Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-from . import calculator_page, review_pages, rules_pages, table_pages
+from . import account_pages, calculator_page, review_pages, rules_pages, table_pages
+from .accounts import AccountService
 from .bot_pool import BotPool
 from .config import Settings
 from .forms import client_left
 from .hub import Hub, LocalHub
-from .pages import WEB, page
+from .pages import WEB, VisitorMiddleware, page
+from .rate_limits import RateLimits
 from .security import SecurityHeaders, secured
 from .store import Store
 from .tables import TableService
@@ -44,9 +46,12 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
         service = TableService(store, pool, settings, hub or LocalHub())
         app.state.service = service
+        app.state.accounts = AccountService(store, service.db, settings)
+        app.state.rate_limits = RateLimits()
         try:
             yield
         finally:
+            app.state.accounts.close()
             await service.close()
             await pool.aclose()
             pool.close()
@@ -54,6 +59,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
 
     routes = [
         *table_pages.routes,
+        *account_pages.routes,
         *calculator_page.routes,
         *review_pages.routes,
         *rules_pages.routes,
@@ -64,12 +70,14 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         middleware=[
             Middleware(SecurityHeaders),
             Middleware(SessionMiddleware, secret_key=secret, same_site="lax", max_age=365 * 24 * 3600),
+            Middleware(VisitorMiddleware),
         ],
         exception_handlers={HTTPException: http_error, ClientDisconnect: client_left, Exception: secured(server_error)},
         lifespan=lifespan,
     )
     app.state.settings = settings
     app.state.store = store
+    app.state.secret = secret
     return app
 
 
@@ -77,6 +85,8 @@ async def http_error(request: Request, exc: Exception) -> Response:
     status = exc.status_code if isinstance(exc, HTTPException) else 500
     if status == 404:
         return page(request, "404.html", status=404)
+    if status == 403:
+        return page(request, "forbidden.html", status=403)
     return page(request, "error.html", status=status, status_code=status)
 
 

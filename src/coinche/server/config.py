@@ -48,6 +48,26 @@ class Settings:
     (``--origin``: the public address when a proxy rewrites the Host), each
     ``scheme://host[:port]`` as ``security.normalise_origin`` writes it."""
 
+    session_days: int = 30
+    """A logged-in browser stays logged in this many days (log-out or a password change
+    ends it sooner)."""
+    login_limit: str = "10/minute"
+    """Log-in attempts per address and, apart, per account name (``limits`` notation)."""
+    signup_limit: str = "5/hour"
+    """Accounts one address may create."""
+    table_limit: str = "10/minute"
+    """Tables one player may create."""
+    table_limit_per_address: str = "100/minute"
+    """Tables one address may create (many players may share one address)."""
+    open_tables_guest: int = 3
+    """Games in progress a guest may have at once."""
+    open_tables_account: int = 12
+    """Games in progress an account may have at once."""
+    argon2_time_cost: int = 3
+    argon2_memory_kib: int = 32768
+    argon2_parallelism: int = 2
+    """argon2id parameters: about 0.2 s a hash on a small server (see the README)."""
+
     @staticmethod
     def sqlite_file(path: Path, **kwargs: object) -> Settings:
         return Settings(database_url=f"sqlite:///{path}", **kwargs)  # type: ignore[arg-type]

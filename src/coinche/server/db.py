@@ -7,7 +7,9 @@ from them, so nothing else of a game needs storing. ``(table_id, seq)`` is the p
 of a step: two writers can never both append the same step. A computer's action keeps its
 explanation, a player's its request id (a resent request is applied once), and
 ``analyses`` caches each reviewed deal's analysis. ``players`` are who sits at tables: a
-guest is a player without an account.
+guest is a player without an account; an ``accounts`` row owns one player, and its
+``sessions`` are the logged-in browsers. ``table_players`` says who sat at each table (for
+a player's list of games), ``tables.finished_at`` when its game ended.
 """
 
 from __future__ import annotations
@@ -47,6 +49,20 @@ class TableRow(Base):
     "level": name}``; later changes are ``seat`` steps of the log."""
     level: Mapped[str] = mapped_column(String(16))
     """The computers' level as chosen (``adaptive``, ``beginner``...)."""
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the game ended (None: in progress), or when its players gave it up."""
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    """How it ended: ``{"totals": [us, them], "winner": team}`` or ``{"abandoned": true}``."""
+
+
+class TablePlayerRow(Base):
+    """A player who sat at a table, at which seat (a player's list of games reads these)."""
+
+    __tablename__ = "table_players"
+
+    table_id: Mapped[str] = mapped_column(String(16), ForeignKey("tables.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+    seat: Mapped[int] = mapped_column(Integer)
 
 
 class ActionRow(Base):
@@ -85,14 +101,47 @@ class AnalysisRow(Base):
 
 
 class PlayerRow(Base):
-    """Who sits at tables and plays free deals: a guest now (the id in its session cookie),
-    the player an account owns later."""
+    """Who sits at tables: a guest (the id in its session cookie), or the player an account
+    owns (the guest's own id when a guest signs up, so their games stay theirs)."""
 
     __tablename__ = "players"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     deals_played: Mapped[int] = mapped_column(Integer, default=0)
+    """Free deals used: counted when a deal is dealt, given back when it is void."""
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the player's account was deleted (their finished games stay, under "deleted
+    account")."""
+
+
+class AccountRow(Base):
+    """An account: a name, a password hash (argon2id) and the player it plays as."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(24))
+    """As its owner wrote it (NFC): shown, always escaped."""
+    name_key: Mapped[str] = mapped_column(String(96), unique=True)
+    """The name folded for comparison (NFKC, case-folded): unique, so ``Zoé`` and ``ZOÉ``
+    are one name."""
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    password_hash: Mapped[str] = mapped_column(String(256))
+    player_id: Mapped[str] = mapped_column(String(32), ForeignKey("players.id"), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class SessionRow(Base):
+    """A logged-in browser: the cookie holds a random token, the database its SHA-256
+    (a copy of the database gives nobody a session). Deleting the row ends the session."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(String(16), ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class SettingRow(Base):

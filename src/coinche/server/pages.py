@@ -1,5 +1,7 @@
-"""What every page of the site shares: the templates, the visitor's player id and language,
-and ``page()``, which renders a template with the catalogue's ``t()`` in that language.
+"""What every page of the site shares: the templates, who the visitor is (their account
+through the session cookie, else a guest's player id), their language, the forms' CSRF
+token, and ``page()``, which renders a template with the catalogue's ``t()`` in that
+language.
 
 The feature modules (the table in ``app``, the deal review, the calculator, the rules
 pages) each hold their own routes and import these helpers; ``app`` puts them together.
@@ -7,16 +9,25 @@ pages) each hold their own routes and import these helpers; ``app`` puts them to
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import HTMLResponse, Response
 from starlette.templating import Jinja2Templates
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from . import i18n
+from .accounts import Account, AccountService, token_hash
+from .forms import read_form
+from .security import origin_allowed
 from .store import new_id
 from .tables import TableService
 
@@ -25,8 +36,22 @@ TEMPLATES = Jinja2Templates(directory=str(WEB / "templates"))
 
 
 ADDRESSES: dict[str, dict[str, str]] = {
-    "fr": {"calculator": "/calculateur", "rules": "/regles"},
-    "en": {"calculator": "/calculator", "rules": "/rules"},
+    "fr": {
+        "calculator": "/calculateur",
+        "rules": "/regles",
+        "signup": "/inscription",
+        "login": "/connexion",
+        "logout": "/deconnexion",
+        "account": "/compte",
+    },
+    "en": {
+        "calculator": "/calculator",
+        "rules": "/rules",
+        "signup": "/signup",
+        "login": "/login",
+        "logout": "/logout",
+        "account": "/account",
+    },
 }
 """The pages whose address says their language, in each language (the header links there)."""
 
@@ -36,9 +61,49 @@ def service_of(request: Request | WebSocket) -> TableService:
     return service
 
 
-def player_in_session(request: Request | WebSocket) -> str | None:
-    """The visitor's player id in the signed session cookie, None if it has none (a guest
-    is a player without an account; cookies of before players name it ``guest``)."""
+SESSION_COOKIE = "sid"
+"""The cookie of a logged-in browser: a random token (see ``accounts``)."""
+ACCOUNT_KEY = "coinche.account"
+TOKEN_KEY = "coinche.session"
+
+
+class VisitorMiddleware:
+    """ASGI middleware: finds the account of the request's session cookie (one database
+    read, off the loop) for the pages and the table socket; static files skip it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and not scope["path"].startswith("/static/"):
+            token = HTTPConnection(scope).cookies.get(SESSION_COOKIE)
+            accounts: AccountService | None = getattr(scope["app"].state, "accounts", None)
+            if token and accounts is not None:
+                account = await accounts.session_account(token)
+                if account is not None:
+                    scope[ACCOUNT_KEY] = account
+                    scope[TOKEN_KEY] = token
+        await self.app(scope, receive, send)
+
+
+def account_of(request: HTTPConnection) -> Account | None:
+    """The account the visitor is logged in to, None for a guest."""
+    account = request.scope.get(ACCOUNT_KEY)
+    return account if isinstance(account, Account) else None
+
+
+def session_token(request: HTTPConnection) -> str | None:
+    """The visitor's live session token (None for a guest)."""
+    token = request.scope.get(TOKEN_KEY)
+    return token if isinstance(token, str) else None
+
+
+def player_in_session(request: HTTPConnection) -> str | None:
+    """The visitor's player: their account's, else the guest's id in the signed session
+    cookie (cookies of before players name it ``guest``); None if they have none."""
+    account = account_of(request)
+    if account is not None:
+        return account.player
     player = request.session.get("player") or request.session.get("guest")
     return player if isinstance(player, str) and player else None
 
@@ -50,6 +115,56 @@ def player_of(request: Request) -> str:
         player = new_id(12)
         request.session["player"] = player
     return player
+
+
+def csrf_token(request: Request) -> str:
+    """The token every form of the visitor's pages carries (field ``csrf``): an HMAC of
+    their session (the logged-in session, else the guest's id) with the site's key. It
+    stays the same for the whole session (a page restored by Back still sends a good one)
+    and no other site can know it."""
+    token = session_token(request)
+    identity = f"session:{token_hash(token)}" if token is not None else f"guest:{player_of(request)}"
+    secret: str = request.app.state.secret
+    digest = hmac.new(secret.encode(), identity.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
+
+
+def csrf_ok(request: Request, sent: object) -> bool:
+    return isinstance(sent, str) and hmac.compare_digest(sent.encode(), csrf_token(request).encode())
+
+
+async def read_checked_form(request: Request) -> FormData:
+    """A posted form that changes something: from a page of this site (``Origin``, when the
+    browser sends one) and carrying the visitor's CSRF token, else 403; then read strictly
+    (``forms.read_form``)."""
+    settings = request.app.state.settings
+    if not origin_allowed(request.scope, settings.allowed_origins):
+        raise HTTPException(403)
+    form = await read_form(request)
+    if not csrf_ok(request, form.get("csrf")):
+        raise HTTPException(403)
+    return form
+
+
+def set_session_cookie(response: Response, request: Request, token: str, days: int) -> None:
+    """Log the browser in: HttpOnly (no script reads it), SameSite=Lax (no other site's
+    form sends it), Secure when the site is served over HTTPS (a proxy's
+    ``X-Forwarded-Proto`` counts: uvicorn reads it from a trusted proxy)."""
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=days * 24 * 3600,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
+
+
+def clear_session_cookie(response: Response, request: Request) -> None:
+    response.delete_cookie(
+        SESSION_COOKIE, httponly=True, samesite="lax", secure=request.url.scheme == "https", path="/"
+    )
 
 
 def lang_of(request: Request | WebSocket) -> str:
@@ -85,6 +200,8 @@ def page(
             "language_switch": switch,
             "path": request.url.path,
             "addresses": ADDRESSES[lang],
+            "account": account_of(request),
+            "csrf": lambda: csrf_token(request),
             **context,
         },
         status_code=status,

@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Literal, ParamSpec, TypeVar
 
 from sqlalchemy import Engine, insert, select, update
@@ -23,7 +24,18 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.sql import Executable
 
 from ..engine.rules import RuleSet
-from .db import ActionRow, AnalysisRow, PlayerRow, SettingRow, TableRow, make_engine, migrate
+from .db import (
+    AccountRow,
+    ActionRow,
+    AnalysisRow,
+    PlayerRow,
+    SettingRow,
+    TablePlayerRow,
+    TableRow,
+    make_engine,
+    migrate,
+    now,
+)
 
 SeatKind = Literal["human", "bot"]
 StepKind = Literal["action", "deal", "seat"]
@@ -97,6 +109,21 @@ class Step:
     """A computer's reasons (only when written; not read back with the log)."""
 
 
+@dataclass(frozen=True)
+class GameEntry:
+    """A game in a player's list."""
+
+    table_id: str
+    created_at: datetime
+    profile: str
+    level: str
+    target: int
+    seat: int
+    """The player's seat."""
+    finished_at: datetime | None
+    result: dict[str, Any] | None
+
+
 class ConflictError(Exception):
     """Another writer stored this step of the table first."""
 
@@ -139,6 +166,10 @@ class Store:
                     level=spec.level,
                 )
             )
+            s.flush()
+            for i, seat in enumerate(spec.seats):
+                if seat.player is not None:
+                    s.add(TablePlayerRow(table_id=spec.id, player_id=seat.player, seat=i))
 
     def load_table(self, table_id: str) -> tuple[TableSpec, list[Step]] | None:
         """The table and its log, or None when there is no such table."""
@@ -190,9 +221,74 @@ class Store:
         """Store several tables' next steps in one transaction: one commit for all of them
         (under load, the moves of many tables share it); for each, whether it was stored
         (False: its number was taken). Any other error stores none of them."""
-        insert_ignoring = _insert_ignoring_conflicts(self.engine)
+        insert_ignoring = _insert_ignoring_conflicts(self.engine, ActionRow, ["table_id", "seq"])
         with self.engine.begin() as conn:
-            return [conn.execute(insert_ignoring, _step_row(table_id, step)).rowcount == 1 for table_id, step in steps]
+            stored = [
+                conn.execute(insert_ignoring, _step_row(table_id, step)).rowcount == 1 for table_id, step in steps
+            ]
+            seated = [
+                {"table_id": table_id, "player_id": step.seat_data.player, "seat": step.seat}
+                for (table_id, step), ok in zip(steps, stored, strict=True)
+                if ok and step.seat_data is not None and step.seat_data.player is not None
+            ]
+            if seated:  # who sat at the table, for the players' lists of games
+                conn.execute(_insert_ignoring_conflicts(self.engine, TablePlayerRow, ["table_id", "player_id"]), seated)
+            return stored
+
+    def finish_table(self, table_id: str, result: dict[str, Any]) -> None:
+        """The table's game ended (or was given up): ``result`` says how; the first call
+        counts (a second writer that saw the same end changes nothing)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.finished_at.is_(None))
+                .values(finished_at=now(), result=result)
+            )
+
+    def games_of(self, player_id: str, limit: int = 100) -> list[GameEntry]:
+        """The player's games, newest first."""
+        with self.session() as s:
+            rows = s.execute(
+                select(
+                    TableRow.id,
+                    TableRow.created_at,
+                    TableRow.profile,
+                    TableRow.level,
+                    TableRow.options,
+                    TableRow.finished_at,
+                    TableRow.result,
+                    TablePlayerRow.seat,
+                )
+                .join(TablePlayerRow, TablePlayerRow.table_id == TableRow.id)
+                .where(TablePlayerRow.player_id == player_id)
+                .order_by(TableRow.created_at.desc(), TableRow.id)
+                .limit(limit)
+            ).all()
+        return [
+            GameEntry(
+                r.id,
+                r.created_at,
+                r.profile,
+                r.level,
+                int(r.options.get("target", 0) or 0),
+                r.seat,
+                r.finished_at,
+                r.result,
+            )
+            for r in rows
+        ]
+
+    def open_games(self, player_id: str) -> list[str]:
+        """The player's games in progress, newest first."""
+        with self.session() as s:
+            return list(
+                s.scalars(
+                    select(TableRow.id)
+                    .join(TablePlayerRow, TablePlayerRow.table_id == TableRow.id)
+                    .where(TablePlayerRow.player_id == player_id, TableRow.finished_at.is_(None))
+                    .order_by(TableRow.created_at.desc(), TableRow.id)
+                )
+            )
 
     def explanations(self, table_id: str, start: int, stop: int) -> dict[int, dict[str, Any]]:
         """The stored explanations of steps ``start`` to ``stop - 1`` of a table, by step."""
@@ -230,15 +326,36 @@ class Store:
 
     # ----- players -----
 
-    def add_deal_played(self, player_id: str) -> int:
-        """Count one more finished deal for the player; the new count."""
-        with self.session() as s, s.begin():
-            if s.get(PlayerRow, player_id) is None:
-                s.add(PlayerRow(id=player_id, deals_played=0))
-                s.flush()
-            s.execute(
-                update(PlayerRow).where(PlayerRow.id == player_id).values(deals_played=PlayerRow.deals_played + 1)
+    def use_free_deal(self, player_id: str, free: int) -> bool:
+        """Count one free deal for the player as it is dealt, if they have one left (a player
+        with an account has no limit); whether they had. One atomic update: two tables, or
+        two processes, dealing at once never both get the last one."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                _insert_ignoring_conflicts(self.engine, PlayerRow, ["id"]), {"id": player_id, "deals_played": 0}
             )
+            has_account = select(AccountRow.id).where(AccountRow.player_id == player_id).exists()
+            used = conn.execute(
+                update(PlayerRow)
+                .where(PlayerRow.id == player_id, (PlayerRow.deals_played < free) | has_account)
+                .values(deals_played=PlayerRow.deals_played + 1)
+            )
+            return used.rowcount == 1
+
+    def give_back_free_deal(self, player_id: str) -> None:
+        """A void deal (four passes) uses no free deal: give back the one counted at its deal."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(PlayerRow)
+                .where(PlayerRow.id == player_id, PlayerRow.deals_played > 0)
+                .values(deals_played=PlayerRow.deals_played - 1)
+            )
+
+    def free_deals_used(self, player_id: str) -> int | None:
+        """The free deals the player has used; None for a player with an account (no limit)."""
+        with self.session() as s:
+            if s.scalar(select(AccountRow.id).where(AccountRow.player_id == player_id)) is not None:
+                return None
             return s.scalar(select(PlayerRow.deals_played).where(PlayerRow.id == player_id)) or 0
 
     def deals_played(self, player_id: str) -> int:
@@ -270,14 +387,14 @@ def _step_row(table_id: str, step: Step) -> dict[str, Any]:
     }
 
 
-def _insert_ignoring_conflicts(engine: Engine) -> Executable:
-    """``INSERT … ON CONFLICT DO NOTHING`` of a step (its row count says whether it went in),
-    in the database's own dialect."""
+def _insert_ignoring_conflicts(engine: Engine, row: type[Any], key: list[str]) -> Executable:
+    """``INSERT … ON CONFLICT (key) DO NOTHING`` (its row count says whether the row went
+    in), in the database's own dialect."""
     dialect = engine.dialect.name
     if dialect == "sqlite":
-        return sqlite_insert(ActionRow).on_conflict_do_nothing(index_elements=["table_id", "seq"])
+        return sqlite_insert(row).on_conflict_do_nothing(index_elements=key)
     if dialect == "postgresql":
-        return postgresql_insert(ActionRow).on_conflict_do_nothing(index_elements=["table_id", "seq"])
+        return postgresql_insert(row).on_conflict_do_nothing(index_elements=key)
     raise NotImplementedError(f"no INSERT ... ON CONFLICT for {dialect}")
 
 

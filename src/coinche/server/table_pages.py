@@ -16,8 +16,8 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from ..engine.rules import PROFILES, RuleSet
 from ..engine.text import is_number, parse_number
 from . import i18n, rules_pages
-from .forms import read_form
-from .pages import lang_of, page, player_in_session, player_of, service_of
+from .account_pages import account_page, address_of, limits_of
+from .pages import ADDRESSES, lang_of, page, player_in_session, player_of, read_checked_form, service_of
 from .table_socket import table_socket
 from .tables import LEVELS, TARGETS, TableError
 
@@ -33,12 +33,15 @@ async def home(request: Request) -> Response:
         }
         for name in PROFILES
     ]
+    service = service_of(request)
+    playing = await service.db(service.store.open_games, player)
     return page(
         request,
         "home.html",
         profiles=profiles,
         levels=LEVELS,
-        free_deals_left=await service_of(request).free_deals_left(player),
+        free_deals_left=await service.free_deals_left(player),
+        resume=playing[0] if playing else None,
     )
 
 
@@ -57,18 +60,30 @@ def _solo_rules(form: FormData) -> RuleSet:
 
 
 async def solo(request: Request) -> Response:
-
+    form = await read_checked_form(request)
     player = player_of(request)
-    form = await read_form(request)
     rules = _solo_rules(form)
     level = str(form.get("level") or "adaptive")
     if level not in LEVELS:
         raise HTTPException(400)
+    lang = lang_of(request)
+    settings = request.app.state.settings
+    limits = limits_of(request)
+    retry = await limits.hit(settings.table_limit, f"tables:{player}") or await limits.hit(
+        settings.table_limit_per_address, f"tables:{address_of(request)}"
+    )
+    if retry is not None:
+        response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry)
+        response.headers["Retry-After"] = str(retry)
+        return response
     try:
         spec = await service_of(request).create_solo(player, rules, level)
     except TableError as e:
         if e.code == "limit":
-            return RedirectResponse("/compte", status_code=303)
+            return RedirectResponse(f"{ADDRESSES[lang]['signup']}?next=/", status_code=303)
+        if e.code == "too_many_tables":
+            notice = i18n.gettext(lang, "accounts.notice.too_many_tables")
+            return await account_page(request, lang, status=409, error=notice)
         raise HTTPException(400) from None
     return RedirectResponse(f"/table/{spec.id}", status_code=303)
 
@@ -89,11 +104,6 @@ async def table_page(request: Request) -> Response:
     )
 
 
-async def account(request: Request) -> Response:
-    player_of(request)
-    return page(request, "account.html", free_deals=request.app.state.settings.free_deals)
-
-
 async def switch_language(request: Request) -> Response:
     lang = request.path_params["lang"]
     if lang not in i18n.LANGUAGES:
@@ -110,7 +120,6 @@ routes: list[BaseRoute] = [
     Route("/", home),
     Route("/solo", solo, methods=["POST"]),
     Route("/table/{table_id}", table_page),
-    Route("/compte", account),
     Route("/langue/{lang}", switch_language),
     WebSocketRoute("/ws/table/{table_id}", table_socket),
 ]

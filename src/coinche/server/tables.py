@@ -83,10 +83,18 @@ def explanation_json(decision: Decision) -> dict[str, Any] | None:
     }
 
 
+def game_result(game: Game) -> dict[str, Any]:
+    """How a finished game ended, as the players' lists show it."""
+    totals = game.totals
+    return {"totals": [totals[0], totals[1]], "winner": game.winner}
+
+
 class TableError(Exception):
     """A request the table refuses; nothing changed. ``code``: ``not_your_turn``,
     ``illegal`` (``message`` is the engine's, ``rule`` its rule id), ``over``, ``limit``,
     ``waiting`` (the deal is over: the next one must be asked for), ``not_seated``,
+    ``too_many_tables`` (a new table while the player has as many games in progress as
+    allowed),
     ``hint_limit``, ``busy`` (the table kept moving under the request), ``bad_level``."""
 
     def __init__(self, code: str, message: Message | None = None, rule: str | None = None) -> None:
@@ -116,8 +124,9 @@ class LiveTable:
     bot_task: asyncio.Task[None] | None = None
     touched: float = 0.0
     """When the table was last used (event loop time)."""
-    finished_deals: int = 0
-    """Deals finished by the steps read since the table was built (for the free deals)."""
+    void_deals: int = 0
+    """Void deals (four passes) ended by the steps read since last taken: their free deals
+    are given back by whoever stored the step."""
 
     @staticmethod
     def build(spec: TableSpec, steps: Sequence[Step]) -> LiveTable:
@@ -146,7 +155,9 @@ class LiveTable:
             game.replay_entry(step.action)
             self.action_seqs.append(step.seq)
             if deal.is_over:
-                self.finished_deals += 1
+                result = deal.result()
+                if result is not None and result.contract is None:
+                    self.void_deals += 1
                 self.track(deal)
         elif step.kind == "deal":
             if game.awaiting_deal:
@@ -228,9 +239,9 @@ class TableService:
         self.connections: Counter[tuple[str, str]] = Counter()
         """Connections of each player on each table (bounded by the socket session)."""
         self._loading: dict[str, asyncio.Lock] = {}
-        self._deals_played: dict[str, int] = {}  # oldest first: a bounded cache
-        """Deals each player has finished, as last read or counted here: every state message
-        shows it, so it is not read again each time (the limit is checked on fresh reads)."""
+        self._deals_played: dict[str, int | None] = {}  # oldest first: a bounded cache
+        """Free deals each player has used (None: an account, no limit), as last read here:
+        every state message shows it, so it is not read again each time."""
         self._created = 0
         self._hints: set[tuple[str, int]] = set()
         self._hint_limiter = MovingWindowRateLimiter(MemoryStorage())
@@ -246,10 +257,18 @@ class TableService:
         """A table with ``player`` at seat 0 and computers of ``level`` at the others."""
         if level not in LEVELS:
             raise TableError("bad_level")
-        if await self.free_deals_left(player, fresh=True) <= 0:
+        has_account = await self.free_deals_left(player, fresh=True) is None
+        limit = self.settings.open_tables_account if has_account else self.settings.open_tables_guest
+        if len(await self.db(self.store.open_games, player)) >= limit:
+            raise TableError("too_many_tables")
+        if not await self._use_free_deals([player]):  # the first deal is dealt with the table
             raise TableError("limit")
         bot = Seat("bot", level=level)
-        return await self.create_table(rules, (Seat("human", player=player), bot, bot, bot), level)
+        try:
+            return await self.create_table(rules, (Seat("human", player=player), bot, bot, bot), level)
+        except BaseException:
+            await self.db(self.store.give_back_free_deal, player)
+            raise
 
     async def create_table(self, rules: RuleSet, seats: Sequence[Seat], level: str) -> TableSpec:
         """A new table of ``rules`` with these four seats, stored: a ``bot`` seat may have
@@ -288,7 +307,7 @@ class TableService:
                         self._loading.pop(table_id, None)
                         return None
                     live = LiveTable.build(*loaded)
-                    live.finished_deals = 0  # counted by whoever stored them
+                    live.void_deals = 0  # given back by whoever stored them
                     self.live[table_id] = live
                     self._start_janitor()
                     fresh = False  # just read
@@ -305,9 +324,9 @@ class TableService:
         steps = await self.db(self.store.steps_since, live.id, live.seq)
         for step in steps:
             live.apply(step)
-        if live.finished_deals:
-            live.finished_deals = 0
-            for player in live.human_players:
+        if steps:
+            live.void_deals = 0  # given back by their writers
+            for player in live.human_players:  # counts may have changed: read them again
                 self._deals_played.pop(player, None)
         if steps:
             # Whoever stored them published them; this process's connections may not have
@@ -317,16 +336,34 @@ class TableService:
                 self._schedule_bots(live)
         return len(steps)
 
-    async def free_deals_left(self, player: str, fresh: bool = False) -> int:
-        """The free deals ``player`` has left; ``fresh``: read from the database (what enforces
-        the limit), else as this process last counted them (what pages and states show)."""
-        played = self._deals_played.get(player)
-        if fresh or played is None:
-            played = await self.db(self.store.deals_played, player)
-            self._remember_deals(player, played)
-        return max(0, self.settings.free_deals - played)
+    async def free_deals_left(self, player: str, fresh: bool = False) -> int | None:
+        """The free deals ``player`` has left, None without limit (a player with an account);
+        ``fresh``: read from the database, else as this process last read them (what pages
+        and states show; the limit itself is enforced by ``use_free_deal`` in the database)."""
+        if fresh or player not in self._deals_played:
+            self._remember_deals(player, await self.db(self.store.free_deals_used, player))
+        used = self._deals_played[player]
+        return None if used is None else max(0, self.settings.free_deals - used)
 
-    def _remember_deals(self, player: str, played: int) -> None:
+    def forget_player(self, player: str) -> None:
+        """The player's account changed (made, deleted): read their free deals again."""
+        self._deals_played.pop(player, None)
+
+    async def _use_free_deals(self, players: Sequence[str]) -> bool:
+        """Count a free deal for each player as a deal is dealt to them; False (none counted)
+        if one of them has none left."""
+        used: list[str] = []
+        for player in players:
+            if not await self.db(self.store.use_free_deal, player, self.settings.free_deals):
+                for done in used:
+                    await self.db(self.store.give_back_free_deal, done)
+                    self.forget_player(done)
+                return False
+            used.append(player)
+            self.forget_player(player)
+        return True
+
+    def _remember_deals(self, player: str, played: int | None) -> None:
         """Keep a player's count (the most recent ``DEALS_CACHE`` players: a visitor without a
         cookie is a new player at each visit, so the cache must not grow without end)."""
         cache = self._deals_played
@@ -405,10 +442,21 @@ class TableService:
 
     async def next_deal(self, table_id: str, player: str, request_id: str) -> int:
         """Deal the next hand once the players have seen the last one's summary; the
-        table's seq after it (nothing stored if another player asked first)."""
+        table's seq after it (nothing stored if another player asked first). Each player
+        seated uses a free deal (accounts have no limit)."""
         key = f"{player}:{request_id}"
+        charged: list[str] = []
+        """The players a free deal was counted for by the last check (given back if its
+        step is not the one stored)."""
+
+        async def give_back() -> None:
+            for done in charged:
+                await self.db(self.store.give_back_free_deal, done)
+                self.forget_player(done)
+            charged.clear()
 
         async def check(live: LiveTable) -> Step | None:
+            await give_back()  # checked again after a lost race: the last count goes back
             if key in live.requests:
                 return None
             seat = self._seat(live, player)
@@ -417,11 +465,17 @@ class TableService:
                 raise TableError("over")
             if not game.awaiting_deal:
                 return None  # already dealt (another click, another player)
-            if await self.free_deals_left(player, fresh=True) <= 0:  # read under the table's lock
+            players = live.human_players
+            if not await self._use_free_deals(players):  # one atomic count each, in the database
                 raise TableError("limit")
+            charged.extend(players)
             return Step(live.seq, "deal", seat, request_id=key)
 
-        return await self._write(table_id, key, check)
+        try:
+            return await self._write(table_id, key, check)
+        except Exception:  # nothing stored (a cancelled wait is not that: the write goes on)
+            await give_back()
+            raise
 
     async def change_seat(self, table_id: str, seat: int, holder: Seat) -> int:
         """``seat`` is held by ``holder`` from the next step on (recorded in the log, so a
@@ -532,18 +586,21 @@ class TableService:
         raise TableError("busy")
 
     async def _store(self, live: LiveTable, step: Step) -> None:
-        """Write ``step`` (the table locked), then apply it; count finished deals."""
+        """Write ``step`` (the table locked), then apply it; a void deal gives its free deals
+        back, and the end of the game is recorded for the players' lists."""
         await self.db.append_step(live.id, step)
         live.apply(step)
         live.touched = self._now()
-        if live.finished_deals:
-            live.finished_deals = 0
-            for player in live.human_players:
-                try:
-                    self._remember_deals(player, await self.db(self.store.add_deal_played, player))
-                except Exception:  # the step is stored: the table goes on whatever the count
-                    log.exception("table %s: the deal of player %s could not be counted", live.id, player)
-                    self._deals_played.pop(player, None)
+        try:
+            if live.void_deals:
+                live.void_deals = 0
+                for player in live.human_players:
+                    await self.db(self.store.give_back_free_deal, player)
+                    self.forget_player(player)
+            if live.game.is_over and step.kind == "action":
+                await self.db(self.store.finish_table, live.id, game_result(live.game))
+        except Exception:  # the step is stored: the table goes on whatever the bookkeeping
+            log.exception("table %s: the free deals or the end of the game could not be recorded", live.id)
 
     async def _announce(self, live: LiveTable) -> None:
         await self.hub.publish(live.id, live.seq)

@@ -96,7 +96,8 @@ export function summaryHTML(state) {
   else if (state.can_continue) actions.push(`<button type="button" class="primary" data-do="next">${esc(t('js.next_deal'))}</button>`);
   else {
     actions.push(`<p class="limit">${esc(t('js.no_free_deal'))}</p>`);
-    actions.push(`<a class="button primary" href="/compte">${esc(t('js.create_account'))}</a>`);
+    const signup = `${t('js.signup_url')}?next=${encodeURIComponent(`/table/${state.table.id}`)}`;
+    actions.push(`<a class="button primary" href="${esc(signup)}">${esc(t('js.create_account'))}</a>`);
   }
   actions.push(`<button type="button" class="secondary" data-do="close">${esc(t('js.see_table'))}</button>`);
   parts.push(`<div class="summary-actions">${actions.join('')}</div>`);
