@@ -104,3 +104,33 @@ def test_pass_is_one_press_in_english(page: Page) -> None:
     expect(button).to_be_focused()
     page.keyboard.press("Enter")
     table.wait_for_live("South (you): Pass")
+
+
+HINT_AND_BOX = """() => {
+  const a = document.getElementById('notice').getBoundingClientRect();
+  const b = document.getElementById('bidding').getBoundingClientRect();
+  const apart = a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5 || a.right <= b.left + 0.5 || b.right <= a.left + 0.5;
+  return {apart, inView: a.top >= 0 && a.bottom <= window.innerHeight, notice: [a.top, a.bottom], box: [b.top, b.bottom]};
+}"""
+
+
+def hint_beside_the_box(page: Page, lang: str) -> None:
+    table = start_solo(page, lang=lang, profile="classic", target=700)
+    expect(table.pass_button()).to_be_visible()
+    table.press(page.get_by_role("button", name=table.words["hint"], exact=True))
+    expect(table.notice()).to_be_visible()
+    page.wait_for_timeout(300)
+    where = page.evaluate(HINT_AND_BOX)
+    assert where["apart"] and where["inView"], f"the hint covers the bidding box: {where}"
+
+
+def test_the_hint_leaves_the_bidding_box_seen(page: Page) -> None:
+    page.set_viewport_size({"width": 1280, "height": 800})
+    hint_beside_the_box(page, "fr")
+
+
+def test_the_hint_leaves_the_bidding_box_seen_on_a_phone(phone_page: Page) -> None:
+    phone_page.goto("/")
+    phone_page.get_by_role("link", name="English", exact=True).click()
+    phone_page.wait_for_url(re.compile(r"/$"))
+    hint_beside_the_box(phone_page, "en")
