@@ -12,7 +12,8 @@ from table_driver import Table, bid_pattern, start_solo
 
 FOCUSED = """() => {
   const el = document.activeElement;
-  return {role: el.getAttribute('role') || el.tagName.toLowerCase(), name: el.getAttribute('aria-label') || el.textContent.trim(),
+  return {role: el.getAttribute('role') || el.tagName.toLowerCase(),
+          name: el.getAttribute('aria-label') || el.textContent.trim(),
           checked: el.getAttribute('aria-checked'), inBox: !!el.closest('#bidding')};
 }"""
 
@@ -49,8 +50,8 @@ def test_keyboard_bidding_selects_then_confirms(page: Page) -> None:
     first = str(here["name"])
 
     # Every arrow, Home and End: the focus moves inside the box, nothing is called.
-    for key in ("ArrowRight", "ArrowRight", "End", "ArrowLeft", "Home", "ArrowDown", "ArrowRight", "ArrowRight",
-                "ArrowLeft", "End", "Home", "ArrowDown", "ArrowUp", "ArrowUp", "ArrowLeft"):
+    keys = "ArrowRight ArrowRight End ArrowLeft Home ArrowDown ArrowRight ArrowRight ArrowLeft End Home ArrowDown"
+    for key in [*keys.split(), "ArrowUp", "ArrowUp", "ArrowLeft"]:
         page.keyboard.press(key)
         assert focused(page)["inBox"], f"{key} left the bidding box: {focused(page)}"
     page.wait_for_timeout(300)
@@ -109,8 +110,10 @@ def test_pass_is_one_press_in_english(page: Page) -> None:
 HINT_AND_BOX = """() => {
   const a = document.getElementById('notice').getBoundingClientRect();
   const b = document.getElementById('bidding').getBoundingClientRect();
-  const apart = a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5 || a.right <= b.left + 0.5 || b.right <= a.left + 0.5;
-  return {apart, inView: a.top >= 0 && a.bottom <= window.innerHeight, notice: [a.top, a.bottom], box: [b.top, b.bottom]};
+  const apart = a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5
+    || a.right <= b.left + 0.5 || b.right <= a.left + 0.5;
+  return {apart, inView: a.top >= 0 && a.bottom <= window.innerHeight,
+          notice: [a.top, a.bottom], box: [b.top, b.bottom]};
 }"""
 
 

@@ -10,7 +10,9 @@ import pytest
 from playwright.sync_api import Locator, expect
 from table_driver import Table, start_solo
 
-FOCUS_ON_CARD = "() => { const el = document.activeElement; return !!(el && el.matches('#hand button.hand-card:not(:disabled)')); }"
+FOCUS_ON_CARD = (
+    "() => { const el = document.activeElement; return !!(el && el.matches('#hand button.hand-card:not(:disabled)')); }"
+)
 
 
 class WatchedTable(Table):
@@ -56,4 +58,4 @@ def test_focus_goes_to_the_hand_after_a_declaration(make_page: Any, roomy_server
             break
         table.next_deal()
     assert melds >= 1, f"no meld to declare in the deals played ({table.checked})"
-    assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]
+    assert not page.js_errors, page.js_errors

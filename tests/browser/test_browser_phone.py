@@ -84,7 +84,8 @@ LAYOUT = """
 async () => {
   // where things come to rest: the trick's cards once their entrance or exit is over
   const moving = document.getElementById('trick').getAnimations({subtree: true});
-  await Promise.all(moving.filter((a) => a.effect.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => null)));
+  const ending = moving.filter((a) => a.effect.getTiming().iterations !== Infinity);
+  await Promise.all(ending.map((a) => a.finished.catch(() => null)));
   const seen = (el) => el && el.checkVisibility({opacityProperty: true, visibilityProperty: true})
     && el.getBoundingClientRect().width > 0;
   const box = (what, el) => {
@@ -146,7 +147,8 @@ def check_sheet(t: Table) -> None:
     sheet: dict[str, float] = t.page.evaluate(SHEET)
     assert sheet["scroll"] <= 1, f"the bidding box scrolls: {sheet}"
     assert sheet["lowest"] <= sheet["bottom"] + 0.5 and sheet["bottom"] <= sheet["viewport"], sheet
-    assert sheet["top"] >= sheet["north"] and sheet["top"] >= sheet["score"], f"the bidding box hides the table: {sheet}"
+    seen = sheet["top"] >= sheet["north"] and sheet["top"] >= sheet["score"]
+    assert seen, f"the bidding box hides the table: {sheet}"
 
 
 def shown_width(t: Table) -> list[dict[str, Any]]:
