@@ -74,22 +74,31 @@ DEFAULT_TIMEOUT_MS = 15_000
 LIVE_RECORDER = """
 (() => {
   window.__live = [];
+  window.__liveAt = [];
+  const keep = (text) => {
+    text = (text || '').trim();
+    if (!text) return;
+    window.__live.push(text);
+    window.__liveAt.push(performance.now());
+  };
   const record = (mutations) => {
     for (const m of mutations) {
       const node = m.target.nodeType === Node.ELEMENT_NODE ? m.target : m.target.parentElement;
       const live = node && node.closest && node.closest('#live');
-      if (live) {
-        const text = live.textContent.trim();
-        if (text) window.__live.push(text);
-        return;
+      if (!live) continue;
+      if (m.type === 'childList') {
+        for (const added of m.addedNodes) keep(added.textContent);
+      } else {
+        keep(node === live ? live.textContent : node.textContent);
       }
     }
   };
   new MutationObserver(record).observe(document, {childList: true, subtree: true, characterData: true});
 })();
 """
-"""Keeps every text the live region ``#live`` receives in ``window.__live`` (the region
-itself only ever holds the latest one)."""
+"""Keeps every text the live region ``#live`` receives in ``window.__live``, in order, and
+when (``performance.now()``) in ``window.__liveAt``: the region adds each sentence as a
+paragraph of its own (and keeps only the last few)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:

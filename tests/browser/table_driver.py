@@ -190,8 +190,8 @@ class Table:
 
     def wait_for_live(self, *needles: str, since: int = 0, timeout: float = 20_000) -> str:
         """The first text the live region received (from entry ``since`` on) that holds
-        every one of ``needles`` (case ignored). The region is paced (one sentence at a
-        time), so it may lag behind the table."""
+        every one of ``needles`` (case ignored). The region speaks as the table draws: a
+        card played while a complete trick is on show is said once that trick has gone."""
         try:
             found = self.page.wait_for_function(
                 "([n, needles]) => (window.__live || []).slice(n).find("

@@ -25,13 +25,13 @@ def test_a_guest_plays_a_whole_deal_with_the_keyboard(page: Page) -> None:
             t.page.screenshot(path=str(ARTIFACTS / "table-desktop.png"), animations="disabled")
             # "Conseil" from the keyboard: the expert's card, one of the legal ones, in words.
             t.press(t.page.get_by_role("button", name="Conseil", exact=True))
-            hint = t.page.get_by_text(re.compile(r"^Conseil : "))
+            hint = t.notice()  # the live region says it too, out of sight
+            expect(hint).to_have_text(re.compile(r"^Conseil : "))
             expect(hint).to_be_visible()
             named = re.match(r"^Conseil : (.+?)\.", hint.inner_text())
             assert named, hint.inner_text()
             expect(t.card(named.group(1))).to_be_enabled()
-            # The live region said the first call (it speaks one sentence at a time, so
-            # it may lag the table).
+            # The live region said the first call.
             said = t.wait_for_live(done.calls[0])
             assert said == f"Sud (vous) : {done.calls[0]}", said
         if len(done.cards) == 1:
@@ -58,7 +58,6 @@ def test_a_guest_plays_a_whole_deal_with_the_keyboard(page: Page) -> None:
     expect(summary).to_be_visible()
     expect(summary.get_by_role("button", name="Donne suivante", exact=True)).to_be_visible()
 
-    # The live region says the cards too. A key pressed on demand ("Dernier pli" above)
-    # drops the sentences still waiting: the last card, played after it, is said.
+    # The live region says the cards too, the last one included.
     table.wait_for_live_match(card_sentence(ME, played.cards[-1]))
     assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]

@@ -3,8 +3,10 @@ least 44 px wide that a finger can reach, and a whole deal played by tapping."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 from table_driver import ARTIFACTS, DealPlayed, Table, start_solo
 
@@ -14,7 +16,7 @@ HIT_SPAN = """
 (button) => {
   const r = button.getBoundingClientRect();
   let left = null, right = null;
-  for (let x = Math.ceil(r.left) + 1; x < r.right - 1; x += 1) {
+  for (let x = Math.ceil(r.left); x < r.right; x += 1) {
     for (const f of [0.2, 0.5, 0.8]) {
       const hit = document.elementFromPoint(x, r.top + r.height * f);
       if (hit && button.contains(hit)) {
@@ -75,4 +77,114 @@ def test_a_deal_on_a_phone(phone_page: Page) -> None:
     expect(table.summary()).to_be_visible()
     expect(table.next_deal_button()).to_be_in_viewport()
     no_horizontal_scroll(page)
+    assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]
+
+
+LAYOUT = """
+async () => {
+  // where things come to rest: the trick's cards once their entrance or exit is over
+  const moving = document.getElementById('trick').getAnimations({subtree: true});
+  const ending = moving.filter((a) => a.effect.getTiming().iterations !== Infinity);
+  await Promise.all(ending.map((a) => a.finished.catch(() => null)));
+  const seen = (el) => el && el.checkVisibility({opacityProperty: true, visibilityProperty: true})
+    && el.getBoundingClientRect().width > 0;
+  const box = (what, el) => {
+    const r = el.getBoundingClientRect();
+    return {what, left: r.left, top: r.top, right: r.right, bottom: r.bottom};
+  };
+  const out = [];
+  for (const p of ['north', 'west', 'east', 'south']) {
+    const plate = document.querySelector(`#seat-${p} .plate`);
+    if (seen(plate)) out.push(box(`plate ${p}`, plate));
+    for (const li of document.querySelectorAll(`#seat-${p} .melds li`)) if (seen(li)) out.push(box(`meld ${p}`, li));
+  }
+  for (const card of document.querySelectorAll('#trick .slot .card')) {
+    if (seen(card)) out.push(box(`trick ${card.parentElement.dataset.pos}`, card));
+  }
+  const score = document.querySelector('.corner-score');
+  if (seen(score)) out.push(box('score', score));
+  const contract = document.querySelector('.corner-contract');
+  if (seen(contract)) out.push(box('contract', contract));
+  return out;
+}
+"""
+"""The boxes that must not overlap on a phone: the four name plates, the trick's cards, the
+melds shown, the score and contract boxes."""
+
+SHEET = """
+() => {
+  const sheet = document.getElementById('bidding');
+  const r = sheet.getBoundingClientRect();
+  const rows = [...sheet.querySelectorAll('.slam-line, .bid-trumps, .bid-values, .bid-big')];
+  const last = rows.map((el) => el.getBoundingClientRect().bottom);
+  const north = document.querySelector('#seat-north .plate').getBoundingClientRect();
+  const score = document.querySelector('.corner-score').getBoundingClientRect();
+  return {top: r.top, bottom: r.bottom, scroll: sheet.scrollHeight - sheet.clientHeight, lowest: Math.max(...last),
+          north: north.bottom, score: score.bottom, viewport: window.innerHeight};
+}
+"""
+
+
+def overlaps(boxes: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    found = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            if a["what"] == b["what"] and a["what"].startswith("meld"):
+                continue  # one seat's melds are a list, one under the other
+            if min(a["right"], b["right"]) - max(a["left"], b["left"]) > 0.5 and (
+                min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 0.5
+            ):
+                found.append((a["what"], b["what"]))
+    return found
+
+
+def check_layout(t: Table, when: str) -> None:
+    boxes: list[dict[str, Any]] = t.page.evaluate(LAYOUT)
+    assert not overlaps(boxes), f"{when}: overlapping on a phone: {overlaps(boxes)} in {boxes}"
+
+
+def check_sheet(t: Table) -> None:
+    sheet: dict[str, float] = t.page.evaluate(SHEET)
+    assert sheet["scroll"] <= 1, f"the bidding box scrolls: {sheet}"
+    assert sheet["lowest"] <= sheet["bottom"] + 0.5 and sheet["bottom"] <= sheet["viewport"], sheet
+    seen = sheet["top"] >= sheet["north"] and sheet["top"] >= sheet["score"]
+    assert seen, f"the bidding box hides the table: {sheet}"
+
+
+def shown_width(t: Table) -> list[dict[str, Any]]:
+    boxes = []
+    hand = t.hand()
+    for i in range(hand.count()):
+        box = hand.nth(i).evaluate(HIT_SPAN)
+        box["name"] = Table.name_of(hand.nth(i))
+        boxes.append(box)
+    return boxes
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_phone_layout_leaves_everything_seen(phone_page: Page, lang: str) -> None:
+    page = phone_page
+    if lang == "en":
+        page.goto("/")
+        page.get_by_role("link", name="English", exact=True).click()
+        page.wait_for_url(re.compile(r"/$"))
+    table = start_solo(page, lang=lang, profile="classic", target=700, how="tap")
+    expect(table.pass_button()).to_be_visible()
+    page.wait_for_timeout(300)  # the sheet's entrance
+    check_layout(table, "auction")
+    check_sheet(table)
+    narrow = [b for b in shown_width(table) if b["tappable"] < MIN_TARGET]
+    assert not narrow, f"during the auction, cards showing less than {MIN_TARGET} px: {narrow}"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"phone-auction-{lang}.png"))
+
+    def at_my_turn(t: Table, done: DealPlayed) -> None:
+        check_layout(t, f"card {len(done.cards) + 1}")
+        narrow = [b for b in shown_width(t) if b["tappable"] < MIN_TARGET]
+        assert not narrow, f"cards showing less than {MIN_TARGET} px: {narrow}"
+        if len(done.cards) == 1:
+            t.page.screenshot(path=str(ARTIFACTS / f"phone-play-{lang}.png"))
+
+    played = table.play_deal(bid=True, before_card=at_my_turn)
+    assert played.end == "next", played
     assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]

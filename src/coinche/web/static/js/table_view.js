@@ -85,9 +85,15 @@ export class TableView {
     this.beloteBubble = null;
     this.focusKey = '';
     this.summaryKey = '';
-    this.summaryTimer = null;
     this.declareKey = '';
     this.isGone = false;
+    /** The states whose trick and sentences wait for the trick on show to go:
+     * `{s, trickDone, sentences}`, in table order. */
+    this.timeline = [];
+    /** The seq of the last state whose events were said (each is said once). */
+    this.saidSeq = null;
+    /** What waits for the table's timeline to be drawn (the summary). */
+    this.whenIdle = null;
     this.listen();
   }
 
@@ -119,6 +125,7 @@ export class TableView {
     const trickDone = sameDeal && d.tricks.length > prev.game.deal.tricks.length;
     if (!sameDeal) {
       this.trick.cancelHold();
+      this.timeline = [];
       this.beloteBubble = null;
       els.history.open = window.matchMedia('(min-width: 700px)').matches;
     }
@@ -147,13 +154,15 @@ export class TableView {
     this.renderSeats();
     this.renderCorners();
     this.renderHistory();
-    this.trick.render(s, trickDone);
+    // The hand and the panels at once (the player may act); the trick and what the live
+    // region says in table order, after the complete trick on show.
+    this.timeline.push({ s, trickDone, sentences: this.sentences(prev, sameDeal, trickDone) });
     this.hand.render(d.hand, legalOf(d).cards);
     this.renderPanels();
     this.renderTools();
-    this.renderSummary(trickDone);
-    this.announce(prev, sameDeal, trickDone);
     this.moveFocus();
+    this.flush();
+    this.renderSummary();
     this.watchThinking(trickDone);
   }
 
@@ -326,6 +335,11 @@ export class TableView {
         }),
       );
     }
+    if (legal.declares.length === 0 && els.declare.contains(document.activeElement)) {
+      // the declaration made: the focus goes to the hand before its panel hides
+      if (legal.cards.size) this.hand.focusFirst();
+      else this.hand.box.focus({ preventScroll: true });
+    }
     els.declare.hidden = legal.declares.length === 0;
     this.root.classList.toggle('bidding-open', legal.calls.length > 0);
     this.root.classList.toggle('declaring', legal.declares.length > 0);
@@ -419,52 +433,89 @@ export class TableView {
     els.summaryButton.hidden = true;
   }
 
-  renderSummary(trickDone) {
+  renderSummary() {
     const s = this.state;
     const els = this.els;
     const over = gameOver(s);
-    clearTimeout(this.summaryTimer);
     if (!s.awaiting_next_deal && !over) {
       this.summaryKey = '';
+      this.whenIdle = null;
       if (els.summary.open) els.summary.close();
       return;
     }
     const key = `${s.game.deal_number}:${over}:${s.can_continue}`;
     if (key === this.summaryKey) return;
     this.summaryKey = key;
+    this.whenIdle = null;
     const open = () => {
       this.openSummary();
       const result = this.deal.result;
       const verdict = result ? t(result.made === true ? 'js.made' : result.made === false ? 'js.failed' : 'js.void_deal') : '';
       say(over ? t('js.game_over') : `${t('js.deal_over', { number: this.state.game.deal_number })} ${verdict}`);
     };
-    if (trickDone || this.trick.holding) this.summaryTimer = setTimeout(open, TRICK_HOLD_MS + COLLECT_MS);
+    if (this.trick.holding || this.timeline.length) this.whenIdle = open;
     else open();
   }
 
   // ----- the live region, focus, thinking -----
 
-  announce(prev, sameDeal, trickDone) {
+  /** What the live region says of state `s` (after `prev`): each event once, even when a
+   * state comes again (a reconnection). */
+  sentences(prev, sameDeal, trickDone) {
     const s = this.state;
     const d = s.game.deal;
-    if (prev !== null && !sameDeal) say(t('js.new_deal', { seat: this.names[d.dealer] }));
-    if (prev !== null && s.last && s.last.text) say(s.last.text);
+    const out = [];
+    const fresh = typeof s.seq !== 'number' || this.saidSeq === null || s.seq > this.saidSeq;
+    if (typeof s.seq === 'number') this.saidSeq = Math.max(s.seq, this.saidSeq ?? s.seq);
+    if (!fresh) return out;
+    if (prev !== null && !sameDeal) out.push(t('js.new_deal', { seat: this.names[d.dealer] }));
+    if (prev !== null && s.last && s.last.text) out.push(s.last.text);
     if (trickDone) {
       const last = d.tricks[d.tricks.length - 1];
-      say(t('js.trick_won', { seat: this.names[last.winner], points: last.points }));
+      out.push(t('js.trick_won', { seat: this.names[last.winner], points: last.points }));
     }
     if (prev === null || turnKey(prev) !== turnKey(s)) {
-      if (legalOf(d).all.length) say(turnSentence(s));
-      else if (prev === null && playing(s)) say(turnSentence(s));
+      if (legalOf(d).all.length) out.push(turnSentence(s));
+      else if (prev === null && playing(s)) out.push(turnSentence(s));
     }
+    return out;
+  }
+
+  /** Draws the waiting states' tricks and says their sentences, in order, up to the next
+   * complete trick (the rest comes when it has gone). */
+  flush() {
+    while (this.timeline.length && !this.trick.holding) {
+      const { s, trickDone, sentences } = this.timeline.shift();
+      this.trick.render(s, trickDone, () => this.flush());
+      for (const text of sentences) say(text);
+    }
+    if (!this.trick.holding && !this.timeline.length && this.whenIdle) {
+      const open = this.whenIdle;
+      this.whenIdle = null;
+      open();
+    }
+  }
+
+  /** The focus is nowhere the player can act from: on the page's body, or on a control
+   * that has just been hidden or disabled (the declaration's button once used). */
+  focusLost() {
+    const el = document.activeElement;
+    if (!el || el === document.body || el === document.documentElement) return true;
+    return Boolean(el.closest('[hidden]')) || el.disabled === true;
   }
 
   moveFocus() {
     const els = this.els;
     const legal = legalOf(this.deal);
-    if (!legal.all.length || els.summary.open || els.help.open) return;
-    const key = turnKey(this.state);
-    if (key === this.focusKey) return;
+    if (els.summary.open || els.help.open) return;
+    if (!legal.all.length) {
+      // not the player's turn: a focus left on a hidden panel waits in the hand
+      if (this.focusLost()) this.hand.box.focus({ preventScroll: true });
+      return;
+    }
+    const kind = legal.calls.length ? 'call' : legal.declares.length ? 'declare' : 'card';
+    const key = `${turnKey(this.state)}:${kind}`;
+    if (key === this.focusKey && !this.focusLost()) return;
     this.focusKey = key;
     if (legal.calls.length) this.bidding.focus();
     else if (legal.declares.length) els.declareChoices.querySelector('button')?.focus({ preventScroll: true });

@@ -1,6 +1,8 @@
 // The trick in the centre of the table: each card in front of the seat that played it; a
 // complete trick stays TRICK_HOLD_MS with its winning card marked, then slides to the
-// winner's side (COLLECT_MS). Also draws the "Dernier pli" panel's small trick.
+// winner's side (COLLECT_MS); nothing cuts that short: the table view draws the next
+// states once `onIdle` tells the hold is over. Also draws the "Dernier pli" panel's small
+// trick.
 
 import { t, cardName } from './words.js';
 import { cardFace } from './cards.js';
@@ -57,8 +59,9 @@ export class TrickView {
     this.hold = null;
   }
 
-  /** Draws the trick of state `s`; `trickDone`: this state completed a trick. */
-  render(s, trickDone) {
+  /** Draws the trick of state `s`; `trickDone`: this state completed a trick, which then
+   * stays on show until `onIdle()` is called. */
+  render(s, trickDone, onIdle = () => {}) {
     const d = s.game.deal;
     const seen = { pos: s.table.positions, names: s.table.seat_names };
     if (d.trick.length) {
@@ -79,7 +82,9 @@ export class TrickView {
             this.el.classList.remove('collect', `to-${winnerPos}`);
             showTrick(this.el, [], 0, seen);
             this.shown = { cards: [], leader: 0 };
+            this.el.classList.add('empty');
             this.hold = null;
+            onIdle();
           }, COLLECT_MS);
         }, TRICK_HOLD_MS),
       };

@@ -1,0 +1,99 @@
+"""After a meld declaration made from the keyboard, the focus goes to the hand (a card
+button), every time, so that Enter plays a card at once.
+
+The case that lost it: as many legal cards after the declaration as there were choices of
+declaration (two choices and two cards of the suit led, say), so that nothing seemed to
+have changed and the focus stayed on the hidden panel. The test makes that case every
+time: between server and page, the first state after a declaration offers only as many
+cards (all legal) as there were choices."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, WebSocketRoute, expect
+from table_driver import Table, start_solo
+
+FOCUS_ON_CARD = (
+    "() => { const el = document.activeElement; return !!(el && el.matches('#hand button.hand-card:not(:disabled)')); }"
+)
+
+
+class WatchedTable(Table):
+    """Plays as ``Table`` does, and after each declaration checks where the focus went,
+    then plays the focused card with Enter alone."""
+
+    checked: list[str]
+
+    def press(self, target: Locator) -> None:
+        name = self.name_of(target) if target.count() == 1 else ""
+        declaring = target.evaluate("e => !!e.closest('#declare')") if name else False
+        super().press(target)
+        if not declaring:
+            return
+        expect(self.page.locator("#declare")).to_be_hidden()
+        try:
+            self.page.wait_for_function(FOCUS_ON_CARD, timeout=10_000)
+        except Exception as e:
+            where = self.page.evaluate("() => document.activeElement && document.activeElement.outerHTML.slice(0, 120)")
+            raise AssertionError(f"after {name!r} the focus is not on a card of the hand but on {where}") from e
+        card = self.page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+        self.page.keyboard.press("Enter")
+        expect(self.card(card), f"Enter on {card} after {name!r} should play it").to_have_count(0, timeout=10_000)
+        self.checked.append(name)
+
+
+def same_count_after_declaring(page: Page) -> None:
+    """Relays the table's WebSocket; the first state after one with declaration choices
+    keeps only as many of its legal actions as there were choices."""
+    choices = {"n": 0}
+
+    def relay(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            if isinstance(message, str):
+                data = json.loads(message)
+                legal = (
+                    data.get("game", {}).get("deal", {}).get("legal_actions") if data.get("type") == "state" else None
+                )
+                if legal:
+                    if all("declare" in a for a in legal):
+                        choices["n"] = len(legal)
+                    elif choices["n"] and all("card" in a for a in legal):
+                        data["game"]["deal"]["legal_actions"] = legal[: choices["n"]]
+                        choices["n"] = 0
+                        message = json.dumps(data)
+            ws.send(message)
+
+        ws.on_message(lambda m: server.send(m))
+        server.on_message(from_server)
+
+    page.route_web_socket(re.compile(r"/ws/table/"), relay)
+
+
+@pytest.fixture(scope="module")
+def roomy_server(server_factory: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    with server_factory(Path(tmp_path_factory.mktemp("melds")), "--free-deals", "12") as base:
+        yield base
+
+
+def test_focus_goes_to_the_hand_after_a_declaration(make_page: Any, roomy_server: str) -> None:
+    page = make_page(roomy_server)
+    same_count_after_declaring(page)
+    start_solo(page, profile="classic", target=3000)
+    table = WatchedTable(page, "fr", "keyboard")
+    table.checked = []
+    melds = 0
+    for _ in range(10):
+        played = table.play_deal(bid=True, declare=True)
+        melds += sum(1 for name in table.checked if name.startswith("Annoncer"))
+        if melds >= 2 or played.end != "next":
+            break
+        table.next_deal()
+    assert melds >= 1, f"no meld to declare in the deals played ({table.checked}, {played})"
+    assert not page.js_errors, page.js_errors
