@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from accessibility import assert_accessible, assert_no_horizontal_scroll
 from playwright.sync_api import Page, expect
 from table_driver import Table, bid_pattern
 
@@ -80,3 +81,12 @@ def test_a_refused_form_says_what_to_do(page: Page) -> None:
     expect(page.get_by_text("Code 400")).to_be_visible()
     expect(page.get_by_text("La demande n'a pas pu être lue. Rechargez la page et réessayez.")).to_be_visible()
     expect(page.get_by_text("Le serveur n'a pas pu répondre")).to_have_count(0)
+
+
+def test_the_options_fit_a_phone_and_are_accessible(phone_page: Page) -> None:
+    page = phone_page
+    page.goto("/")
+    page.locator("details#more-options summary").tap()
+    expect(page.get_by_role("combobox", name="Arrondi des scores")).to_be_visible()
+    assert_no_horizontal_scroll(page)
+    assert_accessible(page)
