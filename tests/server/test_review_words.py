@@ -6,6 +6,7 @@ other language's templates and no card or call in record notation (``QH``, ``10S
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -13,6 +14,8 @@ from collections.abc import Callable
 
 import pytest
 from babel.messages.pofile import read_po
+from conftest import MakeClient
+from server_helpers import Human, create_solo
 
 from coinche.bots.adaptive import AdaptiveBot
 from coinche.bots.base import Bot
@@ -122,3 +125,29 @@ def test_an_adaptive_reason_in_french() -> None:
     d = AdaptiveBot(seed=1, level=0.4).choose(deal.view(0))
     text = _shown("fr", explanation_json(d))[0]
     assert text.startswith("[Adaptatif 40 % (Débutant à Confirmé)] "), text
+
+
+EXPLANATION = re.compile(
+    r'<li><strong>[^<]*</strong> — <span lang="(\w+)">([^<]*)</span>'
+    r'(?: <span class="detail">[^<]*<span lang="(\w+)">([^<]*)</span></span>)?</li>'
+)
+"""One reason of the review's list: its language, text, then its detail's language and text."""
+
+
+@pytest.mark.parametrize("level", ["beginner", "confirmed", "adaptive"])
+def test_the_review_page_shows_each_level_in_words(make_client: MakeClient, level: str) -> None:
+    """A deal played on a table at ``level``: its review page, in French then in English."""
+    client = make_client(free_deals=100)
+    table_id = create_solo(client, "classic", 700, level)
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        Human(ws, max_deals=1).play_game()
+    for lang in ("fr", "en"):
+        client.cookies.set("lang", lang)
+        page = client.get(f"/table/{table_id}/donne/1")
+        assert page.status_code == 200
+        shown = EXPLANATION.findall(page.text)
+        assert len(shown) >= 20, page.text[-3000:]  # three computers' calls and cards
+        for text_lang, text, detail_lang, detail in shown:
+            assert text_lang == lang and detail_lang in ("", lang)
+            for words in (text, detail):
+                check_language(lang, html.unescape(words))
