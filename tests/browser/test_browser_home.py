@@ -61,9 +61,19 @@ def test_back_from_a_table_then_play_again_makes_another_table(page: Page) -> No
     expect(page.get_by_text("Objectif 2000", exact=False)).to_be_visible()
     expect(page.get_by_text("Code 400")).to_have_count(0)
 
-    # Back again, other rules: the target follows them, and the form still works.
+    # Back again after choosing an option: the restored choice is in sight, and sent.
     page.go_back()
     page.wait_for_url(re.compile(r"/$"))
+    page.locator("details#more-options summary").click()
+    page.get_by_role("combobox", name="Générale").select_option("true")
+    page.get_by_role("button", name="Jouer", exact=True).click()
+    page.wait_for_url(TABLE_URL)
+    page.go_back()
+    page.wait_for_url(re.compile(r"/$"))
+    expect(page.get_by_role("combobox", name="Générale")).to_be_visible()
+    expect(page.get_by_role("combobox", name="Générale")).to_have_value("true")
+
+    # Other rules on the restored page: the target follows them, and the form still works.
     page.get_by_role("radio", name="Classique", exact=True).check()
     expect(page.get_by_role("spinbutton", name="Objectif")).to_have_value("3000")
     page.get_by_role("button", name="Jouer", exact=True).click()

@@ -4,7 +4,8 @@
 //
 // A page restored by the browser's Back button gets its fields back after this script
 // ran (the rules radio included, with no change event): the labels are set again on
-// `pageshow`, and nothing here changes a value the browser restored.
+// `pageshow` (the options opened when one was changed), and nothing here changes a value
+// the browser restored.
 
 const form = document.getElementById('solo-form');
 if (form) {
@@ -33,10 +34,17 @@ if (form) {
     label();
   };
 
+  // Options the browser restored with a value of their own stay in sight.
+  const more = form.querySelector('#more-options');
+  const reveal = () => {
+    if (more && [...more.querySelectorAll('select')].some((s) => s.value !== '')) more.open = true;
+  };
+
   for (const r of radios) r.addEventListener('change', change);
   window.addEventListener('pageshow', () => {
     shown = chosen();
     label();
+    reveal();
   });
   label();
 }
