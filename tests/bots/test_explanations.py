@@ -20,6 +20,7 @@ from coinche.engine.belote import pair_mask
 from coinche.engine.cards import CardSet, parse_card, parse_cards
 from coinche.engine.deal import Deal, View, random_hands
 from coinche.engine.game import Game
+from coinche.engine.messages import Message
 from coinche.engine.rules import PROFILES, RuleSet
 
 CARD_NAME = re.compile(r"(?<![0-9A-Za-z])(10|[789TJQKA])([SHDC])(?![0-9A-Za-z])")
@@ -111,17 +112,26 @@ def test_decision_fields() -> None:
     assert d.private_explanation is None and d.full_explanation == "pass"  # outside bots: public only
     assert Decision.plain(PASS, "pass") == Decision(PASS, "pass", "pass")
     kh = parse_card("KH")
-    played = play_card(kh, (kh, announce(kh)), "trumps", "KH: trumps")
-    assert played == Decision(announce(kh), "trumps (belote)", "KH: trumps (belote)")
-    assert play_card(kh, (kh,), "trumps") == Decision(kh, "trumps", "trumps")
+    why = Message.of("bot.trumps_as_taker")
+    detail = Message.of("bot.card_reason", played="KH", reason=why)
+    played = play_card(kh, (kh, announce(kh)), why, detail)
+    assert played.action == announce(kh)
+    assert (played.explanation, played.private_explanation) == (
+        "trumps as taker (belote)",
+        "KH: trumps as taker (belote)",
+    )
+    assert played.reason == Message.of("bot.with_belote", reason=why)
+    assert played.private_reason == Message.of("bot.with_belote", reason=detail)
+    assert play_card(kh, (kh,), why) == Decision(kh, "trumps as taker", "trumps as taker", why)
 
 
 def test_adaptive_tags_both_explanations() -> None:
     rules = RuleSet.profile("classic")
     deal = Deal(rules, 3, random_hands(random.Random(4)))
     d = AdaptiveBot(seed=1, level=0.5).choose(deal.view(0))
-    assert d.explanation and d.explanation.startswith("[Adaptive 50% (Confirmé)] ")
-    assert d.private_explanation and d.private_explanation.startswith("[Adaptive 50% (Confirmé)] ")
+    assert d.explanation and d.explanation.startswith("[Adaptive 50% (Confirmed)] ")
+    assert d.private_explanation and d.private_explanation.startswith("[Adaptive 50% (Confirmed)] ")
+    assert d.reason is not None and d.reason.id == "bot.adaptive"
 
 
 @pytest.mark.parametrize("profile", sorted(PROFILES))

@@ -352,7 +352,7 @@ def start_solo(
     page.goto("/")
     page.get_by_role("radio", name=words[profile], exact=True).check()
     page.get_by_role("radio", name=words["beginner"], exact=True).check()
-    page.get_by_role("combobox", name=words["target"]).select_option(str(target))
+    page.get_by_role("spinbutton", name=words["target"]).fill(str(target))
     play = page.get_by_role("button", name=words["play"], exact=True)
     if how == "tap":
         play.tap()

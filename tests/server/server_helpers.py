@@ -111,7 +111,7 @@ def create_solo(client: TestClient, profile: str, target: int, level: str, sa_ta
     """POST /solo as the client's guest; the new table's id."""
     form = {"profile": profile, "target": str(target), "level": level}
     if sa_ta:
-        form["sa_ta"] = "on"
+        form["sa_ta"] = "true"
     r = post_form(client, "/solo", form)
     assert r.status_code == 303, r.text
     location = r.headers["location"]

@@ -12,8 +12,8 @@ from babel.messages.pofile import read_po
 
 from coinche.engine.errors import IllegalAction
 from coinche.engine.messages import ENGLISH, Message
-from coinche.engine.rules import PROFILES
-from coinche.server import i18n, rules_content
+from coinche.engine.rules import OPTION_NAMES, PROFILES
+from coinche.server import i18n, rules_content, table_pages
 from coinche.server.tables import LEVELS
 
 LOCALE = i18n.LOCALE
@@ -61,11 +61,24 @@ def test_every_key_a_template_uses_exists() -> None:
         used |= set(re.findall(r"""\bt\(\s*["']([a-z0-9_.]+)["']""", path.read_text(encoding="utf-8")))
     assert used
     # Keys made in the template (``t("level." ~ level)``) stand for a family: check it whole.
-    families = {"level.": LEVELS, "profile.": tuple(PROFILES), **rules_content.KEY_FAMILIES}
+    families = {
+        "level.": LEVELS,
+        "profile.": tuple(PROFILES),
+        "home.option.": OPTION_NAMES[1:],
+        **rules_content.KEY_FAMILIES,
+    }
     keys = {key for key in used if not key.endswith(".")}
     keys |= {prefix + name for prefix in used if prefix.endswith(".") for name in families[prefix]}
     missing = {key for key in keys if key not in i18n.catalogue("fr") or key not in i18n.catalogue("en")}
     assert not missing
+
+
+def test_every_option_value_of_the_solo_form_has_words() -> None:
+    keys = set()
+    for option in table_pages._solo_options():
+        keys |= {key for _, key in option["choices"]} | set(option["defaults"].values())
+    missing = {key for key in keys if key not in i18n.catalogue("fr") or key not in i18n.catalogue("en")}
+    assert keys and not missing
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from server_helpers import Human, create_solo, csrf_of, new_guest, receive, requ
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from coinche.engine.rules import OPTION_NAMES, RuleSet
 from coinche.server import i18n
 
 SOLO = {"profile": "classic", "target": "700", "level": "confirmed"}
@@ -116,13 +117,31 @@ def test_a_table_of_another_guest_is_404(client: TestClient) -> None:
     [
         {"profile": "chess"},
         {"profile": "", "target": "3000x"},
-        {"profile": "classic", "target": "701"},
+        {"profile": "classic", "target": "99"},
+        {"profile": "classic", "target": "10001"},
+        {"profile": "classic", "target": "0"},
+        {"profile": "classic", "target": "1e3"},
         {"profile": "classic", "target": "abc"},
         {"profile": "classic", "target": "-700"},
         {"profile": "classic", "target": "7" * 5000},
         {"profile": "classic", "target": "²"},
         {"profile": "classic", "target": " 700"},
-        {"profile": "online", "target": "700"},
+        {"profile": "online", "target": "700.0"},
+        {"profile": "classic", "target": "700", "target2": "700"},
+        {"profile": "classic", "melds": "yes"},
+        {"profile": "classic", "melds": "True"},
+        {"profile": "classic", "melds": "1"},
+        {"profile": "classic", "sa_ta": "on"},
+        {"profile": "classic", "max_bid": "170"},
+        {"profile": "classic", "max_bid": " 180"},
+        {"profile": "classic", "undertrump": "FORCED"},
+        {"profile": "classic", "rounding": "nearest5"},
+        {"profile": "classic", "packets": "3-3-2"},
+        {"profile": "classic", "ta_values": "classic "},
+        {"profile": "classic", "real_deal": "maybe"},
+        {"profile": "classic", "direction": "clockwise"},
+        {"profile": "classic", "generale_value": "1000"},
+        {"profile": "classic", "name": "house"},
         {"profile": "classic", "level": "god"},
         {"profile": "classic", "level": "slow_bot:SlowBot"},
         {"profile": "classic", "level": "coinche.bots.random_bot:RandomBot"},
@@ -172,6 +191,8 @@ def test_a_server_error_shows_no_traceback(make_client: MakeClient, monkeypatch:
         r = client.post("/solo", data={**SOLO, "csrf": csrf_of(client, "/connexion")})
         assert_clean_page(r, 500, lang, "error.page.title")
         assert "secret detail" not in r.text
+        assert i18n.gettext(lang, "error.page.text") in text_of(r)
+        assert i18n.gettext(lang, "error.page.client_text") not in text_of(r)
 
 
 def test_a_server_error_on_the_table_socket_shows_no_traceback(
@@ -213,3 +234,104 @@ def test_a_table_page_links_to_its_rules(client: TestClient, lang: str, address:
     assert r.status_code == 200
     assert f'href="{address}"' in r.text
     assert client.get(address).status_code == 200
+
+
+def rules_of(client: TestClient, table_id: str) -> RuleSet:
+    """The rules stored for the table (what every later load of it plays by)."""
+    loaded = service_of(client).store.load_table(table_id)
+    assert loaded is not None
+    return loaded[0].rules
+
+
+SOLO_OPTIONS = [
+    ("target", "100", 100),
+    ("target", "10000", 10000),
+    ("target", "1500", 1500),
+    ("sa_ta", "false", False),
+    ("melds", "false", False),
+    ("undertrump", "optional", "optional"),
+    ("rounding", "nearest10", "nearest10"),
+    ("rounding", "house", "house"),
+    ("ta_values", "ffb", "ffb"),
+    ("belote_must_announce", "true", True),
+    ("max_bid", "180", 180),
+    ("generale", "false", False),
+    ("packets", "233", "233"),
+    ("packets", "any", "any"),
+    ("real_deal", "true", True),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "value"), SOLO_OPTIONS)
+def test_each_option_of_the_solo_form_reaches_the_table_rules(
+    client: TestClient, name: str, text: str, value: object
+) -> None:
+    r = client.post("/solo", data={**SOLO, name: text}, follow_redirects=False)
+    assert r.status_code == 303, r.text[:300]
+    table_id = r.headers["location"].removeprefix("/table/")
+    rules = rules_of(client, table_id)
+    assert rules.name == "classic"
+    assert getattr(rules, name) == value
+    assert type(getattr(rules, name)) is type(value)
+
+
+def test_the_solo_form_sets_every_option_at_once_over_any_profile(client: TestClient) -> None:
+    form = {
+        "profile": "online",
+        "target": "4321",
+        "level": "beginner",
+        "sa_ta": "true",
+        "melds": "true",
+        "undertrump": "optional",
+        "rounding": "nearest10",
+        "ta_values": "ffb",
+        "belote_must_announce": "true",
+        "max_bid": "180",
+        "generale": "true",
+        "packets": "323",
+        "real_deal": "true",
+    }
+    r = client.post("/solo", data=form, follow_redirects=False)
+    assert r.status_code == 303, r.text[:300]
+    rules = rules_of(client, r.headers["location"].removeprefix("/table/"))
+    assert rules.all_options() == {
+        "target": 4321,
+        "sa_ta": True,
+        "melds": True,
+        "undertrump": "optional",
+        "rounding": "nearest10",
+        "ta_values": "ffb",
+        "belote_must_announce": True,
+        "max_bid": 180,
+        "generale": True,
+        "packets": "323",
+        "real_deal": True,
+    }
+
+
+def test_an_option_left_as_the_rules_say_keeps_the_profile_value(client: TestClient) -> None:
+    form = {"profile": "house", "target": "2010", "level": "beginner", "melds": "", "max_bid": "", "csrf": "x"}
+    r = client.post("/solo", data=form, follow_redirects=False)
+    assert r.status_code == 303, r.text[:300]
+    rules = rules_of(client, r.headers["location"].removeprefix("/table/"))
+    assert rules == RuleSet.profile("house")
+
+
+def test_the_home_page_offers_every_option_and_the_whole_target_range(client: TestClient) -> None:
+    body = text_of(client.get("/"))
+    assert 'type="number" id="target" name="target" min="100" max="10000"' in body
+    assert "<details" in body and "Plus d'options" in body
+    for name in OPTION_NAMES[1:]:
+        assert f'name="{name}"' in body, name
+    client.cookies.set("lang", "en")
+    assert "More options" in text_of(client.get("/"))
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_client_error_page_says_what_to_do_not_that_the_server_failed(client: TestClient, lang: str) -> None:
+    client.cookies.set("lang", lang)
+    r = client.post("/solo", data={"profile": "chess"}, follow_redirects=False)
+    assert_clean_page(r, 400, lang, "error.page.title")
+    assert i18n.gettext(lang, "error.page.client_text") in text_of(r)
+    assert i18n.gettext(lang, "error.page.text") not in text_of(r)
+    assert i18n.gettext(lang, "error.page.client_text") != i18n.gettext(lang, "error.page.text")

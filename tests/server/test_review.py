@@ -257,7 +257,15 @@ def test_an_explanation_in_words(lang: str) -> None:
     shown = explanation_text(
         lang, {"public": reason.text, "private": "JH: only card", "reason": message_to_json(reason)}
     )
-    assert shown == {"text": i18n.render(lang, reason), "lang": lang, "detail": "JH: only card"}
+    # A row stored before private reasons were messages: its English detail for English only.
+    old_detail = "JH: only card" if lang == "en" else None
+    assert shown == {"text": i18n.render(lang, reason), "lang": lang, "detail": old_detail}
+    detail = Message.of("bot.card_reason", played="JH", reason=reason)
+    stored = {"public": reason.text, "private": detail.text, "reason": message_to_json(reason)}
+    shown = explanation_text(lang, {**stored, "private_reason": message_to_json(detail)})
+    assert shown == {"text": i18n.render(lang, reason), "lang": lang, "detail": i18n.render(lang, detail)}
+    words = {"fr": "Valet de cœur : seule carte permise", "en": "Jack of hearts: only legal card"}
+    assert shown["detail"] == words[lang]
     plain = explanation_text(lang, {"public": "whatever", "private": "9S: whatever", "reason": None})
     assert plain == {"text": "9S: whatever", "lang": "en", "detail": None}
     assert explanation_text(lang, None) is None

@@ -11,6 +11,7 @@ step that shrinks as the knob settles, so it converges to the human's level.
 from __future__ import annotations
 
 from ..engine.deal import View
+from ..engine.messages import Message
 from .base import Bot, Decision
 from .beginner import BeginnerBot
 from .confirmed import ConfirmedBot
@@ -29,6 +30,15 @@ def level_span(level: float) -> tuple[int, ...]:
         return (int(x),)
     low = min(int(x), 1)
     return (low, low + 1)
+
+
+def _level_name(index: int) -> Message:
+    """The name of one of the three levels, translatable."""
+    if index == 0:
+        return Message.of("bot.level_beginner")
+    if index == 1:
+        return Message.of("bot.level_confirmed")
+    return Message.of("bot.level_expert")
 
 
 class AdaptiveBot(Bot):
@@ -65,14 +75,20 @@ class AdaptiveBot(Bot):
         low = min(int(x), 1)
         return self.levels[low + 1] if self.rng.random() < x - low else self.levels[low]
 
+    def tag(self, reason: Message) -> Message:
+        """``reason`` behind the level that gave it: ``[Adaptive 62% (Confirmed to Expert)] ...``."""
+        names = [_level_name(i) for i in level_span(self.level)]
+        if len(names) == 1:
+            levels = Message.of("bot.adaptive_one", level=names[0])
+        else:
+            levels = Message.of("bot.adaptive_two", low=names[0], high=names[1])
+        return Message.of("bot.adaptive", percent=round(self.level * 100), levels=levels, reason=reason)
+
     def choose(self, view: View) -> Decision:
         decision = self._pick().choose(view)
-        tag = f"[{self.label}]"
-        return Decision(
-            decision.action,
-            f"{tag} {decision.explanation}" if decision.explanation else tag,
-            f"{tag} {decision.full_explanation}" if decision.full_explanation else tag,
-        )
+        reason = decision.reason or Message.of("bot.only_legal_action")
+        private = decision.full_reason or reason
+        return Decision.reasoned(decision.action, self.tag(reason), self.tag(private))
 
     def observe_result(self, view: View) -> None:
         """Move the knob: up when the human's team won the deal, down when it lost."""

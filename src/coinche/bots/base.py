@@ -39,6 +39,9 @@ class Decision:
     """The public reason as a translatable message (the web pages render it in the
     player's language); ``explanation`` is its English text. None for reasons that
     exist in English only."""
+    private_reason: Message | None = None
+    """The private reason as a translatable message (``private_explanation`` is its English
+    text); None when it says no more than ``reason``."""
 
     @classmethod
     def plain(cls, action: Action, why: str) -> Decision:
@@ -46,9 +49,17 @@ class Decision:
         return cls(action, why, why)
 
     @classmethod
-    def reasoned(cls, action: Action, reason: Message) -> Decision:
-        """A decision whose one reason (naming no hidden card) is a translatable message."""
-        return cls(action, reason.text, reason.text, reason)
+    def reasoned(cls, action: Action, reason: Message, private: Message | None = None) -> Decision:
+        """A decision whose reasons are translatable messages: ``reason`` public (naming no
+        hidden card), ``private`` the detail for after the deal (None: the same)."""
+        if private is None:
+            return cls(action, reason.text, reason.text, reason)
+        return cls(action, reason.text, private.text, reason, private)
+
+    @property
+    def full_reason(self) -> Message | None:
+        """The most detailed translatable reason: what to show once the deal is over."""
+        return self.private_reason if self.private_reason is not None else self.reason
 
     @property
     def full_explanation(self) -> str | None:
@@ -62,14 +73,14 @@ def with_belote(card: Card, legal: Sequence[Action]) -> Action:
     return announce(card) if announce(card) in legal else card
 
 
-def play_card(card: Card, legal: Sequence[Action], why: str, private: str | None = None) -> Decision:
+def play_card(card: Card, legal: Sequence[Action], why: Message, private: Message | None = None) -> Decision:
     """The decision to play ``card`` (announcing its belote when one is offered), with the
     public reason ``why`` and the private one (``why`` when None)."""
     a = with_belote(card, legal)
-    detail = why if private is None else private
     if a != card:
-        return Decision(a, f"{why} (belote)", f"{detail} (belote)")
-    return Decision(a, why, detail)
+        why = Message.of("bot.with_belote", reason=why)
+        private = None if private is None else Message.of("bot.with_belote", reason=private)
+    return Decision.reasoned(a, why, private)
 
 
 class Bot:
@@ -101,7 +112,7 @@ class Bot:
 
     def choose_declaration(self, view: View) -> Decision:
         """Which melds to declare with the first card: all of them (``DECLARE_BASE``)."""
-        return Decision.plain(DECLARE_BASE, "declare my melds")
+        return Decision.reasoned(DECLARE_BASE, Message.of("bot.declare_all"))
 
     def choose_card(self, view: View) -> Decision:
         """A card to play (used by the template ``choose``)."""

@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from ..engine.actions import PASS, bid_trump, card_of, is_card, make_bid
-from ..engine.cards import ACE, JACK, NINE, SUIT_MASKS, SUITS, TRUMP_NAMES, Card, CardSet, card, card_str
+from ..engine.actions import PASS, bid_trump, call_str, card_of, is_card, make_bid
+from ..engine.cards import ACE, JACK, NINE, SUIT_MASKS, SUITS, Card, CardSet, card, card_str
 from ..engine.deal import View
+from ..engine.messages import Message
 from ..engine.play import tables, trick_winner
 from .base import Bot, Decision, play_card
 from .knowledge import parse_auction
@@ -58,13 +59,13 @@ class BeginnerBot(Bot):
 
     def choose_card(self, view: View) -> Decision:
         c, why = self._card(view)
-        return play_card(c, view.legal_actions, why, f"{card_str(c)}: {why}")
+        return play_card(c, view.legal_actions, why, Message.of("bot.card_reason", played=card_str(c), reason=why))
 
     def choose_call(self, view: View) -> Decision:
         legal = view.legal_actions
         a = parse_auction(view.calls, view.dealer, view.rules)
         if a.coinched or a.bidder == view.seat:
-            return Decision.plain(PASS, "pass")
+            return Decision.reasoned(PASS, Message.of("bot.pass"))
         partner = (view.seat + 2) & 3
         if a.bidder == partner and a.last_bid is not None:
             t = bid_trump(a.last_bid)
@@ -72,25 +73,31 @@ class BeginnerBot(Bot):
             if raise_ok and self.rng.random() < RAISE:
                 bid = make_bid(a.current_value + 10, t)
                 if bid in legal:
-                    name = f"{a.current_value + 10}{TRUMP_NAMES[t]}"
-                    return Decision(bid, f"{name}: I support my partner", f"{name}: I have your Jack")
-            return Decision.plain(PASS, "pass: my partner bid")
+                    name = call_str(bid)
+                    return Decision.reasoned(
+                        bid,
+                        Message.of("bot.support_partner", call=name),
+                        Message.of("bot.support_partner_jack", call=name),
+                    )
+            return Decision.reasoned(PASS, Message.of("bot.pass_partner_bid"))
         ob = obvious_bid(view.hand)
         if ob is None:
-            return Decision.plain(PASS, "pass: no good suit")
+            return Decision.reasoned(PASS, Message.of("bot.pass_no_good_suit"))
         value, s = ob
         bid = make_bid(value, s)
         if bid not in legal:
-            return Decision.plain(PASS, "pass: the bid is too high for me")
-        name = f"{value}{TRUMP_NAMES[s]}"
-        return Decision(bid, f"{name}: a long suit", f"{name}: Jack and a long suit")
+            return Decision.reasoned(PASS, Message.of("bot.pass_too_high"))
+        name = call_str(bid)
+        return Decision.reasoned(
+            bid, Message.of("bot.long_suit", call=name), Message.of("bot.long_suit_jack", call=name)
+        )
 
-    def _card(self, view: View) -> tuple[Card, str]:
+    def _card(self, view: View) -> tuple[Card, Message]:
         cards = sorted({card_of(a) for a in view.legal_actions if is_card(a)})
         if len(cards) == 1:
-            return cards[0], "only card"
+            return cards[0], Message.of("bot.only_legal_card")
         if self.rng.random() < RANDOM_CARD:
-            return self.rng.choice(cards), "whatever"
+            return self.rng.choice(cards), Message.of("bot.random_card")
         contract = view.contract
         assert contract is not None
         tt = tables(contract.trump, view.rules.ta_values == "ffb")
@@ -106,20 +113,20 @@ class BeginnerBot(Bot):
         if not trick:
             aces = [c for c in cards if c & 7 == ACE and not tt.trump_mask >> c & 1]
             if aces:
-                return self.rng.choice(aces), "Aces first"
+                return self.rng.choice(aces), Message.of("bot.aces_first")
             trumps = [c for c in cards if tt.trump_mask >> c & 1]
             if contract.taker == view.seat and trumps:
-                return high(trumps), "trumps as taker"
-            return low(cards), "a small card"
+                return high(trumps), Message.of("bot.trumps_as_taker")
+            return low(cards), Message.of("bot.small_card")
         w = trick_winner(trick, tt)
         wcard = trick[w]
         partner_winning = (view.trick_leader + w) & 1 == view.seat & 1
         beating = [c for c in cards if tt.beats(c, wcard)]
         if beating and (not partner_winning or self.rng.random() < OVERTAKE_PARTNER):
-            return high(beating), "take it with my best card"
+            return high(beating), Message.of("bot.take_with_best")
         if partner_winning:
             plain = [c for c in cards if not tt.trump_mask >> c & 1] or list(cards)
             return max(plain, key=lambda c: (pts[c], -power[c])) if self.rng.random() < 0.5 else low(cards), (
-                "partner has it"
+                Message.of("bot.partner_has_it")
             )
-        return low(cards), "cannot win"
+        return low(cards), Message.of("bot.cannot_win")

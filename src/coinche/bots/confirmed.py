@@ -35,6 +35,7 @@ from ..engine.actions import (
     Action,
     bid_rank,
     bid_trump,
+    call_str,
     capot,
     card_of,
     is_capot,
@@ -65,10 +66,10 @@ from ..engine.cards import (
 )
 from ..engine.deal import View
 from ..engine.melds import best_melds, melds_points
+from ..engine.messages import Message
 from .base import Bot, Decision, play_card
 from .knowledge import AuctionInfo, Knowledge, knowledge, parse_auction
 
-SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs", "no trump", "all trump")
 SURCOINCHE_MARGIN: Final = 30
 """The team's estimate must pass the contract by this much to surcoinche."""
 
@@ -95,8 +96,50 @@ class Estimate:
     tricks: float
     notes: tuple[str, ...]
 
-    def why(self) -> str:
-        return ", ".join(self.notes) if self.notes else "nothing special"
+    def why(self) -> Message:
+        """The notes as one translatable list ("the Jack, the 9, side A♠")."""
+        return note_list(self.notes)
+
+
+def _note(note: str) -> Message:
+    """One note of an estimate as a translatable message (its cards in record notation)."""
+    if note == "J":
+        return Message.of("bot.note_jack")
+    if note == "9":
+        return Message.of("bot.note_nine")
+    if note == "9 guarded":
+        return Message.of("bot.note_nine_guarded")
+    if note == "9 sec":
+        return Message.of("bot.note_nine_bare")
+    if note == "A":
+        return Message.of("bot.note_ace")
+    if note == "10":
+        return Message.of("bot.note_ten")
+    if note == "belote":
+        return Message.of("bot.note_belote")
+    if note.endswith(" trumps"):
+        return Message.of("bot.note_trumps", count=int(note.split()[0]))
+    if note.startswith("melds "):
+        return Message.of("bot.note_melds", points=int(note.split()[1]))
+    if note.startswith("void "):
+        return Message.of("bot.note_void", suit=note.split()[1])
+    if note.startswith("side "):
+        words = note.split()[1:]
+        cards = " ".join(w for w in words if len(w) == 2)
+        parts = [Message.of("bot.note_side", cards=cards)] if cards else []
+        parts += [Message.of("bot.note_void", suit=words[i + 1]) for i, w in enumerate(words) if w == "void"]
+        return note_list(tuple(parts)) if parts else Message.of("bot.nothing_special")
+    return Message.of("bot.note_cards", cards=note)
+
+
+def note_list(notes: Sequence[str | Message]) -> Message:
+    """Notes joined by commas ("nothing special" when there are none)."""
+    if not notes:
+        return Message.of("bot.nothing_special")
+    first = notes[0] if isinstance(notes[0], Message) else _note(notes[0])
+    if len(notes) == 1:
+        return first
+    return Message.of("bot.list", first=first, rest=note_list(notes[1:]))
 
 
 def side_tricks(hand: CardSet, trump: Trump, trumps: int, notes: list[str], ruffs: bool = True) -> float:
@@ -303,11 +346,11 @@ class ConfirmedBot(Bot):
     name = "confirmed"
 
     def choose_declaration(self, view: View) -> Decision:
-        return Decision.plain(DECLARE_BASE, "declare every meld")
+        return Decision.reasoned(DECLARE_BASE, Message.of("bot.declare_all"))
 
     def choose_card(self, view: View) -> Decision:
         c, why = self._card(view, knowledge(view))
-        return play_card(c, view.legal_actions, why, f"{card_str(c)}: {why}")
+        return play_card(c, view.legal_actions, why, Message.of("bot.card_reason", played=card_str(c), reason=why))
 
     # ----- auction -----
 
@@ -322,18 +365,20 @@ class ConfirmedBot(Bot):
                 value = a.current_value
                 ceiling, _, _ = self._ceiling(view, a, t)
                 if is_numeric_bid(a.last_bid) and ceiling >= value + SURCOINCHE_MARGIN:
-                    return Decision.plain(SURCOINCHE, f"surcoinche: our estimate {ceiling} clearly makes {value}")
-            return Decision.plain(PASS, "pass")
+                    return Decision.reasoned(
+                        SURCOINCHE, Message.of("bot.surcoinche_ceiling", estimate=ceiling, value=value)
+                    )
+            return Decision.reasoned(PASS, Message.of("bot.pass"))
         if COINCHE in legal and a.last_bid is not None:
             reasons = self._coinche(view, a)
             if reasons is not None:
-                return Decision(COINCHE, *reasons)
+                return Decision.reasoned(COINCHE, *reasons)
         if a.bidder == seat:
-            return Decision.plain(PASS, "pass: I hold the contract")
+            return Decision.reasoned(PASS, Message.of("bot.pass_hold"))
         current = a.current_value
         team_holds = a.bidder >= 0 and a.bidder & 1 == seat & 1
         trumps = view.rules.trumps
-        best: tuple[int, int, Trump, str, str] | None = None
+        best: tuple[int, int, Trump, Message | None, Message | None] | None = None
         for t in trumps:
             ceiling, why, detail = self._ceiling(view, a, t)
             if ceiling <= current or ceiling < 80:
@@ -348,20 +393,31 @@ class ConfirmedBot(Bot):
             if best is None or key[:2] > best[:2]:
                 best = key
         if best is None:
-            return Decision.plain(PASS, "pass: nothing to add" if team_holds else "pass: not enough tricks")
+            if team_holds:
+                return Decision.reasoned(PASS, Message.of("bot.pass_nothing_to_add"))
+            return Decision.reasoned(PASS, Message.of("bot.pass_not_enough"))
         ceiling, _, t, why, detail = best
-        full = f"{why} {detail}" if detail else why
+        assert why is not None
+        full = Message.of("bot.with_detail", reason=why, detail=detail) if detail is not None else why
         if t < NO_TRUMP and capot_hand(hand, t) and capot(t) in legal:
-            name = f"capot{TRUMP_NAMES[t]}"
-            return Decision(capot(t), f"{name}: every trick ({why})", f"{name}: every trick ({full})")
+            name = call_str(capot(t))
+            return Decision.reasoned(
+                capot(t),
+                Message.of("bot.capot_every_trick", call=name, reason=why),
+                Message.of("bot.capot_every_trick", call=name, reason=full),
+            )
         value = min(ceiling, view.rules.max_bid)
         bid = make_bid(value, t)
         if bid not in legal:
-            return Decision.plain(PASS, "pass")
-        name = f"{value}{TRUMP_NAMES[t]}"
-        return Decision(bid, f"{name}: {why}", f"{name}: {full}")
+            return Decision.reasoned(PASS, Message.of("bot.pass"))
+        name = call_str(bid)
+        return Decision.reasoned(
+            bid,
+            Message.of("bot.bid_reason", call=name, reason=why),
+            Message.of("bot.bid_reason", call=name, reason=full),
+        )
 
-    def _ceiling(self, view: View, a: AuctionInfo, t: Trump) -> tuple[int, str, str]:
+    def _ceiling(self, view: View, a: AuctionInfo, t: Trump) -> tuple[int, Message | None, Message | None]:
         """The highest value the team may bid in ``t``, from this hand and the partner's
         bids, a short reason naming no card and the cards behind it (``(J, 9, side AS)``);
         0 when the hand has nothing to say in ``t``."""
@@ -371,10 +427,13 @@ class ConfirmedBot(Bot):
         if not team_bids:
             est = self._opening(view, t)
             if est is None:
-                return 0, "", ""
+                return 0, None, None
             tricks = _floor(est.tricks)
             value = 80 + 10 * (tricks - 3)
-            return value, f"{_tricks(tricks)} in {SUIT_NAMES[t]}", f"({est.why()})"
+            trump = TRUMP_NAMES[t]
+            if tricks == 1:
+                return value, Message.of("bot.one_trick_in", trump=trump), est.why()
+            return value, Message.of("bot.tricks_in", count=tricks, trump=trump), est.why()
         i_opened = team_bids[0][0] == seat
         claimed = 0
         prev = 0
@@ -390,13 +449,19 @@ class ConfirmedBot(Bot):
             est = Estimate(min(est.tricks, 5.0), est.notes)
         extra = _floor(est.tricks) - claimed
         if extra <= 0:
-            return prev, "", ""
+            return prev, None, None
         last_partner = max((_value(b) for s, b in team_bids if s == partner), default=0)
-        if i_opened:
-            why = f"{_tricks(extra)} more in {SUIT_NAMES[t]}"
+        trump = TRUMP_NAMES[t]
+        partner_call = f"{last_partner}{trump}"
+        if i_opened and extra == 1:
+            why = Message.of("bot.one_more_trick", trump=trump)
+        elif i_opened:
+            why = Message.of("bot.more_tricks", count=extra, trump=trump)
+        elif extra == 1:
+            why = Message.of("bot.raise_one", call=partner_call)
         else:
-            why = f"raise partner's {last_partner}{TRUMP_NAMES[t]} by {_tricks(extra)}"
-        return prev + 10 * extra, why, f"({est.why()})"
+            why = Message.of("bot.raise_many", call=partner_call, count=extra)
+        return prev + 10 * extra, why, est.why()
 
     def _opening(self, view: View, t: Trump) -> Estimate | None:
         """The hand's estimate as opener in ``t``, None when it does not qualify."""
@@ -423,7 +488,7 @@ class ConfirmedBot(Bot):
             return None
         return est
 
-    def _coinche(self, view: View, a: AuctionInfo) -> tuple[str, str] | None:
+    def _coinche(self, view: View, a: AuctionInfo) -> tuple[Message, Message] | None:
         """A reason to coinche the current bid (public, then private with the cards), or None.
 
         Solid grounds only. Against a suit: four trumps with the J or the 9 (the takers
@@ -438,25 +503,32 @@ class ConfirmedBot(Bot):
         value = a.current_value
         hand = view.hand
         sweep = is_capot(bid) or is_generale(bid)
-        what = "capot" if is_capot(bid) else "générale" if is_generale(bid) else str(value)
+        what = call_str(bid)
         if t == NO_TRUMP:
             aces = sum(1 for s in SUITS if _has(hand, s, ACE))
             if aces >= 3 and not sweep:
-                return f"coinche: Aces against {what}SA", f"coinche: {aces} Aces against {what}SA"
+                return (
+                    Message.of("bot.coinche_aces", call=what),
+                    Message.of("bot.coinche_aces_count", count=aces, call=what),
+                )
             return None
         if t == ALL_TRUMP:
             jacks = sum(1 for s in SUITS if _has(hand, s, JACK))
             if jacks >= 2 and not sweep:
-                return f"coinche: Jacks against {what}TA", f"coinche: {jacks} Jacks against {what}TA"
+                return (
+                    Message.of("bot.coinche_jacks", call=what),
+                    Message.of("bot.coinche_jacks_count", count=jacks, call=what),
+                )
             return None
         j, nine, ace = (_has(hand, t, r) for r in (JACK, NINE, ACE))
         n = (hand & SUIT_MASKS[t]).bit_count()
-        trumps = " ".join(r for r, held in (("J", j), ("9", nine), ("A", ace)) if held)
+        trumps = " ".join(r + SUIT_CHARS[t] for r, held in (("J", j), ("9", nine), ("A", ace)) if held)
         if sweep:
             if not j:
                 return None
-            return f"coinche: they cannot win every trick of the {what}", (
-                f"coinche: the trump J is a sure trick against {what}"
+            return (
+                Message.of("bot.coinche_sweep", call=what),
+                Message.of("bot.coinche_sweep_jack", call=what),
             )
         if view.rules.melds and view.rules.melds_count_for_contract:
             # The takers' melds (unknown yet) count for them: a jump may hide a square.
@@ -465,25 +537,33 @@ class ConfirmedBot(Bot):
             if value - before >= 40 or n < 4 or not j:
                 return None
         side_aces = sum(1 for s in SUITS if s != t and _has(hand, s, ACE))
-        against = f"against {value}{TRUMP_NAMES[t]}"
         if n >= 4 and (j or nine):
-            return f"coinche: strong trumps {against}", f"coinche: {n} trumps with {trumps} {against}"
+            return (
+                Message.of("bot.coinche_trumps", call=what),
+                Message.of("bot.coinche_trumps_count", count=n, cards=trumps, call=what),
+            )
         if n == 3 and j and (nine or ace) and value >= 120:
-            return f"coinche: strong trumps {against}", f"coinche: {trumps} of trumps {against}"
+            return (
+                Message.of("bot.coinche_trumps", call=what),
+                Message.of("bot.coinche_trumps_held", cards=trumps, call=what),
+            )
         if j and side_aces >= 3 and value >= 120:
-            return f"coinche: trump control and side Aces {against}", f"coinche: trump J and {side_aces} Aces {against}"
+            return (
+                Message.of("bot.coinche_control", call=what),
+                Message.of("bot.coinche_control_count", count=side_aces, call=what),
+            )
         return None
 
     # ----- card play -----
 
-    def _card(self, view: View, k: Knowledge) -> tuple[Card, str]:
+    def _card(self, view: View, k: Knowledge) -> tuple[Card, Message]:
         cards = sorted({card_of(a) for a in view.legal_actions if is_card(a)})
         if len(cards) == 1:
-            return cards[0], "only card"
+            return cards[0], Message.of("bot.only_legal_card")
         contract = k.contract
         assert contract is not None
         if contract.kind == "generale" and k.seat == (contract.taker ^ 2):
-            return self._lose(k, cards), "générale: let the taker win every trick"
+            return self._lose(k, cards), Message.of("bot.generale_let_taker")
         if not view.trick:
             return self._lead(k, cards)
         return self._follow(view, k, cards)
@@ -515,7 +595,7 @@ class ConfirmedBot(Bot):
 
     # leading
 
-    def _lead(self, k: Knowledge, cards: Sequence[Card]) -> tuple[Card, str]:
+    def _lead(self, k: Knowledge, cards: Sequence[Card]) -> tuple[Card, Message]:
         trump = k.trump
         pts, power = k.points, k.tt.power
         if trump < NO_TRUMP:
@@ -524,28 +604,29 @@ class ConfirmedBot(Bot):
             if k.attacking and my_trumps and opp_trumps:
                 top = [c for c in my_trumps if k.masters >> c & 1]
                 if top:
-                    return top[0], "draw trumps with the master trump"
+                    return top[0], Message.of("bot.draw_master_trump")
                 is_taker = k.seat == k.taker
                 first_lead = not k.led_by[k.seat]
                 if is_taker and len(my_trumps) >= 2:
                     low = self._low_trump(k, my_trumps)
                     if low is not None:
-                        return low, "draw trumps"
+                        return low, Message.of("bot.draw_trumps")
                 if not is_taker and (first_lead or len(my_trumps) >= 2):
-                    return min(my_trumps, key=lambda c: power[c]), "return a trump to the taker"
+                    return min(my_trumps, key=lambda c: power[c]), Message.of("bot.return_trump")
         if not k.attacking:
             for s in self._partner_suits(k):
                 mine = [c for c in cards if c >> 3 == s]
                 if mine and not k.opponents_may_ruff(s):
                     sure = [c for c in mine if k.sure >> c & 1]
                     if sure:
-                        return max(sure, key=lambda c: pts[c]), f"cash partner's {SUIT_NAMES[s]}"
-                    return min(mine, key=lambda c: (pts[c], power[c])), f"lead partner's {SUIT_NAMES[s]}"
+                        return max(sure, key=lambda c: pts[c]), Message.of("bot.cash_partner_suit", suit=SUIT_CHARS[s])
+                    lead = Message.of("bot.lead_partner_suit", suit=SUIT_CHARS[s])
+                    return min(mine, key=lambda c: (pts[c], power[c])), lead
         # Cash master cards nobody can ruff (at TA, the Jacks and whatever became master).
         cash = [c for c in cards if k.sure >> c & 1 and not self._is_trump(k, c) and not k.opponents_may_ruff(c >> 3)]
         if cash:
             c = max(cash, key=lambda c: (pts[c], power[c]))
-            return c, "cash a master card"
+            return c, Message.of("bot.cash_master")
         return self._lead_low(k, cards)
 
     def _low_trump(self, k: Knowledge, trumps: Sequence[Card]) -> Card | None:
@@ -569,7 +650,7 @@ class ConfirmedBot(Bot):
                 out.append(s)
         return out
 
-    def _lead_low(self, k: Knowledge, cards: Sequence[Card]) -> tuple[Card, str]:
+    def _lead_low(self, k: Knowledge, cards: Sequence[Card]) -> tuple[Card, Message]:
         pts, power = k.points, k.tt.power
         trump = k.trump
         partner = k.partner
@@ -596,7 +677,7 @@ class ConfirmedBot(Bot):
         s = suits[0]
         mine = [c for c in cards if c >> 3 == s]
         c = min(mine, key=lambda c: (pts[c], power[c]))
-        return c, f"lead low in {SUIT_NAMES[s]}"
+        return c, Message.of("bot.lead_low", suit=SUIT_CHARS[s])
 
     # following
 
@@ -617,7 +698,7 @@ class ConfirmedBot(Bot):
                 return False  # a ruff: an opponent void in the suit led may overtrump
         return True
 
-    def _follow(self, view: View, k: Knowledge, cards: Sequence[Card]) -> tuple[Card, str]:
+    def _follow(self, view: View, k: Knowledge, cards: Sequence[Card]) -> tuple[Card, Message]:
         trick = view.trick
         led = trick[0] >> 3
         pts, power = k.points, k.tt.power
@@ -628,31 +709,31 @@ class ConfirmedBot(Bot):
         beating = [c for c in cards if k.beats(c, wcard)]
         if k.partner_winning:
             if last or self._secure(k, wcard, led, after):
-                return self._feed(k, cards), "partner is master: add points"
+                return self._feed(k, cards), Message.of("bot.feed_partner")
             safe = [c for c in beating if self._secure(k, c, led, after) and not self._is_trump(k, c)]
             if safe:
                 c = min(safe, key=lambda c: (power[c], pts[c]))
-                return c, "take over the partner's trick with a master card"
-            return self._low(k, cards, avoid_beating=wcard), "partner may win: play low"
+                return c, Message.of("bot.overtake_partner")
+            return self._low(k, cards, avoid_beating=wcard), Message.of("bot.partner_may_win")
         if beating:
             if last:
                 c = min(beating, key=lambda c: (self._is_trump(k, c), power[c]))
                 value = k.trick_points + pts[c]
                 if not self._is_trump(k, c) or value >= 10:
-                    return c, "win the trick cheaply"
+                    return c, Message.of("bot.win_cheaply")
                 if len(beating) == len(cards):
-                    return c, "win the trick"
-                return self._low(k, cards), "not worth a trump: play low"
+                    return c, Message.of("bot.win_trick")
+                return self._low(k, cards), Message.of("bot.not_worth_trump")
             secure = [c for c in beating if self._secure(k, c, led, after)]
             if secure:
                 c = min(secure, key=lambda c: (power[c], pts[c]))
-                return c, "win with a card they cannot beat"
+                return c, Message.of("bot.win_unbeatable")
             ruffs = [c for c in beating if self._is_trump(k, c) and led != k.trump]
             if ruffs and (k.trick_points >= 10 or len(ruffs) == len(cards)):
-                return min(ruffs, key=lambda c: power[c]), "ruff"
+                return min(ruffs, key=lambda c: power[c]), Message.of("bot.ruff")
             if len(beating) == len(cards):
-                return min(beating, key=lambda c: (pts[c], power[c])), "must go over"
-        return self._low(k, cards), "cannot win: play low"
+                return min(beating, key=lambda c: (pts[c], power[c])), Message.of("bot.must_go_over")
+        return self._low(k, cards), Message.of("bot.cannot_win_low")
 
     def _feed(self, k: Knowledge, cards: Sequence[Card]) -> Card:
         """Points for the partner's sure trick: non-master cards first, never a trump if avoidable."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..engine.deal import View
+from ..engine.messages import Message
 from .base import Bot, Decision
 
 
@@ -10,4 +11,4 @@ class RandomBot(Bot):
     name = "random"
 
     def choose(self, view: View) -> Decision:
-        return Decision.plain(self.rng.choice(view.legal_actions), "a random legal action")
+        return Decision.reasoned(self.rng.choice(view.legal_actions), Message.of("bot.random_action"))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Final, Literal
 
 from .cards import NO_TRUMP, TRUMPS, Trump
@@ -168,10 +169,15 @@ _CHOICES: Final[dict[str, tuple[Any, ...]]] = {
 
 OPTION_NAMES: Final = ("target", *_CHOICES)
 
+OPTION_CHOICES: Final[Mapping[str, tuple[Any, ...]]] = MappingProxyType(_CHOICES)
+"""The values each option but ``target`` may take (``target``: ``TARGET_RANGE``)."""
+TARGET_RANGE: Final = range(100, 10001)
+"""The targets a table may play to (RULES.md 5.5)."""
+
 
 def _check_option(name: str, value: Any) -> Any:
     if name == "target":
-        if isinstance(value, bool) or not isinstance(value, int) or not 100 <= value <= 10000:
+        if isinstance(value, bool) or not isinstance(value, int) or value not in TARGET_RANGE:
             raise RulesError(f"option target must be a whole number from 100 to 10000, not {short_repr(value)}")
         return value
     choices = _CHOICES.get(name)

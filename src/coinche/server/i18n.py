@@ -26,6 +26,8 @@ LANGUAGES: Final = ("fr", "en")
 DEFAULT_LANGUAGE: Final = "fr"
 
 CARD_PARAMS: Final = frozenset({"card", "winner"})
+CARD_NAME_PARAMS: Final = frozenset({"played"})
+"""Cards named in full words ("Dame de cœur"): the card a computer's reason is about."""
 CARDS_PARAMS: Final = frozenset({"cards"})
 SUIT_PARAMS: Final = frozenset({"suit"})
 CALL_PARAMS: Final = frozenset({"call", "current"})
@@ -139,6 +141,8 @@ def _param(lang: str, key: str, value: str | int) -> object:
         return value
     if key in CARD_PARAMS:
         return card_short(lang, value)
+    if key in CARD_NAME_PARAMS:
+        return card_name(lang, value)
     if key in CARDS_PARAMS:
         return " ".join(card_short(lang, c) for c in value.split())
     if key in SUIT_PARAMS and value in SUIT_CHARS:

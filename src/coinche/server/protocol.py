@@ -20,6 +20,7 @@ from ..engine.deal import View
 from ..engine.errors import EngineError, short_repr
 from ..engine.wire import action_from_json, action_to_json, game_view_to_json
 from . import i18n
+from .hints import hint_sentence
 from .seating import seat_names, seat_positions
 from .tables import LiveTable, TableError
 
@@ -191,12 +192,10 @@ def state_message(live: LiveTable, seat: int, lang: str, free_left: int | None, 
 
 
 def hint_message(lang: str, request_id: str | None, decision: Decision, live: LiveTable, seat: int) -> dict[str, Any]:
-    """The expert's choice and its reason in the player's language."""
+    """The expert's choice and, in the player's language, one plain sentence that says it
+    and why ("Passez : votre jeu ne suffit pas pour annoncer.")."""
     deal = live.game.current
     assert deal is not None
-    if decision.reason is not None:
-        text = i18n.render(lang, decision.reason)
-    else:
-        names = seat_names(lang, live.spec.rules.direction, seat)
-        text = decision.full_explanation or action_sentence(lang, names, seat, decision.action)
-    return {"type": "hint", "id": request_id, "action": action_to_json(decision.action, deal.view(seat)), "text": text}
+    view = deal.view(seat)
+    text = hint_sentence(lang, view, decision.action)
+    return {"type": "hint", "id": request_id, "action": action_to_json(decision.action, view), "text": text}

@@ -166,25 +166,35 @@ def _cards(lang: str, mask: CardSet, trump: int | None) -> list[dict[str, str]]:
 def explanation_text(lang: str, data: dict[str, Any] | None) -> dict[str, Any] | None:
     """A stored explanation as the review shows it: the reason in ``lang`` when it is a
     translatable message (else the English text, ``lang`` "en"), and the private detail
-    that may name the computer's cards (English) when it says more."""
+    that may name the computer's cards when it says more, in ``lang`` too. A row stored
+    before the private reason was translatable keeps its English detail for English
+    readers only (a French page shows the translated reason alone)."""
     if not data:
         return None
     public, private, reason = data.get("public"), data.get("private"), data.get("reason")
-    text: str | None = None
-    text_lang = "en"
-    if isinstance(reason, dict):
-        try:
-            text, text_lang = i18n.render(lang, message_from_json(reason)), lang
-        except (WireError, KeyError, TypeError, ValueError):
-            text = None
+    text = _message_text(lang, reason)
+    text_lang = lang
     if text is None:
+        text_lang = "en"
         text = private if isinstance(private, str) else public if isinstance(public, str) else None
         if text is None:
             return None
         detail = None
+    elif "private_reason" in data:
+        detail = _message_text(lang, data["private_reason"])
     else:
-        detail = private if isinstance(private, str) and private != public else None
+        detail = private if lang == "en" and isinstance(private, str) and private != public else None
     return {"text": text, "lang": text_lang, "detail": detail}
+
+
+def _message_text(lang: str, data: Any) -> str | None:
+    """A stored message in ``lang``; None when there is none or it cannot be read."""
+    if not isinstance(data, dict):
+        return None
+    try:
+        return i18n.render(lang, message_from_json(data))
+    except (WireError, KeyError, TypeError, ValueError):
+        return None
 
 
 def _sentence(lang: str, names: Sequence[str], seat: int, action: Action) -> str:

@@ -5,7 +5,7 @@ account page and the language switch. The live table itself is the WebSocket of
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Final
 
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
@@ -13,32 +13,56 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
-from ..engine.rules import PROFILES, RuleSet
+from ..engine.rules import OPTION_CHOICES, OPTION_NAMES, PROFILES, TARGET_RANGE, RulesError, RuleSet
 from ..engine.text import is_number, parse_number
 from . import i18n, rules_pages
 from .account_pages import account_page, address_of, limits_of
 from .pages import ADDRESSES, lang_of, page, player_in_session, player_of, read_checked_form, service_of
 from .table_socket import table_socket
-from .tables import LEVELS, TARGETS, TableError
+from .tables import LEVELS, TableError
+
+SOLO_FIELDS: Final = frozenset({"profile", "target", "level", "csrf", *OPTION_NAMES})
+"""The fields the solo form may send (``csrf``: the session's form token, checked elsewhere);
+any other name is refused."""
+
+
+def option_text(value: Any) -> str:
+    """How the solo form writes an option's value: ``true``/``false``, ``180``, ``forced``."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _value_key(name: str, value: Any) -> str:
+    """The catalogue key of an option value's words (``home.value.yes``, ``home.value.rounding.house``)."""
+    if isinstance(value, bool):
+        return "home.value.yes" if value else "home.value.no"
+    return f"home.value.{name}.{value}"
+
+
+def _solo_options() -> list[dict[str, Any]]:
+    """The form's "more options": each option with its choices (value, words key) and each
+    profile's default (its words key)."""
+    return [
+        {
+            "name": name,
+            "choices": [(option_text(c), _value_key(name, c)) for c in choices],
+            "defaults": {p: _value_key(name, getattr(rules, name)) for p, rules in PROFILES.items()},
+        }
+        for name, choices in OPTION_CHOICES.items()
+    ]
 
 
 async def home(request: Request) -> Response:
     player = player_of(request)
-    profiles = [
-        {
-            "name": name,
-            "targets": TARGETS[name],
-            "default": PROFILES[name].target,
-            "sa_ta_option": not PROFILES[name].sa_ta,
-        }
-        for name in PROFILES
-    ]
+    profiles = [{"name": name, "default": PROFILES[name].target} for name in PROFILES]
     service = service_of(request)
     playing = await service.db(service.store.open_games, player)
     return page(
         request,
         "home.html",
         profiles=profiles,
+        options=_solo_options(),
+        target_min=TARGET_RANGE.start,
+        target_max=TARGET_RANGE.stop - 1,
         levels=LEVELS,
         free_deals_left=await service.free_deals_left(player),
         resume=playing[0] if playing else None,
@@ -46,17 +70,34 @@ async def home(request: Request) -> Response:
 
 
 def _solo_rules(form: FormData) -> RuleSet:
+    """The rules the solo form asks for, every field checked: an unknown field, a field
+    sent twice or a value out of its choices is refused (400), never replaced by a default.
+    An option sent empty (the form's "as the rules say") keeps the profile's value."""
+    seen: set[str] = set()
+    for name, value in form.multi_items():
+        if name not in SOLO_FIELDS or name in seen or not isinstance(value, str):
+            raise HTTPException(400)
+        seen.add(name)
     profile = str(form.get("profile") or "classic")
     if profile not in PROFILES:
         raise HTTPException(400)
     text = str(form.get("target") or PROFILES[profile].target)
     target = parse_number(text) if is_number(text) else None  # digits only, no spaces
-    if target not in TARGETS[profile]:
+    if target is None or target not in TARGET_RANGE:
         raise HTTPException(400)
     options: dict[str, Any] = {"target": target}
-    if not PROFILES[profile].sa_ta and form.get("sa_ta") == "on":
-        options["sa_ta"] = True
-    return RuleSet.profile(profile, **options)
+    for name, choices in OPTION_CHOICES.items():
+        chosen = str(form.get(name) or "")
+        if not chosen:
+            continue
+        values = {option_text(c): c for c in choices}
+        if chosen not in values:
+            raise HTTPException(400)
+        options[name] = values[chosen]
+    try:
+        return RuleSet.profile(profile, **options)
+    except RulesError:  # pragma: no cover - every value was one of its choices
+        raise HTTPException(400) from None
 
 
 async def solo(request: Request) -> Response:

@@ -72,15 +72,20 @@ RACE_RETRIES = 20
 
 
 def explanation_json(decision: Decision) -> dict[str, Any] | None:
-    """What the database keeps of a computer's reasons: the public and private texts and
-    the translatable reason (None when the decision gives none)."""
+    """What the database keeps of a computer's reasons: the public and private texts (in
+    English), the translatable reason and, when it says more, the translatable private
+    reason (``private_reason``; rows stored before it have none). None when the decision
+    gives no reason."""
     if decision.explanation is None and decision.private_explanation is None and decision.reason is None:
         return None
-    return {
+    data: dict[str, Any] = {
         "public": decision.explanation,
         "private": decision.private_explanation,
         "reason": message_to_json(decision.reason) if decision.reason is not None else None,
     }
+    if decision.private_reason is not None and decision.private_reason != decision.reason:
+        data["private_reason"] = message_to_json(decision.private_reason)
+    return data
 
 
 def game_result(game: Game) -> dict[str, Any]:

@@ -66,13 +66,13 @@ def choose_card(
     contract = view.contract
     assert contract is not None
     ours = contract.team == view.seat & 1
-    reason = Message.of(
-        "bot.card_made" if ours else "bot.card_set",
-        card=card_str(result.best),
+    chance = Message.of(
+        "bot.chance_made" if ours else "bot.chance_set",
         percent=round(100 * (result.made_rate if ours else 1 - result.made_rate)),
         samples=result.deals,
         expected=f"{result.expected[result.best]:+.0f}",
     )
+    reason = Message.of("bot.card_reason", played=card_str(result.best), reason=chance)
     return Decision.reasoned(with_belote(result.best, acts), reason)
 
 

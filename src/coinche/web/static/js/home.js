@@ -1,34 +1,50 @@
-// The solo form: the target list shows only the chosen rules' targets (their default
-// chosen), and the SA/TA box only for the rules that make it an option.
+// The solo form: choosing other rules puts their default target in the target box (unless
+// the visitor typed another one), and each "more options" list names the chosen rules'
+// value on its first line ("As the rules say (yes)").
+//
+// A page restored by the browser's Back button gets its fields back after this script
+// ran (the rules radio included, with no change event): the labels are set again on
+// `pageshow` (the options opened when one was changed), and nothing here changes a value
+// the browser restored.
 
 const form = document.getElementById('solo-form');
 if (form) {
-  const select = form.querySelector('#target');
-  const options = [...select.options].map((o) => o.cloneNode(true));
-  const saTa = form.querySelector('#sa-ta-field');
+  const target = form.querySelector('#target');
   const radios = [...form.querySelectorAll('input[name="profile"]')];
+  const defaults = form.querySelectorAll('#more-options select option[value=""]');
+  const chosen = () => radios.find((r) => r.checked) || radios[0];
+  let shown = chosen();
 
-  const update = (keepValue) => {
-    const radio = radios.find((r) => r.checked) || radios[0];
+  const label = () => {
+    const radio = chosen();
     if (!radio) return;
-    const profile = radio.value;
-    const previous = select.value;
-    const mine = options.filter((o) => o.dataset.profile === profile).map((o) => {
-      const copy = o.cloneNode(true);
-      copy.textContent = o.dataset.label || o.value;
-      copy.selected = false;
-      return copy;
-    });
-    select.replaceChildren(...mine);
-    const wanted = keepValue && mine.some((o) => o.value === previous) ? previous : radio.dataset.default;
-    select.value = mine.some((o) => o.value === wanted) ? wanted : mine[0]?.value;
-    if (saTa) {
-      const shown = radio.dataset.saTa === 'yes';
-      saTa.hidden = !shown;
-      for (const box of saTa.querySelectorAll('input')) box.disabled = !shown;
+    for (const o of defaults) {
+      const text = o.dataset[radio.value];
+      if (text) o.textContent = text;
     }
   };
 
-  for (const r of radios) r.addEventListener('change', () => update(false));
-  update(true);
+  const change = () => {
+    const radio = chosen();
+    if (!radio) return;
+    if (target && (target.value === '' || (shown && target.value === shown.dataset.default))) {
+      target.value = radio.dataset.default;
+    }
+    shown = radio;
+    label();
+  };
+
+  // Options the browser restored with a value of their own stay in sight.
+  const more = form.querySelector('#more-options');
+  const reveal = () => {
+    if (more && [...more.querySelectorAll('select')].some((s) => s.value !== '')) more.open = true;
+  };
+
+  for (const r of radios) r.addEventListener('change', change);
+  window.addEventListener('pageshow', () => {
+    shown = chosen();
+    label();
+    reveal();
+  });
+  label();
 }

@@ -34,7 +34,7 @@ function card(code, cls = '') {
 
 function explanationHTML(e) {
   if (!e) return '';
-  const detail = e.detail ? ` <span class="detail">${esc(t('review.detail'))} <span lang="en">${esc(e.detail)}</span></span>` : '';
+  const detail = e.detail ? ` <span class="detail">${esc(t('review.detail'))} <span lang="${esc(e.lang)}">${esc(e.detail)}</span></span>` : '';
   return `<span lang="${esc(e.lang)}">${esc(e.text)}</span>${detail}`;
 }
 

@@ -23,10 +23,10 @@ export function actionWords(record) {
   return '';
 }
 
-/** A `hint` message in one sentence. */
+/** A `hint` message in one sentence: the server's (it names the action), else the action. */
 export function hintSentence(message) {
-  const words = actionWords(message.action || {});
-  return message.text ? t('js.hint', { action: words, reason: message.text }) : t('js.hint_short', { action: words });
+  if (message.text) return message.text;
+  return t('js.hint_short', { action: actionWords(message.action || {}) });
 }
 
 /** Whose turn it is, or that the deal or the game is over. */
