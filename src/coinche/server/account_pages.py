@@ -93,14 +93,14 @@ def _logged_in(request: Request, target: str, token: str) -> Response:
 
 async def signup(request: Request) -> Response:
     lang, other_url = _lang_of_path(request, "signup")
+    form = await read_checked_form(request) if request.method == "POST" else None
     if account_of(request) is not None:
         return RedirectResponse(ADDRESSES[lang]["account"], status_code=303)
-    if request.method == "GET":
+    if form is None:
         player = player_of(request)
         left = await service_of(request).free_deals_left(player)
         next_url = safe_next(request.query_params.get("next"))
         return page(request, "signup.html", lang=lang, other_url=other_url, next=next_url, values={}, free_left=left)
-    form = await read_checked_form(request)
     values = {"name": str(form.get("name") or "")[: 4 * NAME_MAX], "email": str(form.get("email") or "")[:254]}
     next_url = safe_next(form.get("next"))
     context: dict[str, Any] = {"other_url": other_url, "next": next_url, "values": values, "free_left": None}
