@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from markupsafe import escape
 from conftest import MakeClient
+from markupsafe import escape
 from server_helpers import (
     CSRF_FIELD,
     ServerProcess,
+    call,
     create_solo,
     csrf_of,
     new_guest,
@@ -226,8 +227,6 @@ def test_a_guest_who_signs_up_keeps_the_game_in_progress(client: TestClient) -> 
     home = client.get("/").text
     assert "Reprendre la partie" in home and f'href="/table/{table_id}"' in home
     assert service_of(client).settings.free_deals == 3
-    from server_helpers import call
-
     assert call(client, service_of(client).free_deals_left, guest, True) is None  # no limit
     # Logging out leaves a new guest: not the account's player.
     post_form(client, "/deconnexion", {}, page="/compte")
