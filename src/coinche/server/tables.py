@@ -313,6 +313,8 @@ class TableService:
                         return None
                     live = LiveTable.build(*loaded)
                     live.void_deals = 0  # given back by whoever stored them
+                    if live.game.is_over:  # a game that ended before its end was recorded
+                        await self.db(self.store.finish_table, table_id, game_result(live.game))
                     self.live[table_id] = live
                     self._start_janitor()
                     fresh = False  # just read
