@@ -270,7 +270,7 @@ class Store:
                 r.created_at,
                 r.profile,
                 r.level,
-                int(r.options.get("target", 0) or 0),
+                RuleSet.profile(r.profile, **r.options).target,
                 r.seat,
                 r.finished_at,
                 r.result,
