@@ -6,10 +6,13 @@ target with the rules chosen before)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from accessibility import assert_accessible, assert_no_horizontal_scroll
 from playwright.sync_api import Page, expect
-from table_driver import Table, bid_pattern
+from table_driver import Table
 
 TABLE_URL = re.compile(r"/table/[^/]+$")
 
@@ -38,11 +41,21 @@ def test_more_options_and_a_free_target_reach_the_table(page: Page) -> None:
     names = [Table.name_of(b) for b in table.bid_buttons().all()]
     assert any(n.endswith("sans atout") for n in names), names
     assert any(n.endswith("tout atout") for n in names), names
-    values = {int(m.group(1)) for n in names if (m := bid_pattern("fr").match(n))}
+    values = {
+        int(v) for v in page.locator(".bid-values [role=radio]").evaluate_all("bs => bs.map(b => b.dataset.value)")
+    }
     assert 180 in values, sorted(values)
 
 
-def test_back_from_a_table_then_play_again_makes_another_table(page: Page) -> None:
+def test_back_from_a_table_then_play_again_makes_another_table(
+    tmp_path: Path, server_factory: Callable[..., Any], make_page: Callable[..., Page]
+) -> None:
+    # Four tables: a server whose guests have more than three free deals.
+    with server_factory(tmp_path, "--free-deals", "100") as base:
+        back_and_play_again(make_page(base))
+
+
+def back_and_play_again(page: Page) -> None:
     page.goto("/")
     page.get_by_role("radio", name="Fédération", exact=True).check()
     page.get_by_role("radio", name="Débutant", exact=True).check()

@@ -53,9 +53,9 @@ def test_home_page_switches_language_and_remembers_it(page: Page) -> None:
     assert not FRENCH_ONLY.search(text), f"French left on the English home page: {FRENCH_ONLY.findall(text)}"
 
     # Remembered: other pages, and a new tab of the same browser, are in English too.
-    page.goto("/compte")
+    page.goto("/login")
     assert_utf8(page)
-    expect(page.get_by_role("heading", level=1)).to_have_text("Create an account to go on")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Log in")
     page.goto("/no-such-page")
     assert_utf8(page)
     expect(page.get_by_role("heading", level=1)).to_have_text("Page not found")
@@ -64,11 +64,12 @@ def test_home_page_switches_language_and_remembers_it(page: Page) -> None:
     expect(other.get_by_role("button", name="Play", exact=True)).to_be_visible()
     other.close()
 
-    page.goto("/compte")
+    page.goto("/account")
+    expect(page.get_by_role("heading", level=1)).to_have_text("My account")
     follow(page, "Français")
     page.wait_for_url(re.compile(r"/compte$"))
     expect(page.locator("html")).to_have_attribute("lang", "fr")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Créez un compte pour continuer")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Mon compte")
     page.goto("/")
     expect(page.get_by_role("button", name="Jouer", exact=True)).to_be_visible()
     text = body_text(page)

@@ -59,7 +59,7 @@ class Settings:
     """Tables one player may create."""
     table_limit_per_address: str = "100/minute"
     """Tables one address may create (many players may share one address)."""
-    open_tables_guest: int = 3
+    open_tables_guest: int = 5
     """Games in progress a guest may have at once."""
     open_tables_account: int = 12
     """Games in progress an account may have at once."""
