@@ -155,8 +155,9 @@ def test_a_body_too_large_is_a_413_declared_or_not(client: TestClient) -> None:
 )  # fmt: skip
 def test_forms_a_browser_sends_still_make_a_table(client: TestClient, body: bytes, content_type: str) -> None:
     headers = {"content-type": content_type}
+    unsigned = body
     body = signed(csrf_of(client), body, headers)
-    if not body.startswith(b"csrf") and "multipart" in content_type:  # another boundary
+    if body == unsigned and "multipart" in content_type:  # another boundary
         boundary = content_type.split("boundary=", 1)[1].strip('"').encode()
         body = b"--" + boundary + b"\r\n" + field("csrf", csrf_of(client).encode()) + b"\r\n" + body
     r = client.post("/solo", content=body, headers=headers, follow_redirects=False)
