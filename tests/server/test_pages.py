@@ -266,7 +266,7 @@ SOLO_OPTIONS = [
 def test_each_option_of_the_solo_form_reaches_the_table_rules(
     client: TestClient, name: str, text: str, value: object
 ) -> None:
-    r = client.post("/solo", data={**SOLO, name: text}, follow_redirects=False)
+    r = client.post("/solo", data={**SOLO, name: text, "csrf": csrf_of(client)}, follow_redirects=False)
     assert r.status_code == 303, r.text[:300]
     table_id = r.headers["location"].removeprefix("/table/")
     rules = rules_of(client, table_id)
@@ -291,7 +291,7 @@ def test_the_solo_form_sets_every_option_at_once_over_any_profile(client: TestCl
         "packets": "323",
         "real_deal": "true",
     }
-    r = client.post("/solo", data=form, follow_redirects=False)
+    r = client.post("/solo", data={**form, "csrf": csrf_of(client)}, follow_redirects=False)
     assert r.status_code == 303, r.text[:300]
     rules = rules_of(client, r.headers["location"].removeprefix("/table/"))
     assert rules.all_options() == {
@@ -311,7 +311,7 @@ def test_the_solo_form_sets_every_option_at_once_over_any_profile(client: TestCl
 
 def test_an_option_left_as_the_rules_say_keeps_the_profile_value(client: TestClient) -> None:
     form = {"profile": "house", "target": "2010", "level": "beginner", "melds": "", "max_bid": "", "csrf": "x"}
-    r = client.post("/solo", data=form, follow_redirects=False)
+    r = client.post("/solo", data={**form, "csrf": csrf_of(client)}, follow_redirects=False)
     assert r.status_code == 303, r.text[:300]
     rules = rules_of(client, r.headers["location"].removeprefix("/table/"))
     assert rules == RuleSet.profile("house")
@@ -330,7 +330,7 @@ def test_the_home_page_offers_every_option_and_the_whole_target_range(client: Te
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_a_client_error_page_says_what_to_do_not_that_the_server_failed(client: TestClient, lang: str) -> None:
     client.cookies.set("lang", lang)
-    r = client.post("/solo", data={"profile": "chess"}, follow_redirects=False)
+    r = client.post("/solo", data={"profile": "chess", "csrf": csrf_of(client)}, follow_redirects=False)
     assert_clean_page(r, 400, lang, "error.page.title")
     assert i18n.gettext(lang, "error.page.client_text") in text_of(r)
     assert i18n.gettext(lang, "error.page.text") not in text_of(r)
