@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.sql import Executable
 
-from ..engine.rules import RuleSet
+from ..engine.rules import PROFILES, RuleSet
 from .db import (
     AccountRow,
     ActionRow,
@@ -122,6 +122,15 @@ class GameEntry:
     """The player's seat."""
     finished_at: datetime | None
     result: dict[str, Any] | None
+
+
+def _target_of(profile: str, options: dict[str, Any]) -> int:
+    """A table's target: the stored options keep only what differs from the profile, so a
+    game played to the profile's own target has none (it showed "0 points")."""
+    target = options.get("target")
+    if isinstance(target, int) and not isinstance(target, bool):
+        return target
+    return PROFILES[profile].target if profile in PROFILES else 0
 
 
 class ConflictError(Exception):
@@ -270,7 +279,7 @@ class Store:
                 r.created_at,
                 r.profile,
                 r.level,
-                int(r.options.get("target", 0) or 0),
+                _target_of(r.profile, r.options),
                 r.seat,
                 r.finished_at,
                 r.result,
