@@ -359,5 +359,5 @@ def start_solo(
     else:
         play.focus()
         play.press("Enter")
-    page.wait_for_url(re.compile(r"/table/[^/]+$|/compte$"))
+    page.wait_for_url(re.compile(r"/table/[^/]+$|/compte$|/inscription\?next="))  # no free deal left: sign up
     return Table(page, lang, how)

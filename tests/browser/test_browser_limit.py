@@ -1,6 +1,7 @@
 """The three free deals: after the third, the summary offers "Créer un compte pour
-continuer" (a link to /compte) instead of "Donne suivante", and a new solo game lands on
-/compte."""
+continuer" (a link to the sign-up page, back to the table after) instead of "Donne
+suivante", and a new solo game lands on the sign-up page. A void deal (four passes) gives
+its free deal back, so South opens the bidding: each deal is played and counts."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ FREE_DEALS = 3
 def test_three_free_deals_then_an_account(page: Page) -> None:
     table = start_solo(page, profile="classic", target=3000)
     for n in range(1, FREE_DEALS + 1):
-        played = table.play_deal(bid=False)  # passing keeps the deals short
+        played = table.play_deal(bid=True)  # never a void deal, which would not count
         summary = table.summary()
         expect(summary).to_be_visible()
         if n < FREE_DEALS:
@@ -27,7 +28,8 @@ def test_three_free_deals_then_an_account(page: Page) -> None:
 
     link = table.summary().get_by_role("link", name="Créer un compte pour continuer", exact=True)
     expect(link).to_be_visible()
-    expect(link).to_have_attribute("href", re.compile(r"^(https?://[^/]+)?/compte$"))
+    table_id = page.url.rsplit("/", 1)[1]
+    expect(link).to_have_attribute("href", f"/inscription?next=%2Ftable%2F{table_id}")
     expect(table.next_deal_button()).to_have_count(0)
 
     # The limit is the server's: a reload offers the account again, not the next deal.
@@ -36,12 +38,13 @@ def test_three_free_deals_then_an_account(page: Page) -> None:
     expect(table.next_deal_button()).to_have_count(0)
 
     table.press(table.account_link())
-    page.wait_for_url(re.compile(r"/compte$"))
-    expect(page.get_by_role("heading", level=1)).to_have_text("Créez un compte pour continuer")
+    page.wait_for_url(re.compile(r"/inscription\?next="))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Créer un compte")
+    expect(page.get_by_text("Vous avez joué vos donnes gratuites.")).to_be_visible()
 
     page.goto("/")
     expect(page.get_by_text("Donnes gratuites restantes : 0")).to_be_visible()
     start_solo(page)
-    expect(page).to_have_url(re.compile(r"/compte$"))
-    expect(page.get_by_role("heading", level=1)).to_have_text("Créez un compte pour continuer")
+    expect(page).to_have_url(re.compile(r"/inscription\?next="))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Créer un compte")
     assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]
