@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from accessibility import assert_no_horizontal_scroll
+from accessibility import assert_accessible, assert_no_horizontal_scroll
 from playwright.sync_api import Locator, Page, Response, expect
 from table_driver import ARTIFACTS, DealPlayed, Table, start_solo
 
@@ -488,6 +488,7 @@ def test_sign_up_and_account_pages_fit_the_screen(
         assert box is not None and form is not None
         assert box["width"] >= form["width"] - 2, (field, box, form)
     page.screenshot(path=str(ARTIFACTS / f"accounts-signup-{lang}-{viewport['width']}.png"), full_page=True)
+    assert_accessible(page)
 
     page.locator("#password").fill(PASSWORD)
     page.locator("#confirm").fill(PASSWORD)
@@ -504,4 +505,5 @@ def test_sign_up_and_account_pages_fit_the_screen(
     expect(page.locator("table.games")).to_have_count(2)
     assert_no_horizontal_scroll(page)
     page.screenshot(path=str(ARTIFACTS / f"accounts-account-{lang}-{viewport['width']}.png"), full_page=True)
+    assert_accessible(page)
     assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]
