@@ -19,7 +19,9 @@ from starlette.routing import BaseRoute, Route
 from . import i18n
 from .accounts import NAME_MAX, AccountError, AccountService, name_key
 from .pages import (
+    ACCOUNT_KEY,
     ADDRESSES,
+    TOKEN_KEY,
     account_of,
     clear_session_cookie,
     page,
@@ -256,9 +258,11 @@ async def delete_account(request: Request) -> Response:
     except AccountError as e:
         return await account_page(request, lang, status=400, error=i18n.gettext(lang, f"accounts.error.{e.code}"))
     service_of(request).forget_player(account.player)
+    request.scope.pop(ACCOUNT_KEY, None)  # the page that says so is a guest's (header: "Connexion")
+    request.scope.pop(TOKEN_KEY, None)
+    request.session.clear()
     response = page(request, "account_deleted.html")
     clear_session_cookie(response, request)
-    request.session.clear()
     return response
 
 
