@@ -90,6 +90,7 @@ class BotPool:
         self._slow_in_flight = 0
         """Hints and analyses handed to the workers and not finished."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._dispatch_soon = False
 
     def _start(self) -> Executor:
         context = multiprocessing.get_context("forkserver")
@@ -110,11 +111,14 @@ class BotPool:
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._heap, _Job(priority, next(self._order), fn, args, future))
         self._waiting[priority] += 1
-        self._dispatch()
+        if not self._dispatch_soon:  # jobs asked for in the same turn of the loop go by priority
+            self._dispatch_soon = True
+            asyncio.get_running_loop().call_soon(self._dispatch)
         return await future
 
     def _dispatch(self) -> None:
         """Hand the most urgent jobs to the workers, as far as the limits allow."""
+        self._dispatch_soon = False
         loop = asyncio.get_running_loop()
         slow_limit = max(1, self.workers - 1)
         while self._heap and self._in_flight < self.workers * self.DEPTH:
