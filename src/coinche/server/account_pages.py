@@ -24,6 +24,7 @@ from .pages import (
     TOKEN_KEY,
     account_of,
     clear_session_cookie,
+    lang_of,
     page,
     player_in_session,
     player_of,
@@ -235,7 +236,7 @@ async def change_password(request: Request) -> Response:
     account = account_of(request)
     if account is None:
         raise HTTPException(403)
-    lang = i18n.language(request.cookies.get("lang"))
+    lang = lang_of(request)
     try:
         new_token = await accounts_of(request).change_password(
             account, str(form.get("old") or ""), str(form.get("new") or ""), str(form.get("confirm") or "")
@@ -252,7 +253,7 @@ async def delete_account(request: Request) -> Response:
     account = account_of(request)
     if account is None:
         raise HTTPException(403)
-    lang = i18n.language(request.cookies.get("lang"))
+    lang = lang_of(request)
     try:
         await accounts_of(request).delete(account, str(form.get("password") or ""))
     except AccountError as e:
@@ -276,7 +277,7 @@ async def abandon(request: Request) -> Response:
     if player is None or table_id not in await service.db(service.store.open_games, player):
         raise HTTPException(404)
     await service.db(service.store.finish_table, table_id, {"abandoned": True})
-    lang = i18n.language(request.cookies.get("lang"))
+    lang = lang_of(request)
     target = safe_next(form.get("next")) or f"{ADDRESSES[lang]['account']}?done=abandoned"
     return RedirectResponse(target, status_code=303)
 

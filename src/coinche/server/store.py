@@ -454,10 +454,9 @@ class Database:
         only the steps at fault fail."""
         try:
             stored = self.store.append_steps(steps)
-        except Exception:
-            if len(steps) == 1:
-                table_id, step = steps[0]
-                return [self._write_one(table_id, step)]
+        except Exception as e:
+            if len(steps) == 1:  # its own fault: writing it again would fail the same way
+                return [e]
             return [self._write_one(table_id, step) for table_id, step in steps]
         return [
             None if ok else ConflictError(f"table {table_id}: step {step.seq} is already stored")

@@ -205,7 +205,7 @@ class LiveTable:
 
     @property
     def human_players(self) -> list[str]:
-        """The players seated here (whose free deals a finished deal counts)."""
+        """The players seated here (each deal dealt counts one of their free deals)."""
         return [s.player for s in self.seats if s.kind == "human" and s.player is not None]
 
     @property
@@ -272,7 +272,7 @@ class TableService:
         try:
             return await self.create_table(rules, (Seat("human", player=player), bot, bot, bot), level)
         except BaseException:
-            await self.db(self.store.give_back_free_deal, player)
+            await self._give_back_free_deals([player])
             raise
 
     async def create_table(self, rules: RuleSet, seats: Sequence[Seat], level: str) -> TableSpec:
@@ -334,8 +334,7 @@ class TableService:
         if steps:
             live.void_deals = 0  # given back by their writers
             for player in live.human_players:  # counts may have changed: read them again
-                self._deals_played.pop(player, None)
-        if steps:
+                self.forget_player(player)
             # Whoever stored them published them; this process's connections may not have
             # heard (another hub, or a notification merged away): tell them here.
             self.hub.deliver_here(live.id, live.seq)
@@ -362,13 +361,17 @@ class TableService:
         used: list[str] = []
         for player in players:
             if not await self.db(self.store.use_free_deal, player, self.settings.free_deals):
-                for done in used:
-                    await self.db(self.store.give_back_free_deal, done)
-                    self.forget_player(done)
+                await self._give_back_free_deals(used)
                 return False
             used.append(player)
             self.forget_player(player)
         return True
+
+    async def _give_back_free_deals(self, players: Sequence[str]) -> None:
+        """Give back the free deal counted for each player (a void deal, a deal not dealt)."""
+        for player in players:
+            await self.db(self.store.give_back_free_deal, player)
+            self.forget_player(player)
 
     def _remember_deals(self, player: str, played: int | None) -> None:
         """Keep a player's count (the most recent ``DEALS_CACHE`` players: a visitor without a
@@ -457,9 +460,7 @@ class TableService:
         step is not the one stored)."""
 
         async def give_back() -> None:
-            for done in charged:
-                await self.db(self.store.give_back_free_deal, done)
-                self.forget_player(done)
+            await self._give_back_free_deals(charged)
             charged.clear()
 
         async def check(live: LiveTable) -> Step | None:
@@ -601,9 +602,7 @@ class TableService:
         try:
             if live.void_deals:
                 live.void_deals = 0
-                for player in live.human_players:
-                    await self.db(self.store.give_back_free_deal, player)
-                    self.forget_player(player)
+                await self._give_back_free_deals(live.human_players)
             if live.game.is_over and step.kind == "action":
                 await self.db(self.store.finish_table, live.id, game_result(live.game))
         except Exception:  # the step is stored: the table goes on whatever the bookkeeping
