@@ -209,7 +209,7 @@ class Human:
             msg = self.receive()
             if msg["type"] == "state":
                 return msg
-            assert msg["type"] in ("hello", "ack"), msg
+            assert msg["type"] in ("hello", "ack", "presence", "say", "notice"), msg
         raise AssertionError("no state message")
 
     def until_my_move(self, state: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -18,14 +18,13 @@ from starlette.responses import Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-from . import account_pages, calculator_page, review_pages, rules_pages, table_pages
+from . import account_pages, calculator_page, friends_pages, review_pages, rules_pages, table_pages
 from .accounts import AccountService
 from .bot_pool import BotPool
 from .config import Settings
 from .forms import client_left
 from .hub import Hub, LocalHub
 from .pages import WEB, VisitorMiddleware, page
-from .rate_limits import RateLimits
 from .security import SecurityHeaders, secured
 from .store import Store
 from .tables import TableService
@@ -47,7 +46,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         service = TableService(store, pool, settings, hub or LocalHub())
         app.state.service = service
         app.state.accounts = AccountService(store, service.db, settings)
-        app.state.rate_limits = RateLimits()
+        app.state.rate_limits = service.rate_limits
         try:
             yield
         finally:
@@ -60,6 +59,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
     routes = [
         *table_pages.routes,
         *account_pages.routes,
+        *friends_pages.routes,
         *calculator_page.routes,
         *review_pages.routes,
         *rules_pages.routes,

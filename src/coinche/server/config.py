@@ -48,6 +48,18 @@ class Settings:
     (``--origin``: the public address when a proxy rewrites the Host), each
     ``scheme://host[:port]`` as ``security.normalise_origin`` writes it."""
 
+    grace_seconds: float = 60.0
+    """At a friends' table, how long a player whose connection dropped keeps their seat
+    before a computer plays it for them (until they come back)."""
+    idle_warning_seconds: float = 45.0
+    """At a friends' table, a player who has not acted this long at their turn is warned."""
+    idle_move_seconds: float = 90.0
+    """...and after this long the computer plays that one move for them."""
+    say_limit: str = "5 per 30 seconds"
+    """Quick messages one player may send (``limits`` notation)."""
+    join_limit: str = "30/minute"
+    """Looks at a friends' table by code, per address (a code cannot be guessed by trying)."""
+
     session_days: int = 30
     """A logged-in browser stays logged in this many days (log-out or a password change
     ends it sooner)."""

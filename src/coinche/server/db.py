@@ -20,7 +20,19 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import JSON, BigInteger, DateTime, Engine, ForeignKey, Integer, String, create_engine, event
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    event,
+    false,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -53,6 +65,12 @@ class TableRow(Base):
     """When the game ended (None: in progress), or when its players gave it up."""
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     """How it ended: ``{"totals": [us, them], "winner": team}`` or ``{"abandoned": true}``."""
+    code: Mapped[str | None] = mapped_column(String(8), nullable=True, unique=True, index=True)
+    """A friends' table's invitation code (None: a solo table)."""
+    host: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The player who made a friends' table and controls its seats."""
+    late_joins: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether a friend may take a computer's seat between deals once the game has started."""
 
 
 class TablePlayerRow(Base):
@@ -74,12 +92,15 @@ class ActionRow(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     """0 for the table's first step."""
     kind: Mapped[str] = mapped_column(String(8), default="action", server_default="action")
-    """``action`` (``seat`` took ``action``), ``deal`` (``seat`` asked for the next deal) or
-    ``seat`` (``seat`` is now held as ``data`` says)."""
+    """``action`` (``seat`` took ``action``), ``deal`` (``seat`` asked for the next deal),
+    ``seat`` (``seat`` is now held as ``data`` says) or ``swap`` (``seat`` and
+    ``data["with"]`` exchange their holders)."""
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[int | None] = mapped_column(Integer, nullable=True)
     data: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
-    """A ``seat`` step's new seat (``Seat.to_json``)."""
+    """A ``seat`` step's new seat (``Seat.to_json``); a ``swap`` step's other seat
+    (``{"with": n}``); an action a computer played for an absent or idle person
+    (``{"by": "away" | "idle"}``)."""
     request_id: Mapped[str | None] = mapped_column(String(120), nullable=True)
     """``player:id`` of the client request that made the step, so a resend is applied once."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

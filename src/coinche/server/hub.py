@@ -5,6 +5,11 @@ A table's truth is its log in the database; the hub only says "table T now has N
 notifications without losing anything: a subscription keeps only the highest seq it was
 told, and a reader that wakes up catches up from the log whatever it missed.
 
+Besides the steps, the hub carries a table's passing events (``signal``): who came or
+went, a quick message, a warning that a player's time runs out. They are not part of the
+game and not stored: a subscriber keeps the last few, and one that misses them loses
+nothing a state cannot say again.
+
 ``LocalHub`` serves the processes that share its object (one server process, or the tests'
 two table services); a hub between processes (PostgreSQL LISTEN/NOTIFY) is another
 subclass that sends ``publish`` to the others and calls ``deliver_here`` with what it hears,
@@ -15,14 +20,20 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections import defaultdict
+from collections import defaultdict, deque
 from types import TracebackType
+from typing import Any
+
+EVENTS_KEPT = 16
+"""Passing events a subscriber keeps before it reads them (older ones are dropped)."""
+
+Event = dict[str, Any]
 
 
 class Subscription:
     """One listener of one table: ``wait()`` returns the newest seq announced since the
     last call (notifications in between are merged: memory stays bounded whatever the
-    rate)."""
+    rate) and the passing events since then (the last ``EVENTS_KEPT``)."""
 
     def __init__(self, hub: Hub, table_id: str) -> None:
         self.hub = hub
@@ -31,6 +42,7 @@ class Subscription:
         self._seen = -1
         self._event = asyncio.Event()
         self._loop = asyncio.get_running_loop()
+        self._events: deque[Event] = deque(maxlen=EVENTS_KEPT)
 
     def notify(self, seq: int) -> None:
         """Called on any thread (a hub may serve services on several event loops)."""
@@ -48,13 +60,31 @@ class Subscription:
             self.latest = seq
             self._event.set()
 
-    async def wait(self) -> int:
-        """The newest seq announced that this subscriber has not been given yet."""
-        while self.latest <= self._seen:
+    def notify_event(self, event: Event) -> None:
+        """Called on any thread, like ``notify``."""
+        try:
+            here = asyncio.get_running_loop()
+        except RuntimeError:
+            here = None
+        if here is self._loop:
+            self._notify_event(event)
+        else:
+            self._loop.call_soon_threadsafe(self._notify_event, event)
+
+    def _notify_event(self, event: Event) -> None:
+        self._events.append(event)
+        self._event.set()
+
+    async def wait(self) -> tuple[int, list[Event]]:
+        """The newest seq announced (it may be one already given, when only events came)
+        and the passing events not given yet, once there is something new."""
+        while self.latest <= self._seen and not self._events:
             self._event.clear()
             await self._event.wait()
         self._seen = self.latest
-        return self.latest
+        events = list(self._events)
+        self._events.clear()
+        return self.latest, events
 
     def close(self) -> None:
         self.hub._remove(self)
@@ -88,6 +118,16 @@ class Hub:
         """Say that ``table_id`` has ``seq`` steps, to every subscriber wherever it is."""
         raise NotImplementedError
 
+    async def signal(self, table_id: str, event: Event) -> None:
+        """Tell every subscriber of ``table_id``, wherever it is, a passing event."""
+        raise NotImplementedError
+
+    def deliver_event_here(self, table_id: str, event: Event) -> None:
+        with self._lock:
+            subs = list(self._subscribers.get(table_id, ()))
+        for sub in subs:
+            sub.notify_event(event)
+
     def deliver_here(self, table_id: str, seq: int) -> None:
         """Tell this process's subscribers only (a step read from the log, which its writer
         already published everywhere)."""
@@ -113,3 +153,6 @@ class LocalHub(Hub):
 
     async def publish(self, table_id: str, seq: int) -> None:
         self.deliver_here(table_id, seq)
+
+    async def signal(self, table_id: str, event: Event) -> None:
+        self.deliver_event_here(table_id, event)

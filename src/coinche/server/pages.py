@@ -43,6 +43,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "login": "/connexion",
         "logout": "/deconnexion",
         "account": "/compte",
+        "friends": "/amis",
     },
     "en": {
         "calculator": "/calculator",
@@ -51,6 +52,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "login": "/login",
         "logout": "/logout",
         "account": "/account",
+        "friends": "/friends",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +22,8 @@ from ..engine.errors import EngineError, short_repr
 from ..engine.wire import action_from_json, action_to_json, game_view_to_json
 from . import i18n
 from .hints import hint_sentence
-from .seating import seat_names, seat_positions
+from .seating import people_names, seat_positions
+from .store import Seat
 from .tables import LiveTable, TableError
 
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -46,7 +48,59 @@ class HintRequest:
     id: str | None
 
 
-Request = ActionRequest | NextDealRequest | HintRequest
+@dataclass(frozen=True)
+class SayRequest:
+    """A quick message (one of ``friends.PHRASES``)."""
+
+    id: str
+    phrase: str
+
+
+@dataclass(frozen=True)
+class SitRequest:
+    """Take the seat ``seat`` (a seated player moves there before the game)."""
+
+    id: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class LeaveRequest:
+    """Leave the table: a computer plays the seat for the rest of the game."""
+
+    id: str
+
+
+HOST_OPERATIONS = ("move", "level", "free", "start")
+
+
+@dataclass(frozen=True)
+class HostRequest:
+    """The host's controls: ``move`` (``seat`` to ``to``), ``level`` (of the computer at
+    ``seat``), ``free`` (``seat``), ``start``."""
+
+    id: str
+    op: str
+    seat: int = 0
+    to: int = 0
+    level: str = ""
+
+
+Request = ActionRequest | NextDealRequest | HintRequest | SayRequest | SitRequest | LeaveRequest | HostRequest
+
+
+def _seat_field(message: dict[str, Any], name: str, request_id: str) -> int:
+    value = message.get(name)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+        raise ProtocolError("malformed", f"bad {name} {short_repr(value)}", request_id)
+    return value
+
+
+def _text_field(message: dict[str, Any], name: str, request_id: str) -> str:
+    value = message.get(name)
+    if not isinstance(value, str) or len(value) > 32:
+        raise ProtocolError("malformed", f"bad {name} {short_repr(value)}", request_id)
+    return value
 
 
 class ProtocolError(Exception):
@@ -81,12 +135,30 @@ def read_request(text: str | None, data: bytes | None, max_bytes: int) -> Reques
         raise ProtocolError("malformed", f"bad id {short_repr(raw_id)}")
     if kind == "hint":
         return HintRequest(request_id)
-    if kind not in ("action", "next_deal"):
+    if kind not in ("action", "next_deal", "say", "sit", "leave", "host"):
         raise ProtocolError("malformed", f"unknown type {short_repr(kind)}", request_id)
     if request_id is None:
         raise ProtocolError("malformed", "no id", None)
     if kind == "next_deal":
         return NextDealRequest(request_id)
+    if kind == "say":
+        return SayRequest(request_id, _text_field(message, "phrase", request_id))
+    if kind == "sit":
+        return SitRequest(request_id, _seat_field(message, "seat", request_id))
+    if kind == "leave":
+        return LeaveRequest(request_id)
+    if kind == "host":
+        op = message.get("op")
+        if op not in HOST_OPERATIONS:
+            raise ProtocolError("malformed", f"unknown operation {short_repr(op)}", request_id)
+        if op == "start":
+            return HostRequest(request_id, "start")
+        seat = _seat_field(message, "seat", request_id)
+        if op == "move":
+            return HostRequest(request_id, op, seat, to=_seat_field(message, "to", request_id))
+        if op == "level":
+            return HostRequest(request_id, op, seat, level=_text_field(message, "level", request_id))
+        return HostRequest(request_id, op, seat)
     try:
         return ActionRequest(request_id, action_from_json(message.get("action")))
     except EngineError as e:
@@ -127,6 +199,23 @@ def level_label(lang: str, live: LiveTable) -> str:
     return i18n.gettext(lang, "level.adaptive_label", percent=round(level * 100), names=shown)
 
 
+def seat_sentence(lang: str, names: list[str], step_seat: int, before: Seat | None, after: Seat) -> str:
+    """What the live region says of a change of seat (``before``: its holder until then)."""
+    who = names[step_seat]
+    if after.kind == "human" and after.stand_in is not None:
+        return i18n.gettext(lang, "live.replaced", seat=who)
+    if after.kind == "human" and before is not None and before.stand_in is not None and before.player == after.player:
+        return i18n.gettext(lang, "live.back", seat=who)
+    if after.kind == "human":
+        return i18n.gettext(lang, "live.sits", seat=who)
+    level = i18n.gettext(lang, f"level.{after.level}")
+    if before is not None and before.kind == "human":
+        return i18n.gettext(
+            lang, "live.left", seat=i18n.gettext(lang, "seat.person", seat=who, name=before.name or "?"), level=level
+        )
+    return i18n.gettext(lang, "live.computer", seat=who, level=level)
+
+
 def action_sentence(lang: str, names: list[str], seat: int, action: Action) -> str:
     """What the live region says of an action: ``Est joue le Dix de pique``."""
     who = names[seat]
@@ -138,11 +227,19 @@ def action_sentence(lang: str, names: list[str], seat: int, action: Action) -> s
     return i18n.gettext(lang, "live.call", seat=who, call=i18n.call_name(lang, call_str(action)))
 
 
-def last_action(lang: str, live: LiveTable, view: View, names: list[str]) -> dict[str, Any] | None:
-    """The action that made this state, as ``view.seat`` may see it (None when the last
-    step was no action)."""
+def last_action(lang: str, live: LiveTable, view: View | None, names: list[str]) -> dict[str, Any] | None:
+    """The step that made this state, as ``view.seat`` may see it: an action, or a change
+    of who holds a seat (None after a deal step)."""
     step = live.last
-    if step is None or step.kind != "action" or step.action is None:
+    if step is None:
+        return None
+    if step.kind == "seat" and step.seat_data is not None:
+        text = seat_sentence(lang, names, step.seat, live.replaced, step.seat_data)
+        return {"seat": step.seat, "seat_change": True, "text": text}
+    if step.kind == "swap" and step.other_seat is not None:
+        text = i18n.gettext(lang, "live.swap", seat=names[step.seat], other=names[step.other_seat])
+        return {"seat": step.seat, "seat_change": True, "text": text}
+    if step.kind != "action" or step.action is None or view is None:
         return None
     action = step.action
     record: dict[str, Any]
@@ -152,17 +249,63 @@ def last_action(lang: str, live: LiveTable, view: View, names: list[str]) -> dic
         record = {"declare": action - DECLARE_BASE if step.seat == view.seat else None}
     else:
         record = action_to_json(action, view)
-    return {"seat": step.seat, "action": record, "text": action_sentence(lang, names, step.seat, action)}
+    text = action_sentence(lang, names, step.seat, action)
+    if step.played_by == "idle" and text:
+        text = i18n.gettext(lang, "live.idle_move", seat=names[step.seat], move=text)
+    out = {"seat": step.seat, "action": record, "text": text}
+    if step.played_by is not None:
+        out["played_by"] = step.played_by
+    return out
 
 
-def state_message(live: LiveTable, seat: int, lang: str, free_left: int | None, full: bool) -> dict[str, Any]:
-    """The ``state`` message of ``seat`` at ``live.seq``: only that seat's view."""
+def friends_json(live: LiveTable, seat: int) -> dict[str, Any] | None:
+    """What a friends' table shows its players besides the game: its code, who hosts it."""
+    spec = live.spec
+    if spec.code is None:
+        return None
+    return {
+        "code": spec.code,
+        "link": f"/rejoindre/{spec.code}",
+        "host_seat": live.seat_of(spec.host) if spec.host is not None else None,
+        "you_host": live.seats[seat].player == spec.host,
+        "started": live.started,
+        "late_joins": spec.late_joins,
+    }
+
+
+def seats_json(live: LiveTable, presence: Sequence[str] | None) -> list[dict[str, Any]]:
+    """Who holds each seat: a computer and its level, or a person (their name at a
+    friends' table, whether they are here, away or replaced)."""
+    out: list[dict[str, Any]] = []
+    for i, holder in enumerate(live.seats):
+        entry: dict[str, Any] = {"seat": i, "kind": holder.kind}
+        if holder.kind == "bot":
+            entry["level"] = holder.level
+        else:
+            if holder.name is not None:
+                entry["name"] = holder.name
+            if holder.stand_in is not None:
+                entry["stand_in"] = holder.stand_in
+        if presence is not None:
+            entry["presence"] = presence[i]
+        out.append(entry)
+    return out
+
+
+def state_message(
+    live: LiveTable, seat: int, lang: str, free_left: int | None, full: bool, presence: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """The ``state`` message of ``seat`` at ``live.seq``: only that seat's view. Before a
+    friends' table starts, ``game`` is null: the page shows the seats and the host's
+    controls."""
     game = live.game
-    view = game.view(seat)
-    deal_view = view.deal
-    result = deal_view.result
     direction = live.spec.rules.direction
-    names = seat_names(lang, direction, seat)
+    people = [h.name if h.kind == "human" else None for h in live.seats]
+    names = people_names(lang, direction, seat, people)
+    started = live.started
+    view = game.view(seat) if started else None
+    deal_view = view.deal if view is not None else None
+    result = deal_view.result if deal_view is not None else None
     return {
         "type": "state",
         "seq": live.seq,
@@ -174,21 +317,54 @@ def state_message(live: LiveTable, seat: int, lang: str, free_left: int | None, 
             "direction": direction,
             "you": seat,
             "positions": seat_positions(direction, seat),
-            "seats": [
-                {"seat": i, "kind": s.kind, **({"level": s.level} if s.kind == "bot" else {})}
-                for i, s in enumerate(live.seats)
-            ],
+            "seats": seats_json(live, presence),
             "seat_names": names,
             "level": live.spec.level,
             "level_label": level_label(lang, live),
             "free_deals_left": free_left,
+            "friends": friends_json(live, seat),
         },
-        "game": game_view_to_json(view),
+        "game": game_view_to_json(view) if view is not None else None,
         "last": None if full else last_action(lang, live, deal_view, names),
-        "awaiting_next_deal": game.awaiting_deal and not game.is_over,
+        "awaiting_next_deal": started and game.awaiting_deal and not game.is_over,
         "result_lines": [i18n.render(lang, m) for m in result.lines] if result is not None else [],
-        "can_continue": free_left is None or free_left > 0,
+        "can_continue": live.spec.is_private or free_left is None or free_left > 0,
     }
+
+
+def event_message(
+    lang: str, live: LiveTable, seat: int, event: dict[str, Any], presence: Sequence[str]
+) -> dict[str, Any] | None:
+    """What a passing event of the table's hub says to ``seat`` (None: nothing for it)."""
+    kind = event.get("kind")
+    people = [h.name if h.kind == "human" else None for h in live.seats]
+    names = people_names(lang, live.spec.rules.direction, seat, people)
+    if kind == "presence":
+        return {"type": "presence", "seq": live.seq, "seats": seats_json(live, presence)}
+    if kind == "say":
+        who = event.get("seat")
+        phrase = event.get("phrase")
+        if not isinstance(who, int) or not 0 <= who <= 3 or not isinstance(phrase, str):
+            return None
+        text = i18n.gettext(lang, f"say.{phrase}")
+        return {
+            "type": "say",
+            "seat": who,
+            "phrase": phrase,
+            "text": text,
+            "said": i18n.gettext(lang, "live.said", seat=names[who], text=text),
+        }
+    if kind == "idle_warning":
+        who = event.get("seat")
+        seconds = event.get("seconds")
+        if not isinstance(who, int) or not 0 <= who <= 3 or not isinstance(seconds, int):
+            return None
+        if who == seat:
+            text = i18n.gettext(lang, "live.idle_you", seconds=seconds)
+        else:
+            text = i18n.gettext(lang, "live.idle_other", seat=names[who], seconds=seconds)
+        return {"type": "notice", "kind": "idle_warning", "seat": who, "seconds": seconds, "text": text}
+    return None
 
 
 def hint_message(lang: str, request_id: str | None, decision: Decision, live: LiveTable, seat: int) -> dict[str, Any]:

@@ -22,3 +22,16 @@ def seat_positions(direction: str, viewer: int) -> list[str]:
 def seat_names(lang: str, direction: str, viewer: int) -> list[str]:
     """Each seat's name as the table shows it to ``viewer``: "Sud (vous)", "Est"..."""
     return [i18n.gettext(lang, f"seat.{p}") for p in seat_positions(direction, viewer)]
+
+
+def people_names(lang: str, direction: str, viewer: int, people: list[str | None]) -> list[str]:
+    """``seat_names`` with the name of each other person at a friends' table: "Sud (vous)",
+    "Ouest (Paul)", "Nord (Marie)"; ``people``: the name at each seat, None for a computer."""
+    names = seat_names(lang, direction, viewer)
+    positions = seat_positions(direction, viewer)
+    for seat, name in enumerate(people):
+        if name is not None and seat != viewer:
+            names[seat] = i18n.gettext(
+                lang, "seat.person", seat=i18n.gettext(lang, f"seat.short.{positions[seat]}"), name=name
+            )
+    return names

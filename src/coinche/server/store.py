@@ -38,7 +38,8 @@ from .db import (
 )
 
 SeatKind = Literal["human", "bot"]
-StepKind = Literal["action", "deal", "seat"]
+StepKind = Literal["action", "deal", "seat", "swap"]
+PlayedBy = Literal["away", "idle"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -54,16 +55,33 @@ class Seat:
     level: str | None = None
     """The bot's level (``bot`` seats): ``beginner``, ``confirmed``, ``expert``, ``adaptive``
     or any ``module:attribute`` the bot loader knows."""
+    name: str | None = None
+    """The name the person gave at a friends' table (None at a solo table)."""
+    stand_in: str | None = None
+    """A person's seat that a computer of this level plays while they are away (their
+    connection dropped longer than the grace period); None when they play it themselves."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "player": self.player, "level": self.level}
+        data: dict[str, Any] = {"kind": self.kind, "player": self.player, "level": self.level}
+        if self.name is not None:
+            data["name"] = self.name
+        if self.stand_in is not None:
+            data["stand_in"] = self.stand_in
+        return data
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Seat:
         kind = data.get("kind")
         if kind not in ("human", "bot"):
             raise ValueError(f"not a seat: {data!r}")
-        return Seat(kind, data.get("player", data.get("guest")), data.get("level"))
+        return Seat(
+            kind, data.get("player", data.get("guest")), data.get("level"), data.get("name"), data.get("stand_in")
+        )
+
+    @property
+    def played_by_computer(self) -> bool:
+        """A computer chooses this seat's moves (a computer's seat, or an absent person's)."""
+        return self.kind == "bot" or self.stand_in is not None
 
 
 Seats = tuple[Seat, Seat, Seat, Seat]
@@ -87,9 +105,21 @@ class TableSpec:
     first_dealer: int
     seats: Seats
     level: str
+    code: str | None = None
+    """A friends' table's invitation code; None for a solo table."""
+    host: str | None = None
+    """The player who made a friends' table: they move players, set the computers' levels,
+    free seats and start the game."""
+    late_joins: bool = False
+    """A friend may take a computer's seat between deals once the game has started."""
 
     def seat_of(self, player: str) -> int | None:
         return seat_of(self.seats, player)
+
+    @property
+    def is_private(self) -> bool:
+        """A friends' table: its first deal waits for the host to start the game."""
+        return self.code is not None
 
 
 @dataclass(frozen=True)
@@ -105,6 +135,11 @@ class Step:
     """The seat's new holder (``seat`` steps)."""
     request_id: str | None = None
     """``player:id`` of the client request that made it (None for a computer's action)."""
+    other_seat: int | None = None
+    """A ``swap`` step's second seat."""
+    played_by: PlayedBy | None = None
+    """An action a computer chose for a person's seat: ``away`` (they were replaced after
+    their connection dropped) or ``idle`` (they let their turn's time run out)."""
     explanation: dict[str, Any] | None = None
     """A computer's reasons (only when written; not read back with the log)."""
 
@@ -134,9 +169,21 @@ def new_id(nbytes: int = 6) -> str:
 
 
 def _step_of(row: Any) -> Step:
-    kind: StepKind = row.kind if row.kind in ("action", "deal", "seat") else "action"
-    seat_data = Seat.from_json(row.data) if kind == "seat" and isinstance(row.data, dict) else None
-    return Step(row.seq, kind, row.seat, row.action, seat_data, row.request_id)
+    kind: StepKind = row.kind if row.kind in ("action", "deal", "seat", "swap") else "action"
+    data = row.data if isinstance(row.data, dict) else {}
+    seat_data = Seat.from_json(data) if kind == "seat" else None
+    other = data.get("with") if kind == "swap" else None
+    by = data.get("by") if kind == "action" else None
+    return Step(
+        row.seq,
+        kind,
+        row.seat,
+        row.action,
+        seat_data,
+        row.request_id,
+        other_seat=other if isinstance(other, int) else None,
+        played_by=by if by in ("away", "idle") else None,
+    )
 
 
 class Store:
@@ -164,6 +211,9 @@ class Store:
                     first_dealer=spec.first_dealer,
                     seats=[seat.to_json() for seat in spec.seats],
                     level=spec.level,
+                    code=spec.code,
+                    host=spec.host,
+                    late_joins=spec.late_joins,
                 )
             )
             s.flush()
@@ -186,8 +236,16 @@ class Store:
                 first_dealer=row.first_dealer,
                 seats=(seats[0], seats[1], seats[2], seats[3]),
                 level=row.level,
+                code=row.code,
+                host=row.host,
+                late_joins=bool(row.late_joins),
             )
             return spec, self._steps(s, table_id, 0)
+
+    def table_by_code(self, code: str) -> str | None:
+        """The id of the friends' table with this invitation code, None if there is none."""
+        with self.session() as s:
+            return s.scalar(select(TableRow.id).where(TableRow.code == code))
 
     def steps_since(self, table_id: str, seq: int) -> list[Step]:
         """The steps of a table's log from ``seq`` on, in order."""
@@ -232,8 +290,20 @@ class Store:
                 if ok and step.seat_data is not None and step.seat_data.player is not None
             ]
             if seated:  # who sat at the table, for the players' lists of games
-                conn.execute(_insert_ignoring_conflicts(self.engine, TablePlayerRow, ["table_id", "player_id"]), seated)
+                self._record_seats(conn, seated)
             return stored
+
+    def record_seats(self, table_id: str, seats: Sequence[tuple[str, int]]) -> None:
+        """Where players sit now (after a swap of seats): each ``(player, seat)``."""
+        if seats:
+            with self.engine.begin() as conn:
+                self._record_seats(conn, [{"table_id": table_id, "player_id": p, "seat": n} for p, n in seats])
+
+    def _record_seats(self, conn: Any, rows: list[dict[str, Any]]) -> None:
+        """Who sat at a table, at which seat (their last one), for the players' lists of games."""
+        upsert = _insert_ignoring_conflicts(self.engine, TablePlayerRow, ["table_id", "player_id"], update=["seat"])
+        for row in rows:
+            conn.execute(upsert, row)
 
     def finish_table(self, table_id: str, result: dict[str, Any]) -> None:
         """The table's game ended (or was given up): ``result`` says how; the first call
@@ -374,6 +444,17 @@ class Store:
             return row.value
 
 
+def _step_data(step: Step) -> dict[str, Any] | None:
+    """What a step keeps in its ``data`` column (see ``ActionRow.data``)."""
+    if step.seat_data is not None:
+        return step.seat_data.to_json()
+    if step.other_seat is not None:
+        return {"with": step.other_seat}
+    if step.played_by is not None:
+        return {"by": step.played_by}
+    return None
+
+
 def _step_row(table_id: str, step: Step) -> dict[str, Any]:
     return {
         "table_id": table_id,
@@ -381,21 +462,26 @@ def _step_row(table_id: str, step: Step) -> dict[str, Any]:
         "kind": step.kind,
         "seat": step.seat,
         "action": step.action,
-        "data": step.seat_data.to_json() if step.seat_data is not None else None,
+        "data": _step_data(step),
         "request_id": step.request_id,
         "explanation": step.explanation,
     }
 
 
-def _insert_ignoring_conflicts(engine: Engine, row: type[Any], key: list[str]) -> Executable:
+def _insert_ignoring_conflicts(
+    engine: Engine, row: type[Any], key: list[str], update: Sequence[str] = ()
+) -> Executable:
     """``INSERT … ON CONFLICT (key) DO NOTHING`` (its row count says whether the row went
-    in), in the database's own dialect."""
+    in), or ``DO UPDATE`` the columns ``update``, in the database's own dialect."""
     dialect = engine.dialect.name
-    if dialect == "sqlite":
-        return sqlite_insert(row).on_conflict_do_nothing(index_elements=key)
-    if dialect == "postgresql":
-        return postgresql_insert(row).on_conflict_do_nothing(index_elements=key)
-    raise NotImplementedError(f"no INSERT ... ON CONFLICT for {dialect}")
+    if dialect not in ("sqlite", "postgresql"):
+        raise NotImplementedError(f"no INSERT ... ON CONFLICT for {dialect}")
+    statement = sqlite_insert(row) if dialect == "sqlite" else postgresql_insert(row)
+    if update:
+        return statement.on_conflict_do_update(
+            index_elements=key, set_={name: statement.excluded[name] for name in update}
+        )
+    return statement.on_conflict_do_nothing(index_elements=key)
 
 
 class Database:

@@ -51,31 +51,38 @@ def _solo_options() -> list[dict[str, Any]]:
     ]
 
 
+def rules_form_context() -> dict[str, Any]:
+    """What ``_rules_fields.html`` needs: the profiles, the options, the target's range."""
+    return {
+        "profiles": [{"name": name, "default": PROFILES[name].target} for name in PROFILES],
+        "options": _solo_options(),
+        "target_min": TARGET_RANGE.start,
+        "target_max": TARGET_RANGE.stop - 1,
+    }
+
+
 async def home(request: Request) -> Response:
     player = player_of(request)
-    profiles = [{"name": name, "default": PROFILES[name].target} for name in PROFILES]
     service = service_of(request)
     playing = await service.db(service.store.open_games, player)
     return page(
         request,
         "home.html",
-        profiles=profiles,
-        options=_solo_options(),
-        target_min=TARGET_RANGE.start,
-        target_max=TARGET_RANGE.stop - 1,
+        **rules_form_context(),
         levels=LEVELS,
         free_deals_left=await service.free_deals_left(player),
         resume=playing[0] if playing else None,
     )
 
 
-def _solo_rules(form: FormData) -> RuleSet:
-    """The rules the solo form asks for, every field checked: an unknown field, a field
-    sent twice or a value out of its choices is refused (400), never replaced by a default.
-    An option sent empty (the form's "as the rules say") keeps the profile's value."""
+def rules_from_form(form: FormData, fields: frozenset[str] = SOLO_FIELDS) -> RuleSet:
+    """The rules a new table's form asks for, every field checked: a field not in
+    ``fields``, a field sent twice or a value out of its choices is refused (400), never
+    replaced by a default. An option sent empty (the form's "as the rules say") keeps the
+    profile's value."""
     seen: set[str] = set()
     for name, value in form.multi_items():
-        if name not in SOLO_FIELDS or name in seen or not isinstance(value, str):
+        if name not in fields or name in seen or not isinstance(value, str):
             raise HTTPException(400)
         seen.add(name)
     profile = str(form.get("profile") or "classic")
@@ -103,7 +110,7 @@ def _solo_rules(form: FormData) -> RuleSet:
 async def solo(request: Request) -> Response:
     form = await read_checked_form(request)
     player = player_of(request)
-    rules = _solo_rules(form)
+    rules = rules_from_form(form)
     level = str(form.get("level") or "adaptive")
     if level not in LEVELS:
         raise HTTPException(400)

@@ -13,22 +13,29 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import anyio
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from . import friends
 from .config import Settings
+from .hub import Subscription
 from .log_limits import RefusalLog
 from .pages import lang_of, player_in_session, service_of
 from .protocol import (
     ActionRequest,
     HintRequest,
+    HostRequest,
+    LeaveRequest,
     NextDealRequest,
     ProtocolError,
+    SayRequest,
+    SitRequest,
     ack_message,
     error_message,
+    event_message,
     hello_message,
     hint_message,
     read_request,
@@ -61,17 +68,28 @@ def parse_since(text: str | None) -> int | None:
 
 
 def states_since(
-    live: LiveTable, seat: int, since: int | None, lang: str, free_left: int | None, limit: int
+    live: LiveTable,
+    seat: int,
+    since: int | None,
+    lang: str,
+    free_left: int | None,
+    limit: int,
+    presence: Callable[[LiveTable], Sequence[str]] | None = None,
 ) -> list[dict[str, Any]]:
     """What a client that has the table up to ``since`` needs: one state per missing step,
-    or one full state when it has nothing, is ahead of the table, or misses too much."""
+    or one full state when it has nothing, is ahead of the table, or misses too much.
+    ``presence``: who is here at each seat of a state (``Attendance.presence``)."""
+
+    def state(table: LiveTable, full: bool) -> dict[str, Any]:
+        return state_message(table, seat, lang, free_left, full, presence(table) if presence is not None else None)
+
     if since is None or since > live.seq or live.seq - since > limit:
-        return [state_message(live, seat, lang, free_left, full=True)]
+        return [state(live, True)]
     if since == live.seq:
         return []
     if since == live.seq - 1:
-        return [state_message(live, seat, lang, free_left, full=False)]
-    return [state_message(past, seat, lang, free_left, full=False) for past in live.replay(since)]
+        return [state(live, False)]
+    return [state(past, False) for past in live.replay(since)]
 
 
 class TableSession:
@@ -107,22 +125,30 @@ class TableSession:
             if live is None or seat is None:
                 await self._close(CLOSE_NOT_SEATED, "no seat")
                 return
-            free_left = await service.free_deals_left(self.player)
-            messages = states_since(live, seat, since, self.lang, free_left, self.settings.replay_limit)
-            resumed = since is not None and not (messages and messages[0]["full"])
-            self.queue(hello_message(live.seq, seat, resumed))
-            for m in messages:
-                self.queue(m)
-            self.sent = live.seq
-            service.attach(live)
+            attached = False
             try:
+                attached = True  # attach counts the connection before its first wait
+                await service.attach(live, self.player)  # a computer standing in for them steps back
+                seat = live.seat_of(self.player)
+                if seat is None:
+                    raise _Close(CLOSE_NOT_SEATED, "no seat")
+                free_left = await service.free_deals_left(self.player)
+                messages = self.states(live, seat, since, free_left)
+                resumed = since is not None and not (messages and messages[0]["full"])
+                self.queue(hello_message(live.seq, seat, resumed))
+                for m in messages:
+                    self.queue(m)
+                self.sent = live.seq
                 async with anyio.create_task_group() as group:
                     for part in (self._send, self._read, lambda: self._watch(subscription)):
                         group.start_soon(self._guard, part, group.cancel_scope)
+            except _Close as e:
+                self.closing = (e.code, e.reason)
             finally:
                 if self.hinting is not None:
                     self.hinting.cancel()
-                service.detach(self.table_id)
+                if attached:
+                    service.detach(self.table_id, self.player)
                 self.refusals.close()
         if self.closing is not None:
             await self._close(*self.closing)
@@ -157,22 +183,36 @@ class TableSession:
                 return
             await self.ws.send_text(json.dumps(message, ensure_ascii=False))
 
-    async def _watch(self, subscription: Any) -> None:
-        """Queue the states of the table's new steps, in order, none twice, none missed."""
+    def states(self, live: LiveTable, seat: int, since: int | None, free_left: int | None) -> list[dict[str, Any]]:
+        """The states a client that has the table up to ``since`` needs (``states_since``)."""
+        presence = self.service.attendance.presence
+        return states_since(live, seat, since, self.lang, free_left, self.settings.replay_limit, presence)
+
+    async def _watch(self, subscription: Subscription) -> None:
+        """Queue the states of the table's new steps, in order, none twice, none missed,
+        and what the table's passing events say (who came or went, a quick message...)."""
         while True:
-            seq = await subscription.wait()
-            if seq <= self.sent:
-                continue
-            live = await self.service.table(self.table_id, at_least=seq)
-            if live is None:
-                raise _Close(CLOSE_NOT_SEATED, "table gone")
-            seat = live.seat_of(self.player)
-            if seat is None:
-                raise _Close(CLOSE_NOT_SEATED, "no seat")
-            free_left = await self.service.free_deals_left(self.player)
-            for m in states_since(live, seat, self.sent, self.lang, free_left, self.settings.replay_limit):
-                self.queue(m)
-            self.sent = live.seq
+            seq, events = await subscription.wait()
+            if seq > self.sent:
+                live = await self.service.table(self.table_id, at_least=seq)
+                if live is None:
+                    raise _Close(CLOSE_NOT_SEATED, "table gone")
+                seat = live.seat_of(self.player)
+                if seat is None:
+                    raise _Close(CLOSE_NOT_SEATED, "no seat")
+                free_left = await self.service.free_deals_left(self.player)
+                for m in self.states(live, seat, self.sent, free_left):
+                    self.queue(m)
+                self.sent = live.seq
+            if events:
+                live = await self.service.table(self.table_id)
+                seat = live.seat_of(self.player) if live is not None else None
+                if live is None or seat is None:
+                    continue  # the next state closes the connection
+                for event in events:
+                    message = event_message(self.lang, live, seat, event, self.service.attendance.presence(live))
+                    if message is not None:
+                        self.queue(message)
 
     async def _read(self) -> None:
         while True:
@@ -212,6 +252,20 @@ class TableSession:
             if isinstance(request, NextDealRequest):
                 seq = await service.next_deal(self.table_id, self.player, request.id)
                 return ack_message(request.id, seq)
+            if isinstance(request, SayRequest):
+                await friends.say(service, self.table_id, self.player, request.phrase)
+                return ack_message(request.id, self.sent)
+            if isinstance(request, SitRequest):
+                live = await service.table(self.table_id)
+                seat = live.seat_of(self.player) if live is not None else None
+                name = live.seats[seat].name if live is not None and seat is not None else None
+                seq = await friends.take_seat(service, self.table_id, self.player, name or "?", request.seat)
+                return ack_message(request.id, seq)
+            if isinstance(request, LeaveRequest):
+                seq = await friends.leave(service, self.table_id, self.player)
+                return ack_message(request.id, seq)
+            if isinstance(request, HostRequest):
+                return ack_message(request.id, await self._host(request))
             assert isinstance(request, HintRequest)
             if self.hinting is not None and not self.hinting.done():
                 raise TableError("hint_limit")
@@ -223,6 +277,17 @@ class TableSession:
             return error_message(self.lang, e.code, e.id, e.detail)
         except TableError as e:
             return self._refusal(e, request_id)
+
+    async def _host(self, request: HostRequest) -> int:
+        """One of the host's controls; the table's seq after it."""
+        service, table_id, player = self.service, self.table_id, self.player
+        if request.op == "start":
+            return await friends.start(service, table_id, player, request.id)
+        if request.op == "move":
+            return await friends.host_move(service, table_id, player, request.seat, request.to)
+        if request.op == "level":
+            return await friends.host_level(service, table_id, player, request.seat, request.level)
+        return await friends.host_free(service, table_id, player, request.seat)
 
     def _refusal(self, e: TableError, request_id: str | None) -> dict[str, Any]:
         """The error message of a request the table refused (and its line in the log)."""

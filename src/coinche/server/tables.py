@@ -24,7 +24,7 @@ import logging
 import random
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from limits import RateLimitItemPerMinute
@@ -43,7 +43,9 @@ from ..engine.wire import message_to_json
 from .bot_pool import BotPool, BotSpec, PoolBusy, Priority
 from .config import Settings
 from .hub import Hub, LocalHub
-from .store import ConflictError, Database, Seat, Step, Store, TableSpec, new_id, seat_of
+from .presence import Attendance
+from .rate_limits import RateLimits
+from .store import ConflictError, Database, PlayedBy, Seat, Step, Store, TableSpec, new_id, seat_of
 
 log = logging.getLogger("coinche.tables")
 
@@ -129,6 +131,9 @@ class LiveTable:
     bot_task: asyncio.Task[None] | None = None
     touched: float = 0.0
     """When the table was last used (event loop time)."""
+    replaced: Seat | None = None
+    """The holder a ``seat`` step replaced, when the last step read was one (what the live
+    region says of it: "Paul quitte la table")."""
     void_deals: int = 0
     """Void deals (four passes) ended by the steps read since last taken: their free deals
     are given back by whoever stored the step."""
@@ -138,7 +143,8 @@ class LiveTable:
         """The table after ``steps`` (its log from the start): the first deal is dealt with
         the table, later ones by ``deal`` steps (or before an action, in logs older than them)."""
         game = Game(spec.rules, spec.seed, spec.first_dealer, auto_deal=False)
-        game.deal_next()
+        if not spec.is_private:  # a friends' table deals when its host starts the game
+            game.deal_next()
         live = LiveTable(spec, game, list(spec.seats))
         if spec.level == "adaptive":
             live.tracker = AdaptiveBot(seed=spec.seed, human_seat=live.human_seat)
@@ -151,6 +157,7 @@ class LiveTable:
         if step.seq != self.seq:
             raise ValueError(f"table {self.id}: step {step.seq} read at seq {self.seq}")
         game = self.game
+        self.replaced = None
         if step.kind == "action":
             assert step.action is not None
             if game.awaiting_deal:
@@ -167,10 +174,15 @@ class LiveTable:
         elif step.kind == "deal":
             if game.awaiting_deal:
                 game.deal_next()
+        elif step.kind == "swap":
+            assert step.other_seat is not None
+            seats = self.seats
+            seats[step.seat], seats[step.other_seat] = seats[step.other_seat], seats[step.seat]
         else:
             assert step.seat_data is not None
+            self.replaced = self.seats[step.seat]
             self.seats[step.seat] = step.seat_data
-        self.steps.append(Step(step.seq, step.kind, step.seat, step.action, step.seat_data, step.request_id))
+        self.steps.append(replace(step, explanation=None))
         if step.request_id is not None:
             self.requests[step.request_id] = step.seq + 1
 
@@ -223,12 +235,27 @@ class LiveTable:
         if self.tracker is not None:
             self.tracker.observe_result(deal.view((self.human_seat + 1) & 3))
 
+    @property
+    def started(self) -> bool:
+        """The first deal is dealt (a friends' table waits for its host before it)."""
+        return bool(self.game.deals)
+
     def bot_to_move(self) -> int | None:
+        """The seat whose move a computer chooses now (a computer's, or an absent person's)."""
         game = self.game
         if game.is_over or game.awaiting_deal:
             return None
         seat = game.to_move
-        return seat if self.seats[seat].kind == "bot" else None
+        return seat if self.seats[seat].played_by_computer else None
+
+    def person_to_move(self) -> int | None:
+        """The seat of the person who must act now (None between deals, at a computer's
+        turn, or when a computer stands in for them)."""
+        game = self.game
+        if game.is_over or game.awaiting_deal:
+            return None
+        seat = game.to_move
+        return None if self.seats[seat].played_by_computer else seat
 
 
 class TableService:
@@ -252,6 +279,9 @@ class TableService:
         self._hint_limiter = MovingWindowRateLimiter(MemoryStorage())
         self._hint_rate = RateLimitItemPerMinute(settings.hints_per_minute)
         self._janitor: asyncio.Task[None] | None = None
+        self.attendance = Attendance(self)
+        self.rate_limits = RateLimits()
+        """How often a player may do what is limited (quick messages; the pages' forms)."""
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -275,11 +305,20 @@ class TableService:
             await self._give_back_free_deals([player])
             raise
 
-    async def create_table(self, rules: RuleSet, seats: Sequence[Seat], level: str) -> TableSpec:
+    async def create_table(
+        self,
+        rules: RuleSet,
+        seats: Sequence[Seat],
+        level: str,
+        code: str | None = None,
+        host: str | None = None,
+        late_joins: bool = False,
+    ) -> TableSpec:
         """A new table of ``rules`` with these four seats, stored: a ``bot`` seat may have
         any level the bot loader knows (a name or ``module:attribute``); ``level`` is the
         table's level as shown. Nothing is checked of the players (``create_solo`` does).
-        The deals are random, or follow ``Settings.table_seed`` (tests: reproducible)."""
+        The deals are random, or follow ``Settings.table_seed`` (tests: reproducible).
+        ``code``, ``host``, ``late_joins``: a friends' table (``friends.create_table``)."""
         if len(seats) != 4:
             raise ValueError(f"a table has four seats, not {len(seats)}")
         self._created += 1
@@ -292,6 +331,9 @@ class TableService:
             first_dealer=rng.randrange(4),
             seats=(seats[0], seats[1], seats[2], seats[3]),
             level=level,
+            code=code,
+            host=host,
+            late_joins=late_joins,
         )
         await self.db(self.store.create_table, spec)
         return spec
@@ -340,6 +382,7 @@ class TableService:
             self.hub.deliver_here(live.id, live.seq)
             if self.watchers[live.id]:
                 self._schedule_bots(live)
+                self.attendance.turn_changed(live)
         return len(steps)
 
     async def free_deals_left(self, player: str, fresh: bool = False) -> int | None:
@@ -384,13 +427,18 @@ class TableService:
 
     # ----- watching -----
 
-    def attach(self, live: LiveTable) -> None:
-        """A connection watches the table: it stays in memory and its computers play."""
+    async def attach(self, live: LiveTable, player: str) -> None:
+        """A connection of ``player`` watches the table: it stays in memory, its computers
+        play, and the player is here (``Attendance``)."""
         self.watchers[live.id] += 1
         self._schedule_bots(live)
         self._start_janitor()
+        await self.attendance.arrived(live, player)
+        self.attendance.turn_changed(live)
 
-    def detach(self, table_id: str) -> None:
+    def detach(self, table_id: str, player: str) -> None:
+        """The connection closed (not a coroutine: it may be called as its task is cancelled)."""
+        self.attendance.left(table_id, player)
         self.watchers[table_id] -= 1
         if self.watchers[table_id] <= 0:
             del self.watchers[table_id]
@@ -448,7 +496,7 @@ class TableService:
                 raise TableError("illegal")  # pragma: no cover - legal_actions and apply agree
             return Step(live.seq, "action", seat, action, request_id=key)
 
-        return await self._write(table_id, key, check)
+        return await self.write(table_id, key, check)
 
     async def next_deal(self, table_id: str, player: str, request_id: str) -> int:
         """Deal the next hand once the players have seen the last one's summary; the
@@ -473,6 +521,10 @@ class TableService:
                 raise TableError("over")
             if not game.awaiting_deal:
                 return None  # already dealt (another click, another player)
+            if not live.started and player != live.spec.host:
+                raise TableError("not_host")  # a friends' table starts when its host says
+            if live.spec.is_private:  # friends invited to a table play the whole game
+                return Step(live.seq, "deal", seat, request_id=key)
             players = live.human_players
             if not await self._use_free_deals(players):  # one atomic count each, in the database
                 raise TableError("limit")
@@ -480,7 +532,7 @@ class TableService:
             return Step(live.seq, "deal", seat, request_id=key)
 
         try:
-            return await self._write(table_id, key, check)
+            return await self.write(table_id, key, check)
         except Exception:  # nothing stored (a cancelled wait is not that: the write goes on)
             await give_back()
             raise
@@ -494,7 +546,7 @@ class TableService:
         async def check(live: LiveTable) -> Step | None:
             return Step(live.seq, "seat", seat, seat_data=holder)
 
-        return await self._write(table_id, None, check)
+        return await self.write(table_id, None, check)
 
     async def hint(self, table_id: str, player: str) -> tuple[Decision, LiveTable, int]:
         """The expert's choice on ``player``'s own view (never on more), with the table and
@@ -511,7 +563,7 @@ class TableService:
             deal = live.game.current
             assert deal is not None
             view = deal.view(seat)
-            spec = BotSpec(HINT_BOT, seed=self._decision_seed(live, seat))
+            spec = BotSpec(HINT_BOT, seed=self.decision_seed(live, seat))
         key = (table_id, seat)
         if key in self._hints:
             raise TableError("hint_limit")
@@ -544,6 +596,8 @@ class TableService:
         game = live.game
         if game.is_over:
             raise TableError("over")
+        if not live.started:
+            raise TableError("not_started")
         if game.awaiting_deal:
             raise TableError("waiting")
         if game.to_move != seat:
@@ -551,7 +605,7 @@ class TableService:
 
     # ----- the one write path -----
 
-    async def _write(self, table_id: str, key: str | None, check: Check) -> int:
+    async def write(self, table_id: str, key: str | None, check: Check) -> int:
         """Store the step ``check(live)`` makes of the table's state, as a task of its own
         that a closed connection does not cancel halfway (a step stored is always applied
         and announced)."""
@@ -602,7 +656,8 @@ class TableService:
         try:
             if live.void_deals:
                 live.void_deals = 0
-                await self._give_back_free_deals(live.human_players)
+                if not live.spec.is_private:  # no free deal was counted at a friends' table
+                    await self._give_back_free_deals(live.human_players)
             if live.game.is_over and step.kind == "action":
                 await self.db(self.store.finish_table, live.id, game_result(live.game))
         except Exception:  # the step is stored: the table goes on whatever the bookkeeping
@@ -612,6 +667,7 @@ class TableService:
         await self.hub.publish(live.id, live.seq)
         if self.watchers[live.id]:
             self._schedule_bots(live)
+            self.attendance.turn_changed(live)
 
     # ----- computer seats -----
 
@@ -665,7 +721,8 @@ class TableService:
                 if action not in live.game.legal_actions():
                     log.warning("table %s seat %s: bot %s chose %r, not legal", table_id, seat, spec.name, action)
                     action, explanation = view.legal_actions[0], None
-                step = Step(seq, "action", seat, action, explanation=explanation)
+                by: PlayedBy | None = "away" if live.seats[seat].kind == "human" else None
+                step = Step(seq, "action", seat, action, explanation=explanation, played_by=by)
                 try:
                     await self._store(live, step)
                 except ConflictError:
@@ -684,16 +741,18 @@ class TableService:
                 await asyncio.sleep(retry)
                 continue
             await self.hub.publish(table_id, live.seq)
+            self.attendance.turn_changed(live)
 
     def _bot_spec(self, live: LiveTable, seat: int) -> BotSpec:
-        level = live.seats[seat].level or "confirmed"
-        seed = self._decision_seed(live, seat)
+        holder = live.seats[seat]
+        level = holder.stand_in or holder.level or "confirmed"
+        seed = self.decision_seed(live, seat)
         if level == "adaptive" and live.tracker is not None:
             return BotSpec(level, seed, (("level", live.tracker.level), ("human_seat", live.human_seat)))
         return BotSpec(level, seed)
 
     @staticmethod
-    def _decision_seed(live: LiveTable, seat: int) -> int:
+    def decision_seed(live: LiveTable, seat: int) -> int:
         """Decisions are reproducible: the table's seed, the step and the seat."""
         return (live.spec.seed * 1_000_003 + live.seq * 4 + seat) % (1 << 62)
 
@@ -715,5 +774,6 @@ class TableService:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.attendance.close()
         await self.hub.close()
         self.db.close()

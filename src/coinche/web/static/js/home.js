@@ -1,4 +1,4 @@
-// The solo form: choosing other rules puts their default target in the target box (unless
+// The solo form and the friends' table form: choosing other rules puts their default target in the target box (unless
 // the visitor typed another one), and each "more options" list names the chosen rules'
 // value on its first line ("As the rules say (yes)").
 //
@@ -7,8 +7,7 @@
 // `pageshow` (the options opened when one was changed), and nothing here changes a value
 // the browser restored.
 
-const form = document.getElementById('solo-form');
-if (form) {
+for (const form of document.querySelectorAll('form.rules-form')) {
   const target = form.querySelector('#target');
   const radios = [...form.querySelectorAll('input[name="profile"]')];
   const defaults = form.querySelectorAll('#more-options select option[value=""]');
