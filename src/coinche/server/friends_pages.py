@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from starlette.datastructures import FormData
+from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -79,7 +79,7 @@ async def new_table(request: Request) -> Response:
 def _rule_fields(form: FormData) -> FormData:
     """The form without the fields that are not rules (checked here, not by the rules)."""
     seen: set[str] = set()
-    items: list[tuple[str, str]] = []
+    items: list[tuple[str, str | UploadFile]] = []
     for name, value in form.multi_items():
         if name not in FRIENDS_FIELDS or name in seen or not isinstance(value, str):
             raise HTTPException(400)
