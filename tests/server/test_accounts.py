@@ -254,6 +254,9 @@ FORMS = [
     ("/compte/mot-de-passe", {"old": PASSWORD, "new": "x" * 10, "confirm": "x" * 10}),
     ("/compte/supprimer", {"password": PASSWORD}),
     ("/partie/abc/abandonner", {}),
+    ("/amis", {"profile": "classic", "target": "1000", "level_1": "expert"}),
+    ("/friends", {"profile": "classic", "target": "1000", "level_1": "expert"}),
+    ("/rejoindre/ABCDEF", {"name": "Paul", "seat": "1"}),
 ]
 
 
@@ -282,7 +285,7 @@ def test_every_route_that_changes_something_is_guarded(client: TestClient) -> No
         for r in client.app.routes  # type: ignore[attr-defined]
         if isinstance(r, Route) and r.methods is not None and "POST" in r.methods
     }
-    guarded = {path.replace("/abc/", "/{table_id}/") for path, _ in FORMS}
+    guarded = {path.replace("/abc/", "/{table_id}/").replace("/ABCDEF", "/{code}") for path, _ in FORMS}
     stateless = {"/calculateur", "/calculator", "/api/calculate"}
     assert posts - guarded <= stateless, posts - guarded
 

@@ -11,6 +11,7 @@ import pytest
 from friends_helpers import Person, Player, drain
 from server_helpers import check_no_leak, is_my_turn, live_table, service_of
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from coinche.server.friends import CODE_ALPHABET, clean_code, clean_person_name, new_code
 
@@ -89,3 +90,260 @@ def test_a_guest_joins_by_code_and_three_people_play_a_deal(client: TestClient) 
             states = [msg for msg in player.messages if msg["type"] == "state" and msg["game"] is not None]
             assert check_no_leak(states, deals, seat) == len(states)
     assert service_of(client).free_deals_left  # guests used none of their free deals
+
+
+def seated_table(client: TestClient, *guests: tuple[str, int]) -> tuple[Person, list[Person], str, str]:
+    """A host (signed up, at seat 0) and guests at the given seats; (host, guests, id, code)."""
+    host = Person(client, "Hote")
+    host.sign_up()
+    table_id, code = host.make_table()
+    friends_ = []
+    for name, seat in guests:
+        person = Person(client, name)
+        assert person.take_seat(code, seat).status_code == 303
+        friends_.append(person)
+    return host, friends_, table_id, code
+
+
+def test_a_fifth_person_is_told_the_table_is_full(client: TestClient) -> None:
+    _host, guests, table_id, code = seated_table(client, ("Paul", 1), ("Marie", 2), ("Léa", 3))
+    fifth = Person(client, "Tom")
+    page = fifth.get(f"/rejoindre/{code}")
+    assert page.status_code == 200 and "La table est complète" in page.text
+    assert "S&#39;asseoir" not in page.text and "asseoir en" not in page.text
+    r = fifth.take_seat(code, 1)
+    assert r.status_code == 409 and "complète" in r.text
+    assert [s.player for s in live_table(client, table_id).seats].count(None) == 0
+    # The seated people go straight to the table.
+    assert guests[0].get(f"/rejoindre/{code}").headers["location"] == f"/table/{table_id}"
+
+
+def test_codes_typed_any_way_and_unknown_codes(client: TestClient) -> None:
+    _host, _, _table_id, code = seated_table(client)
+    visitor = Person(client, "Tom")
+    r = visitor.get(f"/rejoindre?code={code[:3].lower()}-{code[3:].lower()}")
+    assert r.status_code == 303 and r.headers["location"] == f"/rejoindre/{code}"
+    assert visitor.get("/rejoindre").status_code == 200
+    assert "Code de la table" in visitor.get("/rejoindre").text
+    assert visitor.get("/rejoindre?code=<b>x</b>").status_code == 400
+    assert "<b>x</b>" not in visitor.get("/rejoindre?code=<b>x</b>").text
+    other = "".join("A" if ch != "A" else "B" for ch in code)
+    assert visitor.get(f"/rejoindre/{other}").status_code == 404
+    assert visitor.get("/rejoindre/" + "Z" * 300).status_code == 404
+
+
+def test_only_a_signed_in_player_makes_a_table(client: TestClient) -> None:
+    guest = Person(client, "Tom")
+    r = guest.get("/amis")
+    assert r.status_code == 303 and r.headers["location"].startswith("/connexion?next=/amis")
+    host = Person(client, "Hote")
+    host.sign_up()
+    for bad in ({"level_1": "adaptive"}, {"level_2": "grandmaster"}, {"late_joins": "yes"}, {"nonsense": "1"}):
+        assert host.post("/amis", {"profile": "classic", "target": "1000", **bad}, "/amis").status_code == 400
+    with host.acting() as c:  # no CSRF token: refused
+        assert c.post("/amis", data={"profile": "classic"}, follow_redirects=False).status_code == 403
+
+
+def test_names_are_checked_and_shown_escaped(client: TestClient) -> None:
+    _host, _, _table_id, code = seated_table(client)
+    bad = Person(client, "<img src=x>")
+    r = bad.take_seat(code, 1)
+    assert r.status_code == 400 and "<img src=x>" not in r.text
+    ok = Person(client, "O'Neil")
+    assert ok.take_seat(code, 1).status_code == 303
+    text = Person(client, "Tom").get(f"/rejoindre/{code}").text
+    assert "O&#39;Neil" in text or "O&#x27;Neil" in text
+
+
+def test_the_host_controls_the_seats_and_nobody_else(client: TestClient) -> None:
+    host, (paul,), table_id, code = seated_table(client, ("Paul", 1))
+    with host.connect(table_id) as h, paul.connect(table_id) as p:
+        for sent in (
+            p.send("host", op="start"),
+            p.send("host", op="level", seat=2, level="expert"),
+            p.send("host", op="free", seat=0),
+            p.send("host", op="move", seat=0, to=3),
+        ):
+            answer = p.answer(sent)
+            assert answer["type"] == "error" and answer["code"] == "not_host", answer
+        assert h.answer(h.send("host", op="level", seat=2, level="expert"))["type"] == "ack"
+        assert live_table(client, table_id).seats[2].level == "expert"
+        refused = h.answer(h.send("host", op="level", seat=2, level="adaptive"))
+        assert refused["code"] == "bad_level"
+        # Move Paul to the host's partner's seat, then free it.
+        assert h.answer(h.send("host", op="move", seat=1, to=2))["type"] == "ack"
+        assert live_table(client, table_id).seats[2].name == "Paul"
+        malformed = h.answer(h.send("host", op="move", seat=1, to=7))
+        assert malformed["code"] == "malformed"
+        assert h.answer(h.send("host", op="free", seat=2))["type"] == "ack"
+        assert live_table(client, table_id).seats[2].kind == "bot"
+        # Paul's connection ends: he has no seat any more.
+        with pytest.raises(WebSocketDisconnect):
+            for _ in range(50):
+                p.receive()
+    # He comes back by the link, takes a seat, and moves himself before the start.
+    assert paul.take_seat(code, 3).status_code == 303
+    with paul.connect(table_id) as p:
+        p.next_state()
+        assert p.answer(p.send("sit", seat=1))["type"] == "ack"
+        assert live_table(client, table_id).seats[1].name == "Paul"
+        assert p.answer(p.send("sit", seat=0))["code"] == "seat_taken"
+
+
+def test_no_seat_is_taken_during_a_deal_and_late_friends_wait_for_its_end(client: TestClient) -> None:
+    host, (_paul,), table_id, code = seated_table(client, ("Paul", 2))
+    with host.connect(table_id) as h:
+        h.next_state()
+        assert h.answer(h.send("host", op="start"))["type"] == "ack"
+        late = Person(client, "Léa")
+        page = late.get(f"/rejoindre/{code}")
+        assert "La partie a commencé" in page.text
+        assert late.take_seat(code, 1).status_code == 409
+        assert h.answer(h.send("host", op="free", seat=2))["code"] == "in_progress"
+        assert h.answer(h.send("host", op="move", seat=0, to=1))["code"] == "in_progress"
+    live = live_table(client, table_id)
+    assert [s.kind for s in live.seats] == ["human", "bot", "human", "bot"]
+    # Between deals a late friend takes a computer's seat (the host allowed it).
+    live.game.current  # noqa: B018 - the deal in progress
+    assert not live.game.awaiting_deal
+
+
+def test_the_game_waits_for_the_host_and_guests_use_no_free_deal(client: TestClient) -> None:
+    _host, (paul,), table_id, _code = seated_table(client, ("Paul", 2))
+    with paul.connect(table_id) as p:
+        state = p.next_state()
+        assert state["game"] is None and not state["awaiting_next_deal"]
+        assert state["table"]["friends"]["you_host"] is False
+        assert state["table"]["friends"]["host_seat"] == 0
+        names = [s.get("name") for s in state["table"]["seats"]]
+        assert names == ["Hote", None, "Paul", None]
+        assert "Hote" in state["table"]["seat_names"][0]
+        refused = p.answer(p.send("action", action={"call": "pass"}))
+        assert refused["code"] in ("not_started", "malformed")
+    guest = live_table(client, table_id).seats[2].player
+    assert guest is not None
+    assert call_free(client, guest) == 3
+
+
+def call_free(client: TestClient, player: str) -> int | None:
+    from server_helpers import call
+
+    return call(client, service_of(client).free_deals_left, player, True)
+
+
+def wait_for(player: Player, predicate: Any, limit: int = 2000) -> dict[str, Any]:
+    """The first message (from now) for which ``predicate`` is true."""
+    for _ in range(limit):
+        msg = player.receive()
+        if predicate(msg):
+            return msg
+    raise AssertionError("never came")
+
+
+def test_a_dropped_player_is_replaced_after_the_grace_period_and_comes_back(make_client: Any) -> None:
+    client = make_client(grace_seconds=0.5, idle_warning_seconds=60, idle_move_seconds=120)
+    host, (paul,), table_id, _code = seated_table(client, ("Paul", 2))
+    with host.connect(table_id) as h:
+        h.next_state()
+        with paul.connect(table_id) as p:
+            p.next_state()
+            wait_for(h, lambda m: m["type"] == "presence" and m["seats"][2]["presence"] == "here")
+            assert h.answer(h.send("host", op="start"))["type"] == "ack"
+        # Paul's connection dropped: away at once, replaced after the grace period.
+        away = wait_for(h, lambda m: m["type"] == "presence" and m["seats"][2]["presence"] == "away")
+        assert away["seats"][2]["name"] == "Paul"
+        replaced = wait_for(h, lambda m: m["type"] == "state" and m["last"] and m["last"].get("seat_change"))
+        assert replaced["last"]["text"] == "Nord (Paul) est remplacé par l'ordinateur"
+        assert replaced["table"]["seats"][2]["presence"] == "replaced"
+        # The computer plays his moves, marked as such, while the host plays hers.
+        live = live_table(client, table_id)
+        state = h.latest_state()
+        for _ in range(200):
+            if any(s.played_by == "away" for s in live.steps):
+                break
+            state = h.act(state) if is_my_turn(state) else h.next_state()
+        assert any(s.played_by == "away" and s.seat == 2 for s in live.steps)
+        # He comes back: the seat is his again, with the whole table in view.
+        with paul.connect(table_id) as p:
+            back = p.next_state()
+            assert back["full"] and back["table"]["you"] == 2
+            assert live.seats[2].stand_in is None
+            said = wait_for(h, lambda m: m["type"] == "state" and m["last"] and m["last"].get("seat_change"))
+            assert said["last"]["text"] == "Nord (Paul) reprend sa place"
+            # He plays his own next decision (the computer does not).
+            seats = {0: h, 2: p}
+            before = len([s for s in live.steps if s.seat == 2 and s.kind == "action" and s.played_by is None])
+            for _ in range(400):
+                if live.game.awaiting_deal or live.game.is_over:
+                    break
+                mover = seats.get(live.game.to_move)
+                if mover is None:
+                    h.next_state()
+                    continue
+                mine = drain(mover, live.seq)
+                if is_my_turn(mine):
+                    mover.act(mine)
+                if len([s for s in live.steps if s.seat == 2 and s.kind == "action" and s.played_by is None]) > before:
+                    break
+            assert any(s.seat == 2 and s.kind == "action" and s.played_by is None for s in live.steps)
+
+
+def test_an_idle_player_is_warned_then_the_computer_plays_one_move(make_client: Any) -> None:
+    client = make_client(grace_seconds=60, idle_warning_seconds=0.4, idle_move_seconds=0.8)
+    host, (paul,), table_id, _code = seated_table(client, ("Paul", 2))
+    with host.connect(table_id) as h, paul.connect(table_id) as p:
+        h.next_state()
+        p.next_state()
+        assert h.answer(h.send("host", op="start"))["type"] == "ack"
+        live = live_table(client, table_id)
+        # Neither of the two acts: the first whose turn comes is warned.
+        first = wait_for(h, lambda m: m["type"] == "notice")
+        idle = first["seat"]
+        assert first["kind"] == "idle_warning" and idle in (0, 2)
+        watcher, sleeper = (p, h) if idle == 0 else (h, p)
+        warning = first if sleeper is h else wait_for(p, lambda m: m["type"] == "notice")
+        assert warning["seat"] == idle and "l'ordinateur jouera pour vous" in warning["text"]
+        other = first if watcher is h else wait_for(p, lambda m: m["type"] == "notice")
+        assert other["seat"] == idle and other["text"].startswith("On attend ")
+        played = wait_for(watcher, lambda m: m["type"] == "state" and m["last"] and m["last"].get("played_by"))
+        assert played["last"]["played_by"] == "idle" and played["last"]["seat"] == idle
+        assert played["last"]["text"].startswith("Temps écoulé")
+        assert live.seats[idle].stand_in is None  # one move only: the seat stays the person's
+
+
+def test_quick_messages_reach_the_other_seats_and_are_limited(make_client: Any) -> None:
+    client = make_client(say_limit="3 per minute")
+    host, (paul,), table_id, _code = seated_table(client, ("Paul", 2))
+    with host.connect(table_id) as h, paul.connect(table_id) as p:
+        h.next_state()
+        p.next_state()
+        assert p.answer(p.send("say", phrase="bravo"))["type"] == "ack"
+        said = wait_for(h, lambda m: m["type"] == "say")
+        assert said == {"type": "say", "seat": 2, "phrase": "bravo", "text": "Bravo !", "said": "Nord (Paul) : Bravo !"}
+        assert p.answer(p.send("say", phrase="<script>"))["code"] == "bad_phrase"
+        assert p.answer(p.send("say", phrase=["x"]))["code"] == "malformed"
+        for _ in range(2):
+            assert p.answer(p.send("say", phrase="thanks"))["type"] == "ack"
+        assert p.answer(p.send("say", phrase="thanks"))["code"] == "say_limit"
+
+
+def test_leaving_gives_the_seat_to_the_computer_for_the_rest_of_the_game(client: TestClient) -> None:
+    host, (paul,), table_id, _code = seated_table(client, ("Paul", 2))
+    with host.connect(table_id) as h:
+        h.next_state()
+        assert h.answer(h.send("leave"))["code"] == "host_stays"  # until the game starts
+        assert h.answer(h.send("host", op="start"))["type"] == "ack"
+        with paul.connect(table_id) as p:
+            p.next_state()
+            sent = p.send("leave")
+            with pytest.raises(WebSocketDisconnect) as closed:  # his seat is gone: the socket closes
+                assert p.answer(sent)["type"] == "ack"
+                p.receive()
+            assert closed.value.code == 4404
+        left = wait_for(h, lambda m: m["type"] == "state" and m["last"] and m["last"].get("seat_change"))
+        assert left["last"]["text"].startswith("Nord (Paul) quitte la table")
+    live = live_table(client, table_id)
+    assert live.seats[2].kind == "bot" and live.seats[2].level == "expert"
+    # His page no longer opens the table.
+    with paul.acting() as c:
+        assert c.get(f"/table/{table_id}").status_code == 404

@@ -65,10 +65,12 @@ def test_every_key_a_template_uses_exists() -> None:
         "level.": LEVELS,
         "profile.": tuple(PROFILES),
         "home.option.": OPTION_NAMES[1:],
+        "seat.short.": ("south", "west", "north", "east"),
+        "friends.new.seat_": ("1", "2", "3"),
         **rules_content.KEY_FAMILIES,
     }
-    keys = {key for key in used if not key.endswith(".")}
-    keys |= {prefix + name for prefix in used if prefix.endswith(".") for name in families[prefix]}
+    keys = {key for key in used if key not in families and not key.endswith(".")}
+    keys |= {prefix + name for prefix in used & families.keys() for name in families[prefix]}
     missing = {key for key in keys if key not in i18n.catalogue("fr") or key not in i18n.catalogue("en")}
     assert not missing
 

@@ -113,13 +113,13 @@ async def invitation(request: Request) -> Response:
         response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry)
         response.headers["Retry-After"] = str(retry)
         return response
+    form = await read_checked_form(request) if request.method == "POST" else None  # CSRF first
     code = clean_code(request.path_params["code"][:32])
     live = await friends.find(service, code) if code is not None else None
     if live is None:
         error = i18n.gettext(lang, "friends.error.no_table")
         return page(request, "friends_join.html", status=404, error=error, code=request.path_params["code"][:32])
     player = player_of(request)
-    form = await read_checked_form(request) if request.method == "POST" else None
     if live.seat_of(player) is not None and form is None:
         return RedirectResponse(f"/table/{live.id}", status_code=303)
     if form is None:

@@ -199,8 +199,11 @@ def level_label(lang: str, live: LiveTable) -> str:
     return i18n.gettext(lang, "level.adaptive_label", percent=round(level * 100), names=shown)
 
 
-def seat_sentence(lang: str, names: list[str], step_seat: int, before: Seat | None, after: Seat) -> str:
-    """What the live region says of a change of seat (``before``: its holder until then)."""
+def seat_sentence(
+    lang: str, names: list[str], step_seat: int, before: Seat | None, after: Seat, names_before: list[str]
+) -> str:
+    """What the live region says of a change of seat (``before``: its holder until then,
+    ``names_before``: the seats' names with that holder)."""
     who = names[step_seat]
     if after.kind == "human" and after.stand_in is not None:
         return i18n.gettext(lang, "live.replaced", seat=who)
@@ -210,9 +213,7 @@ def seat_sentence(lang: str, names: list[str], step_seat: int, before: Seat | No
         return i18n.gettext(lang, "live.sits", seat=who)
     level = i18n.gettext(lang, f"level.{after.level}")
     if before is not None and before.kind == "human":
-        return i18n.gettext(
-            lang, "live.left", seat=i18n.gettext(lang, "seat.person", seat=who, name=before.name or "?"), level=level
-        )
+        return i18n.gettext(lang, "live.left", seat=names_before[step_seat], level=level)
     return i18n.gettext(lang, "live.computer", seat=who, level=level)
 
 
@@ -227,14 +228,19 @@ def action_sentence(lang: str, names: list[str], seat: int, action: Action) -> s
     return i18n.gettext(lang, "live.call", seat=who, call=i18n.call_name(lang, call_str(action)))
 
 
-def last_action(lang: str, live: LiveTable, view: View | None, names: list[str]) -> dict[str, Any] | None:
-    """The step that made this state, as ``view.seat`` may see it: an action, or a change
+def last_action(lang: str, live: LiveTable, viewer: int, view: View | None, names: list[str]) -> dict[str, Any] | None:
+    """The step that made this state, as ``viewer`` may see it: an action, or a change
     of who holds a seat (None after a deal step)."""
     step = live.last
     if step is None:
         return None
     if step.kind == "seat" and step.seat_data is not None:
-        text = seat_sentence(lang, names, step.seat, live.replaced, step.seat_data)
+        before = live.replaced
+        people = _people(live)
+        if before is not None and before.kind == "human":
+            people[step.seat] = before.name
+        names_before = people_names(lang, live.spec.rules.direction, viewer, people)
+        text = seat_sentence(lang, names, step.seat, before, step.seat_data, names_before)
         return {"seat": step.seat, "seat_change": True, "text": text}
     if step.kind == "swap" and step.other_seat is not None:
         text = i18n.gettext(lang, "live.swap", seat=names[step.seat], other=names[step.other_seat])
@@ -292,6 +298,11 @@ def seats_json(live: LiveTable, presence: Sequence[str] | None) -> list[dict[str
     return out
 
 
+def _people(live: LiveTable) -> list[str | None]:
+    """The name of the person at each seat, None for a computer."""
+    return [h.name if h.kind == "human" else None for h in live.seats]
+
+
 def state_message(
     live: LiveTable, seat: int, lang: str, free_left: int | None, full: bool, presence: Sequence[str] | None = None
 ) -> dict[str, Any]:
@@ -300,7 +311,7 @@ def state_message(
     controls."""
     game = live.game
     direction = live.spec.rules.direction
-    people = [h.name if h.kind == "human" else None for h in live.seats]
+    people = _people(live)
     names = people_names(lang, direction, seat, people)
     started = live.started
     view = game.view(seat) if started else None
@@ -325,7 +336,7 @@ def state_message(
             "friends": friends_json(live, seat),
         },
         "game": game_view_to_json(view) if view is not None else None,
-        "last": None if full else last_action(lang, live, deal_view, names),
+        "last": None if full else last_action(lang, live, seat, deal_view, names),
         "awaiting_next_deal": started and game.awaiting_deal and not game.is_over,
         "result_lines": [i18n.render(lang, m) for m in result.lines] if result is not None else [],
         "can_continue": live.spec.is_private or free_left is None or free_left > 0,
@@ -337,7 +348,7 @@ def event_message(
 ) -> dict[str, Any] | None:
     """What a passing event of the table's hub says to ``seat`` (None: nothing for it)."""
     kind = event.get("kind")
-    people = [h.name if h.kind == "human" else None for h in live.seats]
+    people = _people(live)
     names = people_names(lang, live.spec.rules.direction, seat, people)
     if kind == "presence":
         return {"type": "presence", "seq": live.seq, "seats": seats_json(live, presence)}

@@ -15,16 +15,15 @@ down_revision = "0004"
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("tables") as batch:
-        batch.add_column(sa.Column("code", sa.String(8), nullable=True))
-        batch.add_column(sa.Column("host", sa.String(32), nullable=True))
-        batch.add_column(sa.Column("late_joins", sa.Boolean(), nullable=False, server_default=sa.false()))
+    # Plain ADD COLUMN: a batch (copy and drop) of ``tables`` would trip the foreign keys
+    # of the steps and players that point at it.
+    op.add_column("tables", sa.Column("code", sa.String(8), nullable=True))
+    op.add_column("tables", sa.Column("host", sa.String(32), nullable=True))
+    op.add_column("tables", sa.Column("late_joins", sa.Boolean(), nullable=False, server_default=sa.false()))
     op.create_index("ix_tables_code", "tables", ["code"], unique=True)
 
 
 def downgrade() -> None:
     op.drop_index("ix_tables_code", "tables")
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_column("late_joins")
-        batch.drop_column("host")
-        batch.drop_column("code")
+    for column in ("late_joins", "host", "code"):
+        op.drop_column("tables", column)
