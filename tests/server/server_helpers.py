@@ -322,7 +322,9 @@ def check_no_leak(messages: list[dict[str, Any]], deals: list[Deal], seat: int) 
     hidden: set[str] = set()
     checked = 0
     for msg in messages:
-        if msg["type"] == "state":
+        if msg["type"] == "state" and msg["game"] is None:  # a friends' table before its start
+            hidden = set()
+        elif msg["type"] == "state":
             number = msg["game"]["deal_number"]
             if number not in steps:
                 deal = deals[number - 1]
@@ -337,7 +339,7 @@ def check_no_leak(messages: list[dict[str, Any]], deals: list[Deal], seat: int) 
             hidden = views[k][1]
             checked += 1
             last = msg.get("last")
-            if last and last["seat"] != seat and "declare" in last["action"]:
+            if last and last["seat"] != seat and "declare" in last.get("action", {}):
                 assert last["action"]["declare"] is None, f"another seat's declaration choice is shown: {last}"
         leaked = named_cards(msg, hidden)
         assert not leaked, f"seat {seat} is told of {sorted(leaked)}, which it may not know: {msg}"
