@@ -110,10 +110,23 @@ def children(pid: int) -> list[int]:
 
 
 class Server:
-    def __init__(self, workdir: Path, workers: int, bot_delay: float, idle_seconds: float) -> None:
+    def __init__(
+        self, workdir: Path, workers: int, bot_delay: float, idle_seconds: float, python_options: tuple[str, ...] = ()
+    ) -> None:
+        """``python_options``: before ``-m coinche.cli`` (``-c`` and a profiling wrapper)."""
         self.port = free_port()
         self.log = workdir / "server.log"
-        command = [sys.executable, "-m", "coinche.cli", "serve", "--host", HOST, "--port", str(self.port)]
+        command = [
+            sys.executable,
+            *python_options,
+            "-m",
+            "coinche.cli",
+            "serve",
+            "--host",
+            HOST,
+            "--port",
+            str(self.port),
+        ]
         command += [
             "--table-limit-per-address",
             "100000/minute",  # every simulated guest comes from 127.0.0.1

@@ -1,0 +1,399 @@
+"""Load on one server: many friends' tables, four people at each, all over WebSockets.
+
+Starts ``coinche serve`` on a free loopback port with a temporary SQLite file, then for each
+of ``--tables`` tables: a host signs up and makes a friends' table, three guests take its
+other seats by its code (each person with their own cookies, and their own address in an
+``X-Forwarded-For`` header, as behind the site's proxy: the per-address limits apply to
+each as to a real person), the four connect, and the host starts the game. Then, for
+``--seconds``, each person plays a legal move ``--think`` seconds (on average) after their
+turn comes; the host deals the next deal a second after each one
+(at once with ``--think 0``). It prints:
+
+- actions per second (every call and card, all tables);
+- the time from a move being sent to its state reaching all four people of the table
+  (p50, p95, max): the server's whole fan-out;
+- memory per table: the server's resident memory growth over the tables (``VmRSS``);
+- errors: ``error`` messages, refused connections, timeouts, closed connections.
+
+    python bench/bench_friends.py [--tables 200] [--seconds 60] [--think 1] [--profile FILE]
+
+``--think 0`` plays every move at once: the figures are the server's saturation
+throughput. ``--profile FILE`` runs the server under cProfile (written when it stops) and
+prints where its time went.
+
+Only 127.0.0.1 is contacted; every wait has a timeout and every loop ends by the deadline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import pstats
+import random
+import re
+import statistics
+import tempfile
+import time
+import urllib.parse
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from bench_server import HOST, START_TIMEOUT, Server, cpu_seconds, percentile, proc_status
+
+HTTP_TIMEOUT = 30.0
+PASSWORD = "bench password 1234"
+CSRF_FIELD = re.compile(r'name="csrf" value="([^"]+)"')
+PASSING = ("hello", "ack", "presence", "say", "notice")
+IDS = itertools.count(1)
+PROFILED = """
+import cProfile, signal, sys
+from coinche.cli import main
+profile = cProfile.Profile()
+def stop(*_):
+    profile.disable()
+    profile.dump_stats({path!r})
+    sys.exit(0)
+signal.signal(signal.SIGTERM, stop)  # uvicorn gives the signal back to this handler once it has stopped
+sys.argv = ["coinche", *sys.argv[sys.argv.index("coinche.cli") + 1 :]]
+profile.enable()
+main()
+"""
+"""The server under cProfile (``-m cProfile`` writes nothing: uvicorn ends by its signal)."""
+
+
+@dataclass
+class Totals:
+    actions: int = 0
+    latencies: list[float] = field(default_factory=list)
+    deals: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    measuring: bool = False
+
+
+class Person:
+    """A browser: its cookies and its address (``X-Forwarded-For``)."""
+
+    def __init__(self, port: int, address: str, name: str) -> None:
+        self.port = port
+        self.address = address
+        self.name = name
+        self.cookies: dict[str, str] = {}
+
+    @property
+    def cookie(self) -> str:
+        return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+
+    async def request(self, method: str, path: str, form: dict[str, str] | None = None) -> tuple[int, str, str]:
+        """(status, location, body) of one HTTP/1.1 request; cookies kept."""
+
+        async def run() -> tuple[int, str, str]:
+            reader, writer = await asyncio.open_connection(HOST, self.port)
+            body = urllib.parse.urlencode(form).encode() if form is not None else b""
+            head = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{self.port}", "Connection: close"]
+            head += [f"X-Forwarded-For: {self.address}", f"Cookie: {self.cookie}"]
+            if form is not None:
+                head += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(body)}"]
+            try:
+                writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+                await writer.drain()
+                raw = b""
+                while chunk := await reader.read(1 << 20):
+                    raw += chunk
+            finally:
+                writer.close()
+                with contextlib.suppress(OSError):
+                    await writer.wait_closed()
+            head_bytes, _, body_bytes = raw.partition(b"\r\n\r\n")
+            lines = head_bytes.decode("latin-1").split("\r\n")
+            location = ""
+            for line in lines[1:]:
+                name, _, value = line.partition(":")
+                if name.lower() == "set-cookie":
+                    key, _, val = value.strip().split(";", 1)[0].partition("=")
+                    self.cookies[key] = val
+                elif name.lower() == "location":
+                    location = value.strip()
+            return int(lines[0].split()[1]), location, body_bytes.decode("utf-8", "replace")
+
+        return await asyncio.wait_for(run(), HTTP_TIMEOUT)
+
+    async def post(self, path: str, form: dict[str, str]) -> tuple[int, str]:
+        """The form of ``path`` (for its CSRF token), then posted: (status, location)."""
+        status, _, page = await self.request("GET", path)
+        token = CSRF_FIELD.search(page)
+        if status != 200 or token is None:
+            raise RuntimeError(f"GET {path}: {status}, no form")
+        status, location, _ = await self.request("POST", path, {"csrf": token[1], **form})
+        return status, location
+
+
+async def make_table(port: int, n: int) -> tuple[str, list[Person]]:
+    """A host signs up and makes a table; three guests sit: (table id, people by seat)."""
+    host = Person(port, f"10.{n // 250}.{n % 250}.1", f"Bench{n}")
+    status, _ = await host.post("/inscription", {"name": host.name, "password": PASSWORD, "confirm": PASSWORD})
+    if status != 303:
+        raise RuntimeError(f"sign-up: {status}")
+    form = {"profile": "classic", "target": "3000", "level_1": "beginner", "level_2": "beginner"}
+    status, location = await host.post("/amis", {**form, "level_3": "beginner"})
+    if status != 303 or not location.startswith("/table/"):
+        raise RuntimeError(f"new table: {status} {location}")
+    table_id = location.removeprefix("/table/")
+    status, location, _ = await host.request("GET", location)
+    people = [host]
+    async with connect(ws_url(port, table_id), additional_headers={"Cookie": host.cookie}) as ws:
+        state = await next_state(ws)
+    code = state["table"]["friends"]["code"]
+    for seat in (1, 2, 3):
+        guest = Person(port, f"10.{n // 250}.{n % 250}.{seat + 1}", f"Guest{seat}")
+        status, location = await guest.post(f"/rejoindre/{code}", {"name": guest.name, "seat": str(seat)})
+        if status != 303:
+            raise RuntimeError(f"take a seat: {status}")
+        people.append(guest)
+    return table_id, people
+
+
+def ws_url(port: int, table_id: str) -> str:
+    return f"ws://{HOST}:{port}/ws/table/{table_id}"
+
+
+async def next_state(ws: ClientConnection, timeout: float = HTTP_TIMEOUT) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+        if message.get("type") not in PASSING:
+            return message
+
+
+@dataclass
+class Table:
+    """What the four seats of one table share: when each step's move was sent and how
+    many of the four have seen it."""
+
+    sent: dict[int, float] = field(default_factory=dict)
+    seen: Counter[int] = field(default_factory=Counter)
+
+
+async def person(
+    ws: ClientConnection,
+    seat: int,
+    table: Table,
+    rng: random.Random,
+    args: argparse.Namespace,
+    totals: Totals,
+    deadline: list[float],
+) -> None:
+    """One seat: reads its states, plays its moves after a human's pause."""
+    move: asyncio.Task[None] | None = None
+    while time.monotonic() < deadline[0]:
+        try:
+            state = await next_state(ws, timeout=max(0.1, min(HTTP_TIMEOUT, deadline[0] - time.monotonic())))
+        except TimeoutError:
+            break
+        if state["type"] == "error":
+            totals.errors["error: " + str(state.get("code"))] += 1
+            continue
+        seq = state["seq"]
+        table.seen[seq] += 1
+        if table.seen[seq] == 4 and seq in table.sent:
+            if totals.measuring:
+                totals.latencies.append(time.monotonic() - table.sent.pop(seq))
+                totals.actions += 1
+            else:
+                table.sent.pop(seq)
+        game = state.get("game")
+        if game is None or game["winner"] is not None:
+            continue
+        if state["awaiting_next_deal"]:
+            if seat == 0:
+                move = asyncio.create_task(send_later(ws, table, None, min(args.think, 1.0), seq, totals))
+            continue
+        deal = game["deal"]
+        if deal["to_move"] == seat and deal["legal_actions"]:
+            action = choose(deal["legal_actions"], rng)
+            pause = rng.uniform(0.5, 1.5) * args.think if args.think else 0.0
+            move = asyncio.create_task(send_later(ws, table, action, pause, seq, totals))
+    if move is not None:
+        move.cancel()
+
+
+async def send_later(
+    ws: ClientConnection, table: Table, action: dict[str, Any] | None, pause: float, seq: int, totals: Totals
+) -> None:
+    if pause:
+        await asyncio.sleep(pause)
+    if action is None:
+        await ws.send(json.dumps({"type": "next_deal", "id": f"r{next(IDS)}"}))
+        totals.deals += 1
+        return
+    table.sent[seq + 1] = time.monotonic()
+    with contextlib.suppress(ConnectionClosed):
+        await ws.send(json.dumps({"type": "action", "id": f"r{next(IDS)}", "action": action}))
+
+
+def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A random card; in the auction mostly a pass, else the lowest bid (never a double,
+    so deals are played out, not ended by a doubled capot)."""
+    calls = [a for a in legal if "call" in a]
+    if not calls:
+        return rng.choice(legal)
+    bids = [a for a in calls if a["call"] not in ("pass", "coinche", "surcoinche")]
+    if bids and rng.random() < 0.3:
+        return bids[0]
+    return next(a for a in calls if a["call"] == "pass")
+
+
+async def table_life(
+    n: int,
+    port: int,
+    args: argparse.Namespace,
+    totals: Totals,
+    ready: list[int],
+    opened: asyncio.Event,
+    start: asyncio.Event,
+    deadline: list[float],
+    setup: asyncio.Semaphore,
+) -> None:
+    rng = random.Random(args.seed * 100_003 + n)
+    counted = False
+    try:
+        async with setup:
+            table_id, people = await make_table(port, n)
+        async with contextlib.AsyncExitStack() as stack:
+            sockets = [
+                await stack.enter_async_context(
+                    connect(ws_url(port, table_id), additional_headers={"Cookie": p.cookie}, max_size=1 << 20)
+                )
+                for p in people
+            ]
+            ready[0] += 1
+            counted = True
+            if ready[0] == args.tables:
+                opened.set()
+            await start.wait()
+            table = Table()
+            await sockets[0].send(json.dumps({"type": "host", "id": f"r{next(IDS)}", "op": "start"}))
+            await asyncio.gather(
+                *(person(ws, seat, table, rng, args, totals, deadline) for seat, ws in enumerate(sockets))
+            )
+    except (TimeoutError, OSError, ConnectionClosed, RuntimeError, ValueError, KeyError) as e:
+        totals.errors[type(e).__name__] += 1
+        if not counted:
+            ready[0] += 1
+            if ready[0] == args.tables:
+                opened.set()
+
+
+async def run(args: argparse.Namespace, server: Server) -> None:
+    await server.wait_ready()
+    pid = server.proc.pid
+    rss_before = proc_status(pid, "VmRSS")
+    totals = Totals()
+    opened, start = asyncio.Event(), asyncio.Event()
+    ready = [0]
+    deadline = [float("inf")]
+    setup = asyncio.Semaphore(8)
+    t_open = time.monotonic()
+
+    def life(n: int) -> asyncio.Task[None]:
+        return asyncio.create_task(table_life(n, server.port, args, totals, ready, opened, start, deadline, setup))
+
+    # The first table alone: what a first sign-up and a first table load (argon2's memory,
+    # the templates, the engine's tables) is not counted per table.
+    tasks = [life(0)]
+    while not ready[0] and time.monotonic() - t_open < START_TIMEOUT:
+        await asyncio.sleep(0.05)
+    rss_first = proc_status(pid, "VmRSS")
+    tasks += [life(n) for n in range(1, args.tables)]
+    try:
+        await asyncio.wait_for(opened.wait(), START_TIMEOUT + args.tables * 2)
+    except TimeoutError:
+        totals.errors["tables not all opened"] += 1
+    open_seconds = time.monotonic() - t_open
+    rss_open = proc_status(pid, "VmRSS")
+    deadline[0] = time.monotonic() + args.warmup + args.seconds
+    start.set()
+    await asyncio.sleep(args.warmup)  # the first deals dealt, the first moves on their way
+    totals.measuring = True
+    cpu_start = cpu_seconds(pid)
+    client_cpu_start = time.process_time()
+    t0 = time.monotonic()
+    rss_peak = rss_open
+    while time.monotonic() < deadline[0]:
+        await asyncio.sleep(min(1.0, max(0.0, deadline[0] - time.monotonic())))
+        rss_peak = max(rss_peak, proc_status(pid, "VmRSS"))
+    elapsed = time.monotonic() - t0
+    totals.measuring = False
+    cpu = cpu_seconds(pid) - cpu_start
+    client_cpu = time.process_time() - client_cpu_start
+    rss_end = proc_status(pid, "VmRSS")
+    _, pending = await asyncio.wait(tasks, timeout=HTTP_TIMEOUT + 10)
+    for task in pending:
+        task.cancel()
+        totals.errors["table still running at the end"] += 1
+    await asyncio.gather(*pending, return_exceptions=True)
+
+    lat = [x * 1000 for x in totals.latencies]
+    tables = max(ready[0], 1)
+    print(
+        f"coinche friends' tables load: {args.tables} tables x 4 people, think {args.think:g} s, "
+        f"{elapsed:.0f} s measured after {args.warmup:g} s"
+    )
+    print(f"  tables made and seated: {ready[0]} in {open_seconds:.1f} s; next deals asked: {totals.deals}")
+    print(f"  actions: {totals.actions} = {totals.actions / elapsed:.0f}/s (every call and card, all tables)")
+    if lat:
+        print(
+            f"  a move to its state at all four seats: p50 {percentile(lat, 0.5):.1f} ms, "
+            f"p95 {percentile(lat, 0.95):.1f} ms, p99 {percentile(lat, 0.99):.1f} ms, max {max(lat):.1f} ms, "
+            f"mean {statistics.fmean(lat):.1f} ms ({len(lat)} moves)"
+        )
+    print(
+        f"  server process: RSS {rss_before / 1024:.1f} MiB before, {rss_open / 1024:.1f} MiB with the tables "
+        f"seated, {rss_end / 1024:.1f} MiB at the end (peak {rss_peak / 1024:.1f} MiB): "
+        f"{(rss_end - rss_first) / max(tables - 1, 1):.0f} KiB per table past the first "
+        f"({rss_first / 1024:.1f} MiB with one)"
+    )
+    print(
+        f"  CPU: server {cpu / elapsed:.0%} of a core, this client {client_cpu / elapsed:.0%} ({os.cpu_count()} cores)"
+    )
+    errors = sum(totals.errors.values())
+    print(f"  errors: {errors}" + (f" ({dict(totals.errors)})" if errors else ""))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=200, help="friends' tables, four people each (default 200)")
+    ap.add_argument("--seconds", type=float, default=60.0, help="measured time (default 60)")
+    ap.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring (default 5)")
+    ap.add_argument("--think", type=float, default=1.0, help="a person's seconds per move, on average (0: at once)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--profile", type=Path, help="run the server under cProfile and write its profile here")
+    args = ap.parse_args()
+    if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 3600 or not 0 <= args.think <= 30:
+        ap.error("--tables 1..2000, --seconds up to 3600, --think 0..30")
+    with tempfile.TemporaryDirectory(prefix="coinche-bench-") as tmp:
+        workdir = Path(tmp)
+        profiling = ("-c", PROFILED.format(path=str(args.profile.resolve()))) if args.profile is not None else ()
+        server = Server(workdir, workers=1, bot_delay=0.0, idle_seconds=300.0, python_options=profiling)
+        try:
+            asyncio.run(run(args, server))
+        finally:
+            server.stop()
+        log = (workdir / "server.log").read_text(errors="replace")
+        if "Traceback" in log or "ERROR" in log:
+            print("  server log:\n" + "\n".join(log.splitlines()[-40:]))
+    if args.profile is not None and args.profile.exists():
+        print(f"  where the server's time went (cProfile, {args.profile}):")
+        stats = pstats.Stats(str(args.profile))
+        stats.sort_stats("tottime").print_stats(25)
+
+
+if __name__ == "__main__":
+    main()
