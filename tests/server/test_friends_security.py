@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from friends_helpers import Person, Player, drain
+from friends_helpers import PASSWORD, Person, Player, drain
 from server_helpers import check_no_leak, live_table, request
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -160,3 +160,24 @@ def test_a_late_friend_takes_a_computers_seat_between_deals_if_the_host_allows_i
             with late.connect(table_id) as lea:
                 state = drain(lea, live_table(client, table_id).seq)
                 assert state["table"]["you"] == 1 and state["game"]["deal"]["hand"]
+
+
+def test_a_player_with_an_account_gets_the_seat_back_from_another_device(client: TestClient) -> None:
+    """The host logs in on a phone during the game: the phone's connection is the host's
+    seat, with the host's hand."""
+    host = Person(client, "Hote")
+    host.sign_up()
+    table_id, _code = host.make_table()
+    with host.connect(table_id) as h:
+        h.next_state()
+        assert h.answer(h.send("host", op="start"))["type"] == "ack"
+        laptop = drain(h, live_table(client, table_id).seq)
+    phone = Person(client, "Hote")
+    with phone.acting() as c:
+        assert c.get(f"/table/{table_id}").status_code == 404  # not logged in yet: a stranger
+    r = phone.post("/connexion", {"name": "Hote", "password": PASSWORD}, "/connexion")
+    assert r.status_code == 303
+    with phone.connect(table_id) as p:
+        state = p.next_state()
+        assert state["table"]["you"] == 0
+        assert state["game"]["deal"]["hand"] == laptop["game"]["deal"]["hand"]
