@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -208,58 +209,88 @@ def _free_port() -> int:
         return port
 
 
-@contextlib.contextmanager
-def run_server(workdir: Path, *extra: str) -> Iterator[str]:
-    """``coinche serve`` on a free loopback port with a fresh SQLite database; its base URL."""
-    port = _free_port()
-    db = workdir / "coinche.db"
-    command = [
-        sys.executable,
-        "-m",
-        "coinche.cli",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--db",
-        f"sqlite:///{db}",
-        "--bot-delay",
-        "0",
-        "--workers",
-        "1",
-        *extra,
-    ]
-    log_path = workdir / "server.log"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    env.pop("COINCHE_DATABASE_URL", None)
-    with log_path.open("w", encoding="utf-8") as log:
-        proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=workdir)
-    base = f"http://127.0.0.1:{port}"
-    try:
+class LiveServer:
+    """``coinche serve`` on a loopback port (a free one unless ``port``) with the SQLite
+    database of ``workdir`` (a second server on the same folder finds the first's tables);
+    ``kill()`` crashes it (SIGKILL), ``stop()`` ends it cleanly."""
+
+    def __init__(self, workdir: Path, *extra: str, port: int | None = None) -> None:
+        self.port = port or _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = workdir / "server.log"
+        command = [
+            sys.executable,
+            "-m",
+            "coinche.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--db",
+            f"sqlite:///{workdir / 'coinche.db'}",
+            "--bot-delay",
+            "0",
+            "--workers",
+            "1",
+            *extra,
+        ]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env.pop("COINCHE_DATABASE_URL", None)
+        with self.log_path.open("a", encoding="utf-8") as log:
+            self.proc = subprocess.Popen(
+                command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=workdir, start_new_session=True
+            )
+        try:
+            self._wait_ready()
+        except BaseException:
+            self.kill()
+            raise
+
+    def _wait_ready(self) -> None:
         deadline = time.monotonic() + SERVER_START_TIMEOUT
         while True:
-            if proc.poll() is not None:
-                pytest.fail(f"the server exited with status {proc.returncode}:\n{log_path.read_text('utf-8')}")
+            if self.proc.poll() is not None:
+                pytest.fail(f"the server exited with status {self.proc.returncode}:\n{self.log()}")
             try:
-                with urllib.request.urlopen(base + "/", timeout=2) as answer:
+                with urllib.request.urlopen(self.base + "/", timeout=2) as answer:
                     if answer.status == 200:
-                        break
+                        return
             except (urllib.error.URLError, OSError):
                 pass
             if time.monotonic() > deadline:
-                pytest.fail(
-                    f"the server did not answer within {SERVER_START_TIMEOUT:.0f} s:\n{log_path.read_text('utf-8')}"
-                )
+                pytest.fail(f"the server did not answer within {SERVER_START_TIMEOUT:.0f} s:\n{self.log()}")
             time.sleep(0.1)
-        yield base
+
+    def log(self) -> str:
+        return self.log_path.read_text("utf-8")
+
+    def kill(self) -> None:
+        """A crash: the server and its bot workers (its process group) killed at once."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=5)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)  # what is left of its bot workers
+
+
+@contextlib.contextmanager
+def run_server(workdir: Path, *extra: str) -> Iterator[str]:
+    """``coinche serve`` on a free loopback port with a fresh SQLite database; its base URL."""
+    server = LiveServer(workdir, *extra)
+    try:
+        yield server.base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
+        server.stop()
 
 
 @pytest.fixture(scope="session")
