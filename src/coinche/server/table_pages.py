@@ -16,8 +16,8 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from ..engine.rules import OPTION_CHOICES, OPTION_NAMES, PROFILES, TARGET_RANGE, RulesError, RuleSet
 from ..engine.text import is_number, parse_number
 from . import i18n, rules_pages
-from .friends import FRIEND_LEVELS, PHRASES
 from .account_pages import account_page, address_of, limits_of
+from .friends import FRIEND_LEVELS, PHRASES
 from .pages import ADDRESSES, lang_of, page, player_in_session, player_of, read_checked_form, service_of
 from .table_socket import table_socket
 from .tables import LEVELS, TableError

@@ -192,9 +192,9 @@ export class FriendsView {
     return (
       `<li class="lobby-seat${seat === you ? ' is-you' : ''}" data-seat="${seat}">` +
       `<span class="lobby-position">${esc(where)}</span>` +
-      `<span class="lobby-holder">${holder} ${badge}</span>` +
+      `<span class="lobby-holder">${holder} ${badge} <span class="say" aria-hidden="true" hidden></span></span>` +
       (controls ? `<span class="lobby-controls">${controls}</span>` : '') +
-      `<p class="say" aria-hidden="true" hidden></p></li>`
+      `</li>`
     );
   }
 
