@@ -240,6 +240,21 @@ def test_four_friends_play_a_deal_and_a_fifth_finds_the_table_full(people: Peopl
     tables = [Table(p, how="click") for p in (host, *guests)]
     acts = play_until(tables, lambda: all(deal_over(t) for t in tables))
     assert all(n >= 8 for n in acts.values()), acts  # eight cards each, at least
+
+    # Cyd leaves the table: asked first (and stays once), then gone home; a computer plays on.
+    cyd = guests[2]
+    cyd.keyboard.press("Escape")  # the deal's summary
+    leave = cyd.get_by_role("button", name="Quitter la table", exact=True)
+    leave.click()
+    dialog = cyd.get_by_role("dialog", name="Quitter la table ?")
+    expect(dialog).to_be_visible()
+    dialog.get_by_role("button", name="Rester", exact=True).click()
+    expect(dialog).to_be_hidden()
+    expect(cyd).to_have_url(TABLE_URL)
+    leave.click()
+    dialog.get_by_role("button", name="Quitter", exact=True).click()
+    cyd.wait_for_url(re.compile(r"/$"))
+    tables[0].wait_for_live("(Cyd) quitte la table : l'ordinateur (Expert) prend sa place")
     for t in tables:
         assert not t.page.js_errors, t.page.js_errors  # type: ignore[attr-defined]
 
