@@ -360,7 +360,7 @@ export class FriendsView {
       els.sayButton.focus();
     });
     document.addEventListener('click', (e) => {
-      if (!els.phrases.hidden && !els.phrases.contains(e.target) && e.target !== els.sayButton) this.togglePhrases(false);
+      if (!els.phrases.hidden && !els.phrases.contains(e.target) && !els.sayButton.contains(e.target)) this.togglePhrases(false);
     });
     els.leaveButton.addEventListener('click', () => {
       els.leaveDialog.returnValue = '';
