@@ -7,7 +7,6 @@
 import { Connection } from './connection.js';
 import { TableState } from './table_state.js';
 import { TableView } from './table_view.js';
-import { FriendsView } from './friends_view.js';
 
 const root = document.getElementById('table');
 const table = new TableState();
@@ -34,7 +33,7 @@ const view = new TableView(root, table, {
 const friends =
   root.dataset.friends === undefined
     ? null
-    : new FriendsView(root, table, {
+    : new (await import('./friends_view.js')).FriendsView(root, table, {
         say(phrase) {
           table.mark(connection.request('say', { phrase }));
         },
