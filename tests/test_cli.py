@@ -863,3 +863,45 @@ def test_arena_errors(args: list[str], expected: str, capsys: pytest.CaptureFixt
     code, out, err = run(capsys, "arena", "--rules", "classic", *args)
     assert code == 2 and out == ""
     assert expected in one_line(err) and "Traceback" not in err
+
+
+# ----- serve -----
+
+
+def test_serve_passes_the_friends_tables_clocks_to_the_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import uvicorn
+
+    from coinche.server import app as app_module
+
+    seen: dict[str, Any] = {}
+
+    def fake_create_app(settings: Any) -> object:
+        seen["settings"] = settings
+        return object()
+
+    monkeypatch.setattr(app_module, "create_app", fake_create_app)
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
+    db = f"sqlite:///{tmp_path / 'c.db'}"
+    argv = ["serve", "--db", db, "--grace-seconds", "3", "--idle-warning-seconds", "1.5", "--idle-move-seconds", "4"]
+    code, _, err = run(capsys, *argv)
+    assert code == 0, err
+    settings = seen["settings"]
+    assert (settings.grace_seconds, settings.idle_warning_seconds, settings.idle_move_seconds) == (3.0, 1.5, 4.0)
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--grace-seconds", "0"], "--grace-seconds must be between 0.5 and 86400"),
+        (["--grace-seconds", "nan"], "--grace-seconds must be between 0.5 and 86400"),
+        (["--idle-warning-seconds", "-1"], "--idle-warning-seconds must be between 0.5 and 86400"),
+        (["--idle-move-seconds", "1e9"], "--idle-move-seconds must be between 0.5 and 86400"),
+        (["--idle-warning-seconds", "5", "--idle-move-seconds", "5"], "must be more than --idle-warning-seconds"),
+    ],
+)
+def test_serve_refuses_clocks_out_of_range(args: list[str], expected: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "serve", *args)
+    assert code == 2 and out == ""
+    assert expected in one_line(err) and err.count("\n") == 1, err

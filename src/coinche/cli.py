@@ -114,6 +114,28 @@ def build_parser() -> argparse.ArgumentParser:
         help="a table nobody watches leaves memory after S seconds unused (default 300)",
     )
     p.add_argument(
+        "--grace-seconds",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="at a friends' table, a player whose connection dropped keeps the seat S seconds "
+        "before the computer plays it (default 60)",
+    )
+    p.add_argument(
+        "--idle-warning-seconds",
+        type=float,
+        default=45.0,
+        metavar="S",
+        help="at a friends' table, a player who has not acted S seconds at their turn is warned (default 45)",
+    )
+    p.add_argument(
+        "--idle-move-seconds",
+        type=float,
+        default=90.0,
+        metavar="S",
+        help="...and after S seconds the computer plays that move for them (default 90)",
+    )
+    p.add_argument(
         "--origin",
         action="append",
         default=[],
@@ -207,6 +229,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if not math.isfinite(args.idle_seconds) or not 1 <= args.idle_seconds <= 86_400:
         print("coinche serve: error: --idle-seconds must be between 1 and 86400", file=sys.stderr)
         return 2
+    for flag, value in (
+        ("--grace-seconds", args.grace_seconds),
+        ("--idle-warning-seconds", args.idle_warning_seconds),
+        ("--idle-move-seconds", args.idle_move_seconds),
+    ):
+        if not math.isfinite(value) or not 0.5 <= value <= 86_400:
+            print(f"coinche serve: error: {flag} must be between 0.5 and 86400", file=sys.stderr)
+            return 2
+    if args.idle_move_seconds <= args.idle_warning_seconds:
+        print("coinche serve: error: --idle-move-seconds must be more than --idle-warning-seconds", file=sys.stderr)
+        return 2
     try:
         parse_rate(args.table_limit_per_address)
     except ValueError:
@@ -231,6 +264,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         bot_workers=args.workers,
         free_deals=args.free_deals,
         idle_seconds=args.idle_seconds,
+        grace_seconds=args.grace_seconds,
+        idle_warning_seconds=args.idle_warning_seconds,
+        idle_move_seconds=args.idle_move_seconds,
         table_limit_per_address=args.table_limit_per_address,
         allowed_origins=tuple(o for o in origins if o is not None),
     )

@@ -14,6 +14,7 @@ from coinche.engine.errors import IllegalAction
 from coinche.engine.messages import ENGLISH, Message
 from coinche.engine.rules import OPTION_NAMES, PROFILES
 from coinche.server import i18n, rules_content, table_pages
+from coinche.server.friends import PHRASES
 from coinche.server.tables import LEVELS
 
 LOCALE = i18n.LOCALE
@@ -67,6 +68,7 @@ def test_every_key_a_template_uses_exists() -> None:
         "home.option.": OPTION_NAMES[1:],
         "seat.short.": ("south", "west", "north", "east"),
         "friends.new.seat_": ("1", "2", "3"),
+        "say.": PHRASES,
         **rules_content.KEY_FAMILIES,
     }
     keys = {key for key in used if key not in families and not key.endswith(".")}

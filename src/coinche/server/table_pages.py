@@ -17,6 +17,7 @@ from ..engine.rules import OPTION_CHOICES, OPTION_NAMES, PROFILES, TARGET_RANGE,
 from ..engine.text import is_number, parse_number
 from . import i18n, rules_pages
 from .account_pages import account_page, address_of, limits_of
+from .friends import FRIEND_LEVELS, PHRASES
 from .pages import ADDRESSES, lang_of, page, player_in_session, player_of, read_checked_form, service_of
 from .table_socket import table_socket
 from .tables import LEVELS, TableError
@@ -149,6 +150,9 @@ async def table_page(request: Request) -> Response:
         profile=live.spec.rules.name,
         rules_url=rules_pages.rules_url(lang, live.spec.rules.name),
         catalogue=json.dumps(i18n.js_catalogue(lang), ensure_ascii=False),
+        friends=live.spec.code is not None,
+        phrases=PHRASES,
+        friend_levels=FRIEND_LEVELS,
     )
 
 

@@ -29,13 +29,49 @@ const view = new TableView(root, table, {
   },
 });
 
+/** A friends' table's lobby, presence, quick messages and leaving (null at a solo table). */
+const friends =
+  root.dataset.friends === undefined
+    ? null
+    : new (await import('./friends_view.js')).FriendsView(root, table, {
+        say(phrase) {
+          table.mark(connection.request('say', { phrase }));
+        },
+        sit(seat) {
+          table.mark(connection.request('sit', { seat }));
+        },
+        host(op, fields = {}) {
+          table.mark(connection.request('host', { op, ...fields }));
+        },
+        leave() {
+          table.mark(connection.request('leave'));
+        },
+      });
+
+/** Leaves the page for the home page once the player has left the table. */
+const goHome = () => location.assign('/');
+
 connection = new Connection(`/ws/table/${encodeURIComponent(root.dataset.tableId)}`, {
   lastSeq: () => table.seq,
   onMessage(message) {
     if (message.type === 'state') {
-      view.draw(table.apply(message));
+      const prev = table.apply(message);
+      // before a friends' table starts there is no game: its lobby shows the seats
+      const lobby = message.game === null;
+      if (!lobby) view.draw(prev && prev.game ? prev : null);
+      if (friends) friends.draw(prev, lobby);
+    } else if (message.type === 'presence') {
+      if (table.state && Array.isArray(message.seats)) {
+        table.state.table.seats = message.seats;
+        friends?.presence();
+      }
+    } else if (message.type === 'say') {
+      friends?.showSay(message);
+    } else if (message.type === 'notice') {
+      friends?.showNotice(message);
     } else if (message.type === 'ack') {
-      table.acked(message.id, message.seq);
+      const request = table.acked(message.id, message.seq);
+      if (request && request.type === 'leave') goHome();
     } else if (message.type === 'error') {
       const entry = table.answered(message.id);
       view.showError(message, entry && entry.request);
@@ -47,6 +83,6 @@ connection = new Connection(`/ws/table/${encodeURIComponent(root.dataset.tableId
   },
   onUp: () => view.online(),
   onDown: () => view.offline(),
-  onGone: () => view.gone(),
+  onGone: () => (friends && friends.leaving ? goHome() : view.gone()),
 });
 connection.connect();

@@ -595,7 +595,7 @@ export class TableView {
       els.lastTrickButton.setAttribute('aria-expanded', 'false');
       return;
     }
-    if (!this.state) return;
+    if (!this.state || !this.state.game) return;
     const text = readKey(e.key, this.state, this.trick.shown);
     if (text !== null) {
       e.preventDefault();

@@ -1,0 +1,291 @@
+"""Friends' tables in Chromium (issue 17): one browser context per person.
+
+A host signs up, makes a table at /amis, friends come by the invitation link or by the
+code typed at /rejoindre, take seats under a name, exchange quick messages in the lobby
+and at the table, and play a whole deal through the page's own buttons. A person whose
+page closes is replaced by the computer after the grace period (the others are told) and
+plays again once back; a player who lets the clock run is warned, then the computer plays
+that move; a fifth person finds the table full.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import DESKTOP, LIVE_RECORDER, new_page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from table_driver import Table
+
+PASSWORD = "correct horse battery staple"
+TABLE_URL = re.compile(r"/table/[^/]+$")
+
+
+@pytest.fixture(scope="module")
+def friends_server(tmp_path_factory: pytest.TempPathFactory, server_factory: Callable[..., Any]) -> Iterator[str]:
+    """A server whose absent players are replaced after 3 s (the idle clock stays long)."""
+    with server_factory(tmp_path_factory.mktemp("friends"), "--grace-seconds", "3") as base:
+        yield base
+
+
+class People:
+    """One browser context per person, closed at the end of the test."""
+
+    def __init__(self, browser: Browser, base: str) -> None:
+        self.browser = browser
+        self.base = base
+        self.contexts: list[BrowserContext] = []
+
+    def new(self, **options: Any) -> Page:
+        ctx = self.browser.new_context(base_url=self.base, locale="fr-FR", **{"viewport": DESKTOP, **options})
+        ctx.add_init_script(LIVE_RECORDER)
+        self.contexts.append(ctx)
+        return new_page(ctx, self.base)
+
+    def close(self) -> None:
+        for ctx in self.contexts:
+            ctx.close()
+
+
+@pytest.fixture
+def people(browser: Browser, friends_server: str) -> Iterator[People]:
+    made = People(browser, friends_server)
+    yield made
+    made.close()
+
+
+def host_table(page: Page, name: str) -> str:
+    """Sign up as ``name``, make a friends' table at /amis; its code (from the lobby)."""
+    page.goto("/inscription")
+    page.get_by_label("Nom", exact=True).fill(name)
+    page.get_by_label("Mot de passe", exact=True).fill(PASSWORD)
+    page.get_by_label("Confirmer le mot de passe", exact=True).fill(PASSWORD)
+    page.get_by_role("button", name="Créer mon compte", exact=True).click()
+    page.wait_for_url(re.compile(r"/compte$"))
+    page.goto("/amis")
+    page.get_by_role("button", name="Créer la table", exact=True).click()
+    page.wait_for_url(TABLE_URL)
+    expect(page.get_by_role("heading", name="Avant la partie")).to_be_visible()
+    expect(page.get_by_role("button", name="Commencer la partie")).to_be_visible()
+    code = page.locator("#invite-code").text_content() or ""
+    assert re.fullmatch(r"[A-Z2-9]{6}", code), code
+    expect(page.get_by_label("Lien d'invitation")).to_have_value(re.compile(rf"/rejoindre/{code}$"))
+    return code
+
+
+def take_a_seat(page: Page, name: str) -> None:
+    """On an invitation page: give a name and take the first free seat."""
+    page.get_by_label("Votre nom à la table").fill(name)
+    page.get_by_role("button", name=re.compile(r"^S'asseoir en ")).first.click()
+    page.wait_for_url(TABLE_URL)
+    expect(page.get_by_text("En attente de l'hôte pour commencer la partie.")).to_be_visible()
+
+
+def lobby_row(page: Page, text: str) -> Any:
+    return page.locator(".lobby-seat", has_text=text)
+
+
+def plate_of(page: Page, name: str) -> Any:
+    """The seat (plate, badge, bubble) of the person called ``name``, as ``page`` shows it."""
+    return page.locator(".seat", has=page.locator(".name", has_text=f"({name})"))
+
+
+def act_once(table: Table, bidder: bool) -> bool:
+    """Do the one thing the page offers now, if any (a declaration, a card, a call); True
+    when something was done. ``bidder``: open the auction with the lowest bid."""
+    if table.no_melds_button().count():
+        table.press(table.no_melds_button())
+        expect(table.no_melds_button()).to_have_count(0, timeout=10_000)
+        return True
+    cards = table.playable_cards()
+    if cards.count():
+        table.play_card(cards.first)
+        return True
+    if table.pass_button().count():
+        opening = table.lowest_bid() if bidder else None
+        table.call(opening or table.pass_button())
+        return True
+    return False
+
+
+def deal_over(table: Table) -> bool:
+    return table.next_deal_button().is_visible()
+
+
+def play_until(tables: list[Table], done: Callable[[], bool], timeout: float = 90.0) -> dict[int, int]:
+    """Each page plays whenever its turn comes, until ``done()``; how many things each
+    page did (by index). The first page opens the auction with a bid."""
+    acts = dict.fromkeys(range(len(tables)), 0)
+    bid = False
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, f"nothing ended within {timeout:.0f} s: {acts}"
+        moved = False
+        for i, table in enumerate(tables):
+            if table.page.is_closed() or deal_over(table):
+                continue
+            if act_once(table, bidder=i == 0 and not bid):
+                acts[i] += 1
+                bid = bid or i == 0
+                moved = True
+        if not moved:
+            time.sleep(0.05)
+    return acts
+
+
+def test_three_friends_and_a_computer_play_a_deal_and_one_comes_back(people: People) -> None:
+    host = people.new()
+    code = host_table(host, "Hote")
+    link = host.get_by_label("Lien d'invitation").input_value()
+
+    # Paul comes by the link, Marie types the code.
+    paul = people.new()
+    paul.goto(link)
+    take_a_seat(paul, "Paul")
+    marie = people.new()
+    marie.goto("/rejoindre")
+    marie.get_by_label("Code de la table").fill(code.lower())
+    marie.get_by_role("button", name="Rejoindre", exact=True).click()
+    marie.wait_for_url(re.compile(rf"/rejoindre/{code}$"))
+    take_a_seat(marie, "Marie")
+
+    # The host's lobby: the three names, here; the computer's level set by the host.
+    for name in ("Paul", "Marie"):
+        expect(lobby_row(host, name)).to_contain_text("présent")
+    computer = lobby_row(host, "Ordinateur")
+    expect(computer).to_have_count(1)
+    level = computer.get_by_role("combobox", name=re.compile(r"^Niveau de l'ordinateur en "))
+    level.select_option(label="Débutant")
+    expect(lobby_row(host, "Ordinateur (Débutant)")).to_have_count(1)
+    expect(lobby_row(paul, "Ordinateur (Débutant)")).to_have_count(1)
+    expect(paul.get_by_role("button", name="Commencer la partie")).to_have_count(0)
+
+    # A quick message in the lobby reaches the others.
+    marie.get_by_role("button", name="Messages", exact=True).click()
+    marie.get_by_role("button", name="On y va ?", exact=True).click()
+    expect(lobby_row(host, "Marie").locator(".say")).to_have_text("On y va ?")
+    Table(host).wait_for_live("Marie", "On y va ?")
+
+    host.get_by_role("button", name="Commencer la partie").click()
+    tables = [Table(p, how="click") for p in (host, paul, marie)]
+    for t in tables:
+        expect(t.hand()).to_have_count(8)
+    expect(plate_of(host, "Paul").locator(".presence")).to_have_text("présent")
+    expect(plate_of(host, "Paul").locator(".presence")).to_be_visible()
+
+    # At the table, a quick message shows beside the speaker's seat.
+    host.get_by_role("button", name="Messages", exact=True).click()
+    host.get_by_role("button", name="Bien joué", exact=True).click()
+    expect(paul.locator(".seat", has=paul.locator(".name", has_text="(Hote)")).locator(".say")).to_have_text(
+        "Bien joué"
+    )
+
+    # Play to the first card, then Paul's page closes.
+    play_until(tables, lambda: any(t.hand().count() < 8 for t in tables))
+    paul_ctx = paul.context
+    table_url = paul.url
+    paul.close()
+    remaining = [tables[0], tables[2]]
+    host_table_ = tables[0]
+    start = len(host_table_.live_log())
+    play_until(
+        remaining,
+        lambda: any("Paul) est remplacé par l'ordinateur" in t for t in host_table_.live_log()[start:]),
+        timeout=30,
+    )
+    expect(plate_of(host, "Paul").locator(".presence")).to_have_text("remplacé par l'ordinateur")
+    said = host_table_.live_log()[start:]
+    replaced_at = next(i for i, t in enumerate(said) if "Paul) est remplacé" in t)
+    # the computer plays Paul's seat: a move of that seat is said after the change
+    play_until(
+        remaining,
+        lambda: any(re.match(r".*\(Paul\) (joue|: )", t) for t in host_table_.live_log()[start + replaced_at + 1 :]),
+        timeout=30,
+    )
+
+    # Paul comes back (same guest cookie) and plays his seat again.
+    paul = new_page(paul_ctx, people.base)
+    paul.goto(table_url)
+    back = Table(paul, how="click")
+    host_table_.wait_for_live("Paul) reprend sa place", since=start)
+    expect(plate_of(host, "Paul").locator(".presence")).to_have_text("présent")
+    tables = [tables[0], back, tables[2]]
+    acts = play_until(tables, lambda: all(deal_over(t) for t in tables))
+    assert acts[1] >= 1, acts
+    for t in tables:
+        assert not t.page.js_errors, t.page.js_errors  # type: ignore[attr-defined]
+
+
+def test_four_friends_play_a_deal_and_a_fifth_finds_the_table_full(people: People) -> None:
+    host = people.new()
+    code = host_table(host, "Hotesse")
+    guests = []
+    for name in ("Ana", "Bob", "Cyd"):
+        page = people.new()
+        page.goto(f"/rejoindre/{code}")
+        take_a_seat(page, name)
+        guests.append(page)
+    expect(host.locator(".lobby-seat", has_text="Ordinateur")).to_have_count(0)
+
+    late = people.new()
+    late.goto(f"/rejoindre/{code}")
+    expect(late.get_by_text("La table est complète")).to_be_visible()
+    expect(late.get_by_role("button", name=re.compile("^S'asseoir"))).to_have_count(0)
+
+    host.get_by_role("button", name="Commencer la partie").click()
+    tables = [Table(p, how="click") for p in (host, *guests)]
+    acts = play_until(tables, lambda: all(deal_over(t) for t in tables))
+    assert all(n >= 8 for n in acts.values()), acts  # eight cards each, at least
+
+    # Cyd leaves the table: asked first (and stays once), then gone home; a computer plays on.
+    cyd = guests[2]
+    cyd.keyboard.press("Escape")  # the deal's summary
+    leave = cyd.get_by_role("button", name="Quitter la table", exact=True)
+    leave.click()
+    dialog = cyd.get_by_role("dialog", name="Quitter la table ?")
+    expect(dialog).to_be_visible()
+    dialog.get_by_role("button", name="Rester", exact=True).click()
+    expect(dialog).to_be_hidden()
+    expect(cyd).to_have_url(TABLE_URL)
+    leave.click()
+    dialog.get_by_role("button", name="Quitter", exact=True).click()
+    cyd.wait_for_url(re.compile(r"/$"))
+    tables[0].wait_for_live("(Cyd) quitte la table : l'ordinateur (Expert) prend sa place")
+    for t in tables:
+        assert not t.page.js_errors, t.page.js_errors  # type: ignore[attr-defined]
+
+
+def test_an_idle_player_is_warned_then_the_computer_plays_for_them(
+    browser: Browser, server_factory: Callable[..., Any], tmp_path: Path
+) -> None:
+    with server_factory(tmp_path, "--idle-warning-seconds", "1", "--idle-move-seconds", "3") as base:
+        people = People(browser, base)
+        try:
+            host = people.new()
+            code = host_table(host, "Lent")
+            guest = people.new()
+            guest.goto(f"/rejoindre/{code}")
+            take_a_seat(guest, "Zoe")
+            host.get_by_role("button", name="Commencer la partie").click()
+            pages = [host, guest]
+            for p in pages:
+                expect(Table(p).hand()).to_have_count(8)
+            # nobody acts: whoever is to call is warned, with a countdown, then the computer calls
+            deadline = time.monotonic() + 20
+            idle: Page | None = None
+            while idle is None:
+                assert time.monotonic() < deadline, "no warning came"
+                for p in pages:
+                    if p.locator("#idle").is_visible():
+                        idle = p
+                time.sleep(0.1)
+            expect(idle.get_by_role("alert")).to_contain_text("l'ordinateur jouera pour vous")
+            expect(idle.locator("#idle .idle-count")).to_have_text(re.compile(r"^\d+ s$"))
+            Table(idle).wait_for_live("Temps écoulé, l'ordinateur joue pour", timeout=10_000)
+            expect(idle.locator("#idle")).to_be_hidden()
+        finally:
+            people.close()
