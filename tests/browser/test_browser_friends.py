@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import DESKTOP, LIVE_RECORDER, new_page
+from conftest import DESKTOP, LIVE_RECORDER, LiveServer, new_page
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from table_driver import Table
 
@@ -289,3 +289,48 @@ def test_an_idle_player_is_warned_then_the_computer_plays_for_them(
             expect(idle.locator("#idle")).to_be_hidden()
         finally:
             people.close()
+
+
+def card_names(table: Table) -> list[str]:
+    return [table.name_of(card) for card in table.hand().all()]
+
+
+def test_a_crash_loses_nothing_and_every_page_comes_back_by_itself(browser: Browser, tmp_path: Path) -> None:
+    """Issue 17, item 5: four people mid-deal, the server killed (SIGKILL) and started
+    again on the same port and database: each page says it is reconnecting, comes back by
+    itself with its own seat and hand, and the four play the deal to its end."""
+    server = LiveServer(tmp_path)
+    people = People(browser, server.base)
+    try:
+        host = people.new()
+        code = host_table(host, "Hote")
+        pages = [host]
+        for name in ("Ana", "Bob", "Cyd"):
+            page = people.new()
+            page.goto(f"/rejoindre/{code}")
+            take_a_seat(page, name)
+            pages.append(page)
+        host.get_by_role("button", name="Commencer la partie").click()
+        tables = [Table(p, how="click") for p in pages]
+        play_until(tables, lambda: sum(8 - t.hand().count() for t in tables) >= 6)
+        time.sleep(0.3)  # the last move's state reaches every page
+        before = [card_names(t) for t in tables]
+        urls = [p.url for p in pages]
+
+        server.kill()
+        for t in tables:
+            expect(t.notice()).to_contain_text("connexion", ignore_case=True, timeout=10_000)
+        server = LiveServer(tmp_path, port=server.port)
+
+        for t, cards, url in zip(tables, before, urls, strict=True):
+            expect(t.notice()).not_to_contain_text("connexion", ignore_case=True, timeout=20_000)
+            assert t.page.url == url
+            assert card_names(t) == cards
+        acts = play_until(tables, lambda: all(deal_over(t) for t in tables))
+        assert sum(acts.values()) >= 1, acts
+        for t in tables:
+            assert not t.page.js_errors, t.page.js_errors  # type: ignore[attr-defined]
+        assert "Traceback" not in server.log()
+    finally:
+        people.close()
+        server.stop()
