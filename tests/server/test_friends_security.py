@@ -181,3 +181,55 @@ def test_a_player_with_an_account_gets_the_seat_back_from_another_device(client:
         state = p.next_state()
         assert state["table"]["you"] == 0
         assert state["game"]["deal"]["hand"] == laptop["game"]["deal"]["hand"]
+
+
+HOSTILE_REQUESTS: list[dict[str, Any]] = [
+    {"type": "say", "id": "h1"},
+    {"type": "say", "id": "h2", "phrase": 7},
+    {"type": "say", "id": "h3", "phrase": "<script>alert(1)</script>"},
+    {"type": "say", "id": "h4", "phrase": "bravo" * 1000},
+    {"type": "sit", "id": "h5"},
+    {"type": "sit", "id": "h6", "seat": -1},
+    {"type": "sit", "id": "h7", "seat": "2"},
+    {"type": "sit", "id": "h8", "seat": 2**70},
+    {"type": "sit", "id": "h9", "seat": True},
+    {"type": "host", "id": "h10", "op": "explode"},
+    {"type": "host", "id": "h11", "op": "move", "seat": 1, "to": None},
+    {"type": "host", "id": "h12", "op": "level", "seat": 1, "level": ["expert"]},
+    {"type": "host", "id": "h13", "op": "level", "seat": 0, "level": "expert"},
+    {"type": "host", "id": "h14", "op": "free", "seat": 4},
+    {"type": "host", "id": "h15", "op": {"start": True}},
+    {"type": "leave", "id": "not an id!"},
+    {"type": "sit", "id": "h16", "seat": 1, "pad": "x" * 5000},
+    {"type": "leave"},
+]
+
+
+def test_hostile_requests_get_a_refusal_and_change_nothing(client: TestClient) -> None:
+    host, (paul,), table_id, _code = seated(client)
+    with host.connect(table_id) as h, paul.connect(table_id) as p:
+        h.next_state()
+        p.next_state()
+        before = [(s.kind, s.player, s.level) for s in live_table(client, table_id).seats]
+        seq = live_table(client, table_id).seq
+        for message in HOSTILE_REQUESTS:
+            for player in (h, p):
+                player.ws.send_json(message)
+                answer = player.receive()
+                while answer["type"] not in ("error", "ack"):
+                    answer = player.receive()
+                assert answer["type"] == "error", (message, answer)
+                assert "<script>" not in str(answer)
+        live = live_table(client, table_id)
+        assert [(s.kind, s.player, s.level) for s in live.seats] == before and live.seq == seq
+        # The connections still work.
+        assert p.answer(p.send("say", phrase="sorry"))["type"] == "ack"
+
+
+def seated(client: TestClient) -> tuple[Person, list[Person], str, str]:
+    host = Person(client, "Hote")
+    host.sign_up()
+    table_id, code = host.make_table()
+    paul = Person(client, "Paul")
+    assert paul.take_seat(code, 2).status_code == 303
+    return host, [paul], table_id, code
