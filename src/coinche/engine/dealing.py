@@ -170,11 +170,28 @@ class DealCheck:
     number: int
     """The deal's place in the record, from 1."""
     info: DealingInfo | None
-    problems: tuple[str, ...]
+    problems: tuple[str, ...] = ()
+    commitment_ok: bool = False
+    hands_ok: bool = False
 
     @property
     def ok(self) -> bool:
         return self.info is not None and not self.problems
+
+
+def check_deal(number: int, info: DealingInfo, hands: Sequence[CardSet], dealer: int) -> DealCheck:
+    """One deal's check: what ``verify`` says, and which of the two facts hold."""
+    problems = tuple(verify(info, hands, dealer))
+    if info.seed is None:
+        return DealCheck(number, info, problems)
+    seed = bytes.fromhex(info.seed)
+    return DealCheck(
+        number,
+        info,
+        problems,
+        commitment_ok=commitment(seed, info.table, info.number) == info.commitment,
+        hands_ok=hands_from_seed(seed, dealer) == tuple(hands),
+    )
 
 
 def check_record(data: Any) -> list[DealCheck]:
@@ -185,11 +202,11 @@ def check_record(data: Any) -> list[DealCheck]:
     out: list[DealCheck] = []
     for n, (dr, d) in enumerate(zip(record.deals, raw, strict=True), start=1):
         if "dealing" not in d:
-            out.append(DealCheck(n, None, ()))
+            out.append(DealCheck(n, None))
             continue
         try:
             info = DealingInfo.from_json(d["dealing"])
         except ValueError as e:
             raise RecordError(f"deal {n}: {e}") from None
-        out.append(DealCheck(n, info, tuple(verify(info, dr.hands, dr.dealer))))
+        out.append(check_deal(n, info, dr.hands, dr.dealer))
     return out

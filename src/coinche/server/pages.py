@@ -44,6 +44,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "logout": "/deconnexion",
         "account": "/compte",
         "friends": "/amis",
+        "verify": "/verifier",
     },
     "en": {
         "calculator": "/calculator",
@@ -53,6 +54,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "logout": "/logout",
         "account": "/account",
         "friends": "/friends",
+        "verify": "/verify",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""
