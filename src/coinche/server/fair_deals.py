@@ -14,7 +14,7 @@ from ..engine.game import Game, HandSource
 from .store import TableSpec
 
 
-def new_secret(table_seed: int | None, created: int) -> bytes:
+def new_secret(table_seed: int | str | None, created: int) -> bytes:
     """A new table's 32-byte dealing secret: random, or derived from ``Settings.table_seed``
     when it is set (tests and benches: the deals are reproducible)."""
     if table_seed is None:
