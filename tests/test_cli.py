@@ -24,6 +24,7 @@ from cli_helpers import RECORDS, load, run, write
 from coinche.engine.actions import PASS
 from coinche.engine.cards import card_str
 from coinche.engine.deal import Deal, Phase
+from coinche.engine.dealing import DealingInfo, deal_seed, hands_from_seed
 from coinche.engine.game import Game
 from coinche.engine.record import deal_answer, deal_record, game_answer, game_record
 from coinche.engine.rules import PROFILES, RuleSet
@@ -905,3 +906,85 @@ def test_serve_refuses_clocks_out_of_range(args: list[str], expected: str, capsy
     code, out, err = run(capsys, "serve", *args)
     assert code == 2 and out == ""
     assert expected in one_line(err) and err.count("\n") == 1, err
+
+
+# ----- coinche verify (docs/dealing.md) -----
+
+
+def _checkable_game(deals: int = 2) -> dict[str, Any]:
+    """A game record whose deals carry version-2 dealing information."""
+    secret, table = bytes(range(32)), "Xy7-_kQz"
+
+    def source(number: int, dealer: int) -> tuple[int, ...]:
+        return hands_from_seed(deal_seed(secret, table, number), dealer)
+
+    game = Game(RuleSet.profile("classic"), seed=3, hand_source=source)
+    while len(game.deals) <= deals and not game.is_over:
+        game.apply(PASS)  # void deals: quick, and each one is dealt again
+    record = game_record(game)
+    record["deals"] = record["deals"][:deals]
+    for n, d in enumerate(record["deals"], start=1):
+        d["dealing"] = DealingInfo.of(deal_seed(secret, table, n), table, n, reveal=True).to_json()
+    return record
+
+
+def test_verify_checks_every_deal(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write(tmp_path, "game.json", _checkable_game())
+    code, out, err = run(capsys, "verify", path)
+    assert code == 0, err
+    assert out.splitlines() == [f"{path}: deal {n}: hands and commitment check" for n in (1, 2)]
+    # Readers that do not know the dealing key ignore it.
+    code, _out, err = run(capsys, "replay", path)
+    assert code == 0, err
+
+
+def test_verify_finds_a_changed_card(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = _checkable_game()
+    hands = [h.split() for h in record["deals"][1]["hands"]]
+    hands[0][0], hands[2][0] = hands[2][0], hands[0][0]
+    record["deals"][1]["hands"] = [" ".join(h) for h in hands]
+    path = write(tmp_path, "changed.json", record)
+    code, out, _err = run(capsys, "verify", path)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].endswith("deal 1: hands and commitment check")
+    assert any("deal 2: hand of seat 0 differs" in line and hands[0][0] in line for line in lines)
+    assert any("deal 2: hand of seat 2 differs" in line for line in lines)
+    assert not any("commitment differs" in line for line in lines)
+
+
+def test_verify_finds_a_changed_commitment(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = _checkable_game(1)
+    record["deals"][0]["dealing"]["number"] = 7
+    code, out, _err = run(capsys, "verify", write(tmp_path, "moved.json", record))
+    assert code == 1 and "deal 1: commitment differs" in out
+
+
+def test_verify_without_dealing_info(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = _checkable_game(1)
+    del record["deals"][0]["dealing"]
+    path = write(tmp_path, "old.json", record)
+    code, out, _err = run(capsys, "verify", path)
+    assert code == 0 and "deal 1: not verifiable (no dealing information)" in out
+    code, _out, _err = run(capsys, "verify", "--strict", path)
+    assert code == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ('{"rules": "classic", "dealer": 0, "hands": []}', "hands must be a list"),
+        ("DEALING", "unknown dealing version"),
+    ],
+)
+def test_verify_refuses_bad_input_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, message: str
+) -> None:
+    if text == "DEALING":
+        record = _checkable_game(1)
+        record["deals"][0]["dealing"]["version"] = 9
+        text = json.dumps(record)
+    code, out, err = run(capsys, "verify", write(tmp_path, "bad.json", text))
+    assert code == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -1,4 +1,4 @@
-"""The ``coinche`` command line: play, replay, score.
+"""The ``coinche`` command line: play, replay, verify, score.
 
 Every command turns bad input into a one-line message and an exit status (1 for an
 illegal call or card in a record, 2 for malformed input); no traceback reaches a user.
@@ -16,9 +16,10 @@ from typing import Any, Final, NoReturn, TextIO
 from .engine.actions import call_str
 from .engine.cards import SUIT_CHARS, cards_str
 from .engine.deal import Deal
+from .engine.dealing import check_record
 from .engine.errors import EngineError, short_repr
 from .engine.game import Game
-from .engine.record import Record, ReplayError, game_answer, parse_record, replay
+from .engine.record import Record, RecordError, ReplayError, decode_record, game_answer, parse_record, replay
 from .engine.rules import PROFILES, RulesError, RuleSet, parse_option_value
 from .engine.scoring import ScoringError, Sweep, calculate
 from .engine.text import is_number
@@ -26,8 +27,6 @@ from .engine.text import is_number
 SEAT_NAMES = ("South", "West", "North", "East")
 MAX_RECORD_BYTES: Final = 64 * 1024 * 1024
 """The most read from one record file (``coinche replay /dev/zero`` must end)."""
-MAX_JSON_DIGITS: Final = 100
-"""A number of a record with more digits is refused before ``int()`` (which stops at 4,300)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -148,6 +147,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON answer per file (JSON Lines)")
     p.add_argument("files", nargs="+", metavar="FILE")
 
+    p = sub.add_parser(
+        "verify", help="check the dealing of records: each seed gives its commitment and hands (docs/dealing.md)"
+    )
+    p.add_argument(
+        "--strict", action="store_true", help="a deal without dealing information is an error (exit status 1)"
+    )
+    p.add_argument("files", nargs="+", metavar="RECORD")
+
     p = sub.add_parser("arena", help="duplicate match between two bots (each deal played twice, cards swapped)")
     _add_rules_args(p, default=None)
     p.add_argument("--ns", required=True, help="bot of seats 0 and 2 (random, beginner, confirmed, expert, ...)")
@@ -186,6 +193,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_serve(args)
         if args.command == "replay":
             return _cmd_replay(args.files, args.json, sys.stdout, sys.stderr)
+        if args.command == "verify":
+            return _cmd_verify(args.files, args.strict, sys.stdout, sys.stderr)
         if args.command == "score":
             return _cmd_score(args, sys.stdout)
         if args.command == "arena":
@@ -411,6 +420,37 @@ def _cmd_replay(files: Sequence[str], as_json: bool, out: TextIO, err: TextIO) -
     return status
 
 
+def _cmd_verify(files: Sequence[str], strict: bool, out: TextIO, err: TextIO) -> int:
+    """Each deal of each record that carries ``dealing``: do its seed's commitment and
+    hands match? Exit status 1 if one does not (or, with ``strict``, if a deal carries no
+    dealing information), 2 if a file is no record."""
+    status = 0
+    for path in files:
+        name = _path_text(path)
+        try:
+            checks = check_record(_read_data(path))
+        except _Refused as refused:
+            print(f"{name}: {refused.message}", file=err)
+            status = 2
+            continue
+        except EngineError as e:
+            print(f"{name}: {e}", file=err)
+            status = 2
+            continue
+        for check in checks:
+            if check.info is None:
+                print(f"{name}: deal {check.number}: not verifiable (no dealing information)", file=out)
+                if strict:
+                    status = max(status, 1)
+            elif check.ok:
+                print(f"{name}: deal {check.number}: hands and commitment check", file=out)
+            else:
+                status = max(status, 1)
+                for problem in check.problems:
+                    print(f"{name}: deal {check.number}: {problem}", file=out)
+    return status
+
+
 def _path_text(path: str) -> str:
     """A file name any output can print: the bytes of a name that is not UTF-8 (which
     Python holds as lone surrogates) shown as ``\\xff`` escapes."""
@@ -430,21 +470,9 @@ class _Refused(Exception):
         self.message = message
 
 
-class _HugeNumber(Exception):
-    def __init__(self, digits: int) -> None:
-        super().__init__(digits)
-        self.digits = digits
-
-
-def _json_int(text: str) -> int:
-    if len(text) > MAX_JSON_DIGITS:
-        raise _HugeNumber(len(text.lstrip("-")))
-    return int(text)
-
-
-def _load_file(path: str) -> tuple[Record, Game]:
-    """Read (at most ``MAX_RECORD_BYTES``, once), parse and replay one record file;
-    ``_Refused`` says why it cannot be."""
+def _read_data(path: str) -> Any:
+    """The JSON data of one record file, read at most ``MAX_RECORD_BYTES`` and once
+    (FILE may be a pipe); ``_Refused`` says why it cannot be."""
     try:
         with open(path, "rb") as f:
             raw = f.read(MAX_RECORD_BYTES + 1)
@@ -453,15 +481,17 @@ def _load_file(path: str) -> tuple[Record, Game]:
     if len(raw) > MAX_RECORD_BYTES:
         raise _Refused("malformed", f"not a usable record: larger than {MAX_RECORD_BYTES >> 20} MiB")
     try:
-        data = json.loads(raw.decode("utf-8"), parse_int=_json_int)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise _Refused("malformed", f"not valid JSON: {e}") from None
-    except _HugeNumber as e:
-        raise _Refused("malformed", f"not a usable record: a number of {e.digits} digits") from None
-    except RecursionError:
-        raise _Refused("malformed", "not a usable record: JSON nested too deeply") from None
+        data = decode_record(raw)
+    except RecordError as e:
+        raise _Refused("malformed", str(e)) from None
     finally:
         del raw
+    return data
+
+
+def _load_file(path: str) -> tuple[Record, Game]:
+    """Read, parse and replay one record file; ``_Refused`` says why it cannot be."""
+    data = _read_data(path)
     try:
         record = parse_record(data)
         game = replay(record)

@@ -257,6 +257,8 @@ FORMS = [
     ("/amis", {"profile": "classic", "target": "1000", "level_1": "expert"}),
     ("/friends", {"profile": "classic", "target": "1000", "level_1": "expert"}),
     ("/rejoindre/ABCDEF", {"name": "Paul", "seat": "1"}),
+    ("/verifier", {"record": "{}"}),
+    ("/verify", {"record": "{}"}),
 ]
 
 

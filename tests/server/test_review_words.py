@@ -15,7 +15,7 @@ from collections.abc import Callable
 import pytest
 from babel.messages.pofile import read_po
 from conftest import MakeClient
-from server_helpers import Human, create_solo
+from server_helpers import Human, create_solo, live_table
 
 from coinche.bots.adaptive import AdaptiveBot
 from coinche.bots.base import Bot
@@ -140,10 +140,12 @@ def test_the_review_page_shows_each_level_in_words(make_client: MakeClient, leve
     client = make_client(free_deals=100)
     table_id = create_solo(client, "classic", 700, level)
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
-        Human(ws, max_deals=1).play_game()
+        Human(ws, max_deals=4).play_game()
+        deals = live_table(client, table_id).game.deals
+    n = next(i for i, d in enumerate(deals, start=1) if d.is_over and d.contract is not None)  # not a void deal
     for lang in ("fr", "en"):
         client.cookies.set("lang", lang)
-        page = client.get(f"/table/{table_id}/donne/1")
+        page = client.get(f"/table/{table_id}/donne/{n}")
         assert page.status_code == 200
         shown = EXPLANATION.findall(page.text)
         assert len(shown) >= 20, page.text[-3000:]  # three computers' calls and cards

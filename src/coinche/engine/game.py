@@ -13,7 +13,7 @@ server stores a table and restarts it.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .actions import Action
@@ -23,6 +23,11 @@ from .errors import BadSetup, IllegalAction
 from .rules import RuleSet
 
 PACKET_PATTERNS = ("332", "323", "233")
+
+HandSource = Callable[[int, int], tuple[CardSet, ...]]
+"""Where a game's shuffled deals come from when not from its seed: ``(deal number from 1,
+dealer) -> hands``, e.g. ``dealing.hands_from_seed`` of each deal's own seed (a server
+keeps the secret, the engine only calls the function)."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,7 @@ class Game:
         seed: int | None = None,
         first_dealer: int | None = None,
         auto_deal: bool = True,
+        hand_source: HandSource | None = None,
     ) -> None:
         if first_dealer is not None and (
             isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer <= 3
@@ -74,6 +80,9 @@ class Game:
         drawn = self.rng.randrange(4)  # always drawn, so the deals depend on the seed alone
         self.first_dealer: int = drawn if first_dealer is None else first_dealer
         self.auto_deal = auto_deal
+        self.hand_source = hand_source
+        """Deals the shuffled deals instead of the seed (a real deal's gathered pack still
+        follows the seed's cut)."""
         self.deals: list[Deal] = []
         self.infos: list[DealInfo] = []
         self.history: list[tuple[int, int]] = []
@@ -85,11 +94,18 @@ class Game:
             self._deal_next()
 
     @staticmethod
-    def from_log(rules: RuleSet, seed: int, first_dealer: int, log: Sequence[LogEntry], auto_deal: bool = True) -> Game:
-        """The game rebuilt from its seed, first dealer and log (``IllegalAction`` if an
-        entry is not legal). With ``auto_deal`` False the log's deals are still dealt from
-        the seed, and the game then waits for ``deal_next``."""
-        game = Game(rules, seed, first_dealer, auto_deal=False)
+    def from_log(
+        rules: RuleSet,
+        seed: int,
+        first_dealer: int,
+        log: Sequence[LogEntry],
+        auto_deal: bool = True,
+        hand_source: HandSource | None = None,
+    ) -> Game:
+        """The game rebuilt from its seed (and hand source), first dealer and log
+        (``IllegalAction`` if an entry is not legal). With ``auto_deal`` False the log's
+        deals are still dealt, and the game then waits for ``deal_next``."""
+        game = Game(rules, seed, first_dealer, auto_deal=False, hand_source=hand_source)
         for entry in log:
             if game.awaiting_deal:
                 game.deal_next()
@@ -228,15 +244,25 @@ class Game:
     # ----- internals -----
 
     def _deal_next(self) -> Deal:
+        if self.hand_source is not None and not self._gathered_deal:
+            hands = self.hand_source(len(self.deals) + 1, self.next_dealer)
+            packets = self.rules.packets if self.rules.packets != "any" else PACKET_PATTERNS[0]  # information only
+            return self._start(tuple(hands), None, packets, seeded=False)
         hands, cut, packets = self._draw_deal()
         return self._start(hands, cut, packets)
+
+    @property
+    def _gathered_deal(self) -> bool:
+        """The next deal is a real deal's gathered pack, cut and dealt without shuffling."""
+        return self.rules.real_deal and self._gathered is not None
 
     def _draw_deal(self) -> tuple[tuple[CardSet, ...], int | None, str]:
         """The next deal as the seed deals it: hands, cut (real deal), packets."""
         dealer = self.next_dealer
         packets = self.rules.packets if self.rules.packets != "any" else self.rng.choice(PACKET_PATTERNS)
         cut: int | None = None
-        if self.rules.real_deal and self._gathered is not None:
+        if self._gathered_deal:
+            assert self._gathered is not None
             deck = self._gathered
             side = max(1, self.rules.cut_each_side)
             cut = self.rng.randint(side, 32 - side)

@@ -8,6 +8,7 @@ the result the live game had. Two error types keep the CLI's exit statuses apart
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,6 +85,34 @@ class Record:
 
 
 # ----- parsing -----
+
+MAX_JSON_DIGITS = 100
+"""A number of a record with more digits is refused before ``int()`` (which stops at 4,300)."""
+
+
+class _HugeNumber(Exception):
+    def __init__(self, digits: int) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _json_int(text: str) -> int:
+    if len(text) > MAX_JSON_DIGITS:
+        raise _HugeNumber(len(text.lstrip("-")))
+    return int(text)
+
+
+def decode_record(raw: bytes) -> Any:
+    """The JSON data of a record's bytes; ``RecordError`` with a one-line reason when they
+    are not UTF-8 JSON, hold a number too long, or nest too deeply."""
+    try:
+        return json.loads(raw.decode("utf-8"), parse_int=_json_int)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise RecordError(f"not valid JSON: {e}") from None
+    except _HugeNumber as e:
+        raise RecordError(f"not a usable record: a number of {e.digits} digits") from None
+    except RecursionError:
+        raise RecordError("not a usable record: JSON nested too deeply") from None
 
 
 def parse_record(data: Any) -> Record:

@@ -28,6 +28,7 @@ from sqlalchemy import (
     Engine,
     ForeignKey,
     Integer,
+    LargeBinary,
     String,
     create_engine,
     event,
@@ -71,6 +72,9 @@ class TableRow(Base):
     """The player who made a friends' table and controls its seats."""
     late_joins: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Whether a friend may take a computer's seat between deals once the game has started."""
+    deal_secret: Mapped[bytes | None] = mapped_column(LargeBinary(32), nullable=True)
+    """The 32-byte secret each deal's seed is derived from (docs/dealing.md); never sent to
+    anyone. None: a table of before it, dealt from ``seed`` (dealing version 1)."""
 
 
 class TablePlayerRow(Base):

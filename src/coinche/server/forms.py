@@ -31,8 +31,11 @@ URLENCODED: Final = "application/x-www-form-urlencoded"
 MULTIPART: Final = "multipart/form-data"
 
 
-async def read_form(request: Request, max_bytes: int = MAX_FORM_BYTES, max_fields: int = MAX_FORM_FIELDS) -> FormData:
-    """The fields of a posted form (text values only). ``HTTPException(400)`` for a body
+async def read_form(
+    request: Request, max_bytes: int = MAX_FORM_BYTES, max_fields: int = MAX_FORM_FIELDS, files: bool = False
+) -> FormData:
+    """The fields of a posted form (text values only; with ``files``, a file part is read
+    as the text of its field). ``HTTPException(400)`` for a body
     that is no complete UTF-8 form of the two form types, 413 for one over ``max_bytes``;
     ``ClientDisconnect`` (Starlette's) goes through: the client is gone, nobody to answer."""
     kind, params = parse_options_header(request.headers.get("content-type", ""))
@@ -46,7 +49,7 @@ async def read_form(request: Request, max_bytes: int = MAX_FORM_BYTES, max_field
     if kind_text == URLENCODED:
         items = _urlencoded(body, max_fields)
     else:
-        items = _multipart(body, params.get(b"boundary", b""), max_fields)
+        items = _multipart(body, params.get(b"boundary", b""), max_fields, files)
     fields: list[tuple[str, str | UploadFile]] = [*items]
     return FormData(fields)
 
@@ -87,9 +90,9 @@ def _urlencoded(body: bytes, max_fields: int) -> list[tuple[str, str]]:
         raise HTTPException(400) from None
 
 
-def _multipart(body: bytes, boundary: bytes, max_fields: int) -> list[tuple[str, str]]:
-    """The text parts of a complete multipart body; a file part is refused (no form of the
-    site sends one)."""
+def _multipart(body: bytes, boundary: bytes, max_fields: int, files: bool = False) -> list[tuple[str, str]]:
+    """The text parts of a complete multipart body; a file part is refused unless ``files``
+    (the verification page's upload), then read as UTF-8 text."""
     if not boundary:
         raise HTTPException(400)
     items: list[tuple[str, str]] = []
@@ -118,7 +121,7 @@ def _multipart(body: bytes, boundary: bytes, max_fields: int) -> list[tuple[str,
 
     def on_part_end() -> None:
         disposition, options = parse_options_header(headers.get(b"content-disposition", b""))
-        if disposition != b"form-data" or b"name" not in options or b"filename" in options:
+        if disposition != b"form-data" or b"name" not in options or (b"filename" in options and not files):
             raise HTTPException(400)
         if len(items) >= max_fields:
             raise HTTPException(400)

@@ -26,7 +26,7 @@ from starlette.websockets import WebSocket
 
 from . import i18n
 from .accounts import Account, AccountService, token_hash
-from .forms import read_form
+from .forms import MAX_FORM_BYTES, read_form
 from .security import origin_allowed
 from .store import new_id
 from .tables import TableService
@@ -44,6 +44,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "logout": "/deconnexion",
         "account": "/compte",
         "friends": "/amis",
+        "verify": "/verifier",
     },
     "en": {
         "calculator": "/calculator",
@@ -53,6 +54,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "logout": "/logout",
         "account": "/account",
         "friends": "/friends",
+        "verify": "/verify",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""
@@ -135,14 +137,14 @@ def csrf_ok(request: Request, sent: object) -> bool:
     return isinstance(sent, str) and hmac.compare_digest(sent.encode(), csrf_token(request).encode())
 
 
-async def read_checked_form(request: Request) -> FormData:
+async def read_checked_form(request: Request, max_bytes: int = MAX_FORM_BYTES, files: bool = False) -> FormData:
     """A posted form that changes something: from a page of this site (``Origin``, when the
     browser sends one) and carrying the visitor's CSRF token, else 403; then read strictly
-    (``forms.read_form``)."""
+    (``forms.read_form``: at most ``max_bytes``, file parts only with ``files``)."""
     settings = request.app.state.settings
     if not origin_allowed(request.scope, settings.allowed_origins):
         raise HTTPException(403)
-    form = await read_form(request)
+    form = await read_form(request, max_bytes, files=files)
     if not csrf_ok(request, form.get("csrf")):
         raise HTTPException(403)
     return form

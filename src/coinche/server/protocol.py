@@ -21,6 +21,7 @@ from ..engine.deal import View
 from ..engine.errors import EngineError, short_repr
 from ..engine.wire import action_from_json, action_to_json, game_view_to_json
 from . import i18n
+from .fair_deals import current_dealing_json
 from .hints import hint_sentence
 from .seating import people_names, seat_positions
 from .store import Seat
@@ -336,6 +337,7 @@ def state_message(
             "friends": friends_json(live, seat),
         },
         "game": game_view_to_json(view) if view is not None else None,
+        "dealing": current_dealing_json(live.spec, game) if started else None,
         "last": None if full else last_action(lang, live, seat, deal_view, names),
         "awaiting_next_deal": started and game.awaiting_deal and not game.is_over,
         "result_lines": [i18n.render(lang, m) for m in result.lines] if result is not None else [],

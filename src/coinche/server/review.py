@@ -27,6 +27,7 @@ from ..engine.scoring import Contract
 from ..engine.wire import WireError, message_from_json
 from . import i18n
 from .bot_pool import Priority
+from .fair_deals import dealing_info
 from .seating import seat_names, seat_positions
 from .tables import LiveTable, TableService
 
@@ -218,6 +219,7 @@ def build_review(
     c = deal.contract
     trump = c.trump if c is not None else None
     offset = first_step(live.game, n)
+    dealing = dealing_info(live.spec, live.game, n)
 
     # The auction, as a table by seat: columns from the dealer's left.
     first = (deal.dealer + 1) & 3
@@ -364,6 +366,7 @@ def build_review(
         "score": list(result.score),
         "explanations": explained,
         "steps": steps,
+        "dealing": dealing.to_json() if dealing is not None else None,
     }
 
 

@@ -19,6 +19,7 @@ from starlette.routing import BaseRoute, Route
 
 from ..engine.record import deal_record
 from . import i18n
+from .fair_deals import dealing_info
 from .pages import lang_of, page, player_in_session, service_of
 from .review import Reviews, analysis_view, build_review, finished_deal, first_step
 from .seating import seat_names
@@ -110,6 +111,9 @@ async def review_record(request: Request) -> Response:
     live, n, _seat = found
     deal = live.game.deals[n - 1]
     record = {**deal_record(deal), "table": live.id, "deal": n}  # extra keys: kept for information
+    dealing = dealing_info(live.spec, live.game, n)
+    if dealing is not None:
+        record["dealing"] = dealing.to_json()  # the deal is over: its seed is revealed
     return JSONResponse(
         record, headers={"Content-Disposition": f'attachment; filename="coinche-{live.id}-donne-{n}.json"'}
     )

@@ -12,7 +12,7 @@ import asyncio
 import secrets
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, ParamSpec, TypeVar
 
@@ -112,6 +112,9 @@ class TableSpec:
     free seats and start the game."""
     late_joins: bool = False
     """A friend may take a computer's seat between deals once the game has started."""
+    secret: bytes | None = field(default=None, repr=False)
+    """The table's dealing secret (docs/dealing.md): each deal's seed is derived from it.
+    Never sent to a client nor written to a record; None for a table of before it."""
 
     def seat_of(self, player: str) -> int | None:
         return seat_of(self.seats, player)
@@ -214,6 +217,7 @@ class Store:
                     code=spec.code,
                     host=spec.host,
                     late_joins=spec.late_joins,
+                    deal_secret=spec.secret,
                 )
             )
             s.flush()
@@ -239,6 +243,7 @@ class Store:
                 code=row.code,
                 host=row.host,
                 late_joins=bool(row.late_joins),
+                secret=row.deal_secret,
             )
             return spec, self._steps(s, table_id, 0)
 

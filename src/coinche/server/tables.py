@@ -42,6 +42,7 @@ from ..engine.rules import RuleSet
 from ..engine.wire import message_to_json
 from .bot_pool import BotPool, BotSpec, PoolBusy, Priority
 from .config import Settings
+from .fair_deals import hand_source, new_secret
 from .hub import Hub, LocalHub
 from .presence import Attendance
 from .rate_limits import RateLimits
@@ -142,7 +143,7 @@ class LiveTable:
     def build(spec: TableSpec, steps: Sequence[Step]) -> LiveTable:
         """The table after ``steps`` (its log from the start): the first deal is dealt with
         the table, later ones by ``deal`` steps (or before an action, in logs older than them)."""
-        game = Game(spec.rules, spec.seed, spec.first_dealer, auto_deal=False)
+        game = Game(spec.rules, spec.seed, spec.first_dealer, auto_deal=False, hand_source=hand_source(spec))
         if not spec.is_private:  # a friends' table deals when its host starts the game
             game.deal_next()
         live = LiveTable(spec, game, list(spec.seats))
@@ -334,6 +335,7 @@ class TableService:
             code=code,
             host=host,
             late_joins=late_joins,
+            secret=new_secret(seed, self._created),
         )
         await self.db(self.store.create_table, spec)
         return spec

@@ -257,6 +257,10 @@ export class TableView {
       `<div class="team team-them"><dt>${esc(t('js.team.them'))}</dt><dd>${g.totals[1 - u]}</dd></div>` +
       `</dl>` +
       `<p class="target">${esc(t('js.target', { target: g.target }))} · ${esc(t('js.deal_number', { number: g.deal_number }))}</p>` +
+      (this.state.dealing
+        ? `<p class="commitment" title="${esc(t('js.dealing.commitment_title', { hash: this.state.dealing.commitment }))}">` +
+          `${esc(t('js.dealing.commitment', { number: this.state.dealing.number, short: this.state.dealing.commitment.slice(0, 8) }))}</p>`
+        : '') +
       (showPoints
         ? `<p class="deal-points"><span aria-hidden="true">${esc(t('js.deal_points', { us: points[u], them: points[1 - u] }))}</span>` +
           `<span class="visually-hidden">${esc(t('js.read.deal_points', { us: points[u], them: points[1 - u] }))}</span></p>`

@@ -1,0 +1,115 @@
+"""The page that checks a deal's dealing (docs/dealing.md): ``/verifier`` in French,
+``/verify`` in English. A person pastes a record or chooses its file; for each deal that
+carries ``dealing``, the page says whether the revealed seed gives back the commitment
+and the hands, or what differs. The engine does the checking (``dealing.check_record``);
+this module reads the form and bounds it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Final
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..engine.dealing import DealCheck, check_record
+from ..engine.errors import EngineError
+from ..engine.record import decode_record
+from . import i18n
+from .pages import ADDRESSES, page, read_checked_form
+
+PATHS: Final = {lang: ADDRESSES[lang]["verify"] for lang in i18n.LANGUAGES}
+MAX_RECORD_BYTES: Final = 256 * 1024
+"""The largest record the page checks (a game's record is a few KB)."""
+MAX_BODY_BYTES: Final = 2 * MAX_RECORD_BYTES + 16 * 1024
+"""The form's body: the pasted text, the file and the fields around them."""
+DOC_PATH: Final = "/dealing.md"
+DOC: Final = Path(__file__).resolve().parents[3] / "docs" / "dealing.md"
+"""The algorithm's description, served as text where the sources are (not in a wheel)."""
+
+
+def check_text(raw: bytes, lang: str) -> tuple[str | None, list[dict[str, Any]]]:
+    """(the refusal to show, or None; each deal's result in words) for a record's bytes."""
+    if not raw.strip():
+        return i18n.gettext(lang, "verify.empty"), []
+    if len(raw) > MAX_RECORD_BYTES:
+        return i18n.gettext(lang, "verify.too_large", size=MAX_RECORD_BYTES // 1024), []
+    try:
+        checks = check_record(decode_record(raw))
+    except EngineError as e:
+        return i18n.gettext(lang, "verify.bad_record", message=str(e)), []
+    return None, [_deal_words(check, lang) for check in checks]
+
+
+def _deal_words(check: DealCheck, lang: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"title": i18n.gettext(lang, "verify.deal", n=check.number), "ok": check.ok}
+    if check.info is None:
+        out["facts"] = [i18n.gettext(lang, "verify.not_verifiable")]
+        out["checkable"] = False
+        return out
+    out["checkable"] = True
+    out["facts"] = [
+        i18n.gettext(lang, key)
+        for key, holds in (("verify.commitment_ok", check.commitment_ok), ("verify.hands_ok", check.hands_ok))
+        if holds
+    ]
+    out["problems"] = list(check.problems)
+    return out
+
+
+def _page_for(lang: str) -> Any:
+    other = "en" if lang == "fr" else "fr"
+
+    async def verify(request: Request) -> Response:
+        error: str | None = None
+        results: list[dict[str, Any]] = []
+        text = ""
+        status = 200
+        if request.method == "POST":
+            try:
+                form = await read_checked_form(request, MAX_BODY_BYTES, files=True)
+            except HTTPException as e:
+                if e.status_code != 413:
+                    raise
+                form = None
+                error = i18n.gettext(lang, "verify.too_large", size=MAX_RECORD_BYTES // 1024)
+                status = 413
+            if form is not None:
+                pasted, upload = form.get("record"), form.get("file")
+                text = pasted if isinstance(pasted, str) else ""
+                chosen = upload if isinstance(upload, str) and upload.strip() else text
+                error, results = check_text(chosen.encode("utf-8", "replace"), lang)
+                if error is not None:
+                    status = 413 if len(chosen.encode("utf-8", "replace")) > MAX_RECORD_BYTES else 400
+                if len(text) > MAX_RECORD_BYTES:
+                    text = ""  # not shown back
+        return page(
+            request,
+            "verify.html",
+            status,
+            lang=lang,
+            other_url=PATHS[other],
+            error=error,
+            results=results,
+            record_text=text,
+            all_ok=bool(results) and all(r["ok"] or not r["checkable"] for r in results),
+            doc_path=DOC_PATH,
+        )
+
+    return verify
+
+
+async def dealing_doc(request: Request) -> Response:
+    """docs/dealing.md as plain text (404 where the sources are not installed)."""
+    if not DOC.is_file():
+        raise HTTPException(404)
+    return PlainTextResponse(DOC.read_text(encoding="utf-8"), media_type="text/markdown; charset=utf-8")
+
+
+routes: list[BaseRoute] = [
+    *(Route(PATHS[lang], _page_for(lang), methods=["GET", "POST"]) for lang in i18n.LANGUAGES),
+    Route(DOC_PATH, dealing_doc),
+]
