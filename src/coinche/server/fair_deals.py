@@ -4,6 +4,7 @@ its seed. The engine's ``dealing`` module does the arithmetic."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 from typing import Any
@@ -42,11 +43,19 @@ def dealing_info(spec: TableSpec, game: Game, number: int) -> DealingInfo | None
     gathered pack, a deal not dealt yet)."""
     if spec.secret is None or not 1 <= number <= len(game.deals) or game.infos[number - 1].seeded:
         return None
-    seed = deal_seed(spec.secret, spec.id, number)
     deal = game.deals[number - 1]
-    if deal.dealt != hands_from_seed(seed, deal.dealer):  # a real deal's gathered pack
+    seed, hands = seeded_hands(spec.secret, spec.id, number, deal.dealer)
+    if deal.dealt != hands:  # a real deal's gathered pack
         return None
     return DealingInfo.of(seed, spec.id, number, reveal=deal.is_over)
+
+
+@functools.lru_cache(maxsize=4096)
+def seeded_hands(secret: bytes, table_id: str, number: int, dealer: int) -> tuple[bytes, tuple[CardSet, ...]]:
+    """A deal's seed and the hands it deals: every seat's state of every step asks for the
+    commitment of the deal in progress; the shuffle is computed once (about 20 µs)."""
+    seed = deal_seed(secret, table_id, number)
+    return seed, hands_from_seed(seed, dealer)
 
 
 def current_dealing_json(spec: TableSpec, game: Game) -> dict[str, Any] | None:
