@@ -60,9 +60,12 @@ def play_one_move(players: list[Player], client: TestClient, table_id: str, rng:
     return drain(players[0], live_table(client, table_id).seq)
 
 
-def test_four_people_play_a_whole_game_and_nobody_sees_another_seats_cards(client: TestClient) -> None:
-    rng = random.Random(17)
-    people, table_id, _code = four_people(client, target="1000")
+@pytest.mark.parametrize(("profile", "seed"), [("classic", 17), ("online", 5)])
+def test_four_people_play_a_whole_game_and_nobody_sees_another_seats_cards(
+    client: TestClient, profile: str, seed: int
+) -> None:
+    rng = random.Random(seed)
+    people, table_id, _code = four_people(client, profile=profile, target="1000")
     with (
         people[0].connect(table_id) as host,
         people[1].connect(table_id) as paul,
