@@ -97,6 +97,10 @@ class ArenaResult:
     """Per side: seconds per call of the auction with more than one legal call."""
     card_time: dict[str, MoveTimes] = field(default_factory=dict)
     """Per side: seconds per card played with more than one legal card."""
+    pair_diffs: tuple[int, ...] = ()
+    """Score diff (NS bots' team minus EW bots' team) of each duplicate pair, its two deals
+    summed, in pair order: the match one pair at a time (the ratings' measure of the levels
+    counts each pair as one game); not in ``to_json``."""
 
     @property
     def pairs(self) -> int:
@@ -530,6 +534,7 @@ def _combine(task: _Task, outcomes: Sequence[_PairOutcome], elapsed: float) -> A
         error_log=tuple(errors[:MAX_ERROR_LOG]),
         call_time={s: move_times(call_times[s]) for s in SIDES},
         card_time={s: move_times(card_times[s]) for s in SIDES},
+        pair_diffs=tuple(sum(o.diffs) for o in outcomes),
     )
 
 
