@@ -259,6 +259,8 @@ FORMS = [
     ("/rejoindre/ABCDEF", {"name": "Paul", "seat": "1"}),
     ("/verifier", {"record": "{}"}),
     ("/verify", {"record": "{}"}),
+    ("/revoir", {"record": "{}"}),
+    ("/replay", {"record": "{}"}),
 ]
 
 

@@ -69,6 +69,8 @@ class Settings:
     """Accounts one address may create."""
     table_limit: str = "10/minute"
     """Tables one player may create."""
+    upload_limit: str = "20/minute"
+    """Records one player may upload to replay (``/revoir``)."""
     table_limit_per_address: str = "100/minute"
     """Tables one address may create (many players may share one address)."""
     open_tables_guest: int = 5

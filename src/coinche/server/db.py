@@ -6,7 +6,8 @@ for the next deal and the changes of who sits where, in order. The live game is 
 from them, so nothing else of a game needs storing. ``(table_id, seq)`` is the primary key
 of a step: two writers can never both append the same step. A computer's action keeps its
 explanation, a player's its request id (a resent request is applied once), and
-``analyses`` caches each reviewed deal's analysis. ``players`` are who sits at tables: a
+``analyses`` caches each reviewed deal's analysis (``upload_analyses`` those of the
+``uploaded_records``, the records visitors upload to review them). ``players`` are who sits at tables: a
 guest is a player without an account; an ``accounts`` row owns one player, and its
 ``sessions`` are the logged-in browsers. ``table_players`` says who sat at each table (for
 a player's list of games), ``tables.finished_at`` when its game ended.
@@ -30,6 +31,7 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     String,
+    Text,
     create_engine,
     event,
     false,
@@ -121,6 +123,35 @@ class AnalysisRow(Base):
     table_id: Mapped[str] = mapped_column(String(16), ForeignKey("tables.id"), primary_key=True)
     deal: Mapped[int] = mapped_column(Integer, primary_key=True)
     """1 for the table's first deal."""
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class UploadedRecordRow(Base):
+    """A record of a deal or a game a visitor uploaded to replay and review it (``/revoir``):
+    checked by the engine before it is stored; only its owner may open it."""
+
+    __tablename__ = "uploaded_records"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    """Random and URL-safe."""
+    owner: Mapped[str] = mapped_column(String(32), index=True)
+    """The player (a guest's or an account's) who uploaded it."""
+    record: Mapped[str] = mapped_column(Text)
+    """The record's JSON text as uploaded (at most 256 KB)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class UploadAnalysisRow(Base):
+    """The double-dummy analysis of a deal of an uploaded record, computed once for its review."""
+
+    __tablename__ = "upload_analyses"
+
+    upload_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("uploaded_records.id", ondelete="CASCADE"), primary_key=True
+    )
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """1 for the record's first deal."""
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 

@@ -45,6 +45,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "account": "/compte",
         "friends": "/amis",
         "verify": "/verifier",
+        "replay": "/revoir",
     },
     "en": {
         "calculator": "/calculator",
@@ -55,6 +56,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "account": "/account",
         "friends": "/friends",
         "verify": "/verify",
+        "replay": "/replay",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""

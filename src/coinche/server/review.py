@@ -89,45 +89,66 @@ def _is_step(entry: LogEntry) -> bool:
     return not isinstance(entry, Declaration) and not is_declaration(entry)
 
 
+AnalysisKey = tuple[str, str, int]
+"""Whose deal an analysis is: (``table`` or ``upload``, its id, the deal number, 1-based)."""
+
+
 @dataclass
 class Reviews:
-    """The analyses of a server: computed once per deal in the pool, cached in the database."""
+    """The analyses of a server: computed once per deal in the pool, cached in the database
+    (a table's deal in ``analyses``, an uploaded record's in ``upload_analyses``)."""
 
     service: TableService
-    running: dict[tuple[str, int], asyncio.Task[dict[str, Any] | None]] = field(default_factory=dict)
+    running: dict[AnalysisKey, asyncio.Task[dict[str, Any] | None]] = field(default_factory=dict)
 
     async def cached(self, table_id: str, n: int) -> dict[str, Any] | None:
-        return await self.service.db(self.service.store.load_analysis, table_id, n)
+        return await self._load(("table", table_id, n))
+
+    async def _load(self, key: AnalysisKey) -> dict[str, Any] | None:
+        store = self.service.store
+        load = store.load_analysis if key[0] == "table" else store.load_upload_analysis
+        return await self.service.db(load, key[1], key[2])
 
     async def analysis(self, live: LiveTable, n: int) -> dict[str, Any] | None:
-        """The analysis of finished deal ``n`` if ready; else None, its computation
-        started (once: a request while it runs shares it)."""
-        data = await self.cached(live.id, n)
+        """The analysis of the table's finished deal ``n`` if ready; else None, its
+        computation started (once: a request while it runs shares it)."""
+        deal = finished_deal(live, n)
+        assert deal is not None, "only a finished deal is analysed"
+        return await self.analysis_of(("table", live.id, n), deal)
+
+    async def analysis_of(self, key: AnalysisKey, deal: Deal) -> dict[str, Any] | None:
+        """The analysis of ``deal`` (finished), whoever's it is (``key``), if ready; else
+        None, its computation started once."""
+        data = await self._load(key)
         if data is not None:
             return data
-        key = (live.id, n)
         if key not in self.running:
-            deal = finished_deal(live, n)
-            assert deal is not None, "only a finished deal is analysed"
             self.running[key] = asyncio.get_running_loop().create_task(self._compute(key, deal))
         return None
 
     async def wait(self, live: LiveTable, n: int) -> dict[str, Any] | None:
         """The analysis, computed now if need be (None if it failed): for tests and benches."""
-        data = await self.analysis(live, n)
+        deal = finished_deal(live, n)
+        assert deal is not None, "only a finished deal is analysed"
+        return await self.wait_of(("table", live.id, n), deal)
+
+    async def wait_of(self, key: AnalysisKey, deal: Deal) -> dict[str, Any] | None:
+        data = await self.analysis_of(key, deal)
         if data is not None:
             return data
-        return await asyncio.shield(self.running[(live.id, n)])
+        return await asyncio.shield(self.running[key])
 
-    async def _compute(self, key: tuple[str, int], deal: Deal) -> dict[str, Any] | None:
+    async def _compute(self, key: AnalysisKey, deal: Deal) -> dict[str, Any] | None:
         try:
             data = await self.service.pool.run(
                 analyse, deal.rules, deal.dealer, deal.dealt, list(deal.log), priority=Priority.ANALYSIS
             )
-            await self.service.db(self.service.store.save_analysis, key[0], key[1], data)
+            store = self.service.store
+            save = store.save_analysis if key[0] == "table" else store.save_upload_analysis
+            await self.service.db(save, key[1], key[2], data)
             return data
         except Exception:  # a failed analysis is computed again on the next request
-            log.exception("table %s deal %s: the analysis failed", *key)
+            log.exception("%s %s deal %s: the analysis failed", *key)
             return None
         finally:
             self.running.pop(key, None)
@@ -209,17 +230,47 @@ def _sentence(lang: str, names: Sequence[str], seat: int, action: Action) -> str
 def build_review(
     live: LiveTable, n: int, viewer: int, lang: str, explanations: dict[int, dict[str, Any]]
 ) -> dict[str, Any]:
-    """Everything the review page of finished deal ``n`` shows, as JSON-able data:
-    ``explanations`` are the stored ones by step of the table's log."""
+    """Everything the review page of the table's finished deal ``n`` shows, as JSON-able
+    data: ``explanations`` are the stored ones by step of the table's log."""
     deal = finished_deal(live, n)
     assert deal is not None, "only a finished deal is reviewed"
-    result = deal.result()
-    assert result is not None
-    names = seat_names(lang, deal.rules.direction, viewer)
-    c = deal.contract
-    trump = c.trump if c is not None else None
     offset = first_step(live.game, n)
     dealing = dealing_info(live.spec, live.game, n)
+    review = review_deal(
+        deal,
+        n,
+        lang,
+        names=seat_names(lang, deal.rules.direction, viewer),
+        viewer=viewer,
+        explanations={i - offset: e for i, e in explanations.items()},
+        base=f"/table/{live.id}/donne/{n}",
+        back=f"/table/{live.id}",
+    )
+    review["table_id"] = live.id
+    review["dealing"] = dealing.to_json() if dealing is not None else None
+    return review
+
+
+def review_deal(
+    deal: Deal,
+    n: int,
+    lang: str,
+    *,
+    names: list[str],
+    viewer: int,
+    explanations: dict[int, dict[str, Any]],
+    base: str,
+    back: str,
+) -> dict[str, Any]:
+    """Everything the review page of a finished deal shows, as JSON-able data, whether the
+    deal comes from a table's log or from an uploaded record: ``names`` of the seats as
+    ``viewer`` sees them, ``explanations`` by index in the deal's log, ``base`` the
+    address of the page (its analysis and record are under it), ``back`` where its
+    first link leads."""
+    result = deal.result()
+    assert result is not None, "only a finished deal is reviewed"
+    c = deal.contract
+    trump = c.trump if c is not None else None
 
     # The auction, as a table by seat: columns from the dealer's left.
     first = (deal.dealer + 1) & 3
@@ -268,7 +319,7 @@ def build_review(
         if seat is not None and action is not None:
             step["code"] = card_str(card_of(action)) if kind == "card" else call_str(action)
             step["text"] = _sentence(lang, names, seat, action)
-            step["explanation"] = explanation_text(lang, explanations.get(offset + index))
+            step["explanation"] = explanation_text(lang, explanations.get(index))
         return step
 
     steps.append(position("start", None, None, -1))
@@ -284,7 +335,7 @@ def build_review(
                 if ms
                 else i18n.gettext(lang, "live.declare_nothing", seat=names[seat])
             )
-            declared = {"text": said, "explanation": explanation_text(lang, explanations.get(offset + index))}
+            declared = {"text": said, "explanation": explanation_text(lang, explanations.get(index))}
             if declared["explanation"] is not None:
                 explained.append({"step": len(steps), "seat": seat, "name": names[seat], "action": said})
                 explained[-1].update(declared["explanation"])
@@ -347,7 +398,9 @@ def build_review(
         elif c.multiplier > 2:
             contract += i18n.gettext(lang, "review.surcoinched")
     return {
-        "table_id": live.id,
+        "table_id": None,
+        "base": base,
+        "back": back,
         "deal": n,
         "viewer": viewer,
         "lang": lang,
@@ -366,7 +419,7 @@ def build_review(
         "score": list(result.score),
         "explanations": explained,
         "steps": steps,
-        "dealing": dealing.to_json() if dealing is not None else None,
+        "dealing": None,
     }
 
 

@@ -84,6 +84,7 @@ async def review_page(request: Request) -> Response:
         request,
         "review.html",
         review=review,
+        back_key="review.back",
         teams=teams,
         short_names=short,
         leader=review["seat_names"][(review["dealer"] + 1) & 3],

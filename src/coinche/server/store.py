@@ -32,6 +32,8 @@ from .db import (
     SettingRow,
     TablePlayerRow,
     TableRow,
+    UploadAnalysisRow,
+    UploadedRecordRow,
     make_engine,
     migrate,
     now,
@@ -392,6 +394,33 @@ class Store:
         try:
             with self.engine.begin() as conn:
                 conn.execute(insert(AnalysisRow), {"table_id": table_id, "deal": deal, "data": data})
+        except IntegrityError:
+            pass
+
+    # ----- uploaded records -----
+
+    def save_upload(self, owner: str, record: str) -> str:
+        """Keep a checked record for its owner; its new random id."""
+        upload_id = new_id(12)
+        with self.engine.begin() as conn:
+            conn.execute(insert(UploadedRecordRow), {"id": upload_id, "owner": owner, "record": record})
+        return upload_id
+
+    def load_upload(self, upload_id: str) -> tuple[str, str] | None:
+        """(owner, record text) of an uploaded record, None if there is none."""
+        with self.session() as s:
+            row = s.get(UploadedRecordRow, upload_id)
+            return (row.owner, row.record) if row is not None else None
+
+    def load_upload_analysis(self, upload_id: str, deal: int) -> dict[str, Any] | None:
+        with self.session() as s:
+            row = s.get(UploadAnalysisRow, (upload_id, deal))
+            return row.data if row is not None else None
+
+    def save_upload_analysis(self, upload_id: str, deal: int, data: dict[str, Any]) -> None:
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(UploadAnalysisRow), {"upload_id": upload_id, "deal": deal, "data": data})
         except IntegrityError:
             pass
 

@@ -7,6 +7,7 @@ this module reads the form and bounds it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
@@ -44,6 +45,40 @@ def check_text(raw: bytes, lang: str) -> tuple[str | None, list[dict[str, Any]]]
     return None, [_deal_words(check, lang) for check in checks]
 
 
+@dataclass(frozen=True)
+class PostedRecord:
+    """A record posted by the form of ``/verifier`` or ``/revoir``: ``raw``, its bytes
+    (None when refused), the pasted ``text`` to show back, the refusal and its status."""
+
+    raw: bytes | None
+    text: str
+    error: str | None = None
+    status: int = 200
+
+
+async def read_record_form(request: Request, lang: str) -> PostedRecord:
+    """The record of a posted form (field ``record`` pasted, or ``file`` chosen; the file
+    wins), checked for its CSRF token (else 403) and bounded: an empty or too large one is
+    refused here (400, 413), with the words to show."""
+    try:
+        form = await read_checked_form(request, MAX_BODY_BYTES, files=True)
+    except HTTPException as e:
+        if e.status_code != 413:
+            raise
+        return PostedRecord(None, "", i18n.gettext(lang, "verify.too_large", size=MAX_RECORD_BYTES // 1024), 413)
+    pasted, upload = form.get("record"), form.get("file")
+    text = pasted if isinstance(pasted, str) else ""
+    chosen = upload if isinstance(upload, str) and upload.strip() else text
+    raw = chosen.encode("utf-8", "replace")
+    if len(text) > MAX_RECORD_BYTES:
+        text = ""  # not shown back
+    if len(raw) > MAX_RECORD_BYTES:
+        return PostedRecord(None, text, i18n.gettext(lang, "verify.too_large", size=MAX_RECORD_BYTES // 1024), 413)
+    if not raw.strip():
+        return PostedRecord(None, text, i18n.gettext(lang, "verify.empty"), 400)
+    return PostedRecord(raw, text)
+
+
 def _deal_words(check: DealCheck, lang: str) -> dict[str, Any]:
     out: dict[str, Any] = {"title": i18n.gettext(lang, "verify.deal", n=check.number), "ok": check.ok}
     if check.info is None:
@@ -69,23 +104,12 @@ def _page_for(lang: str) -> Any:
         text = ""
         status = 200
         if request.method == "POST":
-            try:
-                form = await read_checked_form(request, MAX_BODY_BYTES, files=True)
-            except HTTPException as e:
-                if e.status_code != 413:
-                    raise
-                form = None
-                error = i18n.gettext(lang, "verify.too_large", size=MAX_RECORD_BYTES // 1024)
-                status = 413
-            if form is not None:
-                pasted, upload = form.get("record"), form.get("file")
-                text = pasted if isinstance(pasted, str) else ""
-                chosen = upload if isinstance(upload, str) and upload.strip() else text
-                error, results = check_text(chosen.encode("utf-8", "replace"), lang)
+            posted = await read_record_form(request, lang)
+            text, error, status = posted.text, posted.error, posted.status
+            if posted.raw is not None:
+                error, results = check_text(posted.raw, lang)
                 if error is not None:
-                    status = 413 if len(chosen.encode("utf-8", "replace")) > MAX_RECORD_BYTES else 400
-                if len(text) > MAX_RECORD_BYTES:
-                    text = ""  # not shown back
+                    status = 400
         return page(
             request,
             "verify.html",

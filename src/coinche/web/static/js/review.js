@@ -9,7 +9,7 @@ const root = document.getElementById('review');
 const data = JSON.parse(document.getElementById('review-data').textContent);
 const steps = data.steps;
 const names = data.seat_names;
-const base = `/table/${data.table_id}/donne/${data.deal}`;
+const base = data.base;
 const $ = (id) => document.getElementById(id);
 const els = {
   stepper: $('stepper'),
