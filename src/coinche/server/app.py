@@ -22,6 +22,7 @@ from . import account_pages, calculator_page, friends_pages, review_pages, rules
 from .accounts import AccountService
 from .bot_pool import BotPool
 from .config import Settings
+from .daily import DailyChallenge
 from .forms import client_left
 from .hub import Hub, LocalHub
 from .pages import WEB, VisitorMiddleware, page
@@ -45,6 +46,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
         service = TableService(store, pool, settings, hub or LocalHub())
         app.state.service = service
+        app.state.daily = DailyChallenge(service)
         app.state.accounts = AccountService(store, service.db, settings)
         app.state.rate_limits = service.rate_limits
         try:
