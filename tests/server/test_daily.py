@@ -18,9 +18,12 @@ from sqlalchemy import select
 from starlette.testclient import TestClient
 
 from coinche.engine.dealing import DealingInfo, commitment, deal_seed, hands_from_seed, verify
-from coinche.server.daily import DEALS, FIRST_DEALER, DailyChallenge, day_end, day_of, next_day
+from coinche.engine.game import Game
+from coinche.engine.rules import RuleSet
+from coinche.server.daily import DEALS, FIRST_DEALER, ChallengeStore, DailyChallenge, day_end, day_of, next_day
 from coinche.server.daily import commitment as day_commitment
 from coinche.server.db import AccountRow
+from coinche.server.store import Store
 from coinche.server.tables import TableError
 
 PASSWORD = "correct horse"
@@ -125,8 +128,10 @@ def test_the_commitment_comes_before_the_day_and_the_seed_after(make_client: Any
 
 
 def test_same_actions_same_deals_same_computer_moves_and_one_attempt(make_client: Any) -> None:
-    client = make_client(**FAST)
-    service = service_of(client)
+    # The site's computers (the expert), and two applications on one database: the second
+    # account's computers think in other worker processes than the first's.
+    client = make_client(challenge_level="expert")
+    other = make_client(challenge_level="expert")
     anne = account(client, "Anne")
     first = start(client, anne)
     assert start(client, anne) == first  # resumable: the same table
@@ -134,26 +139,31 @@ def test_same_actions_same_deals_same_computer_moves_and_one_attempt(make_client
     with pytest.raises(TableError) as refused:
         start(client, anne)
     assert refused.value.code == "challenge_done"
+    with pytest.raises(TableError):
+        start(other, anne)  # whichever process is asked
 
-    bruno = account(client, "Bruno")
-    second = start(client, bruno)
+    bruno = account(other, "Bruno")
+    second = start(other, bruno)
     assert second != first
-    bruno_human = play(client, second)
-    a, b = live_table(client, first), live_table(client, second)
+    bruno_human = play(other, second)
+    a, b = live_table(client, first), live_table(other, second)
+    assert a.spec.level == "expert" and all(s.level == "expert" for s in a.seats[1:])
     assert [d.dealt for d in a.game.deals] == [d.dealt for d in b.game.deals] and len(a.game.deals) == DEALS
-    assert moves(client, first) == moves(client, second)
+    assert moves(client, first) == moves(other, second)
     assert [m["game"] for m in anne_human.messages if m["type"] == "state"] == [
         m["game"] for m in bruno_human.messages if m["type"] == "state"
     ]
 
-    # A third account that plays otherwise gets the same deals (at least the first one's
-    # hands) but its own moves; all three are ranked.
+    # A third account that plays otherwise gets the same deals but makes its own moves;
+    # all three are ranked.
     carla = account(client, "Carla")
     third = start(client, carla)
     play(client, third, seed=99)
     c = live_table(client, third)
-    assert c.game.deals[0].dealt == a.game.deals[0].dealt
-    results = call(client, daily_of(client).results, DAY)
+    assert [d.dealt for d in c.game.deals] == [d.dealt for d in a.game.deals]
+    assert moves(client, third) != moves(client, first)
+    daily = daily_of(client)
+    results = call(client, daily.results, DAY)
     assert sorted({r.player for r in results}) == sorted([anne, bruno, carla])
     assert all(not r.guest for r in results) and len(results) == 3 * DEALS
     by_player = {p: [r for r in results if r.player == p] for p in (anne, bruno, carla)}
@@ -163,13 +173,13 @@ def test_same_actions_same_deals_same_computer_moves_and_one_attempt(make_client
     for r, deal in zip(by_player[anne], a.game.deals, strict=True):
         res = deal.result()
         assert res is not None and r.score == res.score[0] - res.score[1] and r.deal_score == res.score
-    standings = call(client, daily_of(client).ranking, DAY, NOW)
+    standings = call(client, daily.ranking, DAY, NOW)
     assert sorted(s.player for s in standings) == sorted([anne, bruno, carla])
     ranks = {s.player: s for s in standings}
     assert ranks[anne].percents == ranks[bruno].percents and ranks[anne].rank == ranks[bruno].rank
-    final = call(client, daily_of(client).ranking, DAY, day_end(DAY))
-    assert [s.player for s in final] == [s.player for s in standings]
-    assert service.free_deals_left  # accounts: no limit is counted
+    assert all(s.finished == DEALS for s in standings)
+    final = call(client, daily.ranking, DAY, day_end(DAY))
+    assert [(s.player, s.average) for s in final] == [(s.player, s.average) for s in standings]
 
 
 def test_a_guest_plays_without_free_deals_and_without_a_place_in_the_ranking(make_client: Any) -> None:
@@ -203,3 +213,28 @@ def test_the_results_survive_a_restart_and_the_table_resumes(make_client: Any) -
     assert start(client, anne) == table_id
     play(client, table_id)
     assert [r.deal for r in call(client, daily_of(client).results, DAY, anne)] == [1, 2, 3, 4]
+
+
+def test_a_day_is_made_once_with_a_random_seed_and_two_makers_agree(tmp_path: Any) -> None:
+    store = Store(f"sqlite:///{tmp_path}/days.db")
+    try:
+        days = ChallengeStore(store)
+        made = days.ensure_day(DAY, "online")
+        again = ChallengeStore(store).ensure_day(DAY, "classic")  # another process, later
+        assert again == made and made.profile == "online" and len(made.seed) == 32
+        other = days.ensure_day(next_day(DAY), "online")
+        assert other.seed != made.seed and other.commitment == day_commitment(next_day(DAY), other.seed)
+    finally:
+        store.close()
+
+
+def test_a_game_of_four_deals_ends_after_them_whoever_leads() -> None:
+    rules = RuleSet.profile("online", target=501)
+    game = Game(rules, seed=3, first_dealer=FIRST_DEALER, max_deals=DEALS)
+    rng = random.Random(5)
+    while not game.is_over:
+        legal = game.legal_actions()
+        bids = [a for a in legal if a != legal[0]]
+        game.apply(rng.choice(bids) if bids and rng.random() < 0.3 else legal[0])
+    assert len(game.deals) == DEALS and game.finished and game.winner is None and game.legal_actions() == []
+    assert [d.dealer for d in game.deals] == [3, 0, 1, 2]

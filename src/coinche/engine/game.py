@@ -90,8 +90,8 @@ class Game:
         self.totals = [0, 0]
         self.winner: int | None = None
         self.max_deals = max_deals
-        """The game ends after this many deals whatever the scores (the daily challenge's
-        four deals; no team wins then): None, it ends when a team wins."""
+        """The game ends after this many deals whatever the scores, and no team wins it (the
+        daily challenge's four deals): None, it ends when a team wins."""
         self.finished = False
         """Ended by ``max_deals``."""
         self._pending_validation: set[int] = set()
@@ -293,8 +293,8 @@ class Game:
         self.totals[0] += res.score[0]
         self.totals[1] += res.score[1]
         self._gathered = _gather(deal)
-        if self.max_deals is not None and len(self.deals) >= self.max_deals:
-            self.finished = True
+        if self.max_deals is not None:  # so many deals, whatever the scores: nobody wins
+            self.finished = len(self.deals) >= self.max_deals
             return
         if res.contract is None:
             return

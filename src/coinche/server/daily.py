@@ -141,10 +141,14 @@ class ChallengeStore:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def ensure_day(self, day: str, profile: str) -> Day:
+    def ensure_day(self, day: str, profile: str, test_seed: int | str | None = None) -> Day:
         """The day's row, made with a random seed if there is none (the primary key settles
-        a race: whoever lost reads the winner's)."""
-        seed = secrets.token_bytes(32)
+        a race: whoever lost reads the winner's); ``test_seed`` (``Settings.table_seed``,
+        tests only): the seed follows from it and the day, so a test deals alike each run."""
+        if test_seed is None:
+            seed = secrets.token_bytes(32)
+        else:
+            seed = hashlib.sha256(f"coinche-test-challenge:{test_seed}:{day}".encode()).digest()
         with self.store.engine.begin() as conn:
             conn.execute(
                 _insert_ignoring_conflicts(self.store.engine, ChallengeDayRow, ["day"]),
@@ -271,8 +275,9 @@ class DailyChallenge:
     async def ensure_day(self, day: str) -> Day:
         """The day's row and the next day's (made if missing): tomorrow's commitment exists
         before tomorrow starts."""
-        found = await self.tables.db(self.store.ensure_day, day, self._profile)
-        await self.tables.db(self.store.ensure_day, next_day(day), self._profile)
+        test_seed = self.tables.settings.table_seed
+        found = await self.tables.db(self.store.ensure_day, day, self._profile, test_seed)
+        await self.tables.db(self.store.ensure_day, next_day(day), self._profile, test_seed)
         return found
 
     async def day(self, day: str) -> Day | None:
