@@ -238,3 +238,27 @@ def test_a_game_of_four_deals_ends_after_them_whoever_leads() -> None:
         game.apply(rng.choice(bids) if bids and rng.random() < 0.3 else legal[0])
     assert len(game.deals) == DEALS and game.finished and game.winner is None and game.legal_actions() == []
     assert [d.dealer for d in game.deals] == [3, 0, 1, 2]
+
+
+def test_the_page_shows_the_commitments_starts_the_attempt_and_refuses_a_second(make_client: Any) -> None:
+    client = make_client(challenge_level="confirmed")
+    account(client, "Anne")
+    today = day_of(datetime.now(UTC))
+    page = client.get("/defi")
+    assert page.status_code == 200
+    day = call(client, daily_of(client).day, today)
+    tomorrow = call(client, daily_of(client).day, next_day(today))
+    assert day is not None and tomorrow is not None
+    assert day.commitment in page.text and tomorrow.commitment in page.text
+    assert day.seed.hex() not in page.text and tomorrow.seed.hex() not in page.text
+    r = post_form(client, "/defi", {}, "/defi")
+    assert r.status_code == 303 and r.headers["location"].startswith("/table/")
+    table_id = r.headers["location"].removeprefix("/table/")
+    assert post_form(client, "/defi", {}, "/defi").headers["location"] == f"/table/{table_id}"
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        last = Human(ws, rng=random.Random(3)).play_game()
+    assert last["over"] and last["challenge"] == today
+    again = post_form(client, "/defi", {}, "/")  # a form of before, sent again
+    assert again.status_code == 409 and "déjà joué" in again.text
+    shown = client.get("/defi").text
+    assert "Anne" in shown and "4/4" in shown and day.seed.hex() not in shown

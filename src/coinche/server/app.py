@@ -18,7 +18,16 @@ from starlette.responses import Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-from . import account_pages, calculator_page, friends_pages, review_pages, rules_pages, table_pages, verify_page
+from . import (
+    account_pages,
+    calculator_page,
+    daily_pages,
+    friends_pages,
+    review_pages,
+    rules_pages,
+    table_pages,
+    verify_page,
+)
 from .accounts import AccountService
 from .bot_pool import BotPool
 from .config import Settings
@@ -66,6 +75,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *review_pages.routes,
         *rules_pages.routes,
         *verify_page.routes,
+        *daily_pages.routes,
         Mount("/static", StaticFiles(directory=str(WEB / "static")), name="static"),
     ]
     app = Starlette(
