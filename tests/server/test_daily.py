@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import time
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
@@ -262,3 +263,15 @@ def test_the_page_shows_the_commitments_starts_the_attempt_and_refuses_a_second(
     assert again.status_code == 409 and "déjà joué" in again.text
     shown = client.get("/defi").text
     assert "Anne" in shown and "4/4" in shown and day.seed.hex() not in shown
+
+
+def test_a_running_server_makes_tomorrow_s_commitment_unasked(make_client: Any) -> None:
+    client = make_client()
+    today = day_of(datetime.now(UTC))
+    daily = daily_of(client)
+    for _ in range(100):
+        if call(client, daily.day, next_day(today)) is not None:
+            break
+        time.sleep(0.02)
+    tomorrow = call(client, daily.day, next_day(today))
+    assert tomorrow is not None and call(client, daily.revealed_seed, next_day(today), datetime.now(UTC)) is None

@@ -55,13 +55,15 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
         service = TableService(store, pool, settings, hub or LocalHub())
         app.state.service = service
-        app.state.daily = DailyChallenge(service)
+        app.state.daily = daily = DailyChallenge(service)
+        daily.start_keeping_ahead()
         app.state.accounts = AccountService(store, service.db, settings)
         app.state.rate_limits = service.rate_limits
         try:
             yield
         finally:
             app.state.accounts.close()
+            await daily.close()
             await service.close()
             await pool.aclose()
             pool.close()

@@ -54,8 +54,10 @@ marks the attempt finished.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
+import logging
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -69,12 +71,16 @@ from .matchpoints import Standing, ranking
 from .store import Seat, Store, TableSpec, _insert_ignoring_conflicts
 from .tables import LiveTable, TableError, TableService
 
+log = logging.getLogger("coinche.daily")
+
 DEALS = 4
 """Deals a day."""
 TAG = b"coinche-challenge-v1"
 FIRST_DEALER = 3
 """West deals the first deal (then South, North... as usual): South speaks first."""
 SOUTH = 0
+KEEP_AHEAD_SECONDS = 3600.0
+"""How often a running server makes sure today's and tomorrow's days exist."""
 
 
 def day_of(moment: datetime) -> str:
@@ -267,6 +273,26 @@ class DailyChallenge:
         self.tables = tables
         self.store = ChallengeStore(tables.store)
         tables.deal_over_hooks.append(self._record)
+        self._ahead: asyncio.Task[None] | None = None
+
+    def start_keeping_ahead(self, every: float = KEEP_AHEAD_SECONDS) -> None:
+        """Make today's and tomorrow's rows now and every ``every`` seconds (the
+        application's lifetime), so tomorrow's commitment exists well before it starts
+        even if nobody opens the challenge page that day."""
+        self._ahead = asyncio.get_running_loop().create_task(self._keep_ahead(every))
+
+    async def _keep_ahead(self, every: float) -> None:
+        while True:
+            try:
+                await self.ensure_day(day_of(datetime.now(UTC)))
+            except Exception:  # the database may be down a while: the next round tries again
+                log.exception("the daily challenge's days could not be made")
+            await asyncio.sleep(every)
+
+    async def close(self) -> None:
+        if self._ahead is not None:
+            self._ahead.cancel()
+            await asyncio.gather(self._ahead, return_exceptions=True)
 
     @property
     def _profile(self) -> str:
