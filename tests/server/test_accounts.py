@@ -259,6 +259,7 @@ FORMS = [
     ("/rejoindre/ABCDEF", {"name": "Paul", "seat": "1"}),
     ("/verifier", {"record": "{}"}),
     ("/verify", {"record": "{}"}),
+    ("/defi", {}),
 ]
 
 

@@ -12,6 +12,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from .account_pages import address_of, limits_of
 from .daily import DEALS, DailyChallenge, day_of, next_day
 from .db import AccountRow
 from .pages import account_of, page, player_in_session, player_of, read_checked_form, service_of
@@ -85,6 +86,15 @@ async def challenge(request: Request) -> Response:
         return await challenge_page(request)
     await read_checked_form(request)
     player = player_of(request)
+    settings = request.app.state.settings
+    limits = limits_of(request)  # a new guest at each request would make a table each time
+    retry = await limits.hit(settings.table_limit, f"tables:{player}") or await limits.hit(
+        settings.table_limit_per_address, f"tables:{address_of(request)}"
+    )
+    if retry is not None:
+        response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry)
+        response.headers["Retry-After"] = str(retry)
+        return response
     try:
         spec = await daily_of(request).start(player, is_guest=account_of(request) is None)
     except TableError as e:
