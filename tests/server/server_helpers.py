@@ -216,7 +216,7 @@ class Human:
         """Read states until the seat is to act, the deal's summary or the game's end."""
         state = state or self.next_state()
         for _ in range(MAX_MESSAGES):
-            if is_my_turn(state) or state["awaiting_next_deal"] or state["game"]["winner"] is not None:
+            if is_my_turn(state) or state["awaiting_next_deal"] or state["over"]:
                 return state
             state = self.next_state()
         raise AssertionError("the seat never got to move")
@@ -243,7 +243,7 @@ class Human:
         ``max_deals`` deals are finished; the last state."""
         state = self.until_my_move(state)
         for _ in range(MAX_MESSAGES):
-            if state["game"]["winner"] is not None:
+            if state["over"]:  # won, or the daily challenge's four deals played
                 return state
             if state["awaiting_next_deal"]:
                 if self.max_deals is not None and state["game"]["deal_number"] >= self.max_deals:

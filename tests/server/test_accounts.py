@@ -261,6 +261,7 @@ FORMS = [
     ("/verify", {"record": "{}"}),
     ("/revoir", {"record": "{}"}),
     ("/replay", {"record": "{}"}),
+    ("/defi", {}),
 ]
 
 

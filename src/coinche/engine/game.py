@@ -66,6 +66,7 @@ class Game:
         first_dealer: int | None = None,
         auto_deal: bool = True,
         hand_source: HandSource | None = None,
+        max_deals: int | None = None,
     ) -> None:
         if first_dealer is not None and (
             isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer <= 3
@@ -88,6 +89,11 @@ class Game:
         self.history: list[tuple[int, int]] = []
         self.totals = [0, 0]
         self.winner: int | None = None
+        self.max_deals = max_deals
+        """The game ends after this many deals whatever the scores, and no team wins it (the
+        daily challenge's four deals): None, it ends when a team wins."""
+        self.finished = False
+        """Ended by ``max_deals``."""
         self._pending_validation: set[int] = set()
         self._gathered: list[Card] | None = None
         if auto_deal:
@@ -101,11 +107,12 @@ class Game:
         log: Sequence[LogEntry],
         auto_deal: bool = True,
         hand_source: HandSource | None = None,
+        max_deals: int | None = None,
     ) -> Game:
         """The game rebuilt from its seed (and hand source), first dealer and log
         (``IllegalAction`` if an entry is not legal). With ``auto_deal`` False the log's
         deals are still dealt, and the game then waits for ``deal_next``."""
-        game = Game(rules, seed, first_dealer, auto_deal=False, hand_source=hand_source)
+        game = Game(rules, seed, first_dealer, auto_deal=False, hand_source=hand_source, max_deals=max_deals)
         for entry in log:
             if game.awaiting_deal:
                 game.deal_next()
@@ -133,6 +140,7 @@ class Game:
             and self.deals == other.deals
             and self.history == other.history
             and self.winner == other.winner
+            and self.finished == other.finished
             and self.rng.getstate() == other.rng.getstate()
         )
 
@@ -147,7 +155,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.winner is not None
+        return self.winner is not None or self.finished
 
     @property
     def next_dealer(self) -> int:
@@ -156,18 +164,18 @@ class Game:
     @property
     def awaiting_deal(self) -> bool:
         """True when the game goes on but the next deal has not been dealt (``auto_deal=False``)."""
-        return self.winner is None and (not self.deals or self.deals[-1].is_over)
+        return not self.is_over and (not self.deals or self.deals[-1].is_over)
 
     def legal_actions(self) -> list[Action]:
         deal = self.current
-        if deal is None or self.winner is not None:
+        if deal is None or self.is_over:
             return []
         return deal.legal_actions()
 
     def apply(self, action: Action) -> None:
         """Apply an action to the deal in progress; deal the next one when it ends."""
         deals = self.deals
-        if self.winner is not None or not deals or deals[-1].phase is Phase.DONE:
+        if self.is_over or not deals or deals[-1].phase is Phase.DONE:
             self._deal_in_progress()  # raises the reason
         deal = deals[-1]
         deal.apply(action)
@@ -176,7 +184,7 @@ class Game:
 
     def _deal_in_progress(self) -> Deal:
         deal = self.current
-        if self.winner is not None:
+        if self.is_over:
             raise IllegalAction("game_over")
         if deal is None or deal.is_over:
             raise IllegalAction("no_deal")
@@ -192,13 +200,13 @@ class Game:
         """Deal the next hand from the game's seed (what ``apply`` does by itself when
         ``auto_deal`` is on)."""
         if not self.awaiting_deal:
-            raise IllegalAction("deal_not_over" if self.winner is None else "game_over")
+            raise IllegalAction("game_over" if self.is_over else "deal_not_over")
         return self._deal_next()
 
     def _after_step(self, deal: Deal) -> None:
         if deal.is_over:
             self._after_deal(deal)
-            if self.winner is None and self.auto_deal:
+            if not self.is_over and self.auto_deal:
                 self._deal_next()
 
     @property
@@ -231,7 +239,7 @@ class Game:
         ``seeded_if_same``, hands that the seed deals next count as dealt from the seed
         (the seed moves on), so a replayed seeded game goes on dealing as it would have."""
         if not self.awaiting_deal:
-            raise IllegalAction("deal_not_over" if self.winner is None else "game_over")
+            raise IllegalAction("game_over" if self.is_over else "deal_not_over")
         hands = tuple(hands)
         if seeded_if_same:
             state = self.rng.getstate()
@@ -285,6 +293,9 @@ class Game:
         self.totals[0] += res.score[0]
         self.totals[1] += res.score[1]
         self._gathered = _gather(deal)
+        if self.max_deals is not None:  # so many deals, whatever the scores: nobody wins
+            self.finished = len(self.deals) >= self.max_deals
+            return
         if res.contract is None:
             return
         self.winner = self._decide_winner(deal, res)

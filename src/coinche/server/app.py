@@ -21,6 +21,7 @@ from starlette.staticfiles import StaticFiles
 from . import (
     account_pages,
     calculator_page,
+    daily_pages,
     friends_pages,
     review_pages,
     rules_pages,
@@ -31,6 +32,7 @@ from . import (
 from .accounts import AccountService
 from .bot_pool import BotPool
 from .config import Settings
+from .daily import DailyChallenge
 from .forms import client_left
 from .hub import Hub, LocalHub
 from .pages import WEB, VisitorMiddleware, page
@@ -54,12 +56,15 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
         service = TableService(store, pool, settings, hub or LocalHub())
         app.state.service = service
+        app.state.daily = daily = DailyChallenge(service)
+        daily.start_keeping_ahead()
         app.state.accounts = AccountService(store, service.db, settings)
         app.state.rate_limits = service.rate_limits
         try:
             yield
         finally:
             app.state.accounts.close()
+            await daily.close()
             await service.close()
             await pool.aclose()
             pool.close()
@@ -74,6 +79,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *rules_pages.routes,
         *verify_page.routes,
         *upload_pages.routes,
+        *daily_pages.routes,
         Mount("/static", StaticFiles(directory=str(WEB / "static")), name="static"),
     ]
     app = Starlette(

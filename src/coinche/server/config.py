@@ -77,6 +77,11 @@ class Settings:
     """Games in progress a guest may have at once."""
     open_tables_account: int = 12
     """Games in progress an account may have at once."""
+    challenge_profile: str = "online"
+    """The rules profile of the daily challenge's days made from now on (``daily.py``)."""
+    challenge_level: str = "expert"
+    """The computers' level at the daily challenge: the expert on the site; tests may pick a
+    faster one (the determinism they check does not depend on it)."""
     argon2_time_cost: int = 2
     argon2_memory_kib: int = 19456
     argon2_parallelism: int = 1

@@ -28,10 +28,12 @@ from sqlalchemy import (
     DateTime,
     Engine,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     String,
     Text,
+    UniqueConstraint,
     create_engine,
     event,
     false,
@@ -77,6 +79,8 @@ class TableRow(Base):
     deal_secret: Mapped[bytes | None] = mapped_column(LargeBinary(32), nullable=True)
     """The 32-byte secret each deal's seed is derived from (docs/dealing.md); never sent to
     anyone. None: a table of before it, dealt from ``seed`` (dealing version 1)."""
+    challenge_day: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    """The day (``YYYY-MM-DD``) of the daily challenge the table plays; None: another table."""
 
 
 class TablePlayerRow(Base):
@@ -198,6 +202,65 @@ class SessionRow(Base):
     account_id: Mapped[str] = mapped_column(String(16), ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChallengeDayRow(Base):
+    """A day of the daily challenge (``daily.py``): its seed stays secret until the day is
+    over; its commitment is shown before the day starts."""
+
+    __tablename__ = "challenge_days"
+
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    """``YYYY-MM-DD`` (UTC)."""
+    profile: Mapped[str] = mapped_column(String(16))
+    seed: Mapped[str] = mapped_column(String(64))
+    """32 bytes in hex: the dealing secret of the day's tables (docs/dealing.md)."""
+    commitment: Mapped[str] = mapped_column(String(64))
+    """hex SHA-256 of ``coinche-challenge-v1 || u8(0) || day || u8(0) || seed`` (``daily.commitment_of``)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ChallengeAttemptRow(Base):
+    """A player's attempt at a day's challenge: one per player and day (an account's one
+    attempt; a guest's lasts as long as its cookie)."""
+
+    __tablename__ = "challenge_attempts"
+    __table_args__ = (UniqueConstraint("day", "player_id", name="uq_challenge_attempts_day_player"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    day: Mapped[str] = mapped_column(String(10), ForeignKey("challenge_days.day"))
+    player_id: Mapped[str] = mapped_column(String(32))
+    table_id: Mapped[str] = mapped_column(String(16), ForeignKey("tables.id"))
+    guest: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Played without an account: no place in the ranking."""
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ChallengeResultRow(Base):
+    """One deal of a day's challenge as a player finished it."""
+
+    __tablename__ = "challenge_results"
+    __table_args__ = (
+        Index("ix_challenge_results_day_deal_score", "day", "deal", "score"),
+        Index("ix_challenge_results_day_player", "day", "player_id"),
+    )
+
+    day: Mapped[str] = mapped_column(String(10), ForeignKey("challenge_days.day"), primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """1..4."""
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    score: Mapped[int] = mapped_column(Integer)
+    """South-North's score minus East-West's (what the matchpoints compare)."""
+    contract: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    """The contract's call in record notation, ``x2``/``x4`` when coinched; None: all passed."""
+    taker: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    made: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    deal_score: Mapped[list[int]] = mapped_column(JSON)
+    """The deal's score ``[South-North, East-West]``."""
+    guest: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A guest's result: stored, not ranked."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
 class SettingRow(Base):

@@ -29,7 +29,7 @@ def hand_source(spec: TableSpec) -> HandSource | None:
     secret = spec.secret
     if secret is None:
         return None
-    table_id = spec.id
+    table_id = spec.dealing_id
 
     def hands(number: int, dealer: int) -> tuple[CardSet, ...]:
         return hands_from_seed(deal_seed(secret, table_id, number), dealer)
@@ -44,10 +44,10 @@ def dealing_info(spec: TableSpec, game: Game, number: int) -> DealingInfo | None
     if spec.secret is None or not 1 <= number <= len(game.deals) or game.infos[number - 1].seeded:
         return None
     deal = game.deals[number - 1]
-    seed, hands = seeded_hands(spec.secret, spec.id, number, deal.dealer)
+    seed, hands = seeded_hands(spec.secret, spec.dealing_id, number, deal.dealer)
     if deal.dealt != hands:  # a real deal's gathered pack
         return None
-    return DealingInfo.of(seed, spec.id, number, reveal=deal.is_over)
+    return DealingInfo.of(seed, spec.dealing_id, number, reveal=deal.is_over)
 
 
 @functools.lru_cache(maxsize=4096)

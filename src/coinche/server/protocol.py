@@ -340,8 +340,10 @@ def state_message(
         "dealing": current_dealing_json(live.spec, game) if started else None,
         "last": None if full else last_action(lang, live, seat, deal_view, names),
         "awaiting_next_deal": started and game.awaiting_deal and not game.is_over,
+        "over": started and game.is_over,
+        "challenge": live.spec.challenge,
         "result_lines": [i18n.render(lang, m) for m in result.lines] if result is not None else [],
-        "can_continue": live.spec.is_private or free_left is None or free_left > 0,
+        "can_continue": not live.spec.uses_free_deals or free_left is None or free_left > 0,
     }
 
 

@@ -117,6 +117,10 @@ class TableSpec:
     secret: bytes | None = field(default=None, repr=False)
     """The table's dealing secret (docs/dealing.md): each deal's seed is derived from it.
     Never sent to a client nor written to a record; None for a table of before it."""
+    challenge: str | None = None
+    """The day (``YYYY-MM-DD``) of the daily challenge this table plays (``daily.py``): its
+    four deals are dealt under the label ``defi-<day>`` with the day's seed as the secret,
+    the game ends after them, and it uses no free deal. None: any other table."""
 
     def seat_of(self, player: str) -> int | None:
         return seat_of(self.seats, player)
@@ -125,6 +129,23 @@ class TableSpec:
     def is_private(self) -> bool:
         """A friends' table: its first deal waits for the host to start the game."""
         return self.code is not None
+
+    @property
+    def dealing_id(self) -> str:
+        """The table id the deals are dealt under (docs/dealing.md): the table's own id, or
+        ``defi-<day>`` for a daily challenge's table (every player's table deals the same)."""
+        return self.id if self.challenge is None else f"defi-{self.challenge}"
+
+    @property
+    def max_deals(self) -> int | None:
+        """The game ends after this many deals (the daily challenge: 4); None: when won."""
+        return None if self.challenge is None else 4
+
+    @property
+    def uses_free_deals(self) -> bool:
+        """Each deal dealt counts a free deal of each guest seated (not at a friends' table,
+        whose guests play the whole game, nor at the daily challenge)."""
+        return self.code is None and self.challenge is None
 
 
 @dataclass(frozen=True)
@@ -220,6 +241,7 @@ class Store:
                     host=spec.host,
                     late_joins=spec.late_joins,
                     deal_secret=spec.secret,
+                    challenge_day=spec.challenge,
                 )
             )
             s.flush()
@@ -246,6 +268,7 @@ class Store:
                 host=row.host,
                 late_joins=bool(row.late_joins),
                 secret=row.deal_secret,
+                challenge=row.challenge_day,
             )
             return spec, self._steps(s, table_id, 0)
 

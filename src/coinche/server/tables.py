@@ -56,6 +56,9 @@ log = logging.getLogger("coinche.tables")
 Check = Callable[["LiveTable"], Awaitable["Step | None"]]
 """What a write stores, given the table as it is (raises ``TableError`` to refuse)."""
 
+DealOverHook = Callable[["LiveTable", int], Awaitable[None]]
+"""Told that deal ``n`` (from 1) of a daily challenge's table is over (``daily.py``)."""
+
 LEVELS = ("adaptive", "beginner", "confirmed", "expert")
 """The computer levels a player picks for a solo table."""
 
@@ -153,7 +156,14 @@ class LiveTable:
     def build(spec: TableSpec, steps: Sequence[Step]) -> LiveTable:
         """The table after ``steps`` (its log from the start): the first deal is dealt with
         the table, later ones by ``deal`` steps (or before an action, in logs older than them)."""
-        game = Game(spec.rules, spec.seed, spec.first_dealer, auto_deal=False, hand_source=hand_source(spec))
+        game = Game(
+            spec.rules,
+            spec.seed,
+            spec.first_dealer,
+            auto_deal=False,
+            hand_source=hand_source(spec),
+            max_deals=spec.max_deals,
+        )
         if not spec.is_private:  # a friends' table deals when its host starts the game
             game.deal_next()
         live = LiveTable(spec, game, list(spec.seats))
@@ -293,6 +303,10 @@ class TableService:
         self.attendance = Attendance(self)
         self.rate_limits = RateLimits()
         """How often a player may do what is limited (quick messages; the pages' forms)."""
+        self.deal_over_hooks: list[DealOverHook] = []
+        """Called with the table and the deal's number when a deal of a daily challenge's
+        table ends (by whoever stores its last action, and again for each finished deal
+        when the table is read from the database: a hook must be idempotent)."""
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -324,12 +338,15 @@ class TableService:
         code: str | None = None,
         host: str | None = None,
         late_joins: bool = False,
+        challenge: tuple[str, bytes, int, int] | None = None,
     ) -> TableSpec:
         """A new table of ``rules`` with these four seats, stored: a ``bot`` seat may have
         any level the bot loader knows (a name or ``module:attribute``); ``level`` is the
         table's level as shown. Nothing is checked of the players (``create_solo`` does).
         The deals are random, or follow ``Settings.table_seed`` (tests: reproducible).
-        ``code``, ``host``, ``late_joins``: a friends' table (``friends.create_table``)."""
+        ``code``, ``host``, ``late_joins``: a friends' table (``friends.create_table``).
+        ``challenge``: a daily challenge's table (``daily.py``), ``(day, dealing secret,
+        table seed, first dealer)`` instead of random ones."""
         if len(seats) != 4:
             raise ValueError(f"a table has four seats, not {len(seats)}")
         self._created += 1
@@ -347,6 +364,9 @@ class TableService:
             late_joins=late_joins,
             secret=new_secret(seed, self._created),
         )
+        if challenge is not None:
+            day, secret, table_seed, first_dealer = challenge
+            spec = replace(spec, challenge=day, secret=secret, seed=table_seed, first_dealer=first_dealer)
         for attempt in range(1, 9):
             try:
                 await self.db(self.store.create_table, spec)
@@ -379,6 +399,10 @@ class TableService:
                     live.void_deals = 0  # given back by whoever stored them
                     if live.game.is_over:  # a game that ended before its end was recorded
                         await self.db(self.store.finish_table, table_id, game_result(live.game))
+                    if live.spec.challenge is not None:  # results a crash may have lost
+                        for number, deal in enumerate(live.game.deals, start=1):
+                            if deal.is_over:
+                                await self._deal_over(live, number)
                     self.live[table_id] = live
                     self._start_janitor()
                     fresh = False  # just read
@@ -545,7 +569,7 @@ class TableService:
                 return None  # already dealt (another click, another player)
             if not live.started and player != live.spec.host:
                 raise TableError("not_host")  # a friends' table starts when its host says
-            if live.spec.is_private:  # friends invited to a table play the whole game
+            if not live.spec.uses_free_deals:  # friends invited to a table, the daily challenge
                 return Step(live.seq, "deal", seat, request_id=key)
             players = live.human_players
             if not await self._use_free_deals(players):  # one atomic count each, in the database
@@ -678,12 +702,19 @@ class TableService:
         try:
             if live.void_deals:
                 live.void_deals = 0
-                if not live.spec.is_private:  # no free deal was counted at a friends' table
+                if live.spec.uses_free_deals:  # none was counted at a friends' table, a challenge
                     await self._give_back_free_deals(live.human_players)
             if live.game.is_over and step.kind == "action":
                 await self.db(self.store.finish_table, live.id, game_result(live.game))
+            deal = live.game.current
+            if live.spec.challenge is not None and step.kind == "action" and deal is not None and deal.is_over:
+                await self._deal_over(live, len(live.game.deals))
         except Exception:  # the step is stored: the table goes on whatever the bookkeeping
             log.exception("table %s: the free deals or the end of the game could not be recorded", live.id)
+
+    async def _deal_over(self, live: LiveTable, number: int) -> None:
+        for hook in self.deal_over_hooks:
+            await hook(live, number)
 
     async def _announce(self, live: LiveTable) -> None:
         await self.hub.publish(live.id, live.seq)

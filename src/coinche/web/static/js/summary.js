@@ -21,7 +21,8 @@ export function summaryHTML(state) {
   const result = deal.result;
   const us = table.you % 2;
   const names = table.seat_names;
-  const over = game.winner !== null && game.winner !== undefined;
+  const won = game.winner !== null && game.winner !== undefined;
+  const over = won || state.over === true; // the daily challenge ends after its deals, won by nobody
   const parts = [];
 
   let verdict = '';
@@ -33,9 +34,11 @@ export function summaryHTML(state) {
   }
   const title = over ? t('js.game_over') : t('js.deal_over', { number: game.deal_number });
   parts.push(`<h2 id="summary-title">${esc(title)}</h2>`);
-  if (over) {
-    const won = game.winner === us;
-    parts.push(`<p class="winner ${won ? 'won' : 'lost'}">${esc(t(won ? 'js.we_won' : 'js.they_won'))}</p>`);
+  if (won) {
+    const ours = game.winner === us;
+    parts.push(`<p class="winner ${ours ? 'won' : 'lost'}">${esc(t(ours ? 'js.we_won' : 'js.they_won'))}</p>`);
+  } else if (over && state.challenge) {
+    parts.push(`<p class="challenge-over"><a href="/defi">${esc(t('js.challenge_over'))}</a></p>`);
   }
   if (verdict) parts.push(`<p class="verdict ${verdictClass}">${esc(verdict)}</p>`);
 

@@ -4,7 +4,7 @@
 
 import { parseCall } from './words.js';
 
-export const gameOver = (s) => s.game.winner !== null && s.game.winner !== undefined;
+export const gameOver = (s) => s.over === true || (s.game.winner !== null && s.game.winner !== undefined);
 export const playing = (s) => s.game.deal.phase !== 'done' && !s.awaiting_next_deal && !gameOver(s);
 
 /** The server's `legal_actions` of a deal view, sorted by kind (cards by code, since a

@@ -1,0 +1,277 @@
+"""The daily challenge (issue 18 item 1, ``daily.py``): the day's commitment exists before
+the day and its seed is revealed only after it; two accounts who make the same calls and
+play the same cards get the same four deals and the same computer moves; one attempt per
+account per day; a guest plays without using free deals and outside the ranking; each
+deal's result is stored and ranked by matchpoints."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+from server_helpers import Human, call, live_table, new_guest, post_form, service_of
+from sqlalchemy import select
+from starlette.testclient import TestClient
+
+from coinche.engine.dealing import DealingInfo, commitment, deal_seed, hands_from_seed, verify
+from coinche.engine.game import Game
+from coinche.engine.rules import RuleSet
+from coinche.server.daily import DEALS, FIRST_DEALER, ChallengeStore, DailyChallenge, day_end, day_of, next_day
+from coinche.server.daily import commitment as day_commitment
+from coinche.server.db import AccountRow
+from coinche.server.store import Store
+from coinche.server.tables import TableError
+
+PASSWORD = "correct horse"
+NOW = datetime(2026, 12, 3, 15, 30, tzinfo=UTC)
+DAY = "2026-12-03"
+
+# The challenge's computers are the expert on the site; the tests pick the confirmed
+# level (``Settings.challenge_level``) to keep the suite short: the determinism checked
+# here is the table's, the same whatever the level.
+FAST = {"challenge_level": "confirmed"}
+
+
+def daily_of(client: TestClient) -> DailyChallenge:
+    daily = client.app.state.daily  # type: ignore[attr-defined]
+    assert isinstance(daily, DailyChallenge)
+    return daily
+
+
+def account(client: TestClient, name: str) -> str:
+    """Sign up ``name`` in a fresh session of the client; the account's player id."""
+    client.cookies.clear()
+    r = post_form(client, "/inscription", {"name": name, "password": PASSWORD, "confirm": PASSWORD}, "/inscription")
+    assert r.status_code == 303, r.text
+    store = client.app.state.store  # type: ignore[attr-defined]
+    with store.session() as s:
+        player = s.scalar(select(AccountRow.player_id).where(AccountRow.name == name))
+    assert isinstance(player, str)
+    return player
+
+
+def start(client: TestClient, player: str, guest: bool = False, moment: datetime = NOW) -> str:
+    spec = call(client, daily_of(client).start, player, guest, moment)
+    return spec.id
+
+
+def play(client: TestClient, table_id: str, seed: int = 7) -> Human:
+    """Play the whole challenge at ``table_id`` as the client's player (seeded choices)."""
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        human = Human(ws, rng=random.Random(seed))
+        last = human.play_game()
+    assert last["over"] and last["challenge"] == DAY and last["game"]["deal_number"] == DEALS
+    return human
+
+
+def moves(client: TestClient, table_id: str) -> list[tuple[int, str, int, int | None]]:
+    return [(s.seq, s.kind, s.seat, s.action) for s in live_table(client, table_id).steps]
+
+
+def test_the_day_and_the_commitment() -> None:
+    assert day_of(NOW) == DAY
+    assert day_of(datetime(2026, 12, 3, 23, 59, 59, tzinfo=UTC)) == DAY
+    assert day_of(datetime(2026, 12, 4, 0, 30, tzinfo=timezone(timedelta(hours=2)))) == DAY  # 22:30 UTC
+    assert day_end(DAY) == datetime(2026, 12, 4, tzinfo=UTC) and next_day(DAY) == "2026-12-04"
+    with pytest.raises(ValueError):
+        day_of(datetime(2026, 12, 3))
+    seed = bytes(range(32))
+    expected = hashlib.sha256(b"coinche-challenge-v1\x002026-12-03\x00" + seed).hexdigest()
+    assert day_commitment(DAY, seed) == expected
+
+
+def test_the_commitment_comes_before_the_day_and_the_seed_after(make_client: Any) -> None:
+    client = make_client(**FAST)
+    daily = daily_of(client)
+    yesterday = "2026-12-02"
+    call(client, daily.ensure_day, yesterday)  # makes tomorrow's (the 3rd) too
+    day = call(client, daily.day, DAY)
+    assert day is not None and day.commitment == call(client, daily.commitment_of, DAY)
+    assert day_commitment(DAY, day.seed) == day.commitment and day.profile == "online"
+    assert call(client, daily.revealed_seed, DAY, NOW) is None
+    assert call(client, daily.revealed_seed, DAY, day_end(DAY) - timedelta(microseconds=1)) is None
+    assert call(client, daily.revealed_seed, DAY, day_end(DAY)) == day.seed.hex()
+    assert call(client, daily.ensure_day, DAY) == day  # idempotent: the same seed
+
+    # A player's challenge: every message of the table is free of the day's seed, and of
+    # the seed of every deal not finished when it was sent.
+    player, _cookie = new_guest(client)
+    table_id = start(client, player, guest=True)
+    human = play(client, table_id)
+    label = f"defi-{DAY}"
+    seeds = [deal_seed(day.seed, label, n).hex() for n in range(1, DEALS + 1)]
+    sent = json.dumps(human.messages)
+    assert day.seed.hex() not in sent
+    for message in human.messages:
+        if message["type"] != "state":
+            continue
+        dealing = message["dealing"]
+        n = dealing["number"]
+        assert "seed" not in dealing and dealing["commitment"] == commitment(bytes.fromhex(seeds[n - 1]), label, n)
+        for later in seeds[n:]:
+            assert later not in json.dumps(message)
+    for path in (f"/table/{table_id}", f"/table/{table_id}/donne/4/record.json"):
+        assert day.seed.hex() not in client.get(path).text
+
+    # Once the day's seed is revealed, each deal's record checks against it.
+    for n in range(1, DEALS + 1):
+        record = client.get(f"/table/{table_id}/donne/{n}/record.json").json()
+        info = DealingInfo.from_json(record["dealing"])
+        assert info.table == label and info.number == n
+        hands = hands_from_seed(deal_seed(day.seed, label, n), (FIRST_DEALER + n - 1) % 4)
+        assert record["dealer"] == (FIRST_DEALER + n - 1) % 4
+        assert verify(info, hands, record["dealer"]) == []
+
+
+def test_same_actions_same_deals_same_computer_moves_and_one_attempt(make_client: Any) -> None:
+    # The site's computers (the expert), and two applications on one database: the second
+    # account's computers think in other worker processes than the first's.
+    client = make_client(challenge_level="expert")
+    other = make_client(challenge_level="expert")
+    anne = account(client, "Anne")
+    first = start(client, anne)
+    assert start(client, anne) == first  # resumable: the same table
+    anne_human = play(client, first)
+    with pytest.raises(TableError) as refused:
+        start(client, anne)
+    assert refused.value.code == "challenge_done"
+    with pytest.raises(TableError):
+        start(other, anne)  # whichever process is asked
+
+    bruno = account(other, "Bruno")
+    second = start(other, bruno)
+    assert second != first
+    bruno_human = play(other, second)
+    a, b = live_table(client, first), live_table(other, second)
+    assert a.spec.level == "expert" and all(s.level == "expert" for s in a.seats[1:])
+    assert [d.dealt for d in a.game.deals] == [d.dealt for d in b.game.deals] and len(a.game.deals) == DEALS
+    assert moves(client, first) == moves(other, second)
+    assert [m["game"] for m in anne_human.messages if m["type"] == "state"] == [
+        m["game"] for m in bruno_human.messages if m["type"] == "state"
+    ]
+
+    # A third account that plays otherwise gets the same deals but makes its own moves;
+    # all three are ranked.
+    carla = account(client, "Carla")
+    third = start(client, carla)
+    play(client, third, seed=99)
+    c = live_table(client, third)
+    assert [d.dealt for d in c.game.deals] == [d.dealt for d in a.game.deals]
+    assert moves(client, third) != moves(client, first)
+    daily = daily_of(client)
+    results = call(client, daily.results, DAY)
+    assert sorted({r.player for r in results}) == sorted([anne, bruno, carla])
+    assert all(not r.guest for r in results) and len(results) == 3 * DEALS
+    by_player = {p: [r for r in results if r.player == p] for p in (anne, bruno, carla)}
+    assert [(r.score, r.contract, r.taker, r.made) for r in by_player[anne]] == [
+        (r.score, r.contract, r.taker, r.made) for r in by_player[bruno]
+    ]
+    for r, deal in zip(by_player[anne], a.game.deals, strict=True):
+        res = deal.result()
+        assert res is not None and r.score == res.score[0] - res.score[1] and r.deal_score == res.score
+    standings = call(client, daily.ranking, DAY, NOW)
+    assert sorted(s.player for s in standings) == sorted([anne, bruno, carla])
+    ranks = {s.player: s for s in standings}
+    assert ranks[anne].percents == ranks[bruno].percents and ranks[anne].rank == ranks[bruno].rank
+    assert all(s.finished == DEALS for s in standings)
+    final = call(client, daily.ranking, DAY, day_end(DAY))
+    assert [(s.player, s.average) for s in final] == [(s.player, s.average) for s in standings]
+
+
+def test_a_guest_plays_without_free_deals_and_without_a_place_in_the_ranking(make_client: Any) -> None:
+    client = make_client(free_deals=1, **FAST)
+    service = service_of(client)
+    player, _cookie = new_guest(client)
+    table_id = start(client, player, guest=True)
+    assert start(client, player, guest=True) == table_id
+    play(client, table_id)
+    assert call(client, service.free_deals_left, player, True) == 1
+    results = call(client, daily_of(client).results, DAY, player)
+    assert len(results) == DEALS and all(r.guest for r in results)
+    assert call(client, daily_of(client).ranking, DAY, NOW) == []
+    with pytest.raises(TableError):
+        start(client, player, guest=True)
+
+
+def test_the_results_survive_a_restart_and_the_table_resumes(make_client: Any) -> None:
+    client = make_client(**FAST)
+    anne = account(client, "Anne")
+    table_id = start(client, anne)
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        human = Human(ws, rng=random.Random(7), max_deals=1)
+        state = human.play_game()
+    assert state["awaiting_next_deal"] and state["game"]["deal_number"] == 1
+    results = call(client, daily_of(client).results, DAY, anne)
+    assert [r.deal for r in results] == [1]
+    # The process's memory goes (as at a restart): the same table comes back.
+    service = service_of(client)
+    service.live.pop(table_id)
+    assert start(client, anne) == table_id
+    play(client, table_id)
+    assert [r.deal for r in call(client, daily_of(client).results, DAY, anne)] == [1, 2, 3, 4]
+
+
+def test_a_day_is_made_once_with_a_random_seed_and_two_makers_agree(tmp_path: Any) -> None:
+    store = Store(f"sqlite:///{tmp_path}/days.db")
+    try:
+        days = ChallengeStore(store)
+        made = days.ensure_day(DAY, "online")
+        again = ChallengeStore(store).ensure_day(DAY, "classic")  # another process, later
+        assert again == made and made.profile == "online" and len(made.seed) == 32
+        other = days.ensure_day(next_day(DAY), "online")
+        assert other.seed != made.seed and other.commitment == day_commitment(next_day(DAY), other.seed)
+    finally:
+        store.close()
+
+
+def test_a_game_of_four_deals_ends_after_them_whoever_leads() -> None:
+    rules = RuleSet.profile("online", target=501)
+    game = Game(rules, seed=3, first_dealer=FIRST_DEALER, max_deals=DEALS)
+    rng = random.Random(5)
+    while not game.is_over:
+        legal = game.legal_actions()
+        bids = [a for a in legal if a != legal[0]]
+        game.apply(rng.choice(bids) if bids and rng.random() < 0.3 else legal[0])
+    assert len(game.deals) == DEALS and game.finished and game.winner is None and game.legal_actions() == []
+    assert [d.dealer for d in game.deals] == [3, 0, 1, 2]
+
+
+def test_the_page_shows_the_commitments_starts_the_attempt_and_refuses_a_second(make_client: Any) -> None:
+    client = make_client(challenge_level="confirmed")
+    account(client, "Anne")
+    today = day_of(datetime.now(UTC))
+    page = client.get("/defi")
+    assert page.status_code == 200
+    day = call(client, daily_of(client).day, today)
+    tomorrow = call(client, daily_of(client).day, next_day(today))
+    assert day is not None and tomorrow is not None
+    assert day.commitment in page.text and tomorrow.commitment in page.text
+    assert day.seed.hex() not in page.text and tomorrow.seed.hex() not in page.text
+    r = post_form(client, "/defi", {}, "/defi")
+    assert r.status_code == 303 and r.headers["location"].startswith("/table/")
+    table_id = r.headers["location"].removeprefix("/table/")
+    assert post_form(client, "/defi", {}, "/defi").headers["location"] == f"/table/{table_id}"
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        last = Human(ws, rng=random.Random(3)).play_game()
+    assert last["over"] and last["challenge"] == today
+    again = post_form(client, "/defi", {}, "/")  # a form of before, sent again
+    assert again.status_code == 409 and "déjà joué" in again.text
+    shown = client.get("/defi").text
+    assert "Anne" in shown and "4/4" in shown and day.seed.hex() not in shown
+
+
+def test_a_running_server_makes_tomorrow_s_commitment_unasked(make_client: Any) -> None:
+    client = make_client()
+    today = day_of(datetime.now(UTC))
+    daily = daily_of(client)
+    for _ in range(100):
+        if call(client, daily.day, next_day(today)) is not None:
+            break
+        time.sleep(0.02)
+    tomorrow = call(client, daily.day, next_day(today))
+    assert tomorrow is not None and call(client, daily.revealed_seed, next_day(today), datetime.now(UTC)) is None
