@@ -78,7 +78,7 @@ def same_count_after_declaring(page: Page) -> None:
 
 @pytest.fixture(scope="module")
 def roomy_server(server_factory: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
-    with server_factory(Path(tmp_path_factory.mktemp("melds")), "--free-deals", "12") as base:
+    with server_factory(Path(tmp_path_factory.mktemp("melds")), "--free-deals", "24") as base:
         yield base
 
 
@@ -89,7 +89,7 @@ def test_focus_goes_to_the_hand_after_a_declaration(make_page: Any, roomy_server
     table = WatchedTable(page, "fr", "keyboard")
     table.checked = []
     melds = 0
-    for _ in range(10):
+    for _ in range(20):  # South holds a meld in about one deal of four: 20 deals miss it 0.3 % of runs
         played = table.play_deal(bid=True, declare=True)
         melds += sum(1 for name in table.checked if name.startswith("Annoncer"))
         if melds >= 2 or played.end != "next":
