@@ -57,6 +57,7 @@ Check = Callable[["LiveTable"], Awaitable["Step | None"]]
 """What a write stores, given the table as it is (raises ``TableError`` to refuse)."""
 
 DealOverHook = Callable[["LiveTable", int], Awaitable[None]]
+GameOverHook = Callable[["LiveTable"], Awaitable[None]]
 """Told that deal ``n`` (from 1) of a daily challenge's table is over (``daily.py``)."""
 
 LEVELS = ("adaptive", "beginner", "confirmed", "expert")
@@ -304,9 +305,13 @@ class TableService:
         self.rate_limits = RateLimits()
         """How often a player may do what is limited (quick messages; the pages' forms)."""
         self.deal_over_hooks: list[DealOverHook] = []
-        """Called with the table and the deal's number when a deal of a daily challenge's
-        table ends (by whoever stores its last action, and again for each finished deal
-        when the table is read from the database: a hook must be idempotent)."""
+        """Called with the table and the deal's number when a deal of any table ends (by
+        whoever stores its last action, and again for each finished deal when the table is
+        read from the database: a hook must be idempotent, and a failing hook loses nothing
+        of the game)."""
+        self.game_over_hooks: list[GameOverHook] = []
+        """Called with the table when its game has ended (after ``finish_table``; again
+        each time a finished table is read from the database: idempotent too)."""
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -397,12 +402,13 @@ class TableService:
                         return None
                     live = LiveTable.build(*loaded)
                     live.void_deals = 0  # given back by whoever stored them
+                    # What a crash between a step and its bookkeeping may have lost:
+                    for number, deal in enumerate(live.game.deals, start=1):
+                        if deal.is_over:
+                            await self._deal_over(live, number)
                     if live.game.is_over:  # a game that ended before its end was recorded
                         await self.db(self.store.finish_table, table_id, game_result(live.game))
-                    if live.spec.challenge is not None:  # results a crash may have lost
-                        for number, deal in enumerate(live.game.deals, start=1):
-                            if deal.is_over:
-                                await self._deal_over(live, number)
+                        await self._game_over(live)
                     self.live[table_id] = live
                     self._start_janitor()
                     fresh = False  # just read
@@ -704,17 +710,28 @@ class TableService:
                 live.void_deals = 0
                 if live.spec.uses_free_deals:  # none was counted at a friends' table, a challenge
                     await self._give_back_free_deals(live.human_players)
+            deal = live.game.current
+            if step.kind == "action" and deal is not None and deal.is_over:
+                await self._deal_over(live, len(live.game.deals))
             if live.game.is_over and step.kind == "action":
                 await self.db(self.store.finish_table, live.id, game_result(live.game))
-            deal = live.game.current
-            if live.spec.challenge is not None and step.kind == "action" and deal is not None and deal.is_over:
-                await self._deal_over(live, len(live.game.deals))
+                await self._game_over(live)
         except Exception:  # the step is stored: the table goes on whatever the bookkeeping
             log.exception("table %s: the free deals or the end of the game could not be recorded", live.id)
 
     async def _deal_over(self, live: LiveTable, number: int) -> None:
         for hook in self.deal_over_hooks:
-            await hook(live, number)
+            try:
+                await hook(live, number)
+            except Exception:  # the next read of the table runs it again
+                log.exception("table %s: a hook of deal %d's end failed", live.id, number)
+
+    async def _game_over(self, live: LiveTable) -> None:
+        for hook in self.game_over_hooks:
+            try:
+                await hook(live)
+            except Exception:
+                log.exception("table %s: a hook of the game's end failed", live.id)
 
     async def _announce(self, live: LiveTable) -> None:
         await self.hub.publish(live.id, live.seq)
