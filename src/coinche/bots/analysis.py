@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..engine.cards import TRUMP_NAMES, CardSet, Trump
 from ..engine.deal import Deal, Phase
 from ..engine.rules import RuleSet
-from ..engine.scoring import Contract, DealFacts, score_deal
+from ..engine.scoring import Contract, DealFacts, parse_contract, score_deal
 from .knowledge import dealt_belotes
 from .solver import Position, can_sweep, move_values, solve
 
@@ -71,6 +71,74 @@ def analyse_deal(rules: RuleSet, dealer: int, hands: Sequence[CardSet]) -> list[
             TrumpAnalysis(t, points, (best[0], best[1], best[2], best[3]), (sweeps[0], sweeps[1], sweeps[2], sweeps[3]))
         )
     return rows
+
+
+@dataclass(frozen=True)
+class SideBest:
+    """A side's best double-dummy contract: what it scores most by bidding and making
+    (melds left out: who would declare them depends on the auction; belotes counted as
+    held)."""
+
+    team: int
+    call: str | None
+    """The contract in record notation (``100H``, ``capotS``), None: the side makes none."""
+    taker: int | None
+    score: tuple[int, int]
+    """The deal's score by team (team 0 = seats 0 and 2) when that contract is played and made."""
+
+    def to_json(self) -> dict[str, object]:
+        return {"team": self.team, "call": self.call, "taker": self.taker, "score": list(self.score)}
+
+
+def best_contracts(
+    rules: RuleSet, hands: Sequence[CardSet], rows: Sequence[TrumpAnalysis]
+) -> tuple[SideBest, SideBest]:
+    """Each side's best contract from the analysis rows of its deal: of every contract one
+    of its two players makes double dummy (the highest bid and the sweep of each trump),
+    the one that leaves it the most points over the other side (the par of bridge, for
+    each side: the deal's review compares the contract played with them)."""
+    out: list[SideBest] = []
+    bonus = rules.last_trick_sweep - 10
+    for team in (0, 1):
+        best = SideBest(team, None, None, (0, 0))
+        best_net: int | None = None
+        for row in rows:
+            t = row.trump
+            belotes = dealt_belotes(t, hands)
+            swept = row.points[team] == 162 + bonus
+            for taker in (team, team + 2):
+                calls: list[str] = []
+                if row.best_bid[taker] is not None:
+                    calls.append(f"{row.best_bid[taker]}{TRUMP_NAMES[t]}")
+                if row.sweep[taker] is not None:
+                    calls.append(f"{row.sweep[taker]}{TRUMP_NAMES[t]}")
+                for call in calls:
+                    contract = parse_contract(call, rules, taker)
+                    alone = row.sweep[taker] == "generale" and contract.kind == "generale"
+                    facts = DealFacts(
+                        taker_points=row.points[team],
+                        defense_points=row.points[1 - team],
+                        taker_belotes=belotes[team],
+                        defense_belotes=belotes[1 - team],
+                        sweep="taker_alone" if alone else "taker" if swept else None,
+                    )
+                    result = score_deal(rules, contract, facts, explain=False)
+                    if not result.made:
+                        continue
+                    score = result.by_team(team)
+                    net = score[team] - score[1 - team]
+                    if best_net is None or net > best_net:
+                        best, best_net = SideBest(team, contract.call, taker, score), net
+        out.append(best)
+    return out[0], out[1]
+
+
+def par_of_deal(rules: RuleSet, dealer: int, hands: Sequence[CardSet]) -> dict[str, object]:
+    """The analysis rows and each side's best contract as JSON (the daily challenge's
+    comparison shows it; one worker task per deal of the day)."""
+    rows = analyse_deal(rules, dealer, hands)
+    sides = best_contracts(rules, hands, rows)
+    return {"trumps": [r.to_json() for r in rows], "sides": [s.to_json() for s in sides]}
 
 
 def card_values(deal: Deal) -> dict[int, int]:

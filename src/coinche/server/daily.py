@@ -63,10 +63,22 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, func, insert, select, update
 
+from ..bots.analysis import par_of_deal
+from ..engine.cards import CardSet
+from ..engine.dealing import deal_seed, hands_from_seed
 from ..engine.rules import RuleSet
-from .db import ChallengeAttemptRow, ChallengeDayRow, ChallengeResultRow, now
+from .bot_pool import Priority
+from .db import (
+    AccountRow,
+    ChallengeAttemptRow,
+    ChallengeDayRow,
+    ChallengeParRow,
+    ChallengeResultRow,
+    ChallengeStandingRow,
+    now,
+)
 from .matchpoints import Standing, ranking
 from .store import Seat, Store, TableSpec, _insert_ignoring_conflicts
 from .tables import LiveTable, TableError, TableService
@@ -79,8 +91,18 @@ TAG = b"coinche-challenge-v1"
 FIRST_DEALER = 3
 """West deals the first deal (then South, North... as usual): South speaks first."""
 SOUTH = 0
-KEEP_AHEAD_SECONDS = 3600.0
-"""How often a running server makes sure today's and tomorrow's days exist."""
+EXPERT_LEVEL = "expert"
+"""Who plays the day's deals from South once the day is over, for everyone to compare with."""
+KEEP_AHEAD_SECONDS = 300.0
+"""How often a running server makes sure today's and tomorrow's days exist, and finishes
+the days that are over (their final ranking, the expert's play)."""
+RANKING_DELAY_FACTOR = 10.0
+RANKING_DELAY_MAX = 30.0
+"""A new result makes the stored ranking stale; it is computed again after a pause of ten
+times its last computation (so at most about a tenth of a worker goes to it, however many
+results come), never more than this many seconds."""
+RANKING_PAGE = 100
+"""Lines of the ranking a page shows (and the visitor's own line)."""
 
 
 def day_of(moment: datetime) -> str:
@@ -247,6 +269,210 @@ class ChallengeStore:
                 for r in rows
             ]
 
+    # ----- the ranking, kept ready to read -----
+
+    def ranked_scores(self, day: str) -> list[tuple[str, int, int]]:
+        """The day's ranked results ``(player, deal index from 0, net score)`` (accounts'
+        only)."""
+        with self.store.session() as s:
+            rows = s.execute(
+                select(ChallengeResultRow.player_id, ChallengeResultRow.deal, ChallengeResultRow.score).where(
+                    ChallengeResultRow.day == day, ChallengeResultRow.guest.is_(False)
+                )
+            )
+            return [(player, deal - 1, score) for player, deal, score in rows]
+
+    def ranking_state(self, day: str) -> tuple[int, bool] | None:
+        """How many results the stored ranking counts and whether it is final (None: no day)."""
+        with self.store.session() as s:
+            row = s.execute(
+                select(ChallengeDayRow.ranked_results, ChallengeDayRow.ranked_final).where(ChallengeDayRow.day == day)
+            ).first()
+            return None if row is None else (row.ranked_results, row.ranked_final)
+
+    def save_standings(self, day: str, standings: list[Standing], counted: int, final: bool) -> bool:
+        """Replace the day's stored ranking, unless what is stored counts more results or is
+        final (another process was quicker with newer results); True if written."""
+        with self.store.engine.begin() as conn:
+            claimed = conn.execute(
+                update(ChallengeDayRow)
+                .where(
+                    ChallengeDayRow.day == day,
+                    ChallengeDayRow.ranked_final.is_(False),
+                    ChallengeDayRow.ranked_results <= counted,
+                )
+                .values(ranked_results=counted, ranked_final=final, ranked_at=now())
+            )
+            if claimed.rowcount != 1:
+                return False
+            conn.execute(delete(ChallengeStandingRow).where(ChallengeStandingRow.day == day))
+            if standings:
+                conn.execute(
+                    insert(ChallengeStandingRow),
+                    [
+                        {
+                            "day": day,
+                            "player_id": st.player,
+                            "position": i,
+                            "rank": st.rank,
+                            "average": st.average,
+                            "finished": st.finished,
+                            "percents": list(st.percents),
+                        }
+                        for i, st in enumerate(standings)
+                    ],
+                )
+            return True
+
+    def standings(self, day: str, limit: int, player: str | None = None) -> list[RankingLine]:
+        """The first ``limit`` lines of the day's stored ranking, and ``player``'s own line
+        after them if it is further down; with the account names."""
+        with self.store.session() as s:
+            query = (
+                select(ChallengeStandingRow, AccountRow.name)
+                .join(AccountRow, AccountRow.player_id == ChallengeStandingRow.player_id, isouter=True)
+                .where(ChallengeStandingRow.day == day)
+            )
+            rows = list(s.execute(query.order_by(ChallengeStandingRow.position).limit(limit)))
+            if player is not None and all(r[0].player_id != player for r in rows):
+                rows += list(s.execute(query.where(ChallengeStandingRow.player_id == player)))
+            return [
+                RankingLine(r.player_id, name, r.position, r.rank, r.average, tuple(r.percents), r.finished)
+                for r, name in rows
+            ]
+
+    def ranked_count(self, day: str) -> int:
+        """Players in the day's stored ranking."""
+        with self.store.session() as s:
+            return s.scalar(select(func.count()).where(ChallengeStandingRow.day == day)) or 0
+
+    # ----- one deal's field -----
+
+    def deal_field(self, day: str, deal: int) -> list[FieldLine]:
+        """Deal ``deal``'s ranked results grouped by what happened (contract, taker, made,
+        score), most played first."""
+        with self.store.session() as s:
+            rows = s.execute(
+                select(
+                    ChallengeResultRow.contract,
+                    ChallengeResultRow.taker,
+                    ChallengeResultRow.made,
+                    ChallengeResultRow.score,
+                    ChallengeResultRow.deal_score,
+                    func.count(),
+                )
+                .where(
+                    ChallengeResultRow.day == day,
+                    ChallengeResultRow.deal == deal,
+                    ChallengeResultRow.guest.is_(False),
+                )
+                .group_by(
+                    ChallengeResultRow.contract,
+                    ChallengeResultRow.taker,
+                    ChallengeResultRow.made,
+                    ChallengeResultRow.score,
+                    ChallengeResultRow.deal_score,
+                )
+            )
+            return [
+                FieldLine(contract, taker, made, score, (deal_score[0], deal_score[1]), count)
+                for contract, taker, made, score, deal_score, count in rows
+            ]
+
+    def par(self, day: str, deal: int) -> dict[str, Any] | None:
+        with self.store.session() as s:
+            row = s.get(ChallengeParRow, (day, deal))
+            return None if row is None else dict(row.data)
+
+    def save_par(self, day: str, deal: int, data: dict[str, Any]) -> None:
+        with self.store.engine.begin() as conn:
+            conn.execute(
+                _insert_ignoring_conflicts(self.store.engine, ChallengeParRow, ["day", "deal"]),
+                {"day": day, "deal": deal, "data": data, "created_at": now()},
+            )
+
+    # ----- the expert's play of a finished day -----
+
+    def expert_table(self, day: str) -> str | None:
+        with self.store.session() as s:
+            return s.scalar(select(ChallengeDayRow.expert_table).where(ChallengeDayRow.day == day))
+
+    def claim_expert_table(self, day: str, table_id: str) -> str | None:
+        """Make ``table_id`` the day's expert table unless it has one; the day's expert table."""
+        with self.store.engine.begin() as conn:
+            conn.execute(
+                update(ChallengeDayRow)
+                .where(ChallengeDayRow.day == day, ChallengeDayRow.expert_table.is_(None))
+                .values(expert_table=table_id)
+            )
+            found: str | None = conn.execute(
+                select(ChallengeDayRow.expert_table).where(ChallengeDayRow.day == day)
+            ).scalar()
+            return found
+
+    def unfinished_days(self, before: str) -> list[str]:
+        """Days before ``before`` whose final ranking or expert's play is not done yet."""
+        with self.store.session() as s:
+            return list(
+                s.scalars(
+                    select(ChallengeDayRow.day)
+                    .where(
+                        ChallengeDayRow.day < before,
+                        (ChallengeDayRow.ranked_final.is_(False)) | (ChallengeDayRow.expert_table.is_(None)),
+                    )
+                    .order_by(ChallengeDayRow.day.desc())
+                    .limit(7)
+                )
+            )
+
+
+@dataclass(frozen=True)
+class RankingLine:
+    """A line of a day's stored ranking."""
+
+    player: str
+    name: str | None
+    """The account's name (None: an account since deleted)."""
+    position: int
+    rank: int
+    average: float
+    percents: tuple[float | None, ...]
+    finished: int
+
+
+@dataclass(frozen=True)
+class FieldLine:
+    """Players who did the same on one deal: the same contract by the same seat, made or
+    not, for the same score."""
+
+    contract: str | None
+    taker: int | None
+    made: bool | None
+    score: int
+    """South-North's score minus East-West's."""
+    deal_score: tuple[int, int]
+    count: int
+
+
+def challenge_rules(profile: str) -> RuleSet:
+    """The day's rules: its profile, every deal shuffled from its own seed."""
+    rules = RuleSet.profile(profile)
+    if rules.real_deal:
+        rules = RuleSet.profile(profile, **{**rules.options(), "real_deal": False})
+    return rules
+
+
+def compute_standings(results: list[tuple[str, int, int]], deals: int, final: bool) -> list[Standing]:
+    """``matchpoints.ranking`` as a worker's task (the ranking of a big day takes a few
+    hundred milliseconds of CPU: never on the event loop)."""
+    return ranking(results, deals, final)
+
+
+def day_hands(day_seed: bytes, day: str, number: int) -> tuple[CardSet, ...]:
+    """The hands of the day's deal ``number`` (1..4), as every challenge table deals them."""
+    dealer = (FIRST_DEALER + number - 1) % 4
+    return hands_from_seed(deal_seed(day_seed, dealing_label(day), number), dealer)
+
 
 def deal_result(live: LiveTable, number: int) -> dict[str, Any]:
     """What ``challenge_results`` keeps of the table's finished deal ``number``."""
@@ -274,6 +500,12 @@ class DailyChallenge:
         self.store = ChallengeStore(tables.store)
         tables.deal_over_hooks.append(self._record)
         self._ahead: asyncio.Task[None] | None = None
+        self._refreshes: dict[str, asyncio.Task[None]] = {}
+        """The ranking refresh waiting to run, per day (one at a time: results coalesce)."""
+        self._ranking_seconds = 0.0
+        """How long the last ranking took to compute (the next pause follows from it)."""
+        self._pars: dict[tuple[str, int], asyncio.Task[dict[str, Any] | None]] = {}
+        self._experts: dict[str, asyncio.Task[None]] = {}
 
     def start_keeping_ahead(self, every: float = KEEP_AHEAD_SECONDS) -> None:
         """Make today's and tomorrow's rows now and every ``every`` seconds (the
@@ -284,15 +516,34 @@ class DailyChallenge:
     async def _keep_ahead(self, every: float) -> None:
         while True:
             try:
-                await self.ensure_day(day_of(datetime.now(UTC)))
+                today = day_of(datetime.now(UTC))
+                await self.ensure_day(today)
+                await self.finish_days(today)
             except Exception:  # the database may be down a while: the next round tries again
-                log.exception("the daily challenge's days could not be made")
+                log.exception("the daily challenge's days could not be made or finished")
             await asyncio.sleep(every)
 
+    async def finish_days(self, today: str) -> None:
+        """The days before ``today`` not finished yet get their final ranking and the
+        expert's play of their deals (whichever process comes first; a second changes
+        nothing)."""
+        moment = datetime.now(UTC)
+        for day in await self.tables.db(self.store.unfinished_days, today):
+            await self.refresh_ranking(day, moment)
+            self.expert_play_soon(day)
+
     async def close(self) -> None:
+        tasks: list[asyncio.Task[Any]] = [*self._refreshes.values(), *self._experts.values(), *self._pars.values()]
         if self._ahead is not None:
-            self._ahead.cancel()
-            await asyncio.gather(self._ahead, return_exceptions=True)
+            tasks.append(self._ahead)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def settle(self) -> None:
+        """Wait for the ranking refreshes, pars and experts' plays under way (tests)."""
+        while tasks := [*self._refreshes.values(), *self._pars.values(), *self._experts.values()]:
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     @property
     def _profile(self) -> str:
@@ -339,11 +590,8 @@ class DailyChallenge:
                 return live.spec
             level = self.tables.settings.challenge_level
             bot = Seat("bot", level=level)
-            rules = RuleSet.profile(found.profile)
-            if rules.real_deal:  # every deal is shuffled from its own seed
-                rules = RuleSet.profile(found.profile, **{**rules.options(), "real_deal": False})
             spec = await self.tables.create_table(
-                rules,
+                challenge_rules(found.profile),
                 (Seat("human", player=player), bot, bot, bot),
                 level,
                 challenge=(day, found.seed, table_seed(found.seed), FIRST_DEALER),
@@ -357,10 +605,52 @@ class DailyChallenge:
     async def results(self, day: str, player: str | None = None) -> list[Result]:
         return await self.tables.db(self.store.results, day, player)
 
+    # ----- the ranking -----
+
     async def ranking(self, day: str, moment: datetime) -> list[Standing]:
-        """The day's ranking by matchpoints (accounts only), final once the day is over."""
-        rows = await self.tables.db(self.store.results, day, None, False)
-        return ranking(((r.player, r.deal - 1, r.score) for r in rows), DEALS, final=moment >= day_end(day))
+        """The day's whole ranking by matchpoints (accounts only), brought up to date first;
+        final once the day is over."""
+        await self.refresh_ranking(day, moment)
+        lines = await self.tables.db(self.store.standings, day, 1 << 30)
+        return [Standing(line.player, line.rank, line.average, line.percents) for line in lines]
+
+    async def ranking_lines(self, day: str, moment: datetime, player: str | None) -> tuple[list[RankingLine], int]:
+        """What a page shows of the day's ranking: its first lines and ``player``'s own, as
+        stored (a day over is made final first), and how many players it has."""
+        if moment >= day_end(day):
+            await self.refresh_ranking(day, moment)
+        lines = await self.tables.db(self.store.standings, day, RANKING_PAGE, player)
+        return lines, await self.tables.db(self.store.ranked_count, day)
+
+    async def refresh_ranking(self, day: str, moment: datetime) -> None:
+        """Compute the day's ranking again if results came since it was stored (or the day
+        has ended since): in a worker process, then stored whole."""
+        final = moment >= day_end(day)
+        state = await self.tables.db(self.store.ranking_state, day)
+        if state is None or state[1]:
+            return  # no such day, or its ranking is final
+        results = await self.tables.db(self.store.ranked_scores, day)
+        if len(results) == state[0] and not final:
+            return
+        started = asyncio.get_running_loop().time()
+        standings = await self.tables.pool.run(compute_standings, results, DEALS, final, priority=Priority.ANALYSIS)
+        await self.tables.db(self.store.save_standings, day, standings, len(results), final)
+        self._ranking_seconds = asyncio.get_running_loop().time() - started
+
+    def _ranking_due(self, day: str) -> None:
+        """A result came: refresh the day's ranking after a pause (one waiting at a time)."""
+        if day in self._refreshes:
+            return
+        pause = min(RANKING_DELAY_MAX, RANKING_DELAY_FACTOR * self._ranking_seconds)
+        self._refreshes[day] = asyncio.get_running_loop().create_task(self._refresh_later(day, pause))
+
+    async def _refresh_later(self, day: str, pause: float) -> None:
+        await asyncio.sleep(pause)
+        self._refreshes.pop(day, None)  # results from now on call for another refresh
+        try:
+            await self.refresh_ranking(day, datetime.now(UTC))
+        except Exception:  # the next result, or the next page, tries again
+            log.exception("the ranking of %s could not be computed", day)
 
     async def _record(self, live: LiveTable, number: int) -> None:
         day = live.spec.challenge
@@ -368,3 +658,97 @@ class DailyChallenge:
             return
         finished = live.game.is_over
         await self.tables.db(self.store.record, live.id, day, number, deal_result(live, number), finished)
+        self._ranking_due(day)
+        self.par_soon(day, number)
+
+    # ----- one deal compared -----
+
+    async def deal_field(self, day: str, number: int) -> list[FieldLine]:
+        return await self.tables.db(self.store.deal_field, day, number)
+
+    def par_soon(self, day: str, number: int) -> asyncio.Task[dict[str, Any] | None]:
+        """The deal's double-dummy par, computed once in a worker and stored (a task:
+        the comparison page waits for it a moment)."""
+        key = (day, number)
+        task = self._pars.get(key)
+        if task is None:
+            task = self._pars[key] = asyncio.get_running_loop().create_task(self._par(day, number))
+        return task
+
+    async def par(self, day: str, number: int, wait: float = 10.0) -> dict[str, Any] | None:
+        """The deal's par (the analysis rows and each side's best contract), None if not
+        ready within ``wait`` seconds."""
+        found = await self.tables.db(self.store.par, day, number)
+        if found is not None:
+            return found
+        try:
+            return await asyncio.wait_for(asyncio.shield(self.par_soon(day, number)), wait)
+        except TimeoutError:
+            return None
+
+    async def _par(self, day: str, number: int) -> dict[str, Any] | None:
+        try:
+            found = await self.tables.db(self.store.par, day, number)
+            if found is not None:
+                return found
+            row = await self.tables.db(self.store.day, day)
+            if row is None:
+                return None
+            rules = challenge_rules(row.profile)
+            dealer = (FIRST_DEALER + number - 1) % 4
+            data = await self.tables.pool.run(
+                par_of_deal, rules, dealer, day_hands(row.seed, day, number), priority=Priority.ANALYSIS
+            )
+            await self.tables.db(self.store.save_par, day, number, data)
+            return data
+        except Exception:
+            log.exception("the par of %s deal %d could not be computed", day, number)
+            return None
+        finally:
+            self._pars.pop((day, number), None)
+
+    # ----- the expert's play -----
+
+    def expert_play_soon(self, day: str) -> None:
+        """Have the expert play the finished day's deals from South (in the background)."""
+        if day not in self._experts:
+            self._experts[day] = asyncio.get_running_loop().create_task(self._expert_play(day))
+
+    async def _expert_play(self, day: str) -> None:
+        try:
+            table_id = await self.tables.db(self.store.expert_table, day)
+            if table_id is None:
+                found = await self.tables.db(self.store.day, day)
+                if found is None:
+                    return
+                expert = Seat("bot", level=EXPERT_LEVEL)
+                bot = Seat("bot", level=self.tables.settings.challenge_level)
+                spec = await self.tables.create_table(
+                    challenge_rules(found.profile),
+                    (expert, bot, bot, bot),
+                    self.tables.settings.challenge_level,
+                    challenge=(day, found.seed, table_seed(found.seed), FIRST_DEALER),
+                )
+                table_id = await self.tables.db(self.store.claim_expert_table, day, spec.id)
+                if table_id != spec.id:  # another process was first: theirs is the one
+                    await self.tables.db(self.tables.store.finish_table, spec.id, {"abandoned": True})
+            assert table_id is not None
+            await self.tables.play_out(table_id)
+        except Exception:
+            log.exception("the expert's play of %s failed (tried again at the next round)", day)
+        finally:
+            self._experts.pop(day, None)
+
+    async def expert_results(self, day: str) -> list[dict[str, Any]]:
+        """The expert's result on each deal of the day it has finished (empty before)."""
+        table_id = await self.tables.db(self.store.expert_table, day)
+        if table_id is None:
+            return []
+        live = await self.tables.table(table_id)
+        if live is None:
+            return []
+        return [
+            {"deal": n, "table": table_id, **deal_result(live, n)}
+            for n, deal in enumerate(live.game.deals[:DEALS], start=1)
+            if deal.is_over
+        ]

@@ -27,6 +27,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -217,6 +218,43 @@ class ChallengeDayRow(Base):
     """32 bytes in hex: the dealing secret of the day's tables (docs/dealing.md)."""
     commitment: Mapped[str] = mapped_column(String(64))
     """hex SHA-256 of ``coinche-challenge-v1 || u8(0) || day || u8(0) || seed`` (``daily.commitment_of``)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    ranked_results: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How many ranked results ``challenge_standings`` was computed from (a newer result
+    makes it stale)."""
+    ranked_final: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """The standings are the final ranking (computed after the day's end)."""
+    ranked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    expert_table: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The table where the expert played the day's deals from South, once the day is over."""
+
+
+class ChallengeStandingRow(Base):
+    """A line of a day's ranking as last computed (``daily.py``): reading the ranking is
+    one indexed range, whatever the number of results behind it."""
+
+    __tablename__ = "challenge_standings"
+    __table_args__ = (Index("ix_challenge_standings_day_position", "day", "position"),)
+
+    day: Mapped[str] = mapped_column(String(10), ForeignKey("challenge_days.day"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer)
+    """0 for the first line: the order of the page."""
+    rank: Mapped[int] = mapped_column(Integer)
+    """Shared by equal averages (1, 2, 2, 4)."""
+    average: Mapped[float] = mapped_column(Float)
+    finished: Mapped[int] = mapped_column(Integer)
+    percents: Mapped[list[float | None]] = mapped_column(JSON)
+
+
+class ChallengeParRow(Base):
+    """The double-dummy par of one of a day's deals (the same cards for everyone: solved once)."""
+
+    __tablename__ = "challenge_pars"
+
+    day: Mapped[str] = mapped_column(String(10), ForeignKey("challenge_days.day"), primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 

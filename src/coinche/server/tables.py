@@ -110,7 +110,8 @@ class TableError(Exception):
     ``waiting`` (the deal is over: the next one must be asked for), ``not_seated``,
     ``too_many_tables`` (a new table while the player has as many games in progress as
     allowed),
-    ``hint_limit``, ``busy`` (the table kept moving under the request), ``bad_level``."""
+    ``hint_limit``, ``no_hints`` (a daily challenge's table), ``busy`` (the table kept
+    moving under the request), ``bad_level``."""
 
     def __init__(self, code: str, message: Message | None = None, rule: str | None = None) -> None:
         super().__init__(message.text if message is not None else code)
@@ -297,6 +298,8 @@ class TableService:
         """Free deals each player has used (None: an account, no limit), as last read here:
         every state message shows it, so it is not read again each time."""
         self._created = 0
+        self._autoplay: Counter[str] = Counter()
+        """Tables ``play_out`` is playing: their computers play without pauses."""
         self._hints: set[tuple[str, int]] = set()
         self._hint_limiter = MovingWindowRateLimiter(MemoryStorage())
         self._hint_rate = RateLimitItemPerMinute(settings.hints_per_minute)
@@ -589,6 +592,37 @@ class TableService:
             await give_back()
             raise
 
+    async def play_out(self, table_id: str) -> LiveTable:
+        """Play a table whose four seats are computers to its end, asking for each next
+        deal itself and without the pauses people need (the daily challenge's expert play
+        once the day is over). Two processes at it store each step once."""
+        self._autoplay[table_id] += 1
+        self.watchers[table_id] += 1  # its computers play while it is played out
+        try:
+            while True:
+                live = await self._require(table_id)
+                if live.game.is_over:
+                    return live
+                if live.game.awaiting_deal:
+
+                    async def check(live: LiveTable) -> Step | None:
+                        if live.game.is_over or not live.game.awaiting_deal:
+                            return None
+                        return Step(live.seq, "deal", 0)
+
+                    await self.write(table_id, None, check)
+                    continue
+                if live.bot_to_move() is None:
+                    raise TableError("not_seated")  # a person holds a seat: not a computers' table
+                self._schedule_bots(live)
+                if live.bot_task is not None:
+                    await asyncio.shield(live.bot_task)
+        finally:
+            for counter in (self._autoplay, self.watchers):
+                counter[table_id] -= 1
+                if counter[table_id] <= 0:
+                    del counter[table_id]
+
     async def change_seat(self, table_id: str, seat: int, holder: Seat) -> int:
         """``seat`` is held by ``holder`` from the next step on (recorded in the log, so a
         replay knows who made each action); the table's seq after it."""
@@ -604,6 +638,8 @@ class TableService:
         """The expert's choice on ``player``'s own view (never on more), with the table and
         the seat it was asked at: one hint at a time per seat, ``hints_per_minute`` a player."""
         live = await self._require(table_id)
+        if live.spec.challenge is not None:  # the same help for everyone: none
+            raise TableError("no_hints")
         async with live.lock:
             seat = self._seat(live, player)
             try:
@@ -775,8 +811,11 @@ class TableService:
                     "table %s seat %s: bot %s failed; it plays its first legal action", table_id, seat, spec.name
                 )
                 decision = Decision(view.legal_actions[0])
-            pause = self.settings.bot_delay + (
-                self.settings.trick_pause if trick_done and self.settings.bot_delay else 0
+            pause = (
+                0.0
+                if table_id in self._autoplay
+                else self.settings.bot_delay
+                + (self.settings.trick_pause if trick_done and self.settings.bot_delay else 0)
             )
             wait = pause - (loop.time() - started)
             if wait > 0:

@@ -355,6 +355,8 @@ export class TableView {
     const d = this.deal;
     const els = this.els;
     const legal = legalOf(d);
+    // the daily challenge is played without help (the server refuses it too)
+    els.hintButton.hidden = Boolean(this.state.challenge);
     els.hintButton.disabled = legal.all.length === 0;
     els.lastTrickButton.disabled = d.tricks.length === 0;
     if (!els.lastTrick.hidden) this.renderLastTrick();
