@@ -1,24 +1,38 @@
-"""The daily challenge's page (``/defi``): the day's commitment and tomorrow's, yesterday's
-seed once revealed, the button that starts (or resumes) the visitor's attempt, their
-results of the day and the day's ranking by matchpoints (accounts only)."""
+"""The daily challenge's pages: ``/defi`` | ``/challenge`` (today: the commitments, the
+button that starts or resumes the visitor's attempt, their results and the ranking),
+``/defi/{day}`` | ``/challenge/{day}`` (a day: once over, its revealed seed, its final
+ranking and the expert's result on each deal) and ``/defi/{day}/donne/{n}`` |
+``/challenge/{day}/deal/{n}`` (one deal compared: every player's result on the same cards,
+the visitor's matchpoints, the double-dummy par and the review).
+
+What stays hidden: a deal of a day not over is compared only for a visitor who has finished
+it; nothing here shows a deal's cards before the day is over (the review of one's own
+finished deal is the table's, for its player only)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+import re
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ..engine.cards import card_str, cards_of
+from . import i18n
 from .account_pages import address_of, limits_of
-from .daily import DEALS, DailyChallenge, day_of, next_day
-from .db import AccountRow
-from .pages import account_of, page, player_in_session, player_of, read_checked_form, service_of
+from .daily import DEALS, FIRST_DEALER, DailyChallenge, FieldLine, RankingLine, day_end, day_hands, day_of, next_day
+from .matchpoints import DealField
+from .pages import ADDRESSES, account_of, page, player_in_session, player_of, read_checked_form, service_of
 from .tables import TableError
 
-PATH = "/defi"
+PATHS = {lang: ADDRESSES[lang]["challenge"] for lang in i18n.LANGUAGES}
+DEAL_WORD = {"fr": "donne", "en": "deal"}
+DAY = re.compile(r"20[0-9]{2}-[01][0-9]-[0-3][0-9]")
+SEAT_KEYS = ("seat.south", "seat.west", "seat.north", "seat.east")
+"""Seat 0 is South (the player), then clockwise: the challenge is always seen from South."""
 
 
 def daily_of(request: Request) -> DailyChallenge:
@@ -27,63 +41,167 @@ def daily_of(request: Request) -> DailyChallenge:
     return daily
 
 
-def _names(daily: DailyChallenge, players: list[str]) -> dict[str, str]:
-    """The account names of these players (blocking)."""
-    if not players:
-        return {}
-    with daily.tables.store.session() as s:
-        rows = s.execute(select(AccountRow.player_id, AccountRow.name).where(AccountRow.player_id.in_(players)))
-        return {player: name for player, name in rows}
+def day_url(lang: str, day: str | None = None) -> str:
+    return PATHS[lang] + (f"/{day}" if day else "")
 
 
-async def challenge_page(request: Request, error: str | None = None, status: int = 200) -> Response:
+def deal_url(lang: str, day: str, n: int) -> str:
+    return f"{PATHS[lang]}/{day}/{DEAL_WORD[lang]}/{n}"
+
+
+def _lang(request: Request) -> str:
+    return "en" if request.url.path.startswith(PATHS["en"]) else "fr"
+
+
+def _other(lang: str) -> str:
+    return "en" if lang == "fr" else "fr"
+
+
+def _day_param(request: Request, today: str) -> str:
+    """The day of the address: a real date, not after today (else 404)."""
+    text = str(request.path_params["day"])
+    if not DAY.fullmatch(text):
+        raise HTTPException(404)
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        raise HTTPException(404) from None
+    if text > today:
+        raise HTTPException(404)
+    return text
+
+
+def contract_text(lang: str, contract: str | None) -> str:
+    """``100H x2`` as ``100 cœur, coinché``; all passed when None."""
+    if contract is None:
+        return i18n.gettext(lang, "daily.passed")
+    call, _, mult = contract.partition(" ")
+    text = i18n.call_name(lang, call)
+    if mult == "x2":
+        text += " · " + i18n.gettext(lang, "call.coinche")
+    elif mult:
+        text += " · " + i18n.gettext(lang, "call.surcoinche")
+    return text
+
+
+def seat_name(lang: str, seat: int | None) -> str:
+    return "" if seat is None else i18n.gettext(lang, SEAT_KEYS[seat % 4])
+
+
+def made_text(lang: str, made: bool | None) -> str:
+    if made is None:
+        return ""
+    return i18n.gettext(lang, "daily.made" if made else "daily.failed")
+
+
+def ranking_rows(lines: list[RankingLine], player: str | None, lang: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "rank": line.rank,
+            "name": line.name if line.name is not None else i18n.gettext(lang, "daily.deleted"),
+            "average": f"{line.average:.1f}",
+            "finished": line.finished,
+            "me": line.player == player,
+            "gap": i > 0 and line.position != lines[i - 1].position + 1,
+        }
+        for i, line in enumerate(lines)
+    ]
+
+
+async def day_page(request: Request, lang: str, day: str, *, error: str | None = None, status: int = 200) -> Response:
+    """Today's page (start, resume) or a past day's (its deals, final ranking, expert)."""
     daily = daily_of(request)
     moment = datetime.now(UTC)
-    day = day_of(moment)
-    today = await daily.ensure_day(day)
-    tomorrow = await daily.day(next_day(day))
-    yesterday = day_of(moment - timedelta(days=1))
-    revealed = await daily.revealed_seed(yesterday, moment)
+    today = day_of(moment)
+    over = moment >= day_end(day)
+    found = await daily.ensure_day(today) if day == today else await daily.day(day)
+    if found is None:
+        raise HTTPException(404)
     player = player_in_session(request)
     attempt = await daily.tables.db(daily.store.attempt, day, player) if player is not None else None
     mine = await daily.results(day, player) if player is not None else []
-    standings = await daily.ranking(day, moment)
-    names = await daily.tables.db(_names, daily, [s.player for s in standings])
-    ranking: list[dict[str, Any]] = [
+    lines, players = await daily.ranking_lines(day, moment, player)
+    expert = await daily.expert_results(day) if over else []
+    if over and not expert:
+        daily.expert_play_soon(day)  # a day nobody finished yet (the server was down at midnight)
+    tomorrow = await daily.day(next_day(day)) if day == today else None
+    yesterday = (date.fromisoformat(today) - timedelta(days=1)).isoformat()
+    seed = await daily.revealed_seed(day, moment) if over else None
+    if not over:
+        seed = await daily.revealed_seed(yesterday, moment)
+    finished = {r.deal for r in mine}
+    deals = [
         {
-            "rank": s.rank,
-            "name": names.get(s.player, "?"),
-            "average": f"{s.average:.1f}",
-            "finished": s.finished,
-            "me": s.player == player,
+            "n": n,
+            "url": deal_url(lang, day, n),
+            "open": over or n in finished,
+            "mine": next(
+                (
+                    {
+                        "contract": contract_text(lang, r.contract),
+                        "taker": seat_name(lang, r.taker),
+                        "made": made_text(lang, r.made),
+                        "score": r.deal_score,
+                    }
+                    for r in mine
+                    if r.deal == n
+                ),
+                None,
+            ),
+            "expert": next(
+                (
+                    {
+                        "contract": contract_text(lang, e["contract"]),
+                        "taker": seat_name(lang, e["taker"]),
+                        "made": made_text(lang, e["made"]),
+                        "score": e["deal_score"],
+                    }
+                    for e in expert
+                    if e["deal"] == n
+                ),
+                None,
+            ),
         }
-        for s in standings
+        for n in range(1, DEALS + 1)
     ]
     return page(
         request,
         "daily.html",
         status=status,
+        lang=lang,
+        other_url=day_url(_other(lang), None if day == today else day),
         day=day,
-        profile=today.profile,
-        deals=DEALS,
-        commitment=today.commitment,
-        tomorrow=tomorrow.day if tomorrow is not None else next_day(day),
+        today=day == today,
+        over=over,
+        previous_url=day_url(lang, (date.fromisoformat(day) - timedelta(days=1)).isoformat()),
+        next_url=None if day >= today else day_url(lang, None if next_day(day) == today else next_day(day)),
+        path=PATHS[lang],
+        profile=found.profile,
+        deals_count=DEALS,
+        deals=deals,
+        commitment=found.commitment,
+        tomorrow=next_day(day),
         tomorrow_commitment=tomorrow.commitment if tomorrow is not None else None,
-        yesterday=yesterday,
-        yesterday_seed=revealed,
+        seed_day=day if over else yesterday,
+        seed=seed,
         started=attempt is not None,
         finished=attempt is not None and attempt[1],
         table_id=attempt[0] if attempt is not None else None,
-        results=mine,
-        ranking=ranking,
+        ranking=ranking_rows(lines, player, lang),
+        players=players,
         guest=account_of(request) is None,
         error=error,
     )
 
 
 async def challenge(request: Request) -> Response:
+    lang = _lang(request)
+    today = day_of(datetime.now(UTC))
     if request.method == "GET":
-        return await challenge_page(request)
+        asked = request.query_params.get("jour") or request.query_params.get("day")
+        if asked and DAY.fullmatch(asked) and asked != today:  # the profile's calendar
+            return RedirectResponse(day_url(lang, asked), status_code=303)
+        return await day_page(request, lang, today)
     await read_checked_form(request)
     player = player_of(request)
     settings = request.app.state.settings
@@ -99,10 +217,148 @@ async def challenge(request: Request) -> Response:
         spec = await daily_of(request).start(player, is_guest=account_of(request) is None)
     except TableError as e:
         if e.code == "challenge_done":
-            return await challenge_page(request, error="daily.done", status=409)
+            return await day_page(request, lang, today, error="daily.done", status=409)
         raise
     service_of(request).forget_player(player)
     return RedirectResponse(f"/table/{spec.id}", status_code=303)
 
 
-routes: list[BaseRoute] = [Route(PATH, challenge, methods=["GET", "POST"])]
+async def past_day(request: Request) -> Response:
+    lang = _lang(request)
+    today = day_of(datetime.now(UTC))
+    day = _day_param(request, today)
+    return await day_page(request, lang, day)
+
+
+def field_rows(
+    lang: str, field: list[FieldLine], extra: list[tuple[str, int]]
+) -> tuple[list[dict[str, Any]], DealField]:
+    """The deal's field as table rows, best score first, each with its matchpoints; ``extra``:
+    results compared with the field without being in it (a guest's own, the expert's)."""
+    counts: dict[int, int] = {}
+    for line in field:
+        counts[line.score] = counts.get(line.score, 0) + line.count
+    rows = []
+    for line in sorted(field, key=lambda f: (-f.score, -f.count, f.contract or "")):
+        rows.append(
+            {
+                "contract": contract_text(lang, line.contract),
+                "taker": seat_name(lang, line.taker),
+                "made": made_text(lang, line.made),
+                "score": line.deal_score,
+                "count": line.count,
+                "percent": f"{DealField(counts).percent(line.score):.0f}",
+            }
+        )
+    return rows, DealField(counts)
+
+
+def percent_against(field: DealField, score: int, counted: bool) -> str:
+    """A result's matchpoints against the field (``counted``: it is one of the field's)."""
+    if counted:
+        return f"{field.percent(score):.0f}"
+    counts = dict(field.counts)
+    counts[score] = counts.get(score, 0) + 1
+    return f"{DealField(counts).percent(score):.0f}"
+
+
+def par_rows(lang: str, par: dict[str, Any] | None) -> list[dict[str, Any]]:
+    if par is None:
+        return []
+    out = []
+    for side in par["sides"]:
+        team = side["team"]
+        out.append(
+            {
+                "side": i18n.gettext(lang, "daily.side.ns" if team == 0 else "daily.side.ew"),
+                "contract": contract_text(lang, side["call"]) if side["call"] else i18n.gettext(lang, "daily.par.none"),
+                "taker": seat_name(lang, side["taker"]),
+                "score": side["score"],
+            }
+        )
+    return out
+
+
+async def deal_page(request: Request) -> Response:
+    lang = _lang(request)
+    if request.path_params["word"] != DEAL_WORD[lang]:
+        raise HTTPException(404)
+    daily = daily_of(request)
+    moment = datetime.now(UTC)
+    today = day_of(moment)
+    day = _day_param(request, today)
+    text = request.path_params["n"]
+    if not text.isdigit() or not 1 <= int(text) <= DEALS or len(text) > 1:
+        raise HTTPException(404)
+    n = int(text)
+    found = await daily.day(day)
+    if found is None:
+        raise HTTPException(404)
+    over = moment >= day_end(day)
+    player = player_in_session(request)
+    mine = [r for r in await daily.results(day, player) if r.deal == n] if player is not None else []
+    own = mine[0] if mine else None
+    if not over and own is None:  # others' results stay hidden until one has played the deal
+        return page(
+            request,
+            "daily_deal_hidden.html",
+            status=403,
+            lang=lang,
+            other_url=deal_url(_other(lang), day, n),
+            day=day,
+            n=n,
+            day_url=day_url(lang, day),
+        )
+    field = await daily.deal_field(day, n)
+    expert = [e for e in await daily.expert_results(day) if e["deal"] == n] if over else []
+    rows, deal_field = field_rows(lang, field, [])
+    par = await daily.par(day, n, wait=10.0)
+    attempt = await daily.tables.db(daily.store.attempt, day, player) if player is not None else None
+    hands: list[dict[str, Any]] = []
+    if over:
+        dealt = day_hands(found.seed, day, n)
+        hands = [{"seat": seat_name(lang, s), "cards": [card_str(c) for c in cards_of(dealt[s])]} for s in (0, 1, 2, 3)]
+    return page(
+        request,
+        "daily_deal.html",
+        lang=lang,
+        other_url=deal_url(_other(lang), day, n),
+        day=day,
+        n=n,
+        deals_count=DEALS,
+        day_url=day_url(lang, day),
+        deal_urls=[deal_url(lang, day, k) for k in range(1, DEALS + 1)],
+        dealer=seat_name(lang, (FIRST_DEALER + n - 1) % 4),
+        over=over,
+        own=None
+        if own is None
+        else {
+            "contract": contract_text(lang, own.contract),
+            "taker": seat_name(lang, own.taker),
+            "made": made_text(lang, own.made),
+            "score": own.deal_score,
+            "percent": percent_against(deal_field, own.score, counted=not own.guest),
+        },
+        review_url=f"/table/{attempt[0]}/donne/{n}" if attempt is not None and own is not None else None,
+        expert=None
+        if not expert
+        else {
+            "contract": contract_text(lang, expert[0]["contract"]),
+            "taker": seat_name(lang, expert[0]["taker"]),
+            "made": made_text(lang, expert[0]["made"]),
+            "score": expert[0]["deal_score"],
+            "percent": percent_against(deal_field, expert[0]["score"], counted=False) if deal_field.size else None,
+        },
+        field=rows,
+        players=deal_field.size,
+        par=par_rows(lang, par),
+        par_pending=par is None,
+        hands=hands,
+    )
+
+
+routes: list[BaseRoute] = [
+    *(Route(PATHS[lang], challenge, methods=["GET", "POST"]) for lang in i18n.LANGUAGES),
+    *(Route(PATHS[lang] + "/{day}", past_day) for lang in i18n.LANGUAGES),
+    *(Route(PATHS[lang] + "/{day}/{word}/{n}", deal_page) for lang in i18n.LANGUAGES),
+]

@@ -38,7 +38,7 @@ export function summaryHTML(state) {
     const ours = game.winner === us;
     parts.push(`<p class="winner ${ours ? 'won' : 'lost'}">${esc(t(ours ? 'js.we_won' : 'js.they_won'))}</p>`);
   } else if (over && state.challenge) {
-    parts.push(`<p class="challenge-over"><a href="/defi">${esc(t('js.challenge_over'))}</a></p>`);
+    parts.push(`<p class="challenge-over"><a href="${esc(t('js.challenge_url'))}">${esc(t('js.challenge_over'))}</a></p>`);
   }
   if (verdict) parts.push(`<p class="verdict ${verdictClass}">${esc(verdict)}</p>`);
 
@@ -78,6 +78,11 @@ export function summaryHTML(state) {
     parts.push(
       `<p class="review-line"><a class="review-link" href="${review(game.deal_number)}">${esc(t('js.review_deal'))}</a></p>`,
     );
+    if (state.challenge) {
+      // the daily challenge: how everyone who played these cards did (shown once one has played them)
+      const compare = t('js.challenge_deal_url', { day: state.challenge, number: game.deal_number });
+      parts.push(`<p class="compare-line"><a class="button primary" href="${esc(compare)}">${esc(t('js.challenge_compare'))}</a></p>`);
+    }
   }
   const rows = game.history
     .map(
