@@ -354,6 +354,7 @@ async def deal_page(request: Request) -> Response:
         par=par_rows(lang, par),
         par_pending=par is None,
         hands=hands,
+        card_name=lambda code: i18n.card_name(lang, code),
     )
 
 
