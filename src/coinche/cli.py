@@ -135,6 +135,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="...and after S seconds the computer plays that move for them (default 90)",
     )
     p.add_argument(
+        "--challenge-profile",
+        choices=sorted(PROFILES),
+        default="online",
+        help="the rules of the daily challenge's days made from now on (default online)",
+    )
+    p.add_argument(
+        "--challenge-level",
+        choices=("beginner", "confirmed", "expert"),
+        default="expert",
+        help="the computers' level at the daily challenge (default expert)",
+    )
+    p.add_argument(
         "--origin",
         action="append",
         default=[],
@@ -277,6 +289,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         idle_warning_seconds=args.idle_warning_seconds,
         idle_move_seconds=args.idle_move_seconds,
         table_limit_per_address=args.table_limit_per_address,
+        challenge_profile=args.challenge_profile,
+        challenge_level=args.challenge_level,
         allowed_origins=tuple(o for o in origins if o is not None),
     )
     try:

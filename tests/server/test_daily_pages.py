@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from server_helpers import Human, call, post_form, service_of
+from server_helpers import Human, call, service_of
 from starlette.testclient import TestClient
 from test_daily import FAST, account, daily_of, start
 
@@ -166,7 +166,7 @@ def test_bad_addresses_are_404(make_client: Any) -> None:
 
 def test_no_hints_at_a_challenge_table(make_client: Any) -> None:
     client = make_client(**FAST)
-    day, now = today_now()
+    _day, now = today_now()
     anne = account(client, "Anne")
     table_id = start(client, anne, False, now)
     with pytest.raises(TableError) as refused:
