@@ -262,6 +262,7 @@ FORMS = [
     ("/revoir", {"record": "{}"}),
     ("/replay", {"record": "{}"}),
     ("/defi", {}),
+    ("/challenge", {}),
 ]
 
 
