@@ -68,6 +68,7 @@ from sqlalchemy import select, update
 from ..engine.rules import RuleSet
 from .db import ChallengeAttemptRow, ChallengeDayRow, ChallengeResultRow, now
 from .matchpoints import Standing, ranking
+from .review import deal_result
 from .store import Seat, Store, TableSpec, _insert_ignoring_conflicts
 from .tables import LiveTable, TableError, TableService
 
@@ -246,24 +247,6 @@ class ChallengeStore:
                 )
                 for r in rows
             ]
-
-
-def deal_result(live: LiveTable, number: int) -> dict[str, Any]:
-    """What ``challenge_results`` keeps of the table's finished deal ``number``."""
-    deal = live.game.deals[number - 1]
-    res = deal.result()
-    assert res is not None
-    contract = res.contract
-    call = None
-    if contract is not None:
-        call = contract.call + (f" x{contract.multiplier}" if contract.multiplier > 1 else "")
-    return {
-        "score": res.score[0] - res.score[1],
-        "contract": call,
-        "taker": None if contract is None else contract.taker,
-        "made": res.made,
-        "deal_score": [res.score[0], res.score[1]],
-    }
 
 
 class DailyChallenge:
