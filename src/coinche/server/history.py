@@ -204,7 +204,9 @@ class HistoryStore:
         return [FinishedDeal(r.deal, r.dealer, r.contract, r.taker, r.made, (r.score[0], r.score[1])) for r in rows]
 
 
-def _people(first_seats: list[dict[str, Any]], seated: list[Any], player: str) -> tuple[tuple[Person, ...], int]:
+def _people(
+    first_seats: list[dict[str, Any]], seated: list[Any], player: str
+) -> tuple[tuple[Person, Person, Person, Person], int]:
     """Each seat's holder (the table's first seats, then where each person last sat), and
     the player's seat."""
     people: list[Person] = []

@@ -46,6 +46,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "friends": "/amis",
         "verify": "/verifier",
         "replay": "/revoir",
+        "history": "/historique",
     },
     "en": {
         "calculator": "/calculator",
@@ -57,6 +58,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "friends": "/friends",
         "verify": "/verify",
         "replay": "/replay",
+        "history": "/history",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""
