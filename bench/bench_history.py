@@ -51,7 +51,9 @@ def fill(store: Store, player: str, games: int) -> None:
                 "late_joins": False,
             }
         )
-        seated.append({"table_id": table_id, "player_id": owner, "seat": 0})
+        seated.append(
+            {"table_id": table_id, "player_id": owner, "seat": 0, "finished_at": moment + timedelta(seconds=50)}
+        )
         for n in (1, 2):
             deals.append(
                 {
@@ -107,9 +109,10 @@ def main() -> None:
         with store.engine.connect() as conn:
             plan = conn.execute(
                 text(
-                    "EXPLAIN QUERY PLAN SELECT tables.id FROM tables JOIN table_players"
-                    " ON table_players.table_id = tables.id WHERE table_players.player_id = 'me'"
-                    " AND tables.finished_at IS NOT NULL ORDER BY tables.finished_at DESC, tables.id DESC LIMIT 50"
+                    "EXPLAIN QUERY PLAN SELECT tables.id FROM table_players JOIN tables"
+                    " ON tables.id = table_players.table_id WHERE table_players.player_id = 'me'"
+                    " AND table_players.finished_at IS NOT NULL"
+                    " ORDER BY table_players.finished_at DESC, table_players.table_id DESC LIMIT 50"
                 )
             ).all()
         store.close()

@@ -8,18 +8,27 @@ import html
 import json
 import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
+from alembic.config import Config
 from conftest import MakeClient
-from server_helpers import Human, create_solo, new_guest, post_form
-from sqlalchemy import select
+from server_helpers import Human, create_solo, new_guest, post_form, run_async
+from sqlalchemy import create_engine, select, text
 from starlette.testclient import TestClient
 
+from coinche.engine.game import Game
 from coinche.engine.record import decode_record, parse_record, replay
-from coinche.server.db import AccountRow, FinishedDealRow, PlayerRow, TablePlayerRow, TableRow
-from coinche.server.history import CURSOR, parse_cursor
+from coinche.engine.rules import RuleSet
+from coinche.server.bot_pool import BotPool
+from coinche.server.config import Settings
+from coinche.server.db import MIGRATIONS, AccountRow, FinishedDealRow, PlayerRow, TablePlayerRow, TableRow
+from coinche.server.history import CURSOR, History, HistoryStore, parse_cursor
 from coinche.server.review import deal_result
+from coinche.server.store import Store
+from coinche.server.tables import TableService
 
 PASSWORD = "correct horse"
 GAME_LINK = re.compile(r'href="(/historique/partie/[A-Za-z0-9_-]+)"')
@@ -133,7 +142,11 @@ def _add_games(client: TestClient, me: str, count: int, start: datetime, **seats
                 )
             )
             s.flush()
-            s.add(TablePlayerRow(table_id=table_id, player_id=me, seat=0))
+            s.add(
+                TablePlayerRow(
+                    table_id=table_id, player_id=me, seat=0, finished_at=start + timedelta(minutes=i, seconds=30)
+                )
+            )
             ids.append(table_id)
     return ids
 
@@ -190,7 +203,7 @@ def test_names_of_partners_and_opponents(client: TestClient, make_client: MakeCl
         )
         s.flush()
         for player, seat in ((me, 0), ("friend", 1), ("gone", 2)):
-            s.add(TablePlayerRow(table_id="named", player_id=player, seat=seat))
+            s.add(TablePlayerRow(table_id="named", player_id=player, seat=seat, finished_at=start))
     text = client.get("/historique").text
     assert "&lt;Paul&gt;" in text and "<Paul>" not in text  # escaped
     assert "Invité (&lt;Paul&gt;)" in text
@@ -255,3 +268,64 @@ def test_a_deal_hook_is_idempotent(client: TestClient) -> None:
         history.store.record_deal(table_id, 1, deal.dealer, deal_result(live, 1))
     assert len(history.store.deals(table_id)) == 1
     assert json.dumps(history.store.deals(table_id)[0].score)
+
+
+def test_games_finished_before_the_migration_are_listed_and_their_deals_filled_in(tmp_path: Path) -> None:
+    """0009 copies ``finished_at`` to ``table_players``; the deals of an old table are
+    written by the hook when the table is next read."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = create_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0008")
+    rules = RuleSet.profile("classic", target=100)
+    game = Game(rules, seed=7, first_dealer=0, auto_deal=True)
+    while not game.deals or not game.deals[0].is_over:
+        game.apply(game.legal_actions()[0])
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO tables (id, created_at, profile, options, seed, first_dealer, seats, level, finished_at,"
+                " result, late_joins) VALUES ('old1', '2026-01-01', 'classic', :options, 7, 0, :seats, 'expert',"
+                " '2026-01-02 10:00:00.000000', :result, 0)"
+            ),
+            {
+                "options": '{"target": 100}',
+                "seats": '[{"kind": "human", "player": "p1"}, {"kind": "bot", "level": "expert"},'
+                ' {"kind": "bot", "level": "expert"}, {"kind": "bot", "level": "expert"}]',
+                "result": '{"abandoned": true}',
+            },
+        )
+        conn.execute(text("INSERT INTO table_players (table_id, player_id, seat) VALUES ('old1', 'p1', 0)"))
+        for seq, action in enumerate(game.log):
+            conn.execute(
+                text(
+                    "INSERT INTO actions (table_id, seq, seat, action, created_at) VALUES ('old1', :s, 0, :a, '2026')"
+                ),
+                {"s": seq, "a": action},
+            )
+    engine.dispose()
+
+    store = Store(url)
+    try:
+        history = HistoryStore(store)
+        (listed,) = history.games("p1")
+        assert listed.table_id == "old1" and listed.finished_at.year == 2026
+        assert history.deals("old1") == []
+
+        async def read_it() -> None:
+            service = TableService(store, BotPool(1), Settings(database_url=url))
+            History(service)
+            try:
+                assert await service.table("old1") is not None
+            finally:
+                await service.close()
+
+        run_async(read_it)
+        (deal,) = history.deals("old1")
+        assert deal.deal == 1 and deal.dealer == game.deals[0].dealer
+        assert deal.score == tuple(game.deals[0].result().score)  # type: ignore[union-attr]
+    finally:
+        store.close()

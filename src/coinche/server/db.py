@@ -54,7 +54,6 @@ class Base(DeclarativeBase):
 
 class TableRow(Base):
     __tablename__ = "tables"
-    __table_args__ = (Index("ix_tables_finished_at_id", "finished_at", "id"),)
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
@@ -89,10 +88,14 @@ class TablePlayerRow(Base):
     """A player who sat at a table, at which seat (a player's list of games reads these)."""
 
     __tablename__ = "table_players"
+    __table_args__ = (Index("ix_table_players_history", "player_id", "finished_at", "table_id"),)
 
     table_id: Mapped[str] = mapped_column(String(16), ForeignKey("tables.id"), primary_key=True)
     player_id: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
     seat: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """The table's ``finished_at``, copied by ``Store.finish_table``: a player's history
+    is a range of the index ``(player_id, finished_at, table_id)``."""
 
 
 class FinishedDealRow(Base):

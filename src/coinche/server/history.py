@@ -7,8 +7,9 @@ The hook's insert ignores a row already there: the table service calls it again 
 finished deal each time a table is read from the database.
 
 The list is paged by keyset, never by OFFSET: a page is the 50 games finished before a
-cursor ``(finished_at, table_id)``, the last row of the page before; the index
-``ix_tables_finished_at_id`` serves the order, ``table_players.player_id`` the filter.
+cursor ``(finished_at, table_id)``, the last row of the page before: a range of the index
+``ix_table_players_history`` (``player_id, finished_at, table_id``; ``finished_at`` is
+the table's, copied there when the game ends).
 """
 
 from __future__ import annotations
@@ -122,14 +123,15 @@ class HistoryStore:
         ``limit``, each with the names of its seats."""
         t, tp = TableRow, TablePlayerRow
         query = (
-            select(t.id, t.finished_at, t.profile, t.options, t.result, t.seats, t.challenge_day)
-            .join(tp, tp.table_id == t.id)
-            .where(tp.player_id == player, t.finished_at.is_not(None))
+            select(t.id, tp.finished_at, t.profile, t.options, t.result, t.seats, t.challenge_day)
+            .select_from(tp)
+            .join(t, t.id == tp.table_id)
+            .where(tp.player_id == player, tp.finished_at.is_not(None))
         )
         if before is not None:
             moment, table_id = before
-            query = query.where(or_(t.finished_at < moment, and_(t.finished_at == moment, t.id < table_id)))
-        query = query.order_by(t.finished_at.desc(), t.id.desc()).limit(limit)
+            query = query.where(or_(tp.finished_at < moment, and_(tp.finished_at == moment, tp.table_id < table_id)))
+        query = query.order_by(tp.finished_at.desc(), tp.table_id.desc()).limit(limit)
         with self.store.session() as s:
             rows = s.execute(query).all()
             ids = [r.id for r in rows]

@@ -1,6 +1,8 @@
 """Finished deals (issue 18, history): one row per finished deal of any table, so that a
-player's history lists its games and their deals without replaying any log; an index on
-``tables.finished_at`` for the history's keyset pagination (newest first).
+player's history lists its games and their deals without replaying any log; and
+``table_players.finished_at`` (a copy of the table's, filled in for the games already
+finished) with the index ``(player_id, finished_at, table_id)``: a page of the history is
+a range of that index, newest first, whatever the number of the player's games.
 
 Revision ID: 0009
 Revises: 0008
@@ -27,9 +29,15 @@ def upgrade() -> None:
         sa.Column("made", sa.Boolean(), nullable=True),
         sa.Column("score", sa.JSON(), nullable=False),
     )
-    op.create_index("ix_tables_finished_at_id", "tables", ["finished_at", "id"])
+    op.add_column("table_players", sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True))
+    op.execute(
+        "UPDATE table_players SET finished_at ="
+        " (SELECT tables.finished_at FROM tables WHERE tables.id = table_players.table_id)"
+    )
+    op.create_index("ix_table_players_history", "table_players", ["player_id", "finished_at", "table_id"])
 
 
 def downgrade() -> None:
-    op.drop_index("ix_tables_finished_at_id", "tables")
+    op.drop_index("ix_table_players_history", "table_players")
+    op.drop_column("table_players", "finished_at")
     op.drop_table("finished_deals")
