@@ -121,8 +121,9 @@ def test_a_stranger_and_another_guest_get_404(client: TestClient, make_client: M
     assert client.get("/historique").status_code == 200
 
 
-def _add_games(client: TestClient, me: str, count: int, start: datetime, **seats: Any) -> list[str]:
-    """``count`` finished games of ``me`` (seat 0), one a minute from ``start``; their ids."""
+def _add_games(client: TestClient, me: str, count: int, start: datetime) -> list[str]:
+    """``count`` finished games of ``me`` (seat 0), three a minute from ``start`` (three
+    finished at the same moment: the table id orders them); their ids."""
     ids = []
     with store_of(client).session() as s, s.begin():
         for i in range(count):
@@ -137,14 +138,14 @@ def _add_games(client: TestClient, me: str, count: int, start: datetime, **seats
                     first_dealer=0,
                     seats=[{"kind": "human", "player": me}, *([{"kind": "bot", "level": "expert"}] * 3)],
                     level="expert",
-                    finished_at=start + timedelta(minutes=i, seconds=30),
+                    finished_at=start + timedelta(minutes=i // 3, seconds=30),
                     result={"totals": [1010, 400 + i], "winner": 0} if i % 2 else {"abandoned": True},
                 )
             )
             s.flush()
             s.add(
                 TablePlayerRow(
-                    table_id=table_id, player_id=me, seat=0, finished_at=start + timedelta(minutes=i, seconds=30)
+                    table_id=table_id, player_id=me, seat=0, finished_at=start + timedelta(minutes=i // 3, seconds=30)
                 )
             )
             ids.append(table_id)

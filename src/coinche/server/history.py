@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from sqlalchemy import and_, exists, or_, select
@@ -31,6 +31,7 @@ PAGE_SIZE: Final = 50
 TABLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,16}")
 CURSOR: Final = re.compile(r"([0-9]{1,16})\.([A-Za-z0-9_-]{1,16})")
 """A page's cursor in an address: microseconds since 1970 (UTC), a dot, a table id."""
+EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ class FinishedDeal:
 def cursor_of(game: HistoryGame) -> str:
     """The address form of the cursor after ``game`` (the next page starts below it)."""
     moment = game.finished_at if game.finished_at.tzinfo is not None else game.finished_at.replace(tzinfo=UTC)
-    micros = round(moment.timestamp() * 1_000_000)
+    micros = (moment - EPOCH) // timedelta(microseconds=1)  # exact: no float on the way
     return f"{micros}.{game.table_id}"
 
 
@@ -83,12 +84,9 @@ def parse_cursor(text: str) -> tuple[datetime, str] | None:
     found = CURSOR.fullmatch(text)
     if found is None:
         return None
-    micros = int(found[1])
     try:
-        moment = datetime.fromtimestamp(micros / 1_000_000, UTC)
-    except (OverflowError, OSError, ValueError):
-        return None
-    if moment.year > 9000:
+        moment = EPOCH + timedelta(microseconds=int(found[1]))
+    except OverflowError:
         return None
     return moment, found[2]
 
