@@ -66,6 +66,7 @@ def outcome(lang: str, game: HistoryGame) -> tuple[str, str]:
 
 
 def game_row(lang: str, game: HistoryGame) -> dict[str, Any]:
+    """A game as the history shows it, from its player's side (partner, opponents, score)."""
     status, score = outcome(lang, game)
     me = game.seat
     return {
@@ -83,6 +84,7 @@ def game_row(lang: str, game: HistoryGame) -> dict[str, Any]:
 
 
 def _lang_of_path(request: Request) -> str:
+    """The language the address says (``/history...`` English, ``/historique...`` French)."""
     path = request.url.path
     return "en" if path == ADDRESSES["en"]["history"] or path.startswith(GAME_PATHS["en"] + "/") else "fr"
 
@@ -113,6 +115,7 @@ async def history_page(request: Request) -> Response:
 
 
 def deal_row(lang: str, table_id: str, names: list[str], deal: FinishedDeal, seat: int) -> dict[str, Any]:
+    """A deal as the game's page shows it (seats named as the table named them for ``seat``)."""
     contract = None
     if deal.contract is not None:
         call, _, multiplier = deal.contract.partition(" x")
