@@ -23,6 +23,7 @@ from . import (
     calculator_page,
     daily_pages,
     friends_pages,
+    history_pages,
     review_pages,
     rules_pages,
     table_pages,
@@ -34,6 +35,7 @@ from .bot_pool import BotPool
 from .config import Settings
 from .daily import DailyChallenge
 from .forms import client_left
+from .history import History
 from .hub import Hub, LocalHub
 from .pages import WEB, VisitorMiddleware, page
 from .security import SecurityHeaders, secured
@@ -57,6 +59,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         service = TableService(store, pool, settings, hub or LocalHub())
         app.state.service = service
         app.state.daily = daily = DailyChallenge(service)
+        app.state.history = History(service)
         daily.start_keeping_ahead()
         app.state.accounts = AccountService(store, service.db, settings)
         app.state.rate_limits = service.rate_limits
@@ -79,6 +82,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *rules_pages.routes,
         *verify_page.routes,
         *upload_pages.routes,
+        *history_pages.routes,
         *daily_pages.routes,
         Mount("/static", StaticFiles(directory=str(WEB / "static")), name="static"),
     ]

@@ -80,6 +80,7 @@ from .db import (
     now,
 )
 from .matchpoints import Standing, ranking
+from .review import deal_result
 from .store import Seat, Store, TableSpec, _insert_ignoring_conflicts
 from .tables import LiveTable, TableError, TableService
 
@@ -472,24 +473,6 @@ def day_hands(day_seed: bytes, day: str, number: int) -> tuple[CardSet, ...]:
     """The hands of the day's deal ``number`` (1..4), as every challenge table deals them."""
     dealer = (FIRST_DEALER + number - 1) % 4
     return hands_from_seed(deal_seed(day_seed, dealing_label(day), number), dealer)
-
-
-def deal_result(live: LiveTable, number: int) -> dict[str, Any]:
-    """What ``challenge_results`` keeps of the table's finished deal ``number``."""
-    deal = live.game.deals[number - 1]
-    res = deal.result()
-    assert res is not None
-    contract = res.contract
-    call = None
-    if contract is not None:
-        call = contract.call + (f" x{contract.multiplier}" if contract.multiplier > 1 else "")
-    return {
-        "score": res.score[0] - res.score[1],
-        "contract": call,
-        "taker": None if contract is None else contract.taker,
-        "made": res.made,
-        "deal_score": [res.score[0], res.score[1]],
-    }
 
 
 class DailyChallenge:

@@ -10,7 +10,8 @@ explanation, a player's its request id (a resent request is applied once), and
 ``uploaded_records``, the records visitors upload to review them). ``players`` are who sits at tables: a
 guest is a player without an account; an ``accounts`` row owns one player, and its
 ``sessions`` are the logged-in browsers. ``table_players`` says who sat at each table (for
-a player's list of games), ``tables.finished_at`` when its game ended.
+a player's list of games), ``tables.finished_at`` when its game ended, and
+``finished_deals`` what each finished deal gave (the history lists them without replaying).
 """
 
 from __future__ import annotations
@@ -88,10 +89,33 @@ class TablePlayerRow(Base):
     """A player who sat at a table, at which seat (a player's list of games reads these)."""
 
     __tablename__ = "table_players"
+    __table_args__ = (Index("ix_table_players_history", "player_id", "finished_at", "table_id"),)
 
     table_id: Mapped[str] = mapped_column(String(16), ForeignKey("tables.id"), primary_key=True)
     player_id: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
     seat: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """The table's ``finished_at``, copied by ``Store.finish_table``: a player's history
+    is a range of the index ``(player_id, finished_at, table_id)``."""
+
+
+class FinishedDealRow(Base):
+    """What a finished deal of a table gave, written by a deal-over hook (``history.py``):
+    the history's pages list deals from these rows, never from the tables' logs."""
+
+    __tablename__ = "finished_deals"
+
+    table_id: Mapped[str] = mapped_column(String(16), ForeignKey("tables.id"), primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """1 for the table's first deal."""
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    dealer: Mapped[int] = mapped_column(Integer)
+    contract: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    """The contract's call in record notation, `` x2``/`` x4`` when coinched; None: all passed."""
+    taker: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    made: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    score: Mapped[list[int]] = mapped_column(JSON)
+    """The deal's score ``[North-South, East-West]`` (team of seats 0 and 2 first)."""
 
 
 class ActionRow(Base):

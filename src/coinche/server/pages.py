@@ -47,6 +47,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "verify": "/verifier",
         "replay": "/revoir",
         "challenge": "/defi",
+        "history": "/historique",
     },
     "en": {
         "calculator": "/calculator",
@@ -59,6 +60,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "verify": "/verify",
         "replay": "/replay",
         "challenge": "/challenge",
+        "history": "/history",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""

@@ -52,6 +52,24 @@ def first_step(game: Game, n: int) -> int:
     return sum(len(d.log) for d in game.deals[: n - 1])
 
 
+def deal_result(live: LiveTable, number: int) -> dict[str, Any]:
+    """What ``challenge_results`` keeps of the table's finished deal ``number``."""
+    deal = live.game.deals[number - 1]
+    res = deal.result()
+    assert res is not None
+    contract = res.contract
+    call = None
+    if contract is not None:
+        call = contract.call + (f" x{contract.multiplier}" if contract.multiplier > 1 else "")
+    return {
+        "score": res.score[0] - res.score[1],
+        "contract": call,
+        "taker": None if contract is None else contract.taker,
+        "made": res.made,
+        "deal_score": [res.score[0], res.score[1]],
+    }
+
+
 # ----- the analysis (a worker's task) -----
 
 

@@ -78,13 +78,20 @@ async def review_page(request: Request) -> Response:
     stop = start + len(live.game.deals[n - 1].log)
     review = build_review(live, n, seat, lang, await service_of(request).explanations(live, start, stop))
     analysis = await reviews_of(request).analysis(live, n)  # the first visit starts it
+    return render_review(request, review, analysis, "review.back")
+
+
+def render_review(request: Request, review: dict[str, Any], analysis: dict[str, Any] | None, back_key: str) -> Response:
+    """The review page of ``review`` (``review.build_review`` or ``review_deal``), with its
+    analysis when it is ready: the one rendering of a table's deal and an uploaded one."""
+    lang = lang_of(request)
     short = [i18n.gettext(lang, f"seat.short.{p}") for p in review["positions"]]
     teams = [i18n.gettext(lang, "review.team", a=short[t], b=short[t + 2]) for t in (0, 1)]
     return page(
         request,
         "review.html",
         review=review,
-        back_key="review.back",
+        back_key=back_key,
         teams=teams,
         short_names=short,
         leader=review["seat_names"][(review["dealer"] + 1) & 3],

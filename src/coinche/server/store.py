@@ -338,12 +338,17 @@ class Store:
     def finish_table(self, table_id: str, result: dict[str, Any]) -> None:
         """The table's game ended (or was given up): ``result`` says how; the first call
         counts (a second writer that saw the same end changes nothing)."""
+        moment = now()
         with self.engine.begin() as conn:
-            conn.execute(
+            ended = conn.execute(
                 update(TableRow)
                 .where(TableRow.id == table_id, TableRow.finished_at.is_(None))
-                .values(finished_at=now(), result=result)
+                .values(finished_at=moment, result=result)
             )
+            if ended.rowcount == 1:  # the players' histories are ordered by it
+                conn.execute(
+                    update(TablePlayerRow).where(TablePlayerRow.table_id == table_id).values(finished_at=moment)
+                )
 
     def games_of(self, player_id: str, limit: int = 100) -> list[GameEntry]:
         """The player's games, newest first."""

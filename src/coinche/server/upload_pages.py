@@ -26,7 +26,7 @@ from . import i18n
 from .account_pages import limits_of
 from .pages import ADDRESSES, lang_of, page, player_in_session, player_of
 from .review import analysis_view, contract_code, review_deal
-from .review_pages import DEAL_NUMBER, _catalogue, _json_for_script, reviews_of
+from .review_pages import DEAL_NUMBER, render_review, reviews_of
 from .seating import seat_positions
 from .verify_page import read_record_form
 
@@ -161,20 +161,7 @@ async def upload_review(request: Request) -> Response:
         back=f"{BASE}/{upload_id}",
     )
     analysis = await reviews_of(request).analysis_of(("upload", upload_id, n), deal)
-    short = [i18n.gettext(lang, f"seat.short.{p}") for p in review["positions"]]
-    teams = [i18n.gettext(lang, "review.team", a=short[t], b=short[t + 2]) for t in (0, 1)]
-    return page(
-        request,
-        "review.html",
-        review=review,
-        back_key="replay.back",
-        teams=teams,
-        short_names=short,
-        leader=review["seat_names"][(review["dealer"] + 1) & 3],
-        analysis=analysis_view(lang, review["seat_names"], analysis) if analysis is not None else None,
-        payload=_json_for_script({**review, "short_names": short, "teams": teams}),
-        catalogue=_json_for_script(_catalogue(lang)),
-    )
+    return render_review(request, review, analysis, "replay.back")
 
 
 async def upload_analysis(request: Request) -> Response:
