@@ -23,6 +23,7 @@ from . import (
     calculator_page,
     daily_pages,
     friends_pages,
+    profile_pages,
     review_pages,
     rules_pages,
     table_pages,
@@ -36,6 +37,7 @@ from .daily import DailyChallenge
 from .forms import client_left
 from .hub import Hub, LocalHub
 from .pages import WEB, VisitorMiddleware, page
+from .player_stats import PlayerStats
 from .security import SecurityHeaders, secured
 from .store import Store
 from .tables import TableService
@@ -58,6 +60,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.service = service
         app.state.daily = daily = DailyChallenge(service)
         daily.start_keeping_ahead()
+        app.state.player_stats = PlayerStats(service)
         app.state.accounts = AccountService(store, service.db, settings)
         app.state.rate_limits = service.rate_limits
         try:
@@ -80,6 +83,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *verify_page.routes,
         *upload_pages.routes,
         *daily_pages.routes,
+        *profile_pages.routes,
         Mount("/static", StaticFiles(directory=str(WEB / "static")), name="static"),
     ]
     app = Starlette(

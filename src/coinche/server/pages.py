@@ -46,6 +46,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "friends": "/amis",
         "verify": "/verifier",
         "replay": "/revoir",
+        "profile": "/joueur",
     },
     "en": {
         "calculator": "/calculator",
@@ -57,6 +58,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "friends": "/friends",
         "verify": "/verify",
         "replay": "/replay",
+        "profile": "/player",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""
