@@ -258,4 +258,3 @@ def test_ratings_of_reads_many_players_at_once(client: TestClient) -> None:
             s.add(PlayerStatsRow(player_id=f"p{i}", mu=20.0 + i / 100, sigma=3.0))
     found = StatsStore(store).ratings_of([f"p{i}" for i in range(0, 1300, 3)])
     assert len(found) == 400 and found["p300"] == Rating(23.0, 3.0)
-
