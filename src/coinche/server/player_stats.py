@@ -9,7 +9,9 @@
 * **each finished game** (``game_over_hooks``) but the daily challenge's (four deals "won
   by nobody": not rated) updates the persons' ratings with ``ratings.rate_game``, the
   teams as seated at the game's end, and counts a game played (and won);
-* **a game given up** (``TableService.abandon``): the person who gave it up loses it.
+* **a game given up** (``TableService.abandon``, the account page's "Abandonner"): the
+  person who gave it up loses it (their partner too; the other team wins), everyone rated
+  as seated then.
 
 Who counts as what, from the table's log:
 
@@ -39,7 +41,7 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from ..bots.adaptive import KNOB_LEVELS
 from ..engine.actions import COINCHE, SURCOINCHE
@@ -194,7 +196,7 @@ def _four(seats: Sequence[SeatPlan]) -> tuple[SeatPlan, SeatPlan, SeatPlan, Seat
 def abandon_plan(live: LiveTable, player: PlayerId) -> GamePlan | None:
     """A solo game given up by ``player``: their team loses, everyone as seated now."""
     seat = live.seat_of(player)
-    if seat is None:
+    if seat is None or not live.started:  # a friends' table given up before its first deal
         return None
     knob = live.adaptive_level
     seats = [plan_seat(h, knob) for h in live.seats]
@@ -286,27 +288,29 @@ class StatsStore:
                 )
             return new
 
-    @staticmethod
-    def _row(conn: Any, player: PlayerId) -> dict[str, Any]:
-        found = conn.execute(select(PlayerStatsRow.__table__).where(PlayerStatsRow.player_id == player)).first()
-        if found is not None:
-            return dict(found._mapping)
-        return {
-            "player_id": player,
-            "mu": NEW_PLAYER.mu,
-            "sigma": NEW_PLAYER.sigma,
-            **{name: 0 for name in COUNTERS},
-            "new": True,
-        }
-
-    def _save(self, conn: Any, row: dict[str, Any]) -> None:
-        values = {k: v for k, v in row.items() if k != "new"}
-        values["updated_at"] = now()
-        upsert = _insert_ignoring_conflicts(
-            self.store.engine, PlayerStatsRow, ["player_id"], update=[k for k in values if k != "player_id"]
+    def _row(self, conn: Any, player: PlayerId) -> dict[str, Any]:
+        """The player's row, made if missing, locked until the transaction ends (``FOR
+        UPDATE`` on PostgreSQL; SQLite's write lock is held since the guard's insert): two
+        games of one player ending at once never lose an update."""
+        conn.execute(
+            _insert_ignoring_conflicts(self.store.engine, PlayerStatsRow, ["player_id"]),
+            {
+                "player_id": player,
+                "mu": NEW_PLAYER.mu,
+                "sigma": NEW_PLAYER.sigma,
+                **dict.fromkeys(COUNTERS, 0),
+                "updated_at": now(),
+            },
         )
-        conn.execute(upsert, values)
-        row.pop("new", None)
+        columns = PlayerStatsRow.__table__.columns
+        found = conn.execute(select(*columns).where(PlayerStatsRow.player_id == player).with_for_update()).one()
+        return dict(found._mapping)
+
+    @staticmethod
+    def _save(conn: Any, row: dict[str, Any]) -> None:
+        values = {k: v for k, v in row.items() if k != "player_id"}
+        values["updated_at"] = now()
+        conn.execute(update(PlayerStatsRow).where(PlayerStatsRow.player_id == row["player_id"]).values(**values))
 
     def ratings_of(self, player_ids: Iterable[PlayerId]) -> dict[PlayerId, Rating]:
         """The ratings of these players (those who never finished a rated game: absent)."""

@@ -23,7 +23,7 @@ from starlette.routing import BaseRoute, Route
 from . import i18n
 from .accounts import NAME_MAX, name_key
 from .db import AccountRow, ChallengeAttemptRow, ChallengeResultRow, PlayerRow
-from .pages import ADDRESSES, account_of, page, service_of
+from .pages import ADDRESSES, page, service_of
 from .player_stats import PROVISIONAL_SIGMA, PlayerStats, Profile
 from .store import Store
 
@@ -149,14 +149,12 @@ async def profile(request: Request) -> Response:
     days = await service.db(challenge_days, service.store, player, since)
     other = "fr" if lang == "en" else "en"
     rating = data.rating
-    viewer = account_of(request)
     return page(
         request,
         "profile.html",
         lang=lang,
         other_url=f"{ADDRESSES[other]['profile']}/{quote(shown, safe='')}",
         player_name=shown,
-        own=viewer is not None and viewer.player == player,
         display=rating.display,
         provisional=rating.sigma > PROVISIONAL_SIGMA,
         data=data,
