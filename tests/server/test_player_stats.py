@@ -116,6 +116,20 @@ def test_a_solo_game_to_its_end_moves_the_counters_and_the_rating_by_hand(client
     assert ratings_of(client.app.state.store, [anne, "nobody"]) == {anne: got.rating}  # type: ignore[attr-defined]
 
 
+def test_an_adaptive_computer_counts_at_the_rating_of_where_its_knob_ended(client: TestClient) -> None:
+    anne = account(client, "Anne")
+    adaptive = Seat("bot", level="adaptive")
+    table_id = new_table(client, (person(anne), adaptive, adaptive, adaptive), level="adaptive")
+    live = play_to_end(client, table_id, seed=7)
+    knob = live.adaptive_level
+    assert knob is not None and live.game.winner is not None
+    computer = knob_rating(knob)
+    expected = hand_update([[NEW_PLAYER, computer], [computer, computer]], live.game.winner)[0][0]
+    got = profile(client, anne)
+    assert close(got.rating, expected) and got.games_played == 1
+    assert set(ratings_of(client.app.state.store, [anne, "computer:1"])) == {anne}  # type: ignore[attr-defined]
+
+
 def test_hooks_run_again_and_a_table_read_again_change_nothing(client: TestClient) -> None:
     anne = account(client, "Anne")
     table_id = new_table(client, (person(anne), BOT, BOT, BOT))

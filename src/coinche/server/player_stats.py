@@ -127,7 +127,10 @@ class GamePlan:
 
     def outcome(self, player: PlayerId) -> bool:
         """Whether ``player`` won: their team won on the score and had no leaver."""
-        team = next(i for i, pid in self.persons() if pid == player) & 1
+        seats = [i for i, pid in self.persons() if pid == player]
+        if not seats:
+            raise ValueError(f"{player} is not at this game")
+        team = seats[0] & 1
         leavers = {i & 1 for i, pid in self.persons() if pid in self.left}
         if leavers:
             return team not in leavers
@@ -262,8 +265,9 @@ class StatsStore:
             for plan in plans:
                 teams = _teams(plan, {pid: Rating(r["mu"], r["sigma"]) for pid, r in rows.items()})
                 rated = rate_game(teams, plan.winner, plan.left, levels())
+                persons = {pid for _, pid in plan.persons()}  # not an adaptive computer's stand-in id
                 for pid, rating in rated.items():
-                    if plan.only is None or pid in plan.only:
+                    if pid in persons and (plan.only is None or pid in plan.only):
                         new[pid] = rating
                         won[pid] = plan.outcome(pid)
             at = now()
