@@ -5,7 +5,7 @@
 * **each finished deal** (``deal_over_hooks``) adds to each person seated at its end: a deal
   played, a contract taken (the taker's seat) and whether it was made, a coinche or
   surcoinche called and whether it paid (a coinche that set the contract, a surcoinche
-  made);
+  made); the daily challenge's deals are left out (they are its own results);
 * **each finished game** (``game_over_hooks``) but the daily challenge's (four deals "won
   by nobody": not rated) updates the persons' ratings with ``ratings.rate_game``, the
   teams as seated at the game's end, and counts a game played (and won);
