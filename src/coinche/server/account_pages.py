@@ -276,7 +276,7 @@ async def abandon(request: Request) -> Response:
     service = service_of(request)
     if player is None or table_id not in await service.db(service.store.open_games, player):
         raise HTTPException(404)
-    await service.db(service.store.finish_table, table_id, {"abandoned": True})
+    await service.abandon(table_id, player)
     lang = lang_of(request)
     target = safe_next(form.get("next")) or f"{ADDRESSES[lang]['account']}?done=abandoned"
     return RedirectResponse(target, status_code=303)

@@ -24,6 +24,7 @@ from . import (
     daily_pages,
     friends_pages,
     history_pages,
+    profile_pages,
     review_pages,
     rules_pages,
     table_pages,
@@ -38,6 +39,7 @@ from .forms import client_left
 from .history import History
 from .hub import Hub, LocalHub
 from .pages import WEB, VisitorMiddleware, page
+from .player_stats import PlayerStats
 from .security import SecurityHeaders, secured
 from .store import Store
 from .tables import TableService
@@ -61,6 +63,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.daily = daily = DailyChallenge(service)
         app.state.history = History(service)
         daily.start_keeping_ahead()
+        app.state.player_stats = PlayerStats(service)
         app.state.accounts = AccountService(store, service.db, settings)
         app.state.rate_limits = service.rate_limits
         try:
@@ -84,6 +87,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *upload_pages.routes,
         *history_pages.routes,
         *daily_pages.routes,
+        *profile_pages.routes,
         Mount("/static", StaticFiles(directory=str(WEB / "static")), name="static"),
     ]
     app = Starlette(

@@ -12,6 +12,10 @@ guest is a player without an account; an ``accounts`` row owns one player, and i
 ``sessions`` are the logged-in browsers. ``table_players`` says who sat at each table (for
 a player's list of games), ``tables.finished_at`` when its game ended, and
 ``finished_deals`` what each finished deal gave (the history lists them without replaying).
+``player_stats`` holds each player's rating and the profile's counters, ``rating_history``
+the rating after each rated game (the profile's chart); ``stats_deals`` and ``rated_games``
+note the deals and games already counted, so counting again (a table read back from the
+log) changes nothing (``player_stats.py``).
 """
 
 from __future__ import annotations
@@ -83,6 +87,8 @@ class TableRow(Base):
     anyone. None: a table of before it, dealt from ``seed`` (dealing version 1)."""
     challenge_day: Mapped[str | None] = mapped_column(String(10), nullable=True)
     """The day (``YYYY-MM-DD``) of the daily challenge the table plays; None: another table."""
+    adaptive_start: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """Where an adaptive table's knob started (from the player's rating); None: 0.5."""
 
 
 class TablePlayerRow(Base):
@@ -322,6 +328,63 @@ class ChallengeResultRow(Base):
     """The deal's score ``[South-North, East-West]``."""
     guest: Mapped[bool] = mapped_column(Boolean, default=False)
     """A guest's result: stored, not ranked."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class PlayerStatsRow(Base):
+    """A player's rating (openskill ``mu``, ``sigma``) and the profile's counters; only
+    persons are counted (``player_stats.py``)."""
+
+    __tablename__ = "player_stats"
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rated_games: Mapped[int] = mapped_column(Integer, default=0)
+    games_played: Mapped[int] = mapped_column(Integer, default=0)
+    """Rated games (an abandoned one counts: it is a loss)."""
+    games_won: Mapped[int] = mapped_column(Integer, default=0)
+    deals_played: Mapped[int] = mapped_column(Integer, default=0)
+    contracts_taken: Mapped[int] = mapped_column(Integer, default=0)
+    contracts_made: Mapped[int] = mapped_column(Integer, default=0)
+    coinches: Mapped[int] = mapped_column(Integer, default=0)
+    """Coinches and surcoinches the player called."""
+    coinches_won: Mapped[int] = mapped_column(Integer, default=0)
+    """Of them, those that paid: a coinche that set the contract, a surcoinche made."""
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class RatingHistoryRow(Base):
+    """A player's rating after one rated game (the profile's chart)."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_player_at", "player_id", "at"),)
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    display: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column(Boolean)
+
+
+class StatsDealRow(Base):
+    """A finished deal whose counters were added (inserted in the same transaction)."""
+
+    __tablename__ = "stats_deals"
+
+    table_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class RatedGameRow(Base):
+    """A game whose ratings were updated (inserted in the same transaction)."""
+
+    __tablename__ = "rated_games"
+
+    table_id: Mapped[str] = mapped_column(String(16), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 

@@ -48,6 +48,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "replay": "/revoir",
         "challenge": "/defi",
         "history": "/historique",
+        "profile": "/joueur",
     },
     "en": {
         "calculator": "/calculator",
@@ -61,6 +62,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "replay": "/replay",
         "challenge": "/challenge",
         "history": "/history",
+        "profile": "/player",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""

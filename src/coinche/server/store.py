@@ -121,6 +121,8 @@ class TableSpec:
     """The day (``YYYY-MM-DD``) of the daily challenge this table plays (``daily.py``): its
     four deals are dealt under the label ``defi-<day>`` with the day's seed as the secret,
     the game ends after them, and it uses no free deal. None: any other table."""
+    adaptive_start: float | None = None
+    """An adaptive table's knob at the start (0..1, from the player's rating); None: 0.5."""
 
     def seat_of(self, player: str) -> int | None:
         return seat_of(self.seats, player)
@@ -242,6 +244,7 @@ class Store:
                     late_joins=spec.late_joins,
                     deal_secret=spec.secret,
                     challenge_day=spec.challenge,
+                    adaptive_start=spec.adaptive_start,
                 )
             )
             s.flush()
@@ -269,6 +272,7 @@ class Store:
                 late_joins=bool(row.late_joins),
                 secret=row.deal_secret,
                 challenge=row.challenge_day,
+                adaptive_start=row.adaptive_start,
             )
             return spec, self._steps(s, table_id, 0)
 

@@ -58,6 +58,10 @@ Check = Callable[["LiveTable"], Awaitable["Step | None"]]
 
 DealOverHook = Callable[["LiveTable", int], Awaitable[None]]
 GameOverHook = Callable[["LiveTable"], Awaitable[None]]
+AbandonHook = Callable[["LiveTable", str], Awaitable[None]]
+"""Told that a player gave up the table's game (``TableService.abandon``)."""
+AdaptiveStart = Callable[[str], Awaitable[float]]
+"""The adaptive knob's start for a player (``player_stats.py``: from their rating)."""
 """Told that deal ``n`` (from 1) of a daily challenge's table is over (``daily.py``)."""
 
 LEVELS = ("adaptive", "beginner", "confirmed", "expert")
@@ -170,7 +174,8 @@ class LiveTable:
             game.deal_next()
         live = LiveTable(spec, game, list(spec.seats))
         if spec.level == "adaptive":
-            live.tracker = AdaptiveBot(seed=spec.seed, human_seat=live.human_seat)
+            start = 0.5 if spec.adaptive_start is None else spec.adaptive_start
+            live.tracker = AdaptiveBot(seed=spec.seed, level=start, human_seat=live.human_seat)
         for step in steps:
             live.apply(step)
         return live
@@ -315,6 +320,11 @@ class TableService:
         self.game_over_hooks: list[GameOverHook] = []
         """Called with the table when its game has ended (after ``finish_table``; again
         each time a finished table is read from the database: idempotent too)."""
+        self.abandon_hooks: list[AbandonHook] = []
+        """Called with the table and the player when a player gives up its game (once, by
+        ``abandon``; idempotent all the same)."""
+        self.adaptive_start: AdaptiveStart | None = None
+        """Where a new adaptive solo table's knob starts for its player (None: 0.5)."""
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -333,7 +343,11 @@ class TableService:
             raise TableError("limit")
         bot = Seat("bot", level=level)
         try:
-            return await self.create_table(rules, (Seat("human", player=player), bot, bot, bot), level)
+            start = None
+            if level == "adaptive" and self.adaptive_start is not None:
+                start = await self.adaptive_start(player)
+            seats = (Seat("human", player=player), bot, bot, bot)
+            return await self.create_table(rules, seats, level, adaptive_start=start)
         except BaseException:
             await self._give_back_free_deals([player])
             raise
@@ -347,6 +361,7 @@ class TableService:
         host: str | None = None,
         late_joins: bool = False,
         challenge: tuple[str, bytes, int, int] | None = None,
+        adaptive_start: float | None = None,
     ) -> TableSpec:
         """A new table of ``rules`` with these four seats, stored: a ``bot`` seat may have
         any level the bot loader knows (a name or ``module:attribute``); ``level`` is the
@@ -354,7 +369,8 @@ class TableService:
         The deals are random, or follow ``Settings.table_seed`` (tests: reproducible).
         ``code``, ``host``, ``late_joins``: a friends' table (``friends.create_table``).
         ``challenge``: a daily challenge's table (``daily.py``), ``(day, dealing secret,
-        table seed, first dealer)`` instead of random ones."""
+        table seed, first dealer)`` instead of random ones. ``adaptive_start``: the adaptive
+        knob's start (None: 0.5)."""
         if len(seats) != 4:
             raise ValueError(f"a table has four seats, not {len(seats)}")
         self._created += 1
@@ -371,6 +387,7 @@ class TableService:
             host=host,
             late_joins=late_joins,
             secret=new_secret(seed, self._created),
+            adaptive_start=adaptive_start,
         )
         if challenge is not None:
             day, secret, table_seed, first_dealer = challenge
@@ -528,6 +545,19 @@ class TableService:
             self.evict_idle()
 
     # ----- what players do -----
+
+    async def abandon(self, table_id: str, player: str) -> None:
+        """``player`` gives up the table's game: it is finished as abandoned, and the
+        ``abandon_hooks`` hear of it (the ratings count it lost)."""
+        await self.db(self.store.finish_table, table_id, {"abandoned": True})
+        live = await self.table(table_id)
+        if live is None:
+            return
+        for hook in self.abandon_hooks:
+            try:
+                await hook(live, player)
+            except Exception:
+                log.exception("table %s: a hook of the game given up failed", table_id)
 
     async def act(self, table_id: str, player: str, action: Action, request_id: str) -> int:
         """``player`` takes ``action`` at their seat; the table's seq after it.

@@ -3,7 +3,7 @@ ranking state and expert's table (``challenge_days``), and each deal's double-du
 (``challenge_pars``).
 
 Revision ID: 0011
-Revises: 0009
+Revises: 0010
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011"
-down_revision = "0009"
+down_revision = "0010"
 
 
 def upgrade() -> None:

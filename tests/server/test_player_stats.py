@@ -1,0 +1,274 @@
+"""Ratings and the profile's counters wired to the tables (issue 18, items 4 and 5): a game
+played to its end moves the counters and the rating as ``rate_game`` says (checked by hand),
+the hooks run again change nothing, a game given up or left is lost, the daily challenge is
+not rated, the adaptive computer starts from the player's rating, and the profile page."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from conftest import MakeClient
+from server_helpers import call, post_form, service_of
+from sqlalchemy import select
+from starlette.testclient import TestClient
+from test_daily import account, daily_of
+from test_ratings import close, hand_update
+
+from coinche.engine.rules import RuleSet
+from coinche.server import friends
+from coinche.server.db import PlayerStatsRow, RatingHistoryRow
+from coinche.server.player_stats import (
+    PlayerStats,
+    Profile,
+    StatsStore,
+    deal_counts,
+    game_plans,
+    knob_rating,
+    ratings_of,
+)
+from coinche.server.ratings import NEW_PLAYER, LevelRatings, Rating, adaptive_start
+from coinche.server.store import Seat, Step
+from coinche.server.tables import LiveTable
+
+LEVELS = LevelRatings.load()
+RULES = RuleSet.profile("classic", target=100)
+"""One played deal ends the game."""
+
+
+def stats_of(client: TestClient) -> PlayerStats:
+    stats = client.app.state.player_stats  # type: ignore[attr-defined]
+    assert isinstance(stats, PlayerStats)
+    return stats
+
+
+def profile(client: TestClient, player: str) -> Profile:
+    return call(client, stats_of(client).profile, player)
+
+
+def play_to_end(client: TestClient, table_id: str, seed: int = 1) -> LiveTable:
+    """Play every seat (persons and computers alike) with random legal moves, bidding
+    often so the low target is reached soon, and ask for each next deal."""
+    service = service_of(client)
+    rng = random.Random(seed)
+
+    async def check(live: LiveTable) -> Step | None:
+        game = live.game
+        if game.is_over:
+            return None
+        if game.awaiting_deal:
+            return Step(live.seq, "deal", live.human_seat)
+        legal = game.legal_actions()
+        bids = [a for a in legal if a != legal[0]]
+        choice = rng.choice(bids) if bids and rng.random() < 0.4 else legal[0]
+        return Step(live.seq, "action", game.to_move, choice)
+
+    for _ in range(5000):
+        live = call(client, service.table, table_id)
+        assert live is not None
+        if live.game.is_over:
+            return live
+        call(client, service.write, table_id, None, check)
+    raise AssertionError("the game never ended")
+
+
+def new_table(client: TestClient, seats: tuple[Seat, Seat, Seat, Seat], level: str = "confirmed") -> str:
+    spec = call(client, service_of(client).create_table, RULES, seats, level)
+    return spec.id
+
+
+def person(player: str) -> Seat:
+    return Seat("human", player=player)
+
+
+BOT = Seat("bot", level="confirmed")
+
+
+def history_rows(client: TestClient, player: str) -> list[Any]:
+    store = client.app.state.store  # type: ignore[attr-defined]
+    with store.session() as s:
+        return list(s.scalars(select(RatingHistoryRow).where(RatingHistoryRow.player_id == player)))
+
+
+def test_a_solo_game_to_its_end_moves_the_counters_and_the_rating_by_hand(client: TestClient) -> None:
+    anne = account(client, "Anne")
+    table_id = new_table(client, (person(anne), BOT, BOT, BOT))
+    live = play_to_end(client, table_id)
+    winner = live.game.winner
+    assert winner in (0, 1)
+    got = profile(client, anne)
+    # Teams: Anne (new) and a confirmed computer against two confirmed computers.
+    expected = hand_update([[NEW_PLAYER, LEVELS.confirmed], [LEVELS.confirmed, LEVELS.confirmed]], winner)[0][0]
+    assert close(got.rating, expected)
+    assert (got.rating.mu > NEW_PLAYER.mu) == (winner == 0)
+    assert got.games_played == got.rated_games == 1 and got.games_won == int(winner == 0)
+    # The deal counters, recomputed from the deals themselves.
+    deals = len(live.game.deals)
+    assert got.deals_played == deals
+    taken = made = coinches = 0
+    for n in range(1, deals + 1):
+        c = deal_counts(live, n)[anne]
+        taken, made, coinches = taken + c.taken, made + c.made, coinches + c.coinches
+    assert (got.contracts_taken, got.contracts_made, got.coinches) == (taken, made, coinches)
+    assert got.contracts_made <= got.contracts_taken and got.coinches_won <= got.coinches
+    assert [d for _, d in got.history] == [got.rating.display]
+    assert ratings_of(client.app.state.store, [anne, "nobody"]) == {anne: got.rating}  # type: ignore[attr-defined]
+
+
+def test_an_adaptive_computer_counts_at_the_rating_of_where_its_knob_ended(client: TestClient) -> None:
+    anne = account(client, "Anne")
+    adaptive = Seat("bot", level="adaptive")
+    table_id = new_table(client, (person(anne), adaptive, adaptive, adaptive), level="adaptive")
+    live = play_to_end(client, table_id, seed=7)
+    knob = live.adaptive_level
+    assert knob is not None and live.game.winner is not None
+    computer = knob_rating(knob)
+    expected = hand_update([[NEW_PLAYER, computer], [computer, computer]], live.game.winner)[0][0]
+    got = profile(client, anne)
+    assert close(got.rating, expected) and got.games_played == 1
+    assert set(ratings_of(client.app.state.store, [anne, "computer:1"])) == {anne}  # type: ignore[attr-defined]
+
+
+def test_hooks_run_again_and_a_table_read_again_change_nothing(client: TestClient) -> None:
+    anne = account(client, "Anne")
+    table_id = new_table(client, (person(anne), BOT, BOT, BOT))
+    live = play_to_end(client, table_id, seed=2)
+    before = profile(client, anne)
+    service = service_of(client)
+    for n in range(1, len(live.game.deals) + 1):
+        call(client, service._deal_over, live, n)
+    call(client, service._game_over, live)
+    del service.live[table_id]  # read back from the log: the hooks run again
+    assert call(client, service.table, table_id) is not None
+    after = profile(client, anne)
+    assert after == before and len(history_rows(client, anne)) == 1
+
+
+def test_giving_up_a_solo_game_rates_it_as_lost(client: TestClient) -> None:
+    anne = account(client, "Anne")
+    r = post_form(client, "/solo", {"profile": "classic", "target": "1000", "level": "confirmed"})
+    table_id = r.headers["location"].removeprefix("/table/")
+    r = post_form(client, f"/partie/{table_id}/abandonner", {}, "/compte")
+    assert r.status_code == 303
+    got = profile(client, anne)
+    expected = hand_update([[NEW_PLAYER, LEVELS.confirmed], [LEVELS.confirmed, LEVELS.confirmed]], winner=1)[0][0]
+    assert close(got.rating, expected) and got.rating.mu < NEW_PLAYER.mu
+    assert (got.games_played, got.games_won) == (1, 0)
+    # Given up once: a second try is refused, and running the hook again changes nothing.
+    assert post_form(client, f"/partie/{table_id}/abandonner", {}, "/compte").status_code == 404
+    live = call(client, service_of(client).table, table_id)
+    call(client, stats_of(client)._abandoned, live, anne)
+    assert profile(client, anne) == got
+
+
+def test_a_person_who_leaves_loses_with_their_partner_and_a_stand_in_is_not_leaving(client: TestClient) -> None:
+    anne, bruno, chloe = account(client, "Anne"), account(client, "Bruno"), account(client, "Chloe")
+    # Anne and Chloe (seats 0 and 2) against Bruno and a computer.
+    table_id = new_table(client, (person(anne), person(bruno), person(chloe), BOT))
+    service = service_of(client)
+    call(client, friends.leave, service, table_id, chloe)  # a computer plays her seat for good
+    call(client, service.change_seat, table_id, 1, Seat("human", player=bruno, stand_in="expert"))  # away
+    live = play_to_end(client, table_id, seed=3)
+    (plan,) = game_plans(live)
+    assert plan.left == {chloe} and bruno not in plan.left
+    a, b, c = profile(client, anne), profile(client, bruno), profile(client, chloe)
+    assert (a.games_won, b.games_won, c.games_won) == (0, 1, 0)
+    # By hand: Anne and Chloe lose whatever the score.
+    expected = hand_update([[NEW_PLAYER, NEW_PLAYER], [NEW_PLAYER, LEVELS.confirmed]], winner=1)
+    assert close(a.rating, expected[0][0]) and close(c.rating, expected[0][1]) and close(b.rating, expected[1][0])
+    assert len(history_rows(client, chloe)) == 1
+
+
+def test_the_daily_challenge_is_not_rated(make_client: MakeClient) -> None:
+    client = make_client(challenge_level="confirmed")
+    anne = account(client, "Anne")
+    spec = call(client, daily_of(client).start, anne, False)
+    live = play_to_end(client, spec.id, seed=4)
+    assert live.game.is_over and len(live.game.deals) == 4
+    assert profile(client, anne) == Profile()
+    assert history_rows(client, anne) == []
+
+
+def test_the_adaptive_computer_starts_from_the_players_rating(client: TestClient) -> None:
+    anne = account(client, "Anne")
+    strong = Rating(LEVELS.expert.mu - 0.2, 2.0)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    with store.session() as s, s.begin():
+        s.add(PlayerStatsRow(player_id=anne, mu=strong.mu, sigma=strong.sigma))
+    r = post_form(client, "/solo", {"profile": "classic", "target": "1000", "level": "adaptive"})
+    table_id = r.headers["location"].removeprefix("/table/")
+    service = service_of(client)
+    live = call(client, service.table, table_id)
+    start = adaptive_start(strong, LEVELS)
+    assert 0.5 < start < 1.0 and live is not None and live.adaptive_level == pytest.approx(start)
+    del service.live[table_id]  # read back: the same start
+    again = call(client, service.table, table_id)
+    assert again is not None and again.adaptive_level == pytest.approx(start)
+    # A guest (no rating) starts at the confirmed level; the knob's rating is its inverse.
+    client.cookies.clear()
+    r = post_form(client, "/solo", {"profile": "classic", "target": "1000", "level": "adaptive"})
+    guest_table = call(client, service.table, r.headers["location"].removeprefix("/table/"))
+    assert guest_table is not None and guest_table.adaptive_level == 0.5
+    assert adaptive_start(knob_rating(start), LEVELS) == pytest.approx(start)
+    assert knob_rating(0.5) == LEVELS.confirmed and knob_rating(1.0) == LEVELS.expert
+
+
+def test_the_profile_page(client: TestClient) -> None:
+    anne = account(client, "Zoé-Anne")
+    r = client.get("/joueur/zoé-anne")  # the folded name
+    assert r.status_code == 200 and "Zoé-Anne" in r.text and "1000" in r.text and "<svg" not in r.text.split("<main")[1]
+    table_id = new_table(client, (person(anne), BOT, BOT, BOT))
+    play_to_end(client, table_id, seed=5)
+    got = profile(client, anne)
+    r = client.get("/player/ZOÉ-ANNE")
+    assert r.status_code == 200 and 'lang="en"' in r.text
+    main = r.text.split("<main")[1]
+    assert "<svg" in main and "<polyline" in main and f'data-rating="{got.rating.display}"' in main
+    assert f'data-stat="games">{got.games_played}<' in main and "provisional" in main
+    # The header and the account page link to it.
+    assert "/joueur/Zo%C3%A9-Anne" in client.get("/compte").text
+
+
+def test_the_calendar_links_each_challenge_played(make_client: MakeClient) -> None:
+    client = make_client(challenge_level="confirmed")
+    anne = account(client, "Anne")
+    spec = call(client, daily_of(client).start, anne, False)
+    play_to_end(client, spec.id, seed=6)
+    day = spec.challenge
+    r = client.get("/joueur/Anne")
+    assert f'href="/defi?jour={day}"' in r.text and f"{day} : 4/4 donnes" in r.text
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/joueur/Nobody",
+        "/joueur/%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+        "/player/..%2F..%2Fetc",
+        "/joueur/" + "x" * 500,
+        "/joueur/a%00b",
+        "/joueur/%F0%9F%92%A9",
+    ],
+)
+def test_unknown_and_hostile_names_are_404s(make_client: MakeClient, path: str) -> None:
+    client = make_client(raise_server_exceptions=False)
+    r = client.get(path)
+    assert r.status_code == 404 and "<script>alert" not in r.text and "Traceback" not in r.text
+
+
+def test_a_deleted_account_has_no_profile(client: TestClient) -> None:
+    account(client, "Anne")
+    assert client.get("/joueur/Anne").status_code == 200
+    r = post_form(client, "/compte/supprimer", {"password": "correct horse"}, "/compte")
+    assert r.status_code == 200, r.text
+    assert client.get("/joueur/Anne").status_code == 404
+
+
+def test_ratings_of_reads_many_players_at_once(client: TestClient) -> None:
+    store = client.app.state.store  # type: ignore[attr-defined]
+    with store.session() as s, s.begin():
+        for i in range(1200):
+            s.add(PlayerStatsRow(player_id=f"p{i}", mu=20.0 + i / 100, sigma=3.0))
+    found = StatsStore(store).ratings_of([f"p{i}" for i in range(0, 1300, 3)])
+    assert len(found) == 400 and found["p300"] == Rating(23.0, 3.0)
