@@ -107,6 +107,8 @@ def test_the_field_and_matchpoints_of_three_players(make_client: Any) -> None:
     # The ranking page reads the stored lines (the names, the average).
     page = client.get(f"/defi/{day}")
     assert "Anne" in page.text and "Carla" in page.text and "3 joueurs classés" in page.text
+    assert 'href="/joueur/Anne"' in page.text and ">1000<" in page.text  # new accounts' rating
+    assert client.get("/joueur/Anne").status_code == 200
 
 
 def test_a_past_day_shows_its_final_ranking_hands_and_the_expert(make_client: Any) -> None:

@@ -237,7 +237,7 @@ def test_the_calendar_links_each_challenge_played(make_client: MakeClient) -> No
     play_to_end(client, spec.id, seed=6)
     day = spec.challenge
     r = client.get("/joueur/Anne")
-    assert f'href="/defi?jour={day}"' in r.text and f"{day} : 4/4 donnes" in r.text
+    assert f'href="/defi/{day}"' in r.text and f"{day} : 4/4 donnes" in r.text
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
+from urllib.parse import quote
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -26,6 +27,8 @@ from .account_pages import address_of, limits_of
 from .daily import DEALS, FIRST_DEALER, DailyChallenge, FieldLine, RankingLine, day_end, day_hands, day_of, next_day
 from .matchpoints import DealField
 from .pages import ADDRESSES, account_of, page, player_in_session, player_of, read_checked_form, service_of
+from .player_stats import ratings_of
+from .ratings import NEW_PLAYER, Rating
 from .tables import TableError
 
 PATHS = {lang: ADDRESSES[lang]["challenge"] for lang in i18n.LANGUAGES}
@@ -94,11 +97,15 @@ def made_text(lang: str, made: bool | None) -> str:
     return i18n.gettext(lang, "daily.made" if made else "daily.failed")
 
 
-def ranking_rows(lines: list[RankingLine], player: str | None, lang: str) -> list[dict[str, Any]]:
+def ranking_rows(
+    lines: list[RankingLine], player: str | None, lang: str, ratings: dict[str, Rating]
+) -> list[dict[str, Any]]:
     return [
         {
             "rank": line.rank,
             "name": line.name if line.name is not None else i18n.gettext(lang, "daily.deleted"),
+            "profile": None if line.name is None else f"{ADDRESSES[lang]['profile']}/{quote(line.name, safe='')}",
+            "rating": ratings.get(line.player, NEW_PLAYER).display,
             "average": f"{line.average:.1f}",
             "finished": line.finished,
             "me": line.player == player,
@@ -121,6 +128,7 @@ async def day_page(request: Request, lang: str, day: str, *, error: str | None =
     attempt = await daily.tables.db(daily.store.attempt, day, player) if player is not None else None
     mine = await daily.results(day, player) if player is not None else []
     lines, players = await daily.ranking_lines(day, moment, player)
+    ratings = await daily.tables.db(ratings_of, daily.tables.store, [line.player for line in lines])
     expert = await daily.expert_results(day) if over else []
     if over and not expert:
         daily.expert_play_soon(day)  # a day nobody finished yet (the server was down at midnight)
@@ -187,7 +195,7 @@ async def day_page(request: Request, lang: str, day: str, *, error: str | None =
         started=attempt is not None,
         finished=attempt is not None and attempt[1],
         table_id=attempt[0] if attempt is not None else None,
-        ranking=ranking_rows(lines, player, lang),
+        ranking=ranking_rows(lines, player, lang, ratings),
         players=players,
         guest=account_of(request) is None,
         error=error,
