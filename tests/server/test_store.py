@@ -82,3 +82,21 @@ def test_a_step_alone_is_written_at_once(tmp_path: Path, n: int) -> None:
         assert store.last_seq(table) == n
     finally:
         store.close()
+
+
+def test_a_stop_iteration_on_a_database_thread_is_an_error_not_a_hang(tmp_path: Path) -> None:
+    """A blocking call that lets a StopIteration escape (``next()`` on an empty iterator)
+    fails its caller instead of leaving it waiting forever."""
+    store = Store(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    db = Database(store)
+
+    def empty() -> int:
+        return next(iter([]))
+
+    async def run() -> None:
+        with pytest.raises(RuntimeError):
+            await asyncio.wait_for(db(empty), 5)
+
+    asyncio.run(run())
+    db.close()
+    store.close()

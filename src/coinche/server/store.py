@@ -550,6 +550,16 @@ def _insert_ignoring_conflicts(
     return statement.on_conflict_do_nothing(index_elements=key)
 
 
+def _no_stop_iteration(call: Callable[[], T]) -> T:
+    """``call()``, its ``StopIteration`` turned into a ``RuntimeError``: a future cannot hold a
+    StopIteration (asyncio drops it and the awaiting task would wait forever, its table's
+    lock held)."""
+    try:
+        return call()
+    except StopIteration as e:
+        raise RuntimeError("StopIteration on a database thread") from e
+
+
 class Database:
     """The store's blocking calls, awaited on a few threads of their own so that the event
     loop never waits on the database (SQLite serialises the writes itself).
@@ -569,7 +579,7 @@ class Database:
     async def __call__(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``fn(*args, **kwargs)`` (a method of the store) on a database thread."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._threads, lambda: fn(*args, **kwargs))
+        return await loop.run_in_executor(self._threads, _no_stop_iteration, lambda: fn(*args, **kwargs))
 
     async def append_step(self, table_id: str, step: Step) -> None:
         """``Store.append_step``, in the next group commit."""
