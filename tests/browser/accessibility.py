@@ -38,6 +38,13 @@ def violations(page: Page, selector: str | None = None) -> list[dict[str, Any]]:
     within ``selector`` when given."""
     if not scripts_run(page):
         return _static_copy_violations(page, selector)
+    # A sheet fading in is half transparent for 220 ms: axe would measure its text's
+    # contrast mid-fade. Wait for the finite animations (not the turn's endless glow).
+    page.evaluate(
+        """() => Promise.all(document.getAnimations()
+            .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity)
+            .map((a) => a.finished.catch(() => null)))"""
+    )
     results = _AXE.run(page, context=selector, options={"resultTypes": ["violations"]})
     found: list[dict[str, Any]] = results.response["violations"]
     return found
