@@ -97,6 +97,6 @@ def test_a_stop_iteration_on_a_database_thread_is_an_error_not_a_hang(tmp_path: 
         with pytest.raises(RuntimeError):
             await asyncio.wait_for(db(empty), 5)
 
-    asyncio.run(run())
+    run_async(run)
     db.close()
     store.close()
