@@ -1,26 +1,76 @@
 """Fixtures of the server tests: settings on a temporary SQLite file with no bot delay,
 and the application in process (Starlette's ``TestClient``, lifespan and bot workers
-included)."""
+included).
+
+The database: ``database_url`` is a new SQLite file; a test module marked
+``pytestmark = pytest.mark.both_databases`` runs once on SQLite and once on a PostgreSQL
+database of its own (a cluster the session starts, ``tests/postgres_cluster.py``).
+``COINCHE_TEST_DATABASE=postgresql`` runs every test that uses ``database_url`` on
+PostgreSQL only.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from postgres_cluster import PostgresCluster, postgres_bin
 from starlette.testclient import TestClient
 
 from coinche.server.app import create_app
 from coinche.server.config import Settings
 
+BACKENDS = ("sqlite", "postgresql")
 
-def settings_for(tmp_path: Path, **overrides: Any) -> Settings:
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "both_databases: run the test on SQLite and on PostgreSQL")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "database_url" not in metafunc.fixturenames:
+        return
+    only = os.environ.get("COINCHE_TEST_DATABASE")
+    if only:
+        backends: tuple[str, ...] = (only,)
+    elif metafunc.definition.get_closest_marker("both_databases"):
+        backends = BACKENDS
+    else:
+        backends = ("sqlite",)
+    metafunc.parametrize("database_url", backends, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresCluster]:
+    """The session's PostgreSQL cluster (skipped where PostgreSQL is not installed, except
+    in CI, where it must be)."""
+    if postgres_bin() is None and not os.environ.get("CI"):
+        pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
+    cluster = PostgresCluster()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new database for the test: an SQLite file, or a PostgreSQL database with the schema."""
+    if getattr(request, "param", "sqlite") == "postgresql":
+        cluster: PostgresCluster = request.getfixturevalue("postgres")
+        return cluster.new_database()
+    return f"sqlite:///{tmp_path}/x.db"
+
+
+def settings_for(tmp_path: Path, database_url: str | None = None, **overrides: Any) -> Settings:
     """Settings for a test: its own database, computers that answer at once, deals that
     follow from a seed (a failure can be played again)."""
     values: dict[str, Any] = {
-        "database_url": f"sqlite:///{tmp_path}/x.db",
+        "database_url": database_url or f"sqlite:///{tmp_path}/x.db",
         "bot_delay": 0,
         "trick_pause": 0,
         "bot_workers": 1,
@@ -45,13 +95,13 @@ MakeClient = Callable[..., TestClient]
 
 
 @pytest.fixture
-def make_client(tmp_path: Path) -> Iterator[MakeClient]:
+def make_client(tmp_path: Path, database_url: str) -> Iterator[MakeClient]:
     """``make_client(**settings)``: a started application and its test client (closed at
     the end of the test); ``raise_server_exceptions`` goes to the client."""
     with contextlib.ExitStack() as stack:
 
         def make(raise_server_exceptions: bool = True, **overrides: Any) -> TestClient:
-            app = create_app(settings_for(tmp_path, **overrides))
+            app = create_app(settings_for(tmp_path, database_url, **overrides))
             client = TestClient(app, raise_server_exceptions=raise_server_exceptions)
             return stack.enter_context(client)
 

@@ -40,7 +40,7 @@ from .history import History
 from .hub import Hub, LocalHub
 from .pages import WEB, VisitorMiddleware, page
 from .player_stats import PlayerStats
-from .security import SecurityHeaders, secured
+from .security import NulFreeAddresses, SecurityHeaders, secured
 from .store import Store
 from .tables import TableService
 
@@ -93,6 +93,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
     app = Starlette(
         routes=routes,
         middleware=[
+            Middleware(NulFreeAddresses),
             Middleware(SecurityHeaders),
             Middleware(SessionMiddleware, secret_key=secret, same_site="lax", max_age=365 * 24 * 3600),
             Middleware(VisitorMiddleware),

@@ -57,13 +57,14 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import String, cast, delete, func, insert, select, update
 
 from ..bots.analysis import par_of_deal
 from ..engine.cards import CardSet
@@ -352,6 +353,8 @@ class ChallengeStore:
     def deal_field(self, day: str, deal: int) -> list[FieldLine]:
         """Deal ``deal``'s ranked results grouped by what happened (contract, taker, made,
         score), most played first."""
+        # Grouped by the JSON's text: PostgreSQL's ``json`` has no equality.
+        score_text = cast(ChallengeResultRow.deal_score, String)
         with self.store.session() as s:
             rows = s.execute(
                 select(
@@ -359,7 +362,7 @@ class ChallengeStore:
                     ChallengeResultRow.taker,
                     ChallengeResultRow.made,
                     ChallengeResultRow.score,
-                    ChallengeResultRow.deal_score,
+                    score_text,
                     func.count(),
                 )
                 .where(
@@ -372,12 +375,13 @@ class ChallengeStore:
                     ChallengeResultRow.taker,
                     ChallengeResultRow.made,
                     ChallengeResultRow.score,
-                    ChallengeResultRow.deal_score,
+                    score_text,
                 )
             )
             return [
                 FieldLine(contract, taker, made, score, (deal_score[0], deal_score[1]), count)
-                for contract, taker, made, score, deal_score, count in rows
+                for contract, taker, made, score, text, count in rows
+                for deal_score in [json.loads(text)]
             ]
 
     def par(self, day: str, deal: int) -> dict[str, Any] | None:

@@ -50,8 +50,14 @@ async def read_form(
         items = _urlencoded(body, max_fields)
     else:
         items = _multipart(body, params.get(b"boundary", b""), max_fields, files)
-    fields: list[tuple[str, str | UploadFile]] = [*items]
+    fields: list[tuple[str, str | UploadFile]] = [(no_nul(k), no_nul(v) if isinstance(v, str) else v) for k, v in items]
     return FormData(fields)
+
+
+def no_nul(text: str) -> str:
+    """``text`` with any NUL read as U+FFFD: no name, code or record holds a NUL, and
+    PostgreSQL's text cannot store one (a hostile NUL must find nothing, not fail)."""
+    return text.replace("\x00", "\ufffd")
 
 
 async def _read_body(request: Request, max_bytes: int) -> bytes:

@@ -59,6 +59,25 @@ class SecurityHeaders:
         await self.app(scope, receive, send_secured)
 
 
+class NulFreeAddresses:
+    """ASGI middleware: a NUL in a request's path or query (``%00``) is read as U+FFFD, so
+    the request finds nothing and gets the site's 404 or 400 like any unknown name
+    (PostgreSQL's text cannot hold a NUL: compared with a column, it would fail the query)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            path = scope.get("path", "")
+            query = scope.get("query_string", b"")
+            if "\x00" in path or b"%00" in query:
+                scope = dict(scope)
+                scope["path"] = path.replace("\x00", "\ufffd")
+                scope["query_string"] = query.replace(b"%00", b"%EF%BF%BD")
+        await self.app(scope, receive, send)
+
+
 ErrorHandler = Callable[[Request, Exception], Awaitable[Response]]
 
 

@@ -543,6 +543,9 @@ def _insert_ignoring_conflicts(
     if dialect not in ("sqlite", "postgresql"):
         raise NotImplementedError(f"no INSERT ... ON CONFLICT for {dialect}")
     statement = sqlite_insert(row) if dialect == "sqlite" else postgresql_insert(row)
+    # An INSERT's row count is kept only when asked for (psycopg's cursor is closed before
+    # SQLAlchemy reads it: -1 otherwise, and every step would look taken).
+    statement = statement.execution_options(preserve_rowcount=True)
     if update:
         return statement.on_conflict_do_update(
             index_elements=key, set_={name: statement.excluded[name] for name in update}
