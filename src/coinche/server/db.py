@@ -20,6 +20,7 @@ log) changes nothing (``player_stats.py``).
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,9 @@ from sqlalchemy import (
     create_engine,
     event,
     false,
+    text,
 )
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -413,10 +416,26 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+MIGRATION_LOCK = 0x636F696E636865
+"""The PostgreSQL advisory lock the migrations run under ("coinche" in hex)."""
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest migration (a second start changes nothing)."""
+    """Bring the schema to the newest migration (a second start changes nothing). Several
+    processes starting together migrate once: on PostgreSQL the first holds an advisory
+    lock for its transaction and the others, waiting on it, then find the schema done; on
+    SQLite a process that lost the race to another's DDL reads the schema again."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
-        config.attributes["connection"] = conn
-        command.upgrade(config, "head")
+    for attempt in range(3):
+        try:
+            with engine.begin() as conn:
+                if engine.dialect.name == "postgresql":
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+                config.attributes["connection"] = conn
+                command.upgrade(config, "head")
+            return
+        except DBAPIError:
+            if engine.dialect.name == "postgresql" or attempt == 2:
+                raise
+            time.sleep(0.5)

@@ -502,12 +502,12 @@ class Store:
 
     def secret_key(self) -> str:
         """The key that signs cookies: made once, kept in the database."""
-        with self.session() as s, s.begin():
-            row = s.get(SettingRow, "secret_key")
-            if row is None:
-                row = SettingRow(key="secret_key", value=secrets.token_urlsafe(32))
-                s.add(row)
-            return row.value
+        with self.engine.begin() as conn:  # processes starting together: the first one's key
+            made = {"key": "secret_key", "value": secrets.token_urlsafe(32)}
+            conn.execute(_insert_ignoring_conflicts(self.engine, SettingRow, ["key"]), made)
+            value = conn.scalar(select(SettingRow.value).where(SettingRow.key == "secret_key"))
+            assert value is not None
+            return value
 
 
 def _step_data(step: Step) -> dict[str, Any] | None:
