@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import anyio
+from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient, WebSocketTestSession
 from websockets.sync.client import ClientConnection, connect
 
@@ -357,22 +358,24 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``coinche serve`` on a loopback port and an SQLite file, in its own process group
+    """``coinche serve`` on a loopback port and a database, in its own process group
     (its bot workers with it), stopped by ``stop(signal)``; its output goes to ``log``."""
 
     START_TIMEOUT = 30.0
 
-    def __init__(self, db: Path, log: Path, *extra: str) -> None:
+    def __init__(self, db: Path | str, log: Path, *extra: str) -> None:
+        """``db``: an SQLite file, or a database URL (PostgreSQL)."""
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = log
         command = [sys.executable, "-m", "coinche.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-        command += ["--db", f"sqlite:///{db}", "--bot-delay", "0", "--workers", "1", *extra]
+        url = db if isinstance(db, str) else f"sqlite:///{db}"
+        command += ["--db", url, "--bot-delay", "0", "--workers", "1", *extra]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env.pop("COINCHE_DATABASE_URL", None)
         with log.open("a", encoding="utf-8") as out:
             self.proc = subprocess.Popen(
-                command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=db.parent, start_new_session=True
+                command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=log.parent, start_new_session=True
             )
         deadline = time.monotonic() + self.START_TIMEOUT
         while True:
@@ -479,3 +482,13 @@ def ws_act(ws: ClientConnection, state: dict[str, Any], rng: random.Random | Non
         if answers(reply, state["table"]["you"], record):
             return reply
     raise AssertionError(f"no answer to {record}")
+
+
+def query(url: str, sql: str, **params: Any) -> list[Any]:
+    """The rows of ``sql`` (``:name`` parameters) on the database at ``url`` (any kind)."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return list(conn.execute(text(sql), params).all())
+    finally:
+        engine.dispose()

@@ -15,6 +15,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from coinche.server.friends import CODE_ALPHABET, clean_code, clean_person_name, new_code
 
+pytestmark = pytest.mark.both_databases
+
 
 def people(client: TestClient, *names: str) -> list[Person]:
     return [Person(client, name) for name in names]

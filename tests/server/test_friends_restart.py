@@ -11,13 +11,15 @@ import http.client
 import json
 import random
 import signal
-import sqlite3
 import urllib.parse
 from pathlib import Path
 from typing import Any
 
-from server_helpers import CSRF_FIELD, ServerProcess, request
+import pytest
+from server_helpers import CSRF_FIELD, ServerProcess, query, request
 from websockets.sync.client import ClientConnection
+
+pytestmark = pytest.mark.both_databases
 
 PASSWORD = "a long enough password"
 PASSING = ("hello", "ack", "presence", "say", "notice")
@@ -121,8 +123,8 @@ def in_the_play(state: dict[str, Any]) -> bool:
     return bool(deal["phase"] == "play" and len(deal["tricks"]) >= 3 and deal["trick"])
 
 
-def test_four_people_find_their_seats_after_a_crash_and_play_on(tmp_path: Path) -> None:
-    db = tmp_path / "coinche.db"
+def test_four_people_find_their_seats_after_a_crash_and_play_on(tmp_path: Path, database_url: str) -> None:
+    db = database_url
     log = tmp_path / "server.log"
     rng = random.Random(5)
     host, *guests = people = [WebPerson(name) for name in ("Hote", "Paul", "Marie", "Leo")]
@@ -133,8 +135,7 @@ def test_four_people_find_their_seats_after_a_crash_and_play_on(tmp_path: Path) 
         status, location = host.post(server, "/amis", {**form, "level_3": "beginner"})
         assert status == 303 and location.startswith("/table/"), (status, location)
         table_id = location.removeprefix("/table/")
-        with sqlite3.connect(db) as conn:
-            (code,) = conn.execute("SELECT code FROM tables WHERE id = ?", (table_id,)).fetchone()
+        ((code,),) = query(db, "SELECT code FROM tables WHERE id = :t", t=table_id)
         for seat, guest in enumerate(guests, start=1):
             status, location = guest.post(server, f"/rejoindre/{code}", {"name": guest.name, "seat": str(seat)})
             assert (status, location) == (303, f"/table/{table_id}")

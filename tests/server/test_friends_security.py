@@ -15,6 +15,8 @@ from server_helpers import check_no_leak, live_table, request
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+pytestmark = pytest.mark.both_databases
+
 
 def four_people(client: TestClient, **form: str) -> tuple[list[Person], str, str]:
     """A host at seat 0 and three guests at seats 1 to 3; (people by seat, id, code)."""

@@ -13,21 +13,21 @@ from __future__ import annotations
 import json
 import random
 import signal
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import ServerProcess, is_my_turn, request, ws_act, ws_receive, ws_until_my_move
+from server_helpers import ServerProcess, is_my_turn, query, request, ws_act, ws_receive, ws_until_my_move
 
 from coinche.engine.wire import game_view_to_json
 from coinche.server.store import Store
 from coinche.server.tables import LiveTable
 
+pytestmark = pytest.mark.both_databases
 
-def stored_actions(db: Path, table_id: str) -> int:
-    with sqlite3.connect(db) as conn:
-        (count,) = conn.execute("SELECT count(*) FROM actions WHERE table_id = ?", (table_id,)).fetchone()
+
+def stored_actions(db: str, table_id: str) -> int:
+    ((count,),) = query(db, "SELECT count(*) FROM actions WHERE table_id = :t", t=table_id)
     return int(count)
 
 
@@ -58,11 +58,11 @@ def into_the_play(ws: Any, rng: random.Random, deal_number: int) -> dict[str, An
     ids=["sigterm", "sigkill"],
 )
 def test_a_restart_resumes_the_deal_where_it_was(
-    tmp_path: Path, sig: signal.Signals, level: str, deal_number: int
+    tmp_path: Path, database_url: str, sig: signal.Signals, level: str, deal_number: int
 ) -> None:
     """The adaptive table, two deals played, also gets its computers' level back (the
     ``level_label`` of the state)."""
-    db = tmp_path / "coinche.db"
+    db = database_url
     log = tmp_path / "server.log"
     rng = random.Random(int(sig))
     with ServerProcess(db, log, "--free-deals", "100") as server:
@@ -75,7 +75,7 @@ def test_a_restart_resumes_the_deal_where_it_was(
     assert status in ((0, -signal.SIGTERM) if sig is signal.SIGTERM else (-signal.SIGKILL,))
 
     # The database alone holds it all: the game rebuilt from it shows the same.
-    store = Store(f"sqlite:///{db}")
+    store = Store(db)
     try:
         loaded = store.load_table(table_id)
     finally:
@@ -111,11 +111,11 @@ def played(deal: dict[str, Any]) -> list[str]:
     return cards
 
 
-def test_a_crash_loses_nothing_a_client_saw(tmp_path: Path) -> None:
+def test_a_crash_loses_nothing_a_client_saw(tmp_path: Path, database_url: str) -> None:
     """Killed while the computers play (each waits 0.3 s): every call and card the client
     was shown is in the database, which may only be ahead; after the restart the table
     goes on from the stored log."""
-    db = tmp_path / "coinche.db"
+    db = database_url
     log = tmp_path / "server.log"
     rng = random.Random(3)
     with ServerProcess(db, log, "--bot-delay", "0.3") as server:

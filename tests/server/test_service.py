@@ -133,10 +133,10 @@ def test_a_request_sent_twice_is_applied_once_and_answered_twice(client: TestCli
 
 
 @contextlib.contextmanager
-def two_servers(tmp_path: Path, shared_hub: bool) -> Iterator[tuple[TestClient, TestClient]]:
-    """Two applications (two table services) on one database file, with one hub or two."""
+def two_servers(tmp_path: Path, database_url: str, shared_hub: bool) -> Iterator[tuple[TestClient, TestClient]]:
+    """Two applications (two table services) on one database, with one hub or two."""
     hub = LocalHub()
-    settings = settings_for(tmp_path, free_deals=100, table_seed="a")
+    settings = settings_for(tmp_path, database_url, free_deals=100, table_seed="a")
     with contextlib.ExitStack() as stack:
         first = stack.enter_context(TestClient(create_app(settings, hub=hub)))
         second = stack.enter_context(TestClient(create_app(settings, hub=hub if shared_hub else LocalHub())))
@@ -154,8 +154,9 @@ def two_humans(client: TestClient) -> tuple[str, str, str, str]:
     return spec.id, first_cookie, second_cookie, second
 
 
-def test_two_services_sharing_a_hub_see_each_others_moves(tmp_path: Path) -> None:
-    with two_servers(tmp_path, shared_hub=True) as (a, b):
+@pytest.mark.both_databases
+def test_two_services_sharing_a_hub_see_each_others_moves(tmp_path: Path, database_url: str) -> None:
+    with two_servers(tmp_path, database_url, shared_hub=True) as (a, b):
         table_id, cookie_a, cookie_b, _ = two_humans(a)
         a.cookies.clear()
         a.cookies.set("session", cookie_a)
@@ -186,11 +187,12 @@ def test_two_services_sharing_a_hub_see_each_others_moves(tmp_path: Path) -> Non
             assert state_a["game"]["deal"]["trick"] == state_b["game"]["deal"]["trick"]
 
 
-def test_a_service_that_missed_a_move_catches_up_before_it_accepts_one(tmp_path: Path) -> None:
+@pytest.mark.both_databases
+def test_a_service_that_missed_a_move_catches_up_before_it_accepts_one(tmp_path: Path, database_url: str) -> None:
     """With separate hubs, service B never hears of A's steps: an action sent to B is
     checked against the log, never refused as ``busy`` or ``not_your_turn`` because B's
     copy is stale."""
-    with two_servers(tmp_path, shared_hub=False) as (a, b):
+    with two_servers(tmp_path, database_url, shared_hub=False) as (a, b):
         table_id, cookie_a, cookie_b, second = two_humans(a)
         a.cookies.clear()
         a.cookies.set("session", cookie_a)
@@ -478,8 +480,9 @@ def test_the_free_deal_limit_holds_when_the_next_deal_races_the_last_call(make_c
     assert len(live.game.deals) == 1 and live.game.awaiting_deal  # never a second deal
 
 
-def test_a_stale_copy_asked_for_the_next_deal_reads_the_log(tmp_path: Path) -> None:
-    with two_servers(tmp_path, shared_hub=False) as (a, b):
+@pytest.mark.both_databases
+def test_a_stale_copy_asked_for_the_next_deal_reads_the_log(tmp_path: Path, database_url: str) -> None:
+    with two_servers(tmp_path, database_url, shared_hub=False) as (a, b):
         seats = [Seat("human", player=f"p{i}") for i in range(4)]
         spec = call(a, service_of(a).create_table, RuleSet.profile("classic", target=700), seats, "x")
         stale = call(b, service_of(b).table, spec.id)

@@ -4,13 +4,14 @@ whose number is taken fails alone."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 from server_helpers import run_async
 
 from coinche.engine.rules import PROFILES
 from coinche.server.store import ConflictError, Database, Seat, Step, Store, TableSpec, new_id
+
+pytestmark = pytest.mark.both_databases
 
 
 def _table(store: Store) -> str:
@@ -20,8 +21,8 @@ def _table(store: Store) -> str:
     return spec.id
 
 
-def test_a_taken_step_fails_alone_in_a_group_commit(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'db.sqlite'}")
+def test_a_taken_step_fails_alone_in_a_group_commit(database_url: str) -> None:
+    store = Store(database_url)
     try:
         a, b = _table(store), _table(store)
         store.append_step(a, Step(0, "deal", 0))
@@ -36,11 +37,11 @@ def test_a_taken_step_fails_alone_in_a_group_commit(tmp_path: Path) -> None:
         store.close()
 
 
-def test_steps_written_together_are_answered_each(tmp_path: Path) -> None:
+def test_steps_written_together_are_answered_each(database_url: str) -> None:
     """Many tables write at once: every step is stored, in one commit or several, and the
     one whose number is taken gets ``ConflictError``; a batch that fails as a whole (a table
     that does not exist) is written again step by step, so only its own step fails."""
-    store = Store(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    store = Store(database_url)
     tables = [_table(store) for _ in range(20)]
     store.append_step(tables[0], Step(0, "deal", 0))
 
@@ -65,8 +66,8 @@ def test_steps_written_together_are_answered_each(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("n", [1, 3])
-def test_a_step_alone_is_written_at_once(tmp_path: Path, n: int) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'db.sqlite'}")
+def test_a_step_alone_is_written_at_once(database_url: str, n: int) -> None:
+    store = Store(database_url)
     table = _table(store)
 
     async def run() -> None:
@@ -84,10 +85,10 @@ def test_a_step_alone_is_written_at_once(tmp_path: Path, n: int) -> None:
         store.close()
 
 
-def test_a_stop_iteration_on_a_database_thread_is_an_error_not_a_hang(tmp_path: Path) -> None:
+def test_a_stop_iteration_on_a_database_thread_is_an_error_not_a_hang(database_url: str) -> None:
     """A blocking call that lets a StopIteration escape (``next()`` on an empty iterator)
     fails its caller instead of leaving it waiting forever."""
-    store = Store(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    store = Store(database_url)
     db = Database(store)
 
     def empty() -> int:
