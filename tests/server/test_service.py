@@ -138,8 +138,19 @@ def two_servers(tmp_path: Path, database_url: str, shared_hub: bool) -> Iterator
     hub = LocalHub()
     settings = settings_for(tmp_path, database_url, free_deals=100, table_seed="a")
     with contextlib.ExitStack() as stack:
-        first = stack.enter_context(TestClient(create_app(settings, hub=hub)))
+        first = stack.enter_context(TestClient(create_app(settings, hub=hub if shared_hub else LocalHub())))
         second = stack.enter_context(TestClient(create_app(settings, hub=hub if shared_hub else LocalHub())))
+        yield first, second
+
+
+@contextlib.contextmanager
+def two_processes(tmp_path: Path, database_url: str) -> Iterator[tuple[TestClient, TestClient]]:
+    """Two applications on one PostgreSQL database, each with the hub of its database as a
+    server process has: they hear each other through PostgreSQL alone."""
+    settings = settings_for(tmp_path, database_url, free_deals=100, table_seed="a")
+    with contextlib.ExitStack() as stack:
+        first = stack.enter_context(TestClient(create_app(settings)))
+        second = stack.enter_context(TestClient(create_app(settings)))
         yield first, second
 
 
@@ -154,9 +165,17 @@ def two_humans(client: TestClient) -> tuple[str, str, str, str]:
     return spec.id, first_cookie, second_cookie, second
 
 
+@pytest.mark.parametrize("through", ["one hub", "postgresql"])
 @pytest.mark.both_databases
-def test_two_services_sharing_a_hub_see_each_others_moves(tmp_path: Path, database_url: str) -> None:
-    with two_servers(tmp_path, database_url, shared_hub=True) as (a, b):
+def test_two_services_sharing_a_hub_see_each_others_moves(tmp_path: Path, database_url: str, through: str) -> None:
+    if through == "postgresql" and not database_url.startswith("postgresql"):
+        pytest.skip("SQLite's hub is one process's own")
+    servers = (
+        two_servers(tmp_path, database_url, shared_hub=True)
+        if through == "one hub"
+        else two_processes(tmp_path, database_url)
+    )
+    with servers as (a, b):
         table_id, cookie_a, cookie_b, _ = two_humans(a)
         a.cookies.clear()
         a.cookies.set("session", cookie_a)

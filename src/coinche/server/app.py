@@ -9,6 +9,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 
+from sqlalchemy.engine import make_url
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -40,6 +41,7 @@ from .history import History
 from .hub import Hub, LocalHub
 from .pages import WEB, VisitorMiddleware, page
 from .player_stats import PlayerStats
+from .postgres_hub import PostgresHub
 from .security import NulFreeAddresses, SecurityHeaders, secured
 from .store import Store
 from .tables import TableService
@@ -58,7 +60,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         pool = BotPool(settings.bot_workers)
         await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
-        service = TableService(store, pool, settings, hub or LocalHub())
+        service = TableService(store, pool, settings, hub or await make_hub(settings.database_url))
         app.state.service = service
         app.state.daily = daily = DailyChallenge(service)
         app.state.history = History(service)
@@ -105,6 +107,16 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
     app.state.store = store
     app.state.secret = secret
     return app
+
+
+async def make_hub(database_url: str) -> Hub:
+    """The hub of a database: PostgreSQL's tells every process sharing it (LISTEN/NOTIFY);
+    SQLite's is one process's own."""
+    if make_url(database_url).get_backend_name() == "postgresql":
+        hub = PostgresHub(database_url)
+        await hub.start()
+        return hub
+    return LocalHub()
 
 
 async def http_error(request: Request, exc: Exception) -> Response:

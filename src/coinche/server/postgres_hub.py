@@ -1,0 +1,148 @@
+"""The hub between processes: PostgreSQL ``LISTEN/NOTIFY`` on one channel.
+
+Every server process listens on ``coinche_tables``; a publish is one ``NOTIFY`` whose
+payload holds the table id and its seq (never the step: readers read the log), or a
+passing event. PostgreSQL delivers a notification to every listening session, at commit,
+in order, and at most once: a process that was disconnected misses some, so after a new
+connection each table subscribed here is told its newest seq, read from the log (nothing
+waits for a notification that will not come).
+
+This process's own subscribers are told at once, without waiting for the round trip; the
+echo of its own notifications is recognised by the process's token and dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from typing import Any
+
+import psycopg
+from sqlalchemy.engine import make_url
+
+from .hub import Event, Hub
+
+log = logging.getLogger("coinche.hub")
+
+CHANNEL = "coinche_tables"
+MAX_PAYLOAD = 7900
+"""PostgreSQL refuses a payload of 8,000 bytes or more; a bigger passing event is dropped
+(a quick message is far smaller)."""
+RECONNECT_WAIT = (0.2, 5.0)
+"""The first and the longest pause before connecting again after a fault."""
+
+
+def libpq_url(url: str) -> str:
+    """The libpq form of an SQLAlchemy URL (``postgresql+psycopg://`` -> ``postgresql://``)."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class PostgresHub(Hub):
+    """Subscriptions of this process, and the other processes' publishes through PostgreSQL."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self.url = libpq_url(url)
+        self.token = secrets.token_hex(6)
+        """This process's mark in its payloads (its own echoes are dropped)."""
+        self._publisher: psycopg.AsyncConnection[Any] | None = None
+        self._publish_lock: asyncio.Lock | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self.connected = False
+        """Whether the listening connection is up (readiness)."""
+
+    async def start(self) -> None:
+        """Connect and listen (returns once listening, so that no publish after it is missed)."""
+        self._publish_lock = asyncio.Lock()
+        ready = asyncio.Event()
+        self._listener = asyncio.get_running_loop().create_task(self._listen(ready))
+        await asyncio.wait_for(ready.wait(), timeout=30)
+
+    async def _listen(self, ready: asyncio.Event) -> None:
+        wait = RECONNECT_WAIT[0]
+        first = True
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self.connected = True
+                    ready.set()
+                    wait = RECONNECT_WAIT[0]
+                    if not first:  # what was said while away is lost: read the logs
+                        await self._catch_up_all(conn)
+                    first = False
+                    async for note in conn.notifies():
+                        self._heard(note.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("hub: the listening connection failed (%s); again in %.1f s", e, wait)
+            self.connected = False
+            await asyncio.sleep(wait)
+            wait = min(RECONNECT_WAIT[1], wait * 2)
+
+    def _heard(self, payload: str) -> None:
+        try:
+            data = json.loads(payload)
+            if data.get("p") == self.token:
+                return  # our own, delivered here already
+            table_id = data["t"]
+            if not isinstance(table_id, str):
+                return
+            if "e" in data:
+                if isinstance(data["e"], dict):
+                    self.deliver_event_here(table_id, data["e"])
+            elif isinstance(data.get("s"), int):
+                self.deliver_here(table_id, data["s"])
+        except (ValueError, KeyError, TypeError, AttributeError):
+            log.warning("hub: a notification that is not ours: %.80r", payload)
+
+    async def _catch_up_all(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        with self._lock:
+            tables = list(self._subscribers)
+        if not tables:
+            return
+        cursor = await conn.execute(
+            "SELECT table_id, max(seq) FROM actions WHERE table_id = ANY(%s) GROUP BY table_id", (tables,)
+        )
+        for table_id, top in await cursor.fetchall():
+            self.deliver_here(table_id, int(top) + 1)
+
+    async def _notify(self, payload: dict[str, Any]) -> None:
+        text = json.dumps(payload, separators=(",", ":"))
+        if len(text.encode()) > MAX_PAYLOAD:
+            log.warning("hub: an event of %d bytes is too big to send; dropped", len(text))
+            return
+        assert self._publish_lock is not None, "start() the hub first"
+        async with self._publish_lock:
+            for attempt in range(2):
+                try:
+                    if self._publisher is None or self._publisher.closed:
+                        self._publisher = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                    await self._publisher.execute("SELECT pg_notify(%s, %s)", (CHANNEL, text))
+                    return
+                except psycopg.OperationalError as e:
+                    self._publisher = None
+                    if attempt:
+                        # The step is stored: the others read it at their next catch-up.
+                        log.warning("hub: could not notify the other processes (%s)", e)
+
+    async def publish(self, table_id: str, seq: int) -> None:
+        self.deliver_here(table_id, seq)
+        await self._notify({"t": table_id, "s": seq, "p": self.token})
+
+    async def signal(self, table_id: str, event: Event) -> None:
+        self.deliver_event_here(table_id, event)
+        await self._notify({"t": table_id, "e": event, "p": self.token})
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._listener
+        if self._publisher is not None:
+            with contextlib.suppress(Exception):
+                await self._publisher.close()
