@@ -1,0 +1,110 @@
+"""Several servers on one PostgreSQL database behind nginx (issue 19): ``deploy/nginx.conf``
+in front of two ``coinche serve`` processes; the four people of a friends' table are
+spread over both by nginx (no sticky sessions); what one does through one server reaches
+the others through the other at once (PostgreSQL LISTEN/NOTIFY); one server is killed in
+the middle of the deal and its people reconnect through nginx to the other and play the
+deal to its end; no message of the game shows a seat a card it may not know."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from nginx_proxy import NginxProxy, Recorded, nginx_binary
+from postgres_cluster import PostgresCluster
+from server_helpers import ServerProcess, check_no_leak, query, request
+from test_friends_restart import PASSWORD, WebPerson, in_the_play, next_state, play
+from websockets.exceptions import ConnectionClosed
+
+from coinche.server.store import Store
+from coinche.server.tables import LiveTable
+
+
+def closed(ws: Recorded) -> bool:
+    """Whether the connection was closed (its messages until then are recorded)."""
+    try:
+        while True:
+            ws.recv(timeout=2)
+    except ConnectionClosed:
+        return True
+    except TimeoutError:
+        return False
+
+
+@pytest.fixture
+def cluster_url(postgres: PostgresCluster) -> str:
+    if nginx_binary() is None:
+        pytest.skip("nginx is not installed (apt-get install nginx)")
+    return postgres.new_database()
+
+
+def test_four_people_on_two_servers_behind_nginx_survive_a_killed_server(tmp_path: Path, cluster_url: str) -> None:
+    url = cluster_url
+    rng = random.Random(19)
+    host, *guests = people = [WebPerson(name) for name in ("Hote", "Paul", "Marie", "Leo")]
+    logs: list[list[dict[str, Any]]] = [[] for _ in people]
+    with contextlib.ExitStack() as stack:
+        servers = [stack.enter_context(ServerProcess(url, tmp_path / f"server-{n}.log")) for n in (1, 2)]
+        proxy = stack.enter_context(NginxProxy(tmp_path / "nginx", [s.port for s in servers]))
+        status, _ = host.post(proxy, "/inscription", {"name": "Hote", "password": PASSWORD, "confirm": PASSWORD})
+        assert status == 303
+        form = {"profile": "classic", "target": "1000", "level_1": "beginner", "level_2": "beginner"}
+        status, location = host.post(proxy, "/amis", {**form, "level_3": "beginner"})
+        assert status == 303 and location.startswith("/table/"), (status, location)
+        table_id = location.removeprefix("/table/")
+        ((code,),) = query(url, "SELECT code FROM tables WHERE id = :t", t=table_id)
+        for seat, guest in enumerate(guests, start=1):
+            status, location = guest.post(proxy, f"/rejoindre/{code}", {"name": guest.name, "seat": str(seat)})
+            assert (status, location) == (303, f"/table/{table_id}")
+
+        sockets = [
+            Recorded(stack.enter_context(p.connect(proxy, table_id)), log) for p, log in zip(people, logs, strict=True)
+        ]
+        states = [next_state(ws) for ws in sockets]  # type: ignore[arg-type]
+        sockets[0].send(json.dumps(request("host", op="start")))
+        states = [next_state(ws) for ws in sockets]  # type: ignore[arg-type]
+        states = play(sockets, states, rng, in_the_play)  # type: ignore[arg-type]
+        before = states
+
+        # One server dies in the middle of the deal: its people come back through nginx.
+        killed = servers[0]
+        assert killed.stop(signal.SIGKILL) == -signal.SIGKILL
+        dead = f"127.0.0.1:{killed.port}"
+        cut = [n for n, ws in enumerate(sockets) if closed(ws)]
+        # nginx had spread the four over both servers (round robin, no stickiness).
+        assert 0 < len(cut) < 4, cut
+        for n, ws in enumerate(sockets):
+            if n in cut:
+                ws.close()
+                sockets[n] = Recorded(
+                    stack.enter_context(people[n].connect(proxy, table_id, since=before[n]["seq"])), logs[n]
+                )
+                hello = json.loads(sockets[n].recv(timeout=20))
+                assert hello == {"type": "hello", "seq": before[n]["seq"], "you": n, "resumed": True}, hello
+        end = play(sockets, before, rng, None)  # type: ignore[arg-type]
+        assert end[0]["awaiting_next_deal"] or end[0]["game"]["winner"] is not None
+        assert all(s["seq"] == end[0]["seq"] for s in end)
+        for ws in sockets:
+            ws.close()
+    first = proxy.upstreams_of(f"/ws/table/{table_id} ")
+    assert len(first) == 4 and len(set(first)) == 2, first  # logged as each connection ended
+    again = proxy.upstreams_of(f"/ws/table/{table_id}?since=")  # a refused try, then the live one
+    assert len(again) == len(cut) and all(w.split(", ")[-1] != dead for w in again), again
+
+    store = Store(url)
+    try:
+        loaded = store.load_table(table_id)
+    finally:
+        store.close()
+    assert loaded is not None
+    game = LiveTable.build(*loaded).game
+    for seat, log in enumerate(logs):
+        assert check_no_leak([m for m in log if m["type"] == "state"], game.deals, seat) > 10
+    for n in (1, 2):
+        text = (tmp_path / f"server-{n}.log").read_text("utf-8")
+        assert "Traceback" not in text, text
