@@ -144,10 +144,10 @@ def two_servers(tmp_path: Path, database_url: str, shared_hub: bool) -> Iterator
 
 
 @contextlib.contextmanager
-def two_processes(tmp_path: Path, database_url: str) -> Iterator[tuple[TestClient, TestClient]]:
+def two_processes(tmp_path: Path, database_url: str, **overrides: Any) -> Iterator[tuple[TestClient, TestClient]]:
     """Two applications on one PostgreSQL database, each with the hub of its database as a
     server process has: they hear each other through PostgreSQL alone."""
-    settings = settings_for(tmp_path, database_url, free_deals=100, table_seed="a")
+    settings = settings_for(tmp_path, database_url, **{"free_deals": 100, "table_seed": "a", **overrides})
     with contextlib.ExitStack() as stack:
         first = stack.enter_context(TestClient(create_app(settings)))
         second = stack.enter_context(TestClient(create_app(settings)))

@@ -391,6 +391,21 @@ class RatedGameRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class TablePresenceRow(Base):
+    """A person's open connections to a friends' table in one server process, and when
+    that process last confirmed them (``presence.py``): every process reads who is here
+    from these rows, and a process that died stops confirming its own."""
+
+    __tablename__ = "table_presence"
+
+    table_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    process: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    connections: Mapped[int] = mapped_column(Integer)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    """When the process last confirmed the count (0 connections: when the last one closed)."""
+
+
 class SettingRow(Base):
     __tablename__ = "settings"
 

@@ -23,7 +23,10 @@ import base64
 import contextlib
 import hashlib
 import logging
+import os
 import random
+import secrets
+import socket
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -309,6 +312,8 @@ class TableService:
         self._hint_limiter = MovingWindowRateLimiter(MemoryStorage())
         self._hint_rate = RateLimitItemPerMinute(settings.hints_per_minute)
         self._janitor: asyncio.Task[None] | None = None
+        self.process = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
+        """This process among the servers sharing the database (its rows of presence)."""
         self.attendance = Attendance(self)
         self.rate_limits = RateLimits()
         """How often a player may do what is limited (quick messages; the pages' forms)."""

@@ -1,0 +1,83 @@
+"""Presence, grace periods and idle clocks of a friends' table whose people are connected
+to different server processes on one PostgreSQL database (issue 19): each sees the other
+come and go, a dropped person is replaced after the grace period and gets the seat back
+through the other process, and a person whose process died (its presence no longer
+confirmed) is replaced by a process that is still watching."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_helpers import call, live_table, service_of
+from sqlalchemy import text
+from test_friends import seated_table, wait_for
+from test_service import two_processes
+
+from coinche.server.db import now
+from coinche.server.presence import STALE, write_count
+
+pytestmark = pytest.mark.both_databases
+
+
+@pytest.fixture
+def postgres_url(database_url: str) -> str:
+    if not database_url.startswith("postgresql"):
+        pytest.skip("one process only on SQLite")
+    return database_url
+
+
+def test_people_on_two_processes_see_each_other_and_the_grace_period_runs(tmp_path: Path, postgres_url: str) -> None:
+    clocks: dict[str, Any] = {"grace_seconds": 0.6, "idle_warning_seconds": 60, "idle_move_seconds": 120}
+    with two_processes(tmp_path, postgres_url, **clocks) as (a, b):
+        host, (paul,), table_id, _code = seated_table(a, ("Paul", 2))
+        paul.client = b  # Paul's connections go to the other process
+        with host.connect(table_id) as h:
+            h.next_state()
+            with paul.connect(table_id) as p:
+                p.next_state()
+                # Each process shows the person the other one holds.
+                wait_for(h, lambda m: m["type"] == "presence" and m["seats"][2]["presence"] == "here")
+                wait_for(p, lambda m: m["type"] == "presence" and m["seats"][0]["presence"] == "here")
+                assert h.answer(h.send("host", op="start"))["type"] == "ack"
+            away = wait_for(h, lambda m: m["type"] == "presence" and m["seats"][2]["presence"] == "away")
+            assert away["seats"][2]["name"] == "Paul"
+            replaced = wait_for(h, lambda m: m["type"] == "state" and m["last"] and m["last"].get("seat_change"))
+            assert replaced["table"]["seats"][2]["presence"] == "replaced"
+            # Back through the first process: the seat is his again.
+            paul.client = a
+            with paul.connect(table_id) as p:
+                assert p.next_state()["table"]["you"] == 2
+                said = wait_for(h, lambda m: m["type"] == "state" and m["last"] and m["last"].get("seat_change"))
+                assert said["last"]["text"] == "Nord (Paul) reprend sa place"
+                assert live_table(a, table_id).seats[2].stand_in is None
+
+
+def test_a_person_whose_process_died_is_replaced_by_a_process_still_watching(tmp_path: Path, postgres_url: str) -> None:
+    clocks: dict[str, Any] = {"grace_seconds": 0.6, "idle_warning_seconds": 60, "idle_move_seconds": 120}
+    with two_processes(tmp_path, postgres_url, **clocks) as (a, _b):
+        host, (paul,), table_id, _code = seated_table(a, ("Paul", 2))
+        store = service_of(a).store
+        # Paul is connected to another process, which dies: its last confirmation was
+        # 13.5 s ago, so it counts for 1.5 s more (STALE), then no longer.
+        call(a, service_of(a).db, write_count, store, table_id, paul_id(a, table_id), "dead-host:1:abc", 1)
+        with store.engine.begin() as conn:
+            conn.execute(
+                text("UPDATE table_presence SET seen_at = :t WHERE process = 'dead-host:1:abc'"),
+                {"t": now() - timedelta(seconds=STALE - 1.5)},
+            )
+        with host.connect(table_id) as h:
+            assert h.next_state()["table"]["seats"][2]["presence"] == "here"
+            assert h.answer(h.send("host", op="start"))["type"] == "ack"
+            replaced = wait_for(h, lambda m: m["type"] == "state" and m["last"] and m["last"].get("seat_change"))
+            assert replaced["table"]["seats"][2]["presence"] == "replaced"
+            assert live_table(a, table_id).seats[2].stand_in is not None
+        del paul
+
+
+def paul_id(client: Any, table_id: str) -> str:
+    player = live_table(client, table_id).seats[2].player
+    assert player is not None
+    return player
