@@ -35,7 +35,10 @@ import os
 import pstats
 import random
 import re
+import signal
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 import urllib.parse
@@ -48,6 +51,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from bench_server import HOST, START_TIMEOUT, Server, cpu_seconds, percentile, proc_status
+from databases import add_database_args, database_url
 
 HTTP_TIMEOUT = 30.0
 PASSWORD = "bench password 1234"
@@ -291,10 +295,70 @@ async def table_life(
                 opened.set()
 
 
-async def run(args: argparse.Namespace, server: Server) -> None:
+class Site:
+    """What the clients play on: one or several ``coinche serve`` processes on one
+    database, nginx in front of them when there are several, and ``coinche worker``
+    processes; ``port`` is where the clients go."""
+
+    def __init__(self, workdir: Path, args: argparse.Namespace, url: str | None, profiling: tuple[str, ...]) -> None:
+        self.servers = [
+            Server(workdir, 1, 0.0, 300.0, profiling, url, f"server-{n}.log") for n in range(1, args.servers + 1)
+        ]
+        self.workers: list[subprocess.Popen[bytes]] = []
+        for n in range(args.workers):
+            with (workdir / f"worker-{n + 1}.log").open("a") as out:
+                self.workers.append(
+                    subprocess.Popen(
+                        [sys.executable, "-m", "coinche.cli", "worker", "--db", str(url), "--processes", "1"],
+                        stdout=out,
+                        stderr=subprocess.STDOUT,
+                        start_new_session=True,
+                    )
+                )
+        self.proxy: Any = None
+        self.workdir = workdir
+        self.port = self.servers[0].port
+
+    async def wait_ready(self) -> None:
+        for server in self.servers:
+            await server.wait_ready()
+        if len(self.servers) > 1:
+            from nginx_proxy import NginxProxy
+
+            self.proxy = NginxProxy(self.workdir / "nginx", [s.port for s in self.servers])
+            self.port = self.proxy.port
+
+    @property
+    def pids(self) -> list[int]:
+        return [s.proc.pid for s in self.servers]
+
+    def rss(self) -> int:
+        """The servers' resident memory, KiB (their bot pools apart)."""
+        return sum(proc_status(pid, "VmRSS") for pid in self.pids)
+
+    def cpu(self) -> float:
+        return sum(cpu_seconds(pid) for pid in self.pids)
+
+    def stop(self) -> None:
+        if self.proxy is not None:
+            self.proxy.stop()
+        for server in self.servers:
+            server.stop()
+        for worker in self.workers:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(worker.pid, signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                worker.wait(timeout=10)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(worker.pid, signal.SIGKILL)
+
+    def logs(self) -> str:
+        return "\n".join(p.read_text(errors="replace") for p in sorted(self.workdir.glob("*.log")))
+
+
+async def run(args: argparse.Namespace, server: Site, label: str) -> dict[str, float]:
     await server.wait_ready()
-    pid = server.proc.pid
-    rss_before = proc_status(pid, "VmRSS")
+    rss_before = server.rss()
     totals = Totals()
     opened, start = asyncio.Event(), asyncio.Event()
     ready = [0]
@@ -310,30 +374,30 @@ async def run(args: argparse.Namespace, server: Server) -> None:
     tasks = [life(0)]
     while not ready[0] and time.monotonic() - t_open < START_TIMEOUT:
         await asyncio.sleep(0.05)
-    rss_first = proc_status(pid, "VmRSS")
+    rss_first = server.rss()
     tasks += [life(n) for n in range(1, args.tables)]
     try:
         await asyncio.wait_for(opened.wait(), START_TIMEOUT + args.tables * 2)
     except TimeoutError:
         totals.errors["tables not all opened"] += 1
     open_seconds = time.monotonic() - t_open
-    rss_open = proc_status(pid, "VmRSS")
+    rss_open = server.rss()
     deadline[0] = time.monotonic() + args.warmup + args.seconds
     start.set()
     await asyncio.sleep(args.warmup)  # the first deals dealt, the first moves on their way
     totals.measuring = True
-    cpu_start = cpu_seconds(pid)
+    cpu_start = server.cpu()
     client_cpu_start = time.process_time()
     t0 = time.monotonic()
     rss_peak = rss_open
     while time.monotonic() < deadline[0]:
         await asyncio.sleep(min(1.0, max(0.0, deadline[0] - time.monotonic())))
-        rss_peak = max(rss_peak, proc_status(pid, "VmRSS"))
+        rss_peak = max(rss_peak, server.rss())
     elapsed = time.monotonic() - t0
     totals.measuring = False
-    cpu = cpu_seconds(pid) - cpu_start
+    cpu = server.cpu() - cpu_start
     client_cpu = time.process_time() - client_cpu_start
-    rss_end = proc_status(pid, "VmRSS")
+    rss_end = server.rss()
     _, pending = await asyncio.wait(tasks, timeout=HTTP_TIMEOUT + 10)
     for task in pending:
         task.cancel()
@@ -343,7 +407,7 @@ async def run(args: argparse.Namespace, server: Server) -> None:
     lat = [x * 1000 for x in totals.latencies]
     tables = max(ready[0], 1)
     print(
-        f"coinche friends' tables load: {args.tables} tables x 4 people, think {args.think:g} s, "
+        f"coinche friends' tables load, {label}: {args.tables} tables x 4 people, think {args.think:g} s, "
         f"{elapsed:.0f} s measured after {args.warmup:g} s"
     )
     print(f"  tables made and seated: {ready[0]} in {open_seconds:.1f} s; next deals asked: {totals.deals}")
@@ -364,31 +428,64 @@ async def run(args: argparse.Namespace, server: Server) -> None:
         f"  CPU: server {cpu / elapsed:.0%} of a core, this client {client_cpu / elapsed:.0%} ({os.cpu_count()} cores)"
     )
     errors = sum(totals.errors.values())
-    print(f"  errors: {errors}" + (f" ({dict(totals.errors)})" if errors else ""))
+    print(f"  errors: {errors}" + (f" ({dict(totals.errors)})" if errors else ""), flush=True)
+    return {
+        "tables": args.tables,
+        "actions_per_second": totals.actions / elapsed,
+        "p50": percentile(lat, 0.5) if lat else float("nan"),
+        "p95": percentile(lat, 0.95) if lat else float("nan"),
+        "max": max(lat) if lat else float("nan"),
+        "kib_per_table": (rss_end - rss_first) / max(tables - 1, 1),
+        "errors": errors,
+    }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tables", type=int, default=200, help="friends' tables, four people each (default 200)")
+    ap.add_argument("--tables", default="200", help="friends' tables, four people each; several: 50,100,200,400")
     ap.add_argument("--seconds", type=float, default=60.0, help="measured time (default 60)")
     ap.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring (default 5)")
     ap.add_argument("--think", type=float, default=1.0, help="a person's seconds per move, on average (0: at once)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--servers", type=int, default=1, help="server processes (more than one: nginx in front)")
+    ap.add_argument("--workers", type=int, default=0, help="`coinche worker` processes (PostgreSQL)")
     ap.add_argument("--profile", type=Path, help="run the server under cProfile and write its profile here")
+    add_database_args(ap)
     args = ap.parse_args()
-    if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 3600 or not 0 <= args.think <= 30:
+    try:
+        counts = [int(t) for t in str(args.tables).split(",")]
+    except ValueError:
+        ap.error("--tables takes numbers separated by commas")
+    if not all(1 <= t <= 2000 for t in counts) or not 0 < args.seconds <= 3600 or not 0 <= args.think <= 30:
         ap.error("--tables 1..2000, --seconds up to 3600, --think 0..30")
-    with tempfile.TemporaryDirectory(prefix="coinche-bench-") as tmp:
-        workdir = Path(tmp)
-        profiling = ("-c", PROFILED.format(path=str(args.profile.resolve()))) if args.profile is not None else ()
-        server = Server(workdir, workers=1, bot_delay=0.0, idle_seconds=300.0, python_options=profiling)
-        try:
-            asyncio.run(run(args, server))
-        finally:
-            server.stop()
-        log = (workdir / "server.log").read_text(errors="replace")
-        if "Traceback" in log or "ERROR" in log:
-            print("  server log:\n" + "\n".join(log.splitlines()[-40:]))
+    if not 1 <= args.servers <= 8 or not 0 <= args.workers <= 8:
+        ap.error("--servers 1..8, --workers 0..8")
+    if (args.servers > 1 or args.workers) and not (args.postgres or args.db):
+        ap.error("several servers or workers share a PostgreSQL database: --postgres or --db")
+    backend = "PostgreSQL" if args.postgres or (args.db or "").startswith("postgresql") else "SQLite"
+    label = f"{args.servers} server(s), {args.workers} worker(s), {backend}" + (", nginx" if args.servers > 1 else "")
+    summary = []
+    for count in counts:
+        args.tables = count
+        with tempfile.TemporaryDirectory(prefix="coinche-bench-") as tmp, database_url(args) as url:
+            workdir = Path(tmp)
+            profiling = ("-c", PROFILED.format(path=str(args.profile.resolve()))) if args.profile is not None else ()
+            site = Site(workdir, args, None if url.startswith("sqlite") else url, profiling)
+            try:
+                summary.append(asyncio.run(run(args, site, label)))
+            finally:
+                site.stop()
+            log = site.logs()
+            if "Traceback" in log or "ERROR" in log:
+                print("  server log:\n" + "\n".join(log.splitlines()[-40:]))
+    if len(summary) > 1:
+        print(f"how p95 grows with the tables ({label}):")
+        for row in summary:
+            print(
+                f"  {row['tables']:>5.0f} tables: {row['actions_per_second']:.0f} actions/s, p50 {row['p50']:.1f} ms, "
+                f"p95 {row['p95']:.1f} ms, max {row['max']:.1f} ms, {row['kib_per_table']:.0f} KiB/table, "
+                f"{row['errors']:.0f} errors"
+            )
     if args.profile is not None and args.profile.exists():
         print(f"  where the server's time went (cProfile, {args.profile}):")
         stats = pstats.Stats(str(args.profile))

@@ -20,10 +20,8 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import tempfile
 import time
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 from sqlalchemy import insert
 from starlette.testclient import TestClient
@@ -45,6 +43,7 @@ from coinche.server.player_stats import StatsStore
 from coinche.server.profile_pages import challenge_days
 from coinche.server.ratings import NEW_PLAYER, Rating
 from coinche.server.store import Store
+from databases import add_database_args, database_url
 
 NAME = "Benchmark"
 
@@ -171,9 +170,9 @@ def main() -> None:
     parser.add_argument("--others", type=int, default=20)
     parser.add_argument("--other-games", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=50)
+    add_database_args(parser)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        url = f"sqlite:///{Path(tmp) / 'profile.db'}"
+    with database_url(args) as url:
         began = time.perf_counter()
         player = generate(url, args.games, args.others, args.other_games)
         print(

@@ -18,10 +18,8 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import tempfile
 import time
 from datetime import UTC, datetime
-from pathlib import Path
 
 from sqlalchemy import insert
 
@@ -29,6 +27,7 @@ from coinche.server.config import Settings
 from coinche.server.daily import DEALS, ChallengeStore, compute_standings
 from coinche.server.db import AccountRow, ChallengeResultRow, PlayerRow, now
 from coinche.server.store import Store
+from databases import add_database_args, database_url
 
 BUDGET_MS = 50.0
 
@@ -93,11 +92,11 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=25_000)
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
+    add_database_args(parser)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "bench.sqlite"
-        store = Store(f"sqlite:///{path}")
+    with database_url(args) as url:
+        store = Store(url)
         challenge = ChallengeStore(store)
         day = datetime.now(UTC).date().isoformat()  # today's: the page reads the stored ranking
         challenge.ensure_day(day, "online", args.seed)
@@ -136,7 +135,7 @@ def main() -> int:
 
         from coinche.server.app import create_app
 
-        settings = Settings.sqlite_file(path, bot_workers=1)
+        settings = Settings(database_url=url, bot_workers=1)
         with TestClient(create_app(settings)) as client:
             client.get("/")
             pages = []

@@ -111,11 +111,19 @@ def children(pid: int) -> list[int]:
 
 class Server:
     def __init__(
-        self, workdir: Path, workers: int, bot_delay: float, idle_seconds: float, python_options: tuple[str, ...] = ()
+        self,
+        workdir: Path,
+        workers: int,
+        bot_delay: float,
+        idle_seconds: float,
+        python_options: tuple[str, ...] = (),
+        database_url: str | None = None,
+        log_name: str = "server.log",
     ) -> None:
-        """``python_options``: before ``-m coinche.cli`` (``-c`` and a profiling wrapper)."""
+        """``python_options``: before ``-m coinche.cli`` (``-c`` and a profiling wrapper);
+        ``database_url``: None for an SQLite file in ``workdir``."""
         self.port = free_port()
-        self.log = workdir / "server.log"
+        self.log = workdir / log_name
         command = [
             sys.executable,
             *python_options,
@@ -131,7 +139,7 @@ class Server:
             "--table-limit-per-address",
             "100000/minute",  # every simulated guest comes from 127.0.0.1
             "--db",
-            f"sqlite:///{workdir / 'bench.db'}",
+            database_url or f"sqlite:///{workdir / 'bench.db'}",
             "--bot-delay",
             str(bot_delay),
             "--workers",
@@ -140,7 +148,7 @@ class Server:
         command += ["--free-deals", str(FREE_DEALS), "--idle-seconds", str(idle_seconds)]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env.pop("COINCHE_DATABASE_URL", None)
-        with self.log.open("w") as out:
+        with self.log.open("a") as out:
             self.proc = subprocess.Popen(
                 command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=workdir, start_new_session=True
             )

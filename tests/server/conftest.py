@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -44,11 +46,27 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize("database_url", backends, indirect=True)
 
 
+def _install_postgres_and_nginx() -> None:
+    """As root on Debian, like the browser tests' Chromium: ``apt-get install postgresql
+    nginx`` (the packages only; the tests start their own cluster and nginx)."""
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for command in (["apt-get", "update"], ["apt-get", "install", "-y", "postgresql", "nginx"]):
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=1200, check=False)
+        if done.returncode != 0:
+            pytest.fail(
+                f"`{' '.join(command)}` failed (status {done.returncode}):\n{(done.stdout + done.stderr)[-2000:]}"
+            )
+
+
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[PostgresCluster]:
-    """The session's PostgreSQL cluster (skipped where PostgreSQL is not installed, except
-    in CI, where it must be)."""
-    if postgres_bin() is None and not os.environ.get("CI"):
+    """The session's PostgreSQL cluster, the package installed first when missing (as root
+    with apt-get); else skipped, except in CI (``CI=true``), where it must run."""
+    if postgres_bin() is None and os.geteuid() == 0 and shutil.which("apt-get"):
+        _install_postgres_and_nginx()
+    if postgres_bin() is None:
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL is not installed and could not be (CI=true: the PostgreSQL tests must run)")
         pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
     cluster = PostgresCluster()
     try:
