@@ -872,9 +872,8 @@ def test_arena_errors(args: list[str], expected: str, capsys: pytest.CaptureFixt
 def test_serve_passes_the_friends_tables_clocks_to_the_settings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import uvicorn
-
     from coinche.server import app as app_module
+    from coinche.server import drain
 
     seen: dict[str, Any] = {}
 
@@ -883,7 +882,7 @@ def test_serve_passes_the_friends_tables_clocks_to_the_settings(
         return object()
 
     monkeypatch.setattr(app_module, "create_app", fake_create_app)
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
+    monkeypatch.setattr(drain, "serve", lambda *a, **k: None)
     db = f"sqlite:///{tmp_path / 'c.db'}"
     argv = ["serve", "--db", db, "--grace-seconds", "3", "--idle-warning-seconds", "1.5", "--idle-move-seconds", "4"]
     code, _, err = run(capsys, *argv)
