@@ -197,9 +197,8 @@ class DrainingServer(uvicorn.Server):
         if sig != signal.SIGTERM:
             super().handle_exit(sig, frame)
             return
-        if self.drain_asked:  # a second SIGTERM: stop now
-            self.should_exit = self.force_exit = True
-            return
+        # A second SIGTERM changes nothing: the drain is bounded already (Ctrl+C still
+        # stops at once).
         self.drain_asked = True
 
     async def on_tick(self, counter: int) -> bool:
