@@ -240,7 +240,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from .server import drain
     from .server.app import create_app
     from .server.config import Settings, default_database_url
-    from .server.process_logs import default_name
+    from .server.process_logs import default_name, valid_name
     from .server.security import normalise_origin
     from .server.ws_protocol import AnsweringWebSocketProtocol
 
@@ -285,6 +285,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
+    name = default_name() if args.name is None else args.name
+    if not valid_name(name):
+        print(
+            f"coinche serve: error: the process name (--name or $COINCHE_PROCESS_NAME) takes 1 to 100 letters, "
+            f"digits and ._:@/-, not {short_repr(name)}",
+            file=sys.stderr,
+        )
+        return 2
     settings = Settings(
         database_url=args.db or default_database_url(),
         bot_delay=args.bot_delay,
@@ -304,7 +312,6 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except Exception as e:  # a database that cannot be opened or migrated
         print(f"coinche serve: error: cannot open the database {settings.database_url}: {e}", file=sys.stderr)
         return 2
-    name = args.name or default_name()
     print(f"Coinche: open http://{args.host}:{args.port}/ in your browser (Ctrl+C stops the server)", flush=True)
     # SIGTERM drains (the table sockets told to reconnect elsewhere), then stops.
     drain.serve(

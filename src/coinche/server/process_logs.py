@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import socket
 from typing import Any, Final
 
@@ -18,6 +19,15 @@ ENV_NAME: Final = "COINCHE_PROCESS_NAME"
 
 FORMAT: Final = "%(asctime)s %(process_name)s %(levelname)s %(name)s: %(message)s"
 ACCESS_FORMAT: Final = '%(asctime)s %(process_name)s %(levelname)s %(client_addr)s "%(request_line)s" %(status_code)s'
+
+
+_NAME: Final = re.compile(r"[A-Za-z0-9._:@/-]{1,100}", re.ASCII)
+
+
+def valid_name(name: str) -> bool:
+    """Whether ``name`` may stand in a log line: 1 to 100 letters, digits and ``._:@/-``
+    (no space or line break that would make a line look like two)."""
+    return _NAME.fullmatch(name) is not None
 
 
 def default_name() -> str:
