@@ -207,14 +207,14 @@ class DrainingServer(uvicorn.Server):
         if self._draining is None:
             self._draining = asyncio.create_task(self._drain())
         await super().on_tick(counter)
-        return self._draining.done() or self.force_exit
+        return self._draining.done() or self.should_exit  # (should_exit: Ctrl+C, or given up)
 
     async def _drain(self) -> None:
         """Ready no more, no new connection, every table socket told to reconnect; the
         rest of the shutdown is uvicorn's, bounded by what is left of ``limit``."""
         started = time.monotonic()
         loop = asyncio.get_running_loop()
-        loop.call_later(self.limit - 1, self._give_up)
+        loop.call_later(self.limit - 1, self._give_up)  # a second for what is left
         # The last resort, should the shutdown itself hang (a thread that never returns).
         watchdog = threading.Timer(self.limit, _hard_exit)
         watchdog.daemon = True  # a process that stops in time does not wait for it
@@ -232,7 +232,7 @@ class DrainingServer(uvicorn.Server):
 
     def _give_up(self) -> None:
         if not self.force_exit:
-            log.error("the drain took more than %.0f s: stopping now", self.limit)
+            log.error("the drain took more than %.0f s: stopping now", self.limit - 1)
             self.should_exit = self.force_exit = True
 
 
