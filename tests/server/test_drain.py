@@ -8,6 +8,7 @@ log line of ``coinche serve`` names its process.
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import logging
@@ -24,11 +25,14 @@ from server_helpers import (
     RECEIVE_TIMEOUT,
     ServerProcess,
     call,
+    choose,
     create_solo,
     is_my_turn,
     new_guest,
     raw_receive,
+    receive,
     request,
+    service_of,
     ws_act,
     ws_until_my_move,
 )
@@ -110,6 +114,47 @@ def test_a_draining_app_tells_its_table_sockets_to_reconnect(client: TestClient)
         with pytest.raises(WebSocketDisconnect) as closed:
             raw_receive(ws)
         assert closed.value.code == CLOSE_RESTARTING
+
+
+def test_the_request_under_way_is_answered_before_restarting(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The drain lets the reader finish the request it is answering (its ``ack`` comes
+    before ``restarting``); a request that comes after is left unanswered, for the next
+    process (the client sends it again, same id)."""
+    new_guest(client)
+    table_id = create_solo(client, "classic", 1000, "confirmed")
+    service = service_of(client)
+    gate = asyncio.Event()
+    act = service.act
+
+    async def slow_act(*args: Any) -> int:
+        await gate.wait()
+        return await act(*args)
+
+    monkeypatch.setattr(service, "act", slow_act)
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        state = receive(ws)
+        while not is_my_turn(state):
+            state = receive(ws)
+        action = request("action", action=choose(state["game"]["deal"]["legal_actions"], None))
+        ws.send_text(json.dumps(action))
+        time.sleep(0.2)  # the reader is in ``act``
+        (session,) = drain_of(client).sockets
+        assert client.portal is not None
+        client.portal.call(session.restart)
+        ws.send_text(json.dumps(request("next_deal")))  # after the drain began: unanswered
+        time.sleep(0.2)
+        client.portal.call(gate.set)
+        seen: list[dict[str, Any]] = []
+        with pytest.raises(WebSocketDisconnect) as closed:
+            for _ in range(100):
+                seen.append(raw_receive(ws))
+        assert closed.value.code == CLOSE_RESTARTING
+    kinds = [m["type"] for m in seen]
+    assert kinds[-1] == "restarting" and kinds.count("ack") == 1, seen
+    (ack,) = [m for m in seen if m["type"] == "ack"]
+    assert ack["id"] == action["id"]
 
 
 # ----- the process name of the log -----

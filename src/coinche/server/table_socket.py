@@ -118,6 +118,8 @@ class TableSession:
         self.scope: anyio.CancelScope | None = None
         """The connection's task group's, once its three tasks run."""
         self.restarting = False
+        self.answering = False
+        """The reader is answering a request (the drain lets it finish)."""
 
     def queue(self, message: dict[str, Any]) -> None:
         try:
@@ -188,11 +190,18 @@ class TableSession:
                 await self.ws.close(code=code, reason=reason)
 
     def restart(self) -> None:
-        """The server drains: say ``restarting`` after what is queued, then close (4012).
-        A client too far behind to take one more message is closed at once, same code."""
+        """The server drains: say ``restarting`` after what is queued (and after the answer
+        to the request under way, if any), then close (4012); no new request is answered
+        (the client sends it again to the next process)."""
         if self.restarting:
             return
         self.restarting = True
+        if not self.answering:
+            self._queue_restart()
+
+    def _queue_restart(self) -> None:
+        """The outbox's last message; a client too far behind to take one more message is
+        closed at once, same code."""
         try:
             self.outbox.put_nowait(_RESTARTING)
         except asyncio.QueueFull:
@@ -250,9 +259,17 @@ class TableSession:
             size = len(text) if text is not None else len(data or b"")
             if size > self.settings.max_frame_bytes:
                 raise _Close(CLOSE_TOO_BIG, "message too big")
-            reply = await self._answer(text, data)
+            if self.restarting:
+                continue  # unanswered: the client sends it again after reconnecting
+            self.answering = True
+            try:
+                reply = await self._answer(text, data)
+            finally:
+                self.answering = False
             if reply is not None:
                 self.queue(reply)
+            if self.restarting:
+                self._queue_restart()
 
     async def _hint(self, request_id: str | None) -> None:
         """Ask the expert for a hint and queue its answer (or the refusal)."""
