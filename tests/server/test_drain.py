@@ -15,6 +15,7 @@ import logging
 import os
 import random
 import signal
+import socket
 import threading
 import time
 from pathlib import Path
@@ -253,3 +254,36 @@ def test_sigterm_drains_and_another_process_resumes_from_since(tmp_path: Path) -
                 ws.send(json.dumps(request("next_deal")))
                 assert json.loads(ws.recv(timeout=RECEIVE_TIMEOUT))["type"] == "ack"
         assert second.stop(signal.SIGTERM) == 0
+
+
+def test_sigterm_stops_within_the_bound_with_a_client_that_never_answers(tmp_path: Path) -> None:
+    """A client that opened the table's socket (and an HTTP request half sent) and then
+    reads and answers nothing: the drain does not wait for it past its bound."""
+    with ServerProcess(tmp_path / "coinche.db", tmp_path / "server.log") as server:
+        table_id, cookie = server.new_guest_table("classic", 1000, "confirmed")
+        mute = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        half = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        try:
+            lines = [
+                f"GET /ws/table/{table_id} HTTP/1.1",
+                f"Host: 127.0.0.1:{server.port}",
+                "Upgrade: websocket",
+                "Connection: Upgrade",
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+                "Sec-WebSocket-Version: 13",
+                f"Cookie: {cookie}",
+            ]
+            mute.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+            assert mute.recv(12) == b"HTTP/1.1 101"
+            half.sendall(b"POST /solo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nprofile=cla")
+            time.sleep(0.5)
+            started = time.monotonic()
+            server.proc.send_signal(signal.SIGTERM)
+            status = server.proc.wait(timeout=DRAIN_SECONDS + 5)
+            took = time.monotonic() - started
+        finally:
+            mute.close()
+            half.close()
+    assert status == 0 and took < DRAIN_SECONDS, (status, took)
+    text = (tmp_path / "server.log").read_text("utf-8")
+    assert "Traceback" not in text, text
