@@ -872,9 +872,8 @@ def test_arena_errors(args: list[str], expected: str, capsys: pytest.CaptureFixt
 def test_serve_passes_the_friends_tables_clocks_to_the_settings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import uvicorn
-
     from coinche.server import app as app_module
+    from coinche.server import drain
 
     seen: dict[str, Any] = {}
 
@@ -883,7 +882,7 @@ def test_serve_passes_the_friends_tables_clocks_to_the_settings(
         return object()
 
     monkeypatch.setattr(app_module, "create_app", fake_create_app)
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
+    monkeypatch.setattr(drain, "serve", lambda *a, **k: None)
     db = f"sqlite:///{tmp_path / 'c.db'}"
     argv = ["serve", "--db", db, "--grace-seconds", "3", "--idle-warning-seconds", "1.5", "--idle-move-seconds", "4"]
     code, _, err = run(capsys, *argv)
@@ -988,3 +987,25 @@ def test_verify_refuses_bad_input_in_one_line(
     code, out, err = run(capsys, "verify", write(tmp_path, "bad.json", text))
     assert code == 2 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", ["", "two words", "line\nbreak", "x" * 101, "caf\u00e9"])
+def test_serve_refuses_a_process_name_that_would_garble_the_log(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "serve", "--name", name)
+    assert code == 2 and out == ""
+    assert "process name" in one_line(err) and "Traceback" not in err
+
+
+def test_serve_takes_its_process_name_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from coinche.server import drain
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setenv("COINCHE_PROCESS_NAME", "web-2")
+    monkeypatch.setattr(drain, "serve", lambda app, name, **options: seen.update(name=name, options=options))
+    code, _, err = run(capsys, "serve", "--db", f"sqlite:///{tmp_path / 'c.db'}")
+    assert code == 0, err
+    assert seen["name"] == "web-2" and seen["options"]["log_level"] == "warning"
+    code, _, err = run(capsys, "serve", "--db", f"sqlite:///{tmp_path / 'c.db'}", "--name", "web-9")
+    assert code == 0 and seen["name"] == "web-9", err

@@ -147,6 +147,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="the computers' level at the daily challenge (default expert)",
     )
     p.add_argument(
+        "--name",
+        metavar="NAME",
+        help="this process's name in every log line (default: $COINCHE_PROCESS_NAME, else hostname:pid)",
+    )
+    p.add_argument(
         "--origin",
         action="append",
         default=[],
@@ -230,11 +235,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     import math
 
-    import uvicorn
     from limits import parse as parse_rate
 
+    from .server import drain
     from .server.app import create_app
     from .server.config import Settings, default_database_url
+    from .server.process_logs import default_name, valid_name
     from .server.security import normalise_origin
     from .server.ws_protocol import AnsweringWebSocketProtocol
 
@@ -279,6 +285,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
+    name = default_name() if args.name is None else args.name
+    if not valid_name(name):
+        print(
+            f"coinche serve: error: the process name (--name or $COINCHE_PROCESS_NAME) takes 1 to 100 letters, "
+            f"digits and ._:@/-, not {short_repr(name)}",
+            file=sys.stderr,
+        )
+        return 2
     settings = Settings(
         database_url=args.db or default_database_url(),
         bot_delay=args.bot_delay,
@@ -299,8 +313,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         print(f"coinche serve: error: cannot open the database {settings.database_url}: {e}", file=sys.stderr)
         return 2
     print(f"Coinche: open http://{args.host}:{args.port}/ in your browser (Ctrl+C stops the server)", flush=True)
-    uvicorn.run(
+    # SIGTERM drains (the table sockets told to reconnect elsewhere), then stops.
+    drain.serve(
         app,
+        name,
         host=args.host,
         port=args.port,
         log_level="warning",

@@ -36,6 +36,7 @@ from .accounts import AccountService
 from .bot_pool import BotPool
 from .config import Settings
 from .daily import DailyChallenge
+from .drain import Drain, HealthMiddleware
 from .forms import client_left
 from .history import History
 from .hub import Hub, LocalHub
@@ -97,6 +98,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         middleware=[
             Middleware(NulFreeAddresses),
             Middleware(SecurityHeaders),
+            Middleware(HealthMiddleware),  # before sessions: a probe sets and reads no cookie
             Middleware(SessionMiddleware, secret_key=secret, same_site="lax", max_age=365 * 24 * 3600),
             Middleware(VisitorMiddleware),
         ],
@@ -104,6 +106,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.drain = Drain()
     app.state.store = store
     app.state.secret = secret
     return app

@@ -5,6 +5,8 @@ service and queues their answers; the watcher waits on the hub for the table's n
 and queues the seat's states of the steps it has not sent (read from the service, which
 catches up from the log when it is behind); the sender writes the queue to the socket.
 The queue is bounded: a client that does not read is closed (1008), not buffered forever.
+When the server drains (SIGTERM, ``drain``), the sender says ``restarting`` after what was
+queued, and the connection closes with 4012: the client connects again at once.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from . import friends
 from .config import Settings
+from .drain import CLOSE_RESTARTING, drain_of, restarting_frame
 from .hub import Subscription
 from .log_limits import RefusalLog
 from .pages import lang_of, player_in_session, service_of
@@ -54,6 +57,10 @@ CLOSE_FAULT = 1011
 CLOSE_TRY_LATER = 1013
 MAX_CONNECTIONS = 32
 """Connections one player may have open on one table (tabs, devices)."""
+
+
+_RESTARTING: dict[str, Any] = {"type": "restarting"}
+"""The outbox's last message when the server drains (compared by identity)."""
 
 
 class SlowConsumer(Exception):
@@ -108,6 +115,11 @@ class TableSession:
         """The hint being computed (one at a time per connection)."""
         self.closing: tuple[int, str] | None = None
         """How the socket is to be closed once the session ends (None: it closed itself)."""
+        self.scope: anyio.CancelScope | None = None
+        """The connection's task group's, once its three tasks run."""
+        self.restarting = False
+        self.answering = False
+        """The reader is answering a request (the drain lets it finish)."""
 
     def queue(self, message: dict[str, Any]) -> None:
         try:
@@ -140,6 +152,7 @@ class TableSession:
                     self.queue(m)
                 self.sent = live.seq
                 async with anyio.create_task_group() as group:
+                    self.scope = group.cancel_scope
                     for part in (self._send, self._read, lambda: self._watch(subscription)):
                         group.start_soon(self._guard, part, group.cancel_scope)
             except _Close as e:
@@ -176,11 +189,34 @@ class TableSession:
             with contextlib.suppress(Exception):
                 await self.ws.close(code=code, reason=reason)
 
+    def restart(self) -> None:
+        """The server drains: say ``restarting`` after what is queued (and after the answer
+        to the request under way, if any), then close (4012); no new request is answered
+        (the client sends it again to the next process)."""
+        if self.restarting:
+            return
+        self.restarting = True
+        if not self.answering:
+            self._queue_restart()
+
+    def _queue_restart(self) -> None:
+        """The outbox's last message; a client too far behind to take one more message is
+        closed at once, same code."""
+        try:
+            self.outbox.put_nowait(_RESTARTING)
+        except asyncio.QueueFull:
+            self.closing = (CLOSE_RESTARTING, "restarting")
+            if self.scope is not None:
+                self.scope.cancel()
+
     async def _send(self) -> None:
         while True:
             message = await self.outbox.get()
             if self.ws.application_state is not WebSocketState.CONNECTED:
                 return
+            if message is _RESTARTING:
+                await self.ws.send_text(restarting_frame())
+                raise _Close(CLOSE_RESTARTING, "restarting")
             await self.ws.send_text(json.dumps(message, ensure_ascii=False))
 
     def states(self, live: LiveTable, seat: int, since: int | None, free_left: int | None) -> list[dict[str, Any]]:
@@ -225,9 +261,17 @@ class TableSession:
             size = len(text) if text is not None else len(data or b"")
             if size > self.settings.max_frame_bytes:
                 raise _Close(CLOSE_TOO_BIG, "message too big")
-            reply = await self._answer(text, data)
+            if self.restarting:
+                continue  # unanswered: the client sends it again after reconnecting
+            self.answering = True
+            try:
+                reply = await self._answer(text, data)
+            finally:
+                self.answering = False
             if reply is not None:
                 self.queue(reply)
+            if self.restarting:
+                self._queue_restart()
 
     async def _hint(self, request_id: str | None) -> None:
         """Ask the expert for a hint and queue its answer (or the refusal)."""
@@ -322,12 +366,23 @@ async def table_socket(websocket: WebSocket) -> None:
         await websocket.close(code=CLOSE_TRY_LATER, reason="too many connections")
         return
     service.connections[key] += 1  # counted before the handshake's wait: parallel ones see it
+    drain = drain_of(websocket.app)
+    session: TableSession | None = None
     try:
         await websocket.accept()
+        if drain is not None and drain.draining:  # came in as the server stops: go elsewhere
+            with contextlib.suppress(Exception):
+                await websocket.send_text(restarting_frame())
+                await websocket.close(code=CLOSE_RESTARTING, reason="restarting")
+            return
         session = TableSession(websocket, service, table_id, player)
+        if drain is not None:
+            drain.opened(session)
         with contextlib.suppress(WebSocketDisconnect):
             await session.run(parse_since(websocket.query_params.get("since")))
     finally:
+        if drain is not None and session is not None:
+            drain.closed(session)
         service.connections[key] -= 1
         if service.connections[key] <= 0:
             del service.connections[key]

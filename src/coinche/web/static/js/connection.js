@@ -3,6 +3,7 @@
 // steps come; the stream kept in order (a step already had is dropped, a gap makes a new
 // connection with `since`); requests numbered with this page's own prefix, each kept until
 // its `ack`, `error` or `hint` comes and sent again, with the same id, after a reconnection.
+// A restarting server says so and closes (4012): the page connects again at once.
 
 const FIRST_WAIT_MS = 400;
 const MAX_WAIT_MS = 8000;
@@ -10,6 +11,10 @@ const MAX_WAIT_MS = 8000;
 export const TABLE_GONE = 4404;
 /** The page's own close code when it leaves a connection that skipped steps. */
 const GAP = 4000;
+/** The server's close code when it restarts: connect again at once. */
+const RESTARTING = 4012;
+/** Then short waits, if the next process is not up yet, before it counts as a drop. */
+const RESTART_TRIES = 6;
 
 /** A random prefix for this page load's request ids (letters and digits, as the protocol
  * allows): two pages of the same seat never share an id. */
@@ -23,15 +28,18 @@ export class Connection {
    * `path`: the socket's path (`/ws/table/{id}`). `lastSeq()`: the last seq the page has
    * (null before the first state). `onMessage(message)`: every message, in order.
    * `onUp()`, `onDown()`: the connection opened, or dropped (another attempt will follow);
-   * `onGone()`: the server closed with 4404 (no other attempt).
+   * `onGone()`: the server closed with 4404 (no other attempt); `onRestart()`: it restarts.
    */
-  constructor(path, { lastSeq, onMessage, onUp = () => {}, onDown = () => {}, onGone = () => {} }) {
+  constructor(path, { lastSeq, onMessage, onUp = () => {}, onDown = () => {}, onGone = () => {}, onRestart = onDown }) {
     this.path = path;
     this.lastSeq = lastSeq;
     this.onMessage = onMessage;
     this.onUp = onUp;
     this.onDown = onDown;
     this.onGone = onGone;
+    this.onRestart = onRestart;
+    this.restarting = 0; // tries left after a restart
+    this.told = false; // the server said `restarting`
     this.socket = null;
     this.attempts = 0;
     this.timer = null;
@@ -59,6 +67,7 @@ export class Connection {
     if (this.gone) return;
     const ws = new WebSocket(this.url());
     this.socket = ws;
+    this.told = false;
     ws.addEventListener('open', () => {
       if (ws !== this.socket) return;
       for (const message of this.outbox.values()) ws.send(JSON.stringify(message));
@@ -76,16 +85,29 @@ export class Connection {
         this.onGone();
         return;
       }
-      this.onDown();
-      const wait = Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** this.attempts++);
-      this.timer = setTimeout(
-        () => {
-          this.timer = null;
+      if (e.code === RESTARTING || this.told || this.restarting) {
+        this.onRestart();
+        if (!this.restarting) {
+          this.restarting = RESTART_TRIES;
           this.connect();
-        },
-        wait * (0.8 + 0.4 * Math.random()),
-      );
+          return;
+        }
+        if (--this.restarting) return this.later(2 * FIRST_WAIT_MS);
+      }
+      this.onDown();
+      this.later(Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** this.attempts++));
     });
+  }
+
+  /** Connects again in about `wait` ms. */
+  later(wait) {
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.connect();
+      },
+      wait * (0.8 + 0.4 * Math.random()),
+    );
   }
 
   /** Sends a request of `type` with `fields`, under a new id; returns the message sent (or
@@ -107,6 +129,8 @@ export class Connection {
     }
     if (!message || typeof message !== 'object') return;
     this.attempts = 0; // the server answers: the next drop starts waiting afresh
+    if (message.type === 'restarting') return void (this.told = true); // its close follows
+    this.restarting = 0;
     if (message.type === 'state' && !message.full && typeof message.seq === 'number') {
       const have = this.lastSeq();
       if (typeof have === 'number') {

@@ -414,6 +414,12 @@ export class TableView {
     if (!this.isGone) this.showNotice(t('js.reconnecting'), 'offline');
   }
 
+  /** The server restarts: the page is connecting again at once (another process answers);
+   * said discreetly, as no connection was lost. */
+  restarting() {
+    if (!this.isGone) this.showNotice(t('js.restarting'), 'offline');
+  }
+
   /** The connection is back. */
   online() {
     if (this.els.notice.dataset.kind === 'offline') this.clearNotice();
