@@ -65,6 +65,7 @@ class NginxProxy:
             time.sleep(0.1)
 
     connect = ServerProcess.connect
+    new_guest_table = ServerProcess.new_guest_table
 
     def upstreams_of(self, path_part: str) -> list[str]:
         """The upstream address of each logged request whose line holds ``path_part``."""

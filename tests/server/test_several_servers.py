@@ -11,13 +11,14 @@ import contextlib
 import json
 import random
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from nginx_proxy import NginxProxy, Recorded, nginx_binary
 from postgres_cluster import PostgresCluster
-from server_helpers import ServerProcess, check_no_leak, query, request
+from server_helpers import ServerProcess, check_no_leak, query, request, ws_act, ws_until_my_move
 from test_friends_restart import PASSWORD, WebPerson, in_the_play, next_state, play
 from websockets.exceptions import ConnectionClosed
 
@@ -108,3 +109,46 @@ def test_four_people_on_two_servers_behind_nginx_survive_a_killed_server(tmp_pat
     for n in (1, 2):
         text = (tmp_path / f"server-{n}.log").read_text("utf-8")
         assert "Traceback" not in text, text
+
+
+def test_a_drained_server_is_a_short_reconnection_through_nginx(tmp_path: Path, cluster_url: str) -> None:
+    """A guest's table open in two pages, spread by nginx over the two servers; one server
+    gets SIGTERM: its page is told ``restarting`` and closed with 4012, reconnects at once
+    through nginx to the other server with the last seq it had, misses nothing, and the
+    game goes on."""
+    url = cluster_url
+    rng = random.Random(7)
+    with contextlib.ExitStack() as stack:
+        servers = [stack.enter_context(ServerProcess(url, tmp_path / f"server-{n}.log")) for n in (1, 2)]
+        proxy = stack.enter_context(NginxProxy(tmp_path / "nginx", [s.port for s in servers]))
+        table_id, cookie = proxy.new_guest_table("classic", 3000, "beginner")
+        pages = [stack.enter_context(proxy.connect(table_id, cookie)) for _ in range(2)]
+        states = [ws_until_my_move(ws) for ws in pages]
+        assert states[0]["seq"] == states[1]["seq"]
+        draining = servers[0]
+        draining.proc.send_signal(signal.SIGTERM)
+        told = None
+        for n, ws in enumerate(pages):
+            try:
+                while True:
+                    message = json.loads(ws.recv(timeout=5))
+                    if message["type"] == "restarting":
+                        told = n
+            except ConnectionClosed as closed_by:
+                assert closed_by.rcvd is not None and closed_by.rcvd.code == 4012, closed_by
+                assert told == n
+                break
+            except TimeoutError:
+                continue
+        assert told is not None, "no page was told the server restarts"
+        began = time.monotonic()
+        seq = states[told]["seq"]
+        with proxy.connect(table_id, cookie, since=seq) as again:
+            hello = json.loads(again.recv(timeout=10))
+            gap = time.monotonic() - began
+            assert hello["type"] == "hello" and hello["resumed"] and hello["seq"] == seq, hello
+            assert gap < 2.0, f"reconnecting took {gap:.2f} s"
+            # The game goes on through the other server.
+            answer = ws_act(again, states[told], rng)
+            assert answer["seq"] > seq
+        assert draining.proc.wait(timeout=15) == 0
