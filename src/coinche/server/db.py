@@ -391,6 +391,36 @@ class RatedGameRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class BotTurnRow(Base):
+    """A computer's turn handed to the workers (``worker.py``): the step it must fill, when
+    its move may be stored (the display pause), which worker holds it until when (a lease:
+    a worker that dies lets it go), and when it was done (played, or found stale)."""
+
+    __tablename__ = "bot_turns"
+
+    table_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    not_before: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    done_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (Index("ix_bot_turns_waiting", "done_at", "created_at"),)
+
+
+class WorkerRow(Base):
+    """A ``coinche worker`` alive: its heartbeat (``last_seen``) tells the servers to hand
+    it their computers' turns."""
+
+    __tablename__ = "workers"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
 class SettingRow(Base):
     __tablename__ = "settings"
 

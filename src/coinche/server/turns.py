@@ -1,0 +1,156 @@
+"""The computers' turns handed to worker processes, through PostgreSQL alone.
+
+A server whose database has a live worker (a heartbeat in ``workers`` younger than
+``ALIVE_SECONDS``) does not compute a computer's move itself: it inserts the turn in
+``bot_turns`` (once, whoever else watches the table) and wakes the workers with a
+``NOTIFY`` on ``coinche_turns``. A worker claims a turn with ``SELECT … FOR UPDATE SKIP
+LOCKED`` and a lease (``claimed_until``) that its heartbeat renews while it thinks: a worker
+killed mid-decision stops renewing it, and the turn is claimed again once the lease is over.
+The step is stored through the table service's one write path, so a late answer for a step
+already taken is dropped (the log's primary key ``(table_id, seq)`` makes sure of it).
+
+Every method is one short blocking transaction on the store's engine (run on the service's
+database threads); the times are the database's clock, so machines need not agree on
+theirs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import text
+
+from .store import Store
+
+CHANNEL = "coinche_turns"
+"""The channel a server notifies when it hands a turn to the workers."""
+
+ALIVE_SECONDS = 10.0
+"""A worker whose last heartbeat is older than this is taken for dead."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A claimed turn: the table, the step the move must be, the seat that moves, and when
+    the move may be stored (the display pause)."""
+
+    table_id: str
+    seq: int
+    seat: int
+    wait: float
+    """Seconds from the claim until the move may be stored (0 or less: at once)."""
+
+
+def is_postgresql(store: Store) -> bool:
+    return store.engine.dialect.name == "postgresql"
+
+
+class TurnQueue:
+    """The ``bot_turns`` and ``workers`` tables of one PostgreSQL database."""
+
+    def __init__(self, store: Store) -> None:
+        if not is_postgresql(store):
+            raise ValueError("the workers need PostgreSQL")
+        self.engine = store.engine
+
+    # ----- servers -----
+
+    def workers_alive(self, within: float = ALIVE_SECONDS) -> int:
+        """How many workers gave a heartbeat in the last ``within`` seconds."""
+        with self.engine.begin() as conn:
+            count = conn.scalar(
+                text("SELECT count(*) FROM workers WHERE last_seen > now() - make_interval(secs => :s)"),
+                {"s": within},
+            )
+            return int(count or 0)
+
+    def hand_over(self, table_id: str, seq: int, seat: int, pause: float) -> bool:
+        """Queue the turn at step ``seq`` (its move stored no sooner than ``pause`` seconds
+        from now) and wake the workers; False if it was queued already (another server)."""
+        with self.engine.begin() as conn:
+            added = conn.execute(
+                text(
+                    "INSERT INTO bot_turns (table_id, seq, seat, created_at, not_before)"
+                    " VALUES (:t, :q, :s, now(), now() + make_interval(secs => :p))"
+                    " ON CONFLICT (table_id, seq) DO NOTHING"
+                ),
+                {"t": table_id, "q": seq, "s": seat, "p": pause},
+            ).rowcount
+            conn.execute(text("SELECT pg_notify(:c, '')"), {"c": CHANNEL})  # sent at commit
+            return added == 1
+
+    def turn(self, table_id: str, seq: int) -> tuple[str | None, bool] | None:
+        """(who claimed it, whether it is done) of a queued turn; None if not queued."""
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                text("SELECT claimed_by, done_at IS NOT NULL FROM bot_turns WHERE table_id = :t AND seq = :q"),
+                {"t": table_id, "q": seq},
+            ).first()
+            return None if row is None else (row[0], bool(row[1]))
+
+    # ----- workers -----
+
+    def beat(self, name: str, lease: float) -> None:
+        """The worker ``name`` is alive; the turns it holds keep it ``lease`` seconds more."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO workers (name, started_at, last_seen) VALUES (:n, now(), now())"
+                    " ON CONFLICT (name) DO UPDATE SET last_seen = now()"
+                ),
+                {"n": name},
+            )
+            conn.execute(
+                text(
+                    "UPDATE bot_turns SET claimed_until = now() + make_interval(secs => :l)"
+                    " WHERE claimed_by = :n AND done_at IS NULL"
+                ),
+                {"n": name, "l": lease},
+            )
+
+    def claim(self, name: str, lease: float) -> Turn | None:
+        """The oldest turn nobody holds (or whose holder's lease is over), now held by
+        ``name`` for ``lease`` seconds; None if there is none. Workers claiming at once skip
+        each other's rows (``SKIP LOCKED``): each turn goes to one of them."""
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                text(
+                    "UPDATE bot_turns SET claimed_by = :n, claimed_until = now() + make_interval(secs => :l)"
+                    " WHERE (table_id, seq) = ("
+                    "  SELECT table_id, seq FROM bot_turns"
+                    "  WHERE done_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())"
+                    "  ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)"
+                    " RETURNING table_id, seq, seat, extract(epoch FROM (not_before - now()))"
+                ),
+                {"n": name, "l": lease},
+            ).first()
+            return None if row is None else Turn(row[0], int(row[1]), int(row[2]), float(row[3]))
+
+    def done(self, table_id: str, seq: int) -> None:
+        """The turn is over (its move stored, by this worker or anyone)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                text("UPDATE bot_turns SET done_at = now() WHERE table_id = :t AND seq = :q AND done_at IS NULL"),
+                {"t": table_id, "q": seq},
+            )
+
+    def leave(self, name: str) -> None:
+        """The worker stops: the servers stop counting on it, and its unfinished turns go to
+        the others at once."""
+        with self.engine.begin() as conn:
+            conn.execute(text("DELETE FROM workers WHERE name = :n"), {"n": name})
+            conn.execute(
+                text(
+                    "UPDATE bot_turns SET claimed_by = NULL, claimed_until = NULL"
+                    " WHERE claimed_by = :n AND done_at IS NULL"
+                ),
+                {"n": name},
+            )
+
+    def forget_old(self, seconds: float = 86_400.0) -> None:
+        """Drop the turns done more than ``seconds`` ago (the table keeps about a day's)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                text("DELETE FROM bot_turns WHERE done_at < now() - make_interval(secs => :s)"),
+                {"s": seconds},
+            )
