@@ -16,6 +16,7 @@ theirs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import text
@@ -90,8 +91,9 @@ class TurnQueue:
 
     # ----- workers -----
 
-    def beat(self, name: str, lease: float) -> None:
-        """The worker ``name`` is alive; the turns it holds keep it ``lease`` seconds more."""
+    def beat(self, name: str, lease: float, in_hand: Sequence[tuple[str, int]] = ()) -> None:
+        """The worker ``name`` is alive; the turns it is playing (``in_hand``: table and
+        step) stay its own ``lease`` seconds more."""
         with self.engine.begin() as conn:
             conn.execute(
                 text(
@@ -100,13 +102,14 @@ class TurnQueue:
                 ),
                 {"n": name},
             )
-            conn.execute(
-                text(
-                    "UPDATE bot_turns SET claimed_until = now() + make_interval(secs => :l)"
-                    " WHERE claimed_by = :n AND done_at IS NULL"
-                ),
-                {"n": name, "l": lease},
-            )
+            if in_hand:
+                conn.execute(
+                    text(
+                        "UPDATE bot_turns SET claimed_until = now() + make_interval(secs => :l)"
+                        " WHERE claimed_by = :n AND done_at IS NULL AND table_id = :t AND seq = :q"
+                    ),
+                    [{"n": name, "l": lease, "t": t, "q": q} for t, q in in_hand],
+                )
 
     def claim(self, name: str, lease: float) -> Turn | None:
         """The oldest turn nobody holds (or whose holder's lease is over), now held by
@@ -132,6 +135,18 @@ class TurnQueue:
             conn.execute(
                 text("UPDATE bot_turns SET done_at = now() WHERE table_id = :t AND seq = :q AND done_at IS NULL"),
                 {"t": table_id, "q": seq},
+            )
+
+    def release(self, table_id: str, seq: int, after: float) -> None:
+        """Give a turn back (its play failed here): any worker may claim it again in
+        ``after`` seconds."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                text(
+                    "UPDATE bot_turns SET claimed_by = NULL, claimed_until = now() + make_interval(secs => :a)"
+                    " WHERE table_id = :t AND seq = :q AND done_at IS NULL"
+                ),
+                {"t": table_id, "q": seq, "a": after},
             )
 
     def leave(self, name: str) -> None:

@@ -44,6 +44,13 @@ LEASE_SECONDS = 10.0
 """How long a claimed turn stays this worker's without a heartbeat (renewed while it thinks)."""
 
 
+RETRY_SECONDS = 5.0
+"""A turn whose play failed here is claimed again (by any worker) after this long."""
+
+SWEEP_SECONDS = 600.0
+"""How often a worker drops the turns of more than a day ago."""
+
+
 def default_name() -> str:
     """The host and the process id: unique among the workers of one database."""
     return f"{socket.gethostname()}-{os.getpid()}"
@@ -69,6 +76,8 @@ class Worker:
         self._stop = asyncio.Event()
         self._wake = asyncio.Event()
         self._plays: set[asyncio.Task[None]] = set()
+        self._in_hand: set[tuple[str, int]] = set()
+        """The turns this worker is playing (their leases are renewed)."""
 
     def stop(self) -> None:
         """Stop claiming turns; ``run()`` gives back those in hand and returns."""
@@ -88,6 +97,7 @@ class Worker:
         background: list[asyncio.Task[None]] = []
         try:
             await service.db(self.queue.beat, self.name, self.lease)
+            await service.db(self.queue.forget_old)
             loop = asyncio.get_running_loop()
             background = [loop.create_task(self._heartbeat(service)), loop.create_task(self._listen())]
             log.info("worker %s: serving the computers' turns with %d processes", self.name, self.processes)
@@ -136,11 +146,17 @@ class Worker:
                 w.cancel()
 
     async def _play(self, service: TableService, turn: Turn) -> None:
+        key = (turn.table_id, turn.seq)
+        self._in_hand.add(key)
         try:
             stored = await service.play_turn(turn.table_id, turn.seq, turn.seat, turn.wait)
-        except Exception:  # left claimed: its lease lapses and it is tried again
+        except Exception:
             log.exception("worker %s: table %s step %s failed", self.name, turn.table_id, turn.seq)
+            with contextlib.suppress(Exception):  # else its lease lapses all the same
+                await service.db(self.queue.release, turn.table_id, turn.seq, RETRY_SECONDS)
             return
+        finally:
+            self._in_hand.discard(key)
         self.played += stored
         log.info(
             "worker %s: table %s step %s %s",
@@ -158,10 +174,15 @@ class Worker:
         """Say this worker is alive and keep the turns it thinks about, every third of a
         lease (and at most every two seconds: the servers count on a recent heartbeat)."""
         every = min(2.0, self.lease / 3)
+        loop = asyncio.get_running_loop()
+        swept = loop.time()
         while True:
             await asyncio.sleep(every)
             try:
-                await service.db(self.queue.beat, self.name, self.lease)
+                await service.db(self.queue.beat, self.name, self.lease, sorted(self._in_hand))
+                if loop.time() - swept > SWEEP_SECONDS:
+                    swept = loop.time()
+                    await service.db(self.queue.forget_old)
             except Exception as e:
                 log.warning("worker %s: heartbeat failed (%s)", self.name, e)
 
