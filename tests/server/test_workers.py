@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from conftest import settings_for
+from pool_tasks import fail, nap
 from postgres_cluster import PostgresCluster
 from server_helpers import call, live_table, service_of
 from slow_bot import NAME as SLOW
@@ -29,9 +30,9 @@ from starlette.testclient import TestClient
 from coinche.cli import main
 from coinche.engine.rules import RuleSet
 from coinche.server.app import create_app
-from coinche.server.bot_pool import BotPool
+from coinche.server.bot_pool import BotPool, BotSpec, Priority
 from coinche.server.store import Seat, Store
-from coinche.server.tables import LiveTable, TableService
+from coinche.server.tables import JobFailed, LiveTable, TableService
 from coinche.server.turns import TurnQueue
 from coinche.server.worker import Worker
 
@@ -98,6 +99,14 @@ class Counting:
     async def __call__(self, *args: Any, **kwargs: Any) -> Any:
         self.calls += 1
         return await self.decide(*args, **kwargs)
+
+
+class CountingRuns(Counting):
+    """Counts the jobs a server's own pool is asked to run."""
+
+    def __init__(self, pool: BotPool) -> None:
+        super().__init__(pool)
+        self.decide = pool.run  # type: ignore[assignment]
 
 
 def count_own_decisions(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> Counting:
@@ -302,3 +311,42 @@ def test_the_worker_command_refuses_sqlite(capsys: pytest.CaptureFixture[str]) -
     assert main(["worker", "--db", "sqlite:///nothing.db"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "PostgreSQL" in err
+
+
+def test_hints_and_analyses_go_to_a_live_worker(
+    tmp_path: Path, postgres: PostgresCluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = postgres.new_database()
+    with running_worker(url, "w3"), server(tmp_path, url) as client:
+        service = service_of(client)
+        own = CountingRuns(service.pool)
+        monkeypatch.setattr(service.pool, "run", own)
+        assert call(client, lambda: service.run_job(nap, 0.01, "analysed")) == "analysed"
+        table_id = computers_table(client)
+        live = call(client, service.table, table_id)
+        assert live is not None
+        seat = live.game.to_move
+        view = live.game.current.view(seat) if live.game.current is not None else None
+        assert view is not None
+        spec = BotSpec("beginner", service.decision_seed(live, seat))
+        decision = call(client, lambda: service.decide_job(spec, view, Priority.HINT))
+        assert decision.action in view.legal_actions
+        with pytest.raises(JobFailed, match="ValueError: broken"):
+            call(client, lambda: service.run_job(fail, "broken"))
+        assert own.calls == 0
+        with engine_of(url).begin() as conn:
+            assert conn.scalar(text("SELECT count(*) FROM bot_jobs")) == 0  # read and gone
+
+
+def test_without_a_worker_hints_and_analyses_run_in_the_own_pool(
+    tmp_path: Path, postgres: PostgresCluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = postgres.new_database()
+    with server(tmp_path, url) as client:
+        service = service_of(client)
+        own = CountingRuns(service.pool)
+        monkeypatch.setattr(service.pool, "run", own)
+        assert call(client, lambda: service.run_job(nap, 0.01, "here")) == "here"
+        assert own.calls == 1
+        with engine_of(url).begin() as conn:
+            assert conn.scalar(text("SELECT count(*) FROM bot_jobs")) == 0

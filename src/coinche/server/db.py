@@ -410,6 +410,25 @@ class BotTurnRow(Base):
     __table_args__ = (Index("ix_bot_turns_waiting", "done_at", "created_at"),)
 
 
+class BotJobRow(Base):
+    """A hint or an analysis asked of the workers: the pickled call (``fn``, ``args``), who
+    computes it until when, and its pickled answer (``("ok", value)`` or ``("error",
+    text)``); the asker deletes the row once it has read the answer."""
+
+    __tablename__ = "bot_jobs"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    priority: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    call: Mapped[bytes] = mapped_column(LargeBinary)
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    done_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    answer: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+
+    __table_args__ = (Index("ix_bot_jobs_waiting", "done_at", "priority", "created_at"),)
+
+
 class WorkerRow(Base):
     """A ``coinche worker`` alive: its heartbeat (``last_seen``) tells the servers to hand
     it their computers' turns."""

@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
-from .bot_pool import BotSpec, PoolBusy
+from .bot_pool import BotSpec, PoolBusy, Priority
 from .store import Step
 
 if TYPE_CHECKING:
@@ -193,7 +193,9 @@ class Attendance:
         assert deal is not None
         view = deal.view(seat)
         try:
-            decision = await service.pool.decide(BotSpec(STAND_IN_LEVEL, service.decision_seed(live, seat)), view)
+            decision = await service.decide_job(
+                BotSpec(STAND_IN_LEVEL, service.decision_seed(live, seat)), view, Priority.MOVE
+            )
             action = decision.action
         except PoolBusy:
             action = view.legal_actions[0]

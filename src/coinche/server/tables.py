@@ -23,11 +23,12 @@ import base64
 import contextlib
 import hashlib
 import logging
+import pickle
 import random
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from limits import RateLimitItemPerMinute
 from limits.aio.storage import MemoryStorage
@@ -43,7 +44,7 @@ from ..engine.game import Game
 from ..engine.messages import Message
 from ..engine.rules import RuleSet
 from ..engine.wire import message_to_json
-from .bot_pool import BotPool, BotSpec, PoolBusy, Priority
+from .bot_pool import BotPool, BotSpec, PoolBusy, Priority, decide
 from .config import Settings
 from .fair_deals import hand_source, new_secret
 from .hub import Hub, LocalHub
@@ -53,6 +54,7 @@ from .store import ConflictError, Database, PlayedBy, Seat, Step, Store, TableSp
 from .turns import TurnQueue, is_postgresql
 
 log = logging.getLogger("coinche.tables")
+T = TypeVar("T")
 
 Check = Callable[["LiveTable"], Awaitable["Step | None"]]
 """What a write stores, given the table as it is (raises ``TableError`` to refuse)."""
@@ -110,6 +112,10 @@ def game_result(game: Game) -> dict[str, Any]:
     """How a finished game ended, as the players' lists show it."""
     totals = game.totals
     return {"totals": [totals[0], totals[1]], "winner": game.winner}
+
+
+class JobFailed(Exception):
+    """A hint or an analysis failed on a worker (its error, as text)."""
 
 
 class TableError(Exception):
@@ -314,6 +320,8 @@ class TableService:
         service does not)."""
         self._alive = False
         self._alive_checked = -ALIVE_CHECK
+        self._withdrawals: set[asyncio.Task[None]] = set()
+        """Jobs being withdrawn from the workers (their askers left)."""
         self.pool = pool
         self.settings = settings
         self.hub: Hub = hub or LocalHub()
@@ -713,7 +721,7 @@ class TableService:
         try:
             if not await self._hint_limiter.hit(self._hint_rate, player):
                 raise TableError("hint_limit")
-            decision = await self.pool.decide(spec, view, Priority.HINT)
+            decision = await self.decide_job(spec, view, Priority.HINT)
         except PoolBusy:
             raise TableError("hint_limit") from None
         finally:
@@ -975,6 +983,53 @@ class TableService:
             return False
         finally:
             sub.close()
+
+    async def run_job(self, fn: Callable[..., T], *args: Any, priority: Priority = Priority.ANALYSIS) -> T:
+        """``fn(*args)`` (a hint, an analysis: a module-level function, picklable
+        arguments) on a worker when one is alive, else, or when none answers within
+        ``Settings.worker_wait``, in this process's pool (``PoolBusy`` when it is full)."""
+        if await self._workers_alive():
+            answered = await self._remote(fn, args, priority)
+            if answered:
+                return answered[0]
+        return await self.pool.run(fn, *args, priority=priority)
+
+    async def decide_job(self, spec: BotSpec, view: View, priority: Priority) -> Decision:
+        """A decision that is not a table's move (a hint, a stand-in's), as ``run_job``."""
+        return await self.run_job(decide, spec, view, priority=priority)
+
+    async def _remote(self, fn: Callable[..., T], args: tuple[Any, ...], priority: Priority) -> list[T]:
+        """``[fn(*args)]`` computed by a worker; ``[]`` when none answered in time (or the
+        job could not be asked). A worker's failure is raised here (``JobFailed``)."""
+        assert self.turns is not None
+        loop = asyncio.get_running_loop()
+        job_id = new_id(12)
+        try:
+            await self.db(self.turns.submit, job_id, int(priority), pickle.dumps((fn, args)))
+        except Exception:
+            log.exception("could not ask the workers for %s", getattr(fn, "__name__", fn))
+            return []
+        deadline = loop.time() + self.settings.worker_wait
+        pause = 0.01
+        try:
+            while loop.time() < deadline:
+                await asyncio.sleep(pause)
+                pause = min(0.25, pause * 1.5)
+                answer = await self.db(self.turns.answer, job_id)
+                if answer is not None:
+                    kind, value = pickle.loads(answer)
+                    if kind == "error":
+                        raise JobFailed(str(value))
+                    return [value]
+        except asyncio.CancelledError:  # the asker left: nobody needs it any more
+            task = loop.create_task(self.db(self.turns.withdraw, job_id))
+            self._withdrawals.add(task)
+            task.add_done_callback(self._withdrawals.discard)
+            raise
+        log.warning("no worker answered %s in time; computing it here", getattr(fn, "__name__", fn))
+        with contextlib.suppress(Exception):
+            await self.db(self.turns.withdraw, job_id)
+        return []
 
     async def play_turn(self, table_id: str, seq: int, seat: int, wait: float) -> bool:
         """A worker's part (``worker.py``): decide the computer's move at step ``seq`` of

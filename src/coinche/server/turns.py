@@ -9,6 +9,11 @@ killed mid-decision stops renewing it, and the turn is claimed again once the le
 The step is stored through the table service's one write path, so a late answer for a step
 already taken is dropped (the log's primary key ``(table_id, seq)`` makes sure of it).
 
+Hints and analyses (request and answer) go the same way as ``bot_jobs``: the server
+inserts the pickled call, a worker claims it (``SKIP LOCKED``, a lease), computes it in its
+pool and writes the pickled answer, which the server reads (and deletes); a server that
+gets no answer within ``Settings.worker_wait`` computes it itself.
+
 Every method is one short blocking transaction on the store's engine (run on the service's
 database threads); the times are the database's clock, so machines need not agree on
 theirs.
@@ -44,6 +49,15 @@ class Turn:
 
 def is_postgresql(store: Store) -> bool:
     return store.engine.dialect.name == "postgresql"
+
+
+@dataclass(frozen=True)
+class Job:
+    """A claimed hint or analysis: its id, priority and pickled call."""
+
+    id: str
+    priority: int
+    call: bytes
 
 
 class TurnQueue:
@@ -89,11 +103,57 @@ class TurnQueue:
             ).first()
             return None if row is None else (row[0], bool(row[1]))
 
+    def submit(self, job_id: str, priority: int, call: bytes) -> None:
+        """Ask the workers for a pickled call (a hint, an analysis) and wake them."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                text("INSERT INTO bot_jobs (id, priority, created_at, call) VALUES (:i, :p, now(), :c)"),
+                {"i": job_id, "p": priority, "c": call},
+            )
+            conn.execute(text("SELECT pg_notify(:c, '')"), {"c": CHANNEL})
+
+    def answer(self, job_id: str) -> bytes | None:
+        """The pickled answer of a job once it is done (the row is deleted then); None
+        while it is not."""
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                text("DELETE FROM bot_jobs WHERE id = :i AND done_at IS NOT NULL RETURNING answer"), {"i": job_id}
+            ).first()
+            return None if row is None else bytes(row[0])
+
+    def withdraw(self, job_id: str) -> None:
+        """The asker no longer waits for this job (it computes it itself, or left)."""
+        with self.engine.begin() as conn:
+            conn.execute(text("DELETE FROM bot_jobs WHERE id = :i"), {"i": job_id})
+
     # ----- workers -----
 
-    def beat(self, name: str, lease: float, in_hand: Sequence[tuple[str, int]] = ()) -> None:
+    def claim_job(self, name: str, lease: float) -> Job | None:
+        """The most urgent job nobody holds, now held by ``name`` (as ``claim``)."""
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                text(
+                    "UPDATE bot_jobs SET claimed_by = :n, claimed_until = now() + make_interval(secs => :l)"
+                    " WHERE id = ("
+                    "  SELECT id FROM bot_jobs"
+                    "  WHERE done_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())"
+                    "  ORDER BY priority, created_at LIMIT 1 FOR UPDATE SKIP LOCKED)"
+                    " RETURNING id, priority, call"
+                ),
+                {"n": name, "l": lease},
+            ).first()
+            return None if row is None else Job(row[0], int(row[1]), bytes(row[2]))
+
+    def job_done(self, job_id: str, answer: bytes) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                text("UPDATE bot_jobs SET done_at = now(), answer = :a WHERE id = :i AND done_at IS NULL"),
+                {"i": job_id, "a": answer},
+            )
+
+    def beat(self, name: str, lease: float, in_hand: Sequence[tuple[str, int]] = (), jobs: Sequence[str] = ()) -> None:
         """The worker ``name`` is alive; the turns it is playing (``in_hand``: table and
-        step) stay its own ``lease`` seconds more."""
+        step) and the ``jobs`` it computes stay its own ``lease`` seconds more."""
         with self.engine.begin() as conn:
             conn.execute(
                 text(
@@ -109,6 +169,14 @@ class TurnQueue:
                         " WHERE claimed_by = :n AND done_at IS NULL AND table_id = :t AND seq = :q"
                     ),
                     [{"n": name, "l": lease, "t": t, "q": q} for t, q in in_hand],
+                )
+            if jobs:
+                conn.execute(
+                    text(
+                        "UPDATE bot_jobs SET claimed_until = now() + make_interval(secs => :l)"
+                        " WHERE claimed_by = :n AND done_at IS NULL AND id = :i"
+                    ),
+                    [{"n": name, "l": lease, "i": i} for i in jobs],
                 )
 
     def claim(self, name: str, lease: float) -> Turn | None:
@@ -154,13 +222,14 @@ class TurnQueue:
         the others at once."""
         with self.engine.begin() as conn:
             conn.execute(text("DELETE FROM workers WHERE name = :n"), {"n": name})
-            conn.execute(
-                text(
-                    "UPDATE bot_turns SET claimed_by = NULL, claimed_until = NULL"
-                    " WHERE claimed_by = :n AND done_at IS NULL"
-                ),
-                {"n": name},
-            )
+            for table in ("bot_turns", "bot_jobs"):
+                conn.execute(
+                    text(
+                        f"UPDATE {table} SET claimed_by = NULL, claimed_until = NULL"
+                        " WHERE claimed_by = :n AND done_at IS NULL"
+                    ),
+                    {"n": name},
+                )
 
     def forget_old(self, seconds: float = 86_400.0) -> None:
         """Drop the turns done more than ``seconds`` ago (the table keeps about a day's)."""

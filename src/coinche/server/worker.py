@@ -7,7 +7,9 @@ PostgreSQL hub: it reads a claimed turn's table fresh from the log, decides in i
 the bot and seed the server would use (``TableService._bot_spec``: the table's seed, the
 step and the seat), waits for the display pause, and stores the move through the one write
 path, which drops it if the step was taken meanwhile; the hub then announces it to every
-server. It claims one turn per pool process at a time, woken by ``NOTIFY coinche_turns``
+server. Between moves it computes the hints and deal analyses the servers ask for
+(``bot_jobs``: a pickled call and its pickled answer; the database is trusted as the code
+is). It claims one turn per pool process at a time, woken by ``NOTIFY coinche_turns``
 and looking every ``POLL_SECONDS`` for turns whose lease lapsed (a worker killed mid-way).
 
 While no worker is alive, each server plays its computers in its own pool.
@@ -19,13 +21,15 @@ import asyncio
 import contextlib
 import logging
 import os
+import pickle
 import signal
 import socket
+from collections.abc import Coroutine
 from typing import Any
 
 import psycopg
 
-from .bot_pool import BotPool
+from .bot_pool import BotPool, Priority
 from .config import Settings
 from .daily import DailyChallenge
 from .history import History
@@ -33,7 +37,7 @@ from .player_stats import PlayerStats
 from .postgres_hub import PostgresHub, libpq_url
 from .store import Store
 from .tables import TableService
-from .turns import CHANNEL, Turn, TurnQueue, is_postgresql
+from .turns import CHANNEL, Job, Turn, TurnQueue, is_postgresql
 
 log = logging.getLogger("coinche.worker")
 
@@ -78,6 +82,8 @@ class Worker:
         self._plays: set[asyncio.Task[None]] = set()
         self._in_hand: set[tuple[str, int]] = set()
         """The turns this worker is playing (their leases are renewed)."""
+        self._jobs: set[str] = set()
+        """The hints and analyses it computes."""
 
     def stop(self) -> None:
         """Stop claiming turns; ``run()`` gives back those in hand and returns."""
@@ -122,16 +128,22 @@ class Worker:
         while not self._stop.is_set():
             await slots.acquire()
             self._wake.clear()  # before the claim: a notification after it is not lost
-            try:
+            work: Coroutine[Any, Any, None] | None = None
+            try:  # the tables' moves first, then the hints and analyses
                 turn = await service.db(self.queue.claim, self.name, self.lease)
+                if turn is not None:
+                    work = self._play(service, turn)
+                else:
+                    job = await service.db(self.queue.claim_job, self.name, self.lease)
+                    if job is not None:
+                        work = self._compute(service, job)
             except Exception as e:
-                log.warning("worker %s: could not claim a turn (%s)", self.name, e)
-                turn = None
-            if turn is None:
+                log.warning("worker %s: could not claim work (%s)", self.name, e)
+            if work is None:
                 slots.release()
                 await self._idle()
                 continue
-            task = loop.create_task(self._play(service, turn))
+            task = loop.create_task(work)
             self._plays.add(task)
             task.add_done_callback(self._plays.discard)
             task.add_done_callback(lambda _: slots.release())
@@ -170,6 +182,22 @@ class Worker:
         except Exception as e:  # the move is stored: the next claim finds the table moved on
             log.warning("worker %s: could not mark a turn done (%s)", self.name, e)
 
+    async def _compute(self, service: TableService, job: Job) -> None:
+        """A hint or an analysis: its answer (or its failure, as text) for the asker."""
+        self._jobs.add(job.id)
+        try:
+            try:
+                fn, args = pickle.loads(job.call)
+                answer: tuple[str, Any] = ("ok", await service.pool.run(fn, *args, priority=Priority(job.priority)))
+            except Exception as e:
+                log.exception("worker %s: job %s failed", self.name, job.id)
+                answer = ("error", f"{type(e).__name__}: {e}")
+            await service.db(self.queue.job_done, job.id, pickle.dumps(answer))
+        except Exception as e:  # the asker computes it itself after its wait
+            log.warning("worker %s: could not answer job %s (%s)", self.name, job.id, e)
+        finally:
+            self._jobs.discard(job.id)
+
     async def _heartbeat(self, service: TableService) -> None:
         """Say this worker is alive and keep the turns it thinks about, every third of a
         lease (and at most every two seconds: the servers count on a recent heartbeat)."""
@@ -179,7 +207,7 @@ class Worker:
         while True:
             await asyncio.sleep(every)
             try:
-                await service.db(self.queue.beat, self.name, self.lease, sorted(self._in_hand))
+                await service.db(self.queue.beat, self.name, self.lease, sorted(self._in_hand), sorted(self._jobs))
                 if loop.time() - swept > SWEEP_SECONDS:
                     swept = loop.time()
                     await service.db(self.queue.forget_old)
