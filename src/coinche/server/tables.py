@@ -12,7 +12,10 @@ loses a race reads the winner's step and checks the request again.
 
 Computer seats play in ``_bot_turns`` while a table is watched: the decision is computed
 in the worker pool with the table unlocked, shown after the display pause, and stored only
-if the table has not moved on meanwhile. Idle tables leave memory (``evict_idle``) and come
+if the table has not moved on meanwhile. On PostgreSQL with a ``coinche worker`` alive the
+turn is handed to the workers instead (``turns.py``, ``worker.py``: the worker stores the
+move through this same write path and the hub brings it here), and so are hints and
+analyses (``run_job``); this process plays itself when no worker answers in time. Idle tables leave memory (``evict_idle``) and come
 back from the log on demand; looking a table up starts nothing.
 """
 
