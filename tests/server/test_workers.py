@@ -350,3 +350,17 @@ def test_without_a_worker_hints_and_analyses_run_in_the_own_pool(
         assert own.calls == 1
         with engine_of(url).begin() as conn:
             assert conn.scalar(text("SELECT count(*) FROM bot_jobs")) == 0
+
+
+def test_a_worker_stopped_by_sigterm_leaves_at_once(tmp_path: Path, postgres: PostgresCluster) -> None:
+    """A worker that stops says so: the servers count on it no more (no ten seconds' wait)."""
+    url = postgres.new_database()
+    queue = TurnQueue(Store(url))
+    try:
+        with worker_process(url, "brief", tmp_path / "brief.log") as proc:
+            wait_until(lambda: queue.workers_alive() > 0, what="the worker's heartbeat")
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(30) == 0, (tmp_path / "brief.log").read_text("utf-8")
+        assert queue.workers_alive() == 0
+    finally:
+        queue.engine.dispose()
