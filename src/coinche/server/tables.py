@@ -15,8 +15,9 @@ in the worker pool with the table unlocked, shown after the display pause, and s
 if the table has not moved on meanwhile. On PostgreSQL with a ``coinche worker`` alive the
 turn is handed to the workers instead (``turns.py``, ``worker.py``: the worker stores the
 move through this same write path and the hub brings it here), and so are hints and
-analyses (``run_job``); this process plays itself when no worker answers in time. Idle tables leave memory (``evict_idle``) and come
-back from the log on demand; looking a table up starts nothing.
+analyses (``run_job``); this process plays itself when no worker answers in time. Idle
+tables leave memory (``evict_idle``) and come back from the log on demand; looking a table
+up starts nothing.
 """
 
 from __future__ import annotations
