@@ -160,6 +160,20 @@ def build_parser() -> argparse.ArgumentParser:
         "(the public address behind a proxy that rewrites Host); repeatable",
     )
 
+    p = sub.add_parser(
+        "worker", help="play the computers' moves of every server on a PostgreSQL database (run any number)"
+    )
+    p.add_argument("--db", help="PostgreSQL database URL (default: $COINCHE_DATABASE_URL)")
+    p.add_argument("--processes", type=_COUNT, default=2, help="bot processes, one move each at a time (default 2)")
+    p.add_argument("--name", help="this worker's name among the workers (default: host-pid)")
+    p.add_argument(
+        "--lease",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="a turn this worker claimed goes to another worker S seconds after this one stops answering (default 10)",
+    )
+
     p = sub.add_parser("replay", help="check and replay deal or game records (RECORD.md)")
     p.add_argument("--json", action="store_true", help="print one JSON answer per file (JSON Lines)")
     p.add_argument("files", nargs="+", metavar="FILE")
@@ -208,6 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_play(args)
         if args.command == "serve":
             return _cmd_serve(args)
+        if args.command == "worker":
+            return _cmd_worker(args)
         if args.command == "replay":
             return _cmd_replay(args.files, args.json, sys.stdout, sys.stderr)
         if args.command == "verify":
@@ -325,6 +341,37 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         ws_per_message_deflate=False,
     )
     return 0
+
+
+def _cmd_worker(args: argparse.Namespace) -> int:
+    import math
+
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    from .server.config import default_database_url
+    from .server.worker import run_worker
+
+    url = args.db or default_database_url()
+    try:
+        backend = make_url(url).get_backend_name()
+    except ArgumentError:
+        backend = None
+    if backend != "postgresql":
+        message = "the workers need a PostgreSQL database (--db postgresql+psycopg://...)"
+        print(f"coinche worker: error: {message}", file=sys.stderr)
+        return 2
+    if not math.isfinite(args.lease) or not 0.5 <= args.lease <= 3600:
+        print("coinche worker: error: --lease must be between 0.5 and 3600 seconds", file=sys.stderr)
+        return 2
+    if args.name is not None and not 0 < len(args.name) <= 64:
+        print("coinche worker: error: --name takes 1 to 64 characters", file=sys.stderr)
+        return 2
+    try:
+        return run_worker(url, args.processes, args.name, args.lease)
+    except Exception as e:  # a database that cannot be opened or migrated
+        print(f"coinche worker: error: cannot serve the database: {e}", file=sys.stderr)
+        return 2
 
 
 def _cmd_play(args: argparse.Namespace) -> int:

@@ -20,3 +20,8 @@ def die_once(marker: str) -> str:
         path.write_text("died")
         os._exit(1)
     return "alive"
+
+
+def fail(message: str) -> str:
+    """Raises: a job that fails wherever it runs."""
+    raise ValueError(message)

@@ -24,6 +24,10 @@ class Settings:
     """Extra seconds a finished trick stays on the table before a computer leads again."""
     bot_workers: int = 2
     """Worker processes for bot decisions (the expert is CPU-bound)."""
+    worker_wait: float = 30.0
+    """Seconds (after the display pause) a server waits for the workers (``coinche worker``)
+    to play a computer's turn it handed them before it plays it itself (the workers all
+    died, or are swamped)."""
     free_deals: int = 3
     """Deals a guest plays without an account."""
     secret_key: str | None = None

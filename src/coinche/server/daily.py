@@ -620,7 +620,7 @@ class DailyChallenge:
         if len(results) == state[0] and not final:
             return
         started = asyncio.get_running_loop().time()
-        standings = await self.tables.pool.run(compute_standings, results, DEALS, final, priority=Priority.ANALYSIS)
+        standings = await self.tables.run_job(compute_standings, results, DEALS, final, priority=Priority.ANALYSIS)
         await self.tables.db(self.store.save_standings, day, standings, len(results), final)
         self._ranking_seconds = asyncio.get_running_loop().time() - started
 
@@ -683,7 +683,7 @@ class DailyChallenge:
                 return None
             rules = challenge_rules(row.profile)
             dealer = (FIRST_DEALER + number - 1) % 4
-            data = await self.tables.pool.run(
+            data = await self.tables.run_job(
                 par_of_deal, rules, dealer, day_hands(row.seed, day, number), priority=Priority.ANALYSIS
             )
             await self.tables.db(self.store.save_par, day, number, data)

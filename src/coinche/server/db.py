@@ -406,6 +406,55 @@ class TablePresenceRow(Base):
     """When the process last confirmed the count (0 connections: when the last one closed)."""
 
 
+class BotTurnRow(Base):
+    """A computer's turn handed to the workers (``worker.py``): the step it must fill, when
+    its move may be stored (the display pause), which worker holds it until when (a lease:
+    a worker that dies lets it go), and when it was done (played, or found stale)."""
+
+    __tablename__ = "bot_turns"
+
+    table_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    not_before: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    done_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (Index("ix_bot_turns_waiting", "done_at", "created_at"),)
+
+
+class BotJobRow(Base):
+    """A hint or an analysis asked of the workers: the pickled call (``fn``, ``args``), who
+    computes it until when, and its pickled answer (``("ok", value)`` or ``("error",
+    text)``); the asker deletes the row once it has read the answer."""
+
+    __tablename__ = "bot_jobs"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    priority: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    call: Mapped[bytes] = mapped_column(LargeBinary)
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    done_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    answer: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+
+    __table_args__ = (Index("ix_bot_jobs_waiting", "done_at", "priority", "created_at"),)
+
+
+class WorkerRow(Base):
+    """A ``coinche worker`` alive: its heartbeat (``last_seen``) tells the servers to hand
+    it their computers' turns."""
+
+    __tablename__ = "workers"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
 class SettingRow(Base):
     __tablename__ = "settings"
 

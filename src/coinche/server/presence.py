@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Literal
 
 from sqlalchemy import delete, select, update
 
-from .bot_pool import BotSpec, PoolBusy
+from .bot_pool import BotSpec, PoolBusy, Priority
 from .db import TablePresenceRow, now
 from .store import Step, Store, _insert_ignoring_conflicts
 
@@ -351,7 +351,9 @@ class Attendance:
         assert deal is not None
         view = deal.view(seat)
         try:
-            decision = await service.pool.decide(BotSpec(STAND_IN_LEVEL, service.decision_seed(live, seat)), view)
+            decision = await service.decide_job(
+                BotSpec(STAND_IN_LEVEL, service.decision_seed(live, seat)), view, Priority.MOVE
+            )
             action = decision.action
         except PoolBusy:
             action = view.legal_actions[0]

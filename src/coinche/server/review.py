@@ -158,7 +158,7 @@ class Reviews:
 
     async def _compute(self, key: AnalysisKey, deal: Deal) -> dict[str, Any] | None:
         try:
-            data = await self.service.pool.run(
+            data = await self.service.run_job(
                 analyse, deal.rules, deal.dealer, deal.dealt, list(deal.log), priority=Priority.ANALYSIS
             )
             store = self.service.store

@@ -12,8 +12,12 @@ loses a race reads the winner's step and checks the request again.
 
 Computer seats play in ``_bot_turns`` while a table is watched: the decision is computed
 in the worker pool with the table unlocked, shown after the display pause, and stored only
-if the table has not moved on meanwhile. Idle tables leave memory (``evict_idle``) and come
-back from the log on demand; looking a table up starts nothing.
+if the table has not moved on meanwhile. On PostgreSQL with a ``coinche worker`` alive the
+turn is handed to the workers instead (``turns.py``, ``worker.py``: the worker stores the
+move through this same write path and the hub brings it here), and so are hints and
+analyses (``run_job``); this process plays itself when no worker answers in time. Idle
+tables leave memory (``evict_idle``) and come back from the log on demand; looking a table
+up starts nothing.
 """
 
 from __future__ import annotations
@@ -24,13 +28,14 @@ import contextlib
 import hashlib
 import logging
 import os
+import pickle
 import random
 import secrets
 import socket
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from limits import RateLimitItemPerMinute
 from limits.aio.storage import MemoryStorage
@@ -40,21 +45,23 @@ from sqlalchemy.exc import IntegrityError
 from ..bots.adaptive import AdaptiveBot
 from ..bots.base import Decision
 from ..engine.actions import Action
-from ..engine.deal import Deal, Phase
+from ..engine.deal import Deal, Phase, View
 from ..engine.errors import IllegalAction
 from ..engine.game import Game
 from ..engine.messages import Message
 from ..engine.rules import RuleSet
 from ..engine.wire import message_to_json
-from .bot_pool import BotPool, BotSpec, PoolBusy, Priority
+from .bot_pool import BotPool, BotSpec, PoolBusy, Priority, decide
 from .config import Settings
 from .fair_deals import hand_source, new_secret
 from .hub import Hub, LocalHub
 from .presence import Attendance
 from .rate_limits import RateLimits
 from .store import ConflictError, Database, PlayedBy, Seat, Step, Store, TableSpec, new_id, seat_of
+from .turns import TurnQueue, is_postgresql
 
 log = logging.getLogger("coinche.tables")
+T = TypeVar("T")
 
 Check = Callable[["LiveTable"], Awaitable["Step | None"]]
 """What a write stores, given the table as it is (raises ``TableError`` to refuse)."""
@@ -84,6 +91,9 @@ HINT_BOT = "expert"
 DEALS_CACHE = 20_000
 """Players whose count of free deals played is kept in memory."""
 
+ALIVE_CHECK = 2.0
+"""Seconds a server trusts its last look at whether a worker is alive."""
+
 RACE_RETRIES = 20
 """How many lost races in a row a write tries again before it gives up (``busy``)."""
 
@@ -109,6 +119,10 @@ def game_result(game: Game) -> dict[str, Any]:
     """How a finished game ended, as the players' lists show it."""
     totals = game.totals
     return {"totals": [totals[0], totals[1]], "winner": game.winner}
+
+
+class JobFailed(Exception):
+    """A hint or an analysis failed on a worker (its error, as text)."""
 
 
 class TableError(Exception):
@@ -289,10 +303,32 @@ class LiveTable:
         return None if self.seats[seat].played_by_computer else seat
 
 
+@dataclass(frozen=True)
+class BotTurn:
+    """A computer's turn as it was asked: the seat, the step its move must be, the seat's
+    view, which bot decides (with its seed), and whether a trick was just gathered (the
+    longer pause)."""
+
+    seat: int
+    seq: int
+    view: View
+    spec: BotSpec
+    trick_done: bool
+
+
 class TableService:
     def __init__(self, store: Store, pool: BotPool, settings: Settings, hub: Hub | None = None) -> None:
         self.store = store
         self.db = Database(store)
+        self.turns: TurnQueue | None = TurnQueue(store) if is_postgresql(store) else None
+        """The computers' turns handed to the workers (PostgreSQL only)."""
+        self.hands_over = True
+        """Whether this service hands its computers' turns to live workers (a worker's own
+        service does not)."""
+        self._alive = False
+        self._alive_checked = -ALIVE_CHECK
+        self._withdrawals: set[asyncio.Task[None]] = set()
+        """Jobs being withdrawn from the workers (their askers left)."""
         self.pool = pool
         self.settings = settings
         self.hub: Hub = hub or LocalHub()
@@ -694,7 +730,7 @@ class TableService:
         try:
             if not await self._hint_limiter.hit(self._hint_rate, player):
                 raise TableError("hint_limit")
-            decision = await self.pool.decide(spec, view, Priority.HINT)
+            decision = await self.decide_job(spec, view, Priority.HINT)
         except PoolBusy:
             raise TableError("hint_limit") from None
         finally:
@@ -829,44 +865,25 @@ class TableService:
                 seat = live.bot_to_move()
                 if seat is None:
                     return
-                deal = live.game.current
-                assert deal is not None
-                view = deal.view(seat)
-                seq = live.seq
-                trick_done = deal.phase is Phase.PLAY and not deal.trick and bool(deal.tricks)
-                spec = self._bot_spec(live, seat)
+                turn = self._bot_turn(live, seat)
             started = loop.time()
+            pause = self._pause(table_id, turn)
+            if await self._workers_alive() and await self._handed_over(live, turn, pause):
+                continue  # the table moved on: a worker's move (or anyone's)
             try:
-                decision = await self.pool.decide(spec, view)
+                decision = await self._decide(table_id, turn)
             except PoolBusy:
                 await asyncio.sleep(1.0)
                 continue
-            except Exception:
-                log.exception(
-                    "table %s seat %s: bot %s failed; it plays its first legal action", table_id, seat, spec.name
-                )
-                decision = Decision(view.legal_actions[0])
-            pause = (
-                0.0
-                if table_id in self._autoplay
-                else self.settings.bot_delay
-                + (self.settings.trick_pause if trick_done and self.settings.bot_delay else 0)
-            )
             wait = pause - (loop.time() - started)
             if wait > 0:
                 await asyncio.sleep(wait)
             async with live.lock:
                 if self.live.get(table_id) is not live:
                     return  # the table left memory: whoever loads it again plays on
-                if live.seq != seq:
+                step = self._bot_step(live, turn, decision)
+                if step is None:
                     continue  # the table moved on meanwhile: think again
-                action = decision.action
-                explanation = explanation_json(decision)
-                if action not in live.game.legal_actions():
-                    log.warning("table %s seat %s: bot %s chose %r, not legal", table_id, seat, spec.name, action)
-                    action, explanation = view.legal_actions[0], None
-                by: PlayedBy | None = "away" if live.seats[seat].kind == "human" else None
-                step = Step(seq, "action", seat, action, explanation=explanation, played_by=by)
                 try:
                     await self._store(live, step)
                 except ConflictError:
@@ -886,6 +903,176 @@ class TableService:
                 continue
             await self.hub.publish(table_id, live.seq)
             self.attendance.turn_changed(live)
+
+    def _bot_turn(self, live: LiveTable, seat: int) -> BotTurn:
+        """What a computer decides from at ``seat`` now (the table locked)."""
+        deal = live.game.current
+        assert deal is not None
+        trick_done = deal.phase is Phase.PLAY and not deal.trick and bool(deal.tricks)
+        return BotTurn(seat, live.seq, deal.view(seat), self._bot_spec(live, seat), trick_done)
+
+    def _pause(self, table_id: str, turn: BotTurn) -> float:
+        """How long after the last move a computer's move is shown (none when played out)."""
+        if table_id in self._autoplay:
+            return 0.0
+        delay = self.settings.bot_delay
+        return delay + (self.settings.trick_pause if turn.trick_done and delay else 0.0)
+
+    async def _decide(self, table_id: str, turn: BotTurn) -> Decision:
+        """The computer's decision, in this process's pool (``PoolBusy`` when it is full); a
+        bot that fails plays its first legal action."""
+        try:
+            return await self.pool.decide(turn.spec, turn.view)
+        except PoolBusy:
+            raise
+        except Exception:
+            log.exception(
+                "table %s seat %s: bot %s failed; it plays its first legal action", table_id, turn.seat, turn.spec.name
+            )
+            return Decision(turn.view.legal_actions[0])
+
+    @staticmethod
+    def _bot_step(live: LiveTable, turn: BotTurn, decision: Decision) -> Step | None:
+        """The step of ``decision`` at the table as it is now; None if it moved on since
+        ``turn`` (a late answer for a step already taken is dropped)."""
+        if live.seq != turn.seq or live.bot_to_move() != turn.seat:
+            return None
+        action = decision.action
+        explanation = explanation_json(decision)
+        if action not in live.game.legal_actions():
+            log.warning("table %s seat %s: bot %s chose %r, not legal", live.id, turn.seat, turn.spec.name, action)
+            action, explanation = turn.view.legal_actions[0], None
+        by: PlayedBy | None = "away" if live.seats[turn.seat].kind == "human" else None
+        return Step(turn.seq, "action", turn.seat, action, explanation=explanation, played_by=by)
+
+    # ----- computers' turns on worker processes (``worker.py``) -----
+
+    async def _workers_alive(self) -> bool:
+        """Whether a worker process serves this database (asked at most every
+        ``ALIVE_CHECK`` seconds); never on SQLite, nor in a worker itself."""
+        if self.turns is None or not self.hands_over:
+            return False
+        now = self._now()
+        if now - self._alive_checked >= ALIVE_CHECK:
+            self._alive_checked = now
+            try:
+                self._alive = await self.db(self.turns.workers_alive) > 0
+            except Exception:
+                log.exception("could not ask the database whether workers are alive")
+                self._alive = False
+        return self._alive
+
+    async def _handed_over(self, live: LiveTable, turn: BotTurn, pause: float) -> bool:
+        """Hand the turn to the workers and wait for the table to move on (True); False
+        when it did not within the pause and ``Settings.worker_wait`` (or the workers all
+        died): this process plays it then, and a late answer of a worker is dropped."""
+        assert self.turns is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + pause + self.settings.worker_wait
+        sub = self.hub.subscribe(live.id)  # before the turn is queued: its move is not missed
+        try:
+            try:
+                await self.db(self.turns.hand_over, live.id, turn.seq, turn.seat, pause)
+            except Exception:
+                log.exception("table %s: could not hand step %s to the workers", live.id, turn.seq)
+                return False
+            while loop.time() < deadline:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(sub.wait(), timeout=1.0)
+                if self.live.get(live.id) is not live or not self.watchers[live.id]:
+                    return True  # nobody to play for here any more
+                async with live.lock:
+                    if live.seq == turn.seq:  # read the log: a notification may be lost
+                        await self._catch_up(live)
+                    if live.seq != turn.seq:
+                        return True
+                if not await self._workers_alive():
+                    break
+            log.warning("table %s: no worker played step %s in time; playing it here", live.id, turn.seq)
+            return False
+        finally:
+            sub.close()
+
+    async def run_job(self, fn: Callable[..., T], *args: Any, priority: Priority = Priority.ANALYSIS) -> T:
+        """``fn(*args)`` (a hint, an analysis: a module-level function, picklable
+        arguments) on a worker when one is alive, else, or when none answers within
+        ``Settings.worker_wait``, in this process's pool (``PoolBusy`` when it is full)."""
+        if await self._workers_alive():
+            answered = await self._remote(fn, args, priority)
+            if answered:
+                return answered[0]
+        return await self.pool.run(fn, *args, priority=priority)
+
+    async def decide_job(self, spec: BotSpec, view: View, priority: Priority) -> Decision:
+        """A decision that is not a table's move (a hint, a stand-in's), as ``run_job``."""
+        return await self.run_job(decide, spec, view, priority=priority)
+
+    async def _remote(self, fn: Callable[..., T], args: tuple[Any, ...], priority: Priority) -> list[T]:
+        """``[fn(*args)]`` computed by a worker; ``[]`` when none answered in time (or the
+        job could not be asked). A worker's failure is raised here (``JobFailed``)."""
+        assert self.turns is not None
+        loop = asyncio.get_running_loop()
+        job_id = new_id(12)
+        try:
+            await self.db(self.turns.submit, job_id, int(priority), pickle.dumps((fn, args)))
+        except Exception:
+            log.exception("could not ask the workers for %s", getattr(fn, "__name__", fn))
+            return []
+        deadline = loop.time() + self.settings.worker_wait
+        pause = 0.01
+        try:
+            while loop.time() < deadline:
+                await asyncio.sleep(pause)
+                pause = min(0.25, pause * 1.5)
+                answer = await self.db(self.turns.answer, job_id)
+                if answer is not None:
+                    kind, value = pickle.loads(answer)
+                    if kind == "error":
+                        raise JobFailed(str(value))
+                    return [value]
+        except asyncio.CancelledError:  # the asker left: nobody needs it any more
+            task = loop.create_task(self.db(self.turns.withdraw, job_id))
+            self._withdrawals.add(task)
+            task.add_done_callback(self._withdrawals.discard)
+            raise
+        log.warning("no worker answered %s in time; computing it here", getattr(fn, "__name__", fn))
+        with contextlib.suppress(Exception):
+            await self.db(self.turns.withdraw, job_id)
+        return []
+
+    async def play_turn(self, table_id: str, seq: int, seat: int, wait: float) -> bool:
+        """A worker's part (``worker.py``): decide the computer's move at step ``seq`` of
+        the table read fresh from the log, wait ``wait`` seconds from now at least (the
+        display pause), and store it through the one write path; whether it was stored
+        (False: the table had moved on, or moved on meanwhile)."""
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        live = await self.table(table_id, fresh=True)
+        if live is None:
+            return False
+        async with live.lock:
+            if live.seq != seq or live.bot_to_move() != seat:
+                return False
+            turn = self._bot_turn(live, seat)
+        while True:
+            try:
+                decision = await self._decide(table_id, turn)
+                break
+            except PoolBusy:
+                await asyncio.sleep(1.0)
+        rest = wait - (loop.time() - start)
+        if rest > 0:
+            await asyncio.sleep(rest)
+        stored = False
+
+        async def check(live: LiveTable) -> Step | None:
+            nonlocal stored
+            step = self._bot_step(live, turn, decision)
+            stored = step is not None
+            return step
+
+        await self.write(table_id, None, check)
+        return stored
 
     def _bot_spec(self, live: LiveTable, seat: int) -> BotSpec:
         holder = live.seats[seat]

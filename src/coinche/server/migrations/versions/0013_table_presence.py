@@ -4,7 +4,7 @@ confirmed them, so that every process shows the same presence and runs the grace
 of people whose process died.
 
 Revision ID: 0013
-Revises: 0011
+Revises: 0012
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0013"
-down_revision = "0011"
+down_revision = "0012"
 
 
 def upgrade() -> None:

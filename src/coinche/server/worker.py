@@ -1,0 +1,248 @@
+"""``coinche worker``: the computers' moves of every server process, on this machine or
+another, through PostgreSQL alone (``turns.py``).
+
+A worker has its own pool of bot processes and a table service on the same database, with
+the hooks a server has (the daily challenge's results, the history, the ratings) and the
+PostgreSQL hub: it reads a claimed turn's table fresh from the log, decides in its pool with
+the bot and seed the server would use (``TableService._bot_spec``: the table's seed, the
+step and the seat), waits for the display pause, and stores the move through the one write
+path, which drops it if the step was taken meanwhile; the hub then announces it to every
+server. Between moves it computes the hints and deal analyses the servers ask for
+(``bot_jobs``: a pickled call and its pickled answer; the database is trusted as the code
+is). It claims one turn per pool process at a time, woken by ``NOTIFY coinche_turns``
+and looking every ``POLL_SECONDS`` for turns whose lease lapsed (a worker killed mid-way).
+
+While no worker is alive, each server plays its computers in its own pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import pickle
+import signal
+import socket
+from collections.abc import Coroutine
+from typing import Any
+
+import psycopg
+
+from .bot_pool import BotPool, Priority
+from .config import Settings
+from .daily import DailyChallenge
+from .history import History
+from .player_stats import PlayerStats
+from .postgres_hub import PostgresHub, libpq_url
+from .store import Store
+from .tables import TableService
+from .turns import CHANNEL, Job, Turn, TurnQueue, is_postgresql
+
+log = logging.getLogger("coinche.worker")
+
+POLL_SECONDS = 1.0
+"""How often an idle worker looks for turns nobody was told of (a lapsed lease)."""
+
+LEASE_SECONDS = 10.0
+"""How long a claimed turn stays this worker's without a heartbeat (renewed while it thinks)."""
+
+
+RETRY_SECONDS = 5.0
+"""A turn whose play failed here is claimed again (by any worker) after this long."""
+
+SWEEP_SECONDS = 600.0
+"""How often a worker drops the turns of more than a day ago."""
+
+
+def default_name() -> str:
+    """The host and the process id: unique among the workers of one database."""
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+class Worker:
+    """One worker process's loop; ``run()`` until ``stop()``."""
+
+    def __init__(
+        self, database_url: str, processes: int = 2, name: str | None = None, lease: float = LEASE_SECONDS
+    ) -> None:
+        self.database_url = database_url
+        self.processes = max(1, processes)
+        self.name = name or default_name()
+        self.lease = lease
+        self.store = Store(database_url)
+        if not is_postgresql(self.store):
+            self.store.close()
+            raise ValueError("the workers need a PostgreSQL database")
+        self.queue = TurnQueue(self.store)
+        self.played = 0
+        """Moves this worker stored."""
+        self._stop = asyncio.Event()
+        self._wake = asyncio.Event()
+        self._plays: set[asyncio.Task[None]] = set()
+        self._in_hand: set[tuple[str, int]] = set()
+        """The turns this worker is playing (their leases are renewed)."""
+        self._jobs: set[str] = set()
+        """The hints and analyses it computes."""
+
+    def stop(self) -> None:
+        """Stop claiming turns; ``run()`` gives back those in hand and returns."""
+        self._stop.set()
+
+    async def run(self, ready: asyncio.Event | None = None) -> None:
+        """Serve turns until ``stop()`` (``ready`` is set once the worker is registered)."""
+        pool = BotPool(self.processes)
+        await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
+        hub = PostgresHub(self.database_url)
+        await hub.start()
+        service = TableService(self.store, pool, Settings(database_url=self.database_url), hub)
+        service.hands_over = False
+        daily = DailyChallenge(service)  # the hooks a server's service has
+        History(service)
+        PlayerStats(service)
+        background: list[asyncio.Task[None]] = []
+        try:
+            await service.db(self.queue.beat, self.name, self.lease)
+            await service.db(self.queue.forget_old)
+            loop = asyncio.get_running_loop()
+            background = [loop.create_task(self._heartbeat(service)), loop.create_task(self._listen())]
+            log.info("worker %s: serving the computers' turns with %d processes", self.name, self.processes)
+            if ready is not None:
+                ready.set()
+            await self._serve(service)
+        finally:
+            for task in [*background, *self._plays]:
+                task.cancel()
+            await asyncio.gather(*background, *self._plays, return_exceptions=True)
+            with contextlib.suppress(Exception):
+                await service.db(self.queue.leave, self.name)
+            await daily.close()
+            await service.close()
+            await pool.aclose()
+            pool.close()
+            self.store.close()
+
+    async def _serve(self, service: TableService) -> None:
+        slots = asyncio.Semaphore(self.processes)
+        loop = asyncio.get_running_loop()
+        while not self._stop.is_set():
+            await slots.acquire()
+            self._wake.clear()  # before the claim: a notification after it is not lost
+            work: Coroutine[Any, Any, None] | None = None
+            try:  # the tables' moves first, then the hints and analyses
+                turn = await service.db(self.queue.claim, self.name, self.lease)
+                if turn is not None:
+                    work = self._play(service, turn)
+                else:
+                    job = await service.db(self.queue.claim_job, self.name, self.lease)
+                    if job is not None:
+                        work = self._compute(service, job)
+            except Exception as e:
+                log.warning("worker %s: could not claim work (%s)", self.name, e)
+            if work is None:
+                slots.release()
+                await self._idle()
+                continue
+            task = loop.create_task(work)
+            self._plays.add(task)
+            task.add_done_callback(self._plays.discard)
+            task.add_done_callback(lambda _: slots.release())
+
+    async def _idle(self) -> None:
+        """Wait for a notification, the next poll, or ``stop()``."""
+        waits = [asyncio.ensure_future(self._wake.wait()), asyncio.ensure_future(self._stop.wait())]
+        try:
+            await asyncio.wait(waits, timeout=POLL_SECONDS, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for w in waits:
+                w.cancel()
+
+    async def _play(self, service: TableService, turn: Turn) -> None:
+        key = (turn.table_id, turn.seq)
+        self._in_hand.add(key)
+        try:
+            stored = await service.play_turn(turn.table_id, turn.seq, turn.seat, turn.wait)
+        except Exception:
+            log.exception("worker %s: table %s step %s failed", self.name, turn.table_id, turn.seq)
+            with contextlib.suppress(Exception):  # else its lease lapses all the same
+                await service.db(self.queue.release, turn.table_id, turn.seq, RETRY_SECONDS)
+            return
+        finally:
+            self._in_hand.discard(key)
+        self.played += stored
+        log.info(
+            "worker %s: table %s step %s %s",
+            self.name,
+            turn.table_id,
+            turn.seq,
+            "played" if stored else "taken already: dropped",
+        )
+        try:
+            await service.db(self.queue.done, turn.table_id, turn.seq)
+        except Exception as e:  # the move is stored: the next claim finds the table moved on
+            log.warning("worker %s: could not mark a turn done (%s)", self.name, e)
+
+    async def _compute(self, service: TableService, job: Job) -> None:
+        """A hint or an analysis: its answer (or its failure, as text) for the asker."""
+        self._jobs.add(job.id)
+        try:
+            try:
+                fn, args = pickle.loads(job.call)
+                answer: tuple[str, Any] = ("ok", await service.pool.run(fn, *args, priority=Priority(job.priority)))
+            except Exception as e:
+                log.exception("worker %s: job %s failed", self.name, job.id)
+                answer = ("error", f"{type(e).__name__}: {e}")
+            await service.db(self.queue.job_done, job.id, pickle.dumps(answer))
+        except Exception as e:  # the asker computes it itself after its wait
+            log.warning("worker %s: could not answer job %s (%s)", self.name, job.id, e)
+        finally:
+            self._jobs.discard(job.id)
+
+    async def _heartbeat(self, service: TableService) -> None:
+        """Say this worker is alive and keep the turns it thinks about, every third of a
+        lease (and at most every two seconds: the servers count on a recent heartbeat)."""
+        every = min(2.0, self.lease / 3)
+        loop = asyncio.get_running_loop()
+        swept = loop.time()
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await service.db(self.queue.beat, self.name, self.lease, sorted(self._in_hand), sorted(self._jobs))
+                if loop.time() - swept > SWEEP_SECONDS:
+                    swept = loop.time()
+                    await service.db(self.queue.forget_old)
+            except Exception as e:
+                log.warning("worker %s: heartbeat failed (%s)", self.name, e)
+
+    async def _listen(self) -> None:
+        """Wake the loop at each ``NOTIFY coinche_turns`` (connecting again after a fault;
+        meanwhile the poll finds the turns)."""
+        url = libpq_url(self.database_url)
+        while True:
+            try:
+                conn: psycopg.AsyncConnection[Any]
+                async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self._wake.set()
+                    async for _ in conn.notifies():
+                        self._wake.set()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("worker %s: the listening connection failed (%s)", self.name, e)
+            await asyncio.sleep(POLL_SECONDS)
+
+
+def run_worker(database_url: str, processes: int, name: str | None, lease: float) -> int:
+    """``coinche worker``: serve until SIGTERM or SIGINT; the exit status."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    worker = Worker(database_url, processes, name, lease)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, worker.stop)
+        await worker.run()
+
+    asyncio.run(main())
+    return 0
