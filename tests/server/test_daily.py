@@ -17,6 +17,7 @@ import pytest
 from server_helpers import Human, call, live_table, new_guest, post_form, service_of
 from sqlalchemy import select
 from starlette.testclient import TestClient
+from test_workers import running_worker, turns_of
 
 from coinche.engine.dealing import DealingInfo, commitment, deal_seed, hands_from_seed, verify
 from coinche.engine.game import Game
@@ -129,9 +130,10 @@ def test_the_commitment_comes_before_the_day_and_the_seed_after(make_client: Any
 
 
 @pytest.mark.both_databases
-def test_same_actions_same_deals_same_computer_moves_and_one_attempt(make_client: Any) -> None:
+def test_same_actions_same_deals_same_computer_moves_and_one_attempt(make_client: Any, database_url: str) -> None:
     # The site's computers (the expert), and two applications on one database: the second
-    # account's computers think in other worker processes than the first's.
+    # account's computers think in other processes than the first's (on PostgreSQL, in a
+    # ``coinche worker``: the first's in its server's own pool).
     client = make_client(challenge_level="expert")
     other = make_client(challenge_level="expert")
     anne = account(client, "Anne")
@@ -147,7 +149,14 @@ def test_same_actions_same_deals_same_computer_moves_and_one_attempt(make_client
     bruno = account(other, "Bruno")
     second = start(other, bruno)
     assert second != first
-    bruno_human = play(other, second)
+    if database_url.startswith("postgresql"):
+        assert not turns_of(database_url, first)  # no worker then: the server's own pool
+        with running_worker(database_url, "challenge-worker"):
+            bruno_human = play(other, second)
+        turns = turns_of(database_url, second)
+        assert turns and all(by == "challenge-worker" and done for _, by, done in turns), turns
+    else:
+        bruno_human = play(other, second)
     a, b = live_table(client, first), live_table(other, second)
     assert a.spec.level == "expert" and all(s.level == "expert" for s in a.seats[1:])
     assert [d.dealt for d in a.game.deals] == [d.dealt for d in b.game.deals] and len(a.game.deals) == DEALS

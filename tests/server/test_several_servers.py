@@ -20,6 +20,7 @@ from nginx_proxy import NginxProxy, Recorded, nginx_binary
 from postgres_cluster import PostgresCluster
 from server_helpers import ServerProcess, check_no_leak, query, request, ws_act, ws_until_my_move
 from test_friends_restart import PASSWORD, WebPerson, in_the_play, next_state, play
+from test_workers import turns_of, wait_until, worker_process
 from websockets.exceptions import ConnectionClosed
 
 from coinche.server.store import Store
@@ -51,6 +52,7 @@ def test_four_people_on_two_servers_behind_nginx_survive_a_killed_server(tmp_pat
     logs: list[list[dict[str, Any]]] = [[] for _ in people]
     with contextlib.ExitStack() as stack:
         servers = [stack.enter_context(ServerProcess(url, tmp_path / f"server-{n}.log")) for n in (1, 2)]
+        stack.enter_context(worker_process(url, "worker-1", tmp_path / "worker-1.log"))
         proxy = stack.enter_context(NginxProxy(tmp_path / "nginx", [s.port for s in servers]))
         status, _ = host.post(proxy, "/inscription", {"name": "Hote", "password": PASSWORD, "confirm": PASSWORD})
         assert status == 303
@@ -112,7 +114,8 @@ def test_four_people_on_two_servers_behind_nginx_survive_a_killed_server(tmp_pat
 
 
 def test_a_drained_server_is_a_short_reconnection_through_nginx(tmp_path: Path, cluster_url: str) -> None:
-    """A guest's table open in two pages, spread by nginx over the two servers; one server
+    """A guest's table open in two pages, spread by nginx over the two servers (a worker
+    plays its computers); one server
     gets SIGTERM: its page is told ``restarting`` and closed with 4012, reconnects at once
     through nginx to the other server with the last seq it had, misses nothing, and the
     game goes on."""
@@ -120,7 +123,10 @@ def test_a_drained_server_is_a_short_reconnection_through_nginx(tmp_path: Path, 
     rng = random.Random(7)
     with contextlib.ExitStack() as stack:
         servers = [stack.enter_context(ServerProcess(url, tmp_path / f"server-{n}.log")) for n in (1, 2)]
+        stack.enter_context(worker_process(url, "worker-1", tmp_path / "worker-1.log"))
         proxy = stack.enter_context(NginxProxy(tmp_path / "nginx", [s.port for s in servers]))
+        wait_until(lambda: query(url, "SELECT count(*) FROM workers")[0][0] == 1, what="the worker")
+        time.sleep(2.5)  # a server looks for live workers every 2 s
         table_id, cookie = proxy.new_guest_table("classic", 3000, "beginner")
         pages = [stack.enter_context(proxy.connect(table_id, cookie)) for _ in range(2)]
         states = [ws_until_my_move(ws) for ws in pages]
@@ -151,4 +157,10 @@ def test_a_drained_server_is_a_short_reconnection_through_nginx(tmp_path: Path, 
             # The game goes on through the other server.
             answer = ws_act(again, states[told], rng)
             assert answer["seq"] > seq
+            ws_until_my_move(again, answer)  # the computers' moves after it
         assert draining.proc.wait(timeout=15) == 0
+    # The computers' moves were the worker's, each turn once.
+    turns = turns_of(url, table_id)
+    assert turns and all(by == "worker-1" and done for _, by, done in turns), turns
+    seqs = [seq for seq, _, _ in turns]
+    assert len(seqs) == len(set(seqs))
