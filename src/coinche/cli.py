@@ -350,6 +350,7 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import ArgumentError
 
     from .server.config import default_database_url
+    from .server.process_logs import valid_name
     from .server.worker import run_worker
 
     url = args.db or default_database_url()
@@ -364,8 +365,11 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     if not math.isfinite(args.lease) or not 0.5 <= args.lease <= 3600:
         print("coinche worker: error: --lease must be between 0.5 and 3600 seconds", file=sys.stderr)
         return 2
-    if args.name is not None and not 0 < len(args.name) <= 64:
-        print("coinche worker: error: --name takes 1 to 64 characters", file=sys.stderr)
+    if args.name is not None and (not valid_name(args.name) or len(args.name) > 64):
+        print(
+            "coinche worker: error: --name takes 1 to 64 letters, digits and ._:@/- (it names the worker in the logs)",
+            file=sys.stderr,
+        )
         return 2
     try:
         return run_worker(url, args.processes, args.name, args.lease)

@@ -20,10 +20,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
+import logging.config
 import pickle
 import signal
-import socket
 from collections.abc import Coroutine
 from typing import Any
 
@@ -35,6 +34,7 @@ from .daily import DailyChallenge
 from .history import History
 from .player_stats import PlayerStats
 from .postgres_hub import PostgresHub, libpq_url
+from .process_logs import default_name, log_config
 from .store import Store
 from .tables import TableService
 from .turns import CHANNEL, Job, Turn, TurnQueue, is_postgresql
@@ -53,11 +53,6 @@ RETRY_SECONDS = 5.0
 
 SWEEP_SECONDS = 600.0
 """How often a worker drops the turns of more than a day ago."""
-
-
-def default_name() -> str:
-    """The host and the process id: unique among the workers of one database."""
-    return f"{socket.gethostname()}-{os.getpid()}"
 
 
 class Worker:
@@ -235,7 +230,9 @@ class Worker:
 
 def run_worker(database_url: str, processes: int, name: str | None, lease: float) -> int:
     """``coinche worker``: serve until SIGTERM or SIGINT; the exit status."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    name = name or default_name()
+    logging.config.dictConfig(log_config(name))  # every line names the process, as the servers'
+    logging.getLogger("coinche").setLevel(logging.INFO)
     worker = Worker(database_url, processes, name, lease)
 
     async def main() -> None:
