@@ -455,6 +455,20 @@ class WorkerRow(Base):
     last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class RateLimitHitRow(Base):
+    """One try a rate limit counts, shared by every process on PostgreSQL (``rate_limits.py``)."""
+
+    __tablename__ = "rate_limit_hits"
+    __table_args__ = (Index("ix_rate_limit_hits_key_at", "key", "at"),)
+
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer(), "sqlite"), primary_key=True, autoincrement=True
+    )
+    key: Mapped[str] = mapped_column(String(200))
+    """``amount/seconds:`` and the limit's own key (``signup:<address>``...)."""
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class SettingRow(Base):
     __tablename__ = "settings"
 

@@ -1,24 +1,64 @@
-"""How often one address or one name may try something (log in, sign up, open a table),
-with the ``limits`` library's moving windows.
+"""How often one address or one name may try something (log in, sign up, open a table, ask
+for a hint), in moving windows.
 
-The counts live in this process's memory: with several server processes each counts on
-its own (a limit of N allows up to N per process). A shared storage of ``limits`` (Redis,
-memcached) drops in here when the site runs several processes.
+One process (SQLite): the ``limits`` library's moving windows in this process's memory.
+Several processes (PostgreSQL): the tries are rows of ``rate_limit_hits``, counted in the
+database, so a limit of N allows N in all whichever process each try reaches (behind a
+proxy that spreads requests, a count per process would allow N per process). A try is one
+short transaction that holds an advisory lock on its key, so two processes never both let
+the Nth try through.
 """
 
 from __future__ import annotations
 
 import math
+import random
 import time
+from typing import TYPE_CHECKING
 
 from limits import RateLimitItem, parse
 from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import MovingWindowRateLimiter
+from sqlalchemy import Engine, text
+
+if TYPE_CHECKING:
+    from .store import Database
+
+FORGET_AFTER = "1 day"
+"""Tries older than this are deleted now and then (a key tried no more)."""
+
+
+def hit_in_database(engine: Engine, key: str, amount: int, seconds: int) -> int | None:
+    """One try of ``key`` in a window of ``amount`` per ``seconds`` (PostgreSQL): None if it
+    is within, else the seconds to wait (the try is not counted)."""
+    with engine.begin() as conn:
+        conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": key})
+        window = {"k": key, "s": seconds}
+        conn.execute(
+            text("DELETE FROM rate_limit_hits WHERE key = :k AND at <= now() - make_interval(secs => :s)"), window
+        )
+        count, wait = conn.execute(
+            text(
+                "SELECT count(*), EXTRACT(EPOCH FROM min(at) + make_interval(secs => :s) - now())"
+                " FROM rate_limit_hits WHERE key = :k"
+            ),
+            window,
+        ).one()
+        if count >= amount:
+            return max(1, math.ceil(float(wait or 1)))
+        conn.execute(text("INSERT INTO rate_limit_hits (key, at) VALUES (:k, now())"), {"k": key})
+        if random.random() < 0.001:
+            conn.execute(text(f"DELETE FROM rate_limit_hits WHERE at < now() - interval '{FORGET_AFTER}'"))
+    return None
 
 
 class RateLimits:
-    def __init__(self) -> None:
+    """The site's limits: in this process, or shared through ``database`` (PostgreSQL)."""
+
+    def __init__(self, database: Database | None = None) -> None:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        shared = database is not None and database.store.engine.dialect.name == "postgresql"
+        self._database = database if shared else None
 
     async def hit(self, limit: str | RateLimitItem, *keys: str) -> int | None:
         """Count one try for every key (each its own window: an address, a name...); None if
@@ -26,7 +66,13 @@ class RateLimits:
         before trying again (nothing counted for the keys after the first refused)."""
         item = parse(limit) if isinstance(limit, str) else limit
         for key in keys:
-            if not await self._limiter.hit(item, key):
+            if self._database is not None:
+                window = f"{item.amount}/{item.get_expiry()}s:{key}"
+                engine = self._database.store.engine
+                retry = await self._database(hit_in_database, engine, window, item.amount, item.get_expiry())
+                if retry is not None:
+                    return retry
+            elif not await self._limiter.hit(item, key):
                 stats = await self._limiter.get_window_stats(item, key)
                 return max(1, math.ceil(stats.reset_time - time.time()))
         return None

@@ -38,8 +38,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from limits import RateLimitItemPerMinute
-from limits.aio.storage import MemoryStorage
-from limits.aio.strategies import MovingWindowRateLimiter
 from sqlalchemy.exc import IntegrityError
 
 from ..bots.adaptive import AdaptiveBot
@@ -345,13 +343,12 @@ class TableService:
         self._autoplay: Counter[str] = Counter()
         """Tables ``play_out`` is playing: their computers play without pauses."""
         self._hints: set[tuple[str, int]] = set()
-        self._hint_limiter = MovingWindowRateLimiter(MemoryStorage())
         self._hint_rate = RateLimitItemPerMinute(settings.hints_per_minute)
         self._janitor: asyncio.Task[None] | None = None
         self.process = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
         """This process among the servers sharing the database (its rows of presence)."""
         self.attendance = Attendance(self)
-        self.rate_limits = RateLimits()
+        self.rate_limits = RateLimits(self.db)
         """How often a player may do what is limited (quick messages; the pages' forms)."""
         self.deal_over_hooks: list[DealOverHook] = []
         """Called with the table and the deal's number when a deal of any table ends (by
@@ -728,7 +725,7 @@ class TableService:
             raise TableError("hint_limit")
         self._hints.add(key)  # before any wait: two connections of a seat never both pass
         try:
-            if not await self._hint_limiter.hit(self._hint_rate, player):
+            if await self.rate_limits.hit(self._hint_rate, f"hints:{player}") is not None:
                 raise TableError("hint_limit")
             decision = await self.decide_job(spec, view, Priority.HINT)
         except PoolBusy:

@@ -1,8 +1,9 @@
-"""Presence, grace periods and idle clocks of a friends' table whose people are connected
-to different server processes on one PostgreSQL database (issue 19): each sees the other
-come and go, a dropped person is replaced after the grace period and gets the seat back
-through the other process, and a person whose process died (its presence no longer
-confirmed) is replaced by a process that is still watching."""
+"""What the server processes on one PostgreSQL database share (issue 19). The presence,
+grace periods and idle clocks of a friends' table whose people are connected to different
+processes: each sees the other come and go, a dropped person is replaced after the grace
+period and gets the seat back through the other process, and a person whose process died
+(its presence no longer confirmed) is replaced by a process still watching. The rate
+limits: the tries made through every process count together."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 from server_helpers import call, live_table, service_of
 from sqlalchemy import text
+from test_accounts import sign_up
 from test_friends import seated_table, wait_for
 from test_service import two_processes
 
@@ -81,3 +83,16 @@ def paul_id(client: Any, table_id: str) -> str:
     player = live_table(client, table_id).seats[2].player
     assert player is not None
     return player
+
+
+def test_a_rate_limit_counts_the_tries_of_every_process(tmp_path: Path, postgres_url: str) -> None:
+    """Two sign-ups an hour from one address: one through each process, the third refused
+    whichever process it reaches (a count per process would let two through each)."""
+    with two_processes(tmp_path, postgres_url, signup_limit="2/hour") as (a, b):
+        for client, name in ((a, "Alpha"), (b, "Bravo")):
+            client.cookies.clear()
+            assert sign_up(client, name).status_code == 303
+        for client, name in ((a, "Charlie"), (b, "Delta")):
+            client.cookies.clear()
+            r = sign_up(client, name)
+            assert r.status_code == 429 and int(r.headers["retry-after"]) > 60, r.status_code
