@@ -165,7 +165,7 @@ class Worker:
         finally:
             self._in_hand.discard(key)
         self.played += stored
-        log.info(
+        log.debug(
             "worker %s: table %s step %s %s",
             self.name,
             turn.table_id,
