@@ -12,6 +12,7 @@ finished deal is the table's, for its player only)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from urllib.parse import quote
@@ -144,26 +145,12 @@ async def day_page(request: Request, lang: str, day: str, *, error: str | None =
             "url": deal_url(lang, day, n),
             "open": over or n in finished,
             "mine": next(
-                (
-                    {
-                        "contract": contract_text(lang, r.contract),
-                        "taker": seat_name(lang, r.taker),
-                        "made": made_text(lang, r.made),
-                        "score": r.deal_score,
-                    }
-                    for r in mine
-                    if r.deal == n
-                ),
+                (result_view(lang, r.contract, r.taker, r.made, r.deal_score) for r in mine if r.deal == n),
                 None,
             ),
             "expert": next(
                 (
-                    {
-                        "contract": contract_text(lang, e["contract"]),
-                        "taker": seat_name(lang, e["taker"]),
-                        "made": made_text(lang, e["made"]),
-                        "score": e["deal_score"],
-                    }
+                    result_view(lang, e["contract"], e["taker"], e["made"], e["deal_score"])
                     for e in expert
                     if e["deal"] == n
                 ),
@@ -238,25 +225,28 @@ async def past_day(request: Request) -> Response:
     return await day_page(request, lang, day)
 
 
-def field_rows(
-    lang: str, field: list[FieldLine], extra: list[tuple[str, int]]
-) -> tuple[list[dict[str, Any]], DealField]:
-    """The deal's field as table rows, best score first, each with its matchpoints; ``extra``:
-    results compared with the field without being in it (a guest's own, the expert's)."""
+def result_view(
+    lang: str, contract: str | None, taker: int | None, made: bool | None, score: Sequence[int]
+) -> dict[str, Any]:
+    """One result of a deal in words: its contract, taker, made or not, and its score."""
+    return {
+        "contract": contract_text(lang, contract),
+        "taker": seat_name(lang, taker),
+        "made": made_text(lang, made),
+        "score": score,
+    }
+
+
+def field_rows(lang: str, field: list[FieldLine]) -> tuple[list[dict[str, Any]], DealField]:
+    """The deal's field as table rows, best score first, each with its matchpoints."""
     counts: dict[int, int] = {}
     for line in field:
         counts[line.score] = counts.get(line.score, 0) + line.count
     rows = []
     for line in sorted(field, key=lambda f: (-f.score, -f.count, f.contract or "")):
         rows.append(
-            {
-                "contract": contract_text(lang, line.contract),
-                "taker": seat_name(lang, line.taker),
-                "made": made_text(lang, line.made),
-                "score": line.deal_score,
-                "count": line.count,
-                "percent": f"{DealField(counts).percent(line.score):.0f}",
-            }
+            result_view(lang, line.contract, line.taker, line.made, line.deal_score)
+            | {"count": line.count, "percent": f"{DealField(counts).percent(line.score):.0f}"}
         )
     return rows, DealField(counts)
 
@@ -319,7 +309,7 @@ async def deal_page(request: Request) -> Response:
         )
     field = await daily.deal_field(day, n)
     expert = [e for e in await daily.expert_results(day) if e["deal"] == n] if over else []
-    rows, deal_field = field_rows(lang, field, [])
+    rows, deal_field = field_rows(lang, field)
     par = await daily.par(day, n, wait=10.0)
     attempt = await daily.tables.db(daily.store.attempt, day, player) if player is not None else None
     hands: list[dict[str, Any]] = []
@@ -340,23 +330,13 @@ async def deal_page(request: Request) -> Response:
         over=over,
         own=None
         if own is None
-        else {
-            "contract": contract_text(lang, own.contract),
-            "taker": seat_name(lang, own.taker),
-            "made": made_text(lang, own.made),
-            "score": own.deal_score,
-            "percent": percent_against(deal_field, own.score, counted=not own.guest),
-        },
+        else result_view(lang, own.contract, own.taker, own.made, own.deal_score)
+        | {"percent": percent_against(deal_field, own.score, counted=not own.guest)},
         review_url=f"/table/{attempt[0]}/donne/{n}" if attempt is not None and own is not None else None,
         expert=None
         if not expert
-        else {
-            "contract": contract_text(lang, expert[0]["contract"]),
-            "taker": seat_name(lang, expert[0]["taker"]),
-            "made": made_text(lang, expert[0]["made"]),
-            "score": expert[0]["deal_score"],
-            "percent": percent_against(deal_field, expert[0]["score"], counted=False) if deal_field.size else None,
-        },
+        else result_view(lang, expert[0]["contract"], expert[0]["taker"], expert[0]["made"], expert[0]["deal_score"])
+        | {"percent": percent_against(deal_field, expert[0]["score"], counted=False) if deal_field.size else None},
         field=rows,
         players=deal_field.size,
         par=par_rows(lang, par),
