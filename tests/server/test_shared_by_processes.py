@@ -3,23 +3,27 @@ grace periods and idle clocks of a friends' table whose people are connected to 
 processes: each sees the other come and go, a dropped person is replaced after the grace
 period and gets the seat back through the other process, and a person whose process died
 (its presence no longer confirmed) is replaced by a process still watching. The rate
-limits: the tries made through every process count together."""
+limits: the tries made through every process count together. The hub: a lost connection loses nothing."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import call, live_table, service_of
+from server_helpers import call, live_table, run_async, service_of
 from sqlalchemy import text
 from test_accounts import sign_up
 from test_friends import seated_table, wait_for
 from test_service import two_processes
 
+from coinche.engine.rules import RuleSet
 from coinche.server.db import now
+from coinche.server.postgres_hub import LISTENER, PostgresHub
 from coinche.server.presence import STALE, write_count
+from coinche.server.store import Seat, Step, Store, TableSpec, new_id
 
 pytestmark = pytest.mark.both_databases
 
@@ -96,3 +100,38 @@ def test_a_rate_limit_counts_the_tries_of_every_process(tmp_path: Path, postgres
             client.cookies.clear()
             r = sign_up(client, name)
             assert r.status_code == 429 and int(r.headers["retry-after"]) > 60, r.status_code
+
+
+def test_a_hub_that_lost_its_connection_tells_its_subscribers_what_they_missed(postgres_url: str) -> None:
+    """The listening connection is cut (PostgreSQL restarted, a network fault): a step
+    announced meanwhile is never heard, so once connected again the hub reads the newest
+    seq of each table subscribed here from the log and tells its subscribers."""
+    store = Store(postgres_url)
+    bot = Seat("bot", level="beginner")
+    spec = TableSpec(new_id(), RuleSet.profile("classic"), 7, 0, (Seat("human", player="p"), bot, bot, bot), "x")
+    store.create_table(spec)
+    store.append_step(spec.id, Step(0, "deal", 0))
+
+    async def scenario() -> int:
+        listening, talking = PostgresHub(postgres_url), PostgresHub(postgres_url)
+        await listening.start()
+        await talking.start()
+        try:
+            async with listening.subscribe(spec.id) as sub:
+                with store.engine.begin() as conn:  # cut every hub's listening connection
+                    conn.execute(
+                        text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = :a"),
+                        {"a": LISTENER},
+                    )
+                store.append_step(spec.id, Step(1, "deal", 1))
+                await talking.publish(spec.id, 2)  # lost for the hub that is not listening
+                seq, _ = await asyncio.wait_for(sub.wait(), 15)
+                return seq
+        finally:
+            await listening.close()
+            await talking.close()
+
+    try:
+        assert run_async(scenario) == 2
+    finally:
+        store.close()

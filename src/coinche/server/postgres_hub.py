@@ -31,6 +31,8 @@ CHANNEL = "coinche_tables"
 MAX_PAYLOAD = 7900
 """PostgreSQL refuses a payload of 8,000 bytes or more; a bigger passing event is dropped
 (a quick message is far smaller)."""
+LISTENER = "coinche-hub"
+"""The listening connections' ``application_name`` (seen in ``pg_stat_activity``)."""
 RECONNECT_WAIT = (0.2, 5.0)
 """The first and the longest pause before connecting again after a fault."""
 
@@ -66,7 +68,8 @@ class PostgresHub(Hub):
         first = True
         while True:
             try:
-                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
+                listener = psycopg.AsyncConnection.connect(self.url, autocommit=True, application_name=LISTENER)
+                async with await listener as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     self.connected = True
                     ready.set()
