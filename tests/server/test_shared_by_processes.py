@@ -3,7 +3,8 @@ grace periods and idle clocks of a friends' table whose people are connected to 
 processes: each sees the other come and go, a dropped person is replaced after the grace
 period and gets the seat back through the other process, and a person whose process died
 (its presence no longer confirmed) is replaced by a process still watching. The rate
-limits: the tries made through every process count together. The hub: a lost connection loses nothing."""
+limits: the tries made through every process count together. The hub: a lost connection
+loses nothing."""
 
 from __future__ import annotations
 
