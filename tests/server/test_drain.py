@@ -35,6 +35,7 @@ from server_helpers import (
     request,
     service_of,
     ws_act,
+    ws_receive,
     ws_until_my_move,
 )
 from sqlalchemy.exc import OperationalError
@@ -210,7 +211,11 @@ def test_sigterm_drains_and_another_process_resumes_from_since(tmp_path: Path) -
         with first.connect(table_id, cookie) as ws:
             state = ws_until_my_move(ws)
             for _ in range(4):  # a few steps of the table, each with its seq
-                state = ws_until_my_move(ws, ws_act(ws, state, rng))
+                if state["awaiting_next_deal"]:  # four passes: the next deal
+                    ws.send(json.dumps(request("next_deal")))
+                    state = ws_until_my_move(ws, ws_receive(ws))
+                else:
+                    state = ws_until_my_move(ws, ws_act(ws, state, rng))
                 seqs.append(state["seq"])
             last = state["seq"]
             started = time.monotonic()
