@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from bench_server import HOST, START_TIMEOUT, Server, cpu_seconds, percentile, proc_status
 from databases import add_database_args, database_url
@@ -287,7 +287,7 @@ async def table_life(
             await asyncio.gather(
                 *(person(ws, seat, table, rng, args, totals, deadline) for seat, ws in enumerate(sockets))
             )
-    except (TimeoutError, OSError, ConnectionClosed, RuntimeError, ValueError, KeyError) as e:
+    except (TimeoutError, OSError, ConnectionClosed, InvalidHandshake, RuntimeError, ValueError, KeyError) as e:
         totals.errors[type(e).__name__] += 1
         if not counted:
             ready[0] += 1

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from friends_helpers import Person
 from server_helpers import call, live_table, run_async, service_of
 from sqlalchemy import text
 from test_accounts import sign_up
@@ -136,3 +137,19 @@ def test_a_hub_that_lost_its_connection_tells_its_subscribers_what_they_missed(p
         assert run_async(scenario) == 2
     finally:
         store.close()
+
+
+def test_a_seat_taken_through_one_process_opens_the_table_through_another(tmp_path: Path, postgres_url: str) -> None:
+    """The second process holds an older copy of the table (the host is connected there)
+    when a friend takes a seat through the first: the friend's connection to the second
+    process reads the table again instead of refusing a seat its copy does not show."""
+    with two_processes(tmp_path, postgres_url) as (a, b):
+        host, _, table_id, code = seated_table(a)
+        host.client = b
+        with host.connect(table_id) as h:
+            h.next_state()  # b now holds the table, with the host alone
+            paul = Person(a, "Paul")
+            assert paul.take_seat(code, 2).status_code == 303  # through a
+            paul.client = b
+            with paul.connect(table_id) as p:
+                assert p.next_state()["table"]["you"] == 2

@@ -358,6 +358,10 @@ async def table_socket(websocket: WebSocket) -> None:
     player = player_in_session(websocket)
     live = await service.table(table_id) if player is not None else None
     seat = live.seat_of(player) if live is not None and player is not None else None
+    if live is not None and seat is None and player is not None:
+        # This process's copy may not have the seat yet: taken through another process.
+        live = await service.table(table_id, fresh=True)
+        seat = live.seat_of(player) if live is not None else None
     if live is None or seat is None or player is None:
         await websocket.close(code=CLOSE_NOT_SEATED)
         return
