@@ -485,8 +485,9 @@ class TableService:
             live.apply(step)
         if steps:
             live.void_deals = 0  # given back by their writers
-            for player in live.human_players:  # counts may have changed: read them again
-                self.forget_player(player)
+            if live.spec.uses_free_deals and any(step.kind == "deal" for step in steps):
+                for player in live.human_players:  # a deal dealt elsewhere used one: read again
+                    self.forget_player(player)
             # Whoever stored them published them; this process's connections may not have
             # heard (another hub, or a notification merged away): tell them here.
             self.hub.deliver_here(live.id, live.seq)
