@@ -16,6 +16,11 @@ a player's list of games), ``tables.finished_at`` when its game ended, and
 the rating after each rated game (the profile's chart); ``stats_deals`` and ``rated_games``
 note the deals and games already counted, so counting again (a table read back from the
 log) changes nothing (``player_stats.py``).
+
+What several server processes on one PostgreSQL database share besides the logs:
+``table_presence`` (who is connected to which friends' table through which process,
+``presence.py``), ``rate_limit_hits`` (the rate limits' tries, ``rate_limits.py``), and the
+workers' ``workers``, ``bot_turns`` and ``bot_jobs`` (``turns.py``, ``worker.py``).
 """
 
 from __future__ import annotations
