@@ -8,12 +8,10 @@ import re
 import shutil
 import signal
 import subprocess
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
-from server_helpers import ServerProcess, free_port
+from server_helpers import ServerProcess, free_port, wait_until_serving
 from websockets.sync.client import ClientConnection
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"
@@ -49,20 +47,12 @@ class NginxProxy:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
-        deadline = time.monotonic() + 15
-        while True:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"nginx exited: {self.proc.stderr.read() if self.proc.stderr else ''!r}")
-            try:
-                with urllib.request.urlopen(self.base + "/", timeout=2) as answer:
-                    if answer.status == 200:
-                        return
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                self.stop()
-                raise AssertionError("nginx did not start")
-            time.sleep(0.1)
+        failed = wait_until_serving(self.base, self.proc, 15)
+        if failed == "exited":
+            raise AssertionError(f"nginx exited: {self.proc.stderr.read() if self.proc.stderr else ''!r}")
+        if failed is not None:
+            self.stop()
+            raise AssertionError("nginx did not start")
 
     connect = ServerProcess.connect
     new_guest_table = ServerProcess.new_guest_table

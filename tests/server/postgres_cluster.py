@@ -13,13 +13,14 @@ import contextlib
 import glob
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+
+from server_helpers import free_port
 
 TEMPLATE = "coinche_template"
 
@@ -33,13 +34,6 @@ def postgres_bin() -> Path | None:
     return Path(versions[-1]).parent if versions else None
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 class PostgresCluster:
     """A running cluster: ``url(name)`` of a database in it, ``new_database()`` a fresh one
     with the schema, ``stop()`` at the end."""
@@ -51,7 +45,7 @@ class PostgresCluster:
         self.bindir = bindir
         self.folder = Path(tempfile.mkdtemp(prefix="coinche-pg-"))
         self.data = self.folder / "data"
-        self.port = _free_port()
+        self.port = free_port()
         self.as_postgres = os.geteuid() == 0
         if self.as_postgres:
             shutil.chown(self.folder, "postgres", "postgres")

@@ -357,6 +357,24 @@ def free_port() -> int:
         return port
 
 
+def wait_until_serving(base: str, proc: subprocess.Popen[Any], timeout: float) -> str | None:
+    """Ask ``base/`` until it answers 200 (None), the process exits (``"exited"``) or
+    ``timeout`` seconds pass (``"timed out"``)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            return "exited"
+        try:
+            with urllib.request.urlopen(base + "/", timeout=2) as answer:
+                if answer.status == 200:
+                    return None
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            return "timed out"
+        time.sleep(0.1)
+
+
 class ServerProcess:
     """``coinche serve`` on a loopback port and a database, in its own process group
     (its bot workers with it), stopped by ``stop(signal)``; its output goes to ``log``."""
@@ -377,20 +395,12 @@ class ServerProcess:
             self.proc = subprocess.Popen(
                 command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=log.parent, start_new_session=True
             )
-        deadline = time.monotonic() + self.START_TIMEOUT
-        while True:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"the server exited ({self.proc.returncode}):\n{log.read_text('utf-8')}")
-            try:
-                with urllib.request.urlopen(self.base + "/", timeout=2) as answer:
-                    if answer.status == 200:
-                        return
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                self.stop(signal.SIGKILL)
-                raise AssertionError(f"the server did not start:\n{log.read_text('utf-8')}")
-            time.sleep(0.1)
+        failed = wait_until_serving(self.base, self.proc, self.START_TIMEOUT)
+        if failed == "exited":
+            raise AssertionError(f"the server exited ({self.proc.returncode}):\n{log.read_text('utf-8')}")
+        if failed is not None:
+            self.stop(signal.SIGKILL)
+            raise AssertionError(f"the server did not start:\n{log.read_text('utf-8')}")
 
     def stop(self, sig: signal.Signals = signal.SIGTERM, timeout: float = 20.0) -> int:
         """Send ``sig`` to the server, wait for it to end (then end what is left of its

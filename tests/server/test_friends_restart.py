@@ -37,7 +37,7 @@ class WebPerson:
         """The ``Cookie`` header."""
         return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
 
-    def _send(self, server: ServerProcess, method: str, path: str, body: str | None = None) -> tuple[int, str, str]:
+    def _send(self, server: Any, method: str, path: str, body: str | None = None) -> tuple[int, str, str]:
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
         headers = {"Cookie": self.cookie} if self.cookie else {}
         if body is not None:
@@ -54,7 +54,7 @@ class WebPerson:
         finally:
             conn.close()
 
-    def post(self, server: ServerProcess, path: str, form: dict[str, str]) -> tuple[int, str]:
+    def post(self, server: Any, path: str, form: dict[str, str]) -> tuple[int, str]:
         """The form of ``path`` read for its CSRF token, then posted; (status, location)."""
         status, _, text = self._send(server, "GET", path)
         token = CSRF_FIELD.search(text)
@@ -123,22 +123,29 @@ def in_the_play(state: dict[str, Any]) -> bool:
     return bool(deal["phase"] == "play" and len(deal["tricks"]) >= 3 and deal["trick"])
 
 
+def seat_four(site: Any, db: str, host: WebPerson, guests: list[WebPerson]) -> str:
+    """Through ``site`` (a server, or nginx in front of several): the host signs up and
+    makes a friends' table, the three guests take its other seats by its code; its id."""
+    status, _ = host.post(site, "/inscription", {"name": host.name, "password": PASSWORD, "confirm": PASSWORD})
+    assert status == 303
+    form = {"profile": "classic", "target": "1000", "level_1": "beginner", "level_2": "beginner"}
+    status, location = host.post(site, "/amis", {**form, "level_3": "beginner"})
+    assert status == 303 and location.startswith("/table/"), (status, location)
+    table_id = location.removeprefix("/table/")
+    ((code,),) = query(db, "SELECT code FROM tables WHERE id = :t", t=table_id)
+    for seat, guest in enumerate(guests, start=1):
+        status, location = guest.post(site, f"/rejoindre/{code}", {"name": guest.name, "seat": str(seat)})
+        assert (status, location) == (303, f"/table/{table_id}")
+    return table_id
+
+
 def test_four_people_find_their_seats_after_a_crash_and_play_on(tmp_path: Path, database_url: str) -> None:
     db = database_url
     log = tmp_path / "server.log"
     rng = random.Random(5)
     host, *guests = people = [WebPerson(name) for name in ("Hote", "Paul", "Marie", "Leo")]
     with ServerProcess(db, log) as server:
-        status, _ = host.post(server, "/inscription", {"name": "Hote", "password": PASSWORD, "confirm": PASSWORD})
-        assert status == 303
-        form = {"profile": "classic", "target": "1000", "level_1": "beginner", "level_2": "beginner"}
-        status, location = host.post(server, "/amis", {**form, "level_3": "beginner"})
-        assert status == 303 and location.startswith("/table/"), (status, location)
-        table_id = location.removeprefix("/table/")
-        ((code,),) = query(db, "SELECT code FROM tables WHERE id = :t", t=table_id)
-        for seat, guest in enumerate(guests, start=1):
-            status, location = guest.post(server, f"/rejoindre/{code}", {"name": guest.name, "seat": str(seat)})
-            assert (status, location) == (303, f"/table/{table_id}")
+        table_id = seat_four(server, db, host, guests)
         with contextlib.ExitStack() as stack:
             sockets = [stack.enter_context(p.connect(server, table_id)) for p in people]
             states = [next_state(ws) for ws in sockets]

@@ -19,7 +19,7 @@ import pytest
 from nginx_proxy import NginxProxy, Recorded, nginx_binary
 from postgres_cluster import PostgresCluster
 from server_helpers import ServerProcess, check_no_leak, query, request, ws_act, ws_until_my_move
-from test_friends_restart import PASSWORD, WebPerson, in_the_play, next_state, play
+from test_friends_restart import WebPerson, in_the_play, next_state, play, seat_four
 from test_workers import turns_of, wait_until, worker_process
 from websockets.exceptions import ConnectionClosed
 
@@ -54,16 +54,7 @@ def test_four_people_on_two_servers_behind_nginx_survive_a_killed_server(tmp_pat
         servers = [stack.enter_context(ServerProcess(url, tmp_path / f"server-{n}.log")) for n in (1, 2)]
         stack.enter_context(worker_process(url, "worker-1", tmp_path / "worker-1.log"))
         proxy = stack.enter_context(NginxProxy(tmp_path / "nginx", [s.port for s in servers]))
-        status, _ = host.post(proxy, "/inscription", {"name": "Hote", "password": PASSWORD, "confirm": PASSWORD})
-        assert status == 303
-        form = {"profile": "classic", "target": "1000", "level_1": "beginner", "level_2": "beginner"}
-        status, location = host.post(proxy, "/amis", {**form, "level_3": "beginner"})
-        assert status == 303 and location.startswith("/table/"), (status, location)
-        table_id = location.removeprefix("/table/")
-        ((code,),) = query(url, "SELECT code FROM tables WHERE id = :t", t=table_id)
-        for seat, guest in enumerate(guests, start=1):
-            status, location = guest.post(proxy, f"/rejoindre/{code}", {"name": guest.name, "seat": str(seat)})
-            assert (status, location) == (303, f"/table/{table_id}")
+        table_id = seat_four(proxy, url, host, guests)
 
         sockets = [
             Recorded(stack.enter_context(p.connect(proxy, table_id)), log) for p, log in zip(people, logs, strict=True)
