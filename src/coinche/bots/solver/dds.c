@@ -94,12 +94,13 @@ static inline int lowest_card(uint32_t x) {
 /* ------------------------------------------------------------------------------------ */
 
 typedef struct {
-    uint32_t hands[4]; /* the four hands at the trick start: the exact key */
-    int16_t lower;     /* the value is >= lower */
-    int16_t upper;     /* the value is <= upper */
-    uint8_t meta;      /* leader | (sweep eligibility + 1) << 2 | search kind << 4 */
-    uint8_t best;      /* best lead found, 0xFF if none */
-    uint16_t gen;      /* generation that wrote the entry; other generations are empty */
+    uint32_t key[4]; /* the four hands at the trick start in relative ranks (see Shape) */
+    uint32_t cards;  /* the cards left, a byte per suit slot in strength order (see Shape) */
+    int16_t lower;   /* the value is >= lower (for the cards of `cards`) */
+    int16_t upper;   /* the value is <= upper */
+    uint8_t meta;    /* leader | (sweep eligibility + 1) << 2 | search kind << 4 */
+    uint8_t best;    /* best lead found, relative: suit slot << 3 | rank among the suit's cards left; 0xFF none */
+    uint16_t gen;    /* generation that wrote the entry; other generations are empty */
 } TTEntry;
 
 /* A bucket fills one 64-byte cache line, so a probe costs at most one cache miss. */
@@ -125,10 +126,40 @@ static inline uint64_t mix64(uint64_t x) {
     return x;
 }
 
-static inline uint32_t tt_index(const uint32_t *hands, int meta) {
-    uint64_t a = (uint64_t)hands[0] | (uint64_t)hands[1] << 32;
-    uint64_t b = (uint64_t)hands[2] | (uint64_t)hands[3] << 32;
+static inline uint32_t tt_index(const uint32_t *key, int meta) {
+    uint64_t a = (uint64_t)key[0] | (uint64_t)key[1] << 32;
+    uint64_t b = (uint64_t)key[2] | (uint64_t)key[3] << 32;
     return (uint32_t)mix64(a ^ mix64(b + (uint64_t)meta * 0x9e3779b97f4a7c15ULL)) & (TT_BUCKETS - 1);
+}
+
+/* Tables of the relative ranks, filled once when the module loads (read-only after).
+ * STRENGTH_BYTE[order][b]: the suit byte b (bit r: the card of rank r) with its bits moved to
+ * the cards' strength order (0 the plain order, 1 the trump order); COMPRESS[u][h]: the bits
+ * of h (a subset of u) renumbered by rank among the bits of u (bit k: the k-th weakest). */
+static uint8_t STRENGTH_BYTE[2][256];
+static uint8_t COMPRESS[256][256];
+
+static void init_rank_tables(void) {
+    for (int b = 0; b < 256; b++) {
+        int p = 0, t = 0;
+        for (int r = 0; r < 8; r++)
+            if (b >> r & 1) {
+                p |= 1 << PLAIN_STRENGTH[r];
+                t |= 1 << TRUMP_STRENGTH[r];
+            }
+        STRENGTH_BYTE[0][b] = (uint8_t)p;
+        STRENGTH_BYTE[1][b] = (uint8_t)t;
+    }
+    for (int u = 0; u < 256; u++)
+        for (int h = 0; h < 256; h++) {
+            int out = 0, k = 0;
+            for (int i = 0; i < 8; i++)
+                if (u >> i & 1) {
+                    if (h >> i & 1) out |= 1 << k;
+                    k++;
+                }
+            COMPRESS[u][h] = (uint8_t)out;
+        }
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -159,6 +190,10 @@ typedef struct {
     uint8_t order[4][8]; /* each suit's cards, weakest first */
     uint32_t trump_mask; /* cards that can cut: the trump suit, none at SA/TA */
     uint32_t zero_mask;  /* cards worth no points */
+    uint8_t trump_order[4];      /* 1 when the suit ranks in the trump order */
+    uint8_t strength_points[4][8]; /* each suit's card points, weakest card first */
+    int symmetric_from;  /* suits interchangeable in the table from this slot: 1 in a suit
+                            contract (the trump suit stays first), 0 at SA and TA */
     /* the search */
     uint32_t hand[4];    /* cards still held */
     int remaining;       /* their card points */
@@ -189,7 +224,10 @@ static void set_rules(Solver *s, int trump, int ffb_ta) {
         int strength = (trump == ALL_TRUMP || suit == trump) ? TRUMP_STRENGTH[rank] : PLAIN_STRENGTH[rank];
         s->power[c] = (uint8_t)(strength + ((s->trump_mask >> c & 1) ? 8 : 0));
         s->order[suit][strength] = (uint8_t)c;
+        s->strength_points[suit][strength] = pts[rank];
     }
+    for (int suit = 0; suit < 4; suit++) s->trump_order[suit] = trump == ALL_TRUMP || suit == trump;
+    s->symmetric_from = trump < NO_TRUMP ? 1 : 0;
     for (int c = 0; c < 32; c++) {
         uint32_t m = 0;
         for (int r = 0; r < 8; r++) {
@@ -364,47 +402,150 @@ static int order_moves(const Solver *s, const Trick *t, int seat, uint32_t legal
 /* Transposition table access                                                           */
 /* ------------------------------------------------------------------------------------ */
 
+/* kind 0: the points search (bounds shift with the cards' points); 1: the sweep search (a
+ * yes or no that points do not change). */
 static inline int tt_meta(int leader, int elig, int kind) { return leader | (elig + 1) << 2 | kind << 4; }
 
-static inline int tt_match(const TTEntry *e, const Solver *s, int meta) {
-    return e->gen == s->gen && e->meta == meta && e->hands[0] == s->hand[0] && e->hands[1] == s->hand[1] &&
-           e->hands[2] == s->hand[2] && e->hands[3] == s->hand[3];
+/* The shape of a trick start: what the search from there depends on, up to card points.
+ * Each suit's cards left are renumbered by rank among themselves (the 9 and the jack left of
+ * a plain suit are its cards 0 and 1, whichever cards were played), and interchangeable suits
+ * (the plain suits of a suit contract, every suit at SA and TA) are put in a canonical order.
+ * Two trick starts of one shape are played out alike, trick for trick, by corresponding
+ * cards: their values differ only by the points of corresponding cards, so a bound stored
+ * for one holds for the other shifted by at most that difference ("payoff similarity",
+ * Furtak and Buro, IJCAI 2011). The bonuses depend only on who wins the tricks. */
+typedef struct {
+    uint32_t key[4];  /* each hand in relative ranks: bit slot * 8 + k, the k-th weakest card left */
+    uint32_t cards;   /* the cards left: byte `slot` in strength order */
+    uint8_t suit[4];  /* the actual suit of each slot */
+    uint8_t slot[4];  /* the slot of each actual suit */
+} Shape;
+
+static void shape_of(const Solver *s, Shape *sh) {
+    uint32_t all = s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3];
+    uint64_t sort_key[4];
+    uint32_t column[4], left[4];
+    for (int suit = 0; suit < 4; suit++) {
+        const uint8_t *to_strength = STRENGTH_BYTE[s->trump_order[suit]];
+        int shift = 8 * suit;
+        uint32_t u = to_strength[(all >> shift) & 0xFF], col = 0;
+        for (int seat = 0; seat < 4; seat++)
+            col |= (uint32_t)COMPRESS[u][to_strength[(s->hand[seat] >> shift) & 0xFF]] << 8 * seat;
+        column[suit] = col;
+        left[suit] = u;
+        sort_key[suit] = (uint64_t)col << 8 | u;
+    }
+    int order[4];
+    int n = 0;
+    if (s->symmetric_from) order[n++] = s->trump;
+    for (int suit = 0; suit < 4; suit++) {
+        if (s->symmetric_from && suit == s->trump) continue;
+        int i = n++; /* insertion sort of the interchangeable suits, largest key first */
+        while (i > s->symmetric_from && sort_key[order[i - 1]] < sort_key[suit]) {
+            order[i] = order[i - 1];
+            i--;
+        }
+        order[i] = suit;
+    }
+    sh->key[0] = sh->key[1] = sh->key[2] = sh->key[3] = 0;
+    sh->cards = 0;
+    for (int slot = 0; slot < 4; slot++) {
+        int suit = order[slot];
+        sh->suit[slot] = (uint8_t)suit;
+        sh->slot[suit] = (uint8_t)slot;
+        sh->cards |= left[suit] << 8 * slot;
+        for (int seat = 0; seat < 4; seat++) sh->key[seat] |= (column[suit] >> 8 * seat & 0xFF) << 8 * slot;
+    }
 }
 
-/* The entry of the current trick start (the hands of s), NULL if none. */
-static TTEntry *tt_probe(Solver *s, int meta) {
-    TTEntry *b = s->tt[tt_index(s->hand, meta)].e;
-    for (int i = 0; i < TT_WAYS; i++)
-        if (tt_match(b + i, s, meta)) return b + i;
-    return NULL;
+/* How much the value of the current shape `sh` may exceed (*up) or fall short of (*down,
+ * negative) the value of the same shape over the cards `stored`: each pair of corresponding
+ * cards may be won by either team. */
+static void shape_shift(const Solver *s, const Shape *sh, uint32_t stored, int *down, int *up) {
+    int lo = 0, hi = 0;
+    for (int slot = 0; slot < 4; slot++) {
+        uint32_t a = stored >> 8 * slot & 0xFF, b = sh->cards >> 8 * slot & 0xFF;
+        if (a == b) continue;
+        const uint8_t *pts = s->strength_points[sh->suit[slot]];
+        for (; a; a &= a - 1, b &= b - 1) {
+            int d = pts[lowest_card(b)] - pts[lowest_card(a)];
+            if (d < 0)
+                lo += d;
+            else
+                hi += d;
+        }
+    }
+    *down = lo;
+    *up = hi;
 }
 
-/* Record lower <= value <= upper for the current trick start, merged with what is known.
- * Replaces, in order of preference: the same position, an empty (stale) entry, the entry
- * with the fewest cards left (the cheapest to search again). */
-static void tt_store(Solver *s, int meta, int lower, int upper, int best) {
-    TTEntry *b = s->tt[tt_index(s->hand, meta)].e;
+/* A card as the table stores it: slot << 3 | its rank among its suit's cards left. */
+static int relative_card(const Solver *s, const Shape *sh, int c) {
+    if (c < 0) return 0xFF;
+    int suit = c >> 3, slot = sh->slot[suit];
+    uint32_t strength = s->power[c] & 7u;
+    return slot << 3 | popcount32((sh->cards >> 8 * slot) & ((1u << strength) - 1));
+}
+
+static int actual_card(const Solver *s, const Shape *sh, int rel) {
+    if (rel == 0xFF) return -1;
+    int slot = rel >> 3, k = rel & 7, suit = sh->suit[slot];
+    uint32_t u = sh->cards >> 8 * slot & 0xFF;
+    for (; k; k--) u &= u - 1;
+    return u ? s->order[suit][lowest_card(u)] : -1;
+}
+
+static inline int tt_match(const TTEntry *e, const Solver *s, const Shape *sh, int meta) {
+    return e->gen == s->gen && e->meta == meta && e->key[0] == sh->key[0] && e->key[1] == sh->key[1] &&
+           e->key[2] == sh->key[2] && e->key[3] == sh->key[3];
+}
+
+/* What the table knows of the current trick start: its bounds (shifted to its cards) and
+ * best lead. Returns 0 when nothing is known. */
+static int tt_probe(Solver *s, const Shape *sh, int meta, int *lower, int *upper, int *best) {
+    TTEntry *b = s->tt[tt_index(sh->key, meta)].e;
+    for (int i = 0; i < TT_WAYS; i++) {
+        TTEntry *e = b + i;
+        if (!tt_match(e, s, sh, meta)) continue;
+        int down = 0, up = 0;
+        if (e->cards != sh->cards && !(meta >> 4)) shape_shift(s, sh, e->cards, &down, &up);
+        *lower = e->lower <= -INF ? -INF : e->lower + down;
+        *upper = e->upper >= INF ? INF : e->upper + up;
+        *best = actual_card(s, sh, e->best);
+        return 1;
+    }
+    return 0;
+}
+
+/* Record lower <= value <= upper for the current trick start, merged with what is known of
+ * its shape. Replaces, in order of preference: the same shape, an empty (stale) entry, the
+ * entry with the fewest cards left (the cheapest to search again). */
+static void tt_store(Solver *s, const Shape *sh, int meta, int lower, int upper, int best) {
+    TTEntry *b = s->tt[tt_index(sh->key, meta)].e;
     TTEntry *victim = NULL;
     int victim_cards = 99;
     for (int i = 0; i < TT_WAYS; i++) {
         TTEntry *e = b + i;
-        if (tt_match(e, s, meta)) {
-            if (e->lower > lower) lower = e->lower;
-            if (e->upper < upper) upper = e->upper;
+        if (tt_match(e, s, sh, meta)) {
+            int down = 0, up = 0;
+            if (e->cards != sh->cards && !(meta >> 4)) shape_shift(s, sh, e->cards, &down, &up);
+            if (e->lower > -INF && e->lower + down > lower) lower = e->lower + down;
+            if (e->upper < INF && e->upper + up < upper) upper = e->upper + up;
             victim = e;
             break;
         }
-        int cards = e->gen != s->gen ? -1 : popcount32(e->hands[0]);
+        int cards = e->gen != s->gen ? -1 : popcount32(e->key[0]);
         if (cards < victim_cards) {
             victim = e;
             victim_cards = cards;
         }
     }
-    memcpy(victim->hands, s->hand, sizeof victim->hands);
+    memcpy(victim->key, sh->key, sizeof victim->key);
+    victim->cards = sh->cards;
     victim->lower = (int16_t)lower;
     victim->upper = (int16_t)upper;
     victim->meta = (uint8_t)meta;
-    victim->best = (uint8_t)(best < 0 ? 0xFF : best);
+    victim->best = (uint8_t)relative_card(s, sh, best);
     victim->gen = s->gen;
 }
 
@@ -516,14 +657,14 @@ static int search_start(Solver *s, int leader, int elig, int alpha, int beta) {
     if (hi <= alpha) return hi;
     if (lo >= beta) return lo;
 
-    int meta = tt_meta(leader, elig, 0), tt_move = -1;
-    TTEntry *e = tt_probe(s, meta);
-    if (e) {
-        if (e->lower >= beta) return e->lower;
-        if (e->upper <= alpha) return e->upper;
-        if (e->lower > alpha) alpha = e->lower;
-        if (e->upper < beta) beta = e->upper;
-        if (e->best != 0xFF) tt_move = e->best;
+    int meta = tt_meta(leader, elig, 0), tt_move = -1, tt_lower, tt_upper;
+    Shape sh;
+    shape_of(s, &sh);
+    if (tt_probe(s, &sh, meta, &tt_lower, &tt_upper, &tt_move)) {
+        if (tt_lower >= beta) return tt_lower;
+        if (tt_upper <= alpha) return tt_upper;
+        if (tt_lower > alpha) alpha = tt_lower;
+        if (tt_upper < beta) beta = tt_upper;
     }
     Trick t = {leader, 0, 0, 0, 0, 0, elig, 0};
     int best_card = -1;
@@ -536,11 +677,11 @@ static int search_start(Solver *s, int leader, int elig, int alpha, int beta) {
         }
     }
     if (v <= alpha)
-        tt_store(s, meta, -INF, v, best_card);
+        tt_store(s, &sh, meta, -INF, v, best_card);
     else if (v >= beta)
-        tt_store(s, meta, v, INF, best_card);
+        tt_store(s, &sh, meta, v, INF, best_card);
     else
-        tt_store(s, meta, v, v, best_card);
+        tt_store(s, &sh, meta, v, v, best_card);
     return v;
 }
 
@@ -648,12 +789,13 @@ static int sweep_start(Solver *s, int leader) {
     s->nodes++;
     if (!s->hand[leader]) return 1;
     if (sweep_hopeless(s)) return 0;
-    int meta = tt_meta(leader, -1, 1);
-    TTEntry *e = tt_probe(s, meta);
-    if (e) return e->lower;
+    int meta = tt_meta(leader, -1, 1), lower, upper, best;
+    Shape sh;
+    shape_of(s, &sh);
+    if (tt_probe(s, &sh, meta, &lower, &upper, &best)) return lower;
     Trick t = {leader, 0, 0, 0, 0, 0, -1, 0};
     int r = sweep_play(s, &t);
-    tt_store(s, meta, r, r, -1);
+    tt_store(s, &sh, meta, r, r, -1);
     return r;
 }
 
@@ -930,6 +1072,7 @@ static struct PyModuleDef dds_module = {
 };
 
 PyMODINIT_FUNC PyInit__dds(void) {
+    init_rank_tables();
     PyObject *m = PyModule_Create(&dds_module);
     if (!m) return NULL;
     ModuleState *st = get_state(m);
