@@ -141,6 +141,7 @@ BUILTIN_BOTS: dict[str, str] = {
     "expert-uniform": "coinche.bots.expert:UniformExpertBot",
     "expert-no-play-model": "coinche.bots.expert:NoPlayModelExpertBot",
     "expert-v1": "coinche.bots.baselines.expert_v1.expert:ExpertBot",
+    "expert-v2": "coinche.bots.baselines.expert_v2.expert:ExpertBot",
     "adaptive": "coinche.bots.adaptive:AdaptiveBot",
 }
 

@@ -1,0 +1,79 @@
+"""Expert: search. Perfect-information Monte Carlo over sampled deals, scored by the
+double-dummy solver, with the contract in view.
+
+The modules, in the order of one decision:
+
+* ``deals``: for the card play, the unseen cards dealt consistent with everything seen
+  (voids, failures to overtrump, belote, shown melds), each deal weighted by how well it
+  explains the auction and the cards the other seats chose (``play_model``);
+* ``auction``: calls. For every call, the expected score of the deal from the hand
+  evaluator's estimate of the team's points, corrected by what self-play measured
+  (``calibration``); the best call is made (pass included);
+* ``card_play``: cards. Ask the solver the value of every candidate card in every deal;
+* ``outcome``: card points turned into the deal's score margin (made or failed, coinche,
+  belote, melds: RULES.md section 5), what both of them maximise.
+"""
+
+from __future__ import annotations
+
+from .....engine.actions import DECLARE_BASE, is_announce
+from .....engine.deal import View
+from .....engine.messages import Message
+from ....base import Bot, Decision, with_belote
+from .auction import choose_call
+from .card_play import choose_card
+from .config import ExpertConfig
+
+__all__ = ["ExpertBot", "ExpertConfig", "NoPlayModelExpertBot", "UniformExpertBot"]
+
+
+class ExpertBot(Bot):
+    name = "expert-v2"
+
+    def __init__(
+        self, seed: int | None = None, samples: int = 100, inference: bool = True, play_inference: bool = True
+    ) -> None:
+        super().__init__(seed)
+        self.config = ExpertConfig(samples=samples, inference=inference, play_inference=play_inference)
+
+    # No explanation of the expert names a hidden card (only the card it plays): public
+    # and private reasons are the same.
+
+    def choose(self, view: View) -> Decision:
+        acts = view.legal_actions
+        if len(acts) == 1:
+            return Decision.reasoned(acts[0], Message.of("bot.only_legal_action"))
+        return super().choose(view)
+
+    def choose_call(self, view: View) -> Decision:
+        return choose_call(view, self.config, self.rng)
+
+    def choose_declaration(self, view: View) -> Decision:
+        return Decision.reasoned(DECLARE_BASE, Message.of("bot.declare_all"))
+
+    def choose_card(self, view: View) -> Decision:
+        acts = view.legal_actions
+        cards = [a for a in acts if not is_announce(a)]
+        if len(cards) == 1:
+            return Decision.reasoned(with_belote(cards[0], acts), Message.of("bot.only_legal_card"))
+        return choose_card(view, cards, acts, self.config, self.rng)
+
+
+class UniformExpertBot(ExpertBot):
+    """The expert without inference: sampled deals are weighted uniformly (to measure
+    what the inference earns)."""
+
+    name = "expert-v2-uniform"
+
+    def __init__(self, seed: int | None = None, samples: int = 100) -> None:
+        super().__init__(seed, samples=samples, inference=False)
+
+
+class NoPlayModelExpertBot(ExpertBot):
+    """The expert without the play model: sampled deals are weighted by the auction only
+    (to measure what reading the cards played earns)."""
+
+    name = "expert-v2-no-play-model"
+
+    def __init__(self, seed: int | None = None, samples: int = 100) -> None:
+        super().__init__(seed, samples=samples, play_inference=False)

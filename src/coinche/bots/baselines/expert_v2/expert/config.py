@@ -1,0 +1,58 @@
+"""The expert's knobs, in one frozen value shared by its auction and card-play modules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ExpertConfig:
+    samples: int = 100
+    """Sampled deals per card decision, all searched for the cards not dropped as clearly
+    worse (unless the work budget runs out first)."""
+    exact_samples: int = 8
+    """Of those, deals on which the exact double-dummy points of the cards left in the race
+    are computed."""
+    inference: bool = True
+    """Weight sampled deals by how well they explain the other seats' calls..."""
+    play_inference: bool = True
+    """...and the cards they chose (``play_model``), when ``inference`` is on."""
+    coinche_fails: float = 0.8
+    """Auction: coinche only a contract that fails at least this often (the defenders'
+    estimate is noisy, and a coinche stops the auction that might have carried the
+    opponents higher: coinching from 65% lost to coinching from 75 to 85% in duels)..."""
+    coinche_margin: float = 10.0
+    """...and whose coinche adds at least this much to the expected score margin."""
+    their_coinche_fails: float = 0.65
+    """The opponents are expected to coinche a bid of ours about as often as it fails this
+    often (the middle of the curve of ``auction.coinche_chance``)."""
+    their_coinche_width: float = 0.08
+    """...and the width of that curve: how gradually their coinches come as the fall
+    grows likely."""
+    surcoinche_made: float = 0.6
+    """Surcoinche only a contract made at least this often (and worth more surcoinched:
+    the coinched outlook already reads the coinche as a warning)."""
+    bid_margin: float = 0.0
+    """A bid must beat passing by this much expected margin (and no more than that: a bid
+    is judged by its expected score, coinche risk included, however often it fails)."""
+    capot_made: float = 0.85
+    """A capot only when the sweep is that likely: self-play made 38% of the capots bid
+    without this bar (the evaluator's sweep chance is overconfident in bidding hands)."""
+    exact_unseen: int = 10
+    """Card play: with at most this many unseen cards, try every consistent layout..."""
+    exact_layouts: int = 150
+    """...when there are at most this many of them (searched exactly, no sampling)."""
+    first_batch: int = 20
+    """Card play: deals searched for every card before any is dropped as clearly worse."""
+    batch: int = 10
+    """Deals between two later rejection rounds."""
+    z: float = 2.5
+    """Standard errors by which a card must trail the leader to be dropped."""
+    points_allowance: int = 12
+    """Card points the exact stage could still find in a trailing card's favour: a card is
+    dropped only when it trails by more than their worth in score margin."""
+    work: int = 1_500_000
+    """Solver nodes (trick starts) one card decision may spend; reached, no more deals are
+    searched (at least ``min_deals``). A budget of work, not time: reproducible."""
+    min_deals: int = 8
+    """Deals searched whatever the budget."""

@@ -1,0 +1,110 @@
+"""The deals the expert searches: the unseen cards dealt consistent with everything seen
+(``sampling``), each deal weighted by how well it explains the other seats' calls and the
+cards they chose (``play_model``).
+
+The weighting is the expert's own reading of the auction (a soft score on a quick hand
+strength, not a probability model); the sure facts (voids, belote, shown melds) come from
+``knowledge`` through ``sampling``, shared with the other levels.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from .....engine.actions import PASS, bid_rank, bid_trump, is_numeric_bid
+from .....engine.cards import ACE, ALL_TRUMP, JACK, NINE, NO_TRUMP, SUIT_MASKS, TEN, CardSet, Trump, card
+from .....engine.deal import View
+from .....engine.play import tables
+from ..knowledge import AuctionInfo, parse_auction
+from ..sampling import constraints_from_view, relaxed, sample_deals
+from .config import ExpertConfig
+from .play_model import clues, play_model
+
+Hands = tuple[CardSet, ...]
+
+
+def play_deals(view: View, n: int, config: ExpertConfig, rng: random.Random) -> tuple[list[Hands], list[float]]:
+    """``n`` deals of the hands still held, consistent with the view (the inferences
+    relaxed when they seem contradictory), and their weights."""
+    c = constraints_from_view(view)
+    samples = sample_deals(c, n, rng)
+    if len(samples) < n // 2:
+        samples += sample_deals(relaxed(c), n - len(samples), rng)
+    return samples, play_weights(view, samples, config)
+
+
+def play_weights(view: View, samples: Sequence[Hands], config: ExpertConfig) -> list[float]:
+    """Weights of deals of the hands still held: the auction's likelihood of the dealt
+    hands (the cards played put back), times the play's (``play_model``: how well the
+    deal explains the cards the other seats chose); uniform when no deal explains them."""
+    if not config.inference:
+        return [1.0] * len(samples)
+    info = parse_auction(view.calls, view.dealer, view.rules)
+    played = played_by_seat(view)
+    weights = [auction_likelihood(view, info, [h | p for h, p in zip(hands, played, strict=True)]) for hands in samples]
+    if config.play_inference:
+        model = play_model()
+        found = clues(view)
+        if found:
+            weights = [w * model.likelihood(found, hands) for w, hands in zip(weights, samples, strict=True)]
+    if sum(weights) <= 0:
+        weights = [1.0] * len(samples)
+    return weights
+
+
+def played_by_seat(view: View) -> list[CardSet]:
+    """Per seat, the cards it has played (the trick in progress included)."""
+    played = [0, 0, 0, 0]
+    tricks = [(t.leader, t.cards) for t in view.tricks] + [(view.trick_leader, view.trick)]
+    for leader, cards in tricks:
+        for i, x in enumerate(cards):
+            played[(leader + i) & 3] |= 1 << x
+    return played
+
+
+def hand_strength(hand: CardSet, trump: Trump) -> float:
+    """A quick estimate of a hand's worth with ``trump`` (points it brings), for choosing
+    which trumps to search and for reading the other seats' bids."""
+    tt = tables(trump)
+    score = 0.0
+    if trump < NO_TRUMP:
+        trumps = hand & SUIT_MASKS[trump]
+        n = trumps.bit_count()
+        score += 18 * (trumps >> card(trump, JACK) & 1) + 12 * (trumps >> card(trump, NINE) & 1)
+        score += 6 * n + 4 * (trumps >> card(trump, ACE) & 1)
+        for s in range(4):
+            if s != trump:
+                score += 10 * (hand >> card(s, ACE) & 1) + 4 * (hand >> card(s, TEN) & 1 and hand >> card(s, ACE) & 1)
+        return score
+    for c in range(32):
+        if hand >> c & 1:
+            score += tt.points[c] * 0.6
+            if trump == ALL_TRUMP and c & 7 in (JACK, NINE):
+                score += 6
+            if trump == NO_TRUMP and c & 7 == ACE:
+                score += 6
+    return score
+
+
+def auction_likelihood(view: View, info: AuctionInfo, hands: Sequence[CardSet]) -> float:
+    """How well a deal explains the other seats' calls: a seat that bid a trump is likely
+    strong in it; a seat that passed is unlikely to hold a strong hand. A soft score
+    (not a probability model) on ``hand_strength``."""
+    logw = 0.0
+    for seat, call in info.calls:
+        if seat == view.seat:
+            continue
+        h = hands[seat]
+        if is_numeric_bid(call):
+            t = bid_trump(call)
+            s = hand_strength(h, t)
+            # Openings around 80 promise a hand of strength ~45; each +10 about +10 strength.
+            partner_bid = info.value_in((seat + 2) & 3, t)
+            expected = 40 + (bid_rank(call) // 10 - max(80, partner_bid + 10 if partner_bid else 80))
+            logw -= max(0.0, expected - s) ** 2 / 200.0
+        elif call == PASS and info.last_bid is None:
+            best = max(hand_strength(h, t) for t in range(4))
+            logw -= max(0.0, best - 55) ** 2 / 200.0
+    return math.exp(max(logw, -50.0))
