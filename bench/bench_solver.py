@@ -229,12 +229,10 @@ class Bench:
         self.old = old
         self.new = new
         self.mismatches: list[str] = []
-        self.flip = False
 
     def compare(self, what: str, pos: Position, call: Call, o: Series, n: Series) -> None:
-        """Time ``call`` on both solvers (alternating which goes first) and check the values."""
-        self.flip = not self.flip
-        order = (self.new, self.old) if self.flip else (self.old, self.new)
+        """Time ``call`` on both solvers (each goes first every other position) and check the values."""
+        order = (self.new, self.old) if len(o.times) % 2 else (self.old, self.new)
         results: dict[str, object] = {}
         for solver in order:
             value, ms, nodes = timed(solver, call, pos)
