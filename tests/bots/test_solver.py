@@ -7,6 +7,7 @@ import random
 from types import ModuleType
 
 import pytest
+from solver_positions import random_position, remaining_total, winner_index
 
 import coinche.bots.solver as dds
 from coinche.bots.solver import Position
@@ -14,7 +15,7 @@ from coinche.bots.solver import reference as ref
 from coinche.engine.actions import PASS, card_of, is_card, make_bid
 from coinche.engine.cards import ALL_TRUMP, NO_TRUMP, card_list, parse_card, parse_cards
 from coinche.engine.deal import Deal, Phase, random_hands
-from coinche.engine.play import legal_mask, tables, trick_winner
+from coinche.engine.play import legal_mask, tables
 from coinche.engine.rules import RuleSet
 
 IMPLEMENTATIONS = {"c": dds, "reference": ref}
@@ -26,64 +27,6 @@ def impl(request: pytest.FixtureRequest) -> ModuleType:
     return IMPLEMENTATIONS[request.param]
 
 
-# ----- random positions -----
-
-
-def _winner_index(trick: list[int], trump: int, ffb: bool) -> int:
-    return trick_winner(trick, tables(trump, ffb))
-
-
-def random_position(
-    rng: random.Random,
-    tricks_left: int,
-    *,
-    trump: int | None = None,
-    in_trick: int | None = None,
-    undertrump_forced: bool | None = None,
-    sweep: bool | None = None,
-) -> Position:
-    """Deal, then play random legal cards (engine legality) until ``tricks_left`` tricks
-    remain, plus ``in_trick`` cards (random 0..3 if None) of the current trick."""
-    hands = list(random_hands(rng))
-    trump = rng.randrange(6) if trump is None else trump
-    uf = rng.random() < 0.5 if undertrump_forced is None else undertrump_forced
-    ffb = rng.random() < 0.5
-    tt = tables(trump, ffb)
-    leader = rng.randrange(4)
-    winners: list[int] = []
-    trick: list[int] = []
-    n_cards = (8 - tricks_left) * 4 + (rng.randrange(4) if in_trick is None else in_trick)
-    for _ in range(n_cards):
-        seat = (leader + len(trick)) & 3
-        if trick:
-            w = _winner_index(trick, trump, ffb)
-            legal = legal_mask(hands[seat], trick, trick[w], (leader + w) & 1 == seat & 1, tt, uf)
-        else:
-            legal = hands[seat]
-        c = rng.choice(card_list(legal))
-        hands[seat] &= ~(1 << c)
-        trick.append(c)
-        if len(trick) == 4:
-            leader = (leader + _winner_index(trick, trump, ffb)) & 3
-            winners.append(leader & 1)
-            trick = []
-    sweep_bonus, sweep_team = 0, None
-    if (rng.random() < 0.3 if sweep is None else sweep) and len(set(winners)) <= 1:
-        sweep_bonus = 90
-        sweep_team = winners[0] if winners else None
-    last = 10 if rng.random() < 0.8 else rng.choice((0, 5, 20))
-    return Position(
-        (hands[0], hands[1], hands[2], hands[3]), trump, leader, tuple(trick), uf, ffb, last, sweep_bonus, sweep_team
-    )
-
-
-def remaining_total(pos: Position) -> int:
-    """Card points still to win plus the last-trick bonus (no sweep bonus)."""
-    pts = tables(pos.trump, pos.ffb_ta).points
-    cards = [c for h in pos.hands for c in card_list(h)] + list(pos.trick)
-    return sum(pts[c] for c in cards) + (pos.last_trick_bonus if cards else 0)
-
-
 def engine_legal(pos: Position) -> int:
     """The engine's legal mask for the player to move."""
     tt = tables(pos.trump, pos.ffb_ta)
@@ -92,7 +35,7 @@ def engine_legal(pos: Position) -> int:
     if not pos.trick:
         return hand
     trick = list(pos.trick)
-    w = _winner_index(trick, pos.trump, pos.ffb_ta)
+    w = winner_index(trick, pos.trump, pos.ffb_ta)
     return legal_mask(hand, trick, trick[w], (pos.leader + w) & 1 == seat & 1, tt, pos.undertrump_forced)
 
 
