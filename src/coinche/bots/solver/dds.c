@@ -587,6 +587,39 @@ static void sure_bounds(const Solver *s, int elig, int *lo, int *hi) {
     }
 }
 
+/* The fewest points among the cards of a non-empty set. */
+static inline int min_points(const Solver *s, uint32_t m) {
+    int p = 255;
+    for (; m; m &= m - 1)
+        if (s->points[lowest_card(m)] < p) p = s->points[lowest_card(m)];
+    return p;
+}
+
+/* A one-trick lower bound of the points the leader's team wins from this trick start (DDS's
+ * quick tricks, kept to one trick): a lead that surely wins the trick (the master of its
+ * suit, that no opponent can ruff) brings its points and, from each other seat, at least
+ * its cheapest card it may play (of the suit led, else any). 0 when no lead is sure. */
+static int quick_trick(const Solver *s, int leader) {
+    uint32_t lead = s->hand[leader], lho = s->hand[(leader + 1) & 3], rho = s->hand[(leader + 3) & 3];
+    uint32_t others = lho | rho | s->hand[(leader + 2) & 3];
+    int best = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        uint32_t sm = SUIT_MASK[suit];
+        if (!(lead & sm)) continue;
+        int c = top_card(s, lead, suit);
+        if (s->above[c] & others) continue; /* not the master of its suit */
+        if (!(s->trump_mask & sm) && (((lho & s->trump_mask) && !(lho & sm)) || ((rho & s->trump_mask) && !(rho & sm))))
+            continue; /* an opponent may ruff it */
+        int q = s->points[c];
+        for (int i = 1; i < 4; i++) {
+            uint32_t h = s->hand[(leader + i) & 3];
+            q += min_points(s, (h & sm) ? h & sm : h);
+        }
+        if (q > best) best = q;
+    }
+    return best;
+}
+
 static int search_start(Solver *s, int leader, int elig, int alpha, int beta);
 
 /* Score the complete trick t, then search the rest of the deal. */
@@ -665,6 +698,41 @@ static int last_trick(Solver *s, int leader, int elig) {
     return t.points + s->last_bonus + ((elig == 2 || elig == wteam) ? s->sweep_bonus : 0);
 }
 
+/* The last two tricks (trick t of two cards a hand, in progress): plain fail-soft alpha-beta
+ * over every legal card, without move ordering, equivalences or the table (at most 16
+ * lines: cheaper than any of them). */
+static int two_tricks(Solver *s, const Trick *t, int alpha, int beta) {
+    int seat = (t->leader + t->n) & 3;
+    uint32_t legal = legal_mask(s, s->hand[seat], t, seat);
+    int maximizing = (seat & 1) == s->team;
+    int best = maximizing ? -INF : INF;
+    for (; legal; legal &= legal - 1) {
+        int c = lowest_card(legal), v;
+        Trick child = *t;
+        trick_add(s, &child, c);
+        s->hand[seat] ^= 1u << c;
+        if (child.n == 4) {
+            int winner = (child.leader + child.win_idx) & 3, wteam = winner & 1;
+            int elig = (child.elig == 2 || child.elig == wteam) ? wteam : -1;
+            v = (wteam == s->team ? child.points : 0) + last_trick(s, winner, elig);
+        } else {
+            v = two_tricks(s, &child, alpha, beta);
+        }
+        s->hand[seat] ^= 1u << c;
+        if (maximizing ? v > best : v < best) {
+            best = v;
+            if (maximizing ? v > alpha : v < beta) {
+                if (maximizing)
+                    alpha = v;
+                else
+                    beta = v;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    return best;
+}
+
 /* Value of the trick start where `leader` leads, by fail-soft alpha-beta with the table. */
 static int search_start(Solver *s, int leader, int elig, int alpha, int beta) {
     s->nodes++;
@@ -676,10 +744,24 @@ static int search_start(Solver *s, int leader, int elig, int alpha, int beta) {
     if (s->trump < NO_TRUMP) sure_bounds(s, elig, &lo, &hi);
     if (hi <= alpha) return hi;
     if (lo >= beta) return lo;
+    int q = quick_trick(s, leader);
+    if (q) {
+        if ((leader & 1) == s->team) {
+            if (q >= beta) return q;
+            if (q > lo) lo = q;
+        } else {
+            int h2 = s->remaining + s->last_bonus - q;
+            if (h2 <= alpha) return h2;
+            if (h2 < hi) hi = h2;
+        }
+    }
+    if (lo >= hi) return lo;
+    if (lo > alpha) alpha = lo; /* search the window the bounds leave (never empty) */
+    if (hi < beta) beta = hi;
 
     if (popcount32(lead_hand) == 2) { /* two tricks left: searching costs less than the table */
         Trick t2 = {leader, 0, 0, 0, 0, 0, elig, 0};
-        return search_play(s, &t2, alpha, beta, -1, NULL);
+        return two_tricks(s, &t2, alpha, beta);
     }
     int meta = tt_meta(leader, elig, 0), tt_move = -1, tt_lower, tt_upper;
     Shape sh;
