@@ -739,6 +739,15 @@ static int search_start(Solver *s, int leader, int elig, int alpha, int beta) {
     uint32_t lead_hand = s->hand[leader];
     if (!lead_hand) return 0;
     if (!(lead_hand & (lead_hand - 1))) return last_trick(s, leader, elig);
+    if (popcount32(lead_hand) == 2) { /* two tricks left: searching costs less than the table */
+        Trick t2 = {leader, 0, 0, 0, 0, 0, elig, 0};
+        return two_tricks(s, &t2, alpha, beta);
+    }
+    int meta = tt_meta(leader, elig, 0), tt_move = -1, tt_lower, tt_upper;
+    Shape sh;
+    shape_of(s, &sh);
+    TTBucket *bucket = s->tt + tt_index(sh.key, meta);
+    __builtin_prefetch(bucket);
     /* quick bounds: between the sure points and all points left */
     int lo = 0, hi = s->remaining + s->last_bonus + ((elig == 2 || elig == s->team) ? s->sweep_bonus : 0);
     if (s->trump < NO_TRUMP) sure_bounds(s, elig, &lo, &hi);
@@ -759,13 +768,6 @@ static int search_start(Solver *s, int leader, int elig, int alpha, int beta) {
     if (lo > alpha) alpha = lo; /* search the window the bounds leave (never empty) */
     if (hi < beta) beta = hi;
 
-    if (popcount32(lead_hand) == 2) { /* two tricks left: searching costs less than the table */
-        Trick t2 = {leader, 0, 0, 0, 0, 0, elig, 0};
-        return two_tricks(s, &t2, alpha, beta);
-    }
-    int meta = tt_meta(leader, elig, 0), tt_move = -1, tt_lower, tt_upper;
-    Shape sh;
-    shape_of(s, &sh);
     if (tt_probe(s, &sh, meta, &tt_lower, &tt_upper, &tt_move)) {
         if (tt_lower >= beta || tt_lower >= tt_upper) return tt_lower; /* (an exact value: no empty window) */
         if (tt_upper <= alpha) return tt_upper;
