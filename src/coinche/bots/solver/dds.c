@@ -700,38 +700,50 @@ static int last_trick(Solver *s, int leader, int elig) {
 
 /* The last two tricks (trick t of two cards a hand, in progress): plain fail-soft alpha-beta
  * over every legal card, without move ordering, equivalences or the table (at most 16
- * lines: cheaper than any of them). */
-static int two_tricks(Solver *s, const Trick *t, int alpha, int beta) {
-    int seat = (t->leader + t->n) & 3;
-    uint32_t legal = legal_mask(s, s->hand[seat], t, seat);
-    int maximizing = (seat & 1) == s->team;
-    int best = maximizing ? -INF : INF;
-    for (; legal; legal &= legal - 1) {
-        int c = lowest_card(legal), v;
-        Trick child = *t;
-        trick_add(s, &child, c);
-        s->hand[seat] ^= 1u << c;
-        if (child.n == 4) {
-            int winner = (child.leader + child.win_idx) & 3, wteam = winner & 1;
-            int elig = (child.elig == 2 || child.elig == wteam) ? wteam : -1;
-            v = (wteam == s->team ? child.points : 0) + last_trick(s, winner, elig);
-        } else {
-            v = two_tricks(s, &child, alpha, beta);
-        }
-        s->hand[seat] ^= 1u << c;
-        if (maximizing ? v > best : v < best) {
-            best = v;
-            if (maximizing ? v > alpha : v < beta) {
-                if (maximizing)
-                    alpha = v;
-                else
-                    beta = v;
-                if (alpha >= beta) break;
-            }
-        }
+ * lines: cheaper than any of them). One function per card of the trick, so that the
+ * compiler writes the four nested loops out. */
+#define TWO_TRICKS_PLY(name, next)                                                               \
+    static inline __attribute__((always_inline)) int name(Solver *s, const Trick *t, int alpha, int beta) { \
+        int seat = (t->leader + t->n) & 3;                                                       \
+        uint32_t legal = legal_mask(s, s->hand[seat], t, seat);                                  \
+        int maximizing = (seat & 1) == s->team;                                                  \
+        int best = maximizing ? -INF : INF;                                                      \
+        for (; legal; legal &= legal - 1) {                                                      \
+            int c = lowest_card(legal), v;                                                       \
+            Trick child = *t;                                                                    \
+            trick_add(s, &child, c);                                                             \
+            s->hand[seat] ^= 1u << c;                                                            \
+            v = next(s, &child, alpha, beta);                                                    \
+            s->hand[seat] ^= 1u << c;                                                            \
+            if (maximizing ? v > best : v < best) {                                              \
+                best = v;                                                                        \
+                if (maximizing ? v > alpha : v < beta) {                                         \
+                    if (maximizing)                                                              \
+                        alpha = v;                                                               \
+                    else                                                                         \
+                        beta = v;                                                                \
+                    if (alpha >= beta) break;                                                    \
+                }                                                                                \
+            }                                                                                    \
+        }                                                                                        \
+        return best;                                                                             \
     }
-    return best;
+
+/* The first of the two tricks is complete: its points, then the last trick. */
+static inline __attribute__((always_inline)) int two_tricks_done(Solver *s, const Trick *t, int alpha, int beta) {
+    (void)alpha;
+    (void)beta;
+    int winner = (t->leader + t->win_idx) & 3, wteam = winner & 1;
+    int elig = (t->elig == 2 || t->elig == wteam) ? wteam : -1;
+    return (wteam == s->team ? t->points : 0) + last_trick(s, winner, elig);
 }
+
+TWO_TRICKS_PLY(two_tricks_4th, two_tricks_done)
+TWO_TRICKS_PLY(two_tricks_3rd, two_tricks_4th)
+TWO_TRICKS_PLY(two_tricks_2nd, two_tricks_3rd)
+TWO_TRICKS_PLY(two_tricks_lead, two_tricks_2nd)
+
+static int two_tricks(Solver *s, const Trick *t, int alpha, int beta) { return two_tricks_lead(s, t, alpha, beta); }
 
 /* Value of the trick start where `leader` leads, by fail-soft alpha-beta with the table. */
 static int search_start(Solver *s, int leader, int elig, int alpha, int beta) {
@@ -739,6 +751,9 @@ static int search_start(Solver *s, int leader, int elig, int alpha, int beta) {
     uint32_t lead_hand = s->hand[leader];
     if (!lead_hand) return 0;
     if (!(lead_hand & (lead_hand - 1))) return last_trick(s, leader, elig);
+    int top = s->remaining + s->last_bonus + ((elig == 2 || elig == s->team) ? s->sweep_bonus : 0);
+    if (top <= alpha) return top;
+    if (beta <= 0) return 0;
     if (popcount32(lead_hand) == 2) { /* two tricks left: searching costs less than the table */
         Trick t2 = {leader, 0, 0, 0, 0, 0, elig, 0};
         return two_tricks(s, &t2, alpha, beta);
@@ -749,7 +764,7 @@ static int search_start(Solver *s, int leader, int elig, int alpha, int beta) {
     TTBucket *bucket = s->tt + tt_index(sh.key, meta);
     __builtin_prefetch(bucket);
     /* quick bounds: between the sure points and all points left */
-    int lo = 0, hi = s->remaining + s->last_bonus + ((elig == 2 || elig == s->team) ? s->sweep_bonus : 0);
+    int lo = 0, hi = top;
     if (s->trump < NO_TRUMP) sure_bounds(s, elig, &lo, &hi);
     if (hi <= alpha) return hi;
     if (lo >= beta) return lo;
