@@ -26,14 +26,20 @@
  *   - The exact value comes from one full-window search with principal-variation scouting
  *     (every card after the first searched with a null window first). A threshold question
  *     (can_reach) is a single null-window search.
- *   - Quick bounds at trick starts: the team cannot win more than the points left, and in
- *     a suit contract the trumps above all of the other team's trumps are sure points.
+ *   - Quick bounds at trick starts: the team cannot win more than the points left; in a
+ *     suit contract the trumps above all of the other team's trumps are sure points; the
+ *     side on lead wins at least the trick of a master no opponent can ruff (one trick only,
+ *     see quick_trick). The search then runs in the window these bounds leave.
  *   - Equivalent cards: two cards of one suit in one hand, worth the same points, with
  *     no card of that suit between them still held by someone else or lying in the
  *     trick, give the same value: only one is searched.
  *   - Move ordering: the table's best lead, two killer leads per depth and seat, then a
  *     static heuristic (sure winners and their points, feeding the partner's safe trick,
- *     cheapest discards).
+ *     cheapest discards). Killers and history for the followers were measured and lost
+ *     (they displace the static order, which cuts off on the first card 89 to 95% of the
+ *     time).
+ *   - The last two tricks: plain alpha-beta over every legal card (at most 16 lines), no
+ *     table, ordering or equivalences.
  *   - can_sweep is a separate, boolean search on tricks (points do not matter there).
  *
  * The transposition table (2^16 buckets of two entries, 4 MB) belongs to the module state;
@@ -206,8 +212,7 @@ typedef struct {
     TTBucket *tt;
     uint16_t gen;
     uint64_t nodes;      /* trick starts visited */
-    int killers[9][4][4][2]; /* by cards left, place in the trick and seat: the last two cards
-                                that caused a cutoff there */
+    int killers[9][4][2]; /* by cards left and seat: the last two leads that caused a cutoff */
 } Solver;
 
 /* Fill the card tables of a trump mode (as the engine's cards.py and play.tables do). */
@@ -646,7 +651,7 @@ static int search_play(Solver *s, const Trick *t, int alpha, int beta, int tt_mo
         legal = drop_equivalents(s, legal, in_play, 1);
     }
     int moves[8];
-    int *killers = s->killers[popcount32(hand)][t->n][seat];
+    int *killers = s->killers[popcount32(hand)][seat];
     int nm = order_moves(s, t, seat, legal, tt_move, t->n == 0 ? killers : NULL, moves);
     int maximizing = (seat & 1) == s->team;
     int best = maximizing ? -INF : INF, bc = -1;
