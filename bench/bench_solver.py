@@ -30,6 +30,12 @@ is 1 if there is any.
 
 ``--reference K`` also solves K of the suit-contract deals with the pure-Python twin,
 checks that the current solver gives the same value and prints how much slower the twin is.
+
+``--expert K`` checks that the expert decides as before where its decisions do not depend on
+time: K card decisions (with a choice) of deals the expert plays against itself (classic,
+online and federation in turn), each made twice with its work budget lifted (so that it
+searches all its sampled deals), once on each solver; the cards played and their expected
+margins must be the same. It prints the time of both on those decisions.
 """
 
 from __future__ import annotations
@@ -289,12 +295,71 @@ def compare_reference(new: Solver, k: int, seed: int) -> None:
     print(f"reference twin on {k} suit deals: same values; median {statistics.median(ratios):.0f}x slower than C")
 
 
+def compare_expert(old: Solver, k: int, seed: int) -> bool:
+    """The expert's card decisions on the old and on the new solver, its budget lifted."""
+    from dataclasses import replace
+
+    from coinche.bots import solver as solver_api
+    from coinche.bots.expert import ExpertBot, card_play
+    from coinche.engine.actions import is_announce
+    from coinche.engine.deal import Deal, Phase
+    from coinche.engine.rules import RuleSet
+
+    def on_old() -> dict[str, object]:
+        return {
+            "solve": lambda pos, team: old.solve(pos, team),
+            "can_reach": lambda pos, team, target: old.can_reach(pos, team, target),
+            "can_sweep": lambda pos, team, seat=None: bool(old.module.can_sweep(*position_args(pos), team, seat)),
+            "last_nodes": old.last_nodes,
+        }
+
+    on_new = {name: getattr(solver_api, name) for name in ("solve", "can_reach", "can_sweep", "last_nodes")}
+    rng = random.Random(seed)
+    checked = same = 0
+    times = {"old": 0.0, "new": 0.0}
+    profiles = ("classic", "online", "federation")
+    d = 0
+    while checked < k:
+        rules = RuleSet.profile(profiles[d % 3])
+        deal = Deal(rules, d & 3, random_hands(rng))
+        players = [ExpertBot(seed=seed + 10 * d + s) for s in range(4)]
+        d += 1
+        while not deal.is_over and checked < k:
+            view = deal.view(deal.to_move)
+            cards = [a for a in view.legal_actions if not is_announce(a)]
+            if view.phase is Phase.PLAY and len(card_play.representatives(view, cards)) > 1:
+                config = replace(players[0].config, work=10**12)
+                found = {}
+                for name, api in (("old", on_old()), ("new", on_new)):
+                    for attr, fn in api.items():
+                        setattr(card_play, attr, fn)
+                    t0 = time.perf_counter()
+                    found[name] = card_play.search(view, cards, config, random.Random(checked))
+                    times[name] += time.perf_counter() - t0
+                for attr, fn in on_new.items():
+                    setattr(card_play, attr, fn)
+                a, b = found["old"], found["new"]
+                if a is not None and b is not None and (a.best, a.expected, a.deals) == (b.best, b.expected, b.deals):
+                    same += 1
+                else:
+                    print(f"  expert decision {checked}: old {a} / new {b}")
+                checked += 1
+            deal.apply(players[deal.to_move].choose(view).action)
+    print(
+        f"expert, {checked} card decisions with the budget lifted: {same} the same on both solvers; "
+        f"old {times['old']:.1f} s, new {times['new']:.1f} s (x{times['old'] / max(times['new'], 1e-9):.2f})"
+    )
+    return same == checked
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=200, help="deals (positions) per group (default 200)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--old", default=DEFAULT_OLD, metavar="REV", help=f"revision of the old dds.c ({DEFAULT_OLD})")
     ap.add_argument("--reference", type=int, default=0, metavar="K", help="compare K deals with the Python twin")
+    ap.add_argument("--expert", type=int, default=0, metavar="K", help="compare K expert card decisions")
+    ap.add_argument("--only-expert", action="store_true", help="skip the solver timings")
     args = ap.parse_args()
     n = max(args.deals, 1)
 
@@ -304,6 +369,8 @@ def main() -> int:
     print(f"old: dds.c of {args.old} ({path})")
     print(f"new: {_dds.__file__}")
     bench = Bench(old, new)
+    if args.only_expert:
+        return 0 if compare_expert(old, max(args.expert, 1), args.seed) else 1
 
     rng = random.Random(args.seed)
     suit_positions = []
@@ -326,6 +393,8 @@ def main() -> int:
 
     if args.reference:
         compare_reference(new, args.reference, args.seed + 3)
+    if args.expert and not compare_expert(old, args.expert, args.seed):
+        return 1
 
     if bench.mismatches:
         print(f"\n{len(bench.mismatches)} MISMATCHES between old and new:")

@@ -33,16 +33,20 @@ def test_expert_v2_loads_by_name() -> None:
 
 
 def test_expert_v2_plays_as_when_it_was_frozen() -> None:
-    """Measured at commit 023e446, when ``expert`` and ``expert-v2`` gave these same
-    figures (and the same statistics) on classic and online."""
+    """Measured on the solver of issue 20 (shape-keyed table, principal-variation search).
+    At commit 023e446, where ``expert`` and ``expert-v2`` were the same, the figures were
+    classic (-197.5, 42.0) and online (-143.5, 6.5): the baseline's card play spends a budget
+    of solver nodes, and the new solver visits fewer of them for the same answers, so where
+    the budget ran out the baseline now searches more deals (the exact values are the same:
+    ``bench/bench_solver.py --expert``)."""
     r = run_arena(RuleSet.profile("classic"), "expert-v2", "confirmed", deals=2, seed=11)
-    assert (r.mean_diff, r.card_points_diff) == (-197.5, 42.0)
+    assert (r.mean_diff, r.card_points_diff) == (-197.5, 28.5)
     assert r.pair_diffs == (-150, -640)
     assert r.stats["ns"]["contracts"] == 4 and r.stats["ns"]["made_rate"] == 0.25
     assert r.stats["ns"]["decisions"] == 83 and r.stats["ns"]["errors"] == 0
     r = run_arena(RuleSet.profile("online"), "expert-v2", "confirmed", deals=2, seed=11)
-    assert (r.mean_diff, r.card_points_diff) == (-143.5, 6.5)
-    assert r.pair_diffs == (-96, -478)
+    assert (r.mean_diff, r.card_points_diff) == (-132.5, 17.5)
+    assert r.pair_diffs == (-64, -466)
     assert r.stats["ns"]["contracts"] == 3 and r.stats["ns"]["taker_rate"] == 0.75
     assert r.stats["ns"]["decisions"] == 78 and r.stats["ns"]["errors"] == 0
 
