@@ -164,3 +164,34 @@ def test_work_budget_bounds_the_search_and_keeps_it_reproducible() -> None:
 def test_expert_card_decisions_are_reproducible_from_the_seed() -> None:
     for view, _ in card_views("online", 6, 1):
         assert ExpertBot(seed=4).choose(view) == ExpertBot(seed=4).choose(view)
+
+
+def test_card_search_is_the_same_on_the_pure_python_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The expert's card decisions depend on the solver only through its exact values (and
+    its node count, the budget's meter): with the budget lifted, the search on the C solver
+    and on its pure-Python twin plays the same card with the same expected margins. Late in
+    the deal (three tricks or fewer left), where the twin is fast enough."""
+    from coinche.bots.expert import card_play
+    from coinche.bots.solver import reference
+
+    config = ExpertConfig(work=10**12, samples=30, exact_samples=10)
+    checked = 0
+    for profile, seed in (("classic", 41), ("online", 42), ("federation", 43)):
+        for view, _deal in card_views(profile, seed, deals=4, min_tricks=5):
+            cards = [a for a in view.legal_actions if not is_announce(a)]
+            fast = search(view, cards, config, random.Random(checked))
+            with monkeypatch.context() as m:
+                m.setattr(card_play, "solve", reference.solve)
+                m.setattr(card_play, "can_reach", reference.can_reach)
+                m.setattr(card_play, "can_sweep", reference.can_sweep)
+                m.setattr(card_play, "last_nodes", lambda: 0)
+                slow = search(view, cards, config, random.Random(checked))
+            assert fast is not None and slow is not None
+            assert (fast.best, fast.expected, fast.made_rate, fast.deals) == (
+                slow.best,
+                slow.expected,
+                slow.made_rate,
+                slow.deals,
+            ), (profile, view.tricks)
+            checked += 1
+    assert checked >= 20
