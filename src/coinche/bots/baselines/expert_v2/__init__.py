@@ -4,11 +4,11 @@ The modules are copies of that commit's ``bots/expert/`` package (all its module
 ``expert/``) and of ``bots/knowledge.py``, ``bots/sampling.py`` and
 ``bots/hand_evaluator.py``, with their imports adjusted; the fitted data they read
 (``bots/data/*.json``) are copied into ``data/`` and read from this package. Nothing else
-differs. It shares only the engine, ``bots.base`` and the solver, whose answers are exact
-values.
+differs. It shares only the engine, ``bots.base`` and ``Position``.
 
-One way it can still play differently from that commit: its card play's work budget is
-counted in solver nodes (trick starts visited), not in time, so a solver that visits fewer
-nodes lets it search more deals where its budget binds. Only then, on those decisions, can
-it play differently from the commit it was frozen at.
+It keeps its own solver too (``solver.py`` on ``_dds``, built from ``dds.c``: that commit's
+solver): its card play's work budget is counted in solver nodes (trick starts visited), and
+a faster solver visits fewer of them for the same values, which would let it search more
+deals where its budget binds. On its own solver it decides, and takes the time, as when it
+was frozen.
 """

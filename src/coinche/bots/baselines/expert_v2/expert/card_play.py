@@ -30,8 +30,8 @@ from .....engine.messages import Message
 from .....engine.play import tables, trick_winner
 from .....engine.scoring import Contract
 from ....base import Decision, with_belote
-from ....solver import Position, can_reach, can_sweep, last_nodes, solve
 from ..sampling import all_deals, constraints_from_view
+from ..solver import Position, can_reach, can_sweep, last_nodes, solve
 from .config import ExpertConfig
 from .deals import Hands, play_deals, play_weights
 from .outcome import Scorer
