@@ -36,9 +36,13 @@ def card_views(profile: str, seed: int, deals: int, min_tricks: int = 0) -> Iter
             deal.apply(bots[deal.to_move].choose(view).action)
 
 
-def exact_margins(view: View, cards: list[int]) -> dict[int, float]:
+def exact_margins(view: View, cards: list[int], per_deal: bool | None = None) -> dict[int, float]:
     """Expected score margin of every card over every consistent layout, each searched
-    exactly (made or not, and exact points), weighted as the expert weights them."""
+    exactly (made or not, and exact points), weighted as the expert weights them: the mean
+    of the layouts' margins (``per_deal``, the expert's default ``margin_per_deal``), or
+    the margin of their mean points and made rate."""
+    if per_deal is None:
+        per_deal = ExpertConfig().margin_per_deal
     deals, weights, exact = candidate_deals(view, ExpertConfig(exact_layouts=10_000), random.Random(0))
     assert exact
     contract = view.contract
@@ -48,14 +52,18 @@ def exact_margins(view: View, cards: list[int]) -> dict[int, float]:
     team = view.seat & 1
     out = {}
     for c in cards:
-        made = pts = 0.0
+        made = pts = margin = 0.0
         for hands, w in zip(deals, weights, strict=True):
             pos = Position.from_view(view, hands)
             made += w * taker_makes_after(pos, c, contract, need)
-            pts += w * move_values(pos, team)[c]
+            value = move_values(pos, team)[c]
+            pts += w * value
+            margin += w * scorer.margin(value)
         total = sum(weights)
         p, est = made / total, pts / total
-        out[c] = p * scorer.margin_if(est, True) + (1 - p) * scorer.margin_if(est, False)
+        out[c] = (
+            margin / total if per_deal else p * scorer.margin_if(est, True) + (1 - p) * scorer.margin_if(est, False)
+        )
     return out
 
 
@@ -86,6 +94,28 @@ def test_endgame_search_is_exact_and_picks_the_best_card(profile: str) -> None:
         margins = exact_margins(view, cards)
         assert margins[result.best] == pytest.approx(max(margins.values()))
         assert result.expected[result.best] == pytest.approx(margins[result.best])
+        checked += 1
+    assert checked >= 8
+
+
+@pytest.mark.parametrize("per_deal", [False, True])
+def test_endgame_margins_by_deal_or_by_mean_points(per_deal: bool) -> None:
+    """Both ways of turning the exact deals into a card's expected margin are exact over
+    every layout: the mean of the layouts' margins (a sweep's bonus, a contract made by one
+    point count as they fall), or the margin of the mean points and made rate."""
+    config = ExpertConfig(margin_per_deal=per_deal)
+    checked = 0
+    for view, _ in card_views("classic", 9, 4, min_tricks=5):
+        if all_deals(constraints_from_view(view), config.exact_layouts) is None:
+            continue
+        cards = [a for a in view.legal_actions if not is_announce(a)]
+        result = search(view, cards, config, random.Random(1))
+        assert result is not None and result.exact
+        if len(result.expected) < 2:
+            continue  # one card of its kind: played after the first few layouts
+        margins = exact_margins(view, cards, per_deal)
+        for c, value in result.expected.items():
+            assert value == pytest.approx(margins[c])
         checked += 1
     assert checked >= 8
 

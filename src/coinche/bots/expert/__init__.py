@@ -31,7 +31,11 @@ class ExpertBot(Bot):
     name = "expert"
 
     def __init__(
-        self, seed: int | None = None, samples: int = 100, inference: bool = True, play_inference: bool = True
+        self,
+        seed: int | None = None,
+        samples: int = ExpertConfig.samples,
+        inference: bool = True,
+        play_inference: bool = True,
     ) -> None:
         super().__init__(seed)
         self.config = ExpertConfig(samples=samples, inference=inference, play_inference=play_inference)
@@ -65,7 +69,7 @@ class UniformExpertBot(ExpertBot):
 
     name = "expert-uniform"
 
-    def __init__(self, seed: int | None = None, samples: int = 100) -> None:
+    def __init__(self, seed: int | None = None, samples: int = ExpertConfig.samples) -> None:
         super().__init__(seed, samples=samples, inference=False)
 
 
@@ -75,5 +79,5 @@ class NoPlayModelExpertBot(ExpertBot):
 
     name = "expert-no-play-model"
 
-    def __init__(self, seed: int | None = None, samples: int = 100) -> None:
+    def __init__(self, seed: int | None = None, samples: int = ExpertConfig.samples) -> None:
         super().__init__(seed, samples=samples, play_inference=False)

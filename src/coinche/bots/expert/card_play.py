@@ -132,12 +132,17 @@ def search(view: View, cards: Sequence[int], config: ExpertConfig, rng: random.R
     # Stage 2: exact points of the cards left, on the first deals (every layout when exact).
     k = n if exact else min(n, config.exact_samples)
     points = dict.fromkeys(alive, 0.0)
+    exact_margin = dict.fromkeys(alive, 0.0)  # the margin of each deal's exact points
+    exact_made = dict.fromkeys(alive, 0.0)
     exact_w = 0.0
     for i in range(k):
         if i and work.nodes >= config.work:
             break
         for c in alive:
-            points[c] += weights[i] * points_after(positions[i], c, team, work)
+            value = points_after(positions[i], c, team, work)
+            points[c] += weights[i] * value
+            exact_margin[c] += weights[i] * scorer.margin(value)
+            exact_made[c] += weights[i] * made[c][i]
         exact_w += weights[i]
     wsum = sum(weights[:n])
     expected: dict[int, float] = {}
@@ -146,7 +151,14 @@ def search(view: View, cards: Sequence[int], config: ExpertConfig, rng: random.R
         p_made = sum(w for w, m in zip(weights, made[c], strict=False) if m) / wsum
         est = points[c] / exact_w if exact_w else mid
         rate[c] = p_made
-        expected[c] = p_made * scorer.margin_if(est, True) + (1 - p_made) * scorer.margin_if(est, False)
+        made_margin, failed_margin = scorer.margin_if(est, True), scorer.margin_if(est, False)
+        if config.margin_per_deal and exact_w:
+            # The mean of the exact deals' margins (a sweep's bonus, a contract made by
+            # one point: what the mean of their points blurs), moved by the made rate of
+            # all the deals searched where it differs from the exact deals' one.
+            expected[c] = exact_margin[c] / exact_w + (p_made - exact_made[c] / exact_w) * (made_margin - failed_margin)
+        else:
+            expected[c] = p_made * made_margin + (1 - p_made) * failed_margin
     best = max(alive, key=lambda c: (round(expected[c], 6), points[c]))
     return CardSearch(best, expected, rate[best], n, exact, tuple(rejected), work.nodes)
 
