@@ -57,7 +57,7 @@ from importlib.machinery import ExtensionFileLoader
 from pathlib import Path
 from types import ModuleType
 
-from coinche.bots.solver import Position, _dds
+from coinche.bots.solver import Position, _dds, position_args
 from coinche.bots.solver import reference as ref
 from coinche.engine.cards import card_list
 from coinche.engine.deal import random_hands
@@ -120,22 +120,6 @@ def load_old(path: Path) -> ModuleType:
 
 
 # ----- the two solvers behind one interface -----
-
-Args = tuple[tuple[int, int, int, int], int, int, tuple[int, ...], bool, bool, int, int, int | None]
-
-
-def position_args(pos: Position) -> Args:
-    return (
-        pos.hands,
-        pos.trump,
-        pos.leader,
-        pos.trick,
-        pos.undertrump_forced,
-        pos.ffb_ta,
-        pos.last_trick_bonus,
-        pos.sweep_bonus,
-        pos.sweep_team,
-    )
 
 
 @dataclass
