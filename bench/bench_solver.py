@@ -285,7 +285,7 @@ def compare_expert(old: Solver, k: int, seed: int) -> bool:
 
     from coinche.bots import solver as solver_api
     from coinche.bots.expert import ExpertBot, card_play
-    from coinche.engine.actions import is_announce
+    from coinche.engine.actions import is_announce, is_card, is_declaration
     from coinche.engine.deal import Deal, Phase
     from coinche.engine.rules import RuleSet
 
@@ -310,8 +310,10 @@ def compare_expert(old: Solver, k: int, seed: int) -> bool:
         d += 1
         while not deal.is_over and checked < k:
             view = deal.view(deal.to_move)
-            cards = [a for a in view.legal_actions if not is_announce(a)]
-            if view.phase is Phase.PLAY and len(card_play.representatives(view, cards)) > 1:
+            acts = view.legal_actions
+            cards = [a for a in acts if is_card(a) and not is_announce(a)]
+            card_turn = view.phase is Phase.PLAY and not any(is_declaration(a) for a in acts)
+            if card_turn and len(card_play.representatives(view, cards)) > 1:
                 config = replace(players[0].config, work=10**12)
                 found = {}
                 for name, api in (("old", on_old()), ("new", on_new)):
