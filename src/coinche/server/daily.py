@@ -66,7 +66,6 @@ from typing import Any
 
 from sqlalchemy import String, cast, delete, func, insert, select, update
 
-from ..bots.analysis import par_of_deal
 from ..engine.cards import CardSet
 from ..engine.dealing import deal_seed, hands_from_seed
 from ..engine.rules import RuleSet
@@ -80,6 +79,7 @@ from .db import (
     ChallengeStandingRow,
     now,
 )
+from .jobs import par_job, standings_job
 from .matchpoints import Standing, ranking
 from .review import deal_result
 from .store import Seat, Store, TableSpec, _insert_ignoring_conflicts
@@ -620,7 +620,7 @@ class DailyChallenge:
         if len(results) == state[0] and not final:
             return
         started = asyncio.get_running_loop().time()
-        standings = await self.tables.run_job(compute_standings, results, DEALS, final, priority=Priority.ANALYSIS)
+        standings = await self.tables.run_job(standings_job(results, DEALS, final), priority=Priority.ANALYSIS)
         await self.tables.db(self.store.save_standings, day, standings, len(results), final)
         self._ranking_seconds = asyncio.get_running_loop().time() - started
 
@@ -684,7 +684,7 @@ class DailyChallenge:
             rules = challenge_rules(row.profile)
             dealer = (FIRST_DEALER + number - 1) % 4
             data = await self.tables.run_job(
-                par_of_deal, rules, dealer, day_hands(row.seed, day, number), priority=Priority.ANALYSIS
+                par_job(rules, dealer, day_hands(row.seed, day, number)), priority=Priority.ANALYSIS
             )
             await self.tables.db(self.store.save_par, day, number, data)
             return data

@@ -431,20 +431,22 @@ class BotTurnRow(Base):
 
 
 class BotJobRow(Base):
-    """A hint or an analysis asked of the workers: the pickled call (``fn``, ``args``), who
-    computes it until when, and its pickled answer (``("ok", value)`` or ``("error",
-    text)``); the asker deletes the row once it has read the answer."""
+    """A hint or an analysis asked of the workers: its kind and JSON arguments
+    (``jobs.py``: data, never code), who computes it until when, and its JSON answer
+    (``{"ok": value}``, ``{"error": text}`` or ``{"refused": text}``); the asker deletes the
+    row once it has read the answer."""
 
     __tablename__ = "bot_jobs"
 
     id: Mapped[str] = mapped_column(String(24), primary_key=True)
     priority: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    call: Mapped[bytes] = mapped_column(LargeBinary)
+    kind: Mapped[str] = mapped_column(String(32))
+    arguments: Mapped[str] = mapped_column(Text)
     claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
     claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     done_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    answer: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    answer: Mapped[str | None] = mapped_column(Text, nullable=True)
 
     __table_args__ = (Index("ix_bot_jobs_waiting", "done_at", "priority", "created_at"),)
 

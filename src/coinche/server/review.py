@@ -3,7 +3,7 @@ and card with the position after it, the computers' reasons, and the double-dumm
 
 Everything shown is computed here by the engine: the page draws it and never works out
 a rule. Only a deal that is over is reviewed (the deal in progress would show hidden
-cards). The analysis (``analyse``) runs in the worker pool, once per deal: ``Reviews``
+cards). The analysis (``jobs.analyse``) runs in the worker pool, once per deal: ``Reviews``
 keeps the computation in flight, so concurrent requests share it, and stores its result
 in the database, where every later request (and a restarted server) reads it.
 """
@@ -16,18 +16,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots.analysis import analyse_deal, card_values
-from ..engine.actions import Action, call_str, card_of, is_announce, is_card, is_declaration
+from ..engine.actions import Action, call_str, card_of, is_announce, is_card
 from ..engine.cards import SUIT_CHARS, TRUMP_NAMES, CardSet, card_str, sorted_cards
-from ..engine.deal import Deal, Declaration, LogEntry, Phase
+from ..engine.deal import Deal
 from ..engine.game import Game
 from ..engine.melds import Meld
-from ..engine.rules import RuleSet
 from ..engine.scoring import Contract
 from ..engine.wire import WireError, message_from_json
 from . import i18n
 from .bot_pool import Priority
 from .fair_deals import dealing_info
+from .jobs import analysis_job, is_step
 from .seating import seat_names, seat_positions
 from .tables import LiveTable, TableService
 
@@ -68,43 +67,6 @@ def deal_result(live: LiveTable, number: int) -> dict[str, Any]:
         "made": res.made,
         "deal_score": [res.score[0], res.score[1]],
     }
-
-
-# ----- the analysis (a worker's task) -----
-
-
-def analyse(rules: RuleSet, dealer: int, hands: Sequence[CardSet], entries: Sequence[LogEntry]) -> dict[str, Any]:
-    """The deal's double-dummy analysis as JSON: ``trumps`` (``coinche solve --json``'s
-    rows: each team's points per trump, the best contract per seat, sweeps) and
-    ``positions``: before each card played, the value of each legal card for the player
-    to move and the card played, keyed by review ``step``. Runs in a worker process."""
-    rows = analyse_deal(rules, dealer, hands)
-    positions = []
-    deal = Deal(rules, dealer, hands)
-    step = 0
-    for entry in entries:
-        if _is_step(entry):
-            step += 1
-            if isinstance(entry, int) and is_card(entry) and deal.phase is Phase.PLAY and deal.contract is not None:
-                values = card_values(deal)
-                positions.append(
-                    {
-                        "step": step,
-                        "seat": deal.to_move,
-                        "values": {card_str(c): v for c, v in sorted(values.items())},
-                        "played": card_str(card_of(entry)),
-                    }
-                )
-        deal.replay_entry(entry)
-    return {
-        "trumps": [r.to_json() for r in rows],
-        "positions": positions,
-    }
-
-
-def _is_step(entry: LogEntry) -> bool:
-    """Calls and cards are the review's steps; a meld declaration shows with the next card."""
-    return not isinstance(entry, Declaration) and not is_declaration(entry)
 
 
 AnalysisKey = tuple[str, str, int]
@@ -158,9 +120,7 @@ class Reviews:
 
     async def _compute(self, key: AnalysisKey, deal: Deal) -> dict[str, Any] | None:
         try:
-            data = await self.service.run_job(
-                analyse, deal.rules, deal.dealer, deal.dealt, list(deal.log), priority=Priority.ANALYSIS
-            )
+            data = await self.service.run_job(analysis_job(deal), priority=Priority.ANALYSIS)
             store = self.service.store
             save = store.save_analysis if key[0] == "table" else store.save_upload_analysis
             await self.service.db(save, key[1], key[2], data)
@@ -345,7 +305,7 @@ def review_deal(
     for index, entry in enumerate(deal.log):
         seat = step_deal.to_move
         step_deal.replay_entry(entry)
-        if not _is_step(entry):
+        if not is_step(entry):
             # A meld declaration shows with the seat's card that follows it.
             ms = step_deal.declared[seat] or ()
             said = (

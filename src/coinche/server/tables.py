@@ -28,14 +28,13 @@ import contextlib
 import hashlib
 import logging
 import os
-import pickle
 import random
 import secrets
 import socket
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from limits import RateLimitItemPerMinute
 from sqlalchemy.exc import IntegrityError
@@ -49,10 +48,12 @@ from ..engine.game import Game
 from ..engine.messages import Message
 from ..engine.rules import RuleSet
 from ..engine.wire import message_to_json
-from .bot_pool import BotPool, BotSpec, PoolBusy, Priority, decide
+from . import jobs
+from .bot_pool import BotPool, BotSpec, PoolBusy, Priority
 from .config import Settings
 from .fair_deals import hand_source, new_secret
 from .hub import Hub, LocalHub
+from .jobs import Job, JobRefused, decision_job
 from .presence import Attendance
 from .rate_limits import RateLimits
 from .store import ConflictError, Database, PlayedBy, Seat, Step, Store, TableSpec, new_id, seat_of
@@ -991,30 +992,40 @@ class TableService:
         finally:
             sub.close()
 
-    async def run_job(self, fn: Callable[..., T], *args: Any, priority: Priority = Priority.ANALYSIS) -> T:
-        """``fn(*args)`` (a hint, an analysis: a module-level function, picklable
-        arguments) on a worker when one is alive, else, or when none answers within
-        ``Settings.worker_wait``, in this process's pool (``PoolBusy`` when it is full)."""
+    async def run_job(self, job: Job[T], priority: Priority = Priority.ANALYSIS) -> T:
+        """A job (``jobs.py``: a registered kind and its JSON arguments, never code) on a
+        worker when one is alive, else, or when none answers within
+        ``Settings.worker_wait`` or its answer is refused, in this process's pool
+        (``PoolBusy`` when it is full). ``JobFailed``: it failed on a worker."""
         if await self._workers_alive():
-            answered = await self._remote(fn, args, priority)
+            answered = await self._remote(job, priority)
             if answered:
                 return answered[0]
-        return await self.pool.run(fn, *args, priority=priority)
+        answer = await self.pool.run(job.kind.run, job.args, priority=priority)
+        return await asyncio.to_thread(job.kind.read, answer)
 
     async def decide_job(self, spec: BotSpec, view: View, priority: Priority) -> Decision:
-        """A decision that is not a table's move (a hint, a stand-in's), as ``run_job``."""
-        return await self.run_job(decide, spec, view, priority=priority)
+        """A decision that is not a table's move (a hint, a stand-in's), as ``run_job``;
+        ``JobFailed`` if the answer is not one of the view's legal actions."""
+        decision = await self.run_job(decision_job(spec, view), priority=priority)
+        if decision.action not in view.legal_actions:
+            raise JobFailed(f"the decision {decision.action} is not a legal action")
+        return decision
 
-    async def _remote(self, fn: Callable[..., T], args: tuple[Any, ...], priority: Priority) -> list[T]:
-        """``[fn(*args)]`` computed by a worker; ``[]`` when none answered in time (or the
-        job could not be asked). A worker's failure is raised here (``JobFailed``)."""
+    async def _remote(self, job: Job[T], priority: Priority) -> list[T]:
+        """``[answer]`` computed by a worker; ``[]`` when none answered in time, the job
+        could not be asked, a worker refused it (a kind it does not know) or its answer is
+        not of the job's kind (``jobs.read_answer``). A worker's failure is raised here
+        (``JobFailed``)."""
         assert self.turns is not None
         loop = asyncio.get_running_loop()
         job_id = new_id(12)
+        name = job.kind.name
         try:
-            await self.db(self.turns.submit, job_id, int(priority), pickle.dumps((fn, args)))
+            arguments = await asyncio.to_thread(jobs.dumps, job.args)
+            await self.db(self.turns.submit, job_id, int(priority), name, arguments)
         except Exception:
-            log.exception("could not ask the workers for %s", getattr(fn, "__name__", fn))
+            log.exception("could not ask the workers for a %s job", name)
             return []
         deadline = loop.time() + self.settings.worker_wait
         pause = 0.01
@@ -1022,18 +1033,26 @@ class TableService:
             while loop.time() < deadline:
                 await asyncio.sleep(pause)
                 pause = min(0.25, pause * 1.5)
-                answer = await self.db(self.turns.answer, job_id)
-                if answer is not None:
-                    kind, value = pickle.loads(answer)
-                    if kind == "error":
-                        raise JobFailed(str(value))
-                    return [value]
+                raw = await self.db(self.turns.answer, job_id)
+                if raw is None:
+                    continue
+                try:
+                    outcome, value = await asyncio.to_thread(jobs.read_answer, job.kind, raw)
+                except JobRefused as e:
+                    log.warning("%s job %s: the answer is refused (%s); computing it here", name, job_id, e)
+                    return []
+                if outcome == "ok":
+                    return [cast(T, value)]
+                if outcome == "refused":
+                    log.warning("%s job %s: a worker refused it (%s); computing it here", name, job_id, value)
+                    return []
+                raise JobFailed(str(value))
         except asyncio.CancelledError:  # the asker left: nobody needs it any more
             task = loop.create_task(self.db(self.turns.withdraw, job_id))
             self._withdrawals.add(task)
             task.add_done_callback(self._withdrawals.discard)
             raise
-        log.warning("no worker answered %s in time; computing it here", getattr(fn, "__name__", fn))
+        log.warning("no worker answered a %s job in time; computing it here", name)
         with contextlib.suppress(Exception):
             await self.db(self.turns.withdraw, job_id)
         return []

@@ -10,9 +10,10 @@ The step is stored through the table service's one write path, so a late answer 
 already taken is dropped (the log's primary key ``(table_id, seq)`` makes sure of it).
 
 Hints and analyses (request and answer) go the same way as ``bot_jobs``: the server
-inserts the pickled call, a worker claims it (``SKIP LOCKED``, a lease), computes it in its
-pool and writes the pickled answer, which the server reads (and deletes); a server that
-gets no answer within ``Settings.worker_wait`` computes it itself.
+inserts the job's kind and its JSON arguments (``jobs.py``: data, never code), a worker
+claims it (``SKIP LOCKED``, a lease), computes it in its pool and writes the JSON answer,
+which the server reads (and deletes); a server that gets no answer within
+``Settings.worker_wait`` (or a refusal) computes it itself.
 
 Every method is one short blocking transaction on the store's engine (run on the service's
 database threads); the times are the database's clock, so machines need not agree on
@@ -53,11 +54,13 @@ def is_postgresql(store: Store) -> bool:
 
 @dataclass(frozen=True)
 class Job:
-    """A claimed hint or analysis: its id, priority and pickled call."""
+    """A claimed hint or analysis: its id, priority, kind and JSON arguments, as stored
+    (anyone who can write the row chose them: ``jobs.py`` checks them)."""
 
     id: str
     priority: int
-    call: bytes
+    kind: str
+    arguments: str
 
 
 class TurnQueue:
@@ -103,23 +106,24 @@ class TurnQueue:
             ).first()
             return None if row is None else (row[0], bool(row[1]))
 
-    def submit(self, job_id: str, priority: int, call: bytes) -> None:
-        """Ask the workers for a pickled call (a hint, an analysis) and wake them."""
+    def submit(self, job_id: str, priority: int, kind: str, arguments: str) -> None:
+        """Ask the workers for a job (a hint, an analysis: its kind and JSON arguments) and
+        wake them."""
         with self.engine.begin() as conn:
             conn.execute(
-                text("INSERT INTO bot_jobs (id, priority, created_at, call) VALUES (:i, :p, now(), :c)"),
-                {"i": job_id, "p": priority, "c": call},
+                text("INSERT INTO bot_jobs (id, priority, created_at, kind, arguments) VALUES (:i, :p, now(), :k, :a)"),
+                {"i": job_id, "p": priority, "k": kind, "a": arguments},
             )
             conn.execute(text("SELECT pg_notify(:c, '')"), {"c": CHANNEL})
 
-    def answer(self, job_id: str) -> bytes | None:
-        """The pickled answer of a job once it is done (the row is deleted then); None
+    def answer(self, job_id: str) -> str | None:
+        """The JSON answer of a job once it is done (the row is deleted then); None
         while it is not."""
         with self.engine.begin() as conn:
             row = conn.execute(
                 text("DELETE FROM bot_jobs WHERE id = :i AND done_at IS NOT NULL RETURNING answer"), {"i": job_id}
             ).first()
-            return None if row is None else bytes(row[0])
+            return None if row is None else str(row[0])
 
     def withdraw(self, job_id: str) -> None:
         """The asker no longer waits for this job (it computes it itself, or left)."""
@@ -138,13 +142,14 @@ class TurnQueue:
                     "  SELECT id FROM bot_jobs"
                     "  WHERE done_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())"
                     "  ORDER BY priority, created_at LIMIT 1 FOR UPDATE SKIP LOCKED)"
-                    " RETURNING id, priority, call"
+                    " RETURNING id, priority, kind, arguments"
                 ),
                 {"n": name, "l": lease},
             ).first()
-            return None if row is None else Job(row[0], int(row[1]), bytes(row[2]))
+            return None if row is None else Job(row[0], int(row[1]), str(row[2]), str(row[3]))
 
-    def job_done(self, job_id: str, answer: bytes) -> None:
+    def job_done(self, job_id: str, answer: str) -> None:
+        """The job's JSON answer (its value, its failure or its refusal) for the asker."""
         with self.engine.begin() as conn:
             conn.execute(
                 text("UPDATE bot_jobs SET done_at = now(), answer = :a WHERE id = :i AND done_at IS NULL"),

@@ -8,9 +8,11 @@ the bot and seed the server would use (``TableService._bot_spec``: the table's s
 step and the seat), waits for the display pause, and stores the move through the one write
 path, which drops it if the step was taken meanwhile; the hub then announces it to every
 server. Between moves it computes the hints and deal analyses the servers ask for
-(``bot_jobs``: a pickled call and its pickled answer; the database is trusted as the code
-is). It claims one turn per pool process at a time, woken by ``NOTIFY coinche_turns``
-and looking every ``POLL_SECONDS`` for turns whose lease lapsed (a worker killed mid-way).
+(``bot_jobs``: a registered kind, JSON arguments and a JSON answer, ``jobs.py``; a row
+of an unknown kind or with malformed arguments is refused and recorded as failed, never
+run: anyone who can write a row chooses only data). It claims one turn per pool process at
+a time, woken by ``NOTIFY coinche_turns`` and looking every ``POLL_SECONDS`` for turns
+whose lease lapsed (a worker killed mid-way).
 
 While no worker is alive, each server plays its computers in its own pool.
 """
@@ -21,7 +23,6 @@ import asyncio
 import contextlib
 import logging
 import logging.config
-import pickle
 import signal
 from collections.abc import Coroutine
 from typing import Any
@@ -32,6 +33,7 @@ from .bot_pool import BotPool, Priority
 from .config import Settings
 from .daily import DailyChallenge
 from .history import History
+from .jobs import JobRefused, failed_answer, kind_named, loads, ok_answer
 from .player_stats import PlayerStats
 from .postgres_hub import PostgresHub, libpq_url
 from .process_logs import default_name, log_config
@@ -178,16 +180,23 @@ class Worker:
             log.warning("worker %s: could not mark a turn done (%s)", self.name, e)
 
     async def _compute(self, service: TableService, job: Job) -> None:
-        """A hint or an analysis: its answer (or its failure, as text) for the asker."""
+        """A hint or an analysis: its answer (or its failure, or its refusal: an unknown
+        kind, malformed arguments) for the asker, as JSON."""
         self._jobs.add(job.id)
         try:
             try:
-                fn, args = pickle.loads(job.call)
-                answer: tuple[str, Any] = ("ok", await service.pool.run(fn, *args, priority=Priority(job.priority)))
+                kind = kind_named(job.kind)
+                args = await asyncio.to_thread(loads, job.arguments)
+                priority = Priority(min(max(job.priority, Priority.MOVE), Priority.ANALYSIS))
+                value = await service.pool.run(kind.run, args, priority=priority)
+                answer = await asyncio.to_thread(ok_answer, value)
+            except JobRefused as e:
+                log.warning("worker %s: job %s refused (%s)", self.name, job.id, e)
+                answer = failed_answer(e)
             except Exception as e:
                 log.exception("worker %s: job %s failed", self.name, job.id)
-                answer = ("error", f"{type(e).__name__}: {e}")
-            await service.db(self.queue.job_done, job.id, pickle.dumps(answer))
+                answer = failed_answer(e)
+            await service.db(self.queue.job_done, job.id, answer)
         except Exception as e:  # the asker computes it itself after its wait
             log.warning("worker %s: could not answer job %s (%s)", self.name, job.id, e)
         finally:

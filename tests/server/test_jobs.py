@@ -1,0 +1,229 @@
+"""Jobs are data (``jobs.py``): a registered kind and JSON arguments in, JSON out; an
+unknown kind, malformed arguments or an answer of the wrong shape is refused, and a pickle
+is never loaded."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coinche.engine.game import Game
+from coinche.engine.rules import RuleSet
+from coinche.server import jobs
+from coinche.server.bot_pool import BotSpec, decide
+from coinche.server.daily import compute_standings, day_hands
+from coinche.server.jobs import (
+    ANALYSIS,
+    DECISION,
+    KINDS,
+    PAR,
+    STANDINGS,
+    JobRefused,
+    analysis_job,
+    decision_job,
+    par_job,
+    read_answer,
+    standings_job,
+)
+
+
+class Forged:
+    """What a forged row would carry: a pickle that writes a file when it is loaded."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Path.write_text, (self.path, "ran"))
+
+
+def forged_text(path: Path) -> str:
+    """The forged pickle as text (protocol 0 is ASCII: it fits a text column)."""
+    return pickle.dumps(Forged(path), protocol=0).decode("ascii")
+
+
+def finished_deal_game() -> Game:
+    game = Game(RuleSet.profile("classic"), seed=5, first_dealer=0, auto_deal=True)
+    deal = game.current
+    assert deal is not None
+    calls = 0
+    while not deal.is_over:
+        legal = game.legal_actions()
+        # Bid once (the first bid offered), then pass: a contract is played out.
+        action = legal[1] if calls == 0 and len(legal) > 1 else legal[0]
+        calls += 1
+        game.apply(action)
+    return game
+
+
+def through_json(job: jobs.Job[Any]) -> Any:
+    """A job as a worker gets it: its arguments stored as text and read back."""
+    return jobs.loads(jobs.dumps(job.args))
+
+
+def test_the_registry_holds_the_four_kinds_and_nothing_else() -> None:
+    assert sorted(KINDS) == ["analysis", "decision", "par", "standings"]
+    for name in ("os:system", "builtins:eval", "pickle", "", "decide"):
+        with pytest.raises(JobRefused, match="unknown job kind"):
+            jobs.kind_named(name)
+    with pytest.raises(JobRefused):
+        jobs.kind_named(["decision"])
+
+
+def test_a_pickle_is_refused_as_arguments_and_as_answer_and_never_loaded(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    forged = forged_text(marker)
+    with pytest.raises(JobRefused, match="not JSON"):
+        jobs.loads(forged)
+    with pytest.raises(JobRefused, match="not JSON text"):
+        jobs.loads(pickle.dumps(Forged(marker)))  # type: ignore[arg-type]
+    with pytest.raises(JobRefused):
+        read_answer(DECISION, forged)
+    assert not marker.exists()
+
+
+def test_a_decision_round_trips_as_json_and_equals_the_direct_one() -> None:
+    game = Game(RuleSet.profile("classic"), seed=3, first_dealer=0, auto_deal=True)
+    deal = game.current
+    assert deal is not None
+    view = deal.view(deal.to_move)
+    spec = BotSpec("confirmed", 11)
+    answer = jobs.loads(jobs.ok_answer(DECISION.run(through_json(decision_job(spec, view)))))
+    decision = DECISION.read(answer["ok"])
+    assert decision == decide(spec, view)
+
+
+def test_a_decision_refuses_any_bot_but_a_builtin_one_and_bad_views() -> None:
+    game = Game(RuleSet.profile("classic"), seed=3, first_dealer=0, auto_deal=True)
+    deal = game.current
+    assert deal is not None
+    args = through_json(decision_job(BotSpec("beginner", 1), deal.view(deal.to_move)))
+    for bot in ("os:system", "coinche.bots.beginner:BeginnerBot", "tests.evil:Bot", 3, None):
+        with pytest.raises(JobRefused, match="not a built-in bot"):
+            DECISION.run({**args, "bot": bot})
+    bad: list[dict[str, Any]] = [
+        {**args, "seed": -1},
+        {**args, "seed": True},
+        {**args, "seed": 10**30},
+        {**args, "params": {"level": 0.5}},  # only the adaptive bot takes parameters
+        {**args, "params": {"module": "os"}},
+        {**args, "view": "a view"},
+        {**args, "view": {**args["view"], "hand": ["ZZ"]}},
+        {**args, "view": {**args["view"], "rules": {"profile": "nope", "options": {}}}},
+        {**args, "view": {**args["view"], "legal_actions": []}},
+        {**args, "extra": 1},
+        {k: v for k, v in args.items() if k != "view"},
+        ["decision", args],
+    ]
+    for forged in bad:
+        with pytest.raises(JobRefused):
+            DECISION.run(forged)
+    adaptive = {**args, "bot": "adaptive", "params": {"level": 0.3, "human_seat": 0}}
+    assert isinstance(DECISION.run(adaptive)["action"], int)
+    with pytest.raises(JobRefused):
+        DECISION.run({**adaptive, "params": {"level": float("inf"), "human_seat": 0}})
+
+
+def test_an_answer_of_the_wrong_shape_is_refused() -> None:
+    good = {
+        "action": 64,
+        "explanation": None,
+        "private_explanation": None,
+        "reason": None,
+        "private_reason": None,
+    }
+    assert DECISION.read(good).action == 64
+    for forged in (
+        {**good, "action": "64"},
+        {**good, "action": -1},
+        {**good, "reason": {"id": "no.such.message", "params": {}, "text": ""}},
+        {**good, "reason": "text"},
+        {**good, "explanation": "x" * 5000},
+        {**good, "extra": True},
+        [64],
+        None,
+    ):
+        with pytest.raises(JobRefused):
+            DECISION.read(forged)
+    for raw in ('{"ok": 1, "error": "x"}', "[]", '{"maybe": 1}', '{"error": 3}', "NaN", '{"ok": NaN}'):
+        with pytest.raises(JobRefused):
+            read_answer(DECISION, raw)
+    assert read_answer(DECISION, '{"error": "ValueError: x"}') == ("error", "ValueError: x")
+    assert read_answer(DECISION, '{"refused": "unknown job kind"}') == ("refused", "unknown job kind")
+
+
+def test_an_analysis_round_trips_and_refuses_what_is_not_a_deal() -> None:
+    game = finished_deal_game()
+    deal = game.deals[0]
+    args = through_json(analysis_job(deal))
+    data = ANALYSIS.read(jobs.loads(jobs.dumps(ANALYSIS.run(args))))
+    assert data == jobs.analyse(deal.rules, deal.dealer, deal.dealt, deal.log)
+    assert data["positions"] and data["trumps"]
+    hands = args["hands"]
+    for forged in (
+        {**args, "hands": [hands[0]] * 4},  # a card dealt twice
+        {**args, "hands": hands[:3]},
+        {**args, "hands": [*hands[:3], 1 << 40]},
+        {**args, "dealer": 4},
+        {**args, "log": [9999]},  # not a legal action
+        {**args, "log": [{"melds": ["not a meld"]}]},
+        {**args, "log": list(range(300))},
+        {**args, "rules": {"profile": "classic", "options": {"target": "all"}}},
+        {**args, "rules": "classic"},
+    ):
+        with pytest.raises(JobRefused):
+            ANALYSIS.run(forged)
+    for bad in (
+        {**data, "positions": [{"step": 1, "seat": 9, "values": {}, "played": "AS"}]},
+        {**data, "positions": [{"step": 1, "seat": 0, "values": {"ZZ": 1}, "played": "AS"}]},
+        {**data, "trumps": [{"trump": "X", "points": [0, 0], "best_bid": [None] * 4, "sweep": [None] * 4}]},
+        {"trumps": data["trumps"]},
+    ):
+        with pytest.raises(JobRefused):
+            ANALYSIS.read(bad)
+
+
+def test_standings_and_par_round_trip_and_refuse_bad_data() -> None:
+    results = [("p1", 0, 80), ("p2", 0, -80), ("p1", 1, 10), ("p3", 1, 10)]
+    job = standings_job(results, 4, False)
+    assert STANDINGS.read(jobs.loads(jobs.dumps(STANDINGS.run(through_json(job))))) == compute_standings(
+        results, 4, False
+    )
+    for forged in (
+        {**job.args, "results": [["p1", 7, 1]]},  # no deal 7 of 4
+        {**job.args, "results": [["p" * 100, 0, 1]]},
+        {**job.args, "results": [["p1", 0]]},
+        {**job.args, "final": "yes"},
+        {**job.args, "deals": 0},
+    ):
+        with pytest.raises(JobRefused):
+            STANDINGS.run(forged)
+    with pytest.raises(ValueError, match="two results"):  # data of the right shape that fails: an error
+        STANDINGS.run({**job.args, "results": [["p1", 0, 1], ["p1", 0, 2]]})
+    with pytest.raises(JobRefused):
+        STANDINGS.read([["p1", 1, 101.0, [None]]])
+
+    rules = RuleSet.profile("classic")
+    hands = day_hands(b"s" * 32, "2026-01-01", 1)
+    par = PAR.read(jobs.loads(jobs.dumps(PAR.run(through_json(par_job(rules, 0, hands))))))
+    assert len(par["sides"]) == 2 and par["trumps"]
+    with pytest.raises(JobRefused):
+        PAR.run(par_job(rules, 0, [hands[0]] * 4).args)
+    with pytest.raises(JobRefused):
+        PAR.read({**par, "sides": par["sides"][:1]})
+
+
+def test_oversized_or_strange_json_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jobs, "MAX_TEXT", 100)
+    with pytest.raises(JobRefused, match="more than"):
+        jobs.loads(json.dumps({"results": ["x" * 200]}))
+    with pytest.raises(JobRefused, match="more than"):
+        jobs.dumps({"results": ["x" * 200]})
+    monkeypatch.undo()
+    for raw in ("[" * 100_000 + "]" * 100_000, "1" * 5000, "Infinity", '{"a": -NaN}'):
+        with pytest.raises(JobRefused):
+            jobs.loads(raw)
