@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -19,7 +20,7 @@ from typing import Any
 
 import pytest
 from conftest import settings_for
-from pool_tasks import fail, nap
+from job_helpers import finished_deal_game, forged_text
 from postgres_cluster import PostgresCluster
 from server_helpers import call, live_table, service_of
 from slow_bot import NAME as SLOW
@@ -28,9 +29,12 @@ from sqlalchemy.pool import NullPool
 from starlette.testclient import TestClient
 
 from coinche.cli import main
+from coinche.engine.game import Game
 from coinche.engine.rules import RuleSet
 from coinche.server.app import create_app
-from coinche.server.bot_pool import BotPool, BotSpec, Priority
+from coinche.server.bot_pool import BotPool, BotSpec, Priority, decide
+from coinche.server.daily import compute_standings, day_hands
+from coinche.server.jobs import analyse, analysis_job, decision_job, par_job, standings_job
 from coinche.server.store import Seat, Store
 from coinche.server.tables import JobFailed, LiveTable, TableService
 from coinche.server.turns import TurnQueue
@@ -318,12 +322,13 @@ def test_the_worker_command_refuses_sqlite(capsys: pytest.CaptureFixture[str]) -
 def test_hints_and_analyses_go_to_a_live_worker(
     tmp_path: Path, postgres: PostgresCluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Every kind of job, as JSON through the database: a hint, a stand-in's move, a deal's
+    analysis, a challenge day's ranking and a deal's par; a failure comes back as one."""
     url = postgres.new_database()
     with running_worker(url, "w3"), server(tmp_path, url) as client:
         service = service_of(client)
         own = CountingRuns(service.pool)
         monkeypatch.setattr(service.pool, "run", own)
-        assert call(client, lambda: service.run_job(nap, 0.01, "analysed")) == "analysed"
         table_id = computers_table(client)
         live = call(client, service.table, table_id)
         assert live is not None
@@ -331,13 +336,106 @@ def test_hints_and_analyses_go_to_a_live_worker(
         view = live.game.current.view(seat) if live.game.current is not None else None
         assert view is not None
         spec = BotSpec("beginner", service.decision_seed(live, seat))
-        decision = call(client, lambda: service.decide_job(spec, view, Priority.HINT))
-        assert decision.action in view.legal_actions
-        with pytest.raises(JobFailed, match="ValueError: broken"):
-            call(client, lambda: service.run_job(fail, "broken"))
+        for priority in (Priority.HINT, Priority.MOVE):
+            decision = call(client, lambda p=priority: service.decide_job(spec, view, p))
+            assert decision == decide(spec, view)
+        deal = finished_deal_game().deals[0]
+        analysis = call(client, lambda: service.run_job(analysis_job(deal)))
+        assert analysis == analyse(deal.rules, deal.dealer, deal.dealt, deal.log)
+        results = [("p1", 0, 80), ("p2", 0, -80)]
+        standings = call(client, lambda: service.run_job(standings_job(results, 4, False)))
+        assert standings == compute_standings(results, 4, False)
+        hands = day_hands(b"s" * 32, "2026-01-01", 1)
+        par = call(client, lambda: service.run_job(par_job(deal.rules, 0, hands)))
+        assert len(par["sides"]) == 2
+        with pytest.raises(JobFailed, match="ValueError: two results"):
+            call(client, lambda: service.run_job(standings_job([("p1", 0, 1), ("p1", 0, 2)], 4, False)))
         assert own.calls == 0
         with engine_of(url).begin() as conn:
             assert conn.scalar(text("SELECT count(*) FROM bot_jobs")) == 0  # read and gone
+
+
+def forge_job(url: str, job_id: str, kind: str, arguments: str) -> None:
+    """A row written straight into ``bot_jobs`` by whoever can write the database."""
+    with engine_of(url).begin() as conn:
+        conn.execute(
+            text("INSERT INTO bot_jobs (id, priority, created_at, kind, arguments) VALUES (:i, 1, now(), :k, :a)"),
+            {"i": job_id, "k": kind, "a": arguments},
+        )
+
+
+def stored_answer(url: str, job_id: str) -> str | None:
+    with engine_of(url).begin() as conn:
+        found = conn.scalar(text("SELECT answer FROM bot_jobs WHERE id = :i AND done_at IS NOT NULL"), {"i": job_id})
+    return None if found is None else str(found)
+
+
+def test_a_forged_row_is_refused_by_the_worker_and_nothing_runs(tmp_path: Path, postgres: PostgresCluster) -> None:
+    """A pickle that would write a file, an unknown kind, a bot named by module: each row
+    is answered as refused, and no code of it runs; a good job after them is computed."""
+    url = postgres.new_database()
+    marker = tmp_path / "ran"
+    Store(url).close()  # the schema
+    game = Game(RuleSet.profile("classic"), seed=3, first_dealer=0, auto_deal=True)
+    assert game.current is not None
+    view = game.current.view(game.current.to_move)
+    good = decision_job(BotSpec("beginner", 1), view).args
+    forge_job(url, "pickled", "decision", forged_text(marker))
+    forge_job(url, "unknown", "builtins:exec", "{\"source\": \"open('x', 'w')\"}")
+    forge_job(url, "module", "decision", json.dumps({**good, "bot": "pathlib:Path"}))
+    forge_job(url, "good", "decision", json.dumps(good))
+    with running_worker(url, "w4"):
+        wait_until(lambda: stored_answer(url, "good") is not None, what="the good job's answer")
+        for job_id, why in (("pickled", "not JSON"), ("unknown", "unknown job kind"), ("module", "not a built-in bot")):
+            answer = json.loads(stored_answer(url, job_id) or "null")
+            assert list(answer) == ["refused"] and why in answer["refused"], answer
+        assert "ok" in json.loads(stored_answer(url, "good") or "null")
+    assert not marker.exists()
+
+
+def test_a_forged_answer_is_refused_by_the_server_which_computes_the_job_itself(
+    tmp_path: Path, postgres: PostgresCluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A "worker" that answers every job with a pickle, then with the wrong shape: the
+    server loads neither, and computes the hint in its own pool."""
+    url = postgres.new_database()
+    marker = tmp_path / "ran"
+    queue = TurnQueue(Store(url))
+    stop = threading.Event()
+    answers = iter([forged_text(marker), '{"ok": {"action": "PASS"}}', '{"refused": "unknown job kind"}'])
+
+    def forger() -> None:
+        while not stop.is_set():
+            queue.beat("forger", 10.0)
+            job = queue.claim_job("forger", 10.0)
+            if job is not None:
+                queue.job_done(job.id, next(answers, "{}"))
+            time.sleep(0.02)
+
+    thread = threading.Thread(target=forger, daemon=True)
+    queue.beat("forger", 10.0)
+    thread.start()
+    try:
+        with server(tmp_path, url, worker_wait=20.0) as client:
+            service = service_of(client)
+            own = CountingRuns(service.pool)
+            monkeypatch.setattr(service.pool, "run", own)
+            table_id = computers_table(client)
+            live = call(client, service.table, table_id)
+            assert live is not None and live.game.current is not None
+            view = live.game.current.view(live.game.to_move)
+            spec = BotSpec("beginner", 7)
+            for expected_calls in (1, 2, 3):
+                started = time.monotonic()
+                decision = call(client, lambda: service.decide_job(spec, view, Priority.HINT))
+                assert decision == decide(spec, view)
+                assert own.calls == expected_calls
+                assert time.monotonic() - started < 15.0  # at once, not after the whole wait
+    finally:
+        stop.set()
+        thread.join(10)
+        queue.engine.dispose()
+    assert not marker.exists()
 
 
 def test_without_a_worker_hints_and_analyses_run_in_the_own_pool(
@@ -348,7 +446,10 @@ def test_without_a_worker_hints_and_analyses_run_in_the_own_pool(
         service = service_of(client)
         own = CountingRuns(service.pool)
         monkeypatch.setattr(service.pool, "run", own)
-        assert call(client, lambda: service.run_job(nap, 0.01, "here")) == "here"
+        results = [("p1", 0, 80), ("p2", 0, -80)]
+        assert call(client, lambda: service.run_job(standings_job(results, 4, False))) == compute_standings(
+            results, 4, False
+        )
         assert own.calls == 1
         with engine_of(url).begin() as conn:
             assert conn.scalar(text("SELECT count(*) FROM bot_jobs")) == 0
