@@ -6,7 +6,9 @@ class, not for one value."""
 
 from __future__ import annotations
 
+import contextlib
 import html
+import json
 import logging
 import random
 import re
@@ -21,11 +23,14 @@ from server_helpers import ServerProcess, csrf_of, service_of
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocket
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import Close
+from websockets.sync.client import ClientConnection
 
 from coinche.cli import main as cli_main
 from coinche.server import i18n
 from coinche.server.log_limits import MAX_KINDS, RefusalLog
 from coinche.server.security import CONTENT_SECURITY_POLICY, normalise_origin, origin_allowed
+from coinche.server.table_socket import MAX_CONNECTIONS
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "coinche" / "web"
 TRACEBACK = re.compile(r'Traceback|File "[^"]*", line \d+|\.py\b|[A-Z][a-z]+Error\b|ClientDisconnect')
@@ -523,9 +528,73 @@ def test_plain_http_with_huge_headers_is_answered(server: ServerProcess, size: i
 
 
 def test_a_handshake_under_the_limit_still_reaches_the_application(server: ServerProcess) -> None:
-    answer, _, closed = exchange(server.port, handshake(server.port, "Cookie: a=" + "x" * 7000))
-    assert answer.startswith(b"HTTP/1.1 403"), answer[:200]  # no table there: refused by the application
-    assert closed
+    answer, _, _ = exchange(server.port, handshake(server.port, "Cookie: a=" + "x" * 7000), timeout=2.0)
+    # No table there: accepted, then closed by the application with 4404 (a close frame,
+    # 0x88, whose payload starts with the code; the server then waits for the client's).
+    assert answer.startswith(b"HTTP/1.1 101"), answer[:200]
+    frame = answer.split(b"\r\n\r\n", 1)[1]
+    assert frame[:1] == b"\x88" and frame[2:4] == (4404).to_bytes(2, "big"), answer
+
+
+def closing_of(ws: ClientConnection) -> Close:
+    """The close frame the server ends a connection with (whatever came before it)."""
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(1000):
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None, closed.value
+    return closed.value.rcvd
+
+
+def test_a_33rd_connection_is_accepted_then_closed_with_1013(server: ServerProcess) -> None:
+    """What docs/protocol.md promises, and what a page can read (an HTTP 403 at the
+    handshake is only a failed connection to a script): 1013, ``too many connections``;
+    once one of the 32 closes, a new one is served."""
+    table_id, cookie = server.new_guest_table("classic", 700, "beginner")
+    with contextlib.ExitStack() as stack:
+        sockets = []
+        for _ in range(MAX_CONNECTIONS):
+            ws = stack.enter_context(server.connect(table_id, cookie))
+            sockets.append(ws)
+            assert json.loads(ws.recv(timeout=10))["type"] == "hello"  # counted
+        with server.connect(table_id, cookie) as extra:  # the handshake succeeds
+            close = closing_of(extra)
+        assert (close.code, close.reason) == (1013, "too many connections"), close
+        sockets.pop().close()
+        wait = time.monotonic() + 10
+        while True:  # the server counts the closed one out once it has seen it close
+            with server.connect(table_id, cookie) as again:
+                first = again.recv(timeout=10)
+                if json.loads(first)["type"] == "hello" or time.monotonic() > wait:
+                    break
+        assert json.loads(first)["type"] == "hello"
+    assert_up(server)
+
+
+def test_a_stranger_is_accepted_then_closed_with_4404(server: ServerProcess) -> None:
+    """Not seated (another guest, no cookie, no such table): the page reads 4404 and stops
+    trying, as the protocol says, instead of a failed handshake it would retry forever."""
+    table_id, _ = server.new_guest_table("classic", 700, "beginner")
+    _, other = server.new_guest_table("classic", 700, "beginner")
+    for table, cookie in ((table_id, other), (table_id, "session=nothing"), ("nosuchtable", other)):
+        with server.connect(table, cookie) as ws:
+            assert closing_of(ws).code == 4404
+
+
+def test_an_invalid_utf8_text_frame_closes_with_1007_and_logs_no_traceback(server: ServerProcess) -> None:
+    """A client's bad bytes are its own fault: 1007, and at most one line in the log for
+    any number of them (rate limited), never a traceback."""
+    table_id, cookie = server.new_guest_table("classic", 700, "beginner")
+    before = server.log.read_text("utf-8")
+    for frame in (b"\xff\xfe{", b'{"type": "hint", "id": "a\xc3"}', b"\xed\xa0\x80"):  # bad, cut, surrogate
+        with server.connect(table_id, cookie) as ws:
+            assert json.loads(ws.recv(timeout=10))["type"] == "hello"
+            ws.send(frame, text=True)
+            assert closing_of(ws).code == 1007
+    assert_up(server)
+    added = server.log.read_text("utf-8")[len(before) :]
+    assert "Traceback" not in added and "ERROR" not in added, added
+    lines = [line for line in added.splitlines() if "UTF-8" in line]
+    assert len(lines) == 1, added
 
 
 def test_a_frame_over_64_kb_closes_with_1009(server: ServerProcess) -> None:

@@ -101,8 +101,8 @@ def test_a_table_of_another_guest_is_404(client: TestClient) -> None:
     assert client.get(f"/table/{table_id}").status_code == 200
     new_guest(client)  # another visitor
     assert_clean_page(client.get(f"/table/{table_id}"), 404, "fr", "error.404.title")
-    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(f"/ws/table/{table_id}"):
-        pass
+    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        ws.receive_json()  # accepted, then closed: a page reads the code
     assert refused.value.code == 4404
     client.cookies.clear()  # no cookie at all
     assert_clean_page(client.get(f"/table/{table_id}"), 404, "fr", "error.404.title")

@@ -348,6 +348,16 @@ class _Close(Exception):
         self.reason = reason
 
 
+async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
+    """Accept the handshake, then close with ``code``: a page's script reads the code of a
+    connection that opened, while a refused handshake (an HTTP 403) is only a failure to it,
+    which it would retry. (The origin check alone refuses the handshake: nothing is opened
+    for another site.)"""
+    with contextlib.suppress(Exception):  # the client may be gone already
+        await websocket.accept()
+        await websocket.close(code=code, reason=reason)
+
+
 async def table_socket(websocket: WebSocket) -> None:
     """``/ws/table/{id}?since=N``: the seated player's live table."""
     service = service_of(websocket)
@@ -363,11 +373,11 @@ async def table_socket(websocket: WebSocket) -> None:
         live = await service.table(table_id, fresh=True)
         seat = live.seat_of(player) if live is not None else None
     if live is None or seat is None or player is None:
-        await websocket.close(code=CLOSE_NOT_SEATED)
+        await _refuse(websocket, CLOSE_NOT_SEATED, "no seat")
         return
     key = (table_id, player)
     if service.connections[key] >= MAX_CONNECTIONS:
-        await websocket.close(code=CLOSE_TRY_LATER, reason="too many connections")
+        await _refuse(websocket, CLOSE_TRY_LATER, "too many connections")
         return
     service.connections[key] += 1  # counted before the handshake's wait: parallel ones see it
     drain = drain_of(websocket.app)

@@ -7,11 +7,27 @@ websockets library, which parses them again with its own limits (a header line o
 Header Fields Too Large, or the end of the connection) that uvicorn 0.54 never sends: the
 client got nothing and the connection stayed open (a 10 KB ``Cookie`` was enough). Here
 the answer is sent and the connection closed, as plain HTTP does.
+
+A text frame that is not UTF-8 is the client's fault: uvicorn closes it with 1007 (right)
+and logs an ERROR with a traceback (wrong: any client could fill the log). Here it is
+closed the same way and counted in one ``RefusalLog`` for the process: one line a minute
+at most, with the count, and no traceback.
 """
 
 from __future__ import annotations
 
+import logging
+
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from .log_limits import RefusalLog
+
+CLOSE_NOT_UTF8 = 1007
+
+log = logging.getLogger("coinche.socket")
+
+_refusals = RefusalLog(log, "websocket")
+"""The refusals of every connection of this process (a client may open many)."""
 
 
 class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
@@ -26,3 +42,20 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
         self.close_sent = True
         self.transport.write(b"".join(self.conn.data_to_send()))
         self.transport.close()
+
+    def send_receive_event_to_app(self) -> None:
+        """Hand a whole message to the application, unless it is text that is not UTF-8:
+        then close with 1007 and write at most one line (``_refusals``)."""
+        if self.curr_msg_data_type == "text" and not self.close_sent:
+            data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+            try:
+                bytes(data).decode()
+            except UnicodeDecodeError as e:
+                self.frames = []
+                client = f"{self.client[0]}:{self.client[1]}" if self.client else "?"
+                _refusals.refused("not_utf8", f"a text frame that is not UTF-8 from {client}: {e.reason}")
+                self.conn.send_close(CLOSE_NOT_UTF8)
+                self.handle_parser_exception()
+                return
+            self.frames = [data]
+        super().send_receive_event_to_app()
