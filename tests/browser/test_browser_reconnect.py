@@ -10,14 +10,20 @@ nothing for the tests.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlparse
 
-from playwright.sync_api import Page, WebSocketRoute, expect
+from conftest import new_page
+from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
 from table_driver import ARTIFACTS, DealPlayed, Table, start_solo
+from websockets.sync.client import connect
+
+from coinche.server.table_socket import MAX_CONNECTIONS
 
 SOCKET = re.compile(r"/ws/table/[^/?]+(\?.*)?$")
 TABLE_GONE = 4404
@@ -304,3 +310,29 @@ def test_a_refusal_is_shown_and_the_player_goes_on(page: Page) -> None:
     assert played.calls, played
     assert len(wire.links) == 1
     assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]
+
+
+def test_too_many_connections_is_said_plainly_and_the_page_comes_in_once_one_closes(
+    page: Page, context: BrowserContext, server: str
+) -> None:
+    """The table open in 32 places (this page and 31 other connections of the same guest):
+    a 33rd tab is told why it gets no table (close 1013), and gets it once one closes."""
+    table = start_solo(page)
+    expect(table.hand()).to_have_count(8)
+    cookie = next(c for c in context.cookies() if c["name"] == "session")
+    address = server.replace("http://", "ws://") + urlparse(page.url).path.replace("/table/", "/ws/table/")
+    with contextlib.ExitStack() as stack:
+        others = []
+        for _ in range(MAX_CONNECTIONS - 1):
+            ws = stack.enter_context(connect(address, additional_headers={"Cookie": f"session={cookie['value']}"}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "hello"
+            others.append(ws)
+        extra = new_page(context, server)
+        extra.goto(page.url)
+        full = Table(extra)
+        expect(full.notice()).to_have_text("Cette table est ouverte dans trop d'onglets ou d'appareils : fermez-en un.")
+        expect(full.hand()).to_have_count(0)
+        others.pop().close()
+        expect(full.hand()).to_have_count(8, timeout=20_000)  # its next try comes in
+        expect(full.notice()).to_be_hidden()
+        assert not extra.js_errors, extra.js_errors  # type: ignore[attr-defined]

@@ -84,6 +84,7 @@ connection = new Connection(`/ws/table/${encodeURIComponent(root.dataset.tableId
   onUp: () => view.online(),
   onDown: () => view.offline(),
   onRestart: () => view.restarting(),
+  onFull: () => view.tooMany(),
   onGone: () => (friends && friends.leaving ? goHome() : view.gone()),
 });
 connection.connect();

@@ -420,6 +420,15 @@ export class TableView {
     if (!this.isGone) this.showNotice(t('js.restarting'), 'offline');
   }
 
+  /** The table is open in too many tabs or devices (close 1013): said once, plainly; the
+   * page tries again and comes in once one of them leaves. */
+  tooMany() {
+    const text = t('js.too_many_connections');
+    if (this.isGone || (!this.els.notice.hidden && this.els.noticeText.textContent === text)) return;
+    this.showNotice(text, 'offline');
+    say(text);
+  }
+
   /** The connection is back. */
   online() {
     if (this.els.notice.dataset.kind === 'offline') this.clearNotice();
