@@ -31,6 +31,7 @@ from starlette.testclient import TestClient
 from coinche.cli import main
 from coinche.engine.game import Game
 from coinche.engine.rules import RuleSet
+from coinche.server import turns
 from coinche.server.app import create_app
 from coinche.server.bot_pool import BotPool, BotSpec, Priority, decide
 from coinche.server.daily import compute_standings, day_hands
@@ -370,9 +371,13 @@ def stored_answer(url: str, job_id: str) -> str | None:
     return None if found is None else str(found)
 
 
-def test_a_forged_row_is_refused_by_the_worker_and_nothing_runs(tmp_path: Path, postgres: PostgresCluster) -> None:
-    """A pickle that would write a file, an unknown kind, a bot named by module: each row
-    is answered as refused, and no code of it runs; a good job after them is computed."""
+def test_a_forged_row_is_refused_by_the_worker_and_nothing_runs(
+    tmp_path: Path, postgres: PostgresCluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pickle that would write a file, an unknown kind, a bot named by module, arguments
+    too long to be read: each row is answered as refused, and no code of it runs; a good
+    job after them is computed."""
+    monkeypatch.setattr(turns, "MAX_TEXT", 20_000)
     url = postgres.new_database()
     marker = tmp_path / "ran"
     Store(url).close()  # the schema
@@ -383,10 +388,16 @@ def test_a_forged_row_is_refused_by_the_worker_and_nothing_runs(tmp_path: Path, 
     forge_job(url, "pickled", "decision", forged_text(marker))
     forge_job(url, "unknown", "builtins:exec", "{\"source\": \"open('x', 'w')\"}")
     forge_job(url, "module", "decision", json.dumps({**good, "bot": "pathlib:Path"}))
+    forge_job(url, "long", "decision", json.dumps({**good, "padding": "x" * 30_000}))
     forge_job(url, "good", "decision", json.dumps(good))
     with running_worker(url, "w4"):
         wait_until(lambda: stored_answer(url, "good") is not None, what="the good job's answer")
-        for job_id, why in (("pickled", "not JSON"), ("unknown", "unknown job kind"), ("module", "not a built-in bot")):
+        for job_id, why in (
+            ("pickled", "not JSON"),
+            ("unknown", "unknown job kind"),
+            ("module", "not a built-in bot"),
+            ("long", "longer than"),
+        ):
             answer = json.loads(stored_answer(url, job_id) or "null")
             assert list(answer) == ["refused"] and why in answer["refused"], answer
         assert "ok" in json.loads(stored_answer(url, "good") or "null")
@@ -396,13 +407,16 @@ def test_a_forged_row_is_refused_by_the_worker_and_nothing_runs(tmp_path: Path, 
 def test_a_forged_answer_is_refused_by_the_server_which_computes_the_job_itself(
     tmp_path: Path, postgres: PostgresCluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A "worker" that answers every job with a pickle, then with the wrong shape: the
-    server loads neither, and computes the hint in its own pool."""
+    """A "worker" that answers a job with a pickle, then with the wrong shape, a refusal,
+    an answer too long to read: the server believes none, and computes the hint in its
+    own pool each time."""
     url = postgres.new_database()
     marker = tmp_path / "ran"
     queue = TurnQueue(Store(url))
     stop = threading.Event()
-    answers = iter([forged_text(marker), '{"ok": {"action": "PASS"}}', '{"refused": "unknown job kind"}'])
+    monkeypatch.setattr(turns, "MAX_TEXT", 20_000)
+    too_long = "[" + "1," * 20_000 + "1]"
+    answers = iter([forged_text(marker), '{"ok": {"action": "PASS"}}', '{"refused": "unknown job kind"}', too_long])
 
     def forger() -> None:
         while not stop.is_set():
@@ -425,7 +439,7 @@ def test_a_forged_answer_is_refused_by_the_server_which_computes_the_job_itself(
             assert live is not None and live.game.current is not None
             view = live.game.current.view(live.game.to_move)
             spec = BotSpec("beginner", 7)
-            for expected_calls in (1, 2, 3):
+            for expected_calls in (1, 2, 3, 4):
                 started = time.monotonic()
                 decision = call(client, lambda: service.decide_job(spec, view, Priority.HINT))
                 assert decision == decide(spec, view)

@@ -1033,10 +1033,10 @@ class TableService:
             while loop.time() < deadline:
                 await asyncio.sleep(pause)
                 pause = min(0.25, pause * 1.5)
-                raw = await self.db(self.turns.answer, job_id)
-                if raw is None:
-                    continue
                 try:
+                    raw = await self.db(self.turns.answer, job_id)
+                    if raw is None:
+                        continue
                     outcome, value = await asyncio.to_thread(jobs.read_answer, job.kind, raw)
                 except JobRefused as e:
                     log.warning("%s job %s: the answer is refused (%s); computing it here", name, job_id, e)

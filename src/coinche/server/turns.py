@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import text
 
+from .jobs import MAX_TEXT, JobRefused
 from .store import Store
 
 CHANNEL = "coinche_turns"
@@ -60,7 +61,8 @@ class Job:
     id: str
     priority: int
     kind: str
-    arguments: str
+    arguments: str | None
+    """None when longer than ``jobs.MAX_TEXT`` (never read into memory then)."""
 
 
 class TurnQueue:
@@ -118,12 +120,21 @@ class TurnQueue:
 
     def answer(self, job_id: str) -> str | None:
         """The JSON answer of a job once it is done (the row is deleted then); None
-        while it is not."""
+        while it is not; ``JobRefused`` (the row deleted all the same) when it is longer
+        than ``jobs.MAX_TEXT``, which is never read into memory."""
         with self.engine.begin() as conn:
             row = conn.execute(
-                text("DELETE FROM bot_jobs WHERE id = :i AND done_at IS NOT NULL RETURNING answer"), {"i": job_id}
+                text(
+                    "DELETE FROM bot_jobs WHERE id = :i AND done_at IS NOT NULL"
+                    " RETURNING CASE WHEN length(answer) <= :m THEN answer END, length(answer)"
+                ),
+                {"i": job_id, "m": MAX_TEXT},
             ).first()
-            return None if row is None else str(row[0])
+        if row is None:
+            return None
+        if row[0] is None:
+            raise JobRefused(f"an answer of {row[1]} characters, more than {MAX_TEXT}")
+        return str(row[0])
 
     def withdraw(self, job_id: str) -> None:
         """The asker no longer waits for this job (it computes it itself, or left)."""
@@ -142,11 +153,11 @@ class TurnQueue:
                     "  SELECT id FROM bot_jobs"
                     "  WHERE done_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())"
                     "  ORDER BY priority, created_at LIMIT 1 FOR UPDATE SKIP LOCKED)"
-                    " RETURNING id, priority, kind, arguments"
+                    " RETURNING id, priority, kind, CASE WHEN length(arguments) <= :m THEN arguments END"
                 ),
-                {"n": name, "l": lease},
+                {"n": name, "l": lease, "m": MAX_TEXT},
             ).first()
-            return None if row is None else Job(row[0], int(row[1]), str(row[2]), str(row[3]))
+            return None if row is None else Job(row[0], int(row[1]), str(row[2]), row[3])
 
     def job_done(self, job_id: str, answer: str) -> None:
         """The job's JSON answer (its value, its failure or its refusal) for the asker."""

@@ -33,7 +33,7 @@ from .bot_pool import BotPool, Priority
 from .config import Settings
 from .daily import DailyChallenge
 from .history import History
-from .jobs import JobRefused, failed_answer, kind_named, loads, ok_answer
+from .jobs import MAX_TEXT, JobRefused, failed_answer, kind_named, loads, ok_answer
 from .player_stats import PlayerStats
 from .postgres_hub import PostgresHub, libpq_url
 from .process_logs import default_name, log_config
@@ -186,6 +186,8 @@ class Worker:
         try:
             try:
                 kind = kind_named(job.kind)
+                if job.arguments is None:
+                    raise JobRefused(f"arguments longer than {MAX_TEXT} characters")
                 args = await asyncio.to_thread(loads, job.arguments)
                 priority = Priority(min(max(job.priority, Priority.MOVE), Priority.ANALYSIS))
                 value = await service.pool.run(kind.run, args, priority=priority)
