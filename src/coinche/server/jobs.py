@@ -53,9 +53,9 @@ of a million results fits)."""
 MAX_RESULTS = 1_000_000
 """The most results one ranking job ranks."""
 
-MAX_ENTRIES = 200
-"""The most log entries one deal's analysis replays (a deal has 32 cards and a bounded
-auction: far fewer)."""
+MAX_ENTRIES = 1000
+"""The most log entries one deal's analysis replays (a deal has 32 cards, at most four
+declarations and a bounded auction: a few hundred at the very most)."""
 
 MAX_NAME = 64
 """The longest player id a ranking takes."""
