@@ -3,9 +3,7 @@
 // steps come; the stream kept in order (a step already had is dropped, a gap makes a new
 // connection with `since`); requests numbered with this page's own prefix, each kept until
 // its `ack`, `error` or `hint` comes and sent again, with the same id, after a reconnection.
-// A restarting server says so and closes (4012): the page connects again at once. A table
-// open in too many places closes the new connection (1013): the page says so and tries
-// again, waiting longer each time, so it comes in once a tab or a device leaves.
+// A restarting server says so and closes (4012): the page connects again at once.
 
 const FIRST_WAIT_MS = 400;
 const MAX_WAIT_MS = 8000;
@@ -13,8 +11,8 @@ const MAX_WAIT_MS = 8000;
 export const TABLE_GONE = 4404;
 /** The page's own close code when it leaves a connection that skipped steps. */
 const GAP = 4000;
-/** The server's close code when the player has too many connections to the table. */
-export const TOO_MANY = 1013;
+/** Too many connections of the player to the table: try again later. */
+const TOO_MANY = 1013;
 /** The server's close code when it restarts: connect again at once. */
 const RESTARTING = 4012;
 /** Then short waits, if the next process is not up yet, before it counts as a drop. */
@@ -33,7 +31,7 @@ export class Connection {
    * (null before the first state). `onMessage(message)`: every message, in order.
    * `onUp()`, `onDown()`: the connection opened, or dropped (another attempt will follow);
    * `onGone()`: the server closed with 4404 (no other attempt); `onRestart()`: it restarts;
-   * `onFull()`: too many connections to the table (1013; another attempt will follow).
+   * `onFull()`: 1013 (tries again later).
    */
   constructor(
     path,

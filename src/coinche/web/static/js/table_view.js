@@ -420,8 +420,7 @@ export class TableView {
     if (!this.isGone) this.showNotice(t('js.restarting'), 'offline');
   }
 
-  /** The table is open in too many tabs or devices (close 1013): said once, plainly; the
-   * page tries again and comes in once one of them leaves. */
+  /** Too many tabs or devices on the table (1013): said once; the page tries again. */
   tooMany() {
     const text = t('js.too_many_connections');
     if (this.isGone || (!this.els.notice.hidden && this.els.noticeText.textContent === text)) return;
