@@ -84,3 +84,25 @@ def test_a_database_of_the_first_schema_comes_up_with_its_games(tmp_path: Path) 
         assert run_async(service_view) == 1
     finally:
         store.close()
+
+
+def test_pickled_jobs_left_by_an_older_version_are_deleted_never_read(tmp_path: Path) -> None:
+    """``bot_jobs`` of schema 0014 held pickled calls: the upgrade drops them (their askers
+    compute the jobs themselves) and the table keeps a kind, JSON arguments and answer."""
+    url = f"sqlite:///{tmp_path / 'jobs.db'}"
+    upgrade(url, "0014")
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(
+            text("INSERT INTO bot_jobs (id, priority, created_at, call) VALUES ('old', 1, '2026-01-01', :c)"),
+            {"c": b"cos\nsystem\n(S'echo ran'\ntR."},
+        )
+    engine.dispose()
+    store = Store(url)
+    try:
+        with store.engine.begin() as conn:
+            assert conn.scalar(text("SELECT count(*) FROM bot_jobs")) == 0
+            columns = {row[1] for row in conn.execute(text("PRAGMA table_info(bot_jobs)"))}
+        assert {"kind", "arguments", "answer"} <= columns and "call" not in columns
+    finally:
+        store.close()
