@@ -408,15 +408,18 @@ def test_a_forged_answer_is_refused_by_the_server_which_computes_the_job_itself(
     tmp_path: Path, postgres: PostgresCluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A "worker" that answers a job with a pickle, then with the wrong shape, a refusal,
-    an answer too long to read: the server believes none, and computes the hint in its
-    own pool each time."""
+    an answer too long to read, an action that is not legal: the server believes none,
+    and computes the hint in its own pool each time."""
     url = postgres.new_database()
     marker = tmp_path / "ran"
     queue = TurnQueue(Store(url))
     stop = threading.Event()
     monkeypatch.setattr(turns, "MAX_TEXT", 20_000)
     too_long = "[" + "1," * 20_000 + "1]"
-    answers = iter([forged_text(marker), '{"ok": {"action": "PASS"}}', '{"refused": "unknown job kind"}', too_long])
+    # Last, an answer of the right shape whose action is not legal: a card during the auction.
+    illegal = {"action": 0, "explanation": None, "private_explanation": None, "reason": None, "private_reason": None}
+    forged = [forged_text(marker), '{"ok": {"action": "PASS"}}', '{"refused": "unknown job kind"}', too_long]
+    answers = iter([*forged, json.dumps({"ok": illegal})])
 
     def forger() -> None:
         while not stop.is_set():
@@ -439,7 +442,7 @@ def test_a_forged_answer_is_refused_by_the_server_which_computes_the_job_itself(
             assert live is not None and live.game.current is not None
             view = live.game.current.view(live.game.to_move)
             spec = BotSpec("beginner", 7)
-            for expected_calls in (1, 2, 3, 4):
+            for expected_calls in (1, 2, 3, 4, 5):
                 started = time.monotonic()
                 decision = call(client, lambda: service.decide_job(spec, view, Priority.HINT))
                 assert decision == decide(spec, view)

@@ -1001,15 +1001,21 @@ class TableService:
             answered = await self._remote(job, priority)
             if answered:
                 return answered[0]
+        return await self._run_here(job, priority)
+
+    async def _run_here(self, job: Job[T], priority: Priority) -> T:
         answer = await self.pool.run(job.kind.run, job.args, priority=priority)
         return await asyncio.to_thread(job.kind.read, answer)
 
     async def decide_job(self, spec: BotSpec, view: View, priority: Priority) -> Decision:
-        """A decision that is not a table's move (a hint, a stand-in's), as ``run_job``;
-        ``JobFailed`` if the answer is not one of the view's legal actions."""
-        decision = await self.run_job(decision_job(spec, view), priority=priority)
+        """A decision that is not a table's move (a hint, a stand-in's), as ``run_job``; a
+        worker's answer that is not one of the view's legal actions is refused, and the
+        decision taken here."""
+        job = decision_job(spec, view)
+        decision = await self.run_job(job, priority=priority)
         if decision.action not in view.legal_actions:
-            raise JobFailed(f"the decision {decision.action} is not a legal action")
+            log.warning("a decision job answered %s, not a legal action; deciding here", decision.action)
+            decision = await self._run_here(job, priority)
         return decision
 
     async def _remote(self, job: Job[T], priority: Priority) -> list[T]:
