@@ -24,6 +24,7 @@ from .pages import (
     TOKEN_KEY,
     account_of,
     clear_session_cookie,
+    guest_in_session,
     lang_of,
     page,
     player_in_session,
@@ -145,6 +146,10 @@ async def login(request: Request) -> Response:
     except AccountError:
         error = i18n.gettext(lang, "accounts.error.wrong_login")
         return page(request, "login.html", status=400, lang=lang, error=error, **context)
+    guest = guest_in_session(request)
+    if guest is not None and guest != account.player:  # the guest is the account now: retired
+        await accounts_of(request).retire_guest(guest)
+        service_of(request).forget_player(guest)
     service_of(request).forget_player(account.player)
     return _logged_in(request, next_url or "/", token)
 
