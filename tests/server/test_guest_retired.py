@@ -18,6 +18,8 @@ from server_helpers import (
     guest_of_cookie,
     new_guest,
     post_form,
+    raw_receive,
+    receive,
     service_of,
 )
 from starlette.testclient import TestClient
@@ -83,6 +85,7 @@ def assert_nothing_of(client: TestClient, cookie: str, old_player: str, table_id
     assert r.status_code == 404, r.status_code
 
 
+@pytest.mark.both_databases
 def test_after_sign_up_the_old_guest_cookie_is_a_new_guest_with_nothing(client: TestClient) -> None:
     guest, cookie = new_guest(client)
     table_id = create_solo(client, "classic", 700, "beginner")
@@ -141,6 +144,33 @@ def test_after_log_in_the_old_guest_cookie_is_a_new_guest_with_nothing(client: T
     csrf = csrf_of(client, "/")
     log_in(client, "Marcel")
     assert_nothing_of(client, cookie, guest, table_id, csrf)
+
+
+@pytest.mark.parametrize("how", ["sign_up", "log_in"])
+def test_a_socket_opened_with_the_guest_cookie_closes_when_the_guest_is_retired(client: TestClient, how: str) -> None:
+    """A table socket opened as the guest is told to reconnect (4012) once the guest signs
+    up or logs in: the browser that did so comes back as the account, a copy of the old
+    cookie gets 4404."""
+    if how == "log_in":
+        new_guest(client)
+        sign_up(client, "Marcel")
+        post_form(client, "/deconnexion", {}, page="/compte")
+    _, cookie = new_guest(client)
+    table_id = create_solo(client, "classic", 700, "beginner")
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        assert receive(ws)["type"] == "state"
+        sign_up(client, "Jeanne") if how == "sign_up" else log_in(client, "Marcel")
+        with pytest.raises(WebSocketDisconnect) as closed:
+            for _ in range(1000):
+                raw_receive(ws)
+        assert closed.value.code == 4012
+    if how == "sign_up":  # the account is the guest's player: its own cookie sits there
+        with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+            assert receive(ws)["type"] == "state"
+    as_old_guest(client, cookie)
+    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(f"/ws/table/{table_id}"):
+        pass
+    assert refused.value.code == 4404
 
 
 def _cookie(payload: object, signature: str = "x") -> str:

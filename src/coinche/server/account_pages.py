@@ -36,6 +36,7 @@ from .pages import (
 )
 from .rate_limits import RateLimits
 from .store import GameEntry
+from .table_socket import retire_guest_sockets
 
 
 def accounts_of(request: Request) -> AccountService:
@@ -120,6 +121,8 @@ async def signup(request: Request) -> Response:
         error = i18n.gettext(lang, f"accounts.error.{e.code}")
         return page(request, "signup.html", status=400, lang=lang, error=error, **context)
     service_of(request).forget_player(account.player)
+    if account.player == player:  # the guest is retired: sockets opened with their cookie close
+        await retire_guest_sockets(service_of(request), player)
     return _logged_in(request, next_url or ADDRESSES[lang]["account"], token)
 
 
@@ -150,6 +153,7 @@ async def login(request: Request) -> Response:
     if guest is not None and guest != account.player:  # the guest is the account now: retired
         await accounts_of(request).retire_guest(guest)
         service_of(request).forget_player(guest)
+        await retire_guest_sockets(service_of(request), guest)
     service_of(request).forget_player(account.player)
     return _logged_in(request, next_url or "/", token)
 
