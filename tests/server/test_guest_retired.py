@@ -143,6 +143,13 @@ def test_after_log_in_the_old_guest_cookie_is_a_new_guest_with_nothing(client: T
     table_id = create_solo(client, "classic", 700, "beginner")
     csrf = csrf_of(client, "/")
     log_in(client, "Marcel")
+    # The account adopts the guest's game in progress: its seat is the account's now.
+    assert client.get(f"/table/{table_id}").status_code == 200
+    assert f'href="/table/{table_id}"' in client.get("/").text
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        assert receive(ws)["type"] == "state"
+    marcel = account_player(client, "Marcel")
+    assert call(client, service_of(client).db, service_of(client).store.open_games, marcel) == [table_id]
     assert_nothing_of(client, cookie, guest, table_id, csrf)
 
 

@@ -8,6 +8,7 @@ token); sign-up and log-in are limited per address and per name (429 with ``Retr
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -35,8 +36,9 @@ from .pages import (
     set_session_cookie,
 )
 from .rate_limits import RateLimits
-from .store import GameEntry
+from .store import GameEntry, Step
 from .table_socket import retire_guest_sockets
+from .tables import LiveTable, TableError, TableService
 
 
 def accounts_of(request: Request) -> AccountService:
@@ -151,11 +153,34 @@ async def login(request: Request) -> Response:
         return page(request, "login.html", status=400, lang=lang, error=error, **context)
     guest = guest_in_session(request)
     if guest is not None and guest != account.player:  # the guest is the account now: retired
-        await accounts_of(request).retire_guest(guest)
+        await accounts_of(request).retire_guest(guest)  # first: a socket losing its seat sees why
+        await adopt_solo_games(service_of(request), guest, account.player)
         service_of(request).forget_player(guest)
         await retire_guest_sockets(service_of(request), guest)
     service_of(request).forget_player(account.player)
     return _logged_in(request, next_url or "/", token)
+
+
+async def adopt_solo_games(service: TableService, guest: str, player: str) -> None:
+    """The guest's solo games in progress become the account's ``player``'s, as at sign-up:
+    a ``seat`` step in each table's log (every process reads it; the replay knows who
+    played what). A friends' table (its host's controls name players) and a daily challenge
+    (one attempt per player) keep their seats."""
+    for table_id in await service.db(service.store.open_games, guest):
+        live = await service.table(table_id, fresh=True)
+        if live is None or live.spec.is_private or live.spec.challenge is not None:
+            continue
+
+        async def check(live: LiveTable) -> Step | None:
+            seat = live.seat_of(guest)
+            if seat is None or live.seat_of(player) is not None or live.game.is_over:
+                return None
+            return Step(live.seq, "seat", seat, seat_data=replace(live.seats[seat], player=player))
+
+        try:
+            await service.write(table_id, None, check)
+        except TableError:  # gone meanwhile (given up, finished elsewhere): nothing to adopt
+            continue
 
 
 async def logout(request: Request) -> Response:

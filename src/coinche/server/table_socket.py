@@ -241,6 +241,8 @@ class TableSession:
                 if live is None:
                     raise _Close(CLOSE_NOT_SEATED, "table gone")
                 seat = live.seat_of(self.player)
+                if seat is None and self.as_guest and await self._guest_retired():
+                    raise _Close(CLOSE_RESTARTING, "retired")  # its account took the seat: come back as it
                 if seat is None:
                     raise _Close(CLOSE_NOT_SEATED, "no seat")
                 free_left = await self.service.free_deals_left(self.player)
