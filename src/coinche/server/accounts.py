@@ -199,8 +199,8 @@ class AccountStore:
     def guest_retired(self, player: str) -> bool:
         """Whether a guest cookie naming ``player`` names a guest no more (it signed up, or
         logged in to an account; see ``PlayerRow.retired_at``)."""
-        with self.store.session() as s:
-            return s.scalar(select(PlayerRow.retired_at).where(PlayerRow.id == player)) is not None
+        with self.store.engine.connect() as conn:  # no ORM session: every guest request asks
+            return conn.scalar(select(PlayerRow.retired_at).where(PlayerRow.id == player)) is not None
 
     def retire_guest(self, player: str) -> None:
         """The guest ``player`` logged in to an account: their cookie's copies become new
