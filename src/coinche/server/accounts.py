@@ -2,7 +2,9 @@
 
 An account owns one player (the identity at tables, see ``tables``): a guest who signs up
 gives their own player to the account, so their games and the game in progress stay
-theirs. A logged-in browser holds a random session token in a cookie; the database keeps
+theirs; that player is then retired as a guest (``PlayerRow.retired_at``, also set when a
+guest logs in to an account): a copy of the guest's signed cookie names no one any more.
+A logged-in browser holds a random session token in a cookie; the database keeps
 only its SHA-256, so a copy of the database opens no session, and deleting the row ends the
 session (log-out, a password change ends the others, deleting the account ends all).
 
