@@ -1009,3 +1009,96 @@ def test_serve_takes_its_process_name_from_the_environment(
     assert seen["name"] == "web-2" and seen["options"]["log_level"] == "warning"
     code, _, err = run(capsys, "serve", "--db", f"sqlite:///{tmp_path / 'c.db'}", "--name", "web-9")
     assert code == 0 and seen["name"] == "web-9", err
+
+
+# ----- serve: the key that signs the cookies (--secret-file, $COINCHE_SECRET_KEY) -----
+
+KEY = "k" * 20 + "-Secret_Key-of-the-site-0123456789"
+
+
+def _served_app(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *argv: str) -> Any:
+    """``coinche serve ARGV`` in process, the server not started: the application it made."""
+    from coinche.server import drain
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(drain, "serve", lambda app, name, **options: seen.update(app=app))
+    code, _, err = run(capsys, "serve", "--workers", "1", *argv)
+    assert code == 0, err
+    return seen["app"]
+
+
+def test_serve_signs_the_cookies_with_the_key_of_its_secret_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from starlette.testclient import TestClient
+
+    monkeypatch.delenv("COINCHE_SECRET_KEY", raising=False)
+    key_file = tmp_path / "secret"
+    key_file.write_text(KEY + "\n", encoding="utf-8")
+    first = _served_app(capsys, monkeypatch, "--db", f"sqlite:///{tmp_path / 'a.db'}", "--secret-file", str(key_file))
+    assert first.state.secret == KEY
+    with TestClient(first) as client:
+        assert client.get("/").status_code == 200
+        cookie = client.cookies["session"]
+        csrf = re.findall(r'name="csrf" value="([^"]+)"', client.get("/").text)
+    # Another server (a new database): the same key, the same guest.
+    second = _served_app(capsys, monkeypatch, "--db", f"sqlite:///{tmp_path / 'b.db'}", "--secret-file", str(key_file))
+    with TestClient(second) as client:
+        client.cookies.set("session", cookie)
+        page = client.get("/")
+        assert "session" not in page.cookies  # the cookie was good: no new guest
+        assert re.findall(r'name="csrf" value="([^"]+)"', page.text) == csrf
+    # Without the file, the key kept in the database: not the file's.
+    third = _served_app(capsys, monkeypatch, "--db", f"sqlite:///{tmp_path / 'a.db'}")
+    assert third.state.secret != KEY and len(third.state.secret) >= 32
+
+
+def test_serve_takes_its_secret_key_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COINCHE_SECRET_KEY", KEY)
+    app = _served_app(capsys, monkeypatch, "--db", f"sqlite:///{tmp_path / 'c.db'}")
+    assert app.state.secret == KEY
+    other = "z" * 40
+    key_file = tmp_path / "secret"
+    key_file.write_text(other, encoding="utf-8")
+    app = _served_app(capsys, monkeypatch, "--db", f"sqlite:///{tmp_path / 'c.db'}", "--secret-file", str(key_file))
+    assert app.state.secret == other  # the file named on the command line first
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("short key\n", "at least 32 characters"),
+        ("", "at least 32 characters"),
+        ("two words " * 5, "one line of printable characters without spaces"),
+        (b"\xff\xfe" + b"x" * 40, "not UTF-8 text"),
+        ("x" * 5000, "at most 4096"),
+        (None, "cannot read"),
+        ("DIRECTORY", "cannot read"),
+    ],
+)
+def test_serve_refuses_a_bad_secret_file(
+    tmp_path: Path, content: str | bytes | None, expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "secret"
+    if content == "DIRECTORY":
+        path.mkdir()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content, encoding="utf-8")
+    code, out, err = run(capsys, "serve", "--db", f"sqlite:///{tmp_path / 'd.db'}", "--secret-file", str(path))
+    assert code == 2 and out == ""
+    assert expected in one_line(err) and "--secret-file" in err and "Traceback" not in err, err
+    assert not (tmp_path / "d.db").exists()  # refused before anything is opened
+
+
+@pytest.mark.parametrize("value", ["short", "x" * 31, "with a space " * 4])
+def test_serve_refuses_a_bad_secret_key_in_the_environment(
+    tmp_path: Path, value: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COINCHE_SECRET_KEY", value)
+    code, out, err = run(capsys, "serve", "--db", f"sqlite:///{tmp_path / 'e.db'}")
+    assert code == 2 and out == ""
+    assert "COINCHE_SECRET_KEY" in one_line(err) and "Traceback" not in err, err

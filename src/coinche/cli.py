@@ -152,6 +152,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="this process's name in every log line (default: $COINCHE_PROCESS_NAME, else hostname:pid)",
     )
     p.add_argument(
+        "--secret-file",
+        metavar="PATH",
+        help="the key that signs the cookies, kept in this file (at least 32 characters; default: "
+        "$COINCHE_SECRET_KEY, else a key kept in the database)",
+    )
+    p.add_argument(
         "--origin",
         action="append",
         default=[],
@@ -255,7 +261,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     from .server import drain
     from .server.app import create_app
-    from .server.config import Settings, default_database_url
+    from .server.config import (
+        SecretKeyError,
+        Settings,
+        default_database_url,
+        read_secret_file,
+        secret_key_of_environment,
+    )
     from .server.process_logs import default_name, valid_name
     from .server.security import normalise_origin
     from .server.ws_protocol import AnsweringWebSocketProtocol
@@ -309,8 +321,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    try:
+        secret_key = read_secret_file(args.secret_file) if args.secret_file else secret_key_of_environment()
+    except SecretKeyError as e:
+        print(f"coinche serve: error: {e}", file=sys.stderr)
+        return 2
     settings = Settings(
         database_url=args.db or default_database_url(),
+        secret_key=secret_key,
         bot_delay=args.bot_delay,
         bot_workers=args.workers,
         free_deals=args.free_deals,

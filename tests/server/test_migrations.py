@@ -9,13 +9,13 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 from server_helpers import run_async
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, select, text
 
 from coinche.engine.game import Game
 from coinche.engine.rules import RuleSet
 from coinche.server.bot_pool import BotPool
 from coinche.server.config import Settings
-from coinche.server.db import MIGRATIONS
+from coinche.server.db import MIGRATIONS, PlayerRow
 from coinche.server.store import Seat, Store
 from coinche.server.tables import LiveTable, TableService
 
@@ -104,5 +104,34 @@ def test_pickled_jobs_left_by_an_older_version_are_deleted_never_read(tmp_path: 
             assert conn.scalar(text("SELECT count(*) FROM bot_jobs")) == 0
             columns = {row[1] for row in conn.execute(text("PRAGMA table_info(bot_jobs)"))}
         assert {"kind", "arguments", "answer"} <= columns and "call" not in columns
+    finally:
+        store.close()
+
+
+def test_the_players_of_accounts_are_retired_guests_after_0015(tmp_path: Path) -> None:
+    """The guests who signed up before 0015 are retired by it (copies of their cookies die);
+    a guest, and a guest's deals, stay as they were."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    upgrade(url, "0014")
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        for player, deleted in (("guest", None), ("signed", None), ("gone", "2026-01-02")):
+            conn.execute(
+                text("INSERT INTO players (id, created_at, deals_played, deleted_at) VALUES (:p, '2026-01-01', 2, :d)"),
+                {"p": player, "d": deleted},
+            )
+        conn.execute(
+            text(
+                "INSERT INTO accounts (id, name, name_key, password_hash, player_id, created_at) "
+                "VALUES ('a1', 'Zoé', 'zoé', 'x', 'signed', '2026-01-01')"
+            )
+        )
+    engine.dispose()
+    store = Store(url)
+    try:
+        with store.session() as s:
+            retired = {p.id: p.retired_at is not None for p in s.scalars(select(PlayerRow))}
+        assert retired == {"guest": False, "signed": True, "gone": True}
+        assert store.deals_played("guest") == 2
     finally:
         store.close()

@@ -8,6 +8,7 @@ token); sign-up and log-in are limited per address and per name (429 with ``Retr
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -24,6 +25,7 @@ from .pages import (
     TOKEN_KEY,
     account_of,
     clear_session_cookie,
+    guest_in_session,
     lang_of,
     page,
     player_in_session,
@@ -34,7 +36,9 @@ from .pages import (
     set_session_cookie,
 )
 from .rate_limits import RateLimits
-from .store import GameEntry
+from .store import GameEntry, Step
+from .table_socket import retire_guest_sockets
+from .tables import LiveTable, TableError, TableService
 
 
 def accounts_of(request: Request) -> AccountService:
@@ -119,6 +123,8 @@ async def signup(request: Request) -> Response:
         error = i18n.gettext(lang, f"accounts.error.{e.code}")
         return page(request, "signup.html", status=400, lang=lang, error=error, **context)
     service_of(request).forget_player(account.player)
+    if account.player == player:  # the guest is retired: sockets opened with their cookie close
+        await retire_guest_sockets(service_of(request), player)
     return _logged_in(request, next_url or ADDRESSES[lang]["account"], token)
 
 
@@ -145,8 +151,36 @@ async def login(request: Request) -> Response:
     except AccountError:
         error = i18n.gettext(lang, "accounts.error.wrong_login")
         return page(request, "login.html", status=400, lang=lang, error=error, **context)
+    guest = guest_in_session(request)
+    if guest is not None and guest != account.player:  # the guest is the account now: retired
+        await accounts_of(request).retire_guest(guest)  # first: a socket losing its seat sees why
+        await adopt_solo_games(service_of(request), guest, account.player)
+        service_of(request).forget_player(guest)
+        await retire_guest_sockets(service_of(request), guest)
     service_of(request).forget_player(account.player)
     return _logged_in(request, next_url or "/", token)
+
+
+async def adopt_solo_games(service: TableService, guest: str, player: str) -> None:
+    """The guest's solo games in progress become the account's ``player``'s, as at sign-up:
+    a ``seat`` step in each table's log (every process reads it; the replay knows who
+    played what). A friends' table (its host's controls name players) and a daily challenge
+    (one attempt per player) keep their seats."""
+    for table_id in await service.db(service.store.open_games, guest):
+        live = await service.table(table_id, fresh=True)
+        if live is None or live.spec.is_private or live.spec.challenge is not None:
+            continue
+
+        async def check(live: LiveTable) -> Step | None:
+            seat = live.seat_of(guest)
+            if seat is None or live.seat_of(player) is not None or live.game.is_over:
+                return None
+            return Step(live.seq, "seat", seat, seat_data=replace(live.seats[seat], player=player))
+
+        try:
+            await service.write(table_id, None, check)
+        except TableError:  # gone meanwhile (given up, finished elsewhere): nothing to adopt
+            continue
 
 
 async def logout(request: Request) -> Response:

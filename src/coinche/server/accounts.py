@@ -2,7 +2,9 @@
 
 An account owns one player (the identity at tables, see ``tables``): a guest who signs up
 gives their own player to the account, so their games and the game in progress stay
-theirs. A logged-in browser holds a random session token in a cookie; the database keeps
+theirs; that player is then retired as a guest (``PlayerRow.retired_at``, also set when a
+guest logs in to an account): a copy of the guest's signed cookie names no one any more.
+A logged-in browser holds a random session token in a cookie; the database keeps
 only its SHA-256, so a copy of the database opens no session, and deleting the row ends the
 session (log-out, a password change ends the others, deleting the account ends all).
 
@@ -28,7 +30,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .config import Settings
 from .db import AccountRow, PlayerRow, SessionRow
-from .store import Database, Store, new_id
+from .store import Database, Store, _insert_ignoring_conflicts, new_id
 
 NAME_MIN: Final = 3
 NAME_MAX: Final = 24
@@ -37,6 +39,8 @@ PASSWORD_MAX: Final = 256
 """Longer passwords are refused rather than hashed (argon2 reads all of it)."""
 EMAIL_MAX: Final = 254
 NAME_PUNCTUATION: Final = frozenset("-_")
+GUEST_ID_MAX: Final = 32
+"""A guest's player id is 16 characters (``new_id(12)``); the column holds 32."""
 
 
 class AccountError(Exception):
@@ -122,12 +126,14 @@ class AccountStore:
     def create(self, name: str, email: str | None, password_hash: str, player: str) -> Account:
         with self.store.session() as s, s.begin():
             owned = s.scalar(select(AccountRow.id).where(AccountRow.player_id == player)) is not None
-            gone = s.scalar(select(PlayerRow.deleted_at).where(PlayerRow.id == player)) is not None
-            if owned or gone:  # an old copy of a cookie names an account's player: a new one
-                player = new_id(12)
-            if s.get(PlayerRow, player) is None:
-                s.add(PlayerRow(id=player, deals_played=0))
-                s.flush()
+            found = s.get(PlayerRow, player)
+            if owned or (found is not None and (found.deleted_at is not None or found.retired_at is not None)):
+                player, found = new_id(12), None  # an old copy of a cookie names an account's player
+            if found is None:
+                found = PlayerRow(id=player, deals_played=0)
+                s.add(found)
+            found.retired_at = _now()  # the guest is no more: their cookie's copies are no one's
+            s.flush()
             row = AccountRow(
                 id=new_id(),
                 name=name,
@@ -192,6 +198,21 @@ class AccountStore:
                 query = query.where(SessionRow.id != token_hash(keep))
             return s.execute(query).rowcount  # type: ignore[attr-defined, no-any-return]
 
+    def guest_retired(self, player: str) -> bool:
+        """Whether a guest cookie naming ``player`` names a guest no more (it signed up, or
+        logged in to an account; see ``PlayerRow.retired_at``)."""
+        with self.store.engine.connect() as conn:  # no ORM session: every guest request asks
+            return conn.scalar(select(PlayerRow.retired_at).where(PlayerRow.id == player)) is not None
+
+    def retire_guest(self, player: str) -> None:
+        """The guest ``player`` logged in to an account: their cookie's copies become new
+        guests (the row is made if the guest never had one)."""
+        engine = self.store.engine
+        with engine.begin() as conn:  # no race with a deal counted at once (it makes the row too)
+            conn.execute(_insert_ignoring_conflicts(engine, PlayerRow, ["id"]), {"id": player, "deals_played": 0})
+            still_guest = (PlayerRow.id == player) & PlayerRow.retired_at.is_(None)
+            conn.execute(update(PlayerRow).where(still_guest).values(retired_at=_now()))
+
     def delete(self, account_id: str) -> None:
         """The account goes, with its sessions; its player stays (finished games name it,
         as a deleted account)."""
@@ -200,7 +221,9 @@ class AccountStore:
             if row is None:
                 return
             s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
-            s.execute(update(PlayerRow).where(PlayerRow.id == row.player_id).values(deleted_at=_now()))
+            s.execute(
+                update(PlayerRow).where(PlayerRow.id == row.player_id).values(deleted_at=_now(), retired_at=_now())
+            )
             s.delete(row)
 
 
@@ -268,6 +291,16 @@ class AccountService:
         if not token or len(token) > 100:
             return None
         return await self.db(self.rows.session_account, token)
+
+    async def guest_retired(self, player: str) -> bool:
+        """Whether the guest cookie's ``player`` is retired (read on a database thread: every
+        process shares the answer)."""
+        if not player or len(player) > GUEST_ID_MAX:
+            return True
+        return await self.db(self.rows.guest_retired, player)
+
+    async def retire_guest(self, player: str) -> None:
+        await self.db(self.rows.retire_guest, player)
 
     async def log_out(self, token: str) -> None:
         await self.db(self.rows.end_session, token)

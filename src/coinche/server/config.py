@@ -14,6 +14,54 @@ def default_database_url() -> str:
     return os.environ.get("COINCHE_DATABASE_URL") or DEFAULT_DATABASE
 
 
+SECRET_KEY_MIN = 32
+"""The fewest characters of a key that signs cookies (``secrets.token_urlsafe(32)`` has 43)."""
+SECRET_FILE_MAX = 4096
+"""The most bytes read from a ``--secret-file`` (a key, not a document)."""
+SECRET_KEY_VARIABLE = "COINCHE_SECRET_KEY"
+
+
+class SecretKeyError(ValueError):
+    """A key to sign cookies that is refused: the message says where it came from and why."""
+
+
+def check_secret_key(text: str, where: str) -> str:
+    """The key of ``text`` without its surrounding blanks (a file's last newline): at least
+    32 characters, one line of printable ones without spaces, else ``SecretKeyError``."""
+    key = text.strip()
+    if len(key) < SECRET_KEY_MIN:
+        raise SecretKeyError(
+            f"{where}: the key must have at least {SECRET_KEY_MIN} characters, not {len(key)} "
+            "(make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+        )
+    if any(ch.isspace() or not ch.isprintable() for ch in key):
+        raise SecretKeyError(f"{where}: the key must be one line of printable characters without spaces")
+    return key
+
+
+def read_secret_file(path: str) -> str:
+    """The key kept in the file ``path`` (``coinche serve --secret-file``), checked."""
+    where = f"--secret-file {path}"
+    try:
+        with open(path, "rb") as file:
+            data = file.read(SECRET_FILE_MAX + 1)
+    except OSError as e:
+        raise SecretKeyError(f"{where}: cannot read it ({e.strerror or type(e).__name__})") from None
+    if len(data) > SECRET_FILE_MAX:
+        raise SecretKeyError(f"{where}: a key file holds at most {SECRET_FILE_MAX} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SecretKeyError(f"{where}: not UTF-8 text") from None
+    return check_secret_key(text, where)
+
+
+def secret_key_of_environment() -> str | None:
+    """``$COINCHE_SECRET_KEY``, checked; None when it is not set (or empty)."""
+    value = os.environ.get(SECRET_KEY_VARIABLE)
+    return check_secret_key(value, f"${SECRET_KEY_VARIABLE}") if value else None
+
+
 @dataclass(frozen=True)
 class Settings:
     database_url: str = field(default_factory=default_database_url)
@@ -31,7 +79,8 @@ class Settings:
     free_deals: int = 3
     """Deals a guest plays without an account."""
     secret_key: str | None = None
-    """Signs the guest cookie; None: kept in the database (made once, survives restarts)."""
+    """Signs the guest cookie and the forms' tokens (``coinche serve --secret-file`` or
+    ``$COINCHE_SECRET_KEY``); None: kept in the database (made once, survives restarts)."""
     max_message_bytes: int = 4096
     """A WebSocket message larger than this is refused (``too_large``)."""
     max_frame_bytes: int = 65536

@@ -212,6 +212,9 @@ class PlayerRow(Base):
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     """When the player's account was deleted (their finished games stay, under "deleted
     account")."""
+    retired_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the player stopped being a guest (sign-up, or a guest's log-in to an account):
+    a guest cookie naming a retired player is a new guest's (``pages.VisitorMiddleware``)."""
 
 
 class AccountRow(Base):

@@ -79,9 +79,18 @@ ACCOUNT_KEY = "coinche.account"
 TOKEN_KEY = "coinche.session"
 
 
+GUEST_KEYS = ("player", "guest")
+"""Where the signed ``session`` cookie names a guest's player (``guest``: cookies of before)."""
+
+
 class VisitorMiddleware:
-    """ASGI middleware: finds the account of the request's session cookie (one database
-    read, off the loop) for the pages and the table socket; static files skip it."""
+    """ASGI middleware: finds the account of the request's session cookie, else checks that
+    the guest the signed ``session`` cookie names is still one (one database read, off the
+    loop), for the pages and the table socket; static files skip it.
+
+    A guest who signed up or logged in to an account is retired (``PlayerRow.retired_at``,
+    shared by every process): a copy of their cookie is dropped here, so the request is a new
+    guest's, who gets a new player id and nothing of the account's."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -90,12 +99,24 @@ class VisitorMiddleware:
         if scope["type"] in ("http", "websocket") and not scope["path"].startswith("/static/"):
             token = HTTPConnection(scope).cookies.get(SESSION_COOKIE)
             accounts: AccountService | None = getattr(scope["app"].state, "accounts", None)
-            if token and accounts is not None:
-                account = await accounts.session_account(token)
-                if account is not None:
-                    scope[ACCOUNT_KEY] = account
-                    scope[TOKEN_KEY] = token
+            account = await accounts.session_account(token) if token and accounts is not None else None
+            if account is not None:
+                scope[ACCOUNT_KEY] = account
+                scope[TOKEN_KEY] = token
+            elif accounts is not None:
+                await _drop_retired_guest(scope, accounts)
         await self.app(scope, receive, send)
+
+
+async def _drop_retired_guest(scope: Scope, accounts: AccountService) -> None:
+    """Forget the session's guest if it is retired (or not a string id at all)."""
+    session = scope.get("session")
+    if not isinstance(session, dict):
+        return
+    for key in GUEST_KEYS:
+        guest = session.get(key)
+        if guest is not None and (not isinstance(guest, str) or await accounts.guest_retired(guest)):
+            del session[key]
 
 
 def account_of(request: HTTPConnection) -> Account | None:
@@ -116,6 +137,12 @@ def player_in_session(request: HTTPConnection) -> str | None:
     account = account_of(request)
     if account is not None:
         return account.player
+    return guest_in_session(request)
+
+
+def guest_in_session(request: HTTPConnection) -> str | None:
+    """The guest's player id of the signed ``session`` cookie (a retired guest's is dropped
+    by ``VisitorMiddleware``), whether or not an account is logged in too."""
     player = request.session.get("player") or request.session.get("guest")
     return player if isinstance(player, str) and player else None
 

@@ -22,11 +22,12 @@ import anyio
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from . import friends
+from .accounts import AccountService
 from .config import Settings
 from .drain import CLOSE_RESTARTING, drain_of, restarting_frame
 from .hub import Subscription
 from .log_limits import RefusalLog
-from .pages import lang_of, player_in_session, service_of
+from .pages import account_of, lang_of, player_in_session, service_of
 from .protocol import (
     ActionRequest,
     HintRequest,
@@ -100,8 +101,13 @@ def states_since(
 
 
 class TableSession:
-    def __init__(self, websocket: WebSocket, service: TableService, table_id: str, player: str) -> None:
+    def __init__(
+        self, websocket: WebSocket, service: TableService, table_id: str, player: str, as_guest: bool = False
+    ) -> None:
         self.ws = websocket
+        self.as_guest = as_guest
+        """Opened with a guest's cookie (no account's session): it closes when that guest is
+        retired (signs up, logs in), see ``retire_guest_sockets``."""
         self.service = service
         self.settings: Settings = service.settings
         self.table_id = table_id
@@ -134,7 +140,8 @@ class TableSession:
             # read its log (another process may have moved it on).
             live = await service.table(self.table_id, fresh=True)
             seat = live.seat_of(self.player) if live is not None else None
-            if live is None or seat is None:
+            if live is None or seat is None or (self.as_guest and await self._guest_retired()):
+                # Retired between the handshake and the subscription: its signal was missed.
                 await self._close(CLOSE_NOT_SEATED, "no seat")
                 return
             attached = False
@@ -234,12 +241,18 @@ class TableSession:
                 if live is None:
                     raise _Close(CLOSE_NOT_SEATED, "table gone")
                 seat = live.seat_of(self.player)
+                if seat is None and self.as_guest and await self._guest_retired():
+                    raise _Close(CLOSE_RESTARTING, "retired")  # its account took the seat: come back as it
                 if seat is None:
                     raise _Close(CLOSE_NOT_SEATED, "no seat")
                 free_left = await self.service.free_deals_left(self.player)
                 for m in self.states(live, seat, self.sent, free_left):
                     self.queue(m)
                 self.sent = live.seq
+            if self.as_guest and any(e.get("kind") == RETIRED and e.get("player") == self.player for e in events):
+                # The guest is an account now: its browser comes back with the account's
+                # session, a copy of the guest's cookie is refused (4404).
+                raise _Close(CLOSE_RESTARTING, "retired")
             if events:
                 live = await self.service.table(self.table_id)
                 seat = live.seat_of(self.player) if live is not None else None
@@ -251,6 +264,10 @@ class TableSession:
                     message = event_message(self.lang, live, seat, event, self.service.attendance.presence(live))
                     if message is not None:
                         self.queue(message)
+
+    async def _guest_retired(self) -> bool:
+        accounts: AccountService = self.ws.app.state.accounts
+        return await accounts.guest_retired(self.player)
 
     async def _read(self) -> None:
         while True:
@@ -341,6 +358,17 @@ class TableSession:
         return error_message(self.lang, e.code, request_id, error=e)
 
 
+RETIRED = "retired"
+"""The hub's event that a guest is retired: their sockets opened as the guest close."""
+
+
+async def retire_guest_sockets(service: TableService, player: str) -> None:
+    """Close the table sockets opened with the guest ``player``'s cookie, in every process
+    (a hub event on each of their games in progress): the guest signed up or logged in."""
+    for table_id in await service.db(service.store.open_games, player):
+        await service.hub.signal(table_id, {"kind": RETIRED, "player": player})
+
+
 class _Close(Exception):
     def __init__(self, code: int, reason: str) -> None:
         super().__init__(reason)
@@ -389,7 +417,7 @@ async def table_socket(websocket: WebSocket) -> None:
                 await websocket.send_text(restarting_frame())
                 await websocket.close(code=CLOSE_RESTARTING, reason="restarting")
             return
-        session = TableSession(websocket, service, table_id, player)
+        session = TableSession(websocket, service, table_id, player, as_guest=account_of(websocket) is None)
         if drain is not None:
             drain.opened(session)
         with contextlib.suppress(WebSocketDisconnect):
