@@ -172,7 +172,9 @@ def check_level(live: LiveTable, player: str, seat: int, level: str) -> Step | N
 
 def check_free(live: LiveTable, player: str, seat: int) -> Step | None:
     """The host frees a person's seat: a computer holds it (the person may come back by
-    the link while seats are open)."""
+    the link while seats are open). A person a computer stood in for (gone past the grace
+    period, not back) has gone: the new holder says so (``Seat.gone``, a leaver for the
+    ratings); one who was there has not."""
     _check_host(live, player)
     if not 0 <= seat <= 3:
         raise TableError("bad_seat")
@@ -181,7 +183,8 @@ def check_free(live: LiveTable, player: str, seat: int) -> Step | None:
         return None
     if holder.player == player:
         raise TableError("not_host")  # the host does not free their own seat
-    return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=live.spec.level))
+    gone = holder.player if live.started and holder.stand_in is not None else None
+    return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=live.spec.level, gone=gone))
 
 
 def check_leave(live: LiveTable, player: str) -> Step | None:
@@ -194,8 +197,9 @@ def check_leave(live: LiveTable, player: str) -> Step | None:
         return None
     if not live.started and player == live.spec.host:
         raise TableError("host_stays")
-    level = live.spec.level if not live.started else STAND_IN_LEVEL
-    return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=level))
+    if not live.started:
+        return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=live.spec.level))
+    return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=STAND_IN_LEVEL, gone=player))
 
 
 # ----- the requests -----
@@ -248,6 +252,31 @@ async def leave(service: TableService, table_id: str, player: str) -> int:
         return check_leave(live, player)
 
     return await service.write(table_id, None, check)
+
+
+async def give_up(service: TableService, table_id: str, player: str) -> None:
+    """``player`` gives up the game (the account page's "Abandonner"). With other people at
+    the table it is one person's act: a computer plays their seat for the rest of the game
+    (``check_leave``, a stored step: they are a leaver), and the game goes on and ends
+    normally for the others. Alone with computers (a solo table, a friends' table nobody
+    else sits at), or the host before the start, the game is finished as given up
+    (``TableService.abandon``). ``TableError`` (nothing changed): ``gone``, ``not_seated``,
+    ``over``."""
+    alone = False
+
+    async def check(live: LiveTable) -> Step | None:
+        nonlocal alone
+        if live.seat_of(player) is None:
+            raise TableError("not_seated")
+        if live.game.is_over:
+            raise TableError("over")
+        others = [i for i in live.human_seats if live.seats[i].player != player]
+        alone = not (live.spec.is_private and others) or (not live.started and player == live.spec.host)
+        return None if alone else check_leave(live, player)
+
+    await service.write(table_id, None, check)
+    if alone:
+        await service.abandon(table_id, player)
 
 
 async def say(service: TableService, table_id: str, player: str, phrase: str) -> None:

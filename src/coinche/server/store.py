@@ -62,6 +62,11 @@ class Seat:
     stand_in: str | None = None
     """A person's seat that a computer of this level plays while they are away (their
     connection dropped longer than the grace period); None when they play it themselves."""
+    gone: str | None = None
+    """On a computer's seat: the person who held it and has gone during the game (they left
+    or gave it up, or the host freed it while a computer stood in for them). The ratings
+    count them as a leaver (``player_stats.py``); a person the host moved out while they
+    were there is not one (None)."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "player": self.player, "level": self.level}
@@ -69,6 +74,8 @@ class Seat:
             data["name"] = self.name
         if self.stand_in is not None:
             data["stand_in"] = self.stand_in
+        if self.gone is not None:
+            data["gone"] = self.gone
         return data
 
     @staticmethod
@@ -77,7 +84,12 @@ class Seat:
         if kind not in ("human", "bot"):
             raise ValueError(f"not a seat: {data!r}")
         return Seat(
-            kind, data.get("player", data.get("guest")), data.get("level"), data.get("name"), data.get("stand_in")
+            kind,
+            data.get("player", data.get("guest")),
+            data.get("level"),
+            data.get("name"),
+            data.get("stand_in"),
+            data.get("gone"),
         )
 
     @property
