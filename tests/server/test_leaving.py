@@ -74,6 +74,12 @@ def test_a_guest_of_the_other_team_giving_up_leaves_the_game_to_a_computer(clien
     assert not live.game.is_over and table_row(client, table_id) == (None, None)
     assert live.seats[1] == Seat("bot", level=STAND_IN_LEVEL, gone=bruno)
     assert profile(client, anne) == Profile() and profile(client, bruno) == Profile()
+    # It is no longer among Bruno's games in progress (his list says given up); still Anne's.
+    store = client.app.state.store  # type: ignore[attr-defined]
+    assert store.open_games(bruno) == [] and store.open_games(anne) == [table_id]
+    (entry,) = store.games_of(bruno)
+    assert entry.finished_at is not None and entry.result is None
+    assert 'action="/partie/' not in client.get("/compte").text  # no "give up" button left
     # A restart keeps it: the giving up is a step of the log.
     del service_of(client).live[table_id]
     assert fresh(client, table_id).seats[1].gone == bruno
@@ -218,3 +224,22 @@ def test_the_profile_page_says_the_rating_rules(client: TestClient) -> None:
         assert 'id="rating-rules"' in text
         for word in words:
             assert word in text, word
+
+
+def test_a_leaver_who_takes_a_seat_again_has_the_game_in_progress_and_is_still_a_leaver(client: TestClient) -> None:
+    anne, bruno = account(client, "Anne"), account(client, "Bruno")  # the client is Bruno's
+    table_id = friends_table(client, anne, {1: bruno}, late_joins=True)
+    service = service_of(client)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    start(client, table_id, anne)
+    play_to_end(client, table_id, seed=2, passes=1, until=lambda live: live.game.awaiting_deal)
+    assert post_form(client, f"/partie/{table_id}/abandonner", {}, "/compte").status_code == 303
+    assert store.open_games(bruno) == []
+    call(client, friends.take_seat, service, table_id, bruno, "Bruno", 3)  # back, on the other seat
+    assert store.open_games(bruno) == [table_id]
+    live = play_to_end(client, table_id, seed=2, passes=1)
+    assert live.game.winner is not None
+    plans = game_plans(live)
+    assert {p for plan in plans for p in plan.left} == {bruno}
+    b = profile(client, bruno)
+    assert (b.games_played, b.games_won) == (1, 0)

@@ -172,7 +172,7 @@ def game_rows(lang: str, games: list[GameEntry]) -> list[dict[str, Any]]:
         result = g.result or {}
         if g.finished_at is None:
             status = "playing"
-        elif result.get("abandoned"):
+        elif result.get("abandoned") or "winner" not in result:  # given up, or gone from it
             status = "abandoned"
         else:
             status = "won" if result.get("winner") == g.seat % 2 else "lost"

@@ -337,7 +337,33 @@ class Store:
             ]
             if seated:  # who sat at the table, for the players' lists of games
                 self._record_seats(conn, seated)
+            self._record_gone(conn, [(t, step) for (t, step), ok in zip(steps, stored, strict=True) if ok])
             return stored
+
+    def _record_gone(self, conn: Any, steps: Sequence[tuple[str, Step]]) -> None:
+        """A person who has gone from a game still going on (``Seat.gone``) has it over in
+        their lists of games (no longer in progress, in their history as given up); the
+        table's end writes its own moment over it. Seated again, it is theirs again."""
+        moment = now()
+        for table_id, step in steps:
+            holder = step.seat_data
+            if holder is None:
+                continue
+            row = TablePlayerRow
+            if holder.gone is not None:
+                conn.execute(
+                    update(row)
+                    .where(row.table_id == table_id, row.player_id == holder.gone, row.finished_at.is_(None))
+                    .values(finished_at=moment)
+                )
+            elif holder.kind == "human" and holder.player is not None:
+                running = select(TableRow.id).where(TableRow.id == table_id, TableRow.finished_at.is_(None)).exists()
+                conn.execute(
+                    update(row)
+                    .where(row.table_id == table_id, row.player_id == holder.player, row.finished_at.is_not(None))
+                    .where(running)
+                    .values(finished_at=None)
+                )
 
     def record_seats(self, table_id: str, seats: Sequence[tuple[str, int]]) -> None:
         """Where players sit now (after a swap of seats): each ``(player, seat)``."""
@@ -376,7 +402,7 @@ class Store:
                     TableRow.profile,
                     TableRow.level,
                     TableRow.options,
-                    TableRow.finished_at,
+                    TablePlayerRow.finished_at,  # the table's, or when the player had gone
                     TableRow.result,
                     TablePlayerRow.seat,
                 )
@@ -407,6 +433,7 @@ class Store:
                     select(TableRow.id)
                     .join(TablePlayerRow, TablePlayerRow.table_id == TableRow.id)
                     .where(TablePlayerRow.player_id == player_id, TableRow.finished_at.is_(None))
+                    .where(TablePlayerRow.finished_at.is_(None))  # not a game they have gone from
                     .order_by(TableRow.created_at.desc(), TableRow.id)
                 )
             )
