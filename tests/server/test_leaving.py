@@ -243,3 +243,26 @@ def test_a_leaver_who_takes_a_seat_again_has_the_game_in_progress_and_is_still_a
     assert {p for plan in plans for p in plan.left} == {bruno}
     b = profile(client, bruno)
     assert (b.games_played, b.games_won) == (1, 0)
+
+
+def test_alone_with_computers_leaving_or_giving_up_ends_the_game_as_lost(client: TestClient) -> None:
+    anne = account(client, "Anne")  # the client is Anne's
+    store = client.app.state.store  # type: ignore[attr-defined]
+    service = service_of(client)
+    lost = hand_update([[NEW_PLAYER, CONFIRMED], [CONFIRMED, CONFIRMED]], 1)[0][0]
+    # Before the start, the host giving up her friends' table ends it, unrated.
+    unstarted = friends_table(client, anne, {})
+    assert post_form(client, f"/partie/{unstarted}/abandonner", {}, "/compte").status_code == 303
+    assert table_row(client, unstarted)[1] == {"abandoned": True} and profile(client, anne) == Profile()
+    # Started, alone with computers: leaving ("Quitter la table") gives the game up, a loss.
+    table_id = friends_table(client, anne, {})
+    start(client, table_id, anne)
+    call(client, friends.leave, service, table_id, anne)
+    assert table_row(client, table_id)[1] == {"abandoned": True} and store.open_games(anne) == []
+    a = profile(client, anne)
+    assert close(a.rating, lost) and (a.games_played, a.games_won) == (1, 0)
+    # And the account page's "Abandonner" on another such table: the same.
+    other = friends_table(client, anne, {})
+    start(client, other, anne)
+    assert post_form(client, f"/partie/{other}/abandonner", {}, "/compte").status_code == 303
+    assert table_row(client, other)[1] == {"abandoned": True} and profile(client, anne).games_played == 2

@@ -247,11 +247,25 @@ async def start(service: TableService, table_id: str, player: str, request_id: s
     return seq
 
 
-async def leave(service: TableService, table_id: str, player: str) -> int:
-    async def check(live: LiveTable) -> Step | None:
-        return check_leave(live, player)
+def alone(live: LiveTable, player: str) -> bool:
+    """Whether ``player`` sits with no other person at the table (the others: computers)."""
+    return all(live.seats[i].player == player for i in live.human_seats)
 
-    return await service.write(table_id, None, check)
+
+async def leave(service: TableService, table_id: str, player: str) -> int:
+    """``player`` leaves (``check_leave``). Alone with computers once the game has started,
+    there is nobody to play it for: the game is given up (``TableService.abandon``)."""
+    given_up = False
+
+    async def check(live: LiveTable) -> Step | None:
+        nonlocal given_up
+        given_up = live.started and not live.game.is_over and live.seat_of(player) is not None and alone(live, player)
+        return None if given_up else check_leave(live, player)
+
+    seq = await service.write(table_id, None, check)
+    if given_up:
+        await service.abandon(table_id, player)
+    return seq
 
 
 async def give_up(service: TableService, table_id: str, player: str) -> None:
@@ -262,20 +276,19 @@ async def give_up(service: TableService, table_id: str, player: str) -> None:
     else sits at), or the host before the start, the game is finished as given up
     (``TableService.abandon``). ``TableError`` (nothing changed): ``gone``, ``not_seated``,
     ``over``."""
-    alone = False
+    ends = False
 
     async def check(live: LiveTable) -> Step | None:
-        nonlocal alone
+        nonlocal ends
         if live.seat_of(player) is None:
             raise TableError("not_seated")
         if live.game.is_over:
             raise TableError("over")
-        others = [i for i in live.human_seats if live.seats[i].player != player]
-        alone = not (live.spec.is_private and others) or (not live.started and player == live.spec.host)
-        return None if alone else check_leave(live, player)
+        ends = alone(live, player) or (not live.started and player == live.spec.host)
+        return None if ends else check_leave(live, player)
 
     await service.write(table_id, None, check)
-    if alone:
+    if ends:
         await service.abandon(table_id, player)
 
 

@@ -7,20 +7,24 @@
   surcoinche called and whether it paid (a coinche that set the contract, a surcoinche
   made); the daily challenge's deals are left out (they are its own results);
 * **each finished game** (``game_over_hooks``) but the daily challenge's (four deals "won
-  by nobody": not rated) updates the persons' ratings with ``ratings.rate_game``, the
-  teams as seated at the game's end, and counts a game played (and won);
-* **a game given up** (``TableService.abandon``, the account page's "Abandonner"): the
-  person who gave it up loses it (their partner too; the other team wins), everyone rated
-  as seated then.
+  by nobody": not rated) updates the persons' ratings with ``ratings.rate_game`` and counts
+  a game played (and won), by the rules of docs/ratings.md (``game_plans``);
+* **a game given up alone** (``TableService.abandon``: a solo game, or a friends' table
+  whose other seats are computers'): the person who gave it up loses it, everyone rated as
+  seated then (``abandon_plan``). At a table of several people giving up ends nothing: it
+  is a ``seat`` step like leaving (``friends.give_up``).
 
-Who counts as what, from the table's log:
+Who counts as what, from the table's log (docs/ratings.md says it for players):
 
 * a person's seat played by a computer while they are away (``Seat.stand_in``) is still
-  theirs: they may come back, they are not leaving;
-* a person whose seat went to a computer during the game (a ``seat`` step once the first
-  deal is dealt: "Quitter la table", or the host freeing the seat of a person who had gone)
-  left: their team loses whatever the score (``rate_game``'s ``left``); if somebody else
-  took that seat later, the leaver is rated alone as losing in their old seat;
+  theirs: they may come back, they are not leaving; still replaced at the end, they left;
+* a person whose seat went to a computer marked ``Seat.gone`` (they left or gave up, or the
+  host freed it while a computer stood in for them) left: they alone are rated as losing,
+  in the seat they left (or where they sit again), whatever the score;
+* everyone else is rated on the real result, as seated at the end (a leaver's seat as the
+  computer that finished it); a person the host moved out while they were there, in the
+  seat they held; and only those who held their seat when at least half the deals were
+  dealt (a late friend, a person moved out early: not rated);
 * a computer plays at its level's measured rating (``LevelRatings``); an **adaptive**
   computer at the rating of where its knob **ended** the game (interpolated between the
   levels' mus, the inverse of ``adaptive_start``), since that is the strength the person
