@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from server_helpers import call, csrf_of, post_form, service_of
 from starlette.testclient import TestClient
 from test_daily import account
@@ -62,6 +63,7 @@ def fresh(client: TestClient, table_id: str) -> LiveTable:
     return live
 
 
+@pytest.mark.both_databases
 def test_a_guest_of_the_other_team_giving_up_leaves_the_game_to_a_computer(client: TestClient) -> None:
     anne = account(client, "Anne")
     bruno = account(client, "Bruno")  # the client is Bruno's from here
@@ -226,6 +228,7 @@ def test_the_profile_page_says_the_rating_rules(client: TestClient) -> None:
             assert word in text, word
 
 
+@pytest.mark.both_databases
 def test_a_leaver_who_takes_a_seat_again_has_the_game_in_progress_and_is_still_a_leaver(client: TestClient) -> None:
     anne, bruno = account(client, "Anne"), account(client, "Bruno")  # the client is Bruno's
     table_id = friends_table(client, anne, {1: bruno}, late_joins=True)
@@ -266,3 +269,15 @@ def test_alone_with_computers_leaving_or_giving_up_ends_the_game_as_lost(client:
     start(client, other, anne)
     assert post_form(client, f"/partie/{other}/abandonner", {}, "/compte").status_code == 303
     assert table_row(client, other)[1] == {"abandoned": True} and profile(client, anne).games_played == 2
+
+
+def test_giving_up_before_the_start_leaves_the_lobby_and_ends_nothing_for_the_others(client: TestClient) -> None:
+    anne, bruno = account(client, "Anne"), account(client, "Bruno")  # the client is Bruno's
+    store = client.app.state.store  # type: ignore[attr-defined]
+    table_id = friends_table(client, anne, {1: bruno})
+    assert store.open_games(bruno) == [table_id]
+    assert post_form(client, f"/partie/{table_id}/abandonner", {}, "/compte").status_code == 303
+    live = fresh(client, table_id)
+    assert live.seats[1] == Seat("bot", level="confirmed") and table_row(client, table_id) == (None, None)
+    assert store.open_games(bruno) == [] and store.games_of(bruno) == [] and store.open_games(anne) == [table_id]
+    assert post_form(client, f"/partie/{table_id}/abandonner", {}, "/compte").status_code == 404

@@ -265,7 +265,16 @@ async def leave(service: TableService, table_id: str, player: str) -> int:
     seq = await service.write(table_id, None, check)
     if given_up:
         await service.abandon(table_id, player)
+    await _forget_lobby_seat(service, table_id, player)
     return seq
+
+
+async def _forget_lobby_seat(service: TableService, table_id: str, player: str) -> None:
+    """A person who left a table before its game started never played it: it leaves their
+    lists of games (taking a seat again puts it back)."""
+    live = await service.table(table_id)
+    if live is not None and not live.started and live.seat_of(player) is None:
+        await service.db(service.store.forget_seat, table_id, player)
 
 
 async def give_up(service: TableService, table_id: str, player: str) -> None:
@@ -290,6 +299,7 @@ async def give_up(service: TableService, table_id: str, player: str) -> None:
     await service.write(table_id, None, check)
     if ends:
         await service.abandon(table_id, player)
+    await _forget_lobby_seat(service, table_id, player)
 
 
 async def say(service: TableService, table_id: str, player: str, phrase: str) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, ParamSpec, TypeVar
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Engine, delete, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -376,6 +376,13 @@ class Store:
         upsert = _insert_ignoring_conflicts(self.engine, TablePlayerRow, ["table_id", "player_id"], update=["seat"])
         for row in rows:
             conn.execute(upsert, row)
+
+    def forget_seat(self, table_id: str, player_id: str) -> None:
+        """``player_id`` left a table before its game started: it is not one of their games."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                delete(TablePlayerRow).where(TablePlayerRow.table_id == table_id, TablePlayerRow.player_id == player_id)
+            )
 
     def finish_table(self, table_id: str, result: dict[str, Any]) -> None:
         """The table's game ended (or was given up): ``result`` says how; the first call
