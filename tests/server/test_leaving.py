@@ -80,7 +80,7 @@ def test_a_guest_of_the_other_team_giving_up_leaves_the_game_to_a_computer(clien
     store = client.app.state.store  # type: ignore[attr-defined]
     assert store.open_games(bruno) == [] and store.open_games(anne) == [table_id]
     (entry,) = store.games_of(bruno)
-    assert entry.finished_at is not None and entry.result is None
+    assert entry.finished_at is not None and entry.result == {"abandoned": True}
     assert 'action="/partie/' not in client.get("/compte").text  # no "give up" button left
     # A restart keeps it: the giving up is a step of the log.
     del service_of(client).live[table_id]
@@ -98,6 +98,15 @@ def test_a_guest_of_the_other_team_giving_up_leaves_the_game_to_a_computer(clien
     lost = hand_update([[NEW_PLAYER, CONFIRMED], [NEW_PLAYER, CONFIRMED]], 0)
     assert close(b.rating, lost[1][0]) and (b.games_played, b.games_won) == (1, 0)
     assert len(history_rows(client, bruno)) == 1
+    # His lists say he gave it up, whoever won; Anne's say her real result.
+    store = client.app.state.store  # type: ignore[attr-defined]
+    assert [g.result for g in store.games_of(bruno)] == [{"abandoned": True}]
+    assert [g.result for g in store.games_of(anne)] == [result]
+    history = client.app.state.history  # type: ignore[attr-defined]
+    assert [g.result for g in call(client, history.games, bruno)] == [{"abandoned": True}]
+    assert [g.result for g in call(client, history.games, anne)] == [result]
+    page = client.get(f"/historique/partie/{table_id}").text  # Bruno's cookies
+    assert "Abandonnée" in page and "Gagnée" not in page and "Perdue" not in page
 
 
 def test_giving_up_refuses_what_it_should(client: TestClient) -> None:

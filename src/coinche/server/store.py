@@ -395,8 +395,10 @@ class Store:
                 .values(finished_at=moment, result=result)
             )
             if ended.rowcount == 1:  # the players' histories are ordered by it
-                conn.execute(
-                    update(TablePlayerRow).where(TablePlayerRow.table_id == table_id).values(finished_at=moment)
+                conn.execute(  # (not a person who had gone: their own moment stays, see ``result_for``)
+                    update(TablePlayerRow)
+                    .where(TablePlayerRow.table_id == table_id, TablePlayerRow.finished_at.is_(None))
+                    .values(finished_at=moment)
                 )
 
     def games_of(self, player_id: str, limit: int = 100) -> list[GameEntry]:
@@ -410,6 +412,7 @@ class Store:
                     TableRow.level,
                     TableRow.options,
                     TablePlayerRow.finished_at,  # the table's, or when the player had gone
+                    TableRow.finished_at.label("table_finished_at"),
                     TableRow.result,
                     TablePlayerRow.seat,
                 )
@@ -427,7 +430,7 @@ class Store:
                 RuleSet.profile(r.profile, **r.options).target,
                 r.seat,
                 r.finished_at,
-                r.result,
+                result_for(r.finished_at, r.table_finished_at, r.result),
             )
             for r in rows
         ]
@@ -554,6 +557,17 @@ class Store:
             value = conn.scalar(select(SettingRow.value).where(SettingRow.key == "secret_key"))
             assert value is not None
             return value
+
+
+def result_for(
+    player_finished_at: datetime | None, table_finished_at: datetime | None, result: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """How a table's game ended for one player: given up (``{"abandoned": true}``) when they
+    had gone from it before its end (their ``table_players.finished_at`` is earlier than the
+    table's, or the table goes on), else the table's ``result``."""
+    if player_finished_at is not None and (table_finished_at is None or player_finished_at < table_finished_at):
+        return {"abandoned": True}
+    return result
 
 
 def _step_data(step: Step) -> dict[str, Any] | None:
