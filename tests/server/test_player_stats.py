@@ -1,11 +1,13 @@
 """Ratings and the profile's counters wired to the tables (issue 18, items 4 and 5): a game
 played to its end moves the counters and the rating as ``rate_game`` says (checked by hand),
-the hooks run again change nothing, a game given up or left is lost, the daily challenge is
+the hooks run again change nothing, a game given up or left is lost (issue 27: by the leaver
+alone; test_leaving.py has the rest of those rules), the daily challenge is
 not rated, the adaptive computer starts from the player's rating, and the profile page."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from starlette.testclient import TestClient
 from test_daily import account, daily_of
 from test_ratings import close, hand_update
 
+from coinche.engine.actions import PASS
 from coinche.engine.rules import RuleSet
 from coinche.server import friends
 from coinche.server.db import PlayerStatsRow, RatingHistoryRow
@@ -47,19 +50,29 @@ def profile(client: TestClient, player: str) -> Profile:
     return call(client, stats_of(client).profile, player)
 
 
-def play_to_end(client: TestClient, table_id: str, seed: int = 1) -> LiveTable:
+def play_to_end(
+    client: TestClient, table_id: str, seed: int = 1, passes: int = 0, until: Callable[[LiveTable], bool] | None = None
+) -> LiveTable:
     """Play every seat (persons and computers alike) with random legal moves, bidding
-    often so the low target is reached soon, and ask for each next deal."""
+    often so the low target is reached soon, and ask for each next deal. ``passes``: the
+    game's deals up to that number are passed out (each seat passes), and (when above 0)
+    each later deal has a contract, so at the low target the next deal ends the game;
+    ``until``: stop as soon as the table is so (between two steps)."""
     service = service_of(client)
     rng = random.Random(seed)
 
     async def check(live: LiveTable) -> Step | None:
         game = live.game
-        if game.is_over:
+        if game.is_over or (until is not None and until(live)):
             return None
         if game.awaiting_deal:
             return Step(live.seq, "deal", live.human_seat)
         legal = game.legal_actions()
+        if len(game.deals) <= passes and PASS in legal:
+            return Step(live.seq, "action", game.to_move, PASS)
+        deal = game.current
+        if passes and deal is not None and PASS in legal and all(c == PASS for c in deal.auction.calls):
+            return Step(live.seq, "action", game.to_move, min(a for a in legal if a >= 1000))  # a contract
         bids = [a for a in legal if a != legal[0]]
         choice = rng.choice(bids) if bids and rng.random() < 0.4 else legal[0]
         return Step(live.seq, "action", game.to_move, choice)
@@ -67,7 +80,7 @@ def play_to_end(client: TestClient, table_id: str, seed: int = 1) -> LiveTable:
     for _ in range(5000):
         live = call(client, service.table, table_id)
         assert live is not None
-        if live.game.is_over:
+        if live.game.is_over or (until is not None and until(live)):
             return live
         call(client, service.write, table_id, None, check)
     raise AssertionError("the game never ended")
@@ -162,21 +175,26 @@ def test_giving_up_a_solo_game_rates_it_as_lost(client: TestClient) -> None:
     assert profile(client, anne) == got
 
 
-def test_a_person_who_leaves_loses_with_their_partner_and_a_stand_in_is_not_leaving(client: TestClient) -> None:
+def test_a_person_who_leaves_loses_alone_and_a_stand_in_who_came_back_is_not_leaving(client: TestClient) -> None:
     anne, bruno, chloe = account(client, "Anne"), account(client, "Bruno"), account(client, "Chloe")
     # Anne and Chloe (seats 0 and 2) against Bruno and a computer.
     table_id = new_table(client, (person(anne), person(bruno), person(chloe), BOT))
     service = service_of(client)
     call(client, friends.leave, service, table_id, chloe)  # a computer plays her seat for good
     call(client, service.change_seat, table_id, 1, Seat("human", player=bruno, stand_in="expert"))  # away
+    call(client, service.change_seat, table_id, 1, Seat("human", player=bruno))  # and back
     live = play_to_end(client, table_id, seed=3)
-    (plan,) = game_plans(live)
-    assert plan.left == {chloe} and bruno not in plan.left
+    winner = live.game.winner
+    assert winner is not None
+    assert {p for plan in game_plans(live) for p in plan.left} == {chloe}
     a, b, c = profile(client, anne), profile(client, bruno), profile(client, chloe)
-    assert (a.games_won, b.games_won, c.games_won) == (0, 1, 0)
-    # By hand: Anne and Chloe lose whatever the score.
-    expected = hand_update([[NEW_PLAYER, NEW_PLAYER], [NEW_PLAYER, LEVELS.confirmed]], winner=1)
-    assert close(a.rating, expected[0][0]) and close(c.rating, expected[0][1]) and close(b.rating, expected[1][0])
+    assert (a.games_won, b.games_won, c.games_won) == (int(winner == 0), int(winner == 1), 0)
+    # By hand: Anne and Bruno on the real result, Chloe's seat the computer's that finished
+    # it; Chloe loses alone in her seat.
+    expert = LEVELS.expert
+    stayed = hand_update([[NEW_PLAYER, expert], [NEW_PLAYER, LEVELS.confirmed]], winner)
+    lost = hand_update([[NEW_PLAYER, NEW_PLAYER], [NEW_PLAYER, LEVELS.confirmed]], winner=1)
+    assert close(a.rating, stayed[0][0]) and close(b.rating, stayed[1][0]) and close(c.rating, lost[0][1])
     assert len(history_rows(client, chloe)) == 1
 
 

@@ -19,6 +19,7 @@ from starlette.routing import BaseRoute, Route
 
 from . import i18n
 from .accounts import NAME_MAX, AccountError, AccountService, name_key
+from .friends import give_up
 from .pages import (
     ACCOUNT_KEY,
     ADDRESSES,
@@ -204,7 +205,7 @@ def game_rows(lang: str, games: list[GameEntry]) -> list[dict[str, Any]]:
         result = g.result or {}
         if g.finished_at is None:
             status = "playing"
-        elif result.get("abandoned"):
+        elif result.get("abandoned") or "winner" not in result:  # given up, or gone from it
             status = "abandoned"
         else:
             status = "won" if result.get("winner") == g.seat % 2 else "lost"
@@ -302,15 +303,20 @@ async def delete_account(request: Request) -> Response:
 
 
 async def abandon(request: Request) -> Response:
-    """Give up a game in progress: it leaves the list of games in progress (and no longer
-    counts against the limit of open tables)."""
+    """Give up a game in progress (``friends.give_up``): alone with computers, the game ends
+    and leaves the list of games in progress (no longer counting against the limit of open
+    tables); with other people, a computer plays the seat for the rest of the game. 404 for
+    a game that is not the visitor's, or that they may no longer give up."""
     form = await read_checked_form(request)
     player = player_in_session(request)
     table_id = request.path_params["table_id"]
     service = service_of(request)
     if player is None or table_id not in await service.db(service.store.open_games, player):
         raise HTTPException(404)
-    await service.abandon(table_id, player)
+    try:
+        await give_up(service, table_id, player)
+    except TableError:  # not seated any more, over, gone: nothing changed
+        raise HTTPException(404) from None
     lang = lang_of(request)
     target = safe_next(form.get("next")) or f"{ADDRESSES[lang]['account']}?done=abandoned"
     return RedirectResponse(target, status_code=303)

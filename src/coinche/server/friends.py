@@ -172,7 +172,9 @@ def check_level(live: LiveTable, player: str, seat: int, level: str) -> Step | N
 
 def check_free(live: LiveTable, player: str, seat: int) -> Step | None:
     """The host frees a person's seat: a computer holds it (the person may come back by
-    the link while seats are open)."""
+    the link while seats are open). A person a computer stood in for (gone past the grace
+    period, not back) has gone: the new holder says so (``Seat.gone``, a leaver for the
+    ratings); one who was there has not."""
     _check_host(live, player)
     if not 0 <= seat <= 3:
         raise TableError("bad_seat")
@@ -181,7 +183,8 @@ def check_free(live: LiveTable, player: str, seat: int) -> Step | None:
         return None
     if holder.player == player:
         raise TableError("not_host")  # the host does not free their own seat
-    return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=live.spec.level))
+    gone = holder.player if live.started and holder.stand_in is not None else None
+    return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=live.spec.level, gone=gone))
 
 
 def check_leave(live: LiveTable, player: str) -> Step | None:
@@ -194,8 +197,9 @@ def check_leave(live: LiveTable, player: str) -> Step | None:
         return None
     if not live.started and player == live.spec.host:
         raise TableError("host_stays")
-    level = live.spec.level if not live.started else STAND_IN_LEVEL
-    return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=level))
+    if not live.started:
+        return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=live.spec.level))
+    return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=STAND_IN_LEVEL, gone=player))
 
 
 # ----- the requests -----
@@ -243,11 +247,59 @@ async def start(service: TableService, table_id: str, player: str, request_id: s
     return seq
 
 
-async def leave(service: TableService, table_id: str, player: str) -> int:
-    async def check(live: LiveTable) -> Step | None:
-        return check_leave(live, player)
+def alone(live: LiveTable, player: str) -> bool:
+    """Whether ``player`` sits with no other person at the table (the others: computers)."""
+    return all(live.seats[i].player == player for i in live.human_seats)
 
-    return await service.write(table_id, None, check)
+
+async def leave(service: TableService, table_id: str, player: str) -> int:
+    """``player`` leaves (``check_leave``). Alone with computers once the game has started,
+    there is nobody to play it for: the game is given up (``TableService.abandon``)."""
+    given_up = False
+
+    async def check(live: LiveTable) -> Step | None:
+        nonlocal given_up
+        given_up = live.started and not live.game.is_over and live.seat_of(player) is not None and alone(live, player)
+        return None if given_up else check_leave(live, player)
+
+    seq = await service.write(table_id, None, check)
+    if given_up:
+        await service.abandon(table_id, player)
+    await _forget_lobby_seat(service, table_id, player)
+    return seq
+
+
+async def _forget_lobby_seat(service: TableService, table_id: str, player: str) -> None:
+    """A person who left a table before its game started never played it: it leaves their
+    lists of games (taking a seat again puts it back)."""
+    live = await service.table(table_id)
+    if live is not None and not live.started and live.seat_of(player) is None:
+        await service.db(service.store.forget_seat, table_id, player)
+
+
+async def give_up(service: TableService, table_id: str, player: str) -> None:
+    """``player`` gives up the game (the account page's "Abandonner"). With other people at
+    the table it is one person's act: a computer plays their seat for the rest of the game
+    (``check_leave``, a stored step: they are a leaver), and the game goes on and ends
+    normally for the others. Alone with computers (a solo table, a friends' table nobody
+    else sits at), or the host before the start, the game is finished as given up
+    (``TableService.abandon``). ``TableError`` (nothing changed): ``gone``, ``not_seated``,
+    ``over``."""
+    ends = False
+
+    async def check(live: LiveTable) -> Step | None:
+        nonlocal ends
+        if live.seat_of(player) is None:
+            raise TableError("not_seated")
+        if live.game.is_over:
+            raise TableError("over")
+        ends = alone(live, player) or (not live.started and player == live.spec.host)
+        return None if ends else check_leave(live, player)
+
+    await service.write(table_id, None, check)
+    if ends:
+        await service.abandon(table_id, player)
+    await _forget_lobby_seat(service, table_id, player)
 
 
 async def say(service: TableService, table_id: str, player: str, phrase: str) -> None:

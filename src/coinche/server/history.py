@@ -24,7 +24,7 @@ from sqlalchemy import and_, exists, or_, select
 from ..engine.rules import RuleSet
 from .db import AccountRow, FinishedDealRow, PlayerRow, TablePlayerRow, TableRow, now
 from .review import deal_result
-from .store import Seat, Store, _insert_ignoring_conflicts
+from .store import Seat, Store, _insert_ignoring_conflicts, result_for
 from .tables import LiveTable, TableService
 
 PAGE_SIZE: Final = 50
@@ -121,7 +121,16 @@ class HistoryStore:
         ``limit``, each with the names of its seats."""
         t, tp = TableRow, TablePlayerRow
         query = (
-            select(t.id, tp.finished_at, t.profile, t.options, t.result, t.seats, t.challenge_day)
+            select(
+                t.id,
+                tp.finished_at,
+                t.finished_at.label("table_finished_at"),
+                t.profile,
+                t.options,
+                t.result,
+                t.seats,
+                t.challenge_day,
+            )
             .select_from(tp)
             .join(t, t.id == tp.table_id)
             .where(tp.player_id == player, tp.finished_at.is_not(None))
@@ -156,7 +165,7 @@ class HistoryStore:
                     r.profile,
                     RuleSet.profile(r.profile, **r.options).target,
                     seat,
-                    r.result,
+                    result_for(r.finished_at, r.table_finished_at, r.result),
                     people,
                     r.challenge_day,
                 )
@@ -168,7 +177,20 @@ class HistoryStore:
         t, tp = TableRow, TablePlayerRow
         with self.store.session() as s:
             row = s.execute(
-                select(t.id, t.finished_at, t.created_at, t.profile, t.options, t.result, t.seats, t.challenge_day)
+                select(
+                    t.id,
+                    t.finished_at,
+                    t.created_at,
+                    t.profile,
+                    t.options,
+                    t.result,
+                    t.seats,
+                    t.challenge_day,
+                    select(tp.finished_at)
+                    .where(tp.table_id == t.id, tp.player_id == player)
+                    .scalar_subquery()
+                    .label("player_finished_at"),
+                )
                 .where(t.id == table_id)
                 .where(exists().where(tp.table_id == t.id, tp.player_id == player))
             ).first()
@@ -187,7 +209,7 @@ class HistoryStore:
             row.profile,
             RuleSet.profile(row.profile, **row.options).target,
             seat,
-            row.result if row.finished_at is not None else None,
+            result_for(row.player_finished_at, row.finished_at, row.result if row.finished_at is not None else None),
             people,
             row.challenge_day,
         )

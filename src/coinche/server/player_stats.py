@@ -7,20 +7,24 @@
   surcoinche called and whether it paid (a coinche that set the contract, a surcoinche
   made); the daily challenge's deals are left out (they are its own results);
 * **each finished game** (``game_over_hooks``) but the daily challenge's (four deals "won
-  by nobody": not rated) updates the persons' ratings with ``ratings.rate_game``, the
-  teams as seated at the game's end, and counts a game played (and won);
-* **a game given up** (``TableService.abandon``, the account page's "Abandonner"): the
-  person who gave it up loses it (their partner too; the other team wins), everyone rated
-  as seated then.
+  by nobody": not rated) updates the persons' ratings with ``ratings.rate_game`` and counts
+  a game played (and won), by the rules of docs/ratings.md (``game_plans``);
+* **a game given up alone** (``TableService.abandon``: a solo game, or a friends' table
+  whose other seats are computers'): the person who gave it up loses it, everyone rated as
+  seated then (``abandon_plan``). At a table of several people giving up ends nothing: it
+  is a ``seat`` step like leaving (``friends.give_up``).
 
-Who counts as what, from the table's log:
+Who counts as what, from the table's log (docs/ratings.md says it for players):
 
 * a person's seat played by a computer while they are away (``Seat.stand_in``) is still
-  theirs: they may come back, they are not leaving;
-* a person whose seat went to a computer during the game (a ``seat`` step once the first
-  deal is dealt: "Quitter la table", or the host freeing the seat of a person who had gone)
-  left: their team loses whatever the score (``rate_game``'s ``left``); if somebody else
-  took that seat later, the leaver is rated alone as losing in their old seat;
+  theirs: they may come back, they are not leaving; still replaced at the end, they left;
+* a person whose seat went to a computer marked ``Seat.gone`` (they left or gave up, or the
+  host freed it while a computer stood in for them) left: they alone are rated as losing,
+  in the seat they left (or where they sit again), whatever the score;
+* everyone else is rated on the real result, as seated at the end (a leaver's seat as the
+  computer that finished it); a person the host moved out while they were there, in the
+  seat they held; and only those who held their seat when at least half the deals were
+  dealt (a late friend, a person moved out early: not rated);
 * a computer plays at its level's measured rating (``LevelRatings``); an **adaptive**
   computer at the rating of where its knob **ended** the game (interpolated between the
   levels' mus, the inverse of ``adaptive_start``), since that is the strength the person
@@ -35,6 +39,7 @@ transaction as the counters and does nothing when the guard is already there.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -152,44 +157,62 @@ def plan_seat(holder: Seat, knob: float | None) -> SeatPlan:
 
 
 def game_plans(live: LiveTable) -> list[GamePlan]:
-    """The ``rate_game`` calls of a finished game (see the module's docstring): the holders
-    at the end, each leaver in the seat they left."""
+    """The ``rate_game`` calls of a finished game (see the module's docstring and
+    docs/ratings.md): the persons who stayed on the real result, as seated at the end;
+    each leaver alone as losing, in their seat; each person the host moved out while they
+    were there alone on the real result, in the seat they held; nobody who stayed for fewer
+    than half the deals."""
     winner = live.game.winner
     if winner is None:
         return []
     holders = list(live.spec.seats)
-    started = not live.spec.is_private
+    started = not live.spec.is_private  # a solo table is dealt its first deal with it
+    deals = 0
+    dealt: Counter[PlayerId] = Counter()  # deals dealt to each person while they held a seat
+
+    def deal() -> None:
+        nonlocal deals
+        deals += 1
+        dealt.update({h.player for h in holders if h.kind == "human" and h.player is not None})
+
+    if started:
+        deal()
     left: dict[PlayerId, int] = {}  # leaver -> the seat they left
+    freed: dict[PlayerId, int] = {}  # moved out by the host while there -> their seat
     for step in live.steps:
-        if step.kind in ("action", "deal"):
+        if step.kind == "deal":
             started = True
+            deal()
         elif step.kind == "swap" and step.other_seat is not None:
             holders[step.seat], holders[step.other_seat] = holders[step.other_seat], holders[step.seat]
         elif step.kind == "seat" and step.seat_data is not None:
             old, new = holders[step.seat], step.seat_data
-            if started and old.kind == "human" and old.player is not None and new.kind == "bot":
-                left[old.player] = step.seat
+            if started and new.gone is not None:
+                left.setdefault(new.gone, step.seat)
+            elif started and old.kind == "human" and old.player is not None and new.kind == "bot":
+                freed.setdefault(old.player, step.seat)
             holders[step.seat] = new
+    for i, h in enumerate(holders):  # replaced past the grace period and not back: gone
+        if h.kind == "human" and h.player is not None and h.stand_in is not None:
+            left.setdefault(h.player, i)
     knob = live.adaptive_level
-    at_end = [plan_seat(h, knob) for h in holders]
-    seated = {pid for pid, _ in at_end if pid is not None}
-    main = list(at_end)
-    alone: list[PlayerId] = []
+    main: list[SeatPlan] = [
+        computer_plan(h, knob) if h.player in left and h.stand_in is not None else plan_seat(h, knob) for h in holders
+    ]
+    seated = {pid: i for i, (pid, _) in enumerate(main) if pid is not None}
+    stayed = frozenset(pid for pid in seated if pid not in left and 2 * dealt[pid] >= deals)
+    plans = [GamePlan(_four(main), winner, only=stayed)]
     for pid, seat in left.items():
-        if pid in seated:
-            continue  # left a seat, came back to another: still a leaver, rated where they sit
-        if main[seat][0] is None:
-            main[seat] = (pid, "")
-            seated.add(pid)
-        else:
-            alone.append(pid)
-    leavers = frozenset(left)
-    plans = [GamePlan(_four(main), winner, leavers & seated)]
-    for pid in alone:
-        seats = list(at_end)
-        seats[left[pid]] = (pid, "")
+        seats = list(main)
+        seats[seated.get(pid, seat)] = (pid, "")
         plans.append(GamePlan(_four(seats), winner, frozenset({pid}), only=frozenset({pid})))
-    return [p for p in plans if p.persons()]
+    for pid, seat in freed.items():
+        if pid in left or pid in seated or 2 * dealt[pid] < deals:
+            continue
+        seats = list(main)
+        seats[seat] = (pid, "")
+        plans.append(GamePlan(_four(seats), winner, only=frozenset({pid})))
+    return [p for p in plans if p.only]
 
 
 def _four(seats: Sequence[SeatPlan]) -> tuple[SeatPlan, SeatPlan, SeatPlan, SeatPlan]:

@@ -12,7 +12,8 @@ has no dependencies. Only the pure arithmetic lives here: no database, no pages.
   stored in ``data/level_ratings.json``. A computer seat plays at its level's rating and is
   never updated.
 * ``rate_game``: the new ratings of the persons of one finished game. A person who left before
-  the end makes their team the loser whatever the score.
+  the end makes their team the loser whatever the score (``player_stats`` keeps only the
+  leaver's new rating from such a call: who is rated on what is docs/ratings.md).
 * ``adaptive_start``: where the adaptive computer's knob starts for a player.
 
 The model's parameters are fixed here (``MODEL_PARAMS``, the library's defaults written out so

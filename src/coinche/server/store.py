@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, ParamSpec, TypeVar
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Engine, delete, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -62,6 +62,11 @@ class Seat:
     stand_in: str | None = None
     """A person's seat that a computer of this level plays while they are away (their
     connection dropped longer than the grace period); None when they play it themselves."""
+    gone: str | None = None
+    """On a computer's seat: the person who held it and has gone during the game (they left
+    or gave it up, or the host freed it while a computer stood in for them). The ratings
+    count them as a leaver (``player_stats.py``); a person the host moved out while they
+    were there is not one (None)."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "player": self.player, "level": self.level}
@@ -69,6 +74,8 @@ class Seat:
             data["name"] = self.name
         if self.stand_in is not None:
             data["stand_in"] = self.stand_in
+        if self.gone is not None:
+            data["gone"] = self.gone
         return data
 
     @staticmethod
@@ -77,7 +84,12 @@ class Seat:
         if kind not in ("human", "bot"):
             raise ValueError(f"not a seat: {data!r}")
         return Seat(
-            kind, data.get("player", data.get("guest")), data.get("level"), data.get("name"), data.get("stand_in")
+            kind,
+            data.get("player", data.get("guest")),
+            data.get("level"),
+            data.get("name"),
+            data.get("stand_in"),
+            data.get("gone"),
         )
 
     @property
@@ -325,7 +337,33 @@ class Store:
             ]
             if seated:  # who sat at the table, for the players' lists of games
                 self._record_seats(conn, seated)
+            self._record_gone(conn, [(t, step) for (t, step), ok in zip(steps, stored, strict=True) if ok])
             return stored
+
+    def _record_gone(self, conn: Any, steps: Sequence[tuple[str, Step]]) -> None:
+        """A person who has gone from a game still going on (``Seat.gone``) has it over in
+        their lists of games (no longer in progress, in their history as given up); the
+        table's end writes its own moment over it. Seated again, it is theirs again."""
+        moment = now()
+        for table_id, step in steps:
+            holder = step.seat_data
+            if holder is None:
+                continue
+            row = TablePlayerRow
+            if holder.gone is not None:
+                conn.execute(
+                    update(row)
+                    .where(row.table_id == table_id, row.player_id == holder.gone, row.finished_at.is_(None))
+                    .values(finished_at=moment)
+                )
+            elif holder.kind == "human" and holder.player is not None:
+                running = select(TableRow.id).where(TableRow.id == table_id, TableRow.finished_at.is_(None)).exists()
+                conn.execute(
+                    update(row)
+                    .where(row.table_id == table_id, row.player_id == holder.player, row.finished_at.is_not(None))
+                    .where(running)
+                    .values(finished_at=None)
+                )
 
     def record_seats(self, table_id: str, seats: Sequence[tuple[str, int]]) -> None:
         """Where players sit now (after a swap of seats): each ``(player, seat)``."""
@@ -339,6 +377,13 @@ class Store:
         for row in rows:
             conn.execute(upsert, row)
 
+    def forget_seat(self, table_id: str, player_id: str) -> None:
+        """``player_id`` left a table before its game started: it is not one of their games."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                delete(TablePlayerRow).where(TablePlayerRow.table_id == table_id, TablePlayerRow.player_id == player_id)
+            )
+
     def finish_table(self, table_id: str, result: dict[str, Any]) -> None:
         """The table's game ended (or was given up): ``result`` says how; the first call
         counts (a second writer that saw the same end changes nothing)."""
@@ -350,8 +395,10 @@ class Store:
                 .values(finished_at=moment, result=result)
             )
             if ended.rowcount == 1:  # the players' histories are ordered by it
-                conn.execute(
-                    update(TablePlayerRow).where(TablePlayerRow.table_id == table_id).values(finished_at=moment)
+                conn.execute(  # (not a person who had gone: their own moment stays, see ``result_for``)
+                    update(TablePlayerRow)
+                    .where(TablePlayerRow.table_id == table_id, TablePlayerRow.finished_at.is_(None))
+                    .values(finished_at=moment)
                 )
 
     def games_of(self, player_id: str, limit: int = 100) -> list[GameEntry]:
@@ -364,7 +411,8 @@ class Store:
                     TableRow.profile,
                     TableRow.level,
                     TableRow.options,
-                    TableRow.finished_at,
+                    TablePlayerRow.finished_at,  # the table's, or when the player had gone
+                    TableRow.finished_at.label("table_finished_at"),
                     TableRow.result,
                     TablePlayerRow.seat,
                 )
@@ -382,7 +430,7 @@ class Store:
                 RuleSet.profile(r.profile, **r.options).target,
                 r.seat,
                 r.finished_at,
-                r.result,
+                result_for(r.finished_at, r.table_finished_at, r.result),
             )
             for r in rows
         ]
@@ -395,6 +443,7 @@ class Store:
                     select(TableRow.id)
                     .join(TablePlayerRow, TablePlayerRow.table_id == TableRow.id)
                     .where(TablePlayerRow.player_id == player_id, TableRow.finished_at.is_(None))
+                    .where(TablePlayerRow.finished_at.is_(None))  # not a game they have gone from
                     .order_by(TableRow.created_at.desc(), TableRow.id)
                 )
             )
@@ -508,6 +557,17 @@ class Store:
             value = conn.scalar(select(SettingRow.value).where(SettingRow.key == "secret_key"))
             assert value is not None
             return value
+
+
+def result_for(
+    player_finished_at: datetime | None, table_finished_at: datetime | None, result: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """How a table's game ended for one player: given up (``{"abandoned": true}``) when they
+    had gone from it before its end (their ``table_players.finished_at`` is earlier than the
+    table's, or the table goes on), else the table's ``result``."""
+    if player_finished_at is not None and (table_finished_at is None or player_finished_at < table_finished_at):
+        return {"abandoned": True}
+    return result
 
 
 def _step_data(step: Step) -> dict[str, Any] | None:

@@ -587,12 +587,17 @@ class TableService:
     # ----- what players do -----
 
     async def abandon(self, table_id: str, player: str) -> None:
-        """``player`` gives up the table's game: it is finished as abandoned, and the
-        ``abandon_hooks`` hear of it (the ratings count it lost)."""
+        """``player``, alone at the table with computers, gives up its game: it is finished
+        as abandoned, and the ``abandon_hooks`` hear of it (the ratings count it lost). At a
+        table of several people giving up is one person's act, which ends nothing for the
+        others: ``friends.give_up``. ``TableError`` (nothing changed): ``gone``,
+        ``not_seated``, ``over`` (the game ended, or was given up before)."""
+        live = await self._require(table_id)
+        if live.seat_of(player) is None:
+            raise TableError("not_seated")
+        if live.game.is_over or table_id not in await self.db(self.store.open_games, player):
+            raise TableError("over")
         await self.db(self.store.finish_table, table_id, {"abandoned": True})
-        live = await self.table(table_id)
-        if live is None:
-            return
         for hook in self.abandon_hooks:
             try:
                 await hook(live, player)
