@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 from server_helpers import Human, call, service_of
 from starlette.testclient import TestClient
-from test_daily import FAST, account, daily_of, start
+from test_daily import DAY, FAST, Clock, account, daily_of, start
 
 from coinche.bots.analysis import analyse_deal, best_contracts
 from coinche.engine.cards import SUIT_MASKS, card_str, cards_of
 from coinche.engine.dealing import hands_from_seed
 from coinche.engine.rules import RuleSet
 from coinche.engine.scoring import parse_contract
-from coinche.server.daily import DEALS, ChallengeStore, day_hands, day_of, next_day
+from coinche.server.daily import DEALS, FIRST_DEALER, ChallengeStore, day_end, day_hands, day_of, next_day
 from coinche.server.matchpoints import Standing
 from coinche.server.tables import TableError
 
@@ -229,3 +229,29 @@ def test_the_par_of_a_deal_of_four_long_suits() -> None:
     ns, ew = best_contracts(classic, hands, analyse_deal(classic, 3, hands))
     assert (ns.call, ns.taker, ns.score) == ("generaleS", 0, (1020, 0))
     assert (ew.call, ew.taker) == ("generaleH", 1)
+
+
+def test_the_pages_name_each_seat_as_the_table_does(make_client: Any) -> None:
+    """The table says "Preneur : Ouest": the challenge's pages say "par Ouest" too (the
+    seats as ``seating`` places them for the day's rules, not a layout of their own)."""
+    clock = Clock()
+    client = make_client(clock=clock, **FAST)
+    anne = account(client, "Anne")
+    table_id = start(client, anne)
+    last = play_deals(client, table_id, DEALS)
+    names = last["table"]["seat_names"]
+    assert last["table"]["direction"] == "anticlockwise" and names[1] != "Ouest" and names[3] == "Ouest"
+    results = {r.deal: r for r in call(client, daily_of(client).results, DAY, anne)}
+    clock.moment = day_end(DAY)  # the day is over: its hands are shown too
+    takers = set()
+    for n in range(1, DEALS + 1):
+        page = client.get(f"/defi/{DAY}/donne/{n}")
+        assert page.status_code == 200, page.text
+        assert f"Donneur : {names[(FIRST_DEALER + n - 1) % 4]}." in page.text
+        taker = results[n].taker
+        if taker is not None:
+            takers.add(taker)
+            assert f"par {names[taker]}" in page.text
+        for seat in range(4):
+            assert f"<dt>{names[seat]}</dt>" in page.text
+    assert takers  # some deal was taken (the check above did run)

@@ -119,6 +119,7 @@ async def signup(request: Request) -> Response:
         error = i18n.gettext(lang, f"accounts.error.{e.code}")
         return page(request, "signup.html", status=400, lang=lang, error=error, **context)
     service_of(request).forget_player(account.player)
+    await request.app.state.daily.signed_up(player, account.player)  # today's challenge: ranked
     return _logged_in(request, next_url or ADDRESSES[lang]["account"], token)
 
 

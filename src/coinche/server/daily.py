@@ -61,7 +61,7 @@ import json
 import logging
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import String, cast, delete, func, insert, select, update
@@ -71,6 +71,9 @@ from ..engine.cards import CardSet
 from ..engine.dealing import deal_seed, hands_from_seed
 from ..engine.rules import RuleSet
 from .bot_pool import Priority
+from .days import day_end as day_end
+from .days import day_of as day_of
+from .days import next_day as next_day
 from .db import (
     AccountRow,
     ChallengeAttemptRow,
@@ -105,22 +108,6 @@ times its last computation (so at most about a tenth of a worker goes to it, how
 results come), never more than this many seconds."""
 RANKING_PAGE = 100
 """Lines of the ranking a page shows (and the visitor's own line)."""
-
-
-def day_of(moment: datetime) -> str:
-    """The challenge day of ``moment`` (an aware datetime): its UTC date, ``YYYY-MM-DD``."""
-    if moment.tzinfo is None:
-        raise ValueError("an aware datetime is needed (the day is a UTC day)")
-    return moment.astimezone(UTC).date().isoformat()
-
-
-def day_end(day: str) -> datetime:
-    """When ``day`` is over: the next day's 00:00 UTC."""
-    return datetime.combine(date.fromisoformat(day) + timedelta(days=1), datetime.min.time(), UTC)
-
-
-def next_day(day: str) -> str:
-    return (date.fromisoformat(day) + timedelta(days=1)).isoformat()
 
 
 def commitment(day: str, seed: bytes) -> str:
@@ -218,6 +205,36 @@ class ChallengeStore:
                 {"day": day, "player_id": player, "table_id": table_id, "guest": guest, "started_at": now()},
             )
             return bool(done.rowcount == 1)
+
+    def adopt(self, guest: str, player: str, today: str) -> list[str]:
+        """A guest signed up as the account playing as ``player`` (the guest's own id, or a
+        new one): the guest's attempts of days not over (from ``today``) and their results
+        become the account's, ranked. A day the account already has an attempt at keeps
+        its own. The days changed."""
+        with self.store.engine.begin() as conn:
+            theirs = set(
+                conn.execute(
+                    select(ChallengeAttemptRow.day).where(
+                        ChallengeAttemptRow.player_id == player,
+                        ChallengeAttemptRow.day >= today,
+                        ChallengeAttemptRow.guest.is_(False),
+                    )
+                ).scalars()
+            )
+            days = [
+                d
+                for d in conn.execute(
+                    select(ChallengeAttemptRow.day).where(
+                        ChallengeAttemptRow.player_id == guest, ChallengeAttemptRow.day >= today
+                    )
+                ).scalars()
+                if d not in theirs
+            ]
+            for row in (ChallengeAttemptRow, ChallengeResultRow):
+                conn.execute(
+                    update(row).where(row.player_id == guest, row.day.in_(days)).values(player_id=player, guest=False)
+                )
+            return days
 
     def record(self, table_id: str, day: str, number: int, result: dict[str, Any], finished: bool) -> None:
         """A finished deal of the table's attempt (nothing if already there); ``finished``:
@@ -503,7 +520,7 @@ class DailyChallenge:
     async def _keep_ahead(self, every: float) -> None:
         while True:
             try:
-                today = day_of(datetime.now(UTC))
+                today = day_of(self.now())
                 await self.ensure_day(today)
                 await self.finish_days(today)
             except Exception:  # the database may be down a while: the next round tries again
@@ -514,7 +531,7 @@ class DailyChallenge:
         """The days before ``today`` not finished yet get their final ranking and the
         expert's play of their deals (whichever process comes first; a second changes
         nothing)."""
-        moment = datetime.now(UTC)
+        moment = self.now()
         for day in await self.tables.db(self.store.unfinished_days, today):
             await self.refresh_ranking(day, moment)
             self.expert_play_soon(day)
@@ -531,6 +548,10 @@ class DailyChallenge:
         """Wait for the ranking refreshes, pars and experts' plays under way (tests)."""
         while tasks := [*self._refreshes.values(), *self._pars.values(), *self._experts.values()]:
             await asyncio.gather(*tasks, return_exceptions=True)
+
+    def now(self) -> datetime:
+        """The server's clock (``Settings.clock``): every "is the day over" asks it."""
+        return self.tables.settings.clock()
 
     @property
     def _profile(self) -> str:
@@ -561,7 +582,7 @@ class DailyChallenge:
     async def start(self, player: str, is_guest: bool, moment: datetime | None = None) -> TableSpec:
         """The player's table of the day (``moment``: now): made at the first start, the
         same one after (resumable); ``TableError("challenge_done")`` once it is finished."""
-        day = day_of(moment or datetime.now(UTC))
+        day = day_of(moment or self.now())
         found = await self.ensure_day(day)
         for _ in range(2):
             attempt = await self.tables.db(self.store.attempt, day, player)
@@ -588,6 +609,12 @@ class DailyChallenge:
             # Another start of the same player won the race: drop this table, use theirs.
             await self.tables.db(self.tables.store.finish_table, spec.id, {"abandoned": True})
         raise TableError("busy")
+
+    async def signed_up(self, guest: str, player: str) -> None:
+        """A guest made an account (playing as ``player``): its challenge of today, finished
+        or not, is the account's from now on, and ranked under the account's name."""
+        for day in await self.tables.db(self.store.adopt, guest, player, day_of(self.now())):
+            self._ranking_due(day)
 
     async def results(self, day: str, player: str | None = None) -> list[Result]:
         return await self.tables.db(self.store.results, day, player)
@@ -635,7 +662,7 @@ class DailyChallenge:
         await asyncio.sleep(pause)
         self._refreshes.pop(day, None)  # results from now on call for another refresh
         try:
-            await self.refresh_ranking(day, datetime.now(UTC))
+            await self.refresh_ranking(day, self.now())
         except Exception:  # the next result, or the next page, tries again
             log.exception("the ranking of %s could not be computed", day)
 
