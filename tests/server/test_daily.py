@@ -148,8 +148,9 @@ def test_same_actions_same_deals_same_computer_moves_and_one_attempt(make_client
     # ``coinche worker``: the first's in its server's own pool).
     # The servers' clocks on the test's day: their delayed ranking refreshes rank that day
     # as it is then (with the real clock, a day past made them final at the first result).
-    client = make_client(challenge_level="expert", clock=Clock())
-    other = make_client(challenge_level="expert", clock=Clock())
+    clock = Clock()
+    client = make_client(challenge_level="expert", clock=clock)
+    other = make_client(challenge_level="expert", clock=clock)
     anne = account(client, "Anne")
     first = start(client, anne)
     assert start(client, anne) == first  # resumable: the same table
@@ -165,7 +166,7 @@ def test_same_actions_same_deals_same_computer_moves_and_one_attempt(make_client
     assert second != first
     if database_url.startswith("postgresql"):
         assert not turns_of(database_url, first)  # no worker then: the server's own pool
-        with running_worker(database_url, "challenge-worker"):
+        with running_worker(database_url, "challenge-worker", clock=clock):
             bruno_human = play(other, second)
         turns = turns_of(database_url, second)
         assert turns and all(by == "challenge-worker" and done for _, by, done in turns), turns
@@ -414,3 +415,15 @@ def test_two_refreshes_interleaved_never_store_fewer_results(make_client: Any) -
     standings = call(client, daily.ranking, DAY, NOW)
     assert sorted(s.player for s in standings) == sorted(players)
     assert store.ranking_state(DAY) == (3, False)
+    # Midnight: the final ranking is stored; then a result of a deal the computers finished
+    # just after midnight (Anne's last card was played before) comes, and is not lost.
+    final = call(client, daily.ranking, DAY, day_end(DAY))
+    assert store.ranking_state(DAY) == (3, True) and [s.average for s in final] == [
+        s.percents[0] / DEALS for s in final if s.percents[0] is not None
+    ]
+    add(players[0], 2, 0)
+    assert not store.save_standings(DAY, ranking(stale, DEALS, True), len(stale), True)  # older: refused
+    assert not store.save_standings(DAY, ranking(store.ranked_scores(DAY), DEALS, False), 4, False)  # final stays
+    final = call(client, daily.ranking, DAY, day_end(DAY) + timedelta(minutes=1))
+    assert store.ranking_state(DAY) == (4, True)
+    assert {s.player: s.finished for s in final} == {players[0]: 2, players[1]: 1, players[2]: 1}

@@ -112,15 +112,16 @@ def test_the_field_and_matchpoints_of_three_players(make_client: Any) -> None:
 
 
 def test_a_past_day_shows_its_final_ranking_hands_and_the_expert(make_client: Any) -> None:
-    client = make_client(**FAST)
-    yesterday_moment = datetime.now(UTC) - timedelta(days=1)
-    day = day_of(yesterday_moment)
+    clock = Clock()
+    client = make_client(clock=clock, **FAST)
+    day = DAY
     anne = account(client, "Anne")
-    table_id = start(client, anne, False, yesterday_moment)
+    table_id = start(client, anne, False, clock())
     play_deals(client, table_id, DEALS)
     daily = daily_of(client)
     call(client, daily.settle)
-    call(client, daily.finish_days, day_of(datetime.now(UTC)))
+    clock.moment += timedelta(days=1)  # the next day: the day played is over
+    call(client, daily.finish_days, day_of(clock()))
     call(client, daily.settle)
     expert = call(client, daily.expert_results, day)
     assert [e["deal"] for e in expert] == [1, 2, 3, 4]
@@ -188,8 +189,11 @@ def test_the_stored_ranking_keeps_the_newest(tmp_path: Any) -> None:
     assert [line.player for line in challenge.standings("2026-12-01", 10)] == ["a", "b"]
     assert [line.player for line in challenge.standings("2026-12-01", 1, "b")] == ["a", "b"]  # own line added
     assert challenge.save_standings("2026-12-01", newer, 2, True)
-    assert not challenge.save_standings("2026-12-01", newer, 3, True)  # final: never again
+    assert not challenge.save_standings("2026-12-01", newer, 2, True)  # final, as many results: kept
+    assert not challenge.save_standings("2026-12-01", newer, 3, False)  # final: never back to not final
     assert challenge.ranking_state("2026-12-01") == (2, True)
+    assert challenge.save_standings("2026-12-01", newer, 3, True)  # a result after midnight: not lost
+    assert challenge.ranking_state("2026-12-01") == (3, True)
     store.close()
 
 

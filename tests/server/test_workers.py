@@ -13,7 +13,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from coinche.cli import main
 from coinche.engine.rules import RuleSet
 from coinche.server.app import create_app
 from coinche.server.bot_pool import BotPool, BotSpec, Priority
+from coinche.server.days import utc_now
 from coinche.server.store import Seat, Store
 from coinche.server.tables import JobFailed, LiveTable, TableService
 from coinche.server.turns import TurnQueue
@@ -48,9 +50,12 @@ def wait_until(condition: Any, timeout: float = 30.0, what: str = "the condition
 
 
 @contextlib.contextmanager
-def running_worker(url: str, name: str, lease: float = 1.0) -> Iterator[Worker]:
-    """A worker on a thread of its own (its own event loop and bot pool), registered."""
-    worker = Worker(url, processes=1, name=name, lease=lease)
+def running_worker(
+    url: str, name: str, lease: float = 1.0, clock: Callable[[], datetime] = utc_now
+) -> Iterator[Worker]:
+    """A worker on a thread of its own (its own event loop and bot pool), registered;
+    ``clock``: the servers' (a test's day ends by it in the worker too)."""
+    worker = Worker(url, processes=1, name=name, lease=lease, clock=clock)
     loop = asyncio.new_event_loop()
     ready = threading.Event()
 

@@ -310,16 +310,19 @@ class ChallengeStore:
             return None if row is None else (row.ranked_results, row.ranked_final)
 
     def save_standings(self, day: str, standings: list[Standing], counted: int, final: bool) -> bool:
-        """Replace the day's stored ranking, unless what is stored counts more results or is
-        final (another process was quicker with newer results); True if written."""
+        """Replace the day's stored ranking unless what is stored counts more results
+        (another process was quicker with newer results: a conditional write, so two
+        refreshes racing never leave the older one stored), or is final and this one is
+        not, or is final and counts as many. A final ranking is replaced only by a final
+        one with more results (a deal the computers finished just after midnight). True if
+        written."""
+        newer = ChallengeDayRow.ranked_final.is_(False) & (ChallengeDayRow.ranked_results <= counted)
+        if final:
+            newer = newer | (ChallengeDayRow.ranked_results < counted)
         with self.store.engine.begin() as conn:
             claimed = conn.execute(
                 update(ChallengeDayRow)
-                .where(
-                    ChallengeDayRow.day == day,
-                    ChallengeDayRow.ranked_final.is_(False),
-                    ChallengeDayRow.ranked_results <= counted,
-                )
+                .where(ChallengeDayRow.day == day, newer)
                 .values(ranked_results=counted, ranked_final=final, ranked_at=now())
             )
             if claimed.rowcount != 1:
@@ -638,13 +641,14 @@ class DailyChallenge:
 
     async def refresh_ranking(self, day: str, moment: datetime) -> None:
         """Compute the day's ranking again if results came since it was stored (or the day
-        has ended since): in a worker process, then stored whole."""
+        has ended since): in a worker process, then stored whole, unless a refresh with
+        more results was stored meanwhile (``save_standings``)."""
         final = moment >= day_end(day)
         state = await self.tables.db(self.store.ranking_state, day)
-        if state is None or state[1]:
-            return  # no such day, or its ranking is final
+        if state is None or (state[1] and not final):
+            return  # no such day, or its ranking is final (and this clock says otherwise)
         results = await self.tables.db(self.store.ranked_scores, day)
-        if len(results) == state[0] and not final:
+        if len(results) == state[0] and (state[1] or not final):
             return
         started = asyncio.get_running_loop().time()
         standings = await self.tables.run_job(compute_standings, results, DEALS, final, priority=Priority.ANALYSIS)

@@ -23,7 +23,8 @@ import logging
 import logging.config
 import pickle
 import signal
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -31,6 +32,7 @@ import psycopg
 from .bot_pool import BotPool, Priority
 from .config import Settings
 from .daily import DailyChallenge
+from .days import utc_now
 from .history import History
 from .player_stats import PlayerStats
 from .postgres_hub import PostgresHub, libpq_url
@@ -59,9 +61,16 @@ class Worker:
     """One worker process's loop; ``run()`` until ``stop()``."""
 
     def __init__(
-        self, database_url: str, processes: int = 2, name: str | None = None, lease: float = LEASE_SECONDS
+        self,
+        database_url: str,
+        processes: int = 2,
+        name: str | None = None,
+        lease: float = LEASE_SECONDS,
+        clock: Callable[[], datetime] = utc_now,
     ) -> None:
         self.database_url = database_url
+        self.clock = clock
+        """The server's clock (``Settings.clock``): a challenge's day ends by it here too."""
         self.processes = max(1, processes)
         self.name = name or default_name()
         self.lease = lease
@@ -90,7 +99,7 @@ class Worker:
         await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
         hub = PostgresHub(self.database_url)
         await hub.start()
-        service = TableService(self.store, pool, Settings(database_url=self.database_url), hub)
+        service = TableService(self.store, pool, Settings(database_url=self.database_url, clock=self.clock), hub)
         service.hands_over = False
         daily = DailyChallenge(service)  # the hooks a server's service has
         History(service)
