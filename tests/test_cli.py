@@ -1009,3 +1009,13 @@ def test_serve_takes_its_process_name_from_the_environment(
     assert seen["name"] == "web-2" and seen["options"]["log_level"] == "warning"
     code, _, err = run(capsys, "serve", "--db", f"sqlite:///{tmp_path / 'c.db'}", "--name", "web-9")
     assert code == 0 and seen["name"] == "web-9", err
+
+
+@pytest.mark.parametrize(("record", "west"), [("classic_coinche_belote_melds.json", 3), ("house_belote.json", 1)])
+def test_replay_names_the_seats_as_the_table_does(record: str, west: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seat 1 is East where play goes anticlockwise (``classic``) and West where it goes
+    clockwise (``house``), as the table and every page name it (``seating``)."""
+    code, out, err = run(capsys, "replay", str(RECORDS / record))
+    assert (code, err) == (0, "")
+    assert f"dealer West (seat {west})" in out if west == 3 else "dealer East (seat 3)" in out
+    assert f"  seat {west} West :" in out and f"  seat {4 - west} East :" in out
