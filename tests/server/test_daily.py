@@ -427,3 +427,27 @@ def test_two_refreshes_interleaved_never_store_fewer_results(make_client: Any) -
     final = call(client, daily.ranking, DAY, day_end(DAY) + timedelta(minutes=1))
     assert store.ranking_state(DAY) == (4, True)
     assert {s.player: s.finished for s in final} == {players[0]: 2, players[1]: 1, players[2]: 1}
+
+
+def test_a_guest_s_challenge_follows_the_account_to_a_new_player_id(make_client: Any) -> None:
+    """When sign-up gives the account a player id of its own (the guest's retired), the
+    guest's challenge of today moves to it, ranked; a day already over stays as it was,
+    and a day the account has an attempt at keeps the account's own."""
+    clock = Clock()
+    client = make_client(clock=clock, **FAST)
+    daily = daily_of(client)
+    guest, _cookie = new_guest(client)
+    yesterday = start(client, guest, guest=True, moment=NOW - timedelta(days=1))
+    today = start(client, guest, guest=True)
+    play(client, today)
+    account_player = account(client, "Anne")  # another player id than the guest's
+    assert account_player != guest
+    call(client, daily.signed_up, guest, account_player)
+    assert call(client, daily.tables.db, daily.store.attempt, DAY, account_player) == (today, True)
+    assert call(client, daily.tables.db, daily.store.attempt, DAY, guest) is None
+    assert call(client, daily.tables.db, daily.store.attempt, "2026-12-02", guest) == (yesterday, False)
+    results = call(client, daily.results, DAY, account_player)
+    assert len(results) == DEALS and not any(r.guest for r in results)
+    assert [s.player for s in call(client, daily.ranking, DAY, NOW)] == [account_player]
+    call(client, daily.signed_up, guest, account_player)  # again: nothing left to move
+    assert len(call(client, daily.results, DAY, account_player)) == DEALS
