@@ -6,13 +6,13 @@ database."""
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 from server_helpers import Human, call, service_of
 from starlette.testclient import TestClient
-from test_daily import DAY, FAST, Clock, account, daily_of, start
+from test_daily import DAY, FAST, NOW, Clock, account, daily_of, start
 
 from coinche.bots.analysis import analyse_deal, best_contracts
 from coinche.engine.cards import SUIT_MASKS, card_str, cards_of
@@ -25,8 +25,9 @@ from coinche.server.tables import TableError
 
 
 def today_now() -> tuple[str, datetime]:
-    now = datetime.now(UTC)
-    return day_of(now), now
+    """The test's day and moment, as the servers' clock (``Clock``) shows them: a test run
+    at midnight does not see its day end under it."""
+    return DAY, NOW
 
 
 def play_deals(client: TestClient, table_id: str, deals: int, seed: int = 7) -> dict[str, Any]:
@@ -36,7 +37,7 @@ def play_deals(client: TestClient, table_id: str, deals: int, seed: int = 7) -> 
 
 
 def test_a_deal_is_compared_once_played_and_hidden_before(make_client: Any) -> None:
-    client = make_client(**FAST)
+    client = make_client(clock=Clock(), **FAST)
     day, now = today_now()
     anne = account(client, "Anne")
     anne_table = start(client, anne, False, now)
@@ -80,7 +81,7 @@ def test_a_deal_is_compared_once_played_and_hidden_before(make_client: Any) -> N
 
 
 def test_the_field_and_matchpoints_of_three_players(make_client: Any) -> None:
-    client = make_client(**FAST)
+    client = make_client(clock=Clock(), **FAST)
     day, now = today_now()
     players = []
     for i, name in enumerate(("Anne", "Bruno", "Carla")):
@@ -146,7 +147,7 @@ def test_a_past_day_shows_its_final_ranking_hands_and_the_expert(make_client: An
 
 
 def test_bad_addresses_are_404(make_client: Any) -> None:
-    client = make_client(**FAST)
+    client = make_client(clock=Clock(), **FAST)
     day, _now = today_now()
     for path in (
         "/defi/2026-13-45",
@@ -168,7 +169,7 @@ def test_bad_addresses_are_404(make_client: Any) -> None:
 
 
 def test_no_hints_at_a_challenge_table(make_client: Any) -> None:
-    client = make_client(**FAST)
+    client = make_client(clock=Clock(), **FAST)
     _day, now = today_now()
     anne = account(client, "Anne")
     table_id = start(client, anne, False, now)
