@@ -44,7 +44,7 @@ def test_a_guest_plays_the_day_s_four_deals(server: str, make_page: Callable[...
     # No game to start again and no target to reach: what fits a challenge instead.
     expect(summary).not_to_contain_text("Nouvelle partie")
     expect(summary).not_to_contain_text("Objectif")
-    expect(summary.get_by_role("link", name="Classement du jour")).to_be_visible()
+    expect(summary.get_by_role("link", name="Classement du jour", exact=True)).to_be_visible()
     expect(summary.get_by_role("table", name=re.compile("Feuille de marque du défi"))).to_be_visible()
     expect(score).to_contain_text(f"donne {DEALS} sur {DEALS}")
     link.click()
