@@ -3,7 +3,8 @@ and computers whose moves depend on the deal and the player's own actions only. 
 here: the pages call ``DailyChallenge``.
 
 **The day.** A day is a UTC calendar day, ``YYYY-MM-DD``: it starts at 00:00:00 UTC and
-ends at the next 00:00:00 UTC (``day_of``, ``day_end``). Each day has a row of
+ends at the next 00:00:00 UTC (``days.day_of``, ``days.day_end``), by the server's clock
+(``Settings.clock``: tests set it). Each day has a row of
 ``challenge_days``: its rules profile (``Settings.challenge_profile`` when the row is
 made), a random 32-byte seed, and its commitment
 
@@ -42,7 +43,10 @@ returns the same table (resumable after a disconnection or a restart: it is an o
 table, rebuilt from its log); once the four deals are over it is refused
 (``TableError("challenge_done")``). A guest may play: its deals use none of its free deals
 (``TableSpec.uses_free_deals``), and its results are stored flagged ``guest``, outside the
-ranking.
+ranking, until it signs up: then its attempt of today and its results are the account's
+(``signed_up``), ranked under the account's name. Once the day is over its tables refuse
+every move (``TableService`` checks it, ``TableError("challenge_over")``): the seed is
+public then; a deal not played counts 0 %.
 
 **Results.** When a deal of a challenge table ends, ``TableService`` calls its
 ``deal_over_hooks`` (this module's ``_record``) from the write that stored the deal's last
@@ -50,6 +54,12 @@ action; the insert ignores a result already there, and a table read from the dat
 calls the hooks again for each finished deal, so a result lost in a crash between the step
 and its result comes back the next time the table is used. The fourth deal's result also
 marks the attempt finished.
+
+**The ranking.** Stored whole per day with the number of results it counts; a refresh
+(the delayed one after a result, a page's) writes only if no refresh with more results was
+stored meanwhile (one conditional UPDATE, so processes racing never leave the older one
+stored), and a final ranking is replaced only by a final one with more results (a deal the
+computers finished just after midnight).
 """
 
 from __future__ import annotations
