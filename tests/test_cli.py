@@ -1102,3 +1102,13 @@ def test_serve_refuses_a_bad_secret_key_in_the_environment(
     code, out, err = run(capsys, "serve", "--db", f"sqlite:///{tmp_path / 'e.db'}")
     assert code == 2 and out == ""
     assert "COINCHE_SECRET_KEY" in one_line(err) and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize(("record", "west"), [("classic_coinche_belote_melds.json", 3), ("house_belote.json", 1)])
+def test_replay_names_the_seats_as_the_table_does(record: str, west: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seat 1 is East where play goes anticlockwise (``classic``) and West where it goes
+    clockwise (``house``), as the table and every page name it (``seating``)."""
+    code, out, err = run(capsys, "replay", str(RECORDS / record))
+    assert (code, err) == (0, "")
+    assert f"dealer West (seat {west})" in out if west == 3 else "dealer East (seat 3)" in out
+    assert f"  seat {west} West :" in out and f"  seat {4 - west} East :" in out

@@ -24,7 +24,6 @@ from .engine.rules import PROFILES, RulesError, RuleSet, parse_option_value
 from .engine.scoring import ScoringError, Sweep, calculate
 from .engine.text import is_number
 
-SEAT_NAMES = ("South", "West", "North", "East")
 MAX_RECORD_BYTES: Final = 64 * 1024 * 1024
 """The most read from one record file (``coinche replay /dev/zero`` must end)."""
 
@@ -612,12 +611,15 @@ def _replay_file(path: str) -> tuple[str | None, str, dict[str, Any] | None, str
 
 
 def _readable(path: str, rules: RuleSet, deals: Sequence[Deal], answer: dict[str, Any], is_game: bool) -> str:
+    from .server.seating import compass_names  # the seats' names have one owner
+
     lines = [f"{path}: {rules.name} rules" + (f", options {rules.options()}" if rules.options() else "")]
     answers = answer["deals"] if is_game else [answer]
     for n, (deal, a) in enumerate(zip(deals, answers, strict=True), start=1):
-        lines.append(f"deal {n}: dealer {SEAT_NAMES[deal.dealer]} (seat {deal.dealer})")
+        names = compass_names(rules.direction, 0)  # seat 0 seen as South, as the table names them
+        lines.append(f"deal {n}: dealer {names[deal.dealer]} (seat {deal.dealer})")
         for s in range(4):
-            lines.append(f"  seat {s} {SEAT_NAMES[s]:<5}: {cards_str(deal.dealt[s])}")
+            lines.append(f"  seat {s} {names[s]:<5}: {cards_str(deal.dealt[s])}")
         calls = [f"{call_str(c)}({(deal.dealer + 1 + i) & 3})" for i, c in enumerate(deal.auction.calls)]
         lines.append("  auction: " + (" ".join(calls) if calls else "-"))
         c = a["contract"]

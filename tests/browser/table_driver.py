@@ -45,6 +45,7 @@ WORDS = {
         "pass": "Passe",
         "next_deal": "Donne suivante",
         "new_game": "Nouvelle partie",
+        "challenge_ranking": "Classement du jour",
         "account": "Créer un compte pour continuer",
         "no_melds": "Ne rien annoncer",
         "belote": "Annoncer la belote",
@@ -60,6 +61,7 @@ WORDS = {
         "pass": "Pass",
         "next_deal": "Next deal",
         "new_game": "New game",
+        "challenge_ranking": "Today's ranking",
         "account": "Create an account to go on",
         "no_melds": "Declare nothing",
         "belote": "Announce belote",
@@ -144,6 +146,12 @@ class Table:
         return self.page.get_by_role("button", name=name, exact=True).or_(
             self.page.get_by_role("link", name=name, exact=True)
         )
+
+    def game_over(self) -> Locator:
+        """What the summary offers once the game is over: a new game, or at the daily
+        challenge (no new game) the day's ranking."""
+        ranking = self.page.get_by_role("link", name=self.words["challenge_ranking"], exact=True)
+        return self.new_game().or_(ranking)
 
     def no_melds_button(self) -> Locator:
         return self.page.get_by_role("button", name=self.words["no_melds"], exact=True, disabled=False)
@@ -282,7 +290,7 @@ class Table:
         actionable = (
             self.next_deal_button()
             .or_(self.account_link())
-            .or_(self.new_game())
+            .or_(self.game_over())
             .or_(self.no_melds_button())
             .or_(self.playable_cards())
             .or_(self.pass_button())
@@ -294,7 +302,7 @@ class Table:
                 done.end = "next"
             elif self.account_link().is_visible():
                 done.end = "account"
-            elif self.new_game().first.is_visible():
+            elif self.game_over().first.is_visible():
                 done.end = "over"
             if done.end:
                 break

@@ -25,6 +25,10 @@ def test_a_guest_plays_the_day_s_four_deals(server: str, make_page: Callable[...
     page.get_by_role("button", name="Jouer le défi").click()
     expect(page).to_have_url(re.compile(r"/table/[^/]+$"))
     table = Table(page)
+    # A challenge has four deals and no target: the score says which deal of the four it is.
+    score = page.locator("#score")
+    expect(score).to_contain_text(f"Défi du jour · donne 1 sur {DEALS}")
+    expect(score).not_to_contain_text("Objectif")
     ends = []
     for _ in range(DEALS):
         played = table.play_deal(bid=True)
@@ -34,8 +38,15 @@ def test_a_guest_plays_the_day_s_four_deals(server: str, make_page: Callable[...
         assert played.end == "next", played
         table.next_deal()
     assert ends == ["next"] * (DEALS - 1) + ["over"], ends
-    link = table.summary().get_by_role("link", name=re.compile("Défi terminé"))
+    summary = table.summary()
+    link = summary.get_by_role("link", name=re.compile("Défi terminé"))
     expect(link).to_be_visible()
+    # No game to start again and no target to reach: what fits a challenge instead.
+    expect(summary).not_to_contain_text("Nouvelle partie")
+    expect(summary).not_to_contain_text("Objectif")
+    expect(summary.get_by_role("link", name="Classement du jour", exact=True)).to_be_visible()
+    expect(summary.get_by_role("table", name=re.compile("Feuille de marque du défi"))).to_be_visible()
+    expect(score).to_contain_text(f"donne {DEALS} sur {DEALS}")
     link.click()
     expect(page).to_have_url(re.compile(r"/defi$"))
     expect(page.get_by_role("status")).to_contain_text("déjà joué")

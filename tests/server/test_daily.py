@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
-from server_helpers import Human, call, live_table, new_guest, post_form, service_of
+from server_helpers import Human, call, is_my_turn, live_table, new_guest, post_form, request, service_of
 from sqlalchemy import select
 from starlette.testclient import TestClient
 from test_workers import running_worker, turns_of
@@ -25,6 +25,7 @@ from coinche.engine.rules import RuleSet
 from coinche.server.daily import DEALS, FIRST_DEALER, ChallengeStore, DailyChallenge, day_end, day_of, next_day
 from coinche.server.daily import commitment as day_commitment
 from coinche.server.db import AccountRow
+from coinche.server.matchpoints import ranking
 from coinche.server.store import Store
 from coinche.server.tables import TableError
 
@@ -36,6 +37,17 @@ DAY = "2026-12-03"
 # level (``Settings.challenge_level``) to keep the suite short: the determinism checked
 # here is the table's, the same whatever the level.
 FAST = {"challenge_level": "confirmed"}
+
+
+class Clock:
+    """The server's clock in a test (``Settings.clock``): it shows ``moment`` until the test
+    moves it, so a day ends when the test says, not at the real midnight."""
+
+    def __init__(self, moment: datetime = NOW) -> None:
+        self.moment = moment
+
+    def __call__(self) -> datetime:
+        return self.moment
 
 
 def daily_of(client: TestClient) -> DailyChallenge:
@@ -87,7 +99,7 @@ def test_the_day_and_the_commitment() -> None:
 
 
 def test_the_commitment_comes_before_the_day_and_the_seed_after(make_client: Any) -> None:
-    client = make_client(**FAST)
+    client = make_client(clock=Clock(), **FAST)
     daily = daily_of(client)
     yesterday = "2026-12-02"
     call(client, daily.ensure_day, yesterday)  # makes tomorrow's (the 3rd) too
@@ -134,8 +146,11 @@ def test_same_actions_same_deals_same_computer_moves_and_one_attempt(make_client
     # The site's computers (the expert), and two applications on one database: the second
     # account's computers think in other processes than the first's (on PostgreSQL, in a
     # ``coinche worker``: the first's in its server's own pool).
-    client = make_client(challenge_level="expert")
-    other = make_client(challenge_level="expert")
+    # The servers' clocks on the test's day: their delayed ranking refreshes rank that day
+    # as it is then (with the real clock, a day past made them final at the first result).
+    clock = Clock()
+    client = make_client(challenge_level="expert", clock=clock)
+    other = make_client(challenge_level="expert", clock=clock)
     anne = account(client, "Anne")
     first = start(client, anne)
     assert start(client, anne) == first  # resumable: the same table
@@ -151,7 +166,7 @@ def test_same_actions_same_deals_same_computer_moves_and_one_attempt(make_client
     assert second != first
     if database_url.startswith("postgresql"):
         assert not turns_of(database_url, first)  # no worker then: the server's own pool
-        with running_worker(database_url, "challenge-worker"):
+        with running_worker(database_url, "challenge-worker", clock=clock):
             bruno_human = play(other, second)
         turns = turns_of(database_url, second)
         assert turns and all(by == "challenge-worker" and done for _, by, done in turns), turns
@@ -194,7 +209,7 @@ def test_same_actions_same_deals_same_computer_moves_and_one_attempt(make_client
 
 
 def test_a_guest_plays_without_free_deals_and_without_a_place_in_the_ranking(make_client: Any) -> None:
-    client = make_client(free_deals=1, **FAST)
+    client = make_client(free_deals=1, clock=Clock(), **FAST)
     service = service_of(client)
     player, _cookie = new_guest(client)
     table_id = start(client, player, guest=True)
@@ -209,7 +224,7 @@ def test_a_guest_plays_without_free_deals_and_without_a_place_in_the_ranking(mak
 
 
 def test_the_results_survive_a_restart_and_the_table_resumes(make_client: Any) -> None:
-    client = make_client(**FAST)
+    client = make_client(clock=Clock(), **FAST)
     anne = account(client, "Anne")
     table_id = start(client, anne)
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
@@ -286,3 +301,153 @@ def test_a_running_server_makes_tomorrow_s_commitment_unasked(make_client: Any) 
         time.sleep(0.02)
     tomorrow = call(client, daily.day, next_day(today))
     assert tomorrow is not None and call(client, daily.revealed_seed, next_day(today), datetime.now(UTC)) is None
+
+
+def refusal(human: Human) -> dict[str, Any]:
+    """The next ``error`` message the connection receives."""
+    for _ in range(50):
+        msg = human.receive()
+        if msg["type"] == "error":
+            return msg
+    raise AssertionError("no refusal")
+
+
+def test_a_challenge_table_refuses_moves_once_its_day_is_over(make_client: Any) -> None:
+    clock = Clock(day_end(DAY) - timedelta(minutes=5))
+    client = make_client(clock=clock, **FAST)
+    anne = account(client, "Anne")
+    table_id = start(client, anne, moment=clock())
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        human = Human(ws, rng=random.Random(7), max_deals=1)
+        state = human.play_game()
+        assert state["awaiting_next_deal"]
+        # Midnight UTC: the day's seed is public, so its hands are known.
+        clock.moment = day_end(DAY)
+        seq = live_table(client, table_id).seq
+        ws.send_json(request("next_deal"))
+        refused = refusal(human)
+        assert refused["code"] == "challenge_over" and "terminé" in refused["message"]
+        assert live_table(client, table_id).seq == seq
+    # A minute before midnight the next deal was dealt; a move after midnight is refused.
+    clock.moment = day_end(DAY) - timedelta(minutes=1)
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        human = Human(ws, rng=random.Random(7))
+        assert human.until_my_move()["awaiting_next_deal"]
+        ws.send_json(request("next_deal"))
+        state = human.until_my_move()
+        assert state["game"]["deal_number"] == 2 and is_my_turn(state)
+        clock.moment = day_end(DAY) + timedelta(seconds=1)
+        seq = live_table(client, table_id).seq
+        ws.send_json(request("action", action=state["game"]["deal"]["legal_actions"][0]))
+        assert refusal(human)["code"] == "challenge_over"
+    live = live_table(client, table_id)
+    assert live.seq == seq and len(live.game.deals) == 2 and not live.game.deals[1].is_over
+    service = service_of(client)
+    for request_id in ("x", "x", "y"):  # asked again, or anew: refused alike
+        with pytest.raises(TableError) as e:
+            call(client, service.act, table_id, anne, live.game.legal_actions()[0], request_id)
+        assert e.value.code == "challenge_over"
+    assert call(client, service.next_deal, table_id, anne, "z") == seq  # mid-deal: nothing to deal
+    assert live_table(client, table_id).seq == seq
+    # The final ranking: the deal played counts, the three not played count 0 %.
+    final = call(client, daily_of(client).ranking, DAY, clock())
+    assert [(s.player, s.finished) for s in final] == [(anne, 1)]
+    assert final[0].percents[0] == 50.0 and final[0].average == 50.0 / DEALS
+
+
+def test_a_guest_who_signs_up_mid_challenge_keeps_the_results_and_is_ranked(make_client: Any) -> None:
+    client = make_client(clock=Clock(), **FAST)
+    guest, _cookie = new_guest(client)
+    table_id = start(client, guest, guest=True)
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        Human(ws, rng=random.Random(7), max_deals=2).play_game()
+    assert [r.guest for r in call(client, daily_of(client).results, DAY, guest)] == [True, True]
+    # Sign-up through the site's own route, in the guest's browser.
+    form = {"name": "Anne", "password": PASSWORD, "confirm": PASSWORD}
+    r = post_form(client, "/inscription", form, "/inscription")
+    assert r.status_code == 303, r.text
+    store = client.app.state.store  # type: ignore[attr-defined]
+    with store.session() as s:
+        anne = s.scalar(select(AccountRow.player_id).where(AccountRow.name == "Anne"))
+    assert isinstance(anne, str)
+    daily = daily_of(client)
+    assert call(client, daily.tables.db, daily.store.attempt, DAY, anne) == (table_id, False)
+    assert start(client, anne) == table_id  # the account resumes the guest's challenge
+    play(client, table_id)
+    results = call(client, daily.results, DAY, anne)
+    assert [r.deal for r in results] == [1, 2, 3, 4] and not any(r.guest for r in results)
+    standings = call(client, daily.ranking, DAY, NOW)
+    assert [(s.player, s.finished) for s in standings] == [(anne, DEALS)]
+    lines, count = call(client, daily.ranking_lines, DAY, NOW, anne)
+    assert count == 1 and [line.name for line in lines] == ["Anne"]
+
+
+@pytest.mark.both_databases
+def test_two_refreshes_interleaved_never_store_fewer_results(make_client: Any) -> None:
+    """Two refreshes of a day's ranking (the delayed one and a page's), forced to
+    interleave: each reads the results, one more result comes, each stores. Whichever
+    stores last, the stored ranking never counts fewer results than one already stored,
+    and the next refresh brings in the result that came."""
+    client = make_client(clock=Clock(), **FAST)
+    daily = daily_of(client)
+    store = daily.store
+    call(client, daily.ensure_day, DAY)
+    players = [account(client, name) for name in ("Anne", "Bruno", "Carla")]
+    tables = {player: start(client, player) for player in players}
+
+    def add(player: str, deal: int, score: int) -> None:
+        """``player``'s result of ``deal`` stored, as a deal's end stores it."""
+        result = {"score": score, "contract": "80H", "taker": 0, "made": True, "deal_score": [score, 0]}
+        store.record(tables[player], DAY, deal, result, False)
+
+    add(players[0], 1, 100)
+    slow = store.ranked_scores(DAY)  # the slower refresh reads one result...
+    add(players[1], 1, 120)
+    quick = store.ranked_scores(DAY)  # ...the quicker one, two
+    assert store.save_standings(DAY, ranking(quick, DEALS, False), len(quick), False)
+    assert not store.save_standings(DAY, ranking(slow, DEALS, False), len(slow), False)  # last, but older
+    assert {line.player for line in store.standings(DAY, 10)} == set(players[:2])
+    assert store.ranking_state(DAY) == (2, False)
+    # A third result; the stale refresh stores first this time, then the page's refresh.
+    stale = store.ranked_scores(DAY)
+    add(players[2], 1, 90)
+    assert store.save_standings(DAY, ranking(stale, DEALS, False), len(stale), False)  # same count: allowed
+    standings = call(client, daily.ranking, DAY, NOW)
+    assert sorted(s.player for s in standings) == sorted(players)
+    assert store.ranking_state(DAY) == (3, False)
+    # Midnight: the final ranking is stored; then a result of a deal the computers finished
+    # just after midnight (Anne's last card was played before) comes, and is not lost.
+    final = call(client, daily.ranking, DAY, day_end(DAY))
+    assert store.ranking_state(DAY) == (3, True) and [s.average for s in final] == [
+        s.percents[0] / DEALS for s in final if s.percents[0] is not None
+    ]
+    add(players[0], 2, 0)
+    assert not store.save_standings(DAY, ranking(stale, DEALS, True), len(stale), True)  # older: refused
+    assert not store.save_standings(DAY, ranking(store.ranked_scores(DAY), DEALS, False), 4, False)  # final stays
+    final = call(client, daily.ranking, DAY, day_end(DAY) + timedelta(minutes=1))
+    assert store.ranking_state(DAY) == (4, True)
+    assert {s.player: s.finished for s in final} == {players[0]: 2, players[1]: 1, players[2]: 1}
+
+
+def test_a_guest_s_challenge_follows_the_account_to_a_new_player_id(make_client: Any) -> None:
+    """When sign-up gives the account a player id of its own (the guest's retired), the
+    guest's challenge of today moves to it, ranked; a day already over stays as it was,
+    and a day the account has an attempt at keeps the account's own."""
+    clock = Clock()
+    client = make_client(clock=clock, **FAST)
+    daily = daily_of(client)
+    guest, _cookie = new_guest(client)
+    yesterday = start(client, guest, guest=True, moment=NOW - timedelta(days=1))
+    today = start(client, guest, guest=True)
+    play(client, today)
+    account_player = account(client, "Anne")  # another player id than the guest's
+    assert account_player != guest
+    call(client, daily.signed_up, guest, account_player)
+    assert call(client, daily.tables.db, daily.store.attempt, DAY, account_player) == (today, True)
+    assert call(client, daily.tables.db, daily.store.attempt, DAY, guest) is None
+    assert call(client, daily.tables.db, daily.store.attempt, "2026-12-02", guest) == (yesterday, False)
+    results = call(client, daily.results, DAY, account_player)
+    assert len(results) == DEALS and not any(r.guest for r in results)
+    assert [s.player for s in call(client, daily.ranking, DAY, NOW)] == [account_player]
+    call(client, daily.signed_up, guest, account_player)  # again: nothing left to move
+    assert len(call(client, daily.results, DAY, account_player)) == DEALS

@@ -6,27 +6,28 @@ database."""
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 from server_helpers import Human, call, service_of
 from starlette.testclient import TestClient
-from test_daily import FAST, account, daily_of, start
+from test_daily import DAY, FAST, NOW, Clock, account, daily_of, start
 
 from coinche.bots.analysis import analyse_deal, best_contracts
 from coinche.engine.cards import SUIT_MASKS, card_str, cards_of
 from coinche.engine.dealing import hands_from_seed
 from coinche.engine.rules import RuleSet
 from coinche.engine.scoring import parse_contract
-from coinche.server.daily import DEALS, ChallengeStore, day_hands, day_of, next_day
+from coinche.server.daily import DEALS, FIRST_DEALER, ChallengeStore, day_end, day_hands, day_of, next_day
 from coinche.server.matchpoints import Standing
 from coinche.server.tables import TableError
 
 
 def today_now() -> tuple[str, datetime]:
-    now = datetime.now(UTC)
-    return day_of(now), now
+    """The test's day and moment, as the servers' clock (``Clock``) shows them: a test run
+    at midnight does not see its day end under it."""
+    return DAY, NOW
 
 
 def play_deals(client: TestClient, table_id: str, deals: int, seed: int = 7) -> dict[str, Any]:
@@ -36,7 +37,7 @@ def play_deals(client: TestClient, table_id: str, deals: int, seed: int = 7) -> 
 
 
 def test_a_deal_is_compared_once_played_and_hidden_before(make_client: Any) -> None:
-    client = make_client(**FAST)
+    client = make_client(clock=Clock(), **FAST)
     day, now = today_now()
     anne = account(client, "Anne")
     anne_table = start(client, anne, False, now)
@@ -80,7 +81,7 @@ def test_a_deal_is_compared_once_played_and_hidden_before(make_client: Any) -> N
 
 
 def test_the_field_and_matchpoints_of_three_players(make_client: Any) -> None:
-    client = make_client(**FAST)
+    client = make_client(clock=Clock(), **FAST)
     day, now = today_now()
     players = []
     for i, name in enumerate(("Anne", "Bruno", "Carla")):
@@ -112,15 +113,16 @@ def test_the_field_and_matchpoints_of_three_players(make_client: Any) -> None:
 
 
 def test_a_past_day_shows_its_final_ranking_hands_and_the_expert(make_client: Any) -> None:
-    client = make_client(**FAST)
-    yesterday_moment = datetime.now(UTC) - timedelta(days=1)
-    day = day_of(yesterday_moment)
+    clock = Clock()
+    client = make_client(clock=clock, **FAST)
+    day = DAY
     anne = account(client, "Anne")
-    table_id = start(client, anne, False, yesterday_moment)
+    table_id = start(client, anne, False, clock())
     play_deals(client, table_id, DEALS)
     daily = daily_of(client)
     call(client, daily.settle)
-    call(client, daily.finish_days, day_of(datetime.now(UTC)))
+    clock.moment += timedelta(days=1)  # the next day: the day played is over
+    call(client, daily.finish_days, day_of(clock()))
     call(client, daily.settle)
     expert = call(client, daily.expert_results, day)
     assert [e["deal"] for e in expert] == [1, 2, 3, 4]
@@ -145,7 +147,7 @@ def test_a_past_day_shows_its_final_ranking_hands_and_the_expert(make_client: An
 
 
 def test_bad_addresses_are_404(make_client: Any) -> None:
-    client = make_client(**FAST)
+    client = make_client(clock=Clock(), **FAST)
     day, _now = today_now()
     for path in (
         "/defi/2026-13-45",
@@ -167,7 +169,7 @@ def test_bad_addresses_are_404(make_client: Any) -> None:
 
 
 def test_no_hints_at_a_challenge_table(make_client: Any) -> None:
-    client = make_client(**FAST)
+    client = make_client(clock=Clock(), **FAST)
     _day, now = today_now()
     anne = account(client, "Anne")
     table_id = start(client, anne, False, now)
@@ -188,8 +190,11 @@ def test_the_stored_ranking_keeps_the_newest(tmp_path: Any) -> None:
     assert [line.player for line in challenge.standings("2026-12-01", 10)] == ["a", "b"]
     assert [line.player for line in challenge.standings("2026-12-01", 1, "b")] == ["a", "b"]  # own line added
     assert challenge.save_standings("2026-12-01", newer, 2, True)
-    assert not challenge.save_standings("2026-12-01", newer, 3, True)  # final: never again
+    assert not challenge.save_standings("2026-12-01", newer, 2, True)  # final, as many results: kept
+    assert not challenge.save_standings("2026-12-01", newer, 3, False)  # final: never back to not final
     assert challenge.ranking_state("2026-12-01") == (2, True)
+    assert challenge.save_standings("2026-12-01", newer, 3, True)  # a result after midnight: not lost
+    assert challenge.ranking_state("2026-12-01") == (3, True)
     store.close()
 
 
@@ -229,3 +234,29 @@ def test_the_par_of_a_deal_of_four_long_suits() -> None:
     ns, ew = best_contracts(classic, hands, analyse_deal(classic, 3, hands))
     assert (ns.call, ns.taker, ns.score) == ("generaleS", 0, (1020, 0))
     assert (ew.call, ew.taker) == ("generaleH", 1)
+
+
+def test_the_pages_name_each_seat_as_the_table_does(make_client: Any) -> None:
+    """The table says "Preneur : Ouest": the challenge's pages say "par Ouest" too (the
+    seats as ``seating`` places them for the day's rules, not a layout of their own)."""
+    clock = Clock()
+    client = make_client(clock=clock, **FAST)
+    anne = account(client, "Anne")
+    table_id = start(client, anne)
+    last = play_deals(client, table_id, DEALS)
+    names = last["table"]["seat_names"]
+    assert last["table"]["direction"] == "anticlockwise" and names[1] != "Ouest" and names[3] == "Ouest"
+    results = {r.deal: r for r in call(client, daily_of(client).results, DAY, anne)}
+    clock.moment = day_end(DAY)  # the day is over: its hands are shown too
+    takers = set()
+    for n in range(1, DEALS + 1):
+        page = client.get(f"/defi/{DAY}/donne/{n}")
+        assert page.status_code == 200, page.text
+        assert f"Donneur : {names[(FIRST_DEALER + n - 1) % 4]}." in page.text
+        taker = results[n].taker
+        if taker is not None:
+            takers.add(taker)
+            assert f"par {names[taker]}" in page.text
+        for seat in range(4):
+            assert f"<dt>{names[seat]}</dt>" in page.text
+    assert takers  # some deal was taken (the check above did run)

@@ -14,7 +14,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from coinche.server import turns
 from coinche.server.app import create_app
 from coinche.server.bot_pool import BotPool, BotSpec, Priority, decide
 from coinche.server.daily import compute_standings, day_hands
+from coinche.server.days import utc_now
 from coinche.server.jobs import analyse, analysis_job, decision_job, par_job, standings_job
 from coinche.server.store import Seat, Store
 from coinche.server.tables import JobFailed, LiveTable, TableService
@@ -53,9 +55,12 @@ def wait_until(condition: Any, timeout: float = 30.0, what: str = "the condition
 
 
 @contextlib.contextmanager
-def running_worker(url: str, name: str, lease: float = 1.0) -> Iterator[Worker]:
-    """A worker on a thread of its own (its own event loop and bot pool), registered."""
-    worker = Worker(url, processes=1, name=name, lease=lease)
+def running_worker(
+    url: str, name: str, lease: float = 1.0, clock: Callable[[], datetime] = utc_now
+) -> Iterator[Worker]:
+    """A worker on a thread of its own (its own event loop and bot pool), registered;
+    ``clock``: the servers' (a test's day ends by it in the worker too)."""
+    worker = Worker(url, processes=1, name=name, lease=lease, clock=clock)
     loop = asyncio.new_event_loop()
     ready = threading.Event()
 

@@ -126,6 +126,7 @@ async def signup(request: Request) -> Response:
     service_of(request).forget_player(account.player)
     if account.player == player:  # the guest is retired: sockets opened with their cookie close
         await retire_guest_sockets(service_of(request), player)
+    await request.app.state.daily.signed_up(player, account.player)  # today's challenge: ranked
     return _logged_in(request, next_url or ADDRESSES[lang]["account"], token)
 
 

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
+
+from .days import utc_now
 
 DEFAULT_DATABASE = "sqlite:///coinche.db"
 
@@ -135,6 +139,9 @@ class Settings:
     challenge_level: str = "expert"
     """The computers' level at the daily challenge: the expert on the site; tests may pick a
     faster one (the determinism they check does not depend on it)."""
+    clock: Callable[[], datetime] = utc_now
+    """The server's clock (an aware UTC datetime): which day of the daily challenge it is,
+    and whether a challenge table's day is over; tests set it (no waiting for midnight)."""
     argon2_time_cost: int = 2
     argon2_memory_kib: int = 19456
     argon2_parallelism: int = 1

@@ -3,7 +3,8 @@ and computers whose moves depend on the deal and the player's own actions only. 
 here: the pages call ``DailyChallenge``.
 
 **The day.** A day is a UTC calendar day, ``YYYY-MM-DD``: it starts at 00:00:00 UTC and
-ends at the next 00:00:00 UTC (``day_of``, ``day_end``). Each day has a row of
+ends at the next 00:00:00 UTC (``days.day_of``, ``days.day_end``), by the server's clock
+(``Settings.clock``: tests set it). Each day has a row of
 ``challenge_days``: its rules profile (``Settings.challenge_profile`` when the row is
 made), a random 32-byte seed, and its commitment
 
@@ -42,7 +43,10 @@ returns the same table (resumable after a disconnection or a restart: it is an o
 table, rebuilt from its log); once the four deals are over it is refused
 (``TableError("challenge_done")``). A guest may play: its deals use none of its free deals
 (``TableSpec.uses_free_deals``), and its results are stored flagged ``guest``, outside the
-ranking.
+ranking, until it signs up: then its attempt of today and its results are the account's
+(``signed_up``), ranked under the account's name. Once the day is over its tables refuse
+every move (``TableService`` checks it, ``TableError("challenge_over")``): the seed is
+public then; a deal not played counts 0 %.
 
 **Results.** When a deal of a challenge table ends, ``TableService`` calls its
 ``deal_over_hooks`` (this module's ``_record``) from the write that stored the deal's last
@@ -50,6 +54,12 @@ action; the insert ignores a result already there, and a table read from the dat
 calls the hooks again for each finished deal, so a result lost in a crash between the step
 and its result comes back the next time the table is used. The fourth deal's result also
 marks the attempt finished.
+
+**The ranking.** Stored whole per day with the number of results it counts; a refresh
+(the delayed one after a result, a page's) writes only if no refresh with more results was
+stored meanwhile (one conditional UPDATE, so processes racing never leave the older one
+stored), and a final ranking is replaced only by a final one with more results (a deal the
+computers finished just after midnight).
 """
 
 from __future__ import annotations
@@ -61,7 +71,7 @@ import json
 import logging
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import String, cast, delete, func, insert, select, update
@@ -70,6 +80,9 @@ from ..engine.cards import CardSet
 from ..engine.dealing import deal_seed, hands_from_seed
 from ..engine.rules import RuleSet
 from .bot_pool import Priority
+from .days import day_end as day_end
+from .days import day_of as day_of
+from .days import next_day as next_day
 from .db import (
     AccountRow,
     ChallengeAttemptRow,
@@ -105,22 +118,6 @@ times its last computation (so at most about a tenth of a worker goes to it, how
 results come), never more than this many seconds."""
 RANKING_PAGE = 100
 """Lines of the ranking a page shows (and the visitor's own line)."""
-
-
-def day_of(moment: datetime) -> str:
-    """The challenge day of ``moment`` (an aware datetime): its UTC date, ``YYYY-MM-DD``."""
-    if moment.tzinfo is None:
-        raise ValueError("an aware datetime is needed (the day is a UTC day)")
-    return moment.astimezone(UTC).date().isoformat()
-
-
-def day_end(day: str) -> datetime:
-    """When ``day`` is over: the next day's 00:00 UTC."""
-    return datetime.combine(date.fromisoformat(day) + timedelta(days=1), datetime.min.time(), UTC)
-
-
-def next_day(day: str) -> str:
-    return (date.fromisoformat(day) + timedelta(days=1)).isoformat()
 
 
 def commitment(day: str, seed: bytes) -> str:
@@ -219,6 +216,36 @@ class ChallengeStore:
             )
             return bool(done.rowcount == 1)
 
+    def adopt(self, guest: str, player: str, today: str) -> list[str]:
+        """A guest signed up as the account playing as ``player`` (the guest's own id, or a
+        new one): the guest's attempts of days not over (from ``today``) and their results
+        become the account's, ranked. A day the account already has an attempt at keeps
+        its own. The days changed."""
+        with self.store.engine.begin() as conn:
+            theirs = set(
+                conn.execute(
+                    select(ChallengeAttemptRow.day).where(
+                        ChallengeAttemptRow.player_id == player,
+                        ChallengeAttemptRow.day >= today,
+                        ChallengeAttemptRow.guest.is_(False),
+                    )
+                ).scalars()
+            )
+            days = [
+                d
+                for d in conn.execute(
+                    select(ChallengeAttemptRow.day).where(
+                        ChallengeAttemptRow.player_id == guest, ChallengeAttemptRow.day >= today
+                    )
+                ).scalars()
+                if d not in theirs
+            ]
+            for row in (ChallengeAttemptRow, ChallengeResultRow):
+                conn.execute(
+                    update(row).where(row.player_id == guest, row.day.in_(days)).values(player_id=player, guest=False)
+                )
+            return days
+
     def record(self, table_id: str, day: str, number: int, result: dict[str, Any], finished: bool) -> None:
         """A finished deal of the table's attempt (nothing if already there); ``finished``:
         the attempt is over."""
@@ -293,16 +320,19 @@ class ChallengeStore:
             return None if row is None else (row.ranked_results, row.ranked_final)
 
     def save_standings(self, day: str, standings: list[Standing], counted: int, final: bool) -> bool:
-        """Replace the day's stored ranking, unless what is stored counts more results or is
-        final (another process was quicker with newer results); True if written."""
+        """Replace the day's stored ranking unless what is stored counts more results
+        (another process was quicker with newer results: a conditional write, so two
+        refreshes racing never leave the older one stored), or is final and this one is
+        not, or is final and counts as many. A final ranking is replaced only by a final
+        one with more results (a deal the computers finished just after midnight). True if
+        written."""
+        newer = ChallengeDayRow.ranked_final.is_(False) & (ChallengeDayRow.ranked_results <= counted)
+        if final:
+            newer = newer | (ChallengeDayRow.ranked_results < counted)
         with self.store.engine.begin() as conn:
             claimed = conn.execute(
                 update(ChallengeDayRow)
-                .where(
-                    ChallengeDayRow.day == day,
-                    ChallengeDayRow.ranked_final.is_(False),
-                    ChallengeDayRow.ranked_results <= counted,
-                )
+                .where(ChallengeDayRow.day == day, newer)
                 .values(ranked_results=counted, ranked_final=final, ranked_at=now())
             )
             if claimed.rowcount != 1:
@@ -503,7 +533,7 @@ class DailyChallenge:
     async def _keep_ahead(self, every: float) -> None:
         while True:
             try:
-                today = day_of(datetime.now(UTC))
+                today = day_of(self.now())
                 await self.ensure_day(today)
                 await self.finish_days(today)
             except Exception:  # the database may be down a while: the next round tries again
@@ -514,7 +544,7 @@ class DailyChallenge:
         """The days before ``today`` not finished yet get their final ranking and the
         expert's play of their deals (whichever process comes first; a second changes
         nothing)."""
-        moment = datetime.now(UTC)
+        moment = self.now()
         for day in await self.tables.db(self.store.unfinished_days, today):
             await self.refresh_ranking(day, moment)
             self.expert_play_soon(day)
@@ -531,6 +561,10 @@ class DailyChallenge:
         """Wait for the ranking refreshes, pars and experts' plays under way (tests)."""
         while tasks := [*self._refreshes.values(), *self._pars.values(), *self._experts.values()]:
             await asyncio.gather(*tasks, return_exceptions=True)
+
+    def now(self) -> datetime:
+        """The server's clock (``Settings.clock``): every "is the day over" asks it."""
+        return self.tables.settings.clock()
 
     @property
     def _profile(self) -> str:
@@ -561,7 +595,7 @@ class DailyChallenge:
     async def start(self, player: str, is_guest: bool, moment: datetime | None = None) -> TableSpec:
         """The player's table of the day (``moment``: now): made at the first start, the
         same one after (resumable); ``TableError("challenge_done")`` once it is finished."""
-        day = day_of(moment or datetime.now(UTC))
+        day = day_of(moment or self.now())
         found = await self.ensure_day(day)
         for _ in range(2):
             attempt = await self.tables.db(self.store.attempt, day, player)
@@ -589,6 +623,12 @@ class DailyChallenge:
             await self.tables.db(self.tables.store.finish_table, spec.id, {"abandoned": True})
         raise TableError("busy")
 
+    async def signed_up(self, guest: str, player: str) -> None:
+        """A guest made an account (playing as ``player``): its challenge of today, finished
+        or not, is the account's from now on, and ranked under the account's name."""
+        for day in await self.tables.db(self.store.adopt, guest, player, day_of(self.now())):
+            self._ranking_due(day)
+
     async def results(self, day: str, player: str | None = None) -> list[Result]:
         return await self.tables.db(self.store.results, day, player)
 
@@ -611,13 +651,14 @@ class DailyChallenge:
 
     async def refresh_ranking(self, day: str, moment: datetime) -> None:
         """Compute the day's ranking again if results came since it was stored (or the day
-        has ended since): in a worker process, then stored whole."""
+        has ended since): in a worker process, then stored whole, unless a refresh with
+        more results was stored meanwhile (``save_standings``)."""
         final = moment >= day_end(day)
         state = await self.tables.db(self.store.ranking_state, day)
-        if state is None or state[1]:
-            return  # no such day, or its ranking is final
+        if state is None or (state[1] and not final):
+            return  # no such day, or its ranking is final (and this clock says otherwise)
         results = await self.tables.db(self.store.ranked_scores, day)
-        if len(results) == state[0] and not final:
+        if len(results) == state[0] and (state[1] or not final):
             return
         started = asyncio.get_running_loop().time()
         standings = await self.tables.run_job(standings_job(results, DEALS, final), priority=Priority.ANALYSIS)
@@ -635,7 +676,7 @@ class DailyChallenge:
         await asyncio.sleep(pause)
         self._refreshes.pop(day, None)  # results from now on call for another refresh
         try:
-            await self.refresh_ranking(day, datetime.now(UTC))
+            await self.refresh_ranking(day, self.now())
         except Exception:  # the next result, or the next page, tries again
             log.exception("the ranking of %s could not be computed", day)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any
 from urllib.parse import quote
 
@@ -25,18 +25,29 @@ from starlette.routing import BaseRoute, Route
 from ..engine.cards import card_str, cards_of
 from . import i18n
 from .account_pages import address_of, limits_of
-from .daily import DEALS, FIRST_DEALER, DailyChallenge, FieldLine, RankingLine, day_end, day_hands, day_of, next_day
+from .daily import (
+    DEALS,
+    FIRST_DEALER,
+    SOUTH,
+    DailyChallenge,
+    FieldLine,
+    RankingLine,
+    challenge_rules,
+    day_end,
+    day_hands,
+    day_of,
+    next_day,
+)
 from .matchpoints import DealField
 from .pages import ADDRESSES, account_of, page, player_in_session, player_of, read_checked_form, service_of
 from .player_stats import ratings_of
 from .ratings import NEW_PLAYER, Rating
+from .seating import seat_names
 from .tables import TableError
 
 PATHS = {lang: ADDRESSES[lang]["challenge"] for lang in i18n.LANGUAGES}
 DEAL_WORD = {"fr": "donne", "en": "deal"}
 DAY = re.compile(r"20[0-9]{2}-[01][0-9]-[0-3][0-9]")
-SEAT_KEYS = ("seat.south", "seat.west", "seat.north", "seat.east")
-"""Seat 0 is South (the player), then clockwise: the challenge is always seen from South."""
 
 
 def daily_of(request: Request) -> DailyChallenge:
@@ -88,8 +99,14 @@ def contract_text(lang: str, contract: str | None) -> str:
     return text
 
 
-def seat_name(lang: str, seat: int | None) -> str:
-    return "" if seat is None else i18n.gettext(lang, SEAT_KEYS[seat % 4])
+def day_seat_names(lang: str, profile: str) -> list[str]:
+    """Each seat's name as the day's table shows it to its player (South, seat 0): asked of
+    ``seating``, which knows which way the day's rules go round."""
+    return seat_names(lang, challenge_rules(profile).direction, SOUTH)
+
+
+def seat_name(names: Sequence[str], seat: int | None) -> str:
+    return "" if seat is None else names[seat & 3]
 
 
 def made_text(lang: str, made: bool | None) -> str:
@@ -119,7 +136,7 @@ def ranking_rows(
 async def day_page(request: Request, lang: str, day: str, *, error: str | None = None, status: int = 200) -> Response:
     """Today's page (start, resume) or a past day's (its deals, final ranking, expert)."""
     daily = daily_of(request)
-    moment = datetime.now(UTC)
+    moment = daily_of(request).now()
     today = day_of(moment)
     over = moment >= day_end(day)
     found = await daily.ensure_day(today) if day == today else await daily.day(day)
@@ -139,18 +156,19 @@ async def day_page(request: Request, lang: str, day: str, *, error: str | None =
     if not over:
         seed = await daily.revealed_seed(yesterday, moment)
     finished = {r.deal for r in mine}
+    names = day_seat_names(lang, found.profile)
     deals = [
         {
             "n": n,
             "url": deal_url(lang, day, n),
             "open": over or n in finished,
             "mine": next(
-                (result_view(lang, r.contract, r.taker, r.made, r.deal_score) for r in mine if r.deal == n),
+                (result_view(lang, names, r.contract, r.taker, r.made, r.deal_score) for r in mine if r.deal == n),
                 None,
             ),
             "expert": next(
                 (
-                    result_view(lang, e["contract"], e["taker"], e["made"], e["deal_score"])
+                    result_view(lang, names, e["contract"], e["taker"], e["made"], e["deal_score"])
                     for e in expert
                     if e["deal"] == n
                 ),
@@ -191,7 +209,7 @@ async def day_page(request: Request, lang: str, day: str, *, error: str | None =
 
 async def challenge(request: Request) -> Response:
     lang = _lang(request)
-    today = day_of(datetime.now(UTC))
+    today = day_of(daily_of(request).now())
     if request.method == "GET":
         asked = request.query_params.get("jour") or request.query_params.get("day")
         if asked and DAY.fullmatch(asked) and asked != today:  # the profile's calendar
@@ -220,24 +238,25 @@ async def challenge(request: Request) -> Response:
 
 async def past_day(request: Request) -> Response:
     lang = _lang(request)
-    today = day_of(datetime.now(UTC))
+    today = day_of(daily_of(request).now())
     day = _day_param(request, today)
     return await day_page(request, lang, day)
 
 
 def result_view(
-    lang: str, contract: str | None, taker: int | None, made: bool | None, score: Sequence[int]
+    lang: str, names: Sequence[str], contract: str | None, taker: int | None, made: bool | None, score: Sequence[int]
 ) -> dict[str, Any]:
-    """One result of a deal in words: its contract, taker, made or not, and its score."""
+    """One result of a deal in words: its contract, taker (``names``: the seats' names),
+    made or not, and its score."""
     return {
         "contract": contract_text(lang, contract),
-        "taker": seat_name(lang, taker),
+        "taker": seat_name(names, taker),
         "made": made_text(lang, made),
         "score": score,
     }
 
 
-def field_rows(lang: str, field: list[FieldLine]) -> tuple[list[dict[str, Any]], DealField]:
+def field_rows(lang: str, names: Sequence[str], field: list[FieldLine]) -> tuple[list[dict[str, Any]], DealField]:
     """The deal's field as table rows, best score first, each with its matchpoints."""
     counts: dict[int, int] = {}
     for line in field:
@@ -245,7 +264,7 @@ def field_rows(lang: str, field: list[FieldLine]) -> tuple[list[dict[str, Any]],
     rows = []
     for line in sorted(field, key=lambda f: (-f.score, -f.count, f.contract or "")):
         rows.append(
-            result_view(lang, line.contract, line.taker, line.made, line.deal_score)
+            result_view(lang, names, line.contract, line.taker, line.made, line.deal_score)
             | {"count": line.count, "percent": f"{DealField(counts).percent(line.score):.0f}"}
         )
     return rows, DealField(counts)
@@ -260,7 +279,7 @@ def percent_against(field: DealField, score: int, counted: bool) -> str:
     return f"{DealField(counts).percent(score):.0f}"
 
 
-def par_rows(lang: str, par: dict[str, Any] | None) -> list[dict[str, Any]]:
+def par_rows(lang: str, names: Sequence[str], par: dict[str, Any] | None) -> list[dict[str, Any]]:
     if par is None:
         return []
     out = []
@@ -270,7 +289,7 @@ def par_rows(lang: str, par: dict[str, Any] | None) -> list[dict[str, Any]]:
             {
                 "side": i18n.gettext(lang, "daily.side.ns" if team == 0 else "daily.side.ew"),
                 "contract": contract_text(lang, side["call"]) if side["call"] else i18n.gettext(lang, "daily.par.none"),
-                "taker": seat_name(lang, side["taker"]),
+                "taker": seat_name(names, side["taker"]),
                 "score": side["score"],
             }
         )
@@ -282,7 +301,7 @@ async def deal_page(request: Request) -> Response:
     if request.path_params["word"] != DEAL_WORD[lang]:
         raise HTTPException(404)
     daily = daily_of(request)
-    moment = datetime.now(UTC)
+    moment = daily_of(request).now()
     today = day_of(moment)
     day = _day_param(request, today)
     text = request.path_params["n"]
@@ -309,13 +328,14 @@ async def deal_page(request: Request) -> Response:
         )
     field = await daily.deal_field(day, n)
     expert = [e for e in await daily.expert_results(day) if e["deal"] == n] if over else []
-    rows, deal_field = field_rows(lang, field)
+    names = day_seat_names(lang, found.profile)
+    rows, deal_field = field_rows(lang, names, field)
     par = await daily.par(day, n, wait=10.0)
     attempt = await daily.tables.db(daily.store.attempt, day, player) if player is not None else None
     hands: list[dict[str, Any]] = []
     if over:
         dealt = day_hands(found.seed, day, n)
-        hands = [{"seat": seat_name(lang, s), "cards": [card_str(c) for c in cards_of(dealt[s])]} for s in (0, 1, 2, 3)]
+        hands = [{"seat": names[s], "cards": [card_str(c) for c in cards_of(dealt[s])]} for s in (0, 1, 2, 3)]
     return page(
         request,
         "daily_deal.html",
@@ -326,20 +346,22 @@ async def deal_page(request: Request) -> Response:
         deals_count=DEALS,
         day_url=day_url(lang, day),
         deal_urls=[deal_url(lang, day, k) for k in range(1, DEALS + 1)],
-        dealer=seat_name(lang, (FIRST_DEALER + n - 1) % 4),
+        dealer=seat_name(names, (FIRST_DEALER + n - 1) % 4),
         over=over,
         own=None
         if own is None
-        else result_view(lang, own.contract, own.taker, own.made, own.deal_score)
+        else result_view(lang, names, own.contract, own.taker, own.made, own.deal_score)
         | {"percent": percent_against(deal_field, own.score, counted=not own.guest)},
         review_url=f"/table/{attempt[0]}/donne/{n}" if attempt is not None and own is not None else None,
         expert=None
         if not expert
-        else result_view(lang, expert[0]["contract"], expert[0]["taker"], expert[0]["made"], expert[0]["deal_score"])
+        else result_view(
+            lang, names, expert[0]["contract"], expert[0]["taker"], expert[0]["made"], expert[0]["deal_score"]
+        )
         | {"percent": percent_against(deal_field, expert[0]["score"], counted=False) if deal_field.size else None},
         field=rows,
         players=deal_field.size,
-        par=par_rows(lang, par),
+        par=par_rows(lang, names, par),
         par_pending=par is None,
         hands=hands,
         card_name=lambda code: i18n.card_name(lang, code),

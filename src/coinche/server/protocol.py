@@ -342,6 +342,7 @@ def state_message(
         "awaiting_next_deal": started and game.awaiting_deal and not game.is_over,
         "over": started and game.is_over,
         "challenge": live.spec.challenge,
+        "max_deals": live.spec.max_deals,
         "result_lines": [i18n.render(lang, m) for m in result.lines] if result is not None else [],
         "can_continue": not live.spec.uses_free_deals or free_left is None or free_left > 0,
     }

@@ -1,7 +1,9 @@
 """Where each seat sits around the table as a player sees it, and its name there.
 
 The one place that says it: the table's messages send ``positions`` and ``seat_names`` to
-the page, the deal review uses the same, and the page never computes them.
+the page, the deal review, the history, the daily challenge's pages, the friends' and
+uploads' pages, the terminal game and ``coinche replay`` ask it too, and the page never
+computes them.
 """
 
 from __future__ import annotations
@@ -17,6 +19,12 @@ def seat_positions(direction: str, viewer: int) -> list[str]:
     """Each seat's position (by seat number) as ``viewer`` sees the table."""
     around = AROUND[direction]
     return [around[(seat - viewer) & 3] for seat in range(4)]
+
+
+def compass_names(direction: str, viewer: int) -> list[str]:
+    """Each seat's English compass name ("South", "East"...) as ``viewer`` sees the table:
+    the terminal's and the command line's words."""
+    return [p.capitalize() for p in seat_positions(direction, viewer)]
 
 
 def seat_names(lang: str, direction: str, viewer: int) -> list[str]:

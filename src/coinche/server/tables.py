@@ -51,6 +51,7 @@ from ..engine.wire import message_to_json
 from . import jobs
 from .bot_pool import BotPool, BotSpec, PoolBusy, Priority
 from .config import Settings
+from .days import day_end
 from .fair_deals import hand_source, new_secret
 from .hub import Hub, LocalHub
 from .jobs import Job, JobRefused, decision_job
@@ -130,7 +131,8 @@ class TableError(Exception):
     ``waiting`` (the deal is over: the next one must be asked for), ``not_seated``,
     ``too_many_tables`` (a new table while the player has as many games in progress as
     allowed),
-    ``hint_limit``, ``no_hints`` (a daily challenge's table), ``busy`` (the table kept
+    ``hint_limit``, ``no_hints`` (a daily challenge's table), ``challenge_over`` (a daily
+    challenge's table once its day is over), ``busy`` (the table kept
     moving under the request), ``bad_level``."""
 
     def __init__(self, code: str, message: Message | None = None, rule: str | None = None) -> None:
@@ -615,6 +617,7 @@ class TableService:
                 return None
             seat = self._seat(live, player)
             self._check_turn(live, seat)
+            self._check_day(live)
             game = live.game
             if action not in game.legal_actions():
                 deal = game.current
@@ -651,6 +654,7 @@ class TableService:
                 raise TableError("over")
             if not game.awaiting_deal:
                 return None  # already dealt (another click, another player)
+            self._check_day(live)
             if not live.started and player != live.spec.host:
                 raise TableError("not_host")  # a friends' table starts when its host says
             if not live.spec.uses_free_deals:  # friends invited to a table, the daily challenge
@@ -753,6 +757,12 @@ class TableService:
         if seat is None:
             raise TableError("not_seated")
         return seat
+
+    def _check_day(self, live: LiveTable) -> None:
+        """A daily challenge's table takes no move once its day is over (by the server's
+        clock): its seed is public then, and with it every hand."""
+        if live.spec.challenge is not None and self.settings.clock() >= day_end(live.spec.challenge):
+            raise TableError("challenge_over")
 
     @staticmethod
     def _check_turn(live: LiveTable, seat: int) -> None:

@@ -24,7 +24,8 @@ import contextlib
 import logging
 import logging.config
 import signal
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -32,6 +33,7 @@ import psycopg
 from .bot_pool import BotPool, Priority
 from .config import Settings
 from .daily import DailyChallenge
+from .days import utc_now
 from .history import History
 from .jobs import MAX_TEXT, JobRefused, failed_answer, kind_named, loads, ok_answer
 from .player_stats import PlayerStats
@@ -61,9 +63,16 @@ class Worker:
     """One worker process's loop; ``run()`` until ``stop()``."""
 
     def __init__(
-        self, database_url: str, processes: int = 2, name: str | None = None, lease: float = LEASE_SECONDS
+        self,
+        database_url: str,
+        processes: int = 2,
+        name: str | None = None,
+        lease: float = LEASE_SECONDS,
+        clock: Callable[[], datetime] = utc_now,
     ) -> None:
         self.database_url = database_url
+        self.clock = clock
+        """The server's clock (``Settings.clock``): a challenge's day ends by it here too."""
         self.processes = max(1, processes)
         self.name = name or default_name()
         self.lease = lease
@@ -92,7 +101,7 @@ class Worker:
         await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
         hub = PostgresHub(self.database_url)
         await hub.start()
-        service = TableService(self.store, pool, Settings(database_url=self.database_url), hub)
+        service = TableService(self.store, pool, Settings(database_url=self.database_url, clock=self.clock), hub)
         service.hands_over = False
         daily = DailyChallenge(service)  # the hooks a server's service has
         History(service)

@@ -30,11 +30,12 @@ from ..engine.melds import Meld
 from ..engine.play import tables, trick_winner
 from ..engine.rules import RuleSet
 from ..engine.scoring import Contract
+from ..server.seating import AROUND, compass_names
 
 SEAT_NAMES = {
     # Seen from the human (always drawn South); seat s + 1 plays after seat s.
-    "anticlockwise": ("South", "East", "North", "West"),
-    "clockwise": ("South", "West", "North", "East"),
+    direction: tuple(compass_names(direction, 0))
+    for direction in AROUND
 }
 TRUMP_WORDS = ("spades", "hearts", "diamonds", "clubs", "no trump", "all trump")
 RULE = "=" * 60

@@ -92,15 +92,19 @@ export function summaryHTML(state) {
     )
     .join('');
   parts.push(
-    `<table class="score-sheet"><caption>${esc(t('js.score_sheet', { target: game.target }))}</caption>` +
+    `<table class="score-sheet"><caption>${esc(state.challenge ? t('js.challenge_sheet') : t('js.score_sheet', { target: game.target }))}</caption>` +
       `<thead><tr><th scope="col">${esc(t('js.deal'))}</th><th scope="col">${esc(t('js.team.us'))}</th><th scope="col">${esc(t('js.team.them'))}</th></tr></thead>` +
       `<tbody>${rows}</tbody><tfoot><tr><th scope="row">${esc(t('js.total'))}</th><td>${game.totals[us]}</td><td>${game.totals[1 - us]}</td></tr></tfoot></table>`,
   );
 
-  if (game.history.length) parts.push(scoreChartSVG(game.history, game.target, us));
+  // a challenge's four deals have no target to reach: no target line
+  if (game.history.length) parts.push(scoreChartSVG(game.history, state.challenge ? null : game.target, us));
 
   const actions = [];
-  if (over) actions.push(`<a class="button primary" href="/">${esc(t('js.new_game'))}</a>`);
+  if (over && state.challenge) {
+    // no new game of a challenge (one attempt a day): the day's ranking instead
+    actions.push(`<a class="button primary" href="${esc(t('js.challenge_url'))}">${esc(t('js.challenge_ranking'))}</a>`);
+  } else if (over) actions.push(`<a class="button primary" href="/">${esc(t('js.new_game'))}</a>`);
   else if (state.can_continue) actions.push(`<button type="button" class="primary" data-do="next">${esc(t('js.next_deal'))}</button>`);
   else {
     actions.push(`<p class="limit">${esc(t('js.no_free_deal'))}</p>`);
@@ -126,12 +130,13 @@ function runningTotals(history, us) {
   return out;
 }
 
-/** Both teams' totals after each deal up to the target, drawn as an SVG line chart (the
- * score sheet's table above holds the same figures for a screen reader). */
+/** Both teams' totals after each deal up to the target (null: a game without one, the
+ * daily challenge), drawn as an SVG line chart (the score sheet's table above holds the
+ * same figures for a screen reader). */
 export function scoreChartSVG(history, target, us) {
   const { width, height, left, right, top, bottom } = CHART;
   const totals = runningTotals(history, us);
-  const high = Math.max(target, ...totals.flat());
+  const high = Math.max(target ?? 0, ...totals.flat());
   const low = Math.min(0, ...totals.flat());
   const plotW = width - left - right;
   const plotH = height - top - bottom;
@@ -150,19 +155,27 @@ export function scoreChartSVG(history, target, us) {
     .map((i) => `<text x="${x(i).toFixed(1)}" y="${height - 8}" text-anchor="middle">${i}</text>`)
     .join('');
   const title = t('js.chart_title');
-  const desc = t('js.chart_desc', { deals: history.length, us: last[0], them: last[1], target });
+  const desc =
+    target === null
+      ? t('js.chart_desc_no_target', { deals: history.length, us: last[0], them: last[1] })
+      : t('js.chart_desc', { deals: history.length, us: last[0], them: last[1], target });
+  const targetLine =
+    target === null
+      ? ''
+      : `<line class="target" x1="${left}" y1="${y(target).toFixed(1)}" x2="${width - right}" y2="${y(target).toFixed(1)}"/>` +
+        `<text class="target-label" x="${left - 4}" y="${(y(target) + 4).toFixed(1)}" text-anchor="end">${target}</text>`;
   return (
     `<figure class="score-chart"><svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="chart-title chart-desc">` +
     `<title id="chart-title">${esc(title)}</title><desc id="chart-desc">${esc(desc)}</desc>` +
     `<line class="axis" x1="${left}" y1="${y(low)}" x2="${width - right}" y2="${y(low)}"/>` +
-    `<line class="target" x1="${left}" y1="${y(target).toFixed(1)}" x2="${width - right}" y2="${y(target).toFixed(1)}"/>` +
-    `<text class="target-label" x="${left - 4}" y="${(y(target) + 4).toFixed(1)}" text-anchor="end">${target}</text>` +
+    targetLine +
     `<text x="${left - 4}" y="${(y(low) + 4).toFixed(1)}" text-anchor="end">${low}</text>` +
     ticks +
     `<polyline class="team-us" points="${line(0)}"/><g class="team-us">${dots(0)}</g>` +
     `<polyline class="team-them" points="${line(1)}"/><g class="team-them">${dots(1)}</g>` +
     `</svg><figcaption><span class="key key-us">${esc(t('js.team.us'))} ${last[0]}</span>` +
     `<span class="key key-them">${esc(t('js.team.them'))} ${last[1]}</span>` +
-    `<span class="key key-target">${esc(t('js.chart_target', { target }))}</span></figcaption></figure>`
+    (target === null ? '' : `<span class="key key-target">${esc(t('js.chart_target', { target }))}</span>`) +
+    `</figcaption></figure>`
   );
 }

@@ -9,7 +9,7 @@ import { say, sayNow } from './live.js';
 import { BiddingBox } from './bidding.js';
 import { summaryHTML } from './summary.js';
 import { legalOf, bestBid, gameOver, playing, turnKey } from './table_state.js';
-import { multiplierWord, declareName, turnSentence, hintSentence, readKey } from './table_sentences.js';
+import { multiplierWord, declareName, turnSentence, hintSentence, readKey, goalText } from './table_sentences.js';
 import { TrickView, showTrick, POSITIONS, TRICK_HOLD_MS, COLLECT_MS } from './trick_view.js';
 import { HandView } from './hand_view.js';
 
@@ -256,7 +256,7 @@ export class TableView {
       `<div class="team team-us"><dt>${esc(t('js.team.us'))}</dt><dd>${g.totals[u]}</dd></div>` +
       `<div class="team team-them"><dt>${esc(t('js.team.them'))}</dt><dd>${g.totals[1 - u]}</dd></div>` +
       `</dl>` +
-      `<p class="target">${esc(t('js.target', { target: g.target }))} · ${esc(t('js.deal_number', { number: g.deal_number }))}</p>` +
+      `<p class="target">${esc(goalText(this.state))}</p>` +
       (this.state.dealing
         ? `<p class="commitment" title="${esc(t('js.dealing.commitment_title', { hash: this.state.dealing.commitment }))}">` +
           `${esc(t('js.dealing.commitment', { number: this.state.dealing.number, short: this.state.dealing.commitment.slice(0, 8) }))}</p>`
