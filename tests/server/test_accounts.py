@@ -27,7 +27,7 @@ from sqlalchemy import select, text
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from coinche.server.accounts import Account, AccountError, check_name, clean_name, name_key
+from coinche.server.accounts import Account, AccountError, check_name, clean_name, login_key, name_key
 from coinche.server.config import Settings
 from coinche.server.db import AccountRow, PlayerRow, SessionRow
 
@@ -308,6 +308,40 @@ def test_log_in_is_limited_per_name_and_per_address(make_client: MakeClient) -> 
     r = log_in(client, "Marcel")  # even the right password waits
     assert r.status_code == 429 and 0 < int(r.headers["retry-after"]) <= 60
     assert "Trop d'essais : réessayez dans" in html.unescape(r.text)
+
+
+def test_the_name_limit_counts_every_way_of_typing_the_name(make_client: MakeClient) -> None:
+    """The per-name limit's key is the account lookup's key: spaces around the name, another
+    case or full-width letters reach the same account, so they count against its one window.
+    Each try comes from another address: only the name's window can stop the last one."""
+    client = make_client(login_limit="3/minute")
+    sign_up(client, "Marcel")
+    app = client.app
+    variants = [" Marcel", "Marcel\t", "Marcel\u3000"]
+    for i, variant in enumerate(variants):
+        other = TestClient(app, client=(f"198.51.100.{i}", 4000))
+        assert log_in(other, variant, "wrong password").status_code == 400, variant
+    last = TestClient(app, client=("198.51.100.9", 4000))
+    r = log_in(last, "  MARCEL  ")  # the right password, typed another way, still waits
+    assert r.status_code == 429, r.status_code
+    assert logged_in_as(last) is None
+
+
+def test_the_login_key_is_the_lookup_key() -> None:
+    typed = ("Marcel", " Marcel", "Marcel\t", "Marcel\u3000", " marcel ", "\uff2darcel")
+    assert len({login_key(v) for v in typed}) == 1
+    assert login_key("Marcel") == name_key(clean_name("Marcel"))
+
+
+@pytest.mark.both_databases
+@pytest.mark.parametrize("name", ["\x00Marcel", "\ufdfa" * 96, "\u202eMarcel\u200b", "M" * 5000])
+def test_a_hostile_name_gets_a_refusal_not_a_crash(make_client: MakeClient, name: str) -> None:
+    """NUL, a character NFKC makes 18 long, an RTL override: the per-name limit's key is
+    stored as it is on PostgreSQL, so it must fit its column whatever was typed."""
+    client = make_client(raise_server_exceptions=False, login_limit="3/minute")
+    r = log_in(client, name)
+    assert r.status_code == 400, r.status_code
+    assert "Nom ou mot de passe incorrect" in html.unescape(r.text)
 
 
 def test_sign_up_is_limited_per_address(make_client: MakeClient) -> None:

@@ -77,6 +77,13 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
+def login_key(typed: str) -> str:
+    """The key an account is looked up by, from a name as typed (surrounding spaces of any
+    kind, any case, full-width letters): the one key of everything that reaches the same
+    account, so the per-name log-in limit counts all of them in one window."""
+    return name_key(clean_name(typed))
+
+
 def check_password(password: str) -> None:
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise AccountError("password_length")
@@ -145,12 +152,12 @@ class AccountStore:
 
     def name_taken(self, name: str) -> bool:
         with self.store.session() as s:
-            return s.scalar(select(AccountRow.id).where(AccountRow.name_key == name_key(name))) is not None
+            return s.scalar(select(AccountRow.id).where(AccountRow.name_key == login_key(name))) is not None
 
     def by_name(self, name: str) -> tuple[Account, str] | None:
         """The account of that name (any case) and its password hash."""
         with self.store.session() as s:
-            row = s.scalar(select(AccountRow).where(AccountRow.name_key == name_key(name)))
+            row = s.scalar(select(AccountRow).where(AccountRow.name_key == login_key(name)))
             return None if row is None else (Account(row.id, row.name, row.player_id), row.password_hash)
 
     def password_hash(self, account_id: str) -> str | None:
@@ -248,7 +255,7 @@ class AccountService:
     async def log_in(self, name: str, password: str) -> tuple[Account, str]:
         """The account and a new session's token; ``AccountError("wrong_password")`` for an
         unknown name or a wrong password alike (the same time either way)."""
-        found = await self.db(self.rows.by_name, clean_name(name)) if len(name) <= 4 * NAME_MAX else None
+        found = await self.db(self.rows.by_name, name) if len(name) <= 4 * NAME_MAX else None
         if found is None or len(password) > PASSWORD_MAX:
             await self._verify(await self._dummy(), password[:PASSWORD_MAX])
             raise AccountError("wrong_password")
