@@ -13,10 +13,10 @@ import secrets
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, ParamSpec, TypeVar
 
-from sqlalchemy import Engine, insert, select, update
+from sqlalchemy import Engine, delete, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -431,11 +431,26 @@ class Store:
 
     # ----- uploaded records -----
 
-    def save_upload(self, owner: str, record: str) -> str:
-        """Keep a checked record for its owner; its new random id."""
+    def save_upload(self, owner: str, record: str, kept: int, days: int) -> str:
+        """Keep a checked record for its owner; its new random id. In the same transaction,
+        the uploads older than ``days`` (anyone's) and the owner's beyond their newest
+        ``kept`` are deleted, with their analyses: what uploads store stays bounded."""
         upload_id = new_id(12)
+        expired = datetime.now(UTC) - timedelta(days=days)
         with self.engine.begin() as conn:
+            conn.execute(delete(UploadedRecordRow).where(UploadedRecordRow.created_at < expired))
             conn.execute(insert(UploadedRecordRow), {"id": upload_id, "owner": owner, "record": record})
+            newest = (
+                select(UploadedRecordRow.id)
+                .where(UploadedRecordRow.owner == owner)
+                .order_by(UploadedRecordRow.created_at.desc(), UploadedRecordRow.id.desc())
+                .limit(max(kept, 1))
+            )
+            conn.execute(
+                delete(UploadedRecordRow).where(
+                    UploadedRecordRow.owner == owner, UploadedRecordRow.id.not_in(newest.scalar_subquery())
+                )
+            )
         return upload_id
 
     def load_upload(self, upload_id: str) -> tuple[str, str] | None:
