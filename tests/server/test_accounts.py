@@ -27,7 +27,7 @@ from sqlalchemy import select, text
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from coinche.server.accounts import Account, AccountError, check_name, clean_name, login_key, name_key
+from coinche.server.accounts import Account, AccountError, check_name, clean_name, login_key, name_key, name_skeleton
 from coinche.server.config import Settings
 from coinche.server.db import AccountRow, PlayerRow, SessionRow
 
@@ -91,6 +91,36 @@ def test_a_name_is_unique_ignoring_case(client: TestClient) -> None:
     client.cookies.clear()
     r = sign_up(client, "ZOÉ")
     assert r.status_code == 400 and "Ce nom est déjà pris" in html.unescape(r.text)
+
+
+@pytest.mark.both_databases
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Pacocaxcaa", "Расосахсаа"),  # Latin, then all Cyrillic
+        ("Alice", "AIice"),  # a capital I for the l
+        ("paypal", "раураl"),  # mixed scripts
+        ("Ζωή_1", "Ζωή_l"),  # the digit one for an l
+    ],
+)
+def test_a_name_confusable_with_an_account_is_refused(make_client: MakeClient, first: str, second: str) -> None:
+    """Unicode TR39's skeleton: a name that looks like an existing one is refused, whatever
+    the order they come in; the skeleton is stored, so it is one look-up."""
+    client = make_client()
+    assert name_skeleton(first) == name_skeleton(second)
+    assert sign_up(client, first).status_code == 303
+    client.cookies.clear()
+    r = sign_up(client, second)
+    assert r.status_code == 400
+    assert "ressemble trop à celui d'un autre joueur" in html.unescape(r.text)
+    (row,) = rows(client, AccountRow)
+    assert row.name == first and row.name_skeleton == name_skeleton(first)
+
+
+def test_names_alike_only_in_accents_are_two_names(client: TestClient) -> None:
+    assert sign_up(client, "Zoé").status_code == 303
+    client.cookies.clear()
+    assert sign_up(client, "Zoe").status_code == 303
 
 
 def test_markup_and_sql_in_a_name_are_refused_and_shown_escaped(client: TestClient) -> None:

@@ -23,6 +23,7 @@ from typing import Final
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from disarm import skeleton_key
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -41,7 +42,7 @@ NAME_PUNCTUATION: Final = frozenset("-_")
 
 class AccountError(Exception):
     """A request about an account that is refused; ``code`` says why (``name_length``,
-    ``name_chars``, ``name_taken``, ``password_length``, ``password_mismatch``,
+    ``name_chars``, ``name_taken``, ``name_confusable``, ``password_length``, ``password_mismatch``,
     ``email``, ``wrong_password``)."""
 
     def __init__(self, code: str) -> None:
@@ -82,6 +83,15 @@ def login_key(typed: str) -> str:
     kind, any case, full-width letters): the one key of everything that reaches the same
     account, so the per-name log-in limit counts all of them in one window."""
     return name_key(clean_name(typed))
+
+
+def name_skeleton(name: str) -> str:
+    """What a name looks like, as Unicode TR39's skeleton (``disarm``'s, with TR39's ``1``/``l``
+    and ``0``/``O``, case folded): two names of one skeleton can be taken one for the other
+    (Latin ``Pacocaxcaa``, Cyrillic ``Расосахсаа``). Kept as its SHA-256, a fixed length
+    (a skeleton can be 18 times longer than its name)."""
+    skeleton = skeleton_key(clean_name(name), digit_policy="tr39")
+    return hashlib.sha256(skeleton.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def check_password(password: str) -> None:
@@ -139,6 +149,7 @@ class AccountStore:
                 id=new_id(),
                 name=name,
                 name_key=name_key(name),
+                name_skeleton=name_skeleton(name),
                 email=email,
                 password_hash=password_hash,
                 player_id=player,
@@ -153,6 +164,12 @@ class AccountStore:
     def name_taken(self, name: str) -> bool:
         with self.store.session() as s:
             return s.scalar(select(AccountRow.id).where(AccountRow.name_key == login_key(name))) is not None
+
+    def lookalike_taken(self, name: str) -> bool:
+        """Whether an account's name looks like ``name`` (the same TR39 skeleton)."""
+        with self.store.session() as s:
+            found = select(AccountRow.id).where(AccountRow.name_skeleton == name_skeleton(name)).limit(1)
+            return s.scalar(found) is not None
 
     def by_name(self, name: str) -> tuple[Account, str] | None:
         """The account of that name (any case) and its password hash."""
@@ -249,6 +266,8 @@ class AccountService:
         address = clean_email(email)
         if await self.db(self.rows.name_taken, name):
             raise AccountError("name_taken")
+        if await self.db(self.rows.lookalike_taken, name):
+            raise AccountError("name_confusable")
         account = await self.db(self.rows.create, name, address, await self._hash(password), player)
         return account, await self.db(self.rows.open_session, account.id, self.settings.session_days)
 

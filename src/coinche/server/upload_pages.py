@@ -72,7 +72,11 @@ def _page_for(lang: str) -> Any:
                 else:
                     store = request.app.state.service.store
                     upload_id = await request.app.state.service.db(
-                        store.save_upload, player, posted.raw.decode("utf-8"), settings.uploads_kept, settings.upload_days
+                        store.save_upload,
+                        player,
+                        posted.raw.decode("utf-8"),
+                        settings.uploads_kept,
+                        settings.upload_days,
                     )
                     single = len(game.deals) == 1 and game.deals[0].is_over
                     where = f"{BASE}/{upload_id}/donne/1" if single else f"{BASE}/{upload_id}"
