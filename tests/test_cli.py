@@ -1009,3 +1009,40 @@ def test_serve_takes_its_process_name_from_the_environment(
     assert seen["name"] == "web-2" and seen["options"]["log_level"] == "warning"
     code, _, err = run(capsys, "serve", "--db", f"sqlite:///{tmp_path / 'c.db'}", "--name", "web-9")
     assert code == 0 and seen["name"] == "web-9", err
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "expected"),
+    [
+        ([], None, "127.0.0.1"),
+        ([], "10.1.2.3", "10.1.2.3"),
+        (["--forwarded-allow-ips", " 10.0.0.0/8 , ::1"], "192.0.2.1", "10.0.0.0/8,::1"),
+        (["--forwarded-allow-ips", "*"], None, "*"),
+    ],
+)
+def test_serve_hands_the_trusted_proxies_to_uvicorn(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    env: str | None,
+    expected: str,
+) -> None:
+    from coinche.server import drain
+
+    seen: dict[str, Any] = {}
+    if env is None:
+        monkeypatch.delenv("FORWARDED_ALLOW_IPS", raising=False)
+    else:
+        monkeypatch.setenv("FORWARDED_ALLOW_IPS", env)
+    monkeypatch.setattr(drain, "serve", lambda app, name, **options: seen.update(options))
+    code, _, err = run(capsys, "serve", "--db", f"sqlite:///{tmp_path / 'c.db'}", *args)
+    assert code == 0, err
+    assert seen["forwarded_allow_ips"] == expected and seen["proxy_headers"] is True
+
+
+@pytest.mark.parametrize("value", ["", "localhost", "10.0.0.0/33", "1.2.3.4,,", "1.2.3.4\x00", "*,1.2.3.4", "x" * 5000])
+def test_serve_refuses_trusted_proxies_it_cannot_read(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "serve", "--forwarded-allow-ips", value)
+    assert code == 2 and out == ""
+    assert "--forwarded-allow-ips takes addresses" in one_line(err) and "Traceback" not in err

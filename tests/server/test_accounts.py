@@ -165,7 +165,9 @@ def test_the_cookie_is_secure_behind_a_proxy_that_says_https(tmp_path: Path) -> 
         secure_cookie(server)
 
 
-def secure_cookie(server: ServerProcess) -> None:
+def secure_cookie(server: ServerProcess, secure: bool = True) -> None:
+    """Sign up through ``server`` saying ``X-Forwarded-Proto: https``: the session cookie is
+    ``Secure`` when ``secure`` (the server trusts this proxy), else not."""
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     try:
         conn.request("GET", "/inscription", headers={"X-Forwarded-Proto": "https"})
@@ -184,9 +186,51 @@ def secure_cookie(server: ServerProcess) -> None:
         r.read()
         assert r.status == 303, r.status
         cookies = [v for k, v in r.getheaders() if k.lower() == "set-cookie" and v.startswith("sid=")]
-        assert cookies and "Secure" in cookies[0] and "HttpOnly" in cookies[0]
+        assert cookies and ("Secure" in cookies[0]) == secure and "HttpOnly" in cookies[0], cookies
     finally:
         conn.close()
+
+
+def open_table_from(server: ServerProcess, client_address: str) -> int:
+    """A new guest opens a solo table through a proxy that says the client is
+    ``client_address`` (``X-Forwarded-For``); the answer's status."""
+    forwarded = {"X-Forwarded-For": client_address}
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        conn.request("GET", "/", headers=forwarded)
+        r = conn.getresponse()
+        token = CSRF_FIELD.search(r.read().decode())
+        cookie = (r.getheader("Set-Cookie") or "").split(";", 1)[0]
+        assert r.status == 200 and token is not None
+        body = urllib.parse.urlencode({"csrf": token[1], "profile": "classic", "target": 1000, "level": "beginner"})
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie, **forwarded}
+        conn.request("POST", "/solo", body, headers)
+        r = conn.getresponse()
+        r.read()
+        return r.status
+    finally:
+        conn.close()
+
+
+def test_behind_a_trusted_proxy_limits_count_the_forwarded_client(tmp_path: Path) -> None:
+    """``--forwarded-allow-ips`` names the proxies uvicorn trusts (here 127.0.0.1, where the
+    test's requests come from): the per-address limit counts each forwarded client apart,
+    and ``X-Forwarded-Proto: https`` makes the session cookie ``Secure``."""
+    extra = ("--forwarded-allow-ips", "127.0.0.1, 10.0.0.0/8", "--table-limit-per-address", "2/minute")
+    with ServerProcess(tmp_path / "coinche.db", tmp_path / "server.log", *extra) as server:
+        assert [open_table_from(server, "203.0.113.1") for _ in range(3)] == [303, 303, 429]
+        assert open_table_from(server, "203.0.113.2") == 303
+        secure_cookie(server, secure=True)
+
+
+def test_an_untrusted_proxys_headers_are_ignored(tmp_path: Path) -> None:
+    """When only another machine is the proxy, what 127.0.0.1 says it forwards is ignored:
+    every request is 127.0.0.1's (one window), and the cookie is not ``Secure``."""
+    extra = ("--forwarded-allow-ips", "192.0.2.7", "--table-limit-per-address", "2/minute")
+    with ServerProcess(tmp_path / "coinche.db", tmp_path / "server.log", *extra) as server:
+        assert [open_table_from(server, "203.0.113.1") for _ in range(2)] == [303, 303]
+        assert open_table_from(server, "203.0.113.2") == 429
+        secure_cookie(server, secure=False)
 
 
 def test_log_out_ends_the_session(client: TestClient) -> None:
