@@ -91,7 +91,7 @@ def lobby_row(page: Page, text: str) -> Any:
 
 def plate_of(page: Page, name: str) -> Any:
     """The seat (plate, badge, bubble) of the person called ``name``, as ``page`` shows it."""
-    return page.locator(".seat", has=page.locator(".name", has_text=f"({name})"))
+    return page.locator(".seat", has=page.locator(".name", has_text=re.compile(rf"\({re.escape(name)}[,)]")))
 
 
 def act_once(table: Table, bidder: bool) -> bool:

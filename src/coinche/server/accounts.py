@@ -271,6 +271,13 @@ class AccountService:
         account = await self.db(self.rows.create, name, address, await self._hash(password), player)
         return account, await self.db(self.rows.open_session, account.id, self.settings.session_days)
 
+    async def name_or_lookalike_taken(self, name: str) -> bool:
+        """Whether ``name`` (a guest's at a friends' table) is an account's, or looks like one
+        (the same key or the same TR39 skeleton): a guest may not pass for its owner."""
+        if len(name) > 4 * NAME_MAX:
+            return False
+        return await self.db(self.rows.name_taken, name) or await self.db(self.rows.lookalike_taken, name)
+
     async def log_in(self, name: str, password: str) -> tuple[Account, str]:
         """The account and a new session's token; ``AccountError("wrong_password")`` for an
         unknown name or a wrong password alike (the same time either way)."""

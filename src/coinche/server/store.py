@@ -62,6 +62,9 @@ class Seat:
     stand_in: str | None = None
     """A person's seat that a computer of this level plays while they are away (their
     connection dropped longer than the grace period); None when they play it themselves."""
+    guest: bool = False
+    """The person sat without an account (their ``name`` is any they gave): marked as a
+    guest wherever the name shows, so nobody passes for an account's owner."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "player": self.player, "level": self.level}
@@ -69,6 +72,8 @@ class Seat:
             data["name"] = self.name
         if self.stand_in is not None:
             data["stand_in"] = self.stand_in
+        if self.guest:
+            data["named_guest"] = True
         return data
 
     @staticmethod
@@ -77,7 +82,12 @@ class Seat:
         if kind not in ("human", "bot"):
             raise ValueError(f"not a seat: {data!r}")
         return Seat(
-            kind, data.get("player", data.get("guest")), data.get("level"), data.get("name"), data.get("stand_in")
+            kind,
+            data.get("player", data.get("guest")),
+            data.get("level"),
+            data.get("name"),
+            data.get("stand_in"),
+            data.get("named_guest") is True,
         )
 
     @property
