@@ -75,7 +75,7 @@ class Settings:
     """Tables one player may create."""
     upload_limit: str = "20/minute"
     """Records one player may upload to replay (``/revoir``)."""
-    upload_limit_per_address: str = "60/hour"
+    upload_limit_per_address: str = "30/hour"
     """Records one address may upload (a new cookie per upload is a new player)."""
     uploads_kept: int = 20
     """Uploaded records kept per player: past it, their oldest is deleted."""
