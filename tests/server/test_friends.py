@@ -354,7 +354,7 @@ def test_leaving_gives_the_seat_to_the_computer_for_the_rest_of_the_game(client:
         assert c.get(f"/table/{table_id}").status_code == 404
 
 
-@pytest.mark.parametrize("name", ["Hote", " HOTE ", "hote", "Нote", "Marcel", "MarceI"])
+@pytest.mark.parametrize("name", ["Hote", " HOTE ", "hote", "Ｈｏｔｅ", "Нote", "Marcel", "MarceI"])
 def test_a_guest_may_not_take_an_accounts_name(client: TestClient, name: str) -> None:
     """A guest's name equal to an account's (after the account look-up's normalisation) or
     looking like one (TR39 skeleton: a Cyrillic Н, a capital I for an l) is refused, with a
@@ -386,3 +386,16 @@ def test_guests_are_marked_at_the_seat_the_lobby_and_the_invitation(client: Test
     text = re.sub(r"<[^>]+>", "", html.unescape(Person(client, "Tom").get(f"/rejoindre/{code}").text))
     assert "Paul (invité)" in text and "Lea (invité)" not in text
     assert live_table(client, table_id).seats[2].guest and not live_table(client, table_id).seats[1].guest
+
+
+@pytest.mark.parametrize("name", ["\u202eHote", "Ho\u200bte", "Hote\x00", "H" * 10_000, "\ufdfa" * 20])
+def test_hostile_guest_names_are_refused_plainly(client: TestClient, name: str) -> None:
+    """An RTL override, a zero-width space, NUL, a huge name, a ligature NFKC makes 18 long:
+    a refusal with a message (or, for the ligature, a plain seat), never an error page."""
+    _host, _, table_id, code = seated_table(client)
+    r = Person(client, name).take_seat(code, 1)
+    if name == "\ufdfa" * 20:  # an Arabic ligature is a letter: a guest's name like any other
+        assert r.status_code == 303
+        return
+    assert r.status_code == 400 and "Donnez un nom de 1 à 20" in html.unescape(r.text)
+    assert live_table(client, table_id).seats[1].kind == "bot"
