@@ -27,7 +27,16 @@ from sqlalchemy import select, text
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from coinche.server.accounts import Account, AccountError, check_name, clean_name, login_key, name_key, name_skeleton
+from coinche.server.accounts import (
+    Account,
+    AccountError,
+    AccountStore,
+    check_name,
+    clean_name,
+    login_key,
+    name_key,
+    name_skeleton,
+)
 from coinche.server.config import Settings
 from coinche.server.db import AccountRow, PlayerRow, SessionRow
 
@@ -115,6 +124,19 @@ def test_a_name_confusable_with_an_account_is_refused(make_client: MakeClient, f
     assert "ressemble trop à celui d'un autre joueur" in html.unescape(r.text)
     (row,) = rows(client, AccountRow)
     assert row.name == first and row.name_skeleton == name_skeleton(first)
+
+
+@pytest.mark.both_databases
+def test_the_account_row_is_refused_to_a_look_alike_that_came_second(client: TestClient) -> None:
+    """Two sign-ups that both passed the first check (two servers at once): the transaction
+    that adds the account checks again, under a lock on the skeleton on PostgreSQL."""
+    store = AccountStore(client.app.state.store)  # type: ignore[attr-defined]
+    store.create("Pacocaxcaa", None, "hash", "player-1")
+    for name, code in (("Расосахсаа", "name_confusable"), ("PACOCAXCAA", "name_taken")):
+        with pytest.raises(AccountError) as e:
+            store.create(name, None, "hash", "player-2")
+        assert e.value.code == code
+    assert [row.name for row in rows(client, AccountRow)] == ["Pacocaxcaa"]
 
 
 def test_names_alike_only_in_accents_are_two_names(client: TestClient) -> None:

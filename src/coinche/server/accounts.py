@@ -24,7 +24,7 @@ from typing import Final
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from disarm import skeleton_key
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from .config import Settings
@@ -137,7 +137,16 @@ class AccountStore:
         self.store = store
 
     def create(self, name: str, email: str | None, password_hash: str, player: str) -> Account:
+        """The new account; ``AccountError`` if its name, or a look-alike, was taken first
+        (checked again here, in the transaction that adds it: on PostgreSQL under a lock on
+        the skeleton, so two servers never both let look-alikes in)."""
+        skeleton = name_skeleton(name)
         with self.store.session() as s, s.begin():
+            if self.store.engine.dialect.name == "postgresql":
+                s.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": f"name-skeleton:{skeleton}"})
+            if s.scalar(select(AccountRow.id).where(AccountRow.name_skeleton == skeleton).limit(1)) is not None:
+                taken = s.scalar(select(AccountRow.id).where(AccountRow.name_key == name_key(name))) is not None
+                raise AccountError("name_taken" if taken else "name_confusable")
             owned = s.scalar(select(AccountRow.id).where(AccountRow.player_id == player)) is not None
             gone = s.scalar(select(PlayerRow.deleted_at).where(PlayerRow.id == player)) is not None
             if owned or gone:  # an old copy of a cookie names an account's player: a new one
@@ -149,7 +158,7 @@ class AccountStore:
                 id=new_id(),
                 name=name,
                 name_key=name_key(name),
-                name_skeleton=name_skeleton(name),
+                name_skeleton=skeleton,
                 email=email,
                 password_hash=password_hash,
                 player_id=player,
