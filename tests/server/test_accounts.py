@@ -188,15 +188,18 @@ def test_the_cookie_is_secure_behind_a_proxy_that_says_https(tmp_path: Path) -> 
 
 
 def secure_cookie(server: ServerProcess, secure: bool = True) -> None:
-    """Sign up through ``server`` saying ``X-Forwarded-Proto: https``: the session cookie is
-    ``Secure`` when ``secure`` (the server trusts this proxy), else not."""
+    """Sign up through ``server`` saying ``X-Forwarded-Proto: https``: the guest's cookie and
+    the session cookie are ``Secure`` when ``secure`` (the server trusts this proxy), else
+    not."""
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     try:
         conn.request("GET", "/inscription", headers={"X-Forwarded-Proto": "https"})
         r = conn.getresponse()
         token = CSRF_FIELD.search(r.read().decode())
-        guest = (r.getheader("Set-Cookie") or "").split(";", 1)[0]
-        assert token is not None
+        guest_cookie = r.getheader("Set-Cookie") or ""
+        guest = guest_cookie.split(";", 1)[0]
+        assert token is not None and guest.startswith("session=")
+        assert ("secure" in guest_cookie.lower().split("; ")) == secure, guest_cookie  # the guest's cookie too
         body = urllib.parse.urlencode({"csrf": token[1], "name": "Secure_1", "password": PASSWORD, "confirm": PASSWORD})
         headers = {
             "Content-Type": "application/x-www-form-urlencoded",
