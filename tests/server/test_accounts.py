@@ -245,6 +245,10 @@ def test_behind_a_trusted_proxy_limits_count_the_forwarded_client(tmp_path: Path
     with ServerProcess(tmp_path / "coinche.db", tmp_path / "server.log", *extra) as server:
         assert [open_table_from(server, "203.0.113.1") for _ in range(3)] == [303, 303, 429]
         assert open_table_from(server, "203.0.113.2") == 303
+        # A client's own forged X-Forwarded-For comes first in the list the proxy appends to:
+        # the address the proxy saw (the last one, past the trusted proxies) is counted.
+        assert open_table_from(server, "198.51.100.77, 203.0.113.1") == 429
+        assert open_table_from(server, "203.0.113.1, 10.0.0.3") == 429  # 10/8: a trusted proxy
         secure_cookie(server, secure=True)
 
 
