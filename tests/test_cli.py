@@ -1112,3 +1112,31 @@ def test_replay_names_the_seats_as_the_table_does(record: str, west: int, capsys
     assert (code, err) == (0, "")
     assert f"dealer West (seat {west})" in out if west == 3 else "dealer East (seat 3)" in out
     assert f"  seat {west} West :" in out and f"  seat {4 - west} East :" in out
+
+
+def test_serve_hands_the_trusted_proxies_to_uvicorn(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    env: str | None,
+    expected: str,
+) -> None:
+    from coinche.server import drain
+
+    seen: dict[str, Any] = {}
+    if env is None:
+        monkeypatch.delenv("FORWARDED_ALLOW_IPS", raising=False)
+    else:
+        monkeypatch.setenv("FORWARDED_ALLOW_IPS", env)
+    monkeypatch.setattr(drain, "serve", lambda app, name, **options: seen.update(options))
+    code, _, err = run(capsys, "serve", "--db", f"sqlite:///{tmp_path / 'c.db'}", *args)
+    assert code == 0, err
+    assert seen["forwarded_allow_ips"] == expected and seen["proxy_headers"] is True
+
+
+@pytest.mark.parametrize("value", ["", "localhost", "10.0.0.0/33", "1.2.3.4,,", "1.2.3.4\x00", "*,1.2.3.4", "x" * 5000])
+def test_serve_refuses_trusted_proxies_it_cannot_read(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "serve", "--forwarded-allow-ips", value)
+    assert code == 2 and out == ""
+    assert "--forwarded-allow-ips takes addresses" in one_line(err) and "Traceback" not in err

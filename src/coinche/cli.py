@@ -164,6 +164,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="another origin whose pages may open the tables' WebSocket, as https://host[:port] "
         "(the public address behind a proxy that rewrites Host); repeatable",
     )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        help="the proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: addresses or "
+        "networks separated by commas, or * (default: $FORWARDED_ALLOW_IPS, else 127.0.0.1)",
+    )
 
     p = sub.add_parser(
         "worker", help="play the computers' moves of every server on a PostgreSQL database (run any number)"
@@ -312,6 +318,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
+    proxies = forwarded_allow_ips(args.forwarded_allow_ips)
+    if proxies is None:
+        print(
+            "coinche serve: error: --forwarded-allow-ips takes addresses or networks separated by commas "
+            f"(127.0.0.1, 10.0.0.0/8), or *, not {short_repr(args.forwarded_allow_ips)}",
+            file=sys.stderr,
+        )
+        return 2
     name = default_name() if args.name is None else args.name
     if not valid_name(name):
         print(
@@ -356,8 +370,32 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         ws=AnsweringWebSocketProtocol,  # answers a handshake with headers over 8 KB (431)
         ws_max_size=settings.max_frame_bytes,  # a bigger frame closes the connection (1009)
         ws_per_message_deflate=False,
+        proxy_headers=True,  # the client's address and scheme from the trusted proxies below
+        forwarded_allow_ips=proxies,
     )
     return 0
+
+
+def forwarded_allow_ips(text: str | None) -> str | None:
+    """The proxies uvicorn trusts, checked: ``text`` (else ``$FORWARDED_ALLOW_IPS``, else
+    127.0.0.1) as a comma-separated list of addresses or networks, or ``*``; None if it is
+    none of those. Only these proxies' ``X-Forwarded-For`` names the client the per-address
+    limits count, and only their ``X-Forwarded-Proto: https`` makes the cookies ``Secure``."""
+    import ipaddress
+
+    if text is None:
+        text = os.environ.get("FORWARDED_ALLOW_IPS") or "127.0.0.1"
+    if len(text) > 4000:
+        return None
+    items = [item.strip() for item in text.split(",")]
+    if items == ["*"]:
+        return "*"
+    for item in items:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            return None
+    return ",".join(items)
 
 
 def _cmd_worker(args: argparse.Namespace) -> int:

@@ -91,7 +91,7 @@ def lobby_row(page: Page, text: str) -> Any:
 
 def plate_of(page: Page, name: str) -> Any:
     """The seat (plate, badge, bubble) of the person called ``name``, as ``page`` shows it."""
-    return page.locator(".seat", has=page.locator(".name", has_text=f"({name})"))
+    return page.locator(".seat", has=page.locator(".name", has_text=re.compile(rf"\({re.escape(name)}[,)]")))
 
 
 def act_once(table: Table, bidder: bool) -> bool:
@@ -153,9 +153,11 @@ def test_three_friends_and_a_computer_play_a_deal_and_one_comes_back(people: Peo
     marie.wait_for_url(re.compile(rf"/rejoindre/{code}$"))
     take_a_seat(marie, "Marie")
 
-    # The host's lobby: the three names, here; the computer's level set by the host.
+    # The host's lobby: the three names, here, the guests marked; the computer's level set by the host.
     for name in ("Paul", "Marie"):
         expect(lobby_row(host, name)).to_contain_text("présent")
+        expect(lobby_row(host, name)).to_contain_text(f"{name} (invité)")
+    expect(lobby_row(paul, "Hote (hôte)")).not_to_contain_text("invité")
     computer = lobby_row(host, "Ordinateur")
     expect(computer).to_have_count(1)
     level = computer.get_by_role("combobox", name=re.compile(r"^Niveau de l'ordinateur en "))
@@ -194,16 +196,18 @@ def test_three_friends_and_a_computer_play_a_deal_and_one_comes_back(people: Peo
     start = len(host_table_.live_log())
     play_until(
         remaining,
-        lambda: any("Paul) est remplacé par l'ordinateur" in t for t in host_table_.live_log()[start:]),
+        lambda: any("Paul, invité) est remplacé par l'ordinateur" in t for t in host_table_.live_log()[start:]),
         timeout=30,
     )
     expect(plate_of(host, "Paul").locator(".presence")).to_have_text("remplacé par l'ordinateur")
     said = host_table_.live_log()[start:]
-    replaced_at = next(i for i, t in enumerate(said) if "Paul) est remplacé" in t)
+    replaced_at = next(i for i, t in enumerate(said) if "Paul, invité) est remplacé" in t)
     # the computer plays Paul's seat: a move of that seat is said after the change
     play_until(
         remaining,
-        lambda: any(re.match(r".*\(Paul\) (joue|: )", t) for t in host_table_.live_log()[start + replaced_at + 1 :]),
+        lambda: any(
+            re.match(r".*\(Paul, invité\) (joue|: )", t) for t in host_table_.live_log()[start + replaced_at + 1 :]
+        ),
         timeout=30,
     )
 
@@ -211,7 +215,7 @@ def test_three_friends_and_a_computer_play_a_deal_and_one_comes_back(people: Peo
     paul = new_page(paul_ctx, people.base)
     paul.goto(table_url)
     back = Table(paul, how="click")
-    host_table_.wait_for_live("Paul) reprend sa place", since=start)
+    host_table_.wait_for_live("(Paul, invité) reprend sa place", since=start)
     expect(plate_of(host, "Paul").locator(".presence")).to_have_text("présent")
     tables = [tables[0], back, tables[2]]
     acts = play_until(tables, lambda: all(deal_over(t) for t in tables))
@@ -254,7 +258,7 @@ def test_four_friends_play_a_deal_and_a_fifth_finds_the_table_full(people: Peopl
     leave.click()
     dialog.get_by_role("button", name="Quitter", exact=True).click()
     cyd.wait_for_url(re.compile(r"/$"))
-    tables[0].wait_for_live("(Cyd) quitte la table : l'ordinateur (Expert) prend sa place")
+    tables[0].wait_for_live("(Cyd, invité) quitte la table : l'ordinateur (Expert) prend sa place")
     for t in tables:
         assert not t.page.js_errors, t.page.js_errors  # type: ignore[attr-defined]
 

@@ -27,7 +27,16 @@ from sqlalchemy import select, text
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from coinche.server.accounts import Account, AccountError, check_name, clean_name, name_key
+from coinche.server.accounts import (
+    Account,
+    AccountError,
+    AccountStore,
+    check_name,
+    clean_name,
+    login_key,
+    name_key,
+    name_skeleton,
+)
 from coinche.server.config import Settings
 from coinche.server.db import AccountRow, PlayerRow, SessionRow
 
@@ -93,6 +102,49 @@ def test_a_name_is_unique_ignoring_case(client: TestClient) -> None:
     assert r.status_code == 400 and "Ce nom est déjà pris" in html.unescape(r.text)
 
 
+@pytest.mark.both_databases
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Pacocaxcaa", "Расосахсаа"),  # Latin, then all Cyrillic
+        ("Alice", "AIice"),  # a capital I for the l
+        ("paypal", "раураl"),  # mixed scripts
+        ("Ζωή_1", "Ζωή_l"),  # the digit one for an l
+    ],
+)
+def test_a_name_confusable_with_an_account_is_refused(make_client: MakeClient, first: str, second: str) -> None:
+    """Unicode TR39's skeleton: a name that looks like an existing one is refused, whatever
+    the order they come in; the skeleton is stored, so it is one look-up."""
+    client = make_client()
+    assert name_skeleton(first) == name_skeleton(second)
+    assert sign_up(client, first).status_code == 303
+    client.cookies.clear()
+    r = sign_up(client, second)
+    assert r.status_code == 400
+    assert "ressemble trop à celui d'un autre joueur" in html.unescape(r.text)
+    (row,) = rows(client, AccountRow)
+    assert row.name == first and row.name_skeleton == name_skeleton(first)
+
+
+@pytest.mark.both_databases
+def test_the_account_row_is_refused_to_a_look_alike_that_came_second(client: TestClient) -> None:
+    """Two sign-ups that both passed the first check (two servers at once): the transaction
+    that adds the account checks again, under a lock on the skeleton on PostgreSQL."""
+    store = AccountStore(client.app.state.store)  # type: ignore[attr-defined]
+    store.create("Pacocaxcaa", None, "hash", "player-1")
+    for name, code in (("Расосахсаа", "name_confusable"), ("PACOCAXCAA", "name_taken")):
+        with pytest.raises(AccountError) as e:
+            store.create(name, None, "hash", "player-2")
+        assert e.value.code == code
+    assert [row.name for row in rows(client, AccountRow)] == ["Pacocaxcaa"]
+
+
+def test_names_alike_only_in_accents_are_two_names(client: TestClient) -> None:
+    assert sign_up(client, "Zoé").status_code == 303
+    client.cookies.clear()
+    assert sign_up(client, "Zoe").status_code == 303
+
+
 def test_markup_and_sql_in_a_name_are_refused_and_shown_escaped(client: TestClient) -> None:
     for name in ("<script>alert(1)</script>", "x'); DROP TABLE accounts;--", '"><img src=x onerror=alert(1)>'):
         r = sign_up(client, name)
@@ -135,14 +187,19 @@ def test_the_cookie_is_secure_behind_a_proxy_that_says_https(tmp_path: Path) -> 
         secure_cookie(server)
 
 
-def secure_cookie(server: ServerProcess) -> None:
+def secure_cookie(server: ServerProcess, secure: bool = True) -> None:
+    """Sign up through ``server`` saying ``X-Forwarded-Proto: https``: the guest's cookie and
+    the session cookie are ``Secure`` when ``secure`` (the server trusts this proxy), else
+    not."""
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     try:
         conn.request("GET", "/inscription", headers={"X-Forwarded-Proto": "https"})
         r = conn.getresponse()
         token = CSRF_FIELD.search(r.read().decode())
-        guest = (r.getheader("Set-Cookie") or "").split(";", 1)[0]
-        assert token is not None
+        guest_cookie = r.getheader("Set-Cookie") or ""
+        guest = guest_cookie.split(";", 1)[0]
+        assert token is not None and guest.startswith("session=")
+        assert ("secure" in guest_cookie.lower().split("; ")) == secure, guest_cookie  # the guest's cookie too
         body = urllib.parse.urlencode({"csrf": token[1], "name": "Secure_1", "password": PASSWORD, "confirm": PASSWORD})
         headers = {
             "Content-Type": "application/x-www-form-urlencoded",
@@ -154,9 +211,55 @@ def secure_cookie(server: ServerProcess) -> None:
         r.read()
         assert r.status == 303, r.status
         cookies = [v for k, v in r.getheaders() if k.lower() == "set-cookie" and v.startswith("sid=")]
-        assert cookies and "Secure" in cookies[0] and "HttpOnly" in cookies[0]
+        assert cookies and ("Secure" in cookies[0]) == secure and "HttpOnly" in cookies[0], cookies
     finally:
         conn.close()
+
+
+def open_table_from(server: ServerProcess, client_address: str) -> int:
+    """A new guest opens a solo table through a proxy that says the client is
+    ``client_address`` (``X-Forwarded-For``); the answer's status."""
+    forwarded = {"X-Forwarded-For": client_address}
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        conn.request("GET", "/", headers=forwarded)
+        r = conn.getresponse()
+        token = CSRF_FIELD.search(r.read().decode())
+        cookie = (r.getheader("Set-Cookie") or "").split(";", 1)[0]
+        assert r.status == 200 and token is not None
+        body = urllib.parse.urlencode({"csrf": token[1], "profile": "classic", "target": 1000, "level": "beginner"})
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie, **forwarded}
+        conn.request("POST", "/solo", body, headers)
+        r = conn.getresponse()
+        r.read()
+        return r.status
+    finally:
+        conn.close()
+
+
+def test_behind_a_trusted_proxy_limits_count_the_forwarded_client(tmp_path: Path) -> None:
+    """``--forwarded-allow-ips`` names the proxies uvicorn trusts (here 127.0.0.1, where the
+    test's requests come from): the per-address limit counts each forwarded client apart,
+    and ``X-Forwarded-Proto: https`` makes the session cookie ``Secure``."""
+    extra = ("--forwarded-allow-ips", "127.0.0.1, 10.0.0.0/8", "--table-limit-per-address", "2/minute")
+    with ServerProcess(tmp_path / "coinche.db", tmp_path / "server.log", *extra) as server:
+        assert [open_table_from(server, "203.0.113.1") for _ in range(3)] == [303, 303, 429]
+        assert open_table_from(server, "203.0.113.2") == 303
+        # A client's own forged X-Forwarded-For comes first in the list the proxy appends to:
+        # the address the proxy saw (the last one, past the trusted proxies) is counted.
+        assert open_table_from(server, "198.51.100.77, 203.0.113.1") == 429
+        assert open_table_from(server, "203.0.113.1, 10.0.0.3") == 429  # 10/8: a trusted proxy
+        secure_cookie(server, secure=True)
+
+
+def test_an_untrusted_proxys_headers_are_ignored(tmp_path: Path) -> None:
+    """When only another machine is the proxy, what 127.0.0.1 says it forwards is ignored:
+    every request is 127.0.0.1's (one window), and the cookie is not ``Secure``."""
+    extra = ("--forwarded-allow-ips", "192.0.2.7", "--table-limit-per-address", "2/minute")
+    with ServerProcess(tmp_path / "coinche.db", tmp_path / "server.log", *extra) as server:
+        assert [open_table_from(server, "203.0.113.1") for _ in range(2)] == [303, 303]
+        assert open_table_from(server, "203.0.113.2") == 429
+        secure_cookie(server, secure=False)
 
 
 def test_log_out_ends_the_session(client: TestClient) -> None:
@@ -308,6 +411,40 @@ def test_log_in_is_limited_per_name_and_per_address(make_client: MakeClient) -> 
     r = log_in(client, "Marcel")  # even the right password waits
     assert r.status_code == 429 and 0 < int(r.headers["retry-after"]) <= 60
     assert "Trop d'essais : réessayez dans" in html.unescape(r.text)
+
+
+def test_the_name_limit_counts_every_way_of_typing_the_name(make_client: MakeClient) -> None:
+    """The per-name limit's key is the account lookup's key: spaces around the name, another
+    case or full-width letters reach the same account, so they count against its one window.
+    Each try comes from another address: only the name's window can stop the last one."""
+    client = make_client(login_limit="3/minute")
+    sign_up(client, "Marcel")
+    app = client.app
+    variants = [" Marcel", "Marcel\t", "Marcel\u3000"]
+    for i, variant in enumerate(variants):
+        other = TestClient(app, client=(f"198.51.100.{i}", 4000))
+        assert log_in(other, variant, "wrong password").status_code == 400, variant
+    last = TestClient(app, client=("198.51.100.9", 4000))
+    r = log_in(last, "  MARCEL  ")  # the right password, typed another way, still waits
+    assert r.status_code == 429, r.status_code
+    assert logged_in_as(last) is None
+
+
+def test_the_login_key_is_the_lookup_key() -> None:
+    typed = ("Marcel", " Marcel", "Marcel\t", "Marcel\u3000", " marcel ", "\uff2darcel")
+    assert len({login_key(v) for v in typed}) == 1
+    assert login_key("Marcel") == name_key(clean_name("Marcel"))
+
+
+@pytest.mark.both_databases
+@pytest.mark.parametrize("name", ["\x00Marcel", "\ufdfa" * 96, "\u202eMarcel\u200b", "M" * 5000])
+def test_a_hostile_name_gets_a_refusal_not_a_crash(make_client: MakeClient, name: str) -> None:
+    """NUL, a character NFKC makes 18 long, an RTL override: the per-name limit's key is
+    stored as it is on PostgreSQL, so it must fit its column whatever was typed."""
+    client = make_client(raise_server_exceptions=False, login_limit="3/minute")
+    r = log_in(client, name)
+    assert r.status_code == 400, r.status_code
+    assert "Nom ou mot de passe incorrect" in html.unescape(r.text)
 
 
 def test_sign_up_is_limited_per_address(make_client: MakeClient) -> None:

@@ -5,6 +5,8 @@ host's controls in other hands."""
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 import pytest
@@ -255,7 +257,7 @@ def test_a_dropped_player_is_replaced_after_the_grace_period_and_comes_back(make
         away = wait_for(h, lambda m: m["type"] == "presence" and m["seats"][2]["presence"] == "away")
         assert away["seats"][2]["name"] == "Paul"
         replaced = wait_for(h, lambda m: m["type"] == "state" and m["last"] and m["last"].get("seat_change"))
-        assert replaced["last"]["text"] == "Nord (Paul) est remplacé par l'ordinateur"
+        assert replaced["last"]["text"] == "Nord (Paul, invité) est remplacé par l'ordinateur"
         assert replaced["table"]["seats"][2]["presence"] == "replaced"
         # The computer plays his moves, marked as such, while the host plays hers.
         live = live_table(client, table_id)
@@ -271,7 +273,7 @@ def test_a_dropped_player_is_replaced_after_the_grace_period_and_comes_back(make
             assert back["full"] and back["table"]["you"] == 2
             assert live.seats[2].stand_in is None
             said = wait_for(h, lambda m: m["type"] == "state" and m["last"] and m["last"].get("seat_change"))
-            assert said["last"]["text"] == "Nord (Paul) reprend sa place"
+            assert said["last"]["text"] == "Nord (Paul, invité) reprend sa place"
             # He plays his own next decision (the computer does not).
             seats = {0: h, 2: p}
             before = len([s for s in live.steps if s.seat == 2 and s.kind == "action" and s.played_by is None])
@@ -321,7 +323,8 @@ def test_quick_messages_reach_the_other_seats_and_are_limited(make_client: Any) 
         p.next_state()
         assert p.answer(p.send("say", phrase="bravo"))["type"] == "ack"
         said = wait_for(h, lambda m: m["type"] == "say")
-        assert said == {"type": "say", "seat": 2, "phrase": "bravo", "text": "Bravo !", "said": "Nord (Paul) : Bravo !"}
+        said_by_paul = "Nord (Paul, invité) : Bravo !"
+        assert said == {"type": "say", "seat": 2, "phrase": "bravo", "text": "Bravo !", "said": said_by_paul}
         assert p.answer(p.send("say", phrase="<script>"))["code"] == "bad_phrase"
         assert p.answer(p.send("say", phrase=["x"]))["code"] == "malformed"
         for _ in range(2):
@@ -343,9 +346,56 @@ def test_leaving_gives_the_seat_to_the_computer_for_the_rest_of_the_game(client:
                 p.receive()
             assert closed.value.code == 4404
         left = wait_for(h, lambda m: m["type"] == "state" and m["last"] and m["last"].get("seat_change"))
-        assert left["last"]["text"].startswith("Nord (Paul) quitte la table")
+        assert left["last"]["text"].startswith("Nord (Paul, invité) quitte la table")
     live = live_table(client, table_id)
     assert live.seats[2].kind == "bot" and live.seats[2].level == "expert"
     # His page no longer opens the table.
     with paul.acting() as c:
         assert c.get(f"/table/{table_id}").status_code == 404
+
+
+@pytest.mark.parametrize("name", ["Hote", " HOTE ", "hote", "Ｈｏｔｅ", "Нote", "Marcel", "MarceI"])
+def test_a_guest_may_not_take_an_accounts_name(client: TestClient, name: str) -> None:
+    """A guest's name equal to an account's (after the account look-up's normalisation) or
+    looking like one (TR39 skeleton: a Cyrillic Н, a capital I for an l) is refused, with a
+    message; the seat stays the computer's."""
+    Person(client, "Marcel").sign_up()
+    _host, _, table_id, code = seated_table(client)
+    r = Person(client, name).take_seat(code, 1)
+    assert r.status_code == 400, r.status_code
+    assert "Ce nom est celui d'un compte" in html.unescape(r.text)
+    assert live_table(client, table_id).seats[1].kind == "bot"
+    assert Person(client, "Paul").take_seat(code, 1).status_code == 303
+
+
+def test_guests_are_marked_at_the_seat_the_lobby_and_the_invitation(client: TestClient) -> None:
+    """A guest's name shows as a guest's wherever it shows: the seats the table sends
+    (``guest``), the seats' names ("Nord (Paul, invité)"), the invitation page; an
+    account's name shows plain."""
+    host, _, table_id, code = seated_table(client, ("Paul", 2))
+    lea = Person(client, "Lea")
+    lea.sign_up()
+    assert lea.take_seat(code, 1).status_code == 303
+    with host.connect(table_id) as h:
+        state = h.next_state()
+    seats = state["table"]["seats"]
+    assert seats[2]["name"] == "Paul" and seats[2]["guest"] is True
+    assert "guest" not in seats[0] and "guest" not in seats[1]
+    assert state["table"]["seat_names"][2] == "Nord (Paul, invité)"
+    assert state["table"]["seat_names"][1] == "Est (Lea)"
+    text = re.sub(r"<[^>]+>", "", html.unescape(Person(client, "Tom").get(f"/rejoindre/{code}").text))
+    assert "Paul (invité)" in text and "Lea (invité)" not in text
+    assert live_table(client, table_id).seats[2].guest and not live_table(client, table_id).seats[1].guest
+
+
+@pytest.mark.parametrize("name", ["\u202eHote", "Ho\u200bte", "Hote\x00", "H" * 10_000, "\ufdfa" * 20])
+def test_hostile_guest_names_are_refused_plainly(client: TestClient, name: str) -> None:
+    """An RTL override, a zero-width space, NUL, a huge name, a ligature NFKC makes 18 long:
+    a refusal with a message (or, for the ligature, a plain seat), never an error page."""
+    _host, _, table_id, code = seated_table(client)
+    r = Person(client, name).take_seat(code, 1)
+    if name == "\ufdfa" * 20:  # an Arabic ligature is a letter: a guest's name like any other
+        assert r.status_code == 303
+        return
+    assert r.status_code == 400 and "Donnez un nom de 1 à 20" in html.unescape(r.text)
+    assert live_table(client, table_id).seats[1].kind == "bot"

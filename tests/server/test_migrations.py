@@ -13,6 +13,7 @@ from sqlalchemy import create_engine, select, text
 
 from coinche.engine.game import Game
 from coinche.engine.rules import RuleSet
+from coinche.server.accounts import AccountStore, name_skeleton
 from coinche.server.bot_pool import BotPool
 from coinche.server.config import Settings
 from coinche.server.db import MIGRATIONS, PlayerRow
@@ -133,5 +134,30 @@ def test_the_players_of_accounts_are_retired_guests_after_0015(tmp_path: Path) -
             retired = {p.id: p.retired_at is not None for p in s.scalars(select(PlayerRow))}
         assert retired == {"guest": False, "signed": True, "gone": True}
         assert store.deals_played("guest") == 2
+    finally:
+        store.close()
+
+
+def test_the_accounts_name_skeletons_are_back_filled(tmp_path: Path) -> None:
+    """0018 gives every existing account its TR39 name skeleton: a look-alike of a name
+    taken before the migration is refused too."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    upgrade(url, "0014")
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO players (id, created_at, deals_played) VALUES ('p1', '2026-01-01', 0)"))
+        conn.execute(
+            text(
+                "INSERT INTO accounts (id, name, name_key, password_hash, player_id, created_at)"
+                " VALUES ('a1', 'Pacocaxcaa', 'pacocaxcaa', 'x', 'p1', '2026-01-01')"
+            )
+        )
+    engine.dispose()
+    store = Store(url)
+    try:
+        with store.engine.connect() as conn:
+            (skeleton,) = conn.execute(text("SELECT name_skeleton FROM accounts WHERE id = 'a1'")).one()
+        assert skeleton == name_skeleton("Расосахсаа")
+        assert AccountStore(store).lookalike_taken("Расосахсаа")
     finally:
         store.close()

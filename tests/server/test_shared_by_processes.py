@@ -59,7 +59,7 @@ def test_people_on_two_processes_see_each_other_and_the_grace_period_runs(tmp_pa
             with paul.connect(table_id) as p:
                 assert p.next_state()["table"]["you"] == 2
                 said = wait_for(h, lambda m: m["type"] == "state" and m["last"] and m["last"].get("seat_change"))
-                assert said["last"]["text"] == "Nord (Paul) reprend sa place"
+                assert said["last"]["text"] == "Nord (Paul, invité) reprend sa place"
                 assert live_table(a, table_id).seats[2].stand_in is None
 
 

@@ -9,12 +9,14 @@ import html
 import json
 import re
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import MakeClient
 from server_helpers import csrf_of, service_of
+from sqlalchemy import update
 from starlette.testclient import TestClient
 
 from coinche.server.db import UploadAnalysisRow, UploadedRecordRow
@@ -158,6 +160,60 @@ def test_uploads_are_rate_limited(make_client: MakeClient) -> None:
     r = upload(client, json.dumps(DEAL))
     assert r.status_code == 429 and int(r.headers["retry-after"]) > 0
     assert len(rows(client, UploadedRecordRow)) == 2
+
+
+@pytest.mark.both_databases
+def test_uploads_are_limited_per_address_too(make_client: MakeClient) -> None:
+    """New cookies from one address (a script that drops its cookie) share the address's
+    window: three visitors of 2 each stop at the address's 3."""
+    client = make_client(upload_limit="2/minute", upload_limit_per_address="3/minute")
+    statuses = []
+    for _ in range(3):
+        client.cookies.clear()
+        client.cookies.set("lang", "fr")
+        statuses += [upload(client, json.dumps(DEAL)).status_code for _ in range(2)]
+    assert statuses == [303, 303, 303, 429, 429, 429], statuses
+    assert len(rows(client, UploadedRecordRow)) == 3
+
+
+@pytest.mark.both_databases
+def test_a_visitor_keeps_their_newest_uploads_only(make_client: MakeClient) -> None:
+    """Past the quota of stored uploads per visitor, the oldest goes (with its analysis);
+    another visitor's stay."""
+    client = make_client(uploads_kept=3)
+    stranger = TestClient(client.app)
+    theirs = upload(stranger, json.dumps(DEAL)).headers["location"]
+    kept = 3
+    places = []
+    store = client.app.state.store  # type: ignore[attr-defined]
+    for i in range(kept + 2):
+        r = upload(client, json.dumps(DEAL))
+        assert r.status_code == 303
+        places.append(r.headers["location"])
+        if i < 2:  # the two to be dropped: an analysis cached for each
+            store.save_upload_analysis(places[-1].split("/")[2], 1, {"cached": True})
+    stored = rows(client, UploadedRecordRow)
+    assert len(stored) == kept + 1
+    assert client.get(places[0]).status_code == 404 and client.get(places[1]).status_code == 404
+    assert all(client.get(place).status_code == 200 for place in places[2:])
+    assert stranger.get(theirs).status_code == 200
+    assert rows(client, UploadAnalysisRow) == []  # gone with their uploads
+
+
+@pytest.mark.both_databases
+def test_uploads_expire(client: TestClient) -> None:
+    """An upload older than the retention is deleted at the next upload (anyone's)."""
+    settings = client.app.state.settings  # type: ignore[attr-defined]
+    old = upload(client, json.dumps(DEAL)).headers["location"]
+    store = client.app.state.store  # type: ignore[attr-defined]
+    long_ago = datetime.now(UTC) - timedelta(days=settings.upload_days, minutes=1)
+    with store.engine.begin() as conn:
+        conn.execute(update(UploadedRecordRow).values(created_at=long_ago))
+    assert client.get(old).status_code == 200  # nothing is deleted on reading
+    stranger = TestClient(client.app)
+    assert upload(stranger, json.dumps(DEAL)).status_code == 303
+    assert client.get(old).status_code == 404
+    assert len(rows(client, UploadedRecordRow)) == 1
 
 
 def test_the_analysis_of_an_upload_is_computed_once_and_cached(

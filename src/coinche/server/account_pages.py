@@ -18,7 +18,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from . import i18n
-from .accounts import NAME_MAX, AccountError, AccountService, name_key
+from .accounts import NAME_MAX, AccountError, AccountService, login_key
 from .friends import give_up
 from .pages import (
     ACCOUNT_KEY,
@@ -144,7 +144,7 @@ async def login(request: Request) -> Response:
     next_url = safe_next(form.get("next"))
     context: dict[str, Any] = {"other_url": other_url, "next": next_url, "values": {"name": name}}
     retry = await limits_of(request).hit(
-        request.app.state.settings.login_limit, f"login:{address_of(request)}", f"login-name:{name_key(name)}"
+        request.app.state.settings.login_limit, f"login:{address_of(request)}", f"login-name:{login_key(name)}"
     )
     if retry is not None:
         return too_many(request, lang, retry, "login.html", **context)

@@ -25,7 +25,8 @@ from typing import Final
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select, update
+from disarm import skeleton_key
+from sqlalchemy import delete, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from .config import Settings
@@ -45,7 +46,7 @@ GUEST_ID_MAX: Final = 32
 
 class AccountError(Exception):
     """A request about an account that is refused; ``code`` says why (``name_length``,
-    ``name_chars``, ``name_taken``, ``password_length``, ``password_mismatch``,
+    ``name_chars``, ``name_taken``, ``name_confusable``, ``password_length``, ``password_mismatch``,
     ``email``, ``wrong_password``)."""
 
     def __init__(self, code: str) -> None:
@@ -79,6 +80,22 @@ def check_name(name: str) -> None:
 def name_key(name: str) -> str:
     """The form of a name that is unique: ``Zoé``, ``ZOÉ`` and ``zoé`` are one name."""
     return unicodedata.normalize("NFKC", name).casefold()
+
+
+def login_key(typed: str) -> str:
+    """The key an account is looked up by, from a name as typed (surrounding spaces of any
+    kind, any case, full-width letters): the one key of everything that reaches the same
+    account, so the per-name log-in limit counts all of them in one window."""
+    return name_key(clean_name(typed))
+
+
+def name_skeleton(name: str) -> str:
+    """What a name looks like, as Unicode TR39's skeleton (``disarm``'s, with TR39's ``1``/``l``
+    and ``0``/``O``, case folded): two names of one skeleton can be taken one for the other
+    (Latin ``Pacocaxcaa``, Cyrillic ``Расосахсаа``). Kept as its SHA-256, a fixed length
+    (a skeleton can be 18 times longer than its name)."""
+    skeleton = skeleton_key(clean_name(name), digit_policy="tr39")
+    return hashlib.sha256(skeleton.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def check_password(password: str) -> None:
@@ -124,7 +141,16 @@ class AccountStore:
         self.store = store
 
     def create(self, name: str, email: str | None, password_hash: str, player: str) -> Account:
+        """The new account; ``AccountError`` if its name, or a look-alike, was taken first
+        (checked again here, in the transaction that adds it: on PostgreSQL under a lock on
+        the skeleton, so two servers never both let look-alikes in)."""
+        skeleton = name_skeleton(name)
         with self.store.session() as s, s.begin():
+            if self.store.engine.dialect.name == "postgresql":
+                s.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": f"name-skeleton:{skeleton}"})
+            if s.scalar(select(AccountRow.id).where(AccountRow.name_skeleton == skeleton).limit(1)) is not None:
+                taken = s.scalar(select(AccountRow.id).where(AccountRow.name_key == name_key(name))) is not None
+                raise AccountError("name_taken" if taken else "name_confusable")
             owned = s.scalar(select(AccountRow.id).where(AccountRow.player_id == player)) is not None
             found = s.get(PlayerRow, player)
             if owned or (found is not None and (found.deleted_at is not None or found.retired_at is not None)):
@@ -138,6 +164,7 @@ class AccountStore:
                 id=new_id(),
                 name=name,
                 name_key=name_key(name),
+                name_skeleton=skeleton,
                 email=email,
                 password_hash=password_hash,
                 player_id=player,
@@ -151,12 +178,18 @@ class AccountStore:
 
     def name_taken(self, name: str) -> bool:
         with self.store.session() as s:
-            return s.scalar(select(AccountRow.id).where(AccountRow.name_key == name_key(name))) is not None
+            return s.scalar(select(AccountRow.id).where(AccountRow.name_key == login_key(name))) is not None
+
+    def lookalike_taken(self, name: str) -> bool:
+        """Whether an account's name looks like ``name`` (the same TR39 skeleton)."""
+        with self.store.session() as s:
+            found = select(AccountRow.id).where(AccountRow.name_skeleton == name_skeleton(name)).limit(1)
+            return s.scalar(found) is not None
 
     def by_name(self, name: str) -> tuple[Account, str] | None:
         """The account of that name (any case) and its password hash."""
         with self.store.session() as s:
-            row = s.scalar(select(AccountRow).where(AccountRow.name_key == name_key(name)))
+            row = s.scalar(select(AccountRow).where(AccountRow.name_key == login_key(name)))
             return None if row is None else (Account(row.id, row.name, row.player_id), row.password_hash)
 
     def password_hash(self, account_id: str) -> str | None:
@@ -265,13 +298,22 @@ class AccountService:
         address = clean_email(email)
         if await self.db(self.rows.name_taken, name):
             raise AccountError("name_taken")
+        if await self.db(self.rows.lookalike_taken, name):
+            raise AccountError("name_confusable")
         account = await self.db(self.rows.create, name, address, await self._hash(password), player)
         return account, await self.db(self.rows.open_session, account.id, self.settings.session_days)
+
+    async def name_or_lookalike_taken(self, name: str) -> bool:
+        """Whether ``name`` (a guest's at a friends' table) is an account's, or looks like one
+        (the same key or the same TR39 skeleton): a guest may not pass for its owner."""
+        if len(name) > 4 * NAME_MAX:
+            return False
+        return await self.db(self.rows.name_taken, name) or await self.db(self.rows.lookalike_taken, name)
 
     async def log_in(self, name: str, password: str) -> tuple[Account, str]:
         """The account and a new session's token; ``AccountError("wrong_password")`` for an
         unknown name or a wrong password alike (the same time either way)."""
-        found = await self.db(self.rows.by_name, clean_name(name)) if len(name) <= 4 * NAME_MAX else None
+        found = await self.db(self.rows.by_name, name) if len(name) <= 4 * NAME_MAX else None
         if found is None or len(password) > PASSWORD_MAX:
             await self._verify(await self._dummy(), password[:PASSWORD_MAX])
             raise AccountError("wrong_password")

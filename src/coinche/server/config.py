@@ -128,6 +128,12 @@ class Settings:
     """Tables one player may create."""
     upload_limit: str = "20/minute"
     """Records one player may upload to replay (``/revoir``)."""
+    upload_limit_per_address: str = "30/hour"
+    """Records one address may upload (a new cookie per upload is a new player)."""
+    uploads_kept: int = 20
+    """Uploaded records kept per player: past it, their oldest is deleted."""
+    upload_days: int = 30
+    """An uploaded record is deleted after this many days."""
     table_limit_per_address: str = "100/minute"
     """Tables one address may create (many players may share one address)."""
     open_tables_guest: int = 5

@@ -182,7 +182,8 @@ class UploadedRecordRow(Base):
     """The player (a guest's or an account's) who uploaded it."""
     record: Mapped[str] = mapped_column(Text)
     """The record's JSON text as uploaded (at most 256 KB)."""
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
+    """Uploads older than ``Settings.upload_days`` are deleted."""
 
 
 class UploadAnalysisRow(Base):
@@ -228,6 +229,9 @@ class AccountRow(Base):
     name_key: Mapped[str] = mapped_column(String(96), unique=True)
     """The name folded for comparison (NFKC, case-folded): unique, so ``Zoé`` and ``ZOÉ``
     are one name."""
+    name_skeleton: Mapped[str] = mapped_column(String(64), index=True)
+    """The SHA-256 of the name's TR39 skeleton (``accounts.name_skeleton``): a name that looks
+    like an account's (``Расосахсаа``, ``Pacocaxcaa``) is refused in one look-up."""
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     password_hash: Mapped[str] = mapped_column(String(256))
     player_id: Mapped[str] = mapped_column(String(32), ForeignKey("players.id"), unique=True)

@@ -111,9 +111,9 @@ def seats_open(live: LiveTable) -> bool:
     return live.spec.late_joins and game.awaiting_deal
 
 
-def check_take_seat(live: LiveTable, player: str, name: str, seat: int) -> Step | None:
-    """``player`` (named ``name``) sits at ``seat``, a computer's; a seated player moves
-    there (before the game only)."""
+def check_take_seat(live: LiveTable, player: str, name: str, seat: int, guest: bool = False) -> Step | None:
+    """``player`` (named ``name``, a guest's name when ``guest``) sits at ``seat``, a
+    computer's; a seated player moves there (before the game only)."""
     if not live.spec.is_private:
         raise TableError("not_private")
     if not 0 <= seat <= 3:
@@ -133,7 +133,7 @@ def check_take_seat(live: LiveTable, player: str, name: str, seat: int) -> Step 
         return Step(live.seq, "swap", current, other_seat=seat)
     if not seats_open(live):
         raise TableError("in_progress")
-    return Step(live.seq, "seat", seat, seat_data=Seat("human", player=player, name=name))
+    return Step(live.seq, "seat", seat, seat_data=Seat("human", player=player, name=name, guest=guest))
 
 
 def _check_host(live: LiveTable, player: str) -> None:
@@ -205,9 +205,11 @@ def check_leave(live: LiveTable, player: str) -> Step | None:
 # ----- the requests -----
 
 
-async def take_seat(service: TableService, table_id: str, player: str, name: str, seat: int) -> int:
+async def take_seat(
+    service: TableService, table_id: str, player: str, name: str, seat: int, guest: bool = False
+) -> int:
     async def check(live: LiveTable) -> Step | None:
-        return check_take_seat(live, player, name, seat)
+        return check_take_seat(live, player, name, seat, guest)
 
     return await service.write(table_id, None, check)
 

@@ -19,7 +19,7 @@ from starlette.routing import BaseRoute, Route
 
 from ..engine.rules import OPTION_NAMES
 from . import friends, i18n
-from .account_pages import address_of, limits_of
+from .account_pages import accounts_of, address_of, limits_of
 from .friends import FRIEND_LEVELS, clean_code, clean_person_name
 from .pages import ADDRESSES, account_of, lang_of, page, player_of, read_checked_form, service_of
 from .seating import seat_positions
@@ -128,11 +128,13 @@ async def invitation(request: Request) -> Response:
     name = account.name if account is not None else clean_person_name(str(form.get("name") or "")[:200])
     if name is None:
         return _invitation_page(request, live, lang, 400, i18n.gettext(lang, "friends.error.name"), form)
+    if account is None and await accounts_of(request).name_or_lookalike_taken(name):
+        return _invitation_page(request, live, lang, 400, i18n.gettext(lang, "friends.error.account_name"), form)
     seat_text = str(form.get("seat") or "")
     if seat_text not in ("0", "1", "2", "3"):
         raise HTTPException(400)
     try:
-        await friends.take_seat(service, live.id, player, name, int(seat_text))
+        await friends.take_seat(service, live.id, player, name, int(seat_text), guest=account is None)
     except TableError as e:
         if e.code not in SEAT_ERRORS:
             raise HTTPException(400) from None
@@ -156,6 +158,7 @@ def _invitation_page(
             "name": holder.name,
             "level": holder.level,
             "host": holder.player is not None and holder.player == spec.host,
+            "guest": holder.guest,
         }
         for i, holder in enumerate(live.seats)
     ]

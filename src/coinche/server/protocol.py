@@ -237,9 +237,9 @@ def last_action(lang: str, live: LiveTable, viewer: int, view: View | None, name
         return None
     if step.kind == "seat" and step.seat_data is not None:
         before = live.replaced
-        people = _people(live)
+        people = _people(live, lang)
         if before is not None and before.kind == "human":
-            people[step.seat] = before.name
+            people[step.seat] = _person(lang, before)
         names_before = people_names(lang, live.spec.rules.direction, viewer, people)
         text = seat_sentence(lang, names, step.seat, before, step.seat_data, names_before)
         return {"seat": step.seat, "seat_change": True, "text": text}
@@ -291,6 +291,8 @@ def seats_json(live: LiveTable, presence: Sequence[str] | None) -> list[dict[str
         else:
             if holder.name is not None:
                 entry["name"] = holder.name
+            if holder.guest:
+                entry["guest"] = True
             if holder.stand_in is not None:
                 entry["stand_in"] = holder.stand_in
         if presence is not None:
@@ -299,9 +301,16 @@ def seats_json(live: LiveTable, presence: Sequence[str] | None) -> list[dict[str
     return out
 
 
-def _people(live: LiveTable) -> list[str | None]:
-    """The name of the person at each seat, None for a computer."""
-    return [h.name if h.kind == "human" else None for h in live.seats]
+def _people(live: LiveTable, lang: str) -> list[str | None]:
+    """The name of the person at each seat ("Paul, invité" for a guest's), None for a computer."""
+    return [_person(lang, h) if h.kind == "human" else None for h in live.seats]
+
+
+def _person(lang: str, holder: Seat) -> str | None:
+    """A person's name as the table says it: a guest's marked as such."""
+    if holder.name is None or not holder.guest:
+        return holder.name
+    return i18n.gettext(lang, "seat.guest_name", name=holder.name)
 
 
 def state_message(
@@ -312,7 +321,7 @@ def state_message(
     controls."""
     game = live.game
     direction = live.spec.rules.direction
-    people = _people(live)
+    people = _people(live, lang)
     names = people_names(lang, direction, seat, people)
     started = live.started
     view = game.view(seat) if started else None
@@ -353,7 +362,7 @@ def event_message(
 ) -> dict[str, Any] | None:
     """What a passing event of the table's hub says to ``seat`` (None: nothing for it)."""
     kind = event.get("kind")
-    people = _people(live)
+    people = _people(live, lang)
     names = people_names(lang, live.spec.rules.direction, seat, people)
     if kind == "presence":
         return {"type": "presence", "seq": live.seq, "seats": seats_json(live, presence)}

@@ -11,6 +11,7 @@ the Nth try through.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 import time
@@ -26,6 +27,18 @@ if TYPE_CHECKING:
 
 FORGET_AFTER = "1 day"
 """Tries older than this are deleted now and then (a key tried no more)."""
+
+
+KEY_MAX = 120
+"""Longer keys (or keys with characters a database column may refuse, such as NUL) are
+counted under their SHA-256: a key holds what a visitor typed, e.g. a name for log-in."""
+
+
+def stored_key(key: str) -> str:
+    """``key`` as it is counted: itself when short and printable, else its SHA-256."""
+    if len(key) <= KEY_MAX and key.isprintable():
+        return key
+    return "sha256:" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def hit_in_database(engine: Engine, key: str, amount: int, seconds: int) -> int | None:
@@ -65,7 +78,7 @@ class RateLimits:
         all of them were within ``limit`` (e.g. ``"10/minute"``), else the seconds to wait
         before trying again (nothing counted for the keys after the first refused)."""
         item = parse(limit) if isinstance(limit, str) else limit
-        for key in keys:
+        for key in map(stored_key, keys):
             if self._database is not None:
                 window = f"{item.amount}/{item.get_expiry()}s:{key}"
                 engine = self._database.store.engine

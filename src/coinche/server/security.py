@@ -1,7 +1,8 @@
 """What the browser is told to refuse, and which pages may open a table's WebSocket.
 
 ``SecurityHeaders`` puts the same headers on every HTTP response (a pure ASGI middleware,
-so streamed and static responses get them too, and it costs no task per request);
+so streamed and static responses get them too, and it costs no task per request), and
+over HTTPS makes every cookie ``Secure``;
 ``secured`` gives them to the 500 page, which Starlette sends from outside the middleware.
 ``origin_allowed`` is the WebSocket's same-origin check: a browser sends the page's
 ``Origin`` with the handshake, and a page of another site must not act on a table with
@@ -50,13 +51,25 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        https = scope.get("scheme") == "https"
+
         async def send_secured(message: Message) -> None:
             if message["type"] == "http.response.start":
                 kept = [(k, v) for k, v in message.get("headers", ()) if bytes(k).lower() not in _NAMES]
+                if https:
+                    kept = [(k, secure_cookie(v) if bytes(k).lower() == b"set-cookie" else v) for k, v in kept]
                 message["headers"] = [*kept, *_RAW_HEADERS]
             await send(message)
 
         await self.app(scope, receive, send_secured)
+
+
+def secure_cookie(header: bytes) -> bytes:
+    """A ``Set-Cookie`` value sent over HTTPS (directly, or from a proxy uvicorn trusts), made
+    ``Secure`` if it is not: the guest's cookie (Starlette's sessions take the flag once for
+    all requests) then never travels over plain HTTP either."""
+    attributes = [part.strip().lower() for part in bytes(header).split(b";")[1:]]
+    return bytes(header) if b"secure" in attributes else bytes(header) + b"; secure"
 
 
 class NulFreeAddresses:

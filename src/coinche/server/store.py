@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, ParamSpec, TypeVar
 
 from sqlalchemy import Engine, delete, insert, select, update
@@ -67,6 +67,9 @@ class Seat:
     or gave it up, or the host freed it while a computer stood in for them). The ratings
     count them as a leaver (``player_stats.py``); a person the host moved out while they
     were there is not one (None)."""
+    guest: bool = False
+    """The person sat without an account (their ``name`` is any they gave): marked as a
+    guest wherever the name shows, so nobody passes for an account's owner."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "player": self.player, "level": self.level}
@@ -76,6 +79,8 @@ class Seat:
             data["stand_in"] = self.stand_in
         if self.gone is not None:
             data["gone"] = self.gone
+        if self.guest:
+            data["named_guest"] = True
         return data
 
     @staticmethod
@@ -90,6 +95,7 @@ class Seat:
             data.get("name"),
             data.get("stand_in"),
             data.get("gone"),
+            data.get("named_guest") is True,
         )
 
     @property
@@ -480,11 +486,26 @@ class Store:
 
     # ----- uploaded records -----
 
-    def save_upload(self, owner: str, record: str) -> str:
-        """Keep a checked record for its owner; its new random id."""
+    def save_upload(self, owner: str, record: str, kept: int, days: int) -> str:
+        """Keep a checked record for its owner; its new random id. In the same transaction,
+        the uploads older than ``days`` (anyone's) and the owner's beyond their newest
+        ``kept`` are deleted, with their analyses: what uploads store stays bounded."""
         upload_id = new_id(12)
+        expired = datetime.now(UTC) - timedelta(days=days)
         with self.engine.begin() as conn:
+            conn.execute(delete(UploadedRecordRow).where(UploadedRecordRow.created_at < expired))
             conn.execute(insert(UploadedRecordRow), {"id": upload_id, "owner": owner, "record": record})
+            newest = (
+                select(UploadedRecordRow.id)
+                .where(UploadedRecordRow.owner == owner)
+                .order_by(UploadedRecordRow.created_at.desc(), UploadedRecordRow.id.desc())
+                .limit(max(kept, 1))
+            )
+            conn.execute(
+                delete(UploadedRecordRow).where(
+                    UploadedRecordRow.owner == owner, UploadedRecordRow.id.not_in(newest.scalar_subquery())
+                )
+            )
         return upload_id
 
     def load_upload(self, upload_id: str) -> tuple[str, str] | None:

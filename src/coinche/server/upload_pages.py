@@ -6,7 +6,10 @@ engine's one-line message; a valid one is stored for its owner (the visitor's pl
 guest's or an account's) under a random id and reviewed as a table's deal is, by the same
 code (``review.review_deal``), its analysis computed in the same pool and cached.
 
-An uploaded record is its owner's only: anyone else gets a 404, even with its id.
+An uploaded record is its owner's only: anyone else gets a 404, even with its id. Uploads
+are limited per address and per visitor (``Settings.upload_limit*``); a visitor keeps their
+newest ``uploads_kept`` records, and a record is deleted after ``upload_days`` days (both
+enforced when a record is stored).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from ..engine.errors import EngineError
 from ..engine.game import Game
 from ..engine.record import deal_record, decode_record, parse_record, replay
 from . import i18n
-from .account_pages import limits_of
+from .account_pages import address_of, limits_of
 from .pages import ADDRESSES, lang_of, page, player_in_session, player_of
 from .review import analysis_view, contract_code, review_deal
 from .review_pages import DEAL_NUMBER, render_review, reviews_of
@@ -53,7 +56,11 @@ def _page_for(lang: str) -> Any:
             text, error, status = posted.text, posted.error, posted.status
             if posted.raw is not None:
                 player = player_of(request)
-                retry = await limits_of(request).hit(request.app.state.settings.upload_limit, f"uploads:{player}")
+                settings = request.app.state.settings
+                limits = limits_of(request)
+                retry = await limits.hit(settings.upload_limit_per_address, f"uploads-address:{address_of(request)}")
+                if retry is None:
+                    retry = await limits.hit(settings.upload_limit, f"uploads:{player}")
                 if retry is not None:
                     response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry)
                     response.headers["Retry-After"] = str(retry)
@@ -65,7 +72,11 @@ def _page_for(lang: str) -> Any:
                 else:
                     store = request.app.state.service.store
                     upload_id = await request.app.state.service.db(
-                        store.save_upload, player, posted.raw.decode("utf-8")
+                        store.save_upload,
+                        player,
+                        posted.raw.decode("utf-8"),
+                        settings.uploads_kept,
+                        settings.upload_days,
                     )
                     single = len(game.deals) == 1 and game.deals[0].is_over
                     where = f"{BASE}/{upload_id}/donne/1" if single else f"{BASE}/{upload_id}"

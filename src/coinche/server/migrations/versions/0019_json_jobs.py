@@ -7,7 +7,7 @@ seconds; whoever asked for it computes it itself once its wait is over). An olde
 still running then fails to write the old columns and computes its jobs itself.
 
 Revision ID: 0019
-Revises: 0014
+Revises: 0018
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0019"
-down_revision = "0014"
+down_revision = "0018"
 
 
 def upgrade() -> None:

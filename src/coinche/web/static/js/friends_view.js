@@ -132,6 +132,8 @@ export class FriendsView {
 
   holderName(entry) {
     if (entry.kind === 'bot') return t('js.friends.computer', { level: t(`level.${entry.level}`) });
+    // A guest's name is any they gave: marked, so nobody passes for an account's owner.
+    if (entry.guest) return t('js.friends.guest', { name: entry.name || '?' });
     return entry.name || '?';
   }
 
