@@ -47,7 +47,21 @@ export class FriendsView {
     this.saidSeq = null;
     this.lobbyKey = '';
     this.leaving = false;
+    this.playedForSeen = -1;
+    this.playedForSaid = -1;
     this.listen();
+    // before the table's own handler empties it: closing the notice of the moves played
+    // for this person keeps it closed
+    document.getElementById('notice').addEventListener(
+      'click',
+      (e) => {
+        const notice = e.currentTarget;
+        if (e.target.closest('.notice-close') && notice.dataset.kind === 'played_for') {
+          this.playedForSeen = Number(notice.dataset.until);
+        }
+      },
+      { capture: true },
+    );
   }
 
   get state() {
@@ -84,7 +98,33 @@ export class FriendsView {
     } else {
       this.renderBadges();
       this.showSeatChange(prev);
+      this.showPlayedFor();
       this.checkIdle();
+    }
+  }
+
+  /** What the computer played for this person while they were away or let their time
+   * run out: shown (and said once) until they close it or act (the server then stops
+   * sending it); closed, it stays closed for those moves (`until`, the last one's step). */
+  showPlayedFor() {
+    const told = this.state.played_for_you;
+    const notice = document.getElementById('notice');
+    if (!told || told.until <= this.playedForSeen) {
+      if (notice.dataset.kind === 'played_for' && !notice.hidden) {
+        notice.hidden = true;
+        notice.dataset.kind = '';
+      }
+      return;
+    }
+    if (!notice.hidden && !['seat', 'played_for'].includes(notice.dataset.kind)) return;
+    notice.querySelector('.notice-text').textContent = told.text;
+    notice.dataset.kind = 'played_for';
+    notice.dataset.until = String(told.until);
+    notice.dataset.since = String(Date.now());
+    notice.hidden = false;
+    if (told.until !== this.playedForSaid) {
+      this.playedForSaid = told.until;
+      say(told.text);
     }
   }
 

@@ -85,6 +85,11 @@ export class TableView {
     this.beloteBubble = null;
     this.focusKey = '';
     this.summaryKey = '';
+    /** The state the summary was opened for; held open (another person went on); whether
+     * this person asked for the next deal. */
+    this.summaryState = null;
+    this.summaryHeld = false;
+    this.askedNext = false;
     this.declareKey = '';
     this.isGone = false;
     /** The states whose trick and sentences wait for the trick on show to go:
@@ -450,14 +455,22 @@ export class TableView {
     const els = this.els;
     const over = gameOver(s);
     if (!s.awaiting_next_deal && !over) {
+      // Another person went on: this person's summary (open, or waiting for the last
+      // trick) stays, says who dealt, and closes when they close it.
+      const pending = this.summaryKey !== '' && (els.summary.open || this.whenIdle !== null);
+      const other = s.dealt_by && s.dealt_by.seat !== s.table.you && !this.askedNext;
       this.summaryKey = '';
       this.whenIdle = null;
-      if (els.summary.open) els.summary.close();
+      if (pending && other && this.summaryState) this.holdSummary(s.dealt_by.text);
+      else if (els.summary.open && !this.summaryHeld) els.summary.close();
       return;
     }
     const key = `${s.game.deal_number}:${over}:${s.can_continue}`;
     if (key === this.summaryKey) return;
     this.summaryKey = key;
+    this.summaryState = s;
+    this.summaryHeld = false;
+    this.askedNext = false;
     this.whenIdle = null;
     const open = () => {
       this.openSummary();
@@ -467,6 +480,31 @@ export class TableView {
     };
     if (this.trick.holding || this.timeline.length) this.whenIdle = open;
     else open();
+  }
+
+  /** The last deal's summary kept open after another person dealt the next one: it says
+   * who went on, and its way on only closes it (the new deal is under way). */
+  holdSummary(text) {
+    const els = this.els;
+    if (!els.summary.open) {
+      els.summary.innerHTML = summaryHTML(this.summaryState);
+      els.summary.showModal();
+    }
+    els.summary.querySelector('.went-on')?.remove();
+    const line = document.createElement('p');
+    line.className = 'went-on';
+    line.setAttribute('role', 'status');
+    line.textContent = text;
+    els.summary.querySelector('h2')?.after(line);
+    const next = els.summary.querySelector('button[data-do="next"]');
+    if (next) {
+      next.dataset.do = 'close';
+      next.disabled = false;
+      next.textContent = t('js.table.went_on_close');
+    }
+    els.summaryButton.hidden = true;
+    this.summaryHeld = true;
+    say(text);
   }
 
   // ----- the live region, focus, thinking -----
@@ -578,12 +616,16 @@ export class TableView {
       const b = e.target.closest('button[data-do]');
       if (!b) return;
       if (b.dataset.do === 'next') {
-        if (this.actions.nextDeal()) b.disabled = true;
+        if (this.actions.nextDeal()) {
+          b.disabled = true;
+          this.askedNext = true;
+        }
       } else if (b.dataset.do === 'close') {
         els.summary.close();
       }
     });
     els.summary.addEventListener('close', () => {
+      this.summaryHeld = false;
       if (this.state) els.summaryButton.hidden = !(this.state.awaiting_next_deal || gameOver(this.state));
       if (!els.summaryButton.hidden) els.summaryButton.focus();
     });
