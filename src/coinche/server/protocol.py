@@ -316,7 +316,9 @@ def dealt_by_json(lang: str, live: LiveTable, seat: int, names: list[str]) -> di
     who = live.dealt_by
     if who is None or live.spec.code is None or not live.started:
         return None
-    text = i18n.gettext(lang, "live.dealt_by_you") if who == seat else i18n.gettext(lang, "live.dealt_by", seat=names[who])
+    text = (
+        i18n.gettext(lang, "live.dealt_by_you") if who == seat else i18n.gettext(lang, "live.dealt_by", seat=names[who])
+    )
     return {"seat": who, "text": text}
 
 
@@ -344,9 +346,13 @@ def played_for_json(lang: str, live: LiveTable, seat: int) -> dict[str, Any] | N
             found.append(step)
         elif step.kind == "swap" and seat in (step.seat, step.other_seat):
             break
-        elif step.kind == "seat" and step.seat == seat and step.seat_data is not None:
-            if step.seat_data.player != holder.player:
-                break  # someone else held the seat before: those moves were not made for them
+        elif (
+            step.kind == "seat"
+            and step.seat == seat
+            and step.seat_data is not None
+            and step.seat_data.player != holder.player
+        ):
+            break  # someone else held the seat before: those moves were not made for them
     if not found:
         return None
     found.reverse()
@@ -354,7 +360,12 @@ def played_for_json(lang: str, live: LiveTable, seat: int) -> dict[str, Any] | N
     if len(found) > PLAYED_FOR_SHOWN:
         moves = i18n.gettext(lang, "live.played_more", moves=moves, more=len(found) - PLAYED_FOR_SHOWN)
     key = "live.played_for_away" if any(step.played_by == "away" for step in found) else "live.played_for_idle"
-    return {"count": len(found), "since": found[0].seq, "until": found[-1].seq, "text": i18n.gettext(lang, key, moves=moves)}
+    return {
+        "count": len(found),
+        "since": found[0].seq,
+        "until": found[-1].seq,
+        "text": i18n.gettext(lang, key, moves=moves),
+    }
 
 
 def state_message(
