@@ -314,6 +314,9 @@ export class FriendsView {
       return;
     }
     const els = this.els;
+    // the last deal's summary, kept open after another person went on, would hide the warning
+    const summary = document.getElementById('summary');
+    if (summary && summary.open && !this.state.awaiting_next_deal) summary.close();
     let left = Number(message.seconds) || 0;
     this.idleKey = this.turnKey();
     els.idleText.textContent = message.text;
