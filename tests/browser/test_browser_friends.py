@@ -304,7 +304,7 @@ def test_one_friends_next_deal_leaves_the_others_summary_open_and_says_who_went_
     people: People, tmp_path: Path
 ) -> None:
     host = people.new()
-    code = host_table(host, "Hote")
+    code = host_table(host, "Hugo")
     paul = people.new()
     paul.goto(f"/rejoindre/{code}")
     take_a_seat(paul, "Paul")
@@ -324,11 +324,11 @@ def test_one_friends_next_deal_leaves_the_others_summary_open_and_says_who_went_
     # ... while Paul's summary of the last deal stays open, says who went on, until he closes it.
     summary = paul.locator("#summary")
     went_on = summary.locator(".went-on")
-    expect(went_on).to_have_text(re.compile(r"\(Hote\) a lancé la donne suivante\.$"))
+    expect(went_on).to_have_text(re.compile(r"\(Hugo\) a lancé la donne suivante\.$"))
     expect(summary).to_be_visible()
     expect(first_scores).to_have_count(1)
     expect(paul_table.next_deal_button()).to_have_count(0)
-    paul_table.wait_for_live("(Hote) a lancé la donne suivante.")
+    paul_table.wait_for_live("(Hugo) a lancé la donne suivante.")
     paul.screenshot(path=str(tmp_path / "went-on.png"))
     summary.get_by_role("button", name="Voir la nouvelle donne", exact=True).click()
     expect(summary).not_to_be_visible()
