@@ -110,7 +110,7 @@ def _fault_words(fault: Fault, lang: str, names: list[str]) -> str:
 
 
 def _deal_words(check: DealCheck, lang: str, names: list[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {"title": i18n.gettext(lang, "verify.deal", n=check.number), "ok": check.ok}
+    out: dict[str, Any] = {"title": i18n.gettext(lang, "verify.deal_heading", n=check.number), "ok": check.ok}
     if check.info is None:
         out["facts"] = [i18n.gettext(lang, "verify.not_verifiable")]
         out["checkable"] = False
