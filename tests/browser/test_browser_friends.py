@@ -330,7 +330,8 @@ def test_one_friends_next_deal_leaves_the_others_summary_open_and_says_who_went_
     expect(paul_table.next_deal_button()).to_have_count(0)
     paul_table.wait_for_live("(Hugo) a lancé la donne suivante.")
     paul.screenshot(path=str(tmp_path / "went-on.png"))
-    summary.get_by_role("button", name="Voir la nouvelle donne", exact=True).click()
+    expect(summary.get_by_role("button", name="Voir la table", exact=True)).to_be_focused()
+    summary.get_by_role("button", name="Voir la table", exact=True).click()
     expect(summary).not_to_be_visible()
     expect(paul_table.hand()).to_have_count(8)
     for t in tables:

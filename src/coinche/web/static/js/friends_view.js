@@ -48,20 +48,9 @@ export class FriendsView {
     this.lobbyKey = '';
     this.leaving = false;
     this.playedForSeen = -1;
-    this.playedForSaid = -1;
     this.listen();
-    // before the table's own handler empties it: closing the notice of the moves played
-    // for this person keeps it closed
-    document.getElementById('notice').addEventListener(
-      'click',
-      (e) => {
-        const notice = e.currentTarget;
-        if (e.target.closest('.notice-close') && notice.dataset.kind === 'played_for') {
-          this.playedForSeen = Number(notice.dataset.until);
-        }
-      },
-      { capture: true },
-    );
+    const n = document.getElementById('notice');
+    n.addEventListener('click', (e) => e.target.closest('.notice-close') && n.dataset.kind === 'played_for' && (this.playedForSeen = +n.dataset.until), true);
   }
 
   get state() {
@@ -103,29 +92,15 @@ export class FriendsView {
     }
   }
 
-  /** What the computer played for this person while they were away or let their time
-   * run out: shown (and said once) until they close it or act (the server then stops
-   * sending it); closed, it stays closed for those moves (`until`, the last one's step). */
+  /** The computer's moves for this person, until closed or they act. */
   showPlayedFor() {
     const told = this.state.played_for_you;
-    const notice = document.getElementById('notice');
-    if (!told || told.until <= this.playedForSeen) {
-      if (notice.dataset.kind === 'played_for' && !notice.hidden) {
-        notice.hidden = true;
-        notice.dataset.kind = '';
-      }
-      return;
-    }
-    if (!notice.hidden && !['seat', 'played_for'].includes(notice.dataset.kind)) return;
-    notice.querySelector('.notice-text').textContent = told.text;
-    notice.dataset.kind = 'played_for';
-    notice.dataset.until = String(told.until);
-    notice.dataset.since = String(Date.now());
-    notice.hidden = false;
-    if (told.until !== this.playedForSaid) {
-      this.playedForSaid = told.until;
-      say(told.text);
-    }
+    const n = document.getElementById('notice');
+    if (!told || told.until <= this.playedForSeen || !(n.hidden || n.dataset.kind === 'played_for')) return;
+    if (n.dataset.until !== String(told.until)) say(told.text);
+    n.querySelector('.notice-text').textContent = told.text;
+    Object.assign(n.dataset, { kind: 'played_for', until: told.until });
+    n.hidden = false;
   }
 
   /** A seat change that made this state (in the lobby; the table says it during the game). */
@@ -314,9 +289,8 @@ export class FriendsView {
       return;
     }
     const els = this.els;
-    // the last deal's summary, kept open after another person went on, would hide the warning
-    const summary = document.getElementById('summary');
-    if (summary && summary.open && !this.state.awaiting_next_deal) summary.close();
+    const summary = document.getElementById('summary'); // held open, it hides this
+    if (summary.open && !this.state.awaiting_next_deal) summary.close();
     let left = Number(message.seconds) || 0;
     this.idleKey = this.turnKey();
     els.idleText.textContent = message.text;

@@ -85,11 +85,6 @@ export class TableView {
     this.beloteBubble = null;
     this.focusKey = '';
     this.summaryKey = '';
-    /** The state the summary was opened for; held open (another person went on); whether
-     * this person asked for the next deal. */
-    this.summaryState = null;
-    this.summaryHeld = false;
-    this.askedNext = false;
     this.declareKey = '';
     this.isGone = false;
     /** The states whose trick and sentences wait for the trick on show to go:
@@ -455,13 +450,12 @@ export class TableView {
     const els = this.els;
     const over = gameOver(s);
     if (!s.awaiting_next_deal && !over) {
-      // Another person went on: this person's summary (open, or waiting for the last
-      // trick) stays, says who dealt, and closes when they close it.
-      const pending = this.summaryKey !== '' && (els.summary.open || this.whenIdle !== null);
-      const other = s.dealt_by && s.dealt_by.seat !== s.table.you && !this.askedNext;
+      // another person went on: the summary stays
+      const by = s.dealt_by;
+      const held = this.summaryKey && (els.summary.open || this.whenIdle) && by && by.seat !== s.table.you;
       this.summaryKey = '';
       this.whenIdle = null;
-      if (pending && other && this.summaryState) this.holdSummary(s.dealt_by.text);
+      if (held && !els.summary.querySelector(':disabled')) this.holdSummary(by.text);
       else if (els.summary.open && !this.summaryHeld) els.summary.close();
       return;
     }
@@ -470,7 +464,6 @@ export class TableView {
     this.summaryKey = key;
     this.summaryState = s;
     this.summaryHeld = false;
-    this.askedNext = false;
     this.whenIdle = null;
     const open = () => {
       this.openSummary();
@@ -482,27 +475,16 @@ export class TableView {
     else open();
   }
 
-  /** The last deal's summary kept open after another person dealt the next one: it says
-   * who went on, and its way on only closes it (the new deal is under way). */
+  /** The summary kept open, saying who went on. */
   holdSummary(text) {
-    const els = this.els;
-    if (!els.summary.open) {
-      els.summary.innerHTML = summaryHTML(this.summaryState);
-      els.summary.showModal();
+    const sum = this.els.summary;
+    if (!sum.open) {
+      sum.innerHTML = summaryHTML(this.summaryState);
+      sum.showModal();
     }
-    els.summary.querySelector('.went-on')?.remove();
-    const line = document.createElement('p');
-    line.className = 'went-on';
-    line.setAttribute('role', 'status');
-    line.textContent = text;
-    els.summary.querySelector('h2')?.after(line);
-    const next = els.summary.querySelector('button[data-do="next"]');
-    if (next) {
-      next.dataset.do = 'close';
-      next.disabled = false;
-      next.textContent = t('js.table.went_on_close');
-    }
-    els.summaryButton.hidden = true;
+    sum.querySelector('h2').insertAdjacentHTML('afterend', `<p class="went-on" role="status">${esc(text)}</p>`);
+    sum.querySelector('[data-do="next"]')?.remove();
+    sum.querySelector('[data-do="close"]').focus();
     this.summaryHeld = true;
     say(text);
   }
@@ -616,10 +598,7 @@ export class TableView {
       const b = e.target.closest('button[data-do]');
       if (!b) return;
       if (b.dataset.do === 'next') {
-        if (this.actions.nextDeal()) {
-          b.disabled = true;
-          this.askedNext = true;
-        }
+        if (this.actions.nextDeal()) b.disabled = true;
       } else if (b.dataset.do === 'close') {
         els.summary.close();
       }
