@@ -937,6 +937,29 @@ def test_verify_checks_every_deal(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert code == 0, err
 
 
+def test_verify_names_a_deal_record_by_its_number_at_the_table(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    game = _checkable_game(2)
+    second = {"rules": game["rules"], "options": game["options"], **game["deals"][1], "deal": 2}
+    path = write(tmp_path, "deal2.json", second)
+    code, out, err = run(capsys, "verify", path)
+    assert code == 0, err
+    assert out.splitlines() == [f"{path}: deal 2: hands and commitment check"]
+
+
+@pytest.mark.parametrize("deal", [True, -3, 0, "2", 2**40, None])
+def test_verify_ignores_a_deal_key_that_is_no_deal_number(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, deal: Any
+) -> None:
+    game = _checkable_game(2)
+    second = {"rules": game["rules"], "options": game["options"], **game["deals"][1], "deal": deal}
+    path = write(tmp_path, "deal2.json", second)
+    code, out, err = run(capsys, "verify", path)
+    assert code == 0, err
+    assert out.splitlines() == [f"{path}: deal 2: hands and commitment check"]  # its dealing number
+
+
 def test_verify_finds_a_changed_card(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     record = _checkable_game()
     hands = [h.split() for h in record["deals"][1]["hands"]]

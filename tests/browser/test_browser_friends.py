@@ -216,6 +216,8 @@ def test_three_friends_and_a_computer_play_a_deal_and_one_comes_back(people: Peo
     paul.goto(table_url)
     back = Table(paul, how="click")
     host_table_.wait_for_live("(Paul, invité) reprend sa place", since=start)
+    # He is told what the computer played for him while he was away.
+    expect(back.notice()).to_contain_text("Pendant votre absence, l'ordinateur a joué pour vous : ")
     expect(plate_of(host, "Paul").locator(".presence")).to_have_text("présent")
     tables = [tables[0], back, tables[2]]
     acts = play_until(tables, lambda: all(deal_over(t) for t in tables))
@@ -291,8 +293,53 @@ def test_an_idle_player_is_warned_then_the_computer_plays_for_them(
             expect(idle.locator("#idle .idle-count")).to_have_text(re.compile(r"^\d+ s$"))
             Table(idle).wait_for_live("Temps écoulé, l'ordinateur joue pour", timeout=10_000)
             expect(idle.locator("#idle")).to_be_hidden()
+            # the person it played for is told what it played, until they close the notice
+            told = Table(idle).notice()
+            expect(told).to_contain_text("Votre temps était écoulé : l'ordinateur a joué pour vous ")
+            idle.screenshot(path=str(tmp_path / "played-for-you.png"))
+            idle.locator("#notice .notice-close").click()
+            expect(told).to_be_hidden()
+            assert not idle.js_errors, idle.js_errors  # type: ignore[attr-defined]
         finally:
             people.close()
+
+
+def test_one_friends_next_deal_leaves_the_others_summary_open_and_says_who_went_on(
+    people: People, tmp_path: Path
+) -> None:
+    host = people.new()
+    code = host_table(host, "Hugo")
+    paul = people.new()
+    paul.goto(f"/rejoindre/{code}")
+    take_a_seat(paul, "Paul")
+    host.get_by_role("button", name="Commencer la partie").click()
+    tables = [Table(p, how="click") for p in (host, paul)]
+    for t in tables:
+        expect(t.hand()).to_have_count(8)
+    play_until(tables, lambda: all(deal_over(t) for t in tables))
+    first_scores = paul.locator("#summary .score-sheet tbody tr")
+    expect(first_scores).to_have_count(1)
+
+    # The host goes on: her summary closes and the new deal is dealt...
+    host_table_, paul_table = tables
+    host_table_.next_deal_button().click()
+    expect(host.locator("#summary")).not_to_be_visible()
+    expect(host_table_.hand()).to_have_count(8)
+    # ... while Paul's summary of the last deal stays open, says who went on, until he closes it.
+    summary = paul.locator("#summary")
+    went_on = summary.locator(".went-on")
+    expect(went_on).to_have_text(re.compile(r"\(Hugo\) a lancé la donne suivante\.$"))
+    expect(summary).to_be_visible()
+    expect(first_scores).to_have_count(1)
+    expect(paul_table.next_deal_button()).to_have_count(0)
+    paul_table.wait_for_live("(Hugo) a lancé la donne suivante.")
+    paul.screenshot(path=str(tmp_path / "went-on.png"))
+    expect(summary.get_by_role("button", name="Voir la table", exact=True)).to_be_focused()
+    summary.get_by_role("button", name="Voir la table", exact=True).click()
+    expect(summary).not_to_be_visible()
+    expect(paul_table.hand()).to_have_count(8)
+    for t in tables:
+        assert not t.page.js_errors, t.page.js_errors  # type: ignore[attr-defined]
 
 
 def card_names(table: Table) -> list[str]:

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
 from table_driver import start_solo
 
 
-def test_the_verification_page_accepts_a_played_deal_and_refuses_a_changed_card(page: Page) -> None:
+def test_the_verification_page_accepts_a_played_deal_and_refuses_a_changed_card(page: Page, tmp_path: Path) -> None:
     table = start_solo(page, profile="classic", target=700)
     shown = page.locator("p.commitment")
     expect(shown).to_have_text(re.compile(r"^Engagement de la donne 1 : [0-9a-f]{8}…$"))
@@ -39,6 +40,7 @@ def test_the_verification_page_accepts_a_played_deal_and_refuses_a_changed_card(
     page.get_by_role("button", name="Vérifier", exact=True).click()
     expect(page.get_by_role("status")).to_have_text("Toutes les donnes vérifiables sont conformes.")
     expect(page.locator(".verify-results li.ok")).to_contain_text("engagement vérifié")
+    expect(page.locator(".verify-results li.ok")).to_contain_text("Donne 1 : ✓ conforme")
 
     # One card moved from one hand to another: the seed no longer deals these hands.
     changed = json.loads(text)
@@ -48,5 +50,15 @@ def test_the_verification_page_accepts_a_played_deal_and_refuses_a_changed_card(
     page.get_by_label("Enregistrement (JSON)").fill(json.dumps(changed))
     page.get_by_role("button", name="Vérifier", exact=True).click()
     expect(page.get_by_role("status")).to_have_text("Au moins une donne ne correspond pas à sa graine.")
-    expect(page.locator(".verify-results li.failed")).to_contain_text("ne correspond pas")
+    failed = page.locator(".verify-results li.failed")
+    expect(failed).to_contain_text("Donne 1 : ✗ ne correspond pas")
+    expect(failed).to_contain_text("Sud : la main de l'enregistrement a")
+    expect(failed).to_contain_text("Est : la main de l'enregistrement a")
+    expect(failed).not_to_contain_text("seat")
+    page.screenshot(path=str(tmp_path / "verify-failed.png"), full_page=True)
+
+    # Not JSON: a plain sentence with the line and column.
+    page.get_by_label("Enregistrement (JSON)").fill('{"rules": "classic",\n  "dealer": }')
+    page.get_by_role("button", name="Vérifier", exact=True).click()
+    expect(page.get_by_role("alert")).to_have_text("Ce n'est pas du JSON valide : erreur à la ligne 2, colonne 13.")
     assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]

@@ -9,6 +9,7 @@ import html
 import json
 from typing import Any
 
+import pytest
 from server_helpers import Human, create_solo, csrf_of, live_table
 from starlette.testclient import TestClient
 
@@ -92,14 +93,15 @@ def test_the_verification_page_checks_a_record_and_finds_a_changed_card(client: 
     changed = {**record, "hands": [" ".join(h) for h in hands]}
     text = html.unescape(verify_page(client, "/verifier", json.dumps(changed)).text)
     assert "engagement vérifié" in text and "mains vérifiées" not in text
-    assert "hand of seat 1 differs" in text and hands[1][0] in text
+    assert "Est : la main de l'enregistrement a" in text and "seat" not in text
     assert "ne correspond pas" in text
 
 
 def test_the_verification_page_refuses_bad_input_plainly(client: TestClient) -> None:
     r = verify_page(client, "/verifier", "{not json")
-    assert r.status_code == 400 and "not valid JSON" in html.unescape(r.text)
-    assert "Traceback" not in r.text
+    text = html.unescape(r.text)
+    assert r.status_code == 400 and "pas du JSON valide" in text and "ligne 1, colonne 2" in text
+    assert "Traceback" not in r.text and "Expecting" not in text and "char 1" not in text
     r = verify_page(client, "/verifier", "")
     assert r.status_code == 400 and "Collez un enregistrement" in html.unescape(r.text)
     r = verify_page(client, "/verify", " " * 10 + "x" * (300 * 1024))
@@ -126,3 +128,61 @@ def test_the_verification_page_and_the_algorithm(client: TestClient) -> None:
     assert client.get("/verify").status_code == 200
     doc = client.get("/dealing.md")
     assert doc.status_code == 200 and "coinche-deal-v2" in doc.text
+
+
+def play_deals(client: TestClient, deals: int) -> str:
+    """A solo table whose first ``deals`` deals are over; its id."""
+    table_id = create_solo(client, "classic", 2000, "beginner")
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        Human(ws, max_deals=deals).play_game()
+    return table_id
+
+
+def test_the_french_page_names_seats_and_counts_deals_as_players_do(client: TestClient) -> None:
+    table_id = play_deals(client, 2)
+    record = client.get(f"/table/{table_id}/donne/2/record.json").json()
+    text = html.unescape(verify_page(client, "/verifier", json.dumps(record)).text)
+    assert "Donne 2" in text and "Donne 1" not in text
+    assert "✓" in text and "conforme" in text and "✗" not in text
+
+    hands = [h.split() for h in record["hands"]]
+    hands[0][0], hands[2][0] = hands[2][0], hands[0][0]
+    changed = {**record, "hands": [" ".join(h) for h in hands]}
+    r = verify_page(client, "/verifier", json.dumps(changed))
+    text = html.unescape(r.text)
+    assert r.status_code == 200 and "Donne 2" in text
+    assert "✗" in text and "ne correspond pas" in text and "✓ conforme" not in text
+    assert "Sud : la main de l'enregistrement a" in text and "Nord : la main de l'enregistrement a" in text
+    assert "hand of seat" not in text and "seat 0" not in text and "differs" not in text
+
+    english = html.unescape(verify_page(client, "/verify", json.dumps(changed)).text)
+    assert "Deal 2" in english and "South: the record's hand has" in english and "✗" in english
+
+
+def test_a_record_with_nothing_checkable_says_so(client: TestClient) -> None:
+    table_id, _human, _first = play_first_deal(client)
+    record = client.get(f"/table/{table_id}/donne/1/record.json").json()
+    del record["dealing"]
+    for path, says, never in (
+        ("/verifier", "Aucune donne de cet enregistrement n'est vérifiable", "conformes"),
+        ("/verify", "No deal of this record can be checked", "matches"),
+    ):
+        r = verify_page(client, path, json.dumps(record))
+        text = html.unescape(r.text)
+        assert r.status_code == 200 and says in text and never not in text
+
+
+@pytest.mark.parametrize(
+    ("raw", "says"),
+    [
+        (b'{"rules": "classic",\n "dealer": 0,,}', "ligne 2, colonne 14"),
+        (b"\xff\xfe{}", "pas du texte UTF-8"),
+        (b"[1, 2", "ligne 1, colonne 6"),
+    ],
+)
+def test_a_malformed_upload_gets_a_plain_sentence(client: TestClient, raw: bytes, says: str) -> None:
+    fields = {"csrf": csrf_of(client, "/verifier"), "record": ""}
+    r = client.post("/verifier", data=fields, files={"file": ("r.json", raw, "application/json")})
+    text = html.unescape(r.text)
+    assert r.status_code == 400 and says in text, text
+    assert "Expecting" not in text and "char " not in text and "Traceback" not in text

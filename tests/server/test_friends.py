@@ -313,6 +313,9 @@ def test_an_idle_player_is_warned_then_the_computer_plays_one_move(make_client: 
         assert played["last"]["played_by"] == "idle" and played["last"]["seat"] == idle
         assert played["last"]["text"].startswith("Temps écoulé")
         assert live.seats[idle].stand_in is None  # one move only: the seat stays the person's
+        told = wait_for(sleeper, lambda m: m["type"] == "state" and m.get("played_for_you"))
+        assert told["played_for_you"]["count"] == 1
+        assert told["played_for_you"]["text"].startswith("Votre temps était écoulé : l'ordinateur a joué pour vous ")
 
 
 def test_quick_messages_reach_the_other_seats_and_are_limited(make_client: Any) -> None:
@@ -399,3 +402,68 @@ def test_hostile_guest_names_are_refused_plainly(client: TestClient, name: str) 
         return
     assert r.status_code == 400 and "Donnez un nom de 1 à 20" in html.unescape(r.text)
     assert live_table(client, table_id).seats[1].kind == "bot"
+def test_the_next_deal_says_who_dealt_it_to_the_others(client: TestClient) -> None:
+    host, (paul,), table_id, _code = seated_table(client, ("Paul", 2))
+    with host.connect(table_id) as h, paul.connect(table_id) as p:
+        h.next_state()
+        p.next_state()
+        assert h.answer(h.send("host", op="start"))["type"] == "ack"
+        seats = {0: h, 2: p}
+        for player in seats.values():
+            drain(player, live_table(client, table_id).seq)
+        seq = lambda: live_table(client, table_id).seq  # noqa: E731
+        last = play_deal(seats, seq)
+        assert last["awaiting_next_deal"]
+        # Paul goes on: the host is told who dealt the next deal, in her words.
+        assert p.answer(p.send("next_deal"))["type"] == "ack"
+        dealt = drain(h, seq())
+        assert not dealt["awaiting_next_deal"] and dealt["game"]["deal_number"] == 2
+        assert dealt["dealt_by"] == {"seat": 2, "text": "Nord (Paul) a lancé la donne suivante."}
+        mine = drain(p, seq())
+        assert mine["dealt_by"]["seat"] == 2 and mine["dealt_by"]["text"] == "Vous avez lancé la donne suivante."
+        # Later states of the same deal still say it (a page that missed the deal's state).
+        later = play_deal(seats, seq)
+        assert later["awaiting_next_deal"] and later["dealt_by"]["seat"] == 2
+
+
+def test_a_person_back_is_told_what_the_computer_played_for_them(make_client: Any) -> None:
+    client = make_client(grace_seconds=0.3, idle_warning_seconds=60, idle_move_seconds=120)
+    host, (paul,), table_id, _code = seated_table(client, ("Paul", 2))
+    with host.connect(table_id) as h:
+        h.next_state()
+        with paul.connect(table_id) as p:
+            p.next_state()
+            wait_for(h, lambda m: m["type"] == "presence" and m["seats"][2]["presence"] == "here")
+            assert h.answer(h.send("host", op="start"))["type"] == "ack"
+        wait_for(h, lambda m: m["type"] == "state" and m["last"] and m["last"].get("seat_change"))
+        live = live_table(client, table_id)
+        state = h.latest_state()
+        assert state["played_for_you"] is None  # the host played her own moves
+        for _ in range(400):
+            if len([s for s in live.steps if s.played_by == "away" and s.seat == 2]) >= 2:
+                break
+            state = h.act(state) if is_my_turn(state) else h.next_state()
+        by_computer = [s for s in live.steps if s.played_by == "away" and s.seat == 2]
+        assert len(by_computer) >= 2
+        with paul.connect(table_id) as p:
+            back = p.next_state()
+            told = back["played_for_you"]
+            assert told is not None and told["count"] == len([s for s in live.steps if s.played_by and s.seat == 2])
+            assert told["text"].startswith("Pendant votre absence, l'ordinateur a joué pour vous : ")
+            assert told["until"] == max(s.seq for s in live.steps if s.played_by and s.seat == 2)
+            # Once he acts himself, it is no longer said.
+            seats = {0: h, 2: p}
+            for _ in range(400):
+                if any(s.seat == 2 and s.kind == "action" and s.played_by is None for s in live.steps):
+                    break
+                if live.game.awaiting_deal or live.game.is_over:
+                    break
+                mover = seats.get(live.game.to_move)
+                if mover is None:
+                    h.next_state()
+                    continue
+                mine = drain(mover, live.seq)
+                if is_my_turn(mine):
+                    mover.act(mine)
+            if any(s.seat == 2 and s.kind == "action" and s.played_by is None for s in live.steps):
+                assert drain(p, live.seq)["played_for_you"] is None

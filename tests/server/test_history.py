@@ -19,6 +19,8 @@ from server_helpers import Human, create_solo, new_guest, post_form, run_async
 from sqlalchemy import create_engine, select, text
 from starlette.testclient import TestClient
 
+from coinche.cli import main
+from coinche.engine.dealing import check_record
 from coinche.engine.game import Game
 from coinche.engine.record import decode_record, parse_record, replay
 from coinche.engine.rules import RuleSet
@@ -46,11 +48,11 @@ def sign_up(client: TestClient, name: str) -> None:
     assert r.status_code == 303, r.text
 
 
-def play_and_give_up(client: TestClient) -> str:
-    """A solo table whose first deal is played to its end, then given up; its id."""
-    table_id = create_solo(client, "classic", 1000, "beginner")
+def play_and_give_up(client: TestClient, deals: int = 1) -> str:
+    """A solo table whose first ``deals`` deals are played to their end, then given up; its id."""
+    table_id = create_solo(client, "classic", 3000, "beginner")
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
-        state = Human(ws, max_deals=1).play_game()
+        state = Human(ws, max_deals=deals).play_game()
     assert state["awaiting_next_deal"] or state["over"], state
     r = post_form(client, f"/partie/{table_id}/abandonner", {}, page="/compte")
     assert r.status_code == 303, r.text
@@ -330,3 +332,32 @@ def test_games_finished_before_the_migration_are_listed_and_their_deals_filled_i
         assert deal.score == tuple(game.deals[0].result().score)  # type: ignore[union-attr]
     finally:
         store.close()
+
+
+def test_the_whole_game_record_carries_each_deals_seed_and_passes_the_checks(
+    client: TestClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sign_up(client, "Zoé")
+    table_id = play_and_give_up(client, deals=2)
+    record = client.get(f"/table/{table_id}/record.json")
+    assert record.status_code == 200
+    data = record.json()
+    assert [d["dealing"]["number"] for d in data["deals"]] == [1, 2]
+    checks = check_record(decode_record(record.content))
+    assert [(c.number, c.ok, c.commitment_ok, c.hands_ok) for c in checks] == [
+        (1, True, True, True),
+        (2, True, True, True),
+    ]
+
+    path = tmp_path / "game.json"
+    path.write_bytes(record.content)
+    assert main(["verify", "--strict", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == [f"{path}: deal {n}: hands and commitment check" for n in (1, 2)]
+
+    token = re.search(r'name="csrf" value="([^"]+)"', client.get("/verifier").text)
+    assert token is not None
+    page = client.post("/verifier", data={"csrf": token[1], "record": record.text})
+    text = html.unescape(page.text)
+    assert page.status_code == 200 and "Toutes les donnes vérifiables sont conformes" in text
+    assert "Donne 1" in text and "Donne 2" in text and "pas vérifiable" not in text

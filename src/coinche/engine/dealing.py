@@ -18,7 +18,7 @@ import hmac
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from .cards import CardSet, cards_str
 from .record import RecordError, parse_record
@@ -140,26 +140,57 @@ class DealingInfo:
         return DealingInfo(table, number, commit, seed)
 
 
-def verify(info: DealingInfo, hands: Sequence[CardSet], dealer: int) -> list[str]:
+@dataclass(frozen=True)
+class Fault:
+    """One thing a deal's seed does not give back, as data (the site words it in each
+    language with its seat names; ``text`` is the command line's English line).
+
+    ``kind``: ``unrevealed`` (no seed), ``commitment`` (``computed`` from the seed, ``given``
+    by the record) or ``hand`` (``seat``'s hand in the record has ``extra`` where the seed
+    deals ``missing``, both in record notation, empty for none)."""
+
+    kind: Literal["unrevealed", "commitment", "hand"]
+    seat: int = 0
+    extra: str = ""
+    missing: str = ""
+    computed: str = ""
+    given: str = ""
+
+    @property
+    def text(self) -> str:
+        if self.kind == "unrevealed":
+            return "the seed is not revealed: the deal cannot be checked"
+        if self.kind == "commitment":
+            return f"commitment differs: the seed gives {self.computed}, the record says {self.given}"
+        return (
+            f"hand of seat {self.seat} differs: the record has {self.extra or 'nothing'} "
+            f"where the seed deals {self.missing or 'nothing'}"
+        )
+
+
+def faults(info: DealingInfo, hands: Sequence[CardSet], dealer: int) -> list[Fault]:
     """What is wrong with a finished deal's ``dealing`` (empty: the seed gives the
-    commitment and the hands): one English line per problem."""
+    commitment and the hands)."""
     if info.seed is None:
-        return ["the seed is not revealed: the deal cannot be checked"]
+        return [Fault("unrevealed")]
     seed = bytes.fromhex(info.seed)
-    problems: list[str] = []
+    found: list[Fault] = []
     computed = commitment(seed, info.table, info.number)
     if computed != info.commitment:
-        problems.append(f"commitment differs: the seed gives {computed}, the record says {info.commitment}")
+        found.append(Fault("commitment", computed=computed, given=info.commitment))
     dealt = hands_from_seed(seed, dealer)
     for seat in range(4):
         held = hands[seat] if seat < len(hands) else 0
         if dealt[seat] != held:
             extra, missing = held & ~dealt[seat], dealt[seat] & ~held
-            problems.append(
-                f"hand of seat {seat} differs: the record has {cards_str(extra) or 'nothing'} "
-                f"where the seed deals {cards_str(missing) or 'nothing'}"
-            )
-    return problems
+            found.append(Fault("hand", seat=seat, extra=cards_str(extra), missing=cards_str(missing)))
+    return found
+
+
+def verify(info: DealingInfo, hands: Sequence[CardSet], dealer: int) -> list[str]:
+    """What is wrong with a finished deal's ``dealing`` (empty: the seed gives the
+    commitment and the hands): one English line per problem."""
+    return [fault.text for fault in faults(info, hands, dealer)]
 
 
 @dataclass(frozen=True)
@@ -168,30 +199,46 @@ class DealCheck:
     (not verifiable); ``problems`` empty when the commitment and the hands check."""
 
     number: int
-    """The deal's place in the record, from 1."""
+    """The deal's number as the players counted it, from 1: its place in a game's record;
+    a lone deal's ``deal`` key (the site's records carry it), else its dealing number."""
     info: DealingInfo | None
-    problems: tuple[str, ...] = ()
+    faults: tuple[Fault, ...] = ()
     commitment_ok: bool = False
     hands_ok: bool = False
 
     @property
+    def problems(self) -> tuple[str, ...]:
+        """The faults in English, one line each (the command line's words)."""
+        return tuple(fault.text for fault in self.faults)
+
+    @property
     def ok(self) -> bool:
-        return self.info is not None and not self.problems
+        return self.info is not None and not self.faults
 
 
 def check_deal(number: int, info: DealingInfo, hands: Sequence[CardSet], dealer: int) -> DealCheck:
-    """One deal's check: what ``verify`` says, and which of the two facts hold."""
-    problems = tuple(verify(info, hands, dealer))
+    """One deal's check: its faults, and which of the two facts hold."""
+    found = tuple(faults(info, hands, dealer))
     if info.seed is None:
-        return DealCheck(number, info, problems)
+        return DealCheck(number, info, found)
     seed = bytes.fromhex(info.seed)
     return DealCheck(
         number,
         info,
-        problems,
+        found,
         commitment_ok=commitment(seed, info.table, info.number) == info.commitment,
         hands_ok=hands_from_seed(seed, dealer) == tuple(hands),
     )
+
+
+def _lone_deal_number(data: Mapping[str, Any]) -> int:
+    """The number a lone deal's record gives itself: its ``deal`` key, else its dealing
+    number, else 1 (a whole number from 1 to ``MAX_DEAL_NUMBER``, else ignored)."""
+    dealing = data.get("dealing")
+    for value in (data.get("deal"), dealing.get("number") if isinstance(dealing, Mapping) else None):
+        if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_DEAL_NUMBER:
+            return value
+    return 1
 
 
 def check_record(data: Any) -> list[DealCheck]:
@@ -200,7 +247,8 @@ def check_record(data: Any) -> list[DealCheck]:
     record = parse_record(data)
     raw = data["deals"] if record.is_game else [data]
     out: list[DealCheck] = []
-    for n, (dr, d) in enumerate(zip(record.deals, raw, strict=True), start=1):
+    first = 1 if record.is_game else _lone_deal_number(data)
+    for n, (dr, d) in enumerate(zip(record.deals, raw, strict=True), start=first):
         if "dealing" not in d:
             out.append(DealCheck(n, None))
             continue

@@ -39,6 +39,16 @@ class RecordError(EngineError):
     """A record that is not well formed (bad JSON shape, a card dealt twice, unknown profile)."""
 
 
+class NotJSONError(RecordError):
+    """Bytes that are not UTF-8 JSON: ``line`` and ``column`` (from 1) of the first fault
+    in the text, None when the bytes are not UTF-8 text at all."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        self.column = column
+
+
 class ReplayError(EngineError):
     """A record whose calls or cards break the rules; the message says where and which rule."""
 
@@ -107,8 +117,10 @@ def decode_record(raw: bytes) -> Any:
     are not UTF-8 JSON, hold a number too long, or nest too deeply."""
     try:
         return json.loads(raw.decode("utf-8"), parse_int=_json_int)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise RecordError(f"not valid JSON: {e}") from None
+    except UnicodeDecodeError as e:
+        raise NotJSONError(f"not valid JSON: {e}") from None
+    except json.JSONDecodeError as e:
+        raise NotJSONError(f"not valid JSON: {e}", e.lineno, e.colno) from None
     except _HugeNumber as e:
         raise RecordError(f"not a usable record: a number of {e.digits} digits") from None
     except RecursionError:

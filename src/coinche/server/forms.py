@@ -98,7 +98,9 @@ def _urlencoded(body: bytes, max_fields: int) -> list[tuple[str, str]]:
 
 def _multipart(body: bytes, boundary: bytes, max_fields: int, files: bool = False) -> list[tuple[str, str]]:
     """The text parts of a complete multipart body; a file part is refused unless ``files``
-    (the verification page's upload), then read as UTF-8 text."""
+    (the verification page's upload), then read as UTF-8 text; a file's bytes that are not
+    UTF-8 are kept as lone surrogates (``surrogateescape``), so the page that reads it can
+    say plainly that the file is not text rather than refuse the whole form."""
     if not boundary:
         raise HTTPException(400)
     items: list[tuple[str, str]] = []
@@ -131,7 +133,8 @@ def _multipart(body: bytes, boundary: bytes, max_fields: int, files: bool = Fals
             raise HTTPException(400)
         if len(items) >= max_fields:
             raise HTTPException(400)
-        items.append((options[b"name"].decode("utf-8"), bytes(data).decode("utf-8")))
+        errors = "surrogateescape" if b"filename" in options else "strict"
+        items.append((options[b"name"].decode("utf-8"), bytes(data).decode("utf-8", errors)))
 
     try:
         parser = MultipartParser(

@@ -5,8 +5,9 @@ the record of a whole game (``/table/{id}/record.json``).
 Everything is the visitor's own (a guest's or an account's player): a game of a table they
 never sat at is a 404, as if it did not exist. Each deal links to the deal review
 (``review_pages``: card by card, with its analysis) and to its record; the whole game's
-record holds its finished deals only (an unfinished one would show hidden cards) and is
-read back by the engine and by ``/revoir``.
+record holds its finished deals only (an unfinished one would show hidden cards), each
+with its commitment and revealed seed (``coinche verify`` and ``/verifier`` check them), and
+is read back by the engine and by ``/revoir``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from starlette.routing import BaseRoute, Route
 
 from ..engine.record import game_record
 from . import i18n
+from .fair_deals import dealing_info
 from .history import TABLE_ID, FinishedDeal, History, HistoryGame, Person, cursor_of, parse_cursor
 from .pages import ADDRESSES, page, player_in_session, service_of
 from .seating import seat_names
@@ -182,7 +184,14 @@ async def game_record_json(request: Request) -> Response:
         return JSONResponse({"error": "not_found"}, status_code=404)
     record = game_record(live.game)
     record.pop("seed", None)  # a table's seed would deal the deals still to come
-    finished = [d for d, deal in zip(record["deals"], live.game.deals, strict=True) if deal.is_over]
+    finished = []
+    for n, (d, deal) in enumerate(zip(record["deals"], live.game.deals, strict=True), start=1):
+        if not deal.is_over:
+            continue
+        dealing = dealing_info(live.spec, live.game, n)
+        if dealing is not None:
+            d["dealing"] = dealing.to_json()  # the deal is over: its seed is revealed
+        finished.append(d)
     if not finished:
         return JSONResponse({"error": "not_found"}, status_code=404)
     record["deals"] = finished

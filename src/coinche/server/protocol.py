@@ -7,6 +7,7 @@ what they mean, asks the table service, and sends what this module builds.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Sequence
@@ -28,6 +29,11 @@ from .store import Seat
 from .tables import LiveTable, TableError
 
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+PLAYED_FOR_SCAN = 2000
+"""How far back the log is read for the moves a computer made for a person (about thirty
+deals of a person away; the walk stops at the person's own last move, usually a few steps)."""
+PLAYED_FOR_SHOWN = 16
+"""The latest moves the sentence names; older ones are counted."""
 
 
 # ----- what a client sends -----
@@ -313,6 +319,64 @@ def _person(lang: str, holder: Seat) -> str | None:
     return i18n.gettext(lang, "seat.guest_name", name=holder.name)
 
 
+def dealt_by_json(lang: str, live: LiveTable, seat: int, names: list[str]) -> dict[str, Any] | None:
+    """Who dealt the deal in progress (their request did): a friends' table tells the others
+    who went on, as their summary of the last deal may still be open."""
+    who = live.dealt_by
+    if who is None or live.spec.code is None or not live.started:
+        return None
+    text = (
+        i18n.gettext(lang, "live.dealt_by_you") if who == seat else i18n.gettext(lang, "live.dealt_by", seat=names[who])
+    )
+    return {"seat": who, "text": text}
+
+
+def _move_words(lang: str, action: Action) -> str:
+    """A move in a list: ``80♣``, ``Passe``, ``V♥``."""
+    if is_card(action):
+        return i18n.card_short(lang, card_str(card_of(action)))
+    if is_declaration(action):
+        return i18n.gettext(lang, "live.played_declaration")
+    return i18n.call_name(lang, call_str(action))
+
+
+def played_for_json(lang: str, live: LiveTable, seat: int) -> dict[str, Any] | None:
+    """The moves a computer made for the person at ``seat`` since their own last one (they
+    were away, or let their time run out): told when they are back, until they act. ``until``
+    is the last such step, so a page closes the notice of those moves once."""
+    holder = live.seats[seat]
+    if holder.kind != "human":
+        return None
+    found = []
+    for step in itertools.islice(reversed(live.steps), PLAYED_FOR_SCAN):
+        if step.kind == "action" and step.seat == seat:
+            if step.played_by is None:
+                break
+            found.append(step)
+        elif step.kind == "swap" and seat in (step.seat, step.other_seat):
+            break
+        elif (
+            step.kind == "seat"
+            and step.seat == seat
+            and step.seat_data is not None
+            and step.seat_data.player != holder.player
+        ):
+            break  # someone else held the seat before: those moves were not made for them
+    if not found:
+        return None
+    found.reverse()
+    moves = ", ".join(_move_words(lang, step.action) for step in found[-PLAYED_FOR_SHOWN:] if step.action is not None)
+    if len(found) > PLAYED_FOR_SHOWN:
+        moves = i18n.gettext(lang, "live.played_more", moves=moves, more=len(found) - PLAYED_FOR_SHOWN)
+    key = "live.played_for_away" if any(step.played_by == "away" for step in found) else "live.played_for_idle"
+    return {
+        "count": len(found),
+        "since": found[0].seq,
+        "until": found[-1].seq,
+        "text": i18n.gettext(lang, key, moves=moves),
+    }
+
+
 def state_message(
     live: LiveTable, seat: int, lang: str, free_left: int | None, full: bool, presence: Sequence[str] | None = None
 ) -> dict[str, Any]:
@@ -354,6 +418,8 @@ def state_message(
         "max_deals": live.spec.max_deals,
         "result_lines": [i18n.render(lang, m) for m in result.lines] if result is not None else [],
         "can_continue": not live.spec.uses_free_deals or free_left is None or free_left > 0,
+        "dealt_by": dealt_by_json(lang, live, seat, names),
+        "played_for_you": played_for_json(lang, live, seat) if started else None,
     }
 
 

@@ -32,6 +32,12 @@ def seat_names(lang: str, direction: str, viewer: int) -> list[str]:
     return [i18n.gettext(lang, f"seat.{p}") for p in seat_positions(direction, viewer)]
 
 
+def record_seat_names(lang: str, direction: str) -> list[str]:
+    """Each seat's name for a record read by anyone (no "you"): "Sud", "Est"... as the
+    site's tables place them, seat 0 in the South."""
+    return [i18n.gettext(lang, f"seat.short.{p}") for p in seat_positions(direction, 0)]
+
+
 def people_names(lang: str, direction: str, viewer: int, people: list[str | None]) -> list[str]:
     """``seat_names`` with the name of each other person at a friends' table: "Sud (vous)",
     "Ouest (Paul)", "Nord (Marie)"; ``people``: the name at each seat, None for a computer."""

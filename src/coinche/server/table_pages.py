@@ -143,14 +143,18 @@ async def table_page(request: Request) -> Response:
     if live is None or player is None or live.seat_of(player) is None:
         raise HTTPException(404)
     lang = lang_of(request)
+    friends = live.spec.code is not None
+    words = i18n.js_catalogue(lang)
+    if not friends:  # the friends' table's words go with its module, which a solo table never loads
+        words = {key: text for key, text in words.items() if not key.startswith("js.friends.")}
     return page(
         request,
         "table.html",
         table_id=live.id,
         profile=live.spec.rules.name,
         rules_url=rules_pages.rules_url(lang, live.spec.rules.name),
-        catalogue=json.dumps(i18n.js_catalogue(lang), ensure_ascii=False),
-        friends=live.spec.code is not None,
+        catalogue=json.dumps(words, ensure_ascii=False),
+        friends=friends,
         phrases=PHRASES,
         friend_levels=FRIEND_LEVELS,
     )

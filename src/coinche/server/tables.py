@@ -175,6 +175,9 @@ class LiveTable:
     void_deals: int = 0
     """Void deals (four passes) ended by the steps read since last taken: their free deals
     are given back by whoever stored the step."""
+    dealt_by: int | None = None
+    """The seat whose request dealt the deal in progress (or the last one), None when no
+    ``deal`` step dealt it (a computers' table, an old log): the others are told who went on."""
 
     @staticmethod
     def build(spec: TableSpec, steps: Sequence[Step]) -> LiveTable:
@@ -208,6 +211,7 @@ class LiveTable:
             assert step.action is not None
             if game.awaiting_deal:
                 game.deal_next()
+                self.dealt_by = None
             deal = game.current
             assert deal is not None
             game.replay_entry(step.action)
@@ -220,6 +224,7 @@ class LiveTable:
         elif step.kind == "deal":
             if game.awaiting_deal:
                 game.deal_next()
+                self.dealt_by = step.seat
         elif step.kind == "swap":
             assert step.other_seat is not None
             seats = self.seats

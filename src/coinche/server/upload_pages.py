@@ -24,14 +24,14 @@ from starlette.routing import BaseRoute, Route
 
 from ..engine.errors import EngineError
 from ..engine.game import Game
-from ..engine.record import deal_record, decode_record, parse_record, replay
+from ..engine.record import NotJSONError, deal_record, decode_record, parse_record, replay
 from . import i18n
 from .account_pages import address_of, limits_of
 from .pages import ADDRESSES, lang_of, page, player_in_session, player_of
 from .review import analysis_view, contract_code, review_deal
 from .review_pages import DEAL_NUMBER, render_review, reviews_of
 from .seating import seat_positions
-from .verify_page import read_record_form
+from .verify_page import read_record_form, record_error_words
 
 PATHS: Final = {lang: ADDRESSES[lang]["replay"] for lang in i18n.LANGUAGES}
 UPLOAD_ID: Final = re.compile(r"[A-Za-z0-9_-]{8,16}")
@@ -67,6 +67,8 @@ def _page_for(lang: str) -> Any:
                     return response
                 try:
                     game = check_record(posted.raw)
+                except NotJSONError as e:  # a plain sentence, never the JSON parser's text
+                    error, status = record_error_words(lang, e), 400
                 except EngineError as e:
                     error, status = i18n.gettext(lang, "replay.bad_record", message=str(e)), 400
                 else:

@@ -16,11 +16,12 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..engine.dealing import DealCheck, check_record
+from ..engine.dealing import DealCheck, Fault, check_record
 from ..engine.errors import EngineError
-from ..engine.record import decode_record
+from ..engine.record import NotJSONError, decode_record, parse_record
 from . import i18n
 from .pages import ADDRESSES, page, read_checked_form
+from .seating import record_seat_names
 
 PATHS: Final = {lang: ADDRESSES[lang]["verify"] for lang in i18n.LANGUAGES}
 MAX_RECORD_BYTES: Final = 256 * 1024
@@ -39,10 +40,23 @@ def check_text(raw: bytes, lang: str) -> tuple[str | None, list[dict[str, Any]]]
     if len(raw) > MAX_RECORD_BYTES:
         return i18n.gettext(lang, "verify.too_large", size=MAX_RECORD_BYTES // 1024), []
     try:
-        checks = check_record(decode_record(raw))
+        data = decode_record(raw)
+        checks = check_record(data)
+        names = record_seat_names(lang, parse_record(data).rules.direction)
     except EngineError as e:
-        return i18n.gettext(lang, "verify.bad_record", message=str(e)), []
-    return None, [_deal_words(check, lang) for check in checks]
+        return record_error_words(lang, e), []
+    return None, [_deal_words(check, lang, names) for check in checks]
+
+
+def record_error_words(lang: str, error: EngineError) -> str:
+    """Why a record is refused, in the visitor's language: bytes that are not JSON get a
+    plain sentence with the line and column (never the JSON parser's own text); any other
+    fault is the engine's one-line English message."""
+    if isinstance(error, NotJSONError):
+        if error.line is None or error.column is None:
+            return i18n.gettext(lang, "verify.not_utf8")
+        return i18n.gettext(lang, "verify.not_json", line=error.line, column=error.column)
+    return i18n.gettext(lang, "verify.bad_record", message=str(error))
 
 
 @dataclass(frozen=True)
@@ -69,7 +83,7 @@ async def read_record_form(request: Request, lang: str) -> PostedRecord:
     pasted, upload = form.get("record"), form.get("file")
     text = pasted if isinstance(pasted, str) else ""
     chosen = upload if isinstance(upload, str) and upload.strip() else text
-    raw = chosen.encode("utf-8", "replace")
+    raw = chosen.encode("utf-8", "surrogateescape" if chosen is upload else "replace")  # a file's own bytes
     if len(text) > MAX_RECORD_BYTES:
         text = ""  # not shown back
     if len(raw) > MAX_RECORD_BYTES:
@@ -79,8 +93,24 @@ async def read_record_form(request: Request, lang: str) -> PostedRecord:
     return PostedRecord(raw, text)
 
 
-def _deal_words(check: DealCheck, lang: str) -> dict[str, Any]:
-    out: dict[str, Any] = {"title": i18n.gettext(lang, "verify.deal", n=check.number), "ok": check.ok}
+def _fault_words(fault: Fault, lang: str, names: list[str]) -> str:
+    """One fault in the visitor's language, seats named as the site's tables name them."""
+    if fault.kind == "unrevealed":
+        return i18n.gettext(lang, "verify.fault.unrevealed")
+    if fault.kind == "commitment":
+        return i18n.gettext(lang, "verify.fault.commitment", computed=fault.computed, given=fault.given)
+    nothing = i18n.gettext(lang, "verify.fault.nothing")
+    return i18n.gettext(
+        lang,
+        "verify.fault.hand",
+        seat=names[fault.seat],
+        extra=" ".join(i18n.card_short(lang, c) for c in fault.extra.split()) or nothing,
+        missing=" ".join(i18n.card_short(lang, c) for c in fault.missing.split()) or nothing,
+    )
+
+
+def _deal_words(check: DealCheck, lang: str, names: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {"title": i18n.gettext(lang, "verify.deal_heading", n=check.number), "ok": check.ok}
     if check.info is None:
         out["facts"] = [i18n.gettext(lang, "verify.not_verifiable")]
         out["checkable"] = False
@@ -91,7 +121,7 @@ def _deal_words(check: DealCheck, lang: str) -> dict[str, Any]:
         for key, holds in (("verify.commitment_ok", check.commitment_ok), ("verify.hands_ok", check.hands_ok))
         if holds
     ]
-    out["problems"] = list(check.problems)
+    out["problems"] = [_fault_words(fault, lang, names) for fault in check.faults]
     return out
 
 
@@ -119,11 +149,20 @@ def _page_for(lang: str) -> Any:
             error=error,
             results=results,
             record_text=text,
-            all_ok=bool(results) and all(r["ok"] or not r["checkable"] for r in results),
+            verdict=verdict(results),
             doc_path=DOC_PATH,
         )
 
     return verify
+
+
+def verdict(results: list[dict[str, Any]]) -> str:
+    """The line over the results: ``all_ok`` only when some deal was checked and every
+    checked deal matches; ``nothing_checkable`` when no deal carries a seed."""
+    checked = [r for r in results if r["checkable"]]
+    if not checked:
+        return "nothing_checkable"
+    return "all_ok" if all(r["ok"] for r in checked) else "some_failed"
 
 
 async def dealing_doc(request: Request) -> Response:

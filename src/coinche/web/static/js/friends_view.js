@@ -47,7 +47,10 @@ export class FriendsView {
     this.saidSeq = null;
     this.lobbyKey = '';
     this.leaving = false;
+    this.playedForSeen = -1;
     this.listen();
+    const n = document.getElementById('notice');
+    n.addEventListener('click', (e) => e.target.closest('.notice-close') && n.dataset.kind === 'played_for' && (this.playedForSeen = +n.dataset.until), true);
   }
 
   get state() {
@@ -84,8 +87,20 @@ export class FriendsView {
     } else {
       this.renderBadges();
       this.showSeatChange(prev);
+      this.showPlayedFor();
       this.checkIdle();
     }
+  }
+
+  /** The computer's moves for this person, until closed or they act. */
+  showPlayedFor() {
+    const told = this.state.played_for_you;
+    const n = document.getElementById('notice');
+    if (!told || told.until <= this.playedForSeen || !(n.hidden || n.dataset.kind === 'played_for')) return;
+    if (n.dataset.until !== String(told.until)) say(told.text);
+    n.querySelector('.notice-text').textContent = told.text;
+    Object.assign(n.dataset, { kind: 'played_for', until: told.until });
+    n.hidden = false;
   }
 
   /** A seat change that made this state (in the lobby; the table says it during the game). */
@@ -276,6 +291,8 @@ export class FriendsView {
       return;
     }
     const els = this.els;
+    const summary = document.getElementById('summary'); // held open, it hides this
+    if (summary.open && !this.state.awaiting_next_deal) summary.close();
     let left = Number(message.seconds) || 0;
     this.idleKey = this.turnKey();
     els.idleText.textContent = message.text;

@@ -458,14 +458,20 @@ export class TableView {
     const els = this.els;
     const over = gameOver(s);
     if (!s.awaiting_next_deal && !over) {
+      // another person went on: the summary stays
+      const by = s.dealt_by;
+      const held = this.summaryKey && (els.summary.open || this.whenIdle) && by && by.seat !== s.table.you;
       this.summaryKey = '';
       this.whenIdle = null;
-      if (els.summary.open) els.summary.close();
+      if (held && !els.summary.querySelector(':disabled')) this.holdSummary(by.text);
+      else if (els.summary.open && !this.summaryHeld) els.summary.close();
       return;
     }
     const key = `${s.game.deal_number}:${over}:${s.can_continue}`;
     if (key === this.summaryKey) return;
     this.summaryKey = key;
+    this.summaryState = s;
+    this.summaryHeld = false;
     this.whenIdle = null;
     const open = () => {
       this.openSummary();
@@ -475,6 +481,20 @@ export class TableView {
     };
     if (this.trick.holding || this.timeline.length) this.whenIdle = open;
     else open();
+  }
+
+  /** The summary kept open, saying who went on. */
+  holdSummary(text) {
+    const sum = this.els.summary;
+    if (!sum.open) {
+      sum.innerHTML = summaryHTML(this.summaryState);
+      sum.showModal();
+    }
+    sum.querySelector('h2').insertAdjacentHTML('afterend', `<p class="went-on" role="status">${esc(text)}</p>`);
+    sum.querySelector('[data-do="next"]')?.remove();
+    sum.querySelector('[data-do="close"]').focus();
+    this.summaryHeld = true;
+    say(text);
   }
 
   // ----- the live region, focus, thinking -----
@@ -592,6 +612,7 @@ export class TableView {
       }
     });
     els.summary.addEventListener('close', () => {
+      this.summaryHeld = false;
       if (this.state) els.summaryButton.hidden = !(this.state.awaiting_next_deal || gameOver(this.state));
       if (!els.summaryButton.hidden) els.summaryButton.focus();
     });
