@@ -167,3 +167,41 @@ def test_the_experts_reasons_render_in_french() -> None:
     french = i18n.render("fr", decision.reason)
     assert french != decision.explanation
     assert "attendu" in french or "passe" in french
+
+
+@pytest.mark.parametrize(
+    ("lang", "count", "text"),
+    [
+        ("fr", 0, "après 0 partie classée"),
+        ("fr", 1, "après 1 partie classée"),
+        ("fr", 2, "après 2 parties classées"),
+        ("en", 0, "after 0 rated games"),
+        ("en", 1, "after 1 rated game"),
+        ("en", 12, "after 12 rated games"),
+    ],
+)
+def test_plural_forms_come_from_the_catalogue(lang: str, count: int, text: str) -> None:
+    said = i18n.ngettext(lang, "player.chart_down", count, start=1000, last=924, low=924, high=1000)
+    assert text in said, said
+
+
+def test_plural_entries_have_their_forms_in_both_languages() -> None:
+    """A plural entry's singular is what ``gettext`` reads; a key without plural forms is
+    read by ``ngettext`` as ``gettext`` does, with the count filled in."""
+    assert "{count} partie classée" in i18n.catalogue("fr")["player.chart_up"]
+    assert i18n.ngettext("fr", "player.axis_games", 3) == "Parties classées"
+    assert i18n.ngettext("de", "player.chart_flat", 2, last=1, low=1, high=1).startswith("Unchanged")
+
+
+@pytest.mark.parametrize(
+    ("lang", "part", "whole", "text"),
+    [("fr", 1, 2, "50\u00a0%"), ("en", 1, 2, "50%"), ("fr", 2, 3, "67\u00a0%"), ("en", 0, 5, "0%"), ("fr", 3, 0, "–")],
+)
+def test_percentages_are_written_the_languages_way(lang: str, part: int, whole: int, text: str) -> None:
+    assert i18n.percent(lang, part, whole) == text
+    assert "." not in i18n.percent(lang, part, whole)
+
+
+def test_numbers_are_written_the_languages_way() -> None:
+    assert i18n.number("fr", 1234.5, 1) == "1\u202f234,5"
+    assert i18n.number("en", 1234.5, 1) == "1,234.5"
