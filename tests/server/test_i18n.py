@@ -15,6 +15,7 @@ from coinche.engine.messages import ENGLISH, Message
 from coinche.engine.rules import OPTION_NAMES, PROFILES
 from coinche.server import i18n, rules_content, table_pages
 from coinche.server.friends import PHRASES
+from coinche.server.protocol import adaptive_label
 from coinche.server.tables import LEVELS
 
 LOCALE = i18n.LOCALE
@@ -205,3 +206,34 @@ def test_percentages_are_written_the_languages_way(lang: str, part: int, whole: 
 def test_numbers_are_written_the_languages_way() -> None:
     assert i18n.number("fr", 1234.5, 1) == "1\u202f234,5"
     assert i18n.number("en", 1234.5, 1) == "1,234.5"
+
+
+@pytest.mark.parametrize(
+    ("level", "fr", "en"),
+    [
+        (0.0, "Adaptatif : Débutant", "Adaptive: Beginner"),
+        (0.02, "Adaptatif : surtout Débutant", "Adaptive: mostly Beginner"),
+        (0.25, "Adaptatif : entre Débutant et Confirmé", "Adaptive: between Beginner and Intermediate"),
+        (0.5, "Adaptatif : Confirmé", "Adaptive: Intermediate"),
+        (0.95, "Adaptatif : surtout Expert", "Adaptive: mostly Expert"),
+    ],
+)
+def test_the_adaptive_level_in_words(level: float, fr: str, en: str) -> None:
+    """No knob percentage ("Adaptatif 2 %" read as a strength of 2 %): the level played."""
+    assert adaptive_label("fr", level) == fr
+    assert adaptive_label("en", level) == en
+
+
+@pytest.mark.parametrize(
+    ("meld", "text"), [("tierce 9C", "Tierce to the nine of clubs"), ("cent AS", "Hundred to the ace of spades")]
+)
+def test_english_runs_name_their_top_card_in_lower_case(meld: str, text: str) -> None:
+    kind, top = meld.split()
+    shown = i18n.gettext(
+        "en",
+        "meld.run",
+        kind=i18n.gettext("en", f"meld.{kind}"),
+        top=i18n.gettext("en", f"meld.to.{top[0]}"),
+        suit=i18n.gettext("en", f"suit.of.{top[1]}"),
+    )
+    assert shown == text

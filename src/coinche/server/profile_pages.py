@@ -145,9 +145,9 @@ def chart_of(history: list[tuple[datetime, int]]) -> Chart | None:
 
 def chart_caption(lang: str, chart: Chart) -> str:
     """What the chart says in words, its direction told truthfully ("De 1000 à 924": down)."""
-    key = "player.chart_up" if chart.last > chart.start else "player.chart_down" if chart.last < chart.start else "player.chart_flat"
+    way = "up" if chart.last > chart.start else "down" if chart.last < chart.start else "flat"
     return i18n.ngettext(
-        lang, key, chart.games, start=chart.start, last=chart.last, low=chart.low, high=chart.high
+        lang, f"player.chart_{way}", chart.games, start=chart.start, last=chart.last, low=chart.low, high=chart.high
     )
 
 
