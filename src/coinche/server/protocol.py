@@ -296,6 +296,9 @@ def friends_json(live: LiveTable, seat: int) -> dict[str, Any] | None:
         "link": f"/rejoindre/{spec.code}",
         "host_seat": live.seat_of(spec.host) if spec.host is not None else None,
         "you_host": live.seats[seat].player == spec.host,
+        # the lobby names the seats as the invitation does, alike for everyone (at the
+        # table each person sees themselves at the bottom: the lobby says so)
+        "lobby_positions": seat_positions(spec.rules.direction, 0),
         "started": live.started,
         "late_joins": spec.late_joins,
     }
