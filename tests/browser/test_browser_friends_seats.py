@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import re
 
+from conftest import DESKTOP, LIVE_RECORDER, new_page
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from test_browser_friends import TABLE_URL, host_table
-
-from conftest import DESKTOP, LIVE_RECORDER, new_page
 
 
 def person(browser: Browser, base: str, made: list[BrowserContext]) -> Page:

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import LIVE_RECORDER, new_page
 from playwright.sync_api import Browser, Page, expect
 from test_browser_friends import TABLE_URL, host_table
-
-from conftest import LIVE_RECORDER, new_page
 
 PHONE_390 = {"width": 390, "height": 844}
 SHOTS = Path("/tmp/ui1-phone")
@@ -75,7 +74,7 @@ def test_no_page_scrolls_sideways_on_a_phone(browser: Browser, server: str) -> N
     page.goto("/")
     play = page.get_by_role("button", name="Jouer", exact=True)
     box = play.bounding_box()
-    assert box is not None and box["y"] + box["height"] <= PHONE_390["height"], f"Jouer is below the first screen: {box}"
+    assert box is not None and box["y"] + box["height"] <= PHONE_390["height"], f"Jouer below the first screen: {box}"
 
     # A solo table.
     page.get_by_role("button", name="Jouer", exact=True).tap()
