@@ -52,9 +52,7 @@ def check_summary_top(table: Table, name: str) -> None:
     table.page.screenshot(path=str(ARTIFACTS / f"summary-{name}.png"))
 
 
-@pytest.mark.parametrize(
-    ("width", "height", "how"), [(1366, 768, "keyboard"), (1440, 900, "click"), (390, 844, "tap")]
-)
+@pytest.mark.parametrize(("width", "height", "how"), [(1366, 768, "keyboard"), (1440, 900, "click"), (390, 844, "tap")])
 def test_the_summary_opens_at_its_top(
     generous_server: str, make_page: Callable[..., Page], width: int, height: int, how: Any
 ) -> None:
