@@ -239,6 +239,8 @@ def test_english_runs_name_their_top_card_in_lower_case(meld: str, text: str) ->
     assert shown == text
 
 
-@pytest.mark.parametrize(("count", "text"), [(1, "il vous reste 1 donne gratuite."), (2, "il vous reste 2 donnes gratuites.")])
+@pytest.mark.parametrize(
+    ("count", "text"), [(1, "il vous reste 1 donne gratuite."), (2, "il vous reste 2 donnes gratuites.")]
+)
 def test_the_guests_free_deals_in_the_singular_and_plural(count: int, text: str) -> None:
     assert text in i18n.ngettext("fr", "accounts.page.guest", count)
