@@ -211,11 +211,11 @@ def test_numbers_are_written_the_languages_way() -> None:
 @pytest.mark.parametrize(
     ("level", "fr", "en"),
     [
-        (0.0, "Adaptatif : Débutant", "Adaptive: Beginner"),
-        (0.02, "Adaptatif : surtout Débutant", "Adaptive: mostly Beginner"),
-        (0.25, "Adaptatif : entre Débutant et Confirmé", "Adaptive: between Beginner and Intermediate"),
-        (0.5, "Adaptatif : Confirmé", "Adaptive: Intermediate"),
-        (0.95, "Adaptatif : surtout Expert", "Adaptive: mostly Expert"),
+        (0.0, "Adaptatif, au niveau Débutant", "Adaptive, at Beginner level"),
+        (0.02, "Adaptatif, surtout Débutant", "Adaptive, mostly Beginner"),
+        (0.25, "Adaptatif, entre Débutant et Confirmé", "Adaptive, between Beginner and Intermediate"),
+        (0.5, "Adaptatif, au niveau Confirmé", "Adaptive, at Intermediate level"),
+        (0.95, "Adaptatif, surtout Expert", "Adaptive, mostly Expert"),
     ],
 )
 def test_the_adaptive_level_in_words(level: float, fr: str, en: str) -> None:

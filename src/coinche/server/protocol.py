@@ -200,10 +200,10 @@ def level_label(lang: str, live: LiveTable) -> str:
 
 def adaptive_label(lang: str, level: float) -> str:
     """The adaptive computer's knob in words: the level it plays, or the two it mixes
-    ("Adaptatif : surtout Débutant", "Adaptatif : entre Confirmé et Expert")."""
+    ("Adaptatif, surtout Débutant", "Adaptatif, entre Confirmé et Expert")."""
     names = [i18n.gettext(lang, f"level.{KNOB_LEVELS[i]}") for i in level_span(level)]
     if len(names) == 1:
-        shown = names[0]
+        shown = i18n.gettext(lang, "level.at", level=names[0])
     else:
         # the knob's place between the two levels it mixes: the share of the upper one
         upper = level * 2 - level_span(level)[0]
