@@ -129,8 +129,8 @@ def test_adaptive_tags_both_explanations() -> None:
     rules = RuleSet.profile("classic")
     deal = Deal(rules, 3, random_hands(random.Random(4)))
     d = AdaptiveBot(seed=1, level=0.5).choose(deal.view(0))
-    assert d.explanation and d.explanation.startswith("[Adaptive 50% (Confirmed)] ")
-    assert d.private_explanation and d.private_explanation.startswith("[Adaptive 50% (Confirmed)] ")
+    assert d.explanation and d.explanation.startswith("[Adaptive: Intermediate] ")
+    assert d.private_explanation and d.private_explanation.startswith("[Adaptive: Intermediate] ")
     assert d.reason is not None and d.reason.id == "bot.adaptive"
 
 

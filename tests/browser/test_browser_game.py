@@ -12,6 +12,7 @@ import pytest
 from accessibility import assert_accessible
 from playwright.sync_api import Page, expect
 from table_driver import ARTIFACTS, start_solo
+from test_browser_summary import IN_VIEW
 
 MAX_DEALS = 30
 FREE_DEALS = 100
@@ -47,7 +48,7 @@ def check_score_chart(page: Page, deals: int) -> None:
 
 
 def test_a_whole_game_to_its_end(generous_server: str, make_page: Callable[..., Page]) -> None:
-    page = make_page(generous_server)
+    page = make_page(generous_server, viewport={"width": 1366, "height": 768})
     table = start_solo(page, profile="online", target=501)
     expect(page).to_have_url(re.compile(r"/table/[^/]+$"))
     ends = []
@@ -71,6 +72,10 @@ def test_a_whole_game_to_its_end(generous_server: str, make_page: Callable[..., 
     )
     expect(new_game).to_be_visible()
     expect(table.next_deal_button()).to_have_count(0)
+    # at 1366 x 768 the game-over window opens at its top: "Partie terminée", who won
+    for first in (table.summary().locator("#summary-title"), table.summary().locator(".winner")):
+        where = first.evaluate(IN_VIEW)
+        assert where["inside"], f"not in sight when the game-over window opens: {where}"
     check_score_chart(page, len(ends))
     table.press(new_game)
     page.wait_for_url(re.compile(r"/(table/[^/]+)?$"))  # the home page's form, or a new table

@@ -67,6 +67,10 @@ def test_a_deal_on_a_phone(phone_page: Page) -> None:
     def at_my_turn(t: Table, done: DealPlayed) -> None:
         no_horizontal_scroll(t.page)
         check_hand(t)
+        # one row: a second row would hide most of the first (the raised playable cards
+        # stand 5 px higher)
+        tops = [t.hand().nth(i).evaluate("b => b.getBoundingClientRect().top") for i in range(t.hand().count())]
+        assert max(tops) - min(tops) <= 6, f"the hand is in more than one row: {tops}"
         if not done.cards:
             ARTIFACTS.mkdir(exist_ok=True)
             t.page.screenshot(path=str(ARTIFACTS / "table-phone.png"), animations="disabled")

@@ -156,3 +156,11 @@ def test_a_player_may_open_only_so_many_tables_a_minute(make_client: MakeClient)
     r = post_form(client, "/solo", FORM)
     assert r.status_code == 429 and int(r.headers["retry-after"]) > 0
     assert "Trop d'essais" in html.unescape(r.text)
+
+
+def test_the_account_page_says_one_free_deal_in_the_singular(make_client: MakeClient) -> None:
+    client = make_client(free_deals=1)
+    client.get("/")
+    page = client.get("/compte").text
+    assert "il vous reste 1 donne gratuite." in page and "1 donnes" not in page
+    assert "you have 1 free deal left." in client.get("/account").text

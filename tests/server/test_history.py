@@ -361,3 +361,36 @@ def test_the_whole_game_record_carries_each_deals_seed_and_passes_the_checks(
     text = html.unescape(page.text)
     assert page.status_code == 200 and "Toutes les donnes vérifiables sont conformes" in text
     assert "Donne 1" in text and "Donne 2" in text and "pas vérifiable" not in text
+
+
+def test_a_game_has_one_time_the_account_page_and_the_history_agree_on(client: TestClient) -> None:
+    """Started at 23:52, finished at 23:55: both pages show 23:55, under a heading that
+    says it is when the game finished (the account page's games in progress: when they
+    started)."""
+    sign_up(client, "Zoé")
+    me = client.get("/compte")
+    assert me.status_code == 200
+    with store_of(client).session() as s:
+        player = s.scalars(select(AccountRow.player_id).where(AccountRow.name == "Zoé")).one()
+    start = datetime(2026, 3, 1, 23, 52, tzinfo=UTC)
+    with store_of(client).session() as s, s.begin():
+        s.add(
+            TableRow(
+                id="g-late",
+                created_at=start,
+                profile="classic",
+                options={"target": 1000},
+                seed=1,
+                first_dealer=0,
+                seats=[{"kind": "human", "player": player}, *([{"kind": "bot", "level": "expert"}] * 3)],
+                level="expert",
+                finished_at=start + timedelta(minutes=3),
+                result={"totals": [1010, 400], "winner": 0},
+            )
+        )
+        s.flush()
+        s.add(TablePlayerRow(table_id="g-late", player_id=player, seat=0, finished_at=start + timedelta(minutes=3)))
+    for path in ("/compte", "/historique"):
+        page = client.get(path).text
+        assert "2026-03-01 23:55" in page and "23:52" not in page, path
+        assert "Terminée le" in page, path

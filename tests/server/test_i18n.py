@@ -15,6 +15,7 @@ from coinche.engine.messages import ENGLISH, Message
 from coinche.engine.rules import OPTION_NAMES, PROFILES
 from coinche.server import i18n, rules_content, table_pages
 from coinche.server.friends import PHRASES
+from coinche.server.protocol import adaptive_label
 from coinche.server.tables import LEVELS
 
 LOCALE = i18n.LOCALE
@@ -167,3 +168,79 @@ def test_the_experts_reasons_render_in_french() -> None:
     french = i18n.render("fr", decision.reason)
     assert french != decision.explanation
     assert "attendu" in french or "passe" in french
+
+
+@pytest.mark.parametrize(
+    ("lang", "count", "text"),
+    [
+        ("fr", 0, "après 0 partie classée"),
+        ("fr", 1, "après 1 partie classée"),
+        ("fr", 2, "après 2 parties classées"),
+        ("en", 0, "after 0 rated games"),
+        ("en", 1, "after 1 rated game"),
+        ("en", 12, "after 12 rated games"),
+    ],
+)
+def test_plural_forms_come_from_the_catalogue(lang: str, count: int, text: str) -> None:
+    said = i18n.ngettext(lang, "player.chart_down", count, start=1000, last=924, low=924, high=1000)
+    assert text in said, said
+
+
+def test_plural_entries_have_their_forms_in_both_languages() -> None:
+    """A plural entry's singular is what ``gettext`` reads; a key without plural forms is
+    read by ``ngettext`` as ``gettext`` does, with the count filled in."""
+    assert "{count} partie classée" in i18n.catalogue("fr")["player.chart_up"]
+    assert i18n.ngettext("fr", "player.axis_games", 3) == "Parties classées"
+    assert i18n.ngettext("de", "player.chart_flat", 2, last=1, low=1, high=1).startswith("Unchanged")
+
+
+@pytest.mark.parametrize(
+    ("lang", "part", "whole", "text"),
+    [("fr", 1, 2, "50\u00a0%"), ("en", 1, 2, "50%"), ("fr", 2, 3, "67\u00a0%"), ("en", 0, 5, "0%"), ("fr", 3, 0, "–")],
+)
+def test_percentages_are_written_the_languages_way(lang: str, part: int, whole: int, text: str) -> None:
+    assert i18n.percent(lang, part, whole) == text
+    assert "." not in i18n.percent(lang, part, whole)
+
+
+def test_numbers_are_written_the_languages_way() -> None:
+    assert i18n.number("fr", 1234.5, 1) == "1\u202f234,5"
+    assert i18n.number("en", 1234.5, 1) == "1,234.5"
+
+
+@pytest.mark.parametrize(
+    ("level", "fr", "en"),
+    [
+        (0.0, "Adaptatif, au niveau Débutant", "Adaptive, at Beginner level"),
+        (0.02, "Adaptatif, surtout Débutant", "Adaptive, mostly Beginner"),
+        (0.25, "Adaptatif, entre Débutant et Confirmé", "Adaptive, between Beginner and Intermediate"),
+        (0.5, "Adaptatif, au niveau Confirmé", "Adaptive, at Intermediate level"),
+        (0.95, "Adaptatif, surtout Expert", "Adaptive, mostly Expert"),
+    ],
+)
+def test_the_adaptive_level_in_words(level: float, fr: str, en: str) -> None:
+    """No knob percentage ("Adaptatif 2 %" read as a strength of 2 %): the level played."""
+    assert adaptive_label("fr", level) == fr
+    assert adaptive_label("en", level) == en
+
+
+@pytest.mark.parametrize(
+    ("meld", "text"), [("tierce 9C", "Tierce to the nine of clubs"), ("cent AS", "Hundred to the ace of spades")]
+)
+def test_english_runs_name_their_top_card_in_lower_case(meld: str, text: str) -> None:
+    kind, top = meld.split()
+    shown = i18n.gettext(
+        "en",
+        "meld.run",
+        kind=i18n.gettext("en", f"meld.{kind}"),
+        top=i18n.gettext("en", f"meld.to.{top[0]}"),
+        suit=i18n.gettext("en", f"suit.of.{top[1]}"),
+    )
+    assert shown == text
+
+
+@pytest.mark.parametrize(
+    ("count", "text"), [(1, "il vous reste 1 donne gratuite."), (2, "il vous reste 2 donnes gratuites.")]
+)
+def test_the_guests_free_deals_in_the_singular_and_plural(count: int, text: str) -> None:
+    assert text in i18n.ngettext("fr", "accounts.page.guest", count)

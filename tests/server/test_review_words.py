@@ -124,7 +124,26 @@ def test_an_adaptive_reason_in_french() -> None:
     deal = Deal(rules, 3, random_hands(random.Random(4)))
     d = AdaptiveBot(seed=1, level=0.4).choose(deal.view(0))
     text = _shown("fr", explanation_json(d))[0]
-    assert text.startswith("[Adaptatif 40 % (Débutant à Confirmé)] "), text
+    assert text.startswith("[Adaptatif : entre Débutant et Confirmé] "), text
+
+
+def test_an_adaptive_reason_shows_its_tag_once() -> None:
+    """The public reason and its private detail both carry the adaptive tag: the review
+    says it once, before the public reason, not again before the detail."""
+    rules = RuleSet.profile("classic")
+    for seed in range(40):
+        deal = Deal(rules, seed % 4, random_hands(random.Random(seed)))
+        while deal.legal_actions():
+            decision = AdaptiveBot(seed=seed, level=0.5).choose(deal.view(deal.to_move))
+            data = explanation_json(decision)
+            if decision.private_reason is not None and decision.private_reason != decision.reason:
+                for lang, tag in (("fr", "[Adaptatif : Confirmé]"), ("en", "[Adaptive: Intermediate]")):
+                    shown = explanation_text(lang, data)
+                    assert shown is not None and shown["text"].startswith(tag + " "), shown
+                    assert shown["detail"] and tag not in shown["detail"], shown
+                return
+            deal.apply(decision.action)
+    pytest.fail("no adaptive decision with a private detail")
 
 
 EXPLANATION = re.compile(

@@ -17,7 +17,8 @@ from .beginner import BeginnerBot
 from .confirmed import ConfirmedBot
 from .expert import ExpertBot
 
-LEVEL_NAMES = ("Débutant", "Confirmé", "Expert")
+LEVEL_NAMES = ("Beginner", "Intermediate", "Expert")
+"""The three levels' English names (the site's words: ``level.*`` of the catalogues)."""
 KNOB_LEVELS = ("beginner", "confirmed", "expert")
 """The three levels the knob moves along, 0.0, 0.5 and 1.0 (the bots' load names)."""
 
@@ -66,9 +67,9 @@ class AdaptiveBot(Bot):
 
     @property
     def label(self) -> str:
-        """The level as a player sees it, e.g. ``Adaptive 62% (Confirmé to Expert)``."""
-        names = " to ".join(LEVEL_NAMES[i] for i in level_span(self.level))
-        return f"Adaptive {self.level:.0%} ({names})"
+        """The level in English, e.g. ``Adaptive: between Intermediate and Expert``."""
+        names = [LEVEL_NAMES[i] for i in level_span(self.level)]
+        return "Adaptive: " + (names[0] if len(names) == 1 else f"between {names[0]} and {names[1]}")
 
     def _pick(self) -> Bot:
         x = self.level * 2  # 0..2 along beginner, confirmed, expert
@@ -76,7 +77,7 @@ class AdaptiveBot(Bot):
         return self.levels[low + 1] if self.rng.random() < x - low else self.levels[low]
 
     def tag(self, reason: Message) -> Message:
-        """``reason`` behind the level that gave it: ``[Adaptive 62% (Confirmed to Expert)] ...``."""
+        """``reason`` behind the level that gave it: ``[Adaptive: between Intermediate and Expert] ...``."""
         names = [_level_name(i) for i in level_span(self.level)]
         if len(names) == 1:
             levels = Message.of("bot.adaptive_one", level=names[0])

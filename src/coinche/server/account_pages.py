@@ -215,7 +215,8 @@ def game_rows(lang: str, games: list[GameEntry]) -> list[dict[str, Any]]:
         rows.append(
             {
                 "id": g.table_id,
-                "date": _date(g.created_at),
+                # one time per game: when it started while it goes on, when it ended after
+                "date": _date(g.created_at if g.finished_at is None else g.finished_at),
                 "profile": i18n.gettext(lang, f"profile.{g.profile}"),
                 "level": i18n.gettext(lang, f"level.{g.level}") if g.level in LEVEL_KEYS else g.level,
                 "target": g.target,

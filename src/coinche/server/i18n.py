@@ -9,11 +9,15 @@ to the key; a test checks that none is missing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
+from gettext import c2py
 from pathlib import Path
 from typing import Final
 
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
 
 from ..engine import messages
 from ..engine.actions import bid_rank, bid_trump, is_capot, is_generale, parse_call
@@ -41,14 +45,67 @@ def language(value: str | None) -> str:
 
 @cache
 def catalogue(lang: str) -> dict[str, str]:
-    """Every key of ``lang``: its ``.po`` files, English engine templates underneath."""
+    """Every key of ``lang``: its ``.po`` files, English engine templates underneath (a
+    plural entry's key holds its singular form: see ``ngettext``)."""
     out: dict[str, str] = dict(ENGLISH) if lang == "en" else {}
     for path in sorted((LOCALE / lang).glob("*.po")):
         with path.open("rb") as f:
-            for m in read_po(f):
-                if m.id and m.string:
+            for m in read_po(f, locale=lang):
+                if isinstance(m.id, tuple) and isinstance(m.string, tuple) and m.string[0]:
+                    out[str(m.id[0])] = str(m.string[0])
+                elif m.id and m.string:
                     out[str(m.id)] = str(m.string)
     return out
+
+
+@dataclass(frozen=True)
+class _Plural:
+    """A plural entry of a catalogue: its forms and which one a count takes (the
+    ``Plural-Forms`` of its ``.po`` file's header)."""
+
+    forms: tuple[str, ...]
+    index: Callable[[int], int]
+
+
+@cache
+def _plurals(lang: str) -> dict[str, _Plural]:
+    out: dict[str, _Plural] = {}
+    for path in sorted((LOCALE / lang).glob("*.po")):
+        with path.open("rb") as f:
+            po = read_po(f, locale=lang)
+        index = c2py(po.plural_expr)
+        for m in po:
+            if isinstance(m.id, tuple) and isinstance(m.string, tuple) and all(m.string):
+                out[str(m.id[0])] = _Plural(tuple(str(s) for s in m.string), index)
+    return out
+
+
+def ngettext(lang: str, key: str, count: int, **params: object) -> str:
+    """The text of plural entry ``key`` for ``count`` in ``lang`` ("1 partie classée", "2
+    parties classées"; French puts 0 in the singular), ``count`` and ``params`` filled in.
+    A key without plural forms is read as ``gettext`` reads it."""
+    entry = _plurals(lang).get(key) or _plurals("en").get(key)
+    if entry is None:
+        return gettext(lang, key, count=count, **params)
+    template = entry.forms[min(max(entry.index(count), 0), len(entry.forms) - 1)]
+    try:
+        return template.format(count=count, **params)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def percent(lang: str, part: float, whole: float = 1.0) -> str:
+    """``part`` of ``whole`` as a whole percentage the way ``lang`` writes it: "50 %" in
+    French (a no-break space), "50%" in English; "–" when ``whole`` is 0."""
+    if not whole:
+        return "–"
+    return format_percent(part / whole, locale=lang)
+
+
+def number(lang: str, value: float, decimals: int = 0) -> str:
+    """A number the way ``lang`` writes it: "1 234,5" in French, "1,234.5" in English."""
+    pattern = "#,##0" + ("." + "0" * decimals if decimals > 0 else "")
+    return format_decimal(value, format=pattern, locale=lang)
 
 
 def gettext(lang: str, key: str, **params: object) -> str:

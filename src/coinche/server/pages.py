@@ -234,6 +234,8 @@ def page(
         name,
         {
             "t": t,
+            # plural entries: tn("key", count, ...) picks the form for count (ngettext)
+            "tn": lambda key, count, **params: i18n.ngettext(lang, key, count, **params),
             "lang": lang,
             "other_lang": other_lang,
             "language_switch": switch,

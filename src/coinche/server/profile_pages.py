@@ -31,8 +31,12 @@ CHART_POINTS = 300
 """At most this many points are drawn: a long history is down-sampled (each bucket's
 lowest and highest), so the page stays light with 10,000 games."""
 CHART_WIDTH = 600
-CHART_HEIGHT = 200
-CHART_PAD = 8
+CHART_HEIGHT = 230
+CHART_LEFT = 52
+"""Room on the left for the rating axis's figures and its title."""
+CHART_BOTTOM = 40
+"""Room below for the games axis's figures and its title."""
+CHART_PAD = 10
 CALENDAR_WEEKS = 12
 
 
@@ -91,12 +95,19 @@ def down_sample(points: list[tuple[datetime, int]], most: int = CHART_POINTS) ->
 
 @dataclass(frozen=True)
 class Chart:
-    """The rating chart's polyline in SVG coordinates, and its scale's ends."""
+    """The rating chart in SVG coordinates: the polyline, the plot's box, the ticks of both
+    axes (position, figure), the scale's ends and the ratings it starts and ends at."""
 
     points: str
     low: int
     high: int
     games: int
+    start: int
+    last: int
+    box: tuple[float, float, float, float]
+    """left, top, right, bottom of the plot area."""
+    y_ticks: tuple[tuple[float, int], ...]
+    x_ticks: tuple[tuple[float, int], ...]
 
 
 def chart_of(history: list[tuple[datetime, int]]) -> Chart | None:
@@ -107,11 +118,37 @@ def chart_of(history: list[tuple[datetime, int]]) -> Chart | None:
     high = max(v for _, v in drawn)
     span = max(high - low, 1)
     last = max(drawn[-1][0], 1)
-    w, h, pad = CHART_WIDTH, CHART_HEIGHT, CHART_PAD
-    coords = " ".join(
-        f"{pad + (w - 2 * pad) * n / last:.1f},{h - pad - (h - 2 * pad) * (v - low) / span:.1f}" for n, v in drawn
+    left, top = CHART_LEFT, CHART_PAD
+    right, bottom = CHART_WIDTH - CHART_PAD, CHART_HEIGHT - CHART_BOTTOM
+
+    def x(n: float) -> float:
+        return left + (right - left) * n / last
+
+    def y(v: float) -> float:
+        return bottom - (bottom - top) * (v - low) / span
+
+    coords = " ".join(f"{x(n):.1f},{y(v):.1f}" for n, v in drawn)
+    ratings = sorted({low, high, 1000} if low <= 1000 <= high else {low, high})
+    games = sorted({0, len(history)} | ({len(history) // 2} if len(history) >= 4 else set()))
+    return Chart(
+        coords,
+        low,
+        high,
+        len(history),
+        1000,
+        history[-1][1],
+        (left, top, right, bottom),
+        tuple((round(y(v), 1), v) for v in ratings),
+        tuple((round(x(n), 1), n) for n in games),
     )
-    return Chart(coords, low, high, len(history))
+
+
+def chart_caption(lang: str, chart: Chart) -> str:
+    """What the chart says in words, its direction told truthfully ("De 1000 à 924": down)."""
+    way = "up" if chart.last > chart.start else "down" if chart.last < chart.start else "flat"
+    return i18n.ngettext(
+        lang, f"player.chart_{way}", chart.games, start=chart.start, last=chart.last, low=chart.low, high=chart.high
+    )
 
 
 def calendar_of(days: dict[str, int], today: date) -> list[list[dict[str, Any]]]:
@@ -128,8 +165,9 @@ def calendar_of(days: dict[str, int], today: date) -> list[list[dict[str, Any]]]
     return weeks
 
 
-def percent(part: int, whole: int) -> int | None:
-    return None if whole == 0 else round(100 * part / whole)
+def percent(lang: str, part: int, whole: int) -> str | None:
+    """``part`` of ``whole`` as the language writes a percentage ("50 %", "50%")."""
+    return None if whole == 0 else i18n.percent(lang, part, whole)
 
 
 async def profile(request: Request) -> Response:
@@ -149,6 +187,7 @@ async def profile(request: Request) -> Response:
     days = await service.db(challenge_days, service.store, player, since)
     other = "fr" if lang == "en" else "en"
     rating = data.rating
+    chart = chart_of(data.history)
     return page(
         request,
         "profile.html",
@@ -158,13 +197,24 @@ async def profile(request: Request) -> Response:
         display=rating.display,
         provisional=rating.sigma > PROVISIONAL_SIGMA,
         data=data,
-        won_pct=percent(data.games_won, data.games_played),
-        made_pct=percent(data.contracts_made, data.contracts_taken),
-        coinche_pct=percent(data.coinches_won, data.coinches),
-        chart=chart_of(data.history),
+        won_pct=percent(lang, data.games_won, data.games_played),
+        made_pct=percent(lang, data.contracts_made, data.contracts_taken),
+        coinche_pct=percent(lang, data.coinches_won, data.coinches),
+        chart=chart,
         chart_size=(CHART_WIDTH, CHART_HEIGHT),
-        first=data.history[0][1] if data.history else None,
-        best=max((v for _, v in data.history), default=None),
+        chart_caption=chart_caption(lang, chart) if chart else "",
+        chart_desc=i18n.ngettext(
+            lang,
+            "player.chart_desc",
+            chart.games,
+            first=data.history[0][1],
+            last=rating.display,
+            best=max(v for _, v in data.history),
+            low=chart.low,
+            high=chart.high,
+        )
+        if chart
+        else "",
         weeks=calendar_of(days, today),
         played_days=len(days),
         weekdays=[i18n.gettext(lang, f"player.weekday.{d}") for d in range(7)],

@@ -201,9 +201,30 @@ def level_label(lang: str, live: LiveTable) -> str:
     level = live.adaptive_level
     if level is None:
         return i18n.gettext(lang, f"level.{live.spec.level}")
+    return adaptive_label(lang, level)
+
+
+def adaptive_label(lang: str, level: float) -> str:
+    """The adaptive computer's knob in words: the level it plays, or the two it mixes
+    ("Adaptatif, surtout Débutant", "Adaptatif, entre Confirmé et Expert")."""
     names = [i18n.gettext(lang, f"level.{KNOB_LEVELS[i]}") for i in level_span(level)]
-    shown = names[0] if len(names) == 1 else i18n.gettext(lang, "level.between", low=names[0], high=names[1])
-    return i18n.gettext(lang, "level.adaptive_label", percent=round(level * 100), names=shown)
+    if len(names) == 1:
+        shown = i18n.gettext(lang, "level.at", level=names[0])
+    else:
+        # the knob's place between the two levels it mixes: the share of the upper one
+        upper = level * 2 - level_span(level)[0]
+        if upper < MOSTLY:
+            shown = i18n.gettext(lang, "level.mostly", level=names[0])
+        elif upper > 1 - MOSTLY:
+            shown = i18n.gettext(lang, "level.mostly", level=names[1])
+        else:
+            shown = i18n.gettext(lang, "level.between", low=names[0], high=names[1])
+    return i18n.gettext(lang, "level.adaptive_label", names=shown)
+
+
+MOSTLY = 0.25
+"""Below this share of its decisions, the other level of the adaptive computer's mix is not
+named: "surtout Débutant" rather than a percentage nobody can read."""
 
 
 def seat_sentence(
@@ -281,6 +302,9 @@ def friends_json(live: LiveTable, seat: int) -> dict[str, Any] | None:
         "link": f"/rejoindre/{spec.code}",
         "host_seat": live.seat_of(spec.host) if spec.host is not None else None,
         "you_host": live.seats[seat].player == spec.host,
+        # the lobby names the seats as the invitation does, alike for everyone (at the
+        # table each person sees themselves at the bottom: the lobby says so)
+        "lobby_positions": seat_positions(spec.rules.direction, 0),
         "started": live.started,
         "late_joins": spec.late_joins,
     }

@@ -181,10 +181,23 @@ def explanation_text(lang: str, data: dict[str, Any] | None) -> dict[str, Any] |
             return None
         detail = None
     elif "private_reason" in data:
-        detail = _message_text(lang, data["private_reason"])
+        detail = _message_text(lang, _untagged(reason, data["private_reason"]))
+        if detail == text:
+            detail = None
     else:
         detail = private if lang == "en" and isinstance(private, str) and private != public else None
     return {"text": text, "lang": text_lang, "detail": detail}
+
+
+def _untagged(reason: Any, private: Any) -> Any:
+    """The private reason without the tag the public one already shows: the adaptive
+    computer's "[Adaptatif : Confirmé]" is said once, before the public reason."""
+    tagged = [m for m in (reason, private) if isinstance(m, dict) and m.get("id") == "bot.adaptive"]
+    if len(tagged) != 2 or not all(isinstance(m.get("params"), dict) for m in tagged):
+        return private
+    inner = tagged[1]["params"].get("reason")
+    same_tag = all(tagged[0]["params"].get(k) == tagged[1]["params"].get(k) for k in ("levels", "percent"))
+    return inner if same_tag and inner is not None else private
 
 
 def _message_text(lang: str, data: Any) -> str | None:

@@ -164,18 +164,24 @@ export class FriendsView {
     els.help.textContent = f.you_host ? t('js.friends.host_help') : t('js.friends.waiting');
 
     const seats = s.table.seats;
-    const key = JSON.stringify([seats, f.you_host, s.table.positions]);
+    const key = JSON.stringify([seats, f.you_host, f.lobby_positions]);
     if (key === this.lobbyKey) return;
     this.lobbyKey = key;
     const focused = document.activeElement && els.seats.contains(document.activeElement) ? document.activeElement.dataset.focus : null;
-    const rows = ORDER.map((k) => (you + k) % 4).map((seat) => this.lobbyRow(seats[seat], seat, you, f));
+    // every person's lobby lists the seats in one order under one set of names
+    const rows = ORDER.map((seat) => this.lobbyRow(seats[seat], seat, you, f));
     els.seats.innerHTML = rows.join('');
     if (focused) els.seats.querySelector(`[data-focus="${focused}"]`)?.focus();
   }
 
+  /** A seat's name in the lobby: the same on every person's page (the invitation's). */
+  lobbyName(seat) {
+    const pos = this.friends.lobby_positions?.[seat] ?? this.posOf(seat);
+    return t(`seat.short.${pos}`);
+  }
+
   lobbyRow(entry, seat, you, f) {
-    const pos = this.posOf(seat);
-    const where = t(`seat.short.${pos}`);
+    const where = this.lobbyName(seat);
     const human = entry.kind === 'human';
     let holder = esc(this.holderName(entry));
     if (seat === you) holder = esc(t('js.friends.you', { name: entry.name || '?' }));
@@ -184,7 +190,7 @@ export class FriendsView {
     let controls = '';
     if (f.you_host) {
       const others = ORDER.filter((other) => other !== seat)
-        .map((other) => `<option value="${other}">${esc(t(`seat.short.${this.posOf(other)}`))}</option>`)
+        .map((other) => `<option value="${other}">${esc(this.lobbyName(other))}</option>`)
         .join('');
       const name = human ? this.holderName(entry) : where;
       const moveId = `move-to-${seat}`;

@@ -448,8 +448,11 @@ export class TableView {
     const els = this.els;
     els.summary.innerHTML = summaryHTML(this.state);
     if (!els.summary.open) els.summary.showModal();
+    // The way on has the focus, but the dialog opens at its top: the result first (its
+    // buttons stay in sight at the bottom, see table.css).
     const first = els.summary.querySelector('.summary-actions .primary');
-    (first || els.summary.querySelector('button'))?.focus();
+    (first || els.summary.querySelector('button'))?.focus({ preventScroll: true });
+    els.summary.scrollTop = 0;
     els.summaryButton.hidden = true;
   }
 
@@ -464,7 +467,13 @@ export class TableView {
       this.summaryKey = '';
       this.whenIdle = null;
       if (held && !els.summary.querySelector(':disabled')) this.holdSummary(by.text);
-      else if (els.summary.open && !this.summaryHeld) els.summary.close();
+      else if (els.summary.open && !this.summaryHeld) {
+        els.summary.close();
+        // the focus the dialog gives back may sit nowhere useful (the hand, when the player
+        // speaks first): on to what the player is to do
+        this.focusKey = '';
+        this.moveFocus();
+      }
       return;
     }
     const key = `${s.game.deal_number}:${over}:${s.can_continue}`;
