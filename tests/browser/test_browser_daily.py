@@ -134,8 +134,8 @@ def test_two_accounts_same_deals_same_moves_ranking_comparison_and_par(
         bruno.goto("/defi")
         rows = bruno.locator("table.daily-ranking tbody tr")
         expect(rows).to_have_count(2)
-        expect(rows.nth(0)).to_contain_text("50.0 %")
-        expect(rows.nth(1)).to_contain_text("50.0 %")
+        expect(rows.nth(0)).to_contain_text("50,0\u00a0%")  # French numbers: a comma, a no-break space
+        expect(rows.nth(1)).to_contain_text("50,0\u00a0%")
         expect(bruno.locator("table.daily-ranking")).to_contain_text("Anne")
         expect(bruno.locator("table.daily-ranking tr[aria-current]")).to_contain_text("Bruno")
         bruno.screenshot(path=str(tmp_path / "day.png"), full_page=True)

@@ -244,3 +244,11 @@ def test_english_runs_name_their_top_card_in_lower_case(meld: str, text: str) ->
 )
 def test_the_guests_free_deals_in_the_singular_and_plural(count: int, text: str) -> None:
     assert text in i18n.ngettext("fr", "accounts.page.guest", count)
+
+
+@pytest.mark.parametrize(
+    ("lang", "value", "text"), [("fr", 50.0, "50,0\u00a0%"), ("en", 50.0, "50.0%"), ("fr", 12.34, "12,3\u00a0%")]
+)
+def test_percentages_with_decimals_are_written_the_languages_way(lang: str, value: float, text: str) -> None:
+    """The day's ranking's average ("50.0 %" on a French page was an English number)."""
+    assert i18n.percent(lang, value, 100, decimals=1) == text

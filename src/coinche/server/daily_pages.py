@@ -124,7 +124,7 @@ def ranking_rows(
             "name": line.name if line.name is not None else i18n.gettext(lang, "daily.deleted"),
             "profile": None if line.name is None else f"{ADDRESSES[lang]['profile']}/{quote(line.name, safe='')}",
             "rating": ratings.get(line.player, NEW_PLAYER).display,
-            "average": f"{line.average:.1f}",
+            "average": i18n.percent(lang, line.average, 100, decimals=1),
             "finished": line.finished,
             "me": line.player == player,
             "gap": i > 0 and line.position != lines[i - 1].position + 1,

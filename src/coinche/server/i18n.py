@@ -16,6 +16,7 @@ from gettext import c2py
 from pathlib import Path
 from typing import Final
 
+from babel import Locale
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 
@@ -94,12 +95,16 @@ def ngettext(lang: str, key: str, count: int, **params: object) -> str:
         return template
 
 
-def percent(lang: str, part: float, whole: float = 1.0) -> str:
-    """``part`` of ``whole`` as a whole percentage the way ``lang`` writes it: "50 %" in
-    French (a no-break space), "50%" in English; "–" when ``whole`` is 0."""
+def percent(lang: str, part: float, whole: float = 1.0, decimals: int = 0) -> str:
+    """``part`` of ``whole`` as a percentage the way ``lang`` writes it: "50 %" in French (a
+    no-break space), "50%" in English, with ``decimals`` ("50,5 %", "50.5%"); "–" when
+    ``whole`` is 0."""
     if not whole:
         return "–"
-    return format_percent(part / whole, locale=lang)
+    if decimals <= 0:
+        return format_percent(part / whole, locale=lang)
+    pattern = Locale.parse(lang).percent_formats[None].pattern.replace("#,##0", "#,##0." + "0" * decimals, 1)
+    return format_percent(part / whole, format=pattern, locale=lang, decimal_quantization=True)
 
 
 def number(lang: str, value: float, decimals: int = 0) -> str:
