@@ -1137,6 +1137,15 @@ def test_replay_names_the_seats_as_the_table_does(record: str, west: int, capsys
     assert f"  seat {west} West :" in out and f"  seat {4 - west} East :" in out
 
 
+@pytest.mark.parametrize(
+    ("args", "env", "expected"),
+    [
+        ([], None, "127.0.0.1"),
+        ([], "10.1.2.3", "10.1.2.3"),
+        (["--forwarded-allow-ips", " 10.0.0.0/8 , ::1"], "192.0.2.1", "10.0.0.0/8,::1"),
+        (["--forwarded-allow-ips", "*"], None, "*"),
+    ],
+)
 def test_serve_hands_the_trusted_proxies_to_uvicorn(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,

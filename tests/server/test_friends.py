@@ -418,7 +418,7 @@ def test_the_next_deal_says_who_dealt_it_to_the_others(client: TestClient) -> No
         assert p.answer(p.send("next_deal"))["type"] == "ack"
         dealt = drain(h, seq())
         assert not dealt["awaiting_next_deal"] and dealt["game"]["deal_number"] == 2
-        assert dealt["dealt_by"] == {"seat": 2, "text": "Nord (Paul) a lancé la donne suivante."}
+        assert dealt["dealt_by"] == {"seat": 2, "text": "Nord (Paul, invité) a lancé la donne suivante."}
         mine = drain(p, seq())
         assert mine["dealt_by"]["seat"] == 2 and mine["dealt_by"]["text"] == "Vous avez lancé la donne suivante."
         # Later states of the same deal still say it (a page that missed the deal's state).

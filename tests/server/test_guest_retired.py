@@ -64,8 +64,8 @@ def assert_nothing_of(client: TestClient, cookie: str, old_player: str, table_id
     as_old_guest(client, cookie)
     assert client.get(f"/table/{table_id}").status_code == 404
     as_old_guest(client, cookie)
-    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(f"/ws/table/{table_id}"):
-        pass
+    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        ws.receive_json()  # accepted, then closed: a page reads the code
     assert refused.value.code == 4404
     as_old_guest(client, cookie)
     account = client.get("/compte")
@@ -175,8 +175,8 @@ def test_a_socket_opened_with_the_guest_cookie_closes_when_the_guest_is_retired(
         with client.websocket_connect(f"/ws/table/{table_id}") as ws:
             assert receive(ws)["type"] == "state"
     as_old_guest(client, cookie)
-    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(f"/ws/table/{table_id}"):
-        pass
+    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        ws.receive_json()  # accepted, then closed: a page reads the code
     assert refused.value.code == 4404
 
 

@@ -83,7 +83,7 @@ class AdaptiveBot(Bot):
             levels = Message.of("bot.adaptive_one", level=names[0])
         else:
             levels = Message.of("bot.adaptive_two", low=names[0], high=names[1])
-        return Message.of("bot.adaptive", percent=round(self.level * 100), levels=levels, reason=reason)
+        return Message.of("bot.adaptive", levels=levels, reason=reason)
 
     def choose(self, view: View) -> Decision:
         decision = self._pick().choose(view)
