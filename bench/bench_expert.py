@@ -3,7 +3,10 @@ opponent (EW), every NS decision with more than one legal action timed, one core
 
 Prints, for calls and for cards, the count, mean, p50, p95 (nearest rank) and max, and the
 cards by trick. With ``--ref expert-v1`` the reference bot is timed on the very same views
-(its choice is not played), so that both figures see the same machine load.
+(its choice is not played), so that both figures see the same machine load. A bot of an
+earlier commit (``expert-v1``, ``expert@REV``) plays in a process of its own tree and on
+its own solver (see ``coinche.bots.history``): its times include the pipe to it, about
+0.3 ms a decision.
 
     python bench/bench_expert.py [--bot expert] [--ref expert-v1] [--vs confirmed] [--rules online] [--deals 40]
 """

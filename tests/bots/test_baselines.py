@@ -1,29 +1,46 @@
-"""The frozen baselines: each loads by name, and plays exactly as the expert did when it
-was frozen (a golden duplicate result measured then, when ``expert`` and the baseline gave
-the same figures on classic and online). Should such a test fail, the baseline has been
-changed, or the engine or solver it shares now answers differently."""
+"""The baselines, bots of earlier commits: each loads by name, and plays exactly as the
+expert did at its commit (a golden duplicate result measured then).
+
+``expert-v1`` is commit 37946d1 and ``expert-v2`` commit 023e446: each runs that commit's
+whole tree (its engine, bots, fitted data and C solver, built from the git history into
+the cache of ``coinche.bots.history``) in a process of its own. The figures were first
+measured with copies of those bots running on the engine and solver of later commits,
+and are the commits' own too: the old trees' arena (``PYTHONPATH=<tree>/src``, ``expert``
+against ``confirmed``) gives them as well. Should such a test fail, the bridge between
+the current arena and the old process (``history.py``, ``history_driver.py``) loses
+something of a view or an action. These tests need the git history (a clone has it) and
+gcc; the first run builds the two trees (about a second each), later runs find them in
+the cache.
+"""
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
-from solver_positions import random_position
+import pytest
 
-from coinche.bots import solver
+from coinche.bots import history
 from coinche.bots.arena import run_arena
-from coinche.bots.base import load_bot
-from coinche.bots.baselines.expert_v1.expert import ExpertBot as ExpertV1
-from coinche.bots.baselines.expert_v2 import solver as frozen
-from coinche.bots.baselines.expert_v2.expert import ExpertBot as ExpertV2
+from coinche.bots.base import BASELINES, BotLoadError, load_bot
+from coinche.bots.history import PastBot, PastBotError
+from coinche.engine.deal import Deal, random_hands
 from coinche.engine.rules import RuleSet
+from coinche.engine.wire import view_to_json
 
 
 def test_expert_v1_loads_by_name() -> None:
     bot = load_bot("expert-v1", seed=3)
-    assert isinstance(bot, ExpertV1) and bot.name == "expert-v1"
+    assert isinstance(bot, PastBot) and bot.name == "expert-v1"
+    assert bot.commit == BASELINES["expert-v1"] and bot.commit.startswith("37946d1")
 
 
 def test_expert_v1_plays_as_when_it_was_frozen() -> None:
+    """Measured at commit e899d9b, with the expert of 37946d1 copied."""
     r = run_arena(RuleSet.profile("classic"), "expert-v1", "confirmed", deals=2, seed=11)
     assert (r.mean_diff, r.card_points_diff) == (55.5, 47.5)
     assert r.stats["ns"]["contracts"] == 4 and r.stats["ns"]["made_rate"] == 0.75
@@ -32,34 +49,77 @@ def test_expert_v1_plays_as_when_it_was_frozen() -> None:
 
 def test_expert_v2_loads_by_name() -> None:
     bot = load_bot("expert-v2", seed=3)
-    assert isinstance(bot, ExpertV2) and bot.name == "expert-v2"
+    assert isinstance(bot, PastBot) and bot.name == "expert-v2"
+    assert bot.commit == BASELINES["expert-v2"] and bot.commit.startswith("023e446")
 
 
 def test_expert_v2_plays_as_when_it_was_frozen() -> None:
-    """Measured at commit 023e446, when ``expert`` and ``expert-v2`` gave these same
-    figures (and the same statistics) on classic and online; ``expert-v2`` searches on its
-    own copy of that commit's solver, whose node count is its work budget's meter."""
+    """Measured at commit 023e446, when ``expert`` gave these figures (and the same
+    statistics) on classic and online; the expert of that commit searches on that commit's
+    solver, whose node count is its work budget's meter. The online match runs on two
+    worker processes, each starting its own process of the old tree (same figures)."""
     r = run_arena(RuleSet.profile("classic"), "expert-v2", "confirmed", deals=2, seed=11)
     assert (r.mean_diff, r.card_points_diff) == (-197.5, 42.0)
     assert r.pair_diffs == (-150, -640)
     assert r.stats["ns"]["contracts"] == 4 and r.stats["ns"]["made_rate"] == 0.25
     assert r.stats["ns"]["decisions"] == 83 and r.stats["ns"]["errors"] == 0
-    r = run_arena(RuleSet.profile("online"), "expert-v2", "confirmed", deals=2, seed=11)
+    r = run_arena(RuleSet.profile("online"), "expert-v2", "confirmed", deals=2, seed=11, jobs=2)
     assert (r.mean_diff, r.card_points_diff) == (-143.5, 6.5)
     assert r.pair_diffs == (-96, -478)
     assert r.stats["ns"]["contracts"] == 3 and r.stats["ns"]["taker_rate"] == 0.75
     assert r.stats["ns"]["decisions"] == 78 and r.stats["ns"]["errors"] == 0
 
 
-def test_expert_v2_solver_gives_the_values_of_the_current_one() -> None:
-    """The baseline's frozen solver and the current one answer alike (only their speed and
-    node counts differ)."""
-    rng = random.Random(20)
-    for _ in range(300):
-        pos = random_position(rng, rng.choice((3, 4, 5)))
-        for team in (0, 1):
-            v = solver.solve(pos, team)
-            assert frozen.solve(pos, team) == v
-            assert frozen.can_reach(pos, team, v) and not frozen.can_reach(pos, team, v + 1)
-            assert frozen.move_values(pos, team) == solver.move_values(pos, team)
-            assert frozen.can_sweep(pos, team) == solver.can_sweep(pos, team)
+def test_any_revision_names_its_commit() -> None:
+    bot = load_bot("expert@023e446", seed=1)
+    assert isinstance(bot, PastBot) and bot.commit == BASELINES["expert-v2"] and bot.name == "expert@023e446"
+    with pytest.raises(BotLoadError, match="no commit 'nosuchrev'"):
+        load_bot("expert@nosuchrev")
+    with pytest.raises(BotLoadError, match="unknown bot"):
+        load_bot("expert@")
+
+
+def test_parameters_and_errors_cross_to_the_old_process() -> None:
+    """The old bot gets its parameters; a failure in the old process comes back as
+    ``PastBotError``, and the bot of a dead process is an error while the next one starts
+    a new process."""
+    assert isinstance(load_bot("expert-v1", seed=1, samples=5), PastBot)
+    with pytest.raises(BotLoadError, match="unexpected keyword argument 'nonsense'"):
+        load_bot("expert-v1", seed=1, nonsense=1)
+    bot = load_bot("expert-v1", seed=1)
+    assert isinstance(bot, PastBot)
+    view = Deal(RuleSet.profile("classic"), 0, random_hands(random.Random(5))).view(1)
+    assert bot.choose(view).action in view.legal_actions
+    with pytest.raises(PastBotError, match="KeyError"):
+        bot._driver.request({"op": "choose", "bot": -1, "view": view_to_json(view)})
+    bot._driver.proc.kill()
+    with pytest.raises(PastBotError, match="ended"):
+        bot.choose(view)
+    again = load_bot("expert-v1", seed=1)
+    assert isinstance(again, PastBot) and again.choose(view).action in view.legal_actions
+
+
+_BUILD = """
+import json, sys
+from coinche.bots import history
+print(json.dumps(str(history.build_tree(sys.argv[1]))))
+"""
+
+
+def test_two_processes_build_one_commit_at_once(tmp_path: Path) -> None:
+    """Two builders of the same commit in an empty cache (pytest-xdist workers): one
+    builds, the other waits for it; both get the complete tree, nothing half-made stays."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    commit = BASELINES["expert-v2"]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", _BUILD, commit], env=env, stdout=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outs = [p.communicate(timeout=120)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0]
+    paths = {json.loads(out) for out in outs}
+    trees = tmp_path / "coinche" / "trees"
+    assert len(paths) == 1 and Path(paths.pop()).parent == trees
+    assert sorted(p.name for p in trees.iterdir() if not p.name.endswith(".lock")) == [history.tree_dir(commit).name]
+    built = json.loads((trees / history.tree_dir(commit).name / "build.json").read_text())
+    assert built["commit"] == commit and built["extensions"] == ["coinche.bots.solver._dds"]

@@ -140,10 +140,16 @@ BUILTIN_BOTS: dict[str, str] = {
     "expert": "coinche.bots.expert:ExpertBot",
     "expert-uniform": "coinche.bots.expert:UniformExpertBot",
     "expert-no-play-model": "coinche.bots.expert:NoPlayModelExpertBot",
-    "expert-v1": "coinche.bots.baselines.expert_v1.expert:ExpertBot",
-    "expert-v2": "coinche.bots.baselines.expert_v2.expert:ExpertBot",
     "adaptive": "coinche.bots.adaptive:AdaptiveBot",
 }
+
+BASELINES: dict[str, str] = {
+    "expert-v1": "37946d1cbff6762881cc5cea4ff2c441fca80c2d",
+    "expert-v2": "023e4469ab46c95ff5e7c42ad040954cf044322d",
+}
+"""The expert frozen as named baselines: the commit each one plays (``expert@COMMIT``, built
+from the git history by ``history.py``). ``expert-v1``: as issue 9 started; ``expert-v2``: as
+issue 20 started. Not in ``BUILTIN_BOTS``: the server never builds a commit."""
 
 
 class BotLoadError(ValueError):
@@ -151,13 +157,21 @@ class BotLoadError(ValueError):
 
 
 def bot_factory(spec: str) -> BotFactory:
-    """The factory for a bot name (``beginner``...) or an importable ``module:attribute``
-    (a ``Bot`` subclass or any callable taking ``seed=`` and returning a ``Bot``)."""
+    """The factory for a bot name (``beginner``...), a bot of an earlier commit
+    (``expert@023e446``, ``expert-v1``: see ``history.py``) or an importable
+    ``module:attribute`` (a ``Bot`` subclass or any callable taking ``seed=`` and returning
+    a ``Bot``)."""
+    if spec in BASELINES or ("@" in spec and ":" not in spec):
+        from .history import past_factory  # imports this module: loaded only when asked
+
+        past = past_factory(spec)
+        if past is not None:
+            return past
     target = BUILTIN_BOTS.get(spec, spec)
     module_name, sep, attr = target.partition(":")
     if not sep or not module_name or not attr:
-        known = ", ".join(BUILTIN_BOTS)
-        raise BotLoadError(f"unknown bot {spec!r} (expected one of {known}, or module:attribute)")
+        known = ", ".join([*BUILTIN_BOTS, *BASELINES])
+        raise BotLoadError(f"unknown bot {spec!r} (expected one of {known}, NAME@COMMIT or module:attribute)")
     try:
         module = importlib.import_module(module_name)
     except KeyboardInterrupt:
