@@ -1,5 +1,6 @@
-"""Build of the C extensions (the double-dummy solver, and the copy of it frozen with the
-``expert-v2`` baseline); the project metadata is in pyproject.toml."""
+"""Build of the C extension (the double-dummy solver); the project metadata is in
+pyproject.toml. The solvers of earlier commits, for their bots, are built from the git
+history by ``coinche.bots.history``, which reads the list below as each commit had it."""
 
 from setuptools import Extension, setup
 
@@ -8,11 +9,6 @@ setup(
         Extension(
             "coinche.bots.solver._dds",
             ["src/coinche/bots/solver/dds.c"],
-            extra_compile_args=["-O3"],
-        ),
-        Extension(
-            "coinche.bots.baselines.expert_v2._dds",
-            ["src/coinche/bots/baselines/expert_v2/dds.c"],
             extra_compile_args=["-O3"],
         ),
     ]
