@@ -14,18 +14,15 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import signal
-import socket
 import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
+from browser_helpers import DEFAULT_TIMEOUT_MS, DESKTOP, PHONE, new_context, new_page, run_server
+
+from install_lock import install_lock
 
 HERE = Path(__file__).resolve().parent
 
@@ -67,39 +64,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 360, "height": 740}
-SERVER_START_TIMEOUT = 60.0
-DEFAULT_TIMEOUT_MS = 15_000
-
-LIVE_RECORDER = """
-(() => {
-  window.__live = [];
-  window.__liveAt = [];
-  const keep = (text) => {
-    text = (text || '').trim();
-    if (!text) return;
-    window.__live.push(text);
-    window.__liveAt.push(performance.now());
-  };
-  const record = (mutations) => {
-    for (const m of mutations) {
-      const node = m.target.nodeType === Node.ELEMENT_NODE ? m.target : m.target.parentElement;
-      const live = node && node.closest && node.closest('#live');
-      if (!live) continue;
-      if (m.type === 'childList') {
-        for (const added of m.addedNodes) keep(added.textContent);
-      } else {
-        keep(node === live ? live.textContent : node.textContent);
-      }
-    }
-  };
-  new MutationObserver(record).observe(document, {childList: true, subtree: true, characterData: true});
-})();
-"""
-"""Keeps every text the live region ``#live`` receives in ``window.__live``, in order, and
-when (``performance.now()``) in ``window.__liveAt``: the region adds each sentence as a
-paragraph of its own (and keeps only the last few)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -154,11 +118,14 @@ def _install_chromium() -> str | None:
         return shutil.which("chromium")
     _install_attempted = True
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for command in (["apt-get", "update"], ["apt-get", "install", "-y", "chromium"]):
-        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=1200, check=False)
-        if done.returncode != 0:
-            tail = (done.stdout + done.stderr)[-2000:]
-            pytest.fail(f"`{' '.join(command)}` failed (status {done.returncode}) installing Chromium:\n{tail}")
+    with install_lock():  # parallel test processes: one installs, the others then find it
+        if shutil.which("chromium"):
+            return shutil.which("chromium")
+        for command in (["apt-get", "update"], ["apt-get", "install", "-y", "chromium"]):
+            done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=1200, check=False)
+            if done.returncode != 0:
+                tail = (done.stdout + done.stderr)[-2000:]
+                pytest.fail(f"`{' '.join(command)}` failed (status {done.returncode}) installing Chromium:\n{tail}")
     return shutil.which("chromium")
 
 
@@ -202,97 +169,6 @@ def browser(chromium_path: str, playwright: Playwright) -> Iterator[Browser]:
 # ----- the server -----
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class LiveServer:
-    """``coinche serve`` on a loopback port (a free one unless ``port``) with the SQLite
-    database of ``workdir`` (a second server on the same folder finds the first's tables);
-    ``kill()`` crashes it (SIGKILL), ``stop()`` ends it cleanly."""
-
-    def __init__(self, workdir: Path, *extra: str, port: int | None = None) -> None:
-        self.port = port or _free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log_path = workdir / "server.log"
-        command = [
-            sys.executable,
-            "-m",
-            "coinche.cli",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(self.port),
-            "--db",
-            f"sqlite:///{workdir / 'coinche.db'}",
-            "--bot-delay",
-            "0",
-            "--workers",
-            "1",
-            *extra,
-        ]
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        env.pop("COINCHE_DATABASE_URL", None)
-        with self.log_path.open("a", encoding="utf-8") as log:
-            self.proc = subprocess.Popen(
-                command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=workdir, start_new_session=True
-            )
-        try:
-            self._wait_ready()
-        except BaseException:
-            self.kill()
-            raise
-
-    def _wait_ready(self) -> None:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        while True:
-            if self.proc.poll() is not None:
-                pytest.fail(f"the server exited with status {self.proc.returncode}:\n{self.log()}")
-            try:
-                with urllib.request.urlopen(self.base + "/", timeout=2) as answer:
-                    if answer.status == 200:
-                        return
-            except (urllib.error.URLError, OSError):
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"the server did not answer within {SERVER_START_TIMEOUT:.0f} s:\n{self.log()}")
-            time.sleep(0.1)
-
-    def log(self) -> str:
-        return self.log_path.read_text("utf-8")
-
-    def kill(self) -> None:
-        """A crash: the server and its bot workers (its process group) killed at once."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, signal.SIGKILL)  # what is left of its bot workers
-
-
-@contextlib.contextmanager
-def run_server(workdir: Path, *extra: str) -> Iterator[str]:
-    """``coinche serve`` on a free loopback port with a fresh SQLite database; its base URL."""
-    server = LiveServer(workdir, *extra)
-    try:
-        yield server.base
-    finally:
-        server.stop()
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The site with its default settings (3 free deals a guest)."""
@@ -301,23 +177,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 # ----- pages -----
-
-
-def new_page(context: BrowserContext, base_url: str) -> Page:
-    """A page of ``context`` that records the live region and its own script errors
-    (``page.js_errors``)."""
-    page = context.new_page()
-    page.set_default_timeout(DEFAULT_TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.js_errors = errors  # type: ignore[attr-defined]
-    return page
-
-
-def _context(browser: Browser, base_url: str, **options: Any) -> BrowserContext:
-    context = browser.new_context(base_url=base_url, locale="fr-FR", **options)
-    context.add_init_script(LIVE_RECORDER)
-    return context
 
 
 @contextlib.contextmanager
@@ -339,7 +198,7 @@ def _kept_on_failure(request: pytest.FixtureRequest, page_of: BrowserContext, na
 @pytest.fixture
 def context(browser: Browser, server: str, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
     """A fresh desktop context: a new guest of the default server."""
-    ctx = _context(browser, server, viewport=DESKTOP)
+    ctx = new_context(browser, server, viewport=DESKTOP)
     with _kept_on_failure(request, ctx, request.node.name):
         yield ctx
     ctx.close()
@@ -353,7 +212,7 @@ def page(context: BrowserContext, server: str) -> Page:
 @pytest.fixture
 def phone_context(browser: Browser, server: str, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
     """A fresh phone-sized touch context (360 x 740)."""
-    ctx = _context(browser, server, viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
+    ctx = new_context(browser, server, viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
     with _kept_on_failure(request, ctx, request.node.name):
         yield ctx
     ctx.close()
@@ -378,7 +237,7 @@ def make_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Any]
     made: list[BrowserContext] = []
 
     def make(base_url: str, **options: Any) -> Page:
-        ctx = _context(browser, base_url, **{"viewport": DESKTOP, **options})
+        ctx = new_context(browser, base_url, **{"viewport": DESKTOP, **options})
         made.append(ctx)
         return new_page(ctx, base_url)
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from conftest import LiveServer, _context, new_page
+from browser_helpers import LiveServer, new_context, new_page
 from playwright.sync_api import Browser, expect
 from table_driver import start_solo
 
@@ -111,7 +111,7 @@ def two_servers(workdir: Path) -> Iterator[tuple[LiveServer, LiveServer, Proxy]]
 def test_a_page_moves_to_another_server_at_once_when_its_own_restarts(browser: Browser, tmp_path: Path) -> None:
     with two_servers(tmp_path) as (first, second, proxy):
         base = f"http://127.0.0.1:{proxy.port}"
-        context = _context(browser, base)
+        context = new_context(browser, base)
         try:
             context.add_init_script(SOCKET_RECORDER)
             page = new_page(context, base)

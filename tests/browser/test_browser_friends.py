@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import DESKTOP, LIVE_RECORDER, LiveServer, new_page
+from browser_helpers import DESKTOP, LIVE_RECORDER, LiveServer, new_page
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from table_driver import Table
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import DESKTOP, LIVE_RECORDER, new_page
+from browser_helpers import DESKTOP, LIVE_RECORDER, new_page
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from test_browser_friends import TABLE_URL, host_table
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import LIVE_RECORDER, new_page
+from browser_helpers import LIVE_RECORDER, new_page
 from playwright.sync_api import Browser, Page, expect
 from test_browser_friends import TABLE_URL, host_table
 

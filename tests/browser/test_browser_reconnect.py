@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlparse
 
-from conftest import new_page
+from browser_helpers import new_page
 from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
 from table_driver import ARTIFACTS, DealPlayed, Table, start_solo
 from websockets.sync.client import connect

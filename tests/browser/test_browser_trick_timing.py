@@ -5,8 +5,11 @@ says each event once, in table order, when it is drawn."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 from table_driver import DealPlayed, Table, card_sentence, start_solo
 
@@ -71,6 +74,14 @@ def play_until_a_quick_lead(table: Table, deals: int = 2) -> list[tuple[DealPlay
             break
         table.next_deal()
     return played
+
+
+@pytest.fixture
+def page(server_factory: Any, tmp_path: Path, make_page: Callable[..., Page]) -> Iterator[Page]:
+    """A page of a server with the site's own trick pause (the other browser tests' servers
+    shorten it): the hold is what these tests measure."""
+    with server_factory(tmp_path, "--trick-pause", "1") as base:
+        yield make_page(base)
 
 
 def test_a_complete_trick_stays_and_the_live_region_keeps_table_order(page: Page) -> None:

@@ -15,16 +15,17 @@ import contextlib
 import os
 import shutil
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from postgres_cluster import PostgresCluster, postgres_bin
+from server_helpers import MakeClient, settings_for
 from starlette.testclient import TestClient
 
 from coinche.server.app import create_app
-from coinche.server.config import Settings
+from install_lock import install_lock
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -50,12 +51,15 @@ def _install_postgres_and_nginx() -> None:
     """As root on Debian, like the browser tests' Chromium: ``apt-get install postgresql
     nginx`` (the packages only; the tests start their own cluster and nginx)."""
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for command in (["apt-get", "update"], ["apt-get", "install", "-y", "postgresql", "nginx"]):
-        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=1200, check=False)
-        if done.returncode != 0:
-            pytest.fail(
-                f"`{' '.join(command)}` failed (status {done.returncode}):\n{(done.stdout + done.stderr)[-2000:]}"
-            )
+    with install_lock():  # parallel test processes: one installs, the others then find it
+        if postgres_bin() is not None and shutil.which("nginx") is not None:
+            return
+        for command in (["apt-get", "update"], ["apt-get", "install", "-y", "postgresql", "nginx"]):
+            done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=1200, check=False)
+            if done.returncode != 0:
+                pytest.fail(
+                    f"`{' '.join(command)}` failed (status {done.returncode}):\n{(done.stdout + done.stderr)[-2000:]}"
+                )
 
 
 @pytest.fixture(scope="session")
@@ -82,34 +86,6 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         cluster: PostgresCluster = request.getfixturevalue("postgres")
         return cluster.new_database()
     return f"sqlite:///{tmp_path}/x.db"
-
-
-def settings_for(tmp_path: Path, database_url: str | None = None, **overrides: Any) -> Settings:
-    """Settings for a test: its own database, computers that answer at once, deals that
-    follow from a seed (a failure can be played again)."""
-    values: dict[str, Any] = {
-        "database_url": database_url or f"sqlite:///{tmp_path}/x.db",
-        "bot_delay": 0,
-        "trick_pause": 0,
-        "bot_workers": 1,
-        "table_seed": "test",
-        # Tests open many tables as one guest, from one address: the limits have tests of
-        # their own, which set them.
-        "open_tables_guest": 1000,
-        "table_limit": "10000/minute",
-        "table_limit_per_address": "10000/minute",
-        "login_limit": "10000/minute",
-        "signup_limit": "10000/minute",
-        # A cheap hash: the argon2 parameters of the site have a test of their own.
-        "argon2_time_cost": 1,
-        "argon2_memory_kib": 8,
-        "argon2_parallelism": 1,
-    }
-    values.update(overrides)
-    return Settings(**values)
-
-
-MakeClient = Callable[..., TestClient]
 
 
 @pytest.fixture

@@ -35,6 +35,7 @@ from coinche.engine.cards import card_str, cards_of
 from coinche.engine.deal import Deal
 from coinche.engine.wire import view_to_json
 from coinche.server import i18n
+from coinche.server.config import Settings
 from coinche.server.tables import LiveTable, TableService
 
 RECEIVE_TIMEOUT = float(os.environ.get("RECEIVE_TIMEOUT", "30"))
@@ -502,3 +503,31 @@ def query(url: str, sql: str, **params: Any) -> list[Any]:
             return list(conn.execute(text(sql), params).all())
     finally:
         engine.dispose()
+
+
+def settings_for(tmp_path: Path, database_url: str | None = None, **overrides: Any) -> Settings:
+    """Settings for a test: its own database, computers that answer at once, deals that
+    follow from a seed (a failure can be played again)."""
+    values: dict[str, Any] = {
+        "database_url": database_url or f"sqlite:///{tmp_path}/x.db",
+        "bot_delay": 0,
+        "trick_pause": 0,
+        "bot_workers": 1,
+        "table_seed": "test",
+        # Tests open many tables as one guest, from one address: the limits have tests of
+        # their own, which set them.
+        "open_tables_guest": 1000,
+        "table_limit": "10000/minute",
+        "table_limit_per_address": "10000/minute",
+        "login_limit": "10000/minute",
+        "signup_limit": "10000/minute",
+        # A cheap hash: the argon2 parameters of the site have a test of their own.
+        "argon2_time_cost": 1,
+        "argon2_memory_kib": 8,
+        "argon2_parallelism": 1,
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+MakeClient = Callable[..., TestClient]

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import MakeClient
 from markupsafe import escape
 from server_helpers import (
     CSRF_FIELD,
+    MakeClient,
     ServerProcess,
     call,
     create_solo,

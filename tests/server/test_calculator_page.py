@@ -31,7 +31,7 @@ LAST_LINE = {"fr": "score : preneurs {t}, défense {d}", "en": "score: takers {t
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """One application for the module: the calculator keeps no state between requests."""
-    from conftest import settings_for
+    from server_helpers import settings_for
 
     from coinche.server.app import create_app
 

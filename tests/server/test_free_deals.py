@@ -10,9 +10,9 @@ import asyncio
 import html
 import random
 
-from conftest import MakeClient
 from server_helpers import (
     Human,
+    MakeClient,
     call,
     create_solo,
     is_my_turn,

@@ -402,6 +402,8 @@ def test_hostile_guest_names_are_refused_plainly(client: TestClient, name: str) 
         return
     assert r.status_code == 400 and "Donnez un nom de 1 à 20" in html.unescape(r.text)
     assert live_table(client, table_id).seats[1].kind == "bot"
+
+
 def test_the_next_deal_says_who_dealt_it_to_the_others(client: TestClient) -> None:
     host, (paul,), table_id, _code = seated_table(client, ("Paul", 2))
     with host.connect(table_id) as h, paul.connect(table_id) as p:

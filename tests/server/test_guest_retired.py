@@ -10,8 +10,8 @@ import base64
 import json
 
 import pytest
-from conftest import MakeClient
 from server_helpers import (
+    MakeClient,
     call,
     create_solo,
     csrf_of,

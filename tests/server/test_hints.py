@@ -10,8 +10,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from babel.messages.pofile import read_po
-from conftest import MakeClient
-from server_helpers import Human, create_solo, request
+from server_helpers import Human, MakeClient, create_solo, request
 
 from coinche.engine.actions import PASS, card_of, is_card, make_bid
 from coinche.engine.cards import HEARTS, JACK, card, card_str

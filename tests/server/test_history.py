@@ -14,8 +14,7 @@ from typing import Any
 import pytest
 from alembic import command
 from alembic.config import Config
-from conftest import MakeClient
-from server_helpers import Human, create_solo, new_guest, post_form, run_async
+from server_helpers import Human, MakeClient, create_solo, new_guest, post_form, run_async
 from sqlalchemy import create_engine, select, text
 from starlette.testclient import TestClient
 

@@ -13,8 +13,7 @@ import copy
 import random
 
 import pytest
-from conftest import MakeClient
-from server_helpers import Human, check_no_leak, create_solo, hidden_cards, live_table
+from server_helpers import Human, MakeClient, check_no_leak, create_solo, hidden_cards, live_table
 
 from coinche.server import i18n
 

@@ -10,8 +10,7 @@ import re
 from urllib.parse import urljoin
 
 import pytest
-from conftest import MakeClient
-from server_helpers import create_solo
+from server_helpers import MakeClient, create_solo
 from starlette.testclient import TestClient
 
 from coinche.engine.rules import PROFILES

@@ -9,8 +9,7 @@ import re
 
 import httpx2
 import pytest
-from conftest import MakeClient
-from server_helpers import Human, create_solo, csrf_of, new_guest, receive, request, service_of
+from server_helpers import Human, MakeClient, create_solo, csrf_of, new_guest, receive, request, service_of
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 

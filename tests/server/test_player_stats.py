@@ -11,8 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import MakeClient
-from server_helpers import call, post_form, service_of
+from server_helpers import MakeClient, call, post_form, service_of
 from sqlalchemy import select
 from starlette.testclient import TestClient
 from test_daily import account, daily_of

@@ -10,9 +10,9 @@ import random
 from typing import Any
 
 import pytest
-from conftest import MakeClient
 from server_helpers import (
     Human,
+    MakeClient,
     answers,
     call,
     check_no_leak,

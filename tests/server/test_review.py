@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import MakeClient
-from server_helpers import Human, create_solo, hidden_cards, live_table, named_cards, service_of
+from server_helpers import Human, MakeClient, create_solo, hidden_cards, live_table, named_cards, service_of
 from sqlalchemy import select
 from starlette.testclient import TestClient
 

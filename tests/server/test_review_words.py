@@ -14,8 +14,7 @@ from collections.abc import Callable
 
 import pytest
 from babel.messages.pofile import read_po
-from conftest import MakeClient
-from server_helpers import Human, create_solo, live_table
+from server_helpers import Human, MakeClient, create_solo, live_table
 
 from coinche.bots.adaptive import AdaptiveBot
 from coinche.bots.base import Bot

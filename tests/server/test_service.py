@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import MakeClient, settings_for
 from server_helpers import (
     Human,
+    MakeClient,
     ServerProcess,
     call,
     check_no_leak,
@@ -26,6 +26,7 @@ from server_helpers import (
     receive,
     request,
     service_of,
+    settings_for,
     ws_receive,
 )
 from slow_bot import BRIEF, ILLEGAL, RAISING, BriefBot

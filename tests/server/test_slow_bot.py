@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from conftest import MakeClient
-from server_helpers import Human, call, create_solo, live_table, new_guest, service_of
+from server_helpers import Human, MakeClient, call, create_solo, live_table, new_guest, service_of
 from slow_bot import GATE, GATED
 
 from coinche.engine.rules import RuleSet

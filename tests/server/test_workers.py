@@ -20,10 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import settings_for
 from job_helpers import finished_deal_game, forged_text
 from postgres_cluster import PostgresCluster
-from server_helpers import call, live_table, service_of
+from server_helpers import call, live_table, service_of, settings_for
 from slow_bot import NAME as SLOW
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.pool import NullPool
