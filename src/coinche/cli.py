@@ -94,6 +94,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=_INT, default=8000, help="port (default 8000)")
     p.add_argument("--db", help="database URL (default: $COINCHE_DATABASE_URL, else sqlite:///coinche.db)")
     p.add_argument("--bot-delay", type=float, default=0.7, help="seconds before a computer's move is shown")
+    p.add_argument(
+        "--trick-pause",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="seconds a complete trick stays on the table before it is gathered (default 1)",
+    )
     p.add_argument("--workers", type=_COUNT, default=2, help="worker processes for the computer players")
     p.add_argument(
         "--free-deals", type=_COUNT, default=3, metavar="N", help="deals a guest plays without an account (default 3)"
@@ -280,6 +287,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if not math.isfinite(args.bot_delay) or not 0 <= args.bot_delay <= 10:
         print("coinche serve: error: --bot-delay must be between 0 and 10 seconds", file=sys.stderr)
         return 2
+    if not math.isfinite(args.trick_pause) or not 0 <= args.trick_pause <= 10:
+        print("coinche serve: error: --trick-pause must be between 0 and 10 seconds", file=sys.stderr)
+        return 2
     if not 0 < args.port < 65536:
         print("coinche serve: error: --port must be between 1 and 65535", file=sys.stderr)
         return 2
@@ -343,6 +353,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         database_url=args.db or default_database_url(),
         secret_key=secret_key,
         bot_delay=args.bot_delay,
+        trick_pause=args.trick_pause,
         bot_workers=args.workers,
         free_deals=args.free_deals,
         idle_seconds=args.idle_seconds,

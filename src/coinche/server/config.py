@@ -73,7 +73,8 @@ class Settings:
     """Seconds a computer's move waits after the previous move, so a person can follow
     (DESIGN.md: 0.6 to 0.9 s; zero in tests and load runs)."""
     trick_pause: float = 1.0
-    """Extra seconds a finished trick stays on the table before a computer leads again."""
+    """Seconds a complete trick stays on the table: the page holds it that long before it
+    slides away, and a computer leads again only after it (on top of ``bot_delay``)."""
     bot_workers: int = 2
     """Worker processes for bot decisions (the expert is CPU-bound)."""
     worker_wait: float = 30.0

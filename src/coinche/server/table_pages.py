@@ -157,6 +157,7 @@ async def table_page(request: Request) -> Response:
         friends=friends,
         phrases=PHRASES,
         friend_levels=FRIEND_LEVELS,
+        trick_hold_ms=round(request.app.state.settings.trick_pause * 1000),
     )
 
 

@@ -10,7 +10,7 @@ import { BiddingBox } from './bidding.js';
 import { summaryHTML } from './summary.js';
 import { legalOf, bestBid, gameOver, playing, turnKey } from './table_state.js';
 import { multiplierWord, declareName, turnSentence, hintSentence, readKey, goalText } from './table_sentences.js';
-import { TrickView, showTrick, POSITIONS, TRICK_HOLD_MS, COLLECT_MS } from './trick_view.js';
+import { TrickView, showTrick, POSITIONS, trickTiming } from './trick_view.js';
 import { HandView } from './hand_view.js';
 
 const THINKING_MS = 1500;
@@ -78,7 +78,7 @@ export class TableView {
         return [p, { root: el, ...Object.fromEntries(names.map((name) => [name, part(name)])) }];
       }),
     );
-    this.trick = new TrickView($('#trick'));
+    this.trick = new TrickView($('#trick'), trickTiming(Number(root.dataset.trickHold)));
     this.hand = new HandView($('#hand'), (code) => this.playCard(code));
     this.bidding = new BiddingBox($('#bidding'), (code) => this.actions.act({ call: code }));
     this.thinkingTimer = null;
@@ -588,7 +588,7 @@ export class TableView {
         el.root.classList.add('is-thinking');
         say(t('js.thinking', { seat: this.names[mover] }));
       },
-      THINKING_MS + (trickDone ? TRICK_HOLD_MS + COLLECT_MS : 0),
+      THINKING_MS + (trickDone ? this.trick.timing.hold + this.trick.timing.collect : 0),
     );
   }
 

@@ -1,6 +1,7 @@
 // The trick in the centre of the table: each card in front of the seat that played it; a
-// complete trick stays TRICK_HOLD_MS with its winning card marked, then slides to the
-// winner's side (COLLECT_MS); nothing cuts that short: the table view draws the next
+// complete trick stays `hold` ms (the server's trick pause, `data-trick-hold` of the table,
+// TRICK_HOLD_MS by default) with its winning card marked, then slides to the winner's side
+// (COLLECT_MS, shorter in proportion when the hold is); nothing cuts that short: the table view draws the next
 // states once `onIdle` tells the hold is over. Also draws the "Dernier pli" panel's small
 // trick.
 
@@ -10,6 +11,13 @@ import { cardFace } from './cards.js';
 export const POSITIONS = ['north', 'west', 'east', 'south'];
 export const TRICK_HOLD_MS = 1000;
 export const COLLECT_MS = 280;
+
+/** The hold and the slide of a complete trick for a hold of `holdMs` (the server's setting;
+ * tests shorten it): the slide keeps its proportion. */
+export function trickTiming(holdMs) {
+  const hold = Number.isFinite(holdMs) && holdMs >= 0 ? holdMs : TRICK_HOLD_MS;
+  return { hold, collect: Math.round(COLLECT_MS * Math.min(1, hold / TRICK_HOLD_MS)) };
+}
 
 /** Draws `cards` (led by seat `leader`) in `container`'s slots; `pos[seat]` is where a seat
  * sits, `names[seat]` its name. A card already in its slot is left alone. */
@@ -40,8 +48,9 @@ export function showTrick(container, cards, leader, { pos, names, animate = fals
 }
 
 export class TrickView {
-  constructor(el) {
+  constructor(el, timing = trickTiming(TRICK_HOLD_MS)) {
     this.el = el;
+    this.timing = timing;
     this.hold = null;
     /** The trick as drawn: `{cards, leader}` (the key "2" reads it). */
     this.shown = { cards: [], leader: 0 };
@@ -85,8 +94,8 @@ export class TrickView {
             this.el.classList.add('empty');
             this.hold = null;
             onIdle();
-          }, COLLECT_MS);
-        }, TRICK_HOLD_MS),
+          }, this.timing.collect);
+        }, this.timing.hold),
       };
       this.hold = hold;
     } else if (!this.hold) {
