@@ -118,7 +118,7 @@ def test_ci_stops_when_chromium_cannot_be_installed(tmp_path: Path) -> None:
 
 def run_pytest(tmp_path: Path, *, ci: bool, path: str | None = None, pythonpath: str | None = None) -> tuple[int, str]:
     """pytest in a subprocess on one passing test and ``BROWSER_MODULE``, with the project's
-    settings (``addopts = "-q"``); its status and output."""
+    settings (``addopts``, in one process: ``-n 0``); its status and output."""
     passing = tmp_path / "test_filler.py"
     passing.write_text("def test_passes() -> None:\n    pass\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTHONPATH")}
@@ -128,7 +128,8 @@ def run_pytest(tmp_path: Path, *, ci: bool, path: str | None = None, pythonpath:
         env["PATH"] = path
     if pythonpath is not None:
         env["PYTHONPATH"] = pythonpath
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--basetemp={tmp_path / 'basetemp'}"]
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0"]
+    command += [f"--basetemp={tmp_path / 'basetemp'}"]
     command += ["--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"), "-x", str(passing), BROWSER_MODULE]
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
     return done.returncode, done.stdout + done.stderr

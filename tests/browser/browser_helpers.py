@@ -27,6 +27,9 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 360, "height": 740}
 SERVER_START_TIMEOUT = 60.0
 DEFAULT_TIMEOUT_MS = 15_000
+SCREENSHOT_TIMEOUT_MS = 60_000
+"""A whole page's screenshot (a long page on a phone at twice its pixels) takes seconds on
+a machine busy with other test processes: it is for people to look at, not timed."""
 
 LIVE_RECORDER = """
 (() => {

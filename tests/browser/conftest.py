@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
-from browser_helpers import DEFAULT_TIMEOUT_MS, DESKTOP, PHONE, new_context, new_page, run_server
+from browser_helpers import DEFAULT_TIMEOUT_MS, DESKTOP, PHONE, SCREENSHOT_TIMEOUT_MS, new_context, new_page, run_server
 
 from install_lock import install_lock
 
@@ -188,7 +188,9 @@ def _kept_on_failure(request: pytest.FixtureRequest, page_of: BrowserContext, na
             ARTIFACTS.mkdir(exist_ok=True)
             for i, p in enumerate(page_of.pages):
                 with contextlib.suppress(Exception):
-                    p.screenshot(path=str(ARTIFACTS / f"failed-{name}-{i}.png"), full_page=True)
+                    p.screenshot(
+                        path=str(ARTIFACTS / f"failed-{name}-{i}.png"), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS
+                    )
                 with contextlib.suppress(Exception):
                     notes = [f"url: {p.url}", f"script errors: {getattr(p, 'js_errors', [])}"]
                     notes += ["live region:", *p.evaluate("() => window.__live || []")]

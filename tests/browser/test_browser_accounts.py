@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from accessibility import assert_accessible, assert_no_horizontal_scroll
+from browser_helpers import SCREENSHOT_TIMEOUT_MS
 from playwright.sync_api import Locator, Page, Response, expect
 from table_driver import ARTIFACTS, DealPlayed, Table, start_solo
 
@@ -490,7 +491,11 @@ def test_sign_up_and_account_pages_fit_the_screen(
         box, form = page.locator(field).bounding_box(), page.locator("form.account-form").bounding_box()
         assert box is not None and form is not None
         assert box["width"] >= form["width"] - 2, (field, box, form)
-    page.screenshot(path=str(ARTIFACTS / f"accounts-signup-{lang}-{viewport['width']}.png"), full_page=True)
+    page.screenshot(
+        path=str(ARTIFACTS / f"accounts-signup-{lang}-{viewport['width']}.png"),
+        full_page=True,
+        timeout=SCREENSHOT_TIMEOUT_MS,
+    )
     assert_accessible(page)
 
     page.locator("#password").fill(PASSWORD)
@@ -507,6 +512,10 @@ def test_sign_up_and_account_pages_fit_the_screen(
     assert_clean(page)
     expect(page.locator("table.games")).to_have_count(2)
     assert_no_horizontal_scroll(page)
-    page.screenshot(path=str(ARTIFACTS / f"accounts-account-{lang}-{viewport['width']}.png"), full_page=True)
+    page.screenshot(
+        path=str(ARTIFACTS / f"accounts-account-{lang}-{viewport['width']}.png"),
+        full_page=True,
+        timeout=SCREENSHOT_TIMEOUT_MS,
+    )
     assert_accessible(page)
     assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser_helpers import LIVE_RECORDER, new_page
+from browser_helpers import LIVE_RECORDER, SCREENSHOT_TIMEOUT_MS, new_page
 from playwright.sync_api import Browser, Page, expect
 from test_browser_friends import TABLE_URL, host_table
 
@@ -41,7 +41,7 @@ def phone_page(browser: Browser, base: str) -> Page:
 def check_width(page: Page, name: str) -> str | None:
     page.wait_for_load_state("load")
     SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
     sizes = page.evaluate(WIDEST)
     # a phone's browser widens its layout to the widest content (and zooms out): the
     # page must fit the phone's own width

@@ -252,7 +252,8 @@ def test_a_lapsed_claim_is_claimed_again_and_the_step_stored_once(tmp_path: Path
             assert queue.claim("ghost", 1.0) is None  # one turn, held
             with running_worker(url, "w2", lease=1.0):
                 wait_until(lambda: live.seq >= 1, what="the first move")
-                assert turns_of(url, table_id)[0] == (0, "w2", True)
+                # the worker stores the move, then marks its turn done
+                wait_until(lambda: turns_of(url, table_id)[0] == (0, "w2", True), what="the turn marked done")
                 assert actions_at(url, table_id, 0) == 1
                 # The ghost's late answer for step 0: dropped, nothing stored.
                 service = service_of(client)

@@ -174,17 +174,9 @@ ENGLISH: Final[dict[str, str]] = {
     "bot.only_legal_card": "only legal card",
     "bot.declare_all": "declares all its melds",
     "bot.no_consistent_deal": "no consistent deal found",
-    "bot.card_made": "{card}: contract made in {percent}% of {samples} sampled deals, expected {expected} for the team",
-    "bot.card_set": "{card}: contract set in {percent}% of {samples} sampled deals, expected {expected} for the team",
     "bot.chance_made": "contract made in {percent}% of {samples} sampled deals, expected {expected} for the team",
     "bot.chance_set": "contract set in {percent}% of {samples} sampled deals, expected {expected} for the team",
-    "bot.coinche": "coinche: the {call} contract fails in {percent}% of {samples} sampled deals",
     "bot.pass_no_contract": "pass: no contract beats {expected} expected",
-    "bot.bid": (
-        "{call}: {points} card points expected in {trump} over {samples} sampled deals, {expected} expected score"
-    ),
-    "bot.surcoinche": "surcoinche: the contract is made in {percent}% of sampled deals",
-    "bot.pass_fails": "pass: the contract fails in {percent}% of sampled deals",
     "bot.bid_estimate": (
         "{call}: about {points} card points expected in {trump}, contract made {percent}% of the time,"
         " {expected} expected score"

@@ -48,8 +48,15 @@ const friends =
         },
       });
 
-/** Leaves the page for the home page once the player has left the table. */
-const goHome = () => location.assign('/');
+/** Leaves the page for the home page once the player has left the table (once: the
+ * leave's answer and the closed connection both ask, and a second navigation would cut
+ * the first short). */
+let goingHome = false;
+const goHome = () => {
+  if (goingHome) return;
+  goingHome = true;
+  location.assign('/');
+};
 
 connection = new Connection(`/ws/table/${encodeURIComponent(root.dataset.tableId)}`, {
   lastSeq: () => table.seq,
