@@ -74,7 +74,7 @@ def main() -> None:
     args = ap.parse_args()
     if not 1 <= args.accounts <= 5:
         ap.error("--accounts 1..5 (the site's sign-up limit per address is 5 an hour)")
-    from coinche.server.config import Settings
+    from coinche.server.infra.config import Settings
 
     site = Settings()
     with tempfile.TemporaryDirectory(prefix="coinche-bench-") as tmp:

@@ -16,7 +16,8 @@ import random
 import statistics
 
 from coinche.bots.adaptive import AdaptiveBot
-from coinche.bots.base import Bot, load_bot
+from coinche.bots.base import Bot
+from coinche.bots.loading import load_bot
 from coinche.engine.deal import Deal, Phase, random_hands
 from coinche.engine.rules import PROFILES, RuleSet
 

@@ -33,8 +33,8 @@ from starlette.testclient import TestClient
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from coinche.server.app import create_app  # noqa: E402
-from coinche.server.config import Settings  # noqa: E402
+from coinche.server.infra.config import Settings  # noqa: E402
+from coinche.server.web.app import create_app  # noqa: E402
 from worked_examples import ALL  # noqa: E402
 
 Scope = MutableMapping[str, Any]

@@ -18,7 +18,7 @@ import random
 import time
 from collections import defaultdict
 
-from coinche.bots.base import load_bot
+from coinche.bots.loading import load_bot
 from coinche.engine.actions import is_declaration
 from coinche.engine.deal import Deal, Phase, random_hands
 from coinche.engine.rules import PROFILES, RuleSet

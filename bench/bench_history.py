@@ -19,9 +19,9 @@ from typing import Any
 
 from sqlalchemy import insert, text
 
-from coinche.server.db import FinishedDealRow, TablePlayerRow, TableRow
-from coinche.server.history import HistoryStore
-from coinche.server.store import Store
+from coinche.server.features.history import HistoryStore
+from coinche.server.infra.db import FinishedDealRow, TablePlayerRow, TableRow
+from coinche.server.infra.store import Store
 
 BOT = {"kind": "bot", "level": "expert"}
 

@@ -26,9 +26,9 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import insert
 from starlette.testclient import TestClient
 
-from coinche.server.app import create_app
-from coinche.server.config import Settings
-from coinche.server.db import (
+from coinche.server.features.player_stats import StatsStore
+from coinche.server.infra.config import Settings
+from coinche.server.infra.db import (
     AccountRow,
     ChallengeAttemptRow,
     ChallengeDayRow,
@@ -39,10 +39,10 @@ from coinche.server.db import (
     TablePlayerRow,
     TableRow,
 )
-from coinche.server.player_stats import StatsStore
-from coinche.server.profile_pages import challenge_days
-from coinche.server.ratings import NEW_PLAYER, Rating
-from coinche.server.store import Store
+from coinche.server.infra.store import Store
+from coinche.server.table.ratings import NEW_PLAYER, Rating
+from coinche.server.web.app import create_app
+from coinche.server.web.profile_pages import challenge_days
 from databases import add_database_args, database_url
 
 NAME = "Benchmark"

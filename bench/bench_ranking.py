@@ -23,10 +23,10 @@ from datetime import UTC, datetime
 
 from sqlalchemy import insert
 
-from coinche.server.config import Settings
-from coinche.server.daily import DEALS, ChallengeStore, compute_standings
-from coinche.server.db import AccountRow, ChallengeResultRow, PlayerRow, now
-from coinche.server.store import Store
+from coinche.server.features.daily import DEALS, ChallengeStore, compute_standings
+from coinche.server.infra.config import Settings
+from coinche.server.infra.db import AccountRow, ChallengeResultRow, PlayerRow, now
+from coinche.server.infra.store import Store
 from databases import add_database_args, database_url
 
 BUDGET_MS = 50.0
@@ -133,7 +133,7 @@ def main() -> int:
 
         from starlette.testclient import TestClient
 
-        from coinche.server.app import create_app
+        from coinche.server.web.app import create_app
 
         settings = Settings(database_url=url, bot_workers=1)
         with TestClient(create_app(settings)) as client:

@@ -22,7 +22,7 @@ import time
 from coinche.bots.analysis import analyse_deal
 from coinche.engine.deal import Deal, random_hands
 from coinche.engine.rules import PROFILES, RuleSet
-from coinche.server.jobs import analyse
+from coinche.server.compute.jobs import analyse
 
 TABLE_BUDGET_MS = 500.0
 

@@ -37,8 +37,9 @@ from pathlib import Path
 from typing import Any
 
 from coinche.bots.arena import SideTally, deal_tally, derive_seed, pair_deal, paired_ci, side_stats
-from coinche.bots.base import Bot, load_bot, with_belote
+from coinche.bots.base import Bot, with_belote
 from coinche.bots.expert import ExpertBot
+from coinche.bots.loading import load_bot
 from coinche.bots.solver import Position, move_values
 from coinche.engine.actions import DECLARE_BASE, Action, is_announce, is_declaration
 from coinche.engine.deal import Deal, Phase

@@ -42,12 +42,12 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-from coinche.bots.base import load_bot
 from coinche.bots.expert import ExpertBot
 from coinche.bots.expert.auction import partner_context, situation, team_estimate
 from coinche.bots.expert.calibration import POOLED, Calibration, level_of, trump_kind
 from coinche.bots.hand_evaluator import estimate, first_trick_place
 from coinche.bots.knowledge import parse_auction
+from coinche.bots.loading import load_bot
 from coinche.bots.solver import Position, solve
 from coinche.engine.actions import is_bid
 from coinche.engine.auction import contract_of

@@ -1,6 +1,6 @@
 """Measure the computer levels' fixed ratings from duplicate arena matches between them.
 
-The ratings of ``coinche.server.ratings`` count a computer seat at a fixed rating per level
+The ratings of ``coinche.server.table.ratings`` count a computer seat at a fixed rating per level
 (beginner, confirmed, expert). This script plays the three pairings (beginner vs confirmed,
 confirmed vs expert, beginner vs expert) in the arena (``coinche.bots.arena``: each duplicate
 pair is one deal played twice with the cards swapped, so luck cancels) and fits the levels'
@@ -41,7 +41,7 @@ from typing import Any
 from coinche.bots.adaptive import KNOB_LEVELS
 from coinche.bots.arena import run_arena
 from coinche.engine.rules import RuleSet
-from coinche.server.ratings import MODEL_PARAMS
+from coinche.server.table.ratings import MODEL_PARAMS
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "coinche" / "server" / "data" / "level_ratings.json"
 

@@ -19,7 +19,8 @@ import pytest
 from cli_helpers import RECORDS, load, run, write
 from coinche import cli
 from coinche.bots.arena import run_arena
-from coinche.bots.base import BotLoadError, load_bot
+from coinche.bots.base import BotLoadError
+from coinche.bots.loading import load_bot
 from coinche.engine.actions import parse_bid, parse_call
 from coinche.engine.cards import parse_cards
 from coinche.engine.errors import NotACall, NotACard, NotAMeld

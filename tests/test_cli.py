@@ -872,8 +872,8 @@ def test_arena_errors(args: list[str], expected: str, capsys: pytest.CaptureFixt
 def test_serve_passes_the_friends_tables_clocks_to_the_settings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from coinche.server import app as app_module
-    from coinche.server import drain
+    from coinche.server.web import app as app_module
+    from coinche.server.web import drain
 
     seen: dict[str, Any] = {}
 
@@ -1022,7 +1022,7 @@ def test_serve_refuses_a_process_name_that_would_garble_the_log(name: str, capsy
 def test_serve_takes_its_process_name_from_the_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from coinche.server import drain
+    from coinche.server.web import drain
 
     seen: dict[str, Any] = {}
     monkeypatch.setenv("COINCHE_PROCESS_NAME", "web-2")
@@ -1041,7 +1041,7 @@ KEY = "k" * 20 + "-Secret_Key-of-the-site-0123456789"
 
 def _served_app(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *argv: str) -> Any:
     """``coinche serve ARGV`` in process, the server not started: the application it made."""
-    from coinche.server import drain
+    from coinche.server.web import drain
 
     seen: dict[str, Any] = {}
     monkeypatch.setattr(drain, "serve", lambda app, name, **options: seen.update(app=app))
@@ -1154,7 +1154,7 @@ def test_serve_hands_the_trusted_proxies_to_uvicorn(
     env: str | None,
     expected: str,
 ) -> None:
-    from coinche.server import drain
+    from coinche.server.web import drain
 
     seen: dict[str, Any] = {}
     if env is None:

@@ -271,18 +271,18 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     from limits import parse as parse_rate
 
-    from .server import drain
-    from .server.app import create_app
-    from .server.config import (
+    from .server.infra.config import (
         SecretKeyError,
         Settings,
         default_database_url,
         read_secret_file,
         secret_key_of_environment,
     )
-    from .server.process_logs import default_name, valid_name
-    from .server.security import normalise_origin
-    from .server.ws_protocol import AnsweringWebSocketProtocol
+    from .server.infra.process_logs import default_name, valid_name
+    from .server.web import drain
+    from .server.web.app import create_app
+    from .server.web.security import normalise_origin
+    from .server.web.ws_protocol import AnsweringWebSocketProtocol
 
     if not math.isfinite(args.bot_delay) or not 0 <= args.bot_delay <= 10:
         print("coinche serve: error: --bot-delay must be between 0 and 10 seconds", file=sys.stderr)
@@ -415,8 +415,8 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 
-    from .server.config import default_database_url
-    from .server.process_logs import valid_name
+    from .server.infra.config import default_database_url
+    from .server.infra.process_logs import valid_name
     from .server.worker import run_worker
 
     url = args.db or default_database_url()
@@ -660,7 +660,7 @@ def _replay_file(path: str) -> tuple[str | None, str, dict[str, Any] | None, str
 
 
 def _readable(path: str, rules: RuleSet, deals: Sequence[Deal], answer: dict[str, Any], is_game: bool) -> str:
-    from .server.seating import compass_names  # the seats' names have one owner
+    from .server.table.seating import compass_names  # the seats' names have one owner
 
     lines = [f"{path}: {rules.name} rules" + (f", options {rules.options()}" if rules.options() else "")]
     answers = answer["deals"] if is_game else [answer]

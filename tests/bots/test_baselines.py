@@ -26,8 +26,9 @@ import pytest
 
 from coinche.bots import history
 from coinche.bots.arena import run_arena
-from coinche.bots.base import BASELINES, BotLoadError, load_bot
-from coinche.bots.history import PastBot, PastBotError
+from coinche.bots.base import BotLoadError
+from coinche.bots.history import BASELINES, PastBot, PastBotError
+from coinche.bots.loading import load_bot
 from coinche.engine.deal import Deal, random_hands
 from coinche.engine.rules import RuleSet
 from coinche.engine.wire import view_to_json

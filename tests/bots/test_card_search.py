@@ -9,11 +9,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from coinche.bots.base import load_bot
 from coinche.bots.expert import ExpertBot
 from coinche.bots.expert.card_play import _clearly_worse, candidate_deals, points_after, search, taker_makes_after
 from coinche.bots.expert.config import ExpertConfig
 from coinche.bots.expert.outcome import Scorer
+from coinche.bots.loading import load_bot
 from coinche.bots.sampling import all_deals, constraints_from_view
 from coinche.bots.solver import Position, move_values
 from coinche.engine.actions import is_announce

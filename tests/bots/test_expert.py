@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from coinche.bots.adaptive import AdaptiveBot
-from coinche.bots.base import load_bot
 from coinche.bots.expert import ExpertBot
+from coinche.bots.loading import load_bot
 from coinche.engine.actions import announce, is_card
 from coinche.engine.cards import card_list
 from coinche.engine.deal import Deal, Phase, random_hands

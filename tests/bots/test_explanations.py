@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from coinche.bots.adaptive import AdaptiveBot
-from coinche.bots.base import Bot, Decision, load_bot, play_card
+from coinche.bots.base import Bot, Decision, play_card
 from coinche.bots.confirmed import ConfirmedBot
 from coinche.bots.expert import ExpertBot, UniformExpertBot
+from coinche.bots.loading import load_bot
 from coinche.engine.actions import PASS, announce
 from coinche.engine.belote import pair_mask
 from coinche.engine.cards import CardSet, parse_card, parse_cards

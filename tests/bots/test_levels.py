@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from coinche.bots.base import Bot, Decision, load_bot
+from coinche.bots.base import Bot, Decision
 from coinche.bots.beginner import BeginnerBot
 from coinche.bots.confirmed import ConfirmedBot, opening_estimate, support_estimate
 from coinche.bots.knowledge import bid_value, knowledge, parse_auction
+from coinche.bots.loading import load_bot
 from coinche.engine.actions import (
     COINCHE,
     DECLARE_BASE,

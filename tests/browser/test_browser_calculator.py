@@ -14,7 +14,7 @@ import pytest
 from accessibility import assert_accessible, assert_no_horizontal_scroll
 from playwright.sync_api import Browser, Page, expect
 
-from coinche.server import i18n
+from coinche.server.table import i18n
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from worked_examples import ALL, Example

@@ -13,7 +13,7 @@ from browser_helpers import SCREENSHOT_TIMEOUT_MS
 from playwright.sync_api import Page, expect
 from table_driver import Table
 
-from coinche.server.daily import DEALS
+from coinche.server.features.daily import DEALS
 
 PASSWORD = "correct horse battery"
 

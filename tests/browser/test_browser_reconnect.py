@@ -23,7 +23,7 @@ from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
 from table_driver import ARTIFACTS, DealPlayed, Table, start_solo
 from websockets.sync.client import connect
 
-from coinche.server.table_socket import MAX_CONNECTIONS
+from coinche.server.web.table_socket import MAX_CONNECTIONS
 
 SOCKET = re.compile(r"/ws/table/[^/?]+(\?.*)?$")
 TABLE_GONE = 4404

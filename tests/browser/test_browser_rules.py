@@ -14,7 +14,8 @@ from table_driver import ARTIFACTS
 
 from coinche.engine.rules import PROFILES
 from coinche.engine.scoring import calculate
-from coinche.server import rules_content, rules_pages
+from coinche.server.table import rules_content
+from coinche.server.web import rules_pages
 
 PAGES = [(lang, profile) for lang in ("fr", "en") for profile in (None, *PROFILES)]
 RAW = re.compile(r"\b(rules|rank|suit|trump|meld|profile|score|base)\.[a-z_]+|\{[a-z_]*\}")

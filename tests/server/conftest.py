@@ -24,7 +24,7 @@ from postgres_cluster import PostgresCluster, postgres_bin
 from server_helpers import MakeClient, settings_for
 from starlette.testclient import TestClient
 
-from coinche.server.app import create_app
+from coinche.server.web.app import create_app
 from install_lock import install_lock
 
 BACKENDS = ("sqlite", "postgresql")

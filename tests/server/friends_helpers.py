@@ -85,7 +85,7 @@ def code_of(client: TestClient, table_id: str) -> str:
     code = service.live[table_id].spec.code if table_id in service.live else None
     if code is None:
         with client.app.state.store.session() as s:  # type: ignore[attr-defined]
-            from coinche.server.db import TableRow
+            from coinche.server.infra.db import TableRow
 
             code = s.get(TableRow, table_id).code
     assert isinstance(code, str) and re.fullmatch(r"[A-Z0-9]{6}", code)

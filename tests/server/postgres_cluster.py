@@ -82,7 +82,7 @@ class PostgresCluster:
             self._count += 1
             name = f"test_{self._count}"
             if schema and not self._template_ready:
-                from coinche.server.db import make_engine, migrate
+                from coinche.server.infra.db import make_engine, migrate
 
                 self._admin(f"CREATE DATABASE {TEMPLATE}")
                 engine = make_engine(self.url(TEMPLATE))

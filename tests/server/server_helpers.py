@@ -34,9 +34,9 @@ from websockets.sync.client import ClientConnection, connect
 from coinche.engine.cards import card_str, cards_of
 from coinche.engine.deal import Deal
 from coinche.engine.wire import view_to_json
-from coinche.server import i18n
-from coinche.server.config import Settings
-from coinche.server.tables import LiveTable, TableService
+from coinche.server.infra.config import Settings
+from coinche.server.live.tables import LiveTable, TableService
+from coinche.server.table import i18n
 
 RECEIVE_TIMEOUT = float(os.environ.get("RECEIVE_TIMEOUT", "30"))
 """Seconds a test waits for one message before failing (never forever)."""

@@ -27,18 +27,15 @@ from sqlalchemy import select, text
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from coinche.server.accounts import (
+from coinche.server.features.accounts import (
     Account,
     AccountError,
     AccountStore,
     check_name,
-    clean_name,
-    login_key,
-    name_key,
-    name_skeleton,
 )
-from coinche.server.config import Settings
-from coinche.server.db import AccountRow, PlayerRow, SessionRow
+from coinche.server.infra.config import Settings
+from coinche.server.infra.db import AccountRow, PlayerRow, SessionRow
+from coinche.server.table.names import clean_name, login_key, name_key, name_skeleton
 
 PASSWORD = "correct horse"
 

@@ -10,7 +10,7 @@ import pytest
 from pool_tasks import die_once, nap
 from server_helpers import run_async
 
-from coinche.server.bot_pool import BotPool, PoolBusy, Priority
+from coinche.server.compute.bot_pool import BotPool, PoolBusy, Priority
 
 
 def test_moves_go_before_hints_and_hints_before_analyses() -> None:

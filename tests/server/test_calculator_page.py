@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from coinche.server import calculator_page, i18n
+from coinche.server.table import i18n
+from coinche.server.web import calculator_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from worked_examples import ALL, Example
@@ -33,7 +34,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """One application for the module: the calculator keeps no state between requests."""
     from server_helpers import settings_for
 
-    from coinche.server.app import create_app
+    from coinche.server.web.app import create_app
 
     app = create_app(settings_for(tmp_path_factory.mktemp("calc")))
     with TestClient(app, raise_server_exceptions=False) as c:

@@ -22,12 +22,12 @@ from test_workers import running_worker, turns_of
 from coinche.engine.dealing import DealingInfo, commitment, deal_seed, hands_from_seed, verify
 from coinche.engine.game import Game
 from coinche.engine.rules import RuleSet
-from coinche.server.daily import DEALS, FIRST_DEALER, ChallengeStore, DailyChallenge, day_end, day_of, next_day
-from coinche.server.daily import commitment as day_commitment
-from coinche.server.db import AccountRow
-from coinche.server.matchpoints import ranking
-from coinche.server.store import Store
-from coinche.server.tables import TableError
+from coinche.server.features.daily import DEALS, FIRST_DEALER, ChallengeStore, DailyChallenge, day_end, day_of, next_day
+from coinche.server.features.daily import commitment as day_commitment
+from coinche.server.infra.db import AccountRow
+from coinche.server.infra.store import Store
+from coinche.server.live.tables import TableError
+from coinche.server.table.matchpoints import ranking
 
 PASSWORD = "correct horse"
 NOW = datetime(2026, 12, 3, 15, 30, tzinfo=UTC)

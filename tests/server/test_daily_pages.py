@@ -19,9 +19,9 @@ from coinche.engine.cards import SUIT_MASKS, card_str, cards_of
 from coinche.engine.dealing import hands_from_seed
 from coinche.engine.rules import RuleSet
 from coinche.engine.scoring import parse_contract
-from coinche.server.daily import DEALS, FIRST_DEALER, ChallengeStore, day_end, day_hands, day_of, next_day
-from coinche.server.matchpoints import Standing
-from coinche.server.tables import TableError
+from coinche.server.features.daily import DEALS, FIRST_DEALER, ChallengeStore, day_end, day_hands, day_of, next_day
+from coinche.server.live.tables import TableError
+from coinche.server.table.matchpoints import Standing
 
 
 def today_now() -> tuple[str, datetime]:
@@ -179,7 +179,7 @@ def test_no_hints_at_a_challenge_table(make_client: Any) -> None:
 
 
 def test_the_stored_ranking_keeps_the_newest(tmp_path: Any) -> None:
-    from coinche.server.store import Store
+    from coinche.server.infra.store import Store
 
     store = Store(f"sqlite:///{tmp_path / 'db.sqlite'}")
     challenge = ChallengeStore(store)

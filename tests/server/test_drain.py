@@ -44,10 +44,10 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
-from coinche.server import drain as drain_module
-from coinche.server.drain import CLOSE_RESTARTING, DRAIN_SECONDS, Drain
-from coinche.server.process_logs import ProcessName, default_name
-from coinche.server.store import Store
+from coinche.server.infra.process_logs import ProcessName, default_name
+from coinche.server.infra.store import Store
+from coinche.server.web import drain as drain_module
+from coinche.server.web.drain import CLOSE_RESTARTING, DRAIN_SECONDS, Drain
 
 
 def drain_of(client: TestClient) -> Drain:

@@ -27,8 +27,8 @@ from slow_bot import FIRST
 from starlette.testclient import TestClient
 
 from coinche.engine.rules import RuleSet
-from coinche.server.store import Seat
-from coinche.server.tables import TableError
+from coinche.server.live.tables import TableError
+from coinche.server.table.spec import Seat
 
 FORM = {"profile": "classic", "target": "3000", "level": "beginner"}
 

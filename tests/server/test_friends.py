@@ -15,7 +15,7 @@ from server_helpers import check_no_leak, is_my_turn, live_table, service_of
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from coinche.server.friends import CODE_ALPHABET, clean_code, clean_person_name, new_code
+from coinche.server.features.friends import CODE_ALPHABET, clean_code, clean_person_name, new_code
 
 pytestmark = pytest.mark.both_databases
 

@@ -17,8 +17,8 @@ from coinche.engine.cards import HEARTS, JACK, card, card_str
 from coinche.engine.deal import Deal, Phase, View, random_hands
 from coinche.engine.play import tables, trick_winner
 from coinche.engine.rules import RuleSet
-from coinche.server import i18n
-from coinche.server.hints import hint_sentence
+from coinche.server.table import i18n
+from coinche.server.table.hints import hint_sentence
 
 CODE = re.compile(r"(?<![0-9A-Za-z])((10|[789TJQKA])[SHDC]|\d{2,3}(SA|TA|[SHDC]))(?![0-9A-Za-z])")
 JARGON = re.compile(r"[+-]\d|%|\battendus?\b|\bexpected\b|\bsampled?\b|\btirées\b")

@@ -23,13 +23,13 @@ from coinche.engine.dealing import check_record
 from coinche.engine.game import Game
 from coinche.engine.record import decode_record, parse_record, replay
 from coinche.engine.rules import RuleSet
-from coinche.server.bot_pool import BotPool
-from coinche.server.config import Settings
-from coinche.server.db import MIGRATIONS, AccountRow, FinishedDealRow, PlayerRow, TablePlayerRow, TableRow
-from coinche.server.history import CURSOR, History, HistoryStore, parse_cursor
-from coinche.server.review import deal_result
-from coinche.server.store import Store
-from coinche.server.tables import TableService
+from coinche.server.compute.bot_pool import BotPool
+from coinche.server.features.history import CURSOR, History, HistoryStore, parse_cursor
+from coinche.server.features.review import deal_result
+from coinche.server.infra.config import Settings
+from coinche.server.infra.db import MIGRATIONS, AccountRow, FinishedDealRow, PlayerRow, TablePlayerRow, TableRow
+from coinche.server.infra.store import Store
+from coinche.server.live.tables import TableService
 
 PASSWORD = "correct horse"
 GAME_LINK = re.compile(r'href="(/historique/partie/[A-Za-z0-9_-]+)"')

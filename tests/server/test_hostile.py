@@ -27,10 +27,10 @@ from websockets.frames import Close
 from websockets.sync.client import ClientConnection
 
 from coinche.cli import main as cli_main
-from coinche.server import i18n
-from coinche.server.log_limits import MAX_KINDS, RefusalLog
-from coinche.server.security import CONTENT_SECURITY_POLICY, normalise_origin, origin_allowed
-from coinche.server.table_socket import MAX_CONNECTIONS
+from coinche.server.infra.log_limits import MAX_KINDS, RefusalLog
+from coinche.server.table import i18n
+from coinche.server.web.security import CONTENT_SECURITY_POLICY, normalise_origin, origin_allowed
+from coinche.server.web.table_socket import MAX_CONNECTIONS
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "coinche" / "web"
 TRACEBACK = re.compile(r'Traceback|File "[^"]*", line \d+|\.py\b|[A-Z][a-z]+Error\b|ClientDisconnect')

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import string
-from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
@@ -13,13 +12,15 @@ from babel.messages.pofile import read_po
 from coinche.engine.errors import IllegalAction
 from coinche.engine.messages import ENGLISH, Message
 from coinche.engine.rules import OPTION_NAMES, PROFILES
-from coinche.server import i18n, rules_content, table_pages
-from coinche.server.friends import PHRASES
-from coinche.server.protocol import adaptive_label
-from coinche.server.tables import LEVELS
+from coinche.server.features.friends import PHRASES
+from coinche.server.live.tables import LEVELS
+from coinche.server.table import i18n, rules_content
+from coinche.server.web import table_pages
+from coinche.server.web.pages import WEB
+from coinche.server.web.protocol import adaptive_label
 
 LOCALE = i18n.LOCALE
-TEMPLATES = Path(i18n.__file__).resolve().parent.parent / "web" / "templates"
+TEMPLATES = WEB / "templates"
 
 
 def po_keys(lang: str, name: str) -> dict[str, str]:

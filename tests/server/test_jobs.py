@@ -14,10 +14,9 @@ from job_helpers import Forged, finished_deal_game, forged_text
 
 from coinche.engine.game import Game
 from coinche.engine.rules import RuleSet
-from coinche.server import jobs
-from coinche.server.bot_pool import BotSpec, decide
-from coinche.server.daily import compute_standings, day_hands
-from coinche.server.jobs import (
+from coinche.server.compute import jobs
+from coinche.server.compute.bot_pool import BotSpec, decide
+from coinche.server.compute.jobs import (
     ANALYSIS,
     DECISION,
     KINDS,
@@ -30,6 +29,7 @@ from coinche.server.jobs import (
     read_answer,
     standings_job,
 )
+from coinche.server.features.daily import compute_standings, day_hands
 
 
 def through_json(job: jobs.Job[Any]) -> Any:

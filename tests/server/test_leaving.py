@@ -15,13 +15,13 @@ from test_daily import account
 from test_player_stats import BOT, LEVELS, RULES, history_rows, play_to_end, profile
 from test_ratings import close, hand_update
 
-from coinche.server import friends
-from coinche.server.db import TableRow
-from coinche.server.player_stats import Profile, game_plans
-from coinche.server.presence import STAND_IN_LEVEL
-from coinche.server.ratings import NEW_PLAYER
-from coinche.server.store import Seat
-from coinche.server.tables import LiveTable, TableError
+from coinche.server.features import friends
+from coinche.server.features.player_stats import Profile, game_plans
+from coinche.server.infra.db import TableRow
+from coinche.server.live.presence import STAND_IN_LEVEL
+from coinche.server.live.tables import LiveTable, TableError
+from coinche.server.table.ratings import NEW_PLAYER
+from coinche.server.table.spec import Seat
 
 EXPERT = LEVELS.of(STAND_IN_LEVEL)
 CONFIRMED = LEVELS.confirmed

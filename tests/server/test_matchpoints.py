@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from coinche.server.matchpoints import ALONE_PERCENT, DealField, ranking
+from coinche.server.table.matchpoints import ALONE_PERCENT, DealField, ranking
 
 
 def test_one_point_per_player_beaten_and_a_half_per_tie() -> None:

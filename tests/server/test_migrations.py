@@ -13,12 +13,14 @@ from sqlalchemy import create_engine, select, text
 
 from coinche.engine.game import Game
 from coinche.engine.rules import RuleSet
-from coinche.server.accounts import AccountStore, name_skeleton
-from coinche.server.bot_pool import BotPool
-from coinche.server.config import Settings
-from coinche.server.db import MIGRATIONS, PlayerRow
-from coinche.server.store import Seat, Store
-from coinche.server.tables import LiveTable, TableService
+from coinche.server.compute.bot_pool import BotPool
+from coinche.server.features.accounts import AccountStore
+from coinche.server.infra.config import Settings
+from coinche.server.infra.db import MIGRATIONS, PlayerRow
+from coinche.server.infra.store import Store
+from coinche.server.live.tables import LiveTable, TableService
+from coinche.server.table.names import name_skeleton
+from coinche.server.table.spec import Seat
 
 
 def upgrade(url: str, revision: str) -> None:

@@ -15,7 +15,7 @@ import random
 import pytest
 from server_helpers import Human, MakeClient, check_no_leak, create_solo, hidden_cards, live_table
 
-from coinche.server import i18n
+from coinche.server.table import i18n
 
 GAMES = [
     ("classic", 700, False),

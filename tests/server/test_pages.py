@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from coinche.engine.rules import OPTION_NAMES, RuleSet
-from coinche.server import i18n
+from coinche.server.table import i18n
 
 SOLO = {"profile": "classic", "target": "700", "level": "confirmed"}
 

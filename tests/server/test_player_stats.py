@@ -19,9 +19,8 @@ from test_ratings import close, hand_update
 
 from coinche.engine.actions import PASS
 from coinche.engine.rules import RuleSet
-from coinche.server import friends
-from coinche.server.db import PlayerStatsRow, RatingHistoryRow
-from coinche.server.player_stats import (
+from coinche.server.features import friends
+from coinche.server.features.player_stats import (
     PlayerStats,
     Profile,
     StatsStore,
@@ -30,9 +29,10 @@ from coinche.server.player_stats import (
     knob_rating,
     ratings_of,
 )
-from coinche.server.ratings import NEW_PLAYER, LevelRatings, Rating, adaptive_start
-from coinche.server.store import Seat, Step
-from coinche.server.tables import LiveTable
+from coinche.server.infra.db import PlayerStatsRow, RatingHistoryRow
+from coinche.server.live.tables import LiveTable
+from coinche.server.table.ratings import NEW_PLAYER, LevelRatings, Rating, adaptive_start
+from coinche.server.table.spec import Seat, Step
 
 LEVELS = LevelRatings.load()
 RULES = RuleSet.profile("classic", target=100)

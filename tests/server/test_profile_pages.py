@@ -11,8 +11,8 @@ from starlette.testclient import TestClient
 from test_daily import account
 from test_player_stats import BOT, new_table, person, play_to_end
 
-from coinche.server import i18n
-from coinche.server.profile_pages import chart_caption, chart_of
+from coinche.server.table import i18n
+from coinche.server.web.profile_pages import chart_caption, chart_of
 
 
 def history(*ratings: int) -> list[tuple[datetime, int]]:

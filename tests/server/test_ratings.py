@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from coinche.server.ratings import (
+from coinche.server.table.ratings import (
     MODEL_PARAMS,
     NEW_PLAYER,
     Computer,

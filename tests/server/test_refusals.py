@@ -33,7 +33,7 @@ from coinche.engine.deal import Deal, Phase
 from coinche.engine.errors import IllegalAction
 from coinche.engine.rules import RuleSet
 from coinche.engine.wire import action_from_json, action_to_json
-from coinche.server.store import Seat
+from coinche.server.table.spec import Seat
 
 MALFORMED_TEXTS = [
     "{",

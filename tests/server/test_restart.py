@@ -20,8 +20,8 @@ import pytest
 from server_helpers import ServerProcess, is_my_turn, query, request, ws_act, ws_receive, ws_until_my_move
 
 from coinche.engine.wire import game_view_to_json
-from coinche.server.store import Store
-from coinche.server.tables import LiveTable
+from coinche.server.infra.store import Store
+from coinche.server.live.tables import LiveTable
 
 pytestmark = pytest.mark.both_databases
 

@@ -27,10 +27,10 @@ from coinche.engine.cards import TRUMP_NAMES, card_str
 from coinche.engine.deal import Deal, Phase
 from coinche.engine.messages import Message
 from coinche.engine.wire import message_from_json, message_to_json
-from coinche.server import i18n
-from coinche.server.db import ActionRow
-from coinche.server.review import explanation_text
-from coinche.server.review_pages import reviews_of
+from coinche.server.features.review import explanation_text
+from coinche.server.infra.db import ActionRow
+from coinche.server.table import i18n
+from coinche.server.web.review_pages import reviews_of
 
 POLL_TIMEOUT = 60.0
 

@@ -24,9 +24,9 @@ from coinche.bots.expert import ExpertBot
 from coinche.engine.deal import Deal, random_hands
 from coinche.engine.messages import ENGLISH
 from coinche.engine.rules import RuleSet
-from coinche.server import i18n
-from coinche.server.review import explanation_text
-from coinche.server.tables import explanation_json
+from coinche.server.features.review import explanation_text
+from coinche.server.live.tables import explanation_json
+from coinche.server.table import i18n
 
 CODE = re.compile(
     r"(?<![0-9A-Za-z])((10|[789TJQKA])[SHDC]|\d{2,3}(SA|TA|[SHDC])|(capot|generale)(SA|TA|[SHDC]))(?![0-9A-Za-z])"

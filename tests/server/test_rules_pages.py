@@ -18,7 +18,9 @@ from coinche.engine.cards import parse_card, parse_trump, points_table
 from coinche.engine.play import legal_mask, tables, trick_winner
 from coinche.engine.rules import PROFILES, RuleSet
 from coinche.engine.scoring import calculate
-from coinche.server import i18n, rules_content, rules_pages
+from coinche.server.table import i18n, rules_content
+from coinche.server.web import rules_pages
+from coinche.server.web.pages import WEB
 
 LANGS = ("fr", "en")
 PAGES = [(lang, profile) for lang in LANGS for profile in (None, *PROFILES)]
@@ -58,8 +60,8 @@ def pages() -> dict[tuple[str, str | None], str]:
     """Every rules page's HTML, fetched once through the application."""
     import tempfile
 
-    from coinche.server.app import create_app
-    from coinche.server.config import Settings
+    from coinche.server.infra.config import Settings
+    from coinche.server.web.app import create_app
 
     with tempfile.TemporaryDirectory() as d:
         settings = Settings(database_url=f"sqlite:///{d}/x.db", bot_delay=0, trick_pause=0, bot_workers=1)
@@ -248,7 +250,7 @@ def test_no_profile_test_in_the_templates_or_the_code() -> None:
     from pathlib import Path
 
     sources = [Path(rules_pages.__file__), Path(rules_content.__file__)]
-    templates = Path(i18n.__file__).resolve().parent.parent / "web" / "templates"
+    templates = WEB / "templates"
     sources += [templates / "rules.html", templates / "rules_profile.html", templates / "_cards.html"]
     for path in sources:
         text = path.read_text(encoding="utf-8")
@@ -257,7 +259,7 @@ def test_no_profile_test_in_the_templates_or_the_code() -> None:
 
 def test_page_weight(pages: dict[tuple[str, str | None], str]) -> None:
     """Each page with everything it loads (its style sheets) weighs under 150 KB."""
-    from coinche.server.pages import WEB
+    from coinche.server.web.pages import WEB
 
     for (lang, profile), body in pages.items():
         sheets = re.findall(r'<link rel="stylesheet" href="/static/([^"]+)"', body)

@@ -36,11 +36,11 @@ from websockets.exceptions import ConnectionClosed
 
 from coinche.engine.actions import parse_call
 from coinche.engine.rules import RuleSet
-from coinche.server.app import create_app
-from coinche.server.hub import LocalHub
-from coinche.server.store import Seat, Step
-from coinche.server.table_socket import MAX_CONNECTIONS
-from coinche.server.tables import LiveTable, TableError
+from coinche.server.infra.hub import LocalHub
+from coinche.server.live.tables import LiveTable, TableError
+from coinche.server.table.spec import Seat, Step
+from coinche.server.web.app import create_app
+from coinche.server.web.table_socket import MAX_CONNECTIONS
 
 
 def wait_until(condition: Any, timeout: float = 20.0) -> None:

@@ -23,8 +23,8 @@ from test_friends_restart import WebPerson, in_the_play, next_state, play, seat_
 from test_workers import turns_of, wait_until, worker_process
 from websockets.exceptions import ConnectionClosed
 
-from coinche.server.store import Store
-from coinche.server.tables import LiveTable
+from coinche.server.infra.store import Store
+from coinche.server.live.tables import LiveTable
 
 
 def closed(ws: Recorded) -> bool:

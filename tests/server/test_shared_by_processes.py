@@ -22,10 +22,11 @@ from test_friends import seated_table, wait_for
 from test_service import two_processes
 
 from coinche.engine.rules import RuleSet
-from coinche.server.db import now
-from coinche.server.postgres_hub import LISTENER, PostgresHub
-from coinche.server.presence import STALE, write_count
-from coinche.server.store import Seat, Step, Store, TableSpec, new_id
+from coinche.server.infra.db import now
+from coinche.server.infra.postgres_hub import LISTENER, PostgresHub
+from coinche.server.infra.store import Store, new_id
+from coinche.server.live.presence import STALE, write_count
+from coinche.server.table.spec import Seat, Step, TableSpec
 
 pytestmark = pytest.mark.both_databases
 

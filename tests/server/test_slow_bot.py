@@ -17,7 +17,7 @@ from server_helpers import Human, MakeClient, call, create_solo, live_table, new
 from slow_bot import GATE, GATED
 
 from coinche.engine.rules import RuleSet
-from coinche.server.store import Seat
+from coinche.server.table.spec import Seat
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.both_databases
 
 START = """
 import sys
-from coinche.server.store import Store
+from coinche.server.infra.store import Store
 store = Store(sys.argv[1])
 print(store.secret_key())
 store.close()

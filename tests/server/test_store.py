@@ -9,7 +9,8 @@ import pytest
 from server_helpers import run_async
 
 from coinche.engine.rules import PROFILES
-from coinche.server.store import ConflictError, Database, Seat, Step, Store, TableSpec, new_id
+from coinche.server.infra.store import ConflictError, Database, Store, new_id
+from coinche.server.table.spec import Seat, Step, TableSpec
 
 pytestmark = pytest.mark.both_databases
 

@@ -18,8 +18,8 @@ from server_helpers import MakeClient, csrf_of, service_of
 from sqlalchemy import update
 from starlette.testclient import TestClient
 
-from coinche.server.db import UploadAnalysisRow, UploadedRecordRow
-from coinche.server.review_pages import reviews_of
+from coinche.server.infra.db import UploadAnalysisRow, UploadedRecordRow
+from coinche.server.web.review_pages import reviews_of
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
 DEAL = json.loads((RECORDS / "classic_coinche_belote_melds.json").read_text(encoding="utf-8"))

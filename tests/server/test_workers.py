@@ -31,15 +31,16 @@ from starlette.testclient import TestClient
 from coinche.cli import main
 from coinche.engine.game import Game
 from coinche.engine.rules import RuleSet
-from coinche.server import turns
-from coinche.server.app import create_app
-from coinche.server.bot_pool import BotPool, BotSpec, Priority, decide
-from coinche.server.daily import compute_standings, day_hands
-from coinche.server.days import utc_now
-from coinche.server.jobs import analyse, analysis_job, decision_job, par_job, standings_job
-from coinche.server.store import Seat, Store
-from coinche.server.tables import JobFailed, LiveTable, TableService
-from coinche.server.turns import TurnQueue
+from coinche.server.compute import turns
+from coinche.server.compute.bot_pool import BotPool, BotSpec, Priority, decide
+from coinche.server.compute.jobs import analyse, analysis_job, decision_job, par_job, standings_job
+from coinche.server.compute.turns import TurnQueue
+from coinche.server.features.daily import compute_standings, day_hands
+from coinche.server.infra.store import Store
+from coinche.server.live.tables import JobFailed, LiveTable, TableService
+from coinche.server.table.days import utc_now
+from coinche.server.table.spec import Seat
+from coinche.server.web.app import create_app
 from coinche.server.worker import Worker
 
 HERE = Path(__file__).parent

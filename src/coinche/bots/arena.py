@@ -46,7 +46,8 @@ from typing import Any, Final
 from ..engine.actions import COINCHE, SURCOINCHE, Action, is_bid, is_declaration
 from ..engine.deal import Deal, Phase, View, random_hands
 from ..engine.rules import RuleSet
-from .base import Bot, BotFactory, Decision, bot_factory, build_bot, failure_text
+from .base import Bot, BotFactory, Decision, failure_text
+from .loading import bot_factory, build_bot
 
 SIDES: Final = ("ns", "ew")
 MAX_ERROR_LOG: Final = 50

@@ -2,17 +2,14 @@
 
 A bot never receives the ``Deal`` itself, so it cannot see hidden cards; the arena, the
 terminal game and (later) the server all drive bots through this one interface. Outside
-bots plug in by ``module:attribute`` (see ``load_bot``).
+bots plug in by ``module:attribute`` (see ``loading.load_bot``).
 """
 
 from __future__ import annotations
 
-import importlib
-import inspect
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ..engine.actions import DECLARE_BASE, Action, announce, is_declaration
 from ..engine.cards import Card
@@ -133,95 +130,12 @@ class Bot:
 
 BotFactory = Callable[..., Bot]
 
-BUILTIN_BOTS: dict[str, str] = {
-    "random": "coinche.bots.random_bot:RandomBot",
-    "beginner": "coinche.bots.beginner:BeginnerBot",
-    "confirmed": "coinche.bots.confirmed:ConfirmedBot",
-    "expert": "coinche.bots.expert:ExpertBot",
-    "expert-uniform": "coinche.bots.expert:UniformExpertBot",
-    "expert-no-play-model": "coinche.bots.expert:NoPlayModelExpertBot",
-    "adaptive": "coinche.bots.adaptive:AdaptiveBot",
-}
-
-BASELINES: dict[str, str] = {
-    "expert-v1": "37946d1cbff6762881cc5cea4ff2c441fca80c2d",
-    "expert-v2": "023e4469ab46c95ff5e7c42ad040954cf044322d",
-}
-"""The expert frozen as named baselines: the commit each one plays (``expert@COMMIT``, built
-from the git history by ``history.py``). ``expert-v1``: as issue 9 started; ``expert-v2``: as
-issue 20 started. Not in ``BUILTIN_BOTS``: the server never builds a commit."""
-
 
 class BotLoadError(ValueError):
     """An unknown bot name or a ``module:attribute`` that is not a bot."""
-
-
-def bot_factory(spec: str) -> BotFactory:
-    """The factory for a bot name (``beginner``...), a bot of an earlier commit
-    (``expert@023e446``, ``expert-v1``: see ``history.py``) or an importable
-    ``module:attribute`` (a ``Bot`` subclass or any callable taking ``seed=`` and returning
-    a ``Bot``)."""
-    if spec in BASELINES or ("@" in spec and ":" not in spec):
-        from .history import past_factory  # imports this module: loaded only when asked
-
-        past = past_factory(spec)
-        if past is not None:
-            return past
-    target = BUILTIN_BOTS.get(spec, spec)
-    module_name, sep, attr = target.partition(":")
-    if not sep or not module_name or not attr:
-        known = ", ".join([*BUILTIN_BOTS, *BASELINES])
-        raise BotLoadError(f"unknown bot {spec!r} (expected one of {known}, NAME@COMMIT or module:attribute)")
-    try:
-        module = importlib.import_module(module_name)
-    except KeyboardInterrupt:
-        raise
-    except BaseException as e:  # a module may fail any way, sys.exit included
-        raise BotLoadError(f"cannot import bot module {module_name!r}: {failure_text(e)}") from None
-    factory: Any = getattr(module, attr, None)
-    if factory is None or not callable(factory):
-        raise BotLoadError(f"{module_name!r} has no bot {attr!r}")
-    if inspect.isclass(factory) and inspect.isabstract(factory):
-        missing = ", ".join(sorted(getattr(factory, "__abstractmethods__", ())))
-        raise BotLoadError(f"bot {spec!r} is an abstract class (it does not implement {missing})")
-    if not _takes_seed(factory):
-        raise BotLoadError(f"bot {spec!r} takes no seed= argument (a bot factory is called with seed=)")
-    return factory  # type: ignore[no-any-return]
-
-
-def _takes_seed(factory: Callable[..., Any]) -> bool:
-    try:
-        parameters = inspect.signature(factory).parameters.values()
-    except (TypeError, ValueError):  # no signature to read: the call will tell
-        return True
-    keyword = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-    return any(p.kind is inspect.Parameter.VAR_KEYWORD or (p.name == "seed" and p.kind in keyword) for p in parameters)
 
 
 def failure_text(error: BaseException, limit: int = 200) -> str:
     """One short line naming what a bot's code raised: ``RuntimeError: boom``."""
     text = " ".join(f"{type(error).__name__}: {error}".split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def build_bot(factory: BotFactory, spec: str, seed: int | None = None, **params: Any) -> Bot:
-    """Call a bot factory; ``BotLoadError`` when it fails (whatever it raises, a
-    ``sys.exit`` included) or makes something that is not a ``Bot``."""
-    try:
-        bot = factory(seed=seed, **params)
-    except KeyboardInterrupt:
-        raise
-    except BaseException as e:
-        raise BotLoadError(f"bot {spec!r} could not be built: {failure_text(e)}") from None
-    if not isinstance(bot, Bot):
-        raise BotLoadError(f"{spec!r} did not make a Bot (got {type(bot).__name__})")
-    missing = type(bot).missing_methods()
-    if missing:
-        raise BotLoadError(f"bot {spec!r} cannot play: it implements neither choose nor {' and '.join(missing)}")
-    return bot
-
-
-def load_bot(spec: str, seed: int | None = None, **params: Any) -> Bot:
-    """Build a bot by name or ``module:attribute``; the result is checked to be a ``Bot``.
-    Every way a bot can fail to load or build is a ``BotLoadError`` with a one-line reason."""
-    return build_bot(bot_factory(spec), spec, seed, **params)

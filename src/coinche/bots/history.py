@@ -62,7 +62,7 @@ from typing import IO, Any, Final
 from ..engine.deal import View
 from ..engine.messages import Message
 from ..engine.wire import WireError, action_from_json, message_from_json, view_to_json
-from .base import BASELINES, Bot, BotFactory, BotLoadError, Decision
+from .base import Bot, BotFactory, BotLoadError, Decision
 
 DRIVER: Final = Path(__file__).with_name("history_driver.py")
 """The script the old tree's process runs (it adapts to that tree's API)."""
@@ -70,6 +70,15 @@ _SPEC: Final = re.compile(r"(?P<name>[a-z][a-z0-9_-]*)@(?P<rev>[^\s:@]+)")
 _FULL_COMMIT: Final = re.compile(r"[0-9a-f]{40}")
 _TREE_PATHS: Final = ("src/coinche", "setup.py")
 """What of a commit is exported: its package, and the list of its C extensions."""
+
+
+BASELINES: dict[str, str] = {
+    "expert-v1": "37946d1cbff6762881cc5cea4ff2c441fca80c2d",
+    "expert-v2": "023e4469ab46c95ff5e7c42ad040954cf044322d",
+}
+"""The expert frozen as named baselines: the commit each one plays (``expert@COMMIT``, built
+from the git history by ``history.py``). ``expert-v1``: as issue 9 started; ``expert-v2``: as
+issue 20 started. Not in ``loading.BUILTIN_BOTS``: the server never builds a commit."""
 
 
 class PastBotError(RuntimeError):

@@ -30,18 +30,18 @@ from typing import Any
 
 import psycopg
 
-from .bot_pool import BotPool, Priority
-from .config import Settings
-from .daily import DailyChallenge
-from .days import utc_now
-from .history import History
-from .jobs import MAX_TEXT, JobRefused, failed_answer, kind_named, loads, ok_answer
-from .player_stats import PlayerStats
-from .postgres_hub import PostgresHub, libpq_url
-from .process_logs import default_name, log_config
-from .store import Store
-from .tables import TableService
-from .turns import CHANNEL, Job, Turn, TurnQueue, is_postgresql
+from .compute.bot_pool import BotPool, Priority
+from .compute.jobs import MAX_TEXT, JobRefused, failed_answer, kind_named, loads, ok_answer
+from .compute.turns import CHANNEL, Job, Turn, TurnQueue, is_postgresql
+from .features.daily import DailyChallenge
+from .features.history import History
+from .features.player_stats import PlayerStats
+from .infra.config import Settings
+from .infra.postgres_hub import PostgresHub, libpq_url
+from .infra.process_logs import default_name, log_config
+from .infra.store import Store
+from .live.tables import TableService
+from .table.days import utc_now
 
 log = logging.getLogger("coinche.worker")
 

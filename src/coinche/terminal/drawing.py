@@ -30,7 +30,7 @@ from ..engine.melds import Meld
 from ..engine.play import tables, trick_winner
 from ..engine.rules import RuleSet
 from ..engine.scoring import Contract
-from ..server.seating import AROUND, compass_names
+from ..server.table.seating import AROUND, compass_names
 
 SEAT_NAMES = {
     # Seen from the human (always drawn South); seat s + 1 plays after seat s.

@@ -13,7 +13,8 @@ import contextlib
 from collections.abc import Callable
 from typing import Any, TextIO, TypeVar
 
-from ..bots.base import Bot, BotLoadError, Decision, failure_text, load_bot
+from ..bots.base import Bot, BotLoadError, Decision, failure_text
+from ..bots.loading import load_bot
 from ..engine.actions import PASS, Action, action_str, card_of, declaration, is_declaration
 from ..engine.cards import card_str
 from ..engine.deal import Deal, Phase, View

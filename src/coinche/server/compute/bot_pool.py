@@ -1,0 +1,193 @@
+"""Bot decisions in worker processes, so the event loop never waits on a bot.
+
+The expert is CPU-bound (a double-dummy search per sampled deal): it runs in a pool of
+processes, one decision per task. A task gets a ``BotSpec`` (which bot, its seed for this
+decision, its parameters) and the seat's ``View``, both plain picklable values, and
+returns the ``Decision``. Bots keep no state between decisions here: what the adaptive
+level learns lives in the table service and comes in the parameters.
+
+Work waits in one queue per ``Priority``: a computer's move at a table goes before a
+player's hint, which goes before a deal's analysis, so hints and analyses never hold up a
+table; each queue is bounded (``PoolBusy`` past it). A worker that dies (killed, out of
+memory) breaks the pool: the first task to see it starts one new pool, the others use it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import logging
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any, TypeVar
+
+from ...bots.base import Decision
+from ...bots.loading import load_bot
+from ...engine.deal import View
+
+T = TypeVar("T")
+log = logging.getLogger("coinche.bot_pool")
+
+
+class Priority(IntEnum):
+    MOVE = 0
+    """A computer's move at a table: people are waiting for it."""
+    HINT = 1
+    ANALYSIS = 2
+
+
+class PoolBusy(Exception):
+    """Too much work of this priority is waiting: the request is refused, not queued."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    name: str
+    seed: int
+    params: tuple[tuple[str, Any], ...] = field(default=())
+
+
+def decide(spec: BotSpec, view: View) -> Decision:
+    """One decision (runs in a worker process)."""
+    bot = load_bot(spec.name, seed=spec.seed, **dict(spec.params))
+    return bot.choose(view)
+
+
+@dataclass(order=True)
+class _Job:
+    priority: int
+    order: int
+    fn: Callable[..., Any] = field(compare=False)
+    args: tuple[Any, ...] = field(compare=False)
+    future: asyncio.Future[Any] = field(compare=False)
+
+
+class BotPool:
+    """A pool of worker processes for bot decisions and other CPU-bound work.
+
+    Up to ``DEPTH`` jobs per worker are handed to the processes at once, so a worker that
+    finishes finds its next job waiting rather than idling through a round trip of the
+    event loop (one job in flight per worker capped the server's moves per second); hints
+    and analyses together hold at most ``workers - 1`` workers (one if there is only one),
+    so at least one worker always serves the tables' moves."""
+
+    DEPTH = 2
+
+    def __init__(self, workers: int, queue_limit: int = 2000) -> None:
+        self.workers = max(1, workers)
+        self.queue_limit = queue_limit
+        self.generation = 0
+        """How many times the pool was started again after a worker died."""
+        self._executor: Executor = self._start()
+        self._heap: list[_Job] = []
+        self._waiting = [0] * len(Priority)
+        self._order = itertools.count()
+        self._in_flight = 0
+        self._slow_in_flight = 0
+        """Hints and analyses handed to the workers and not finished."""
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._dispatch_soon = False
+
+    def _start(self) -> Executor:
+        context = multiprocessing.get_context("forkserver")
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+
+    def waiting(self, priority: Priority) -> int:
+        """Tasks of ``priority`` queued and not started."""
+        return self._waiting[priority]
+
+    async def decide(self, spec: BotSpec, view: View, priority: Priority = Priority.MOVE) -> Decision:
+        return await self.run(decide, spec, view, priority=priority)
+
+    async def run(self, fn: Callable[..., T], *args: Any, priority: Priority = Priority.ANALYSIS) -> T:
+        """``fn(*args)`` in a worker (``fn`` a module-level function, ``args`` picklable),
+        after the queued work of higher priority; ``PoolBusy`` if its queue is full."""
+        if self._waiting[priority] >= self.queue_limit:
+            raise PoolBusy(priority.name)
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._heap, _Job(priority, next(self._order), fn, args, future))
+        self._waiting[priority] += 1
+        if not self._dispatch_soon:  # jobs asked for in the same turn of the loop go by priority
+            self._dispatch_soon = True
+            asyncio.get_running_loop().call_soon(self._dispatch)
+        return await future
+
+    def _dispatch(self) -> None:
+        """Hand the most urgent jobs to the workers, as far as the limits allow."""
+        self._dispatch_soon = False
+        loop = asyncio.get_running_loop()
+        slow_limit = max(1, self.workers - 1)
+        while self._heap and self._in_flight < self.workers * self.DEPTH:
+            job = self._heap[0]
+            slow = job.priority != Priority.MOVE
+            if slow and self._slow_in_flight >= slow_limit:
+                return  # the heap's first is a slow job: no move is waiting either
+            heapq.heappop(self._heap)
+            self._waiting[job.priority] -= 1
+            if job.future.done():  # its asker gave up (a closed connection)
+                continue
+            self._in_flight += 1
+            self._slow_in_flight += slow
+            task = loop.create_task(self._execute(loop, job))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _execute(self, loop: asyncio.AbstractEventLoop, job: _Job) -> None:
+        generation = self.generation
+        try:
+            try:
+                result = await loop.run_in_executor(self._executor, job.fn, *job.args)
+            except BrokenProcessPool:
+                self._replace(generation)
+                result = await loop.run_in_executor(self._executor, job.fn, *job.args)
+        except asyncio.CancelledError:
+            if not job.future.done():
+                job.future.cancel()
+            raise
+        except Exception as e:
+            if not job.future.done():
+                job.future.set_exception(e)
+        else:
+            if not job.future.done():
+                job.future.set_result(result)
+        finally:
+            self._in_flight -= 1
+            self._slow_in_flight -= job.priority != Priority.MOVE
+            self._dispatch()
+
+    def _replace(self, generation: int) -> None:
+        """Start a new pool, once for each pool that broke (every task that saw the same
+        broken pool comes here; the first one replaces it)."""
+        if generation != self.generation:
+            return
+        log.warning("a bot worker died: starting a new pool")
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        self._executor = self._start()
+        self.generation += 1
+
+    def warm_up(self) -> None:
+        """Start every worker now rather than on the first bot move."""
+        for f in [self._executor.submit(_noop) for _ in range(self.workers)]:
+            f.result()
+
+    async def aclose(self) -> None:
+        for job in self._heap:
+            if not job.future.done():
+                job.future.cancel()
+        self._heap.clear()
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _noop() -> None:
+    return None

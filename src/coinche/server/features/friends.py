@@ -1,0 +1,319 @@
+"""Friends' tables: a table made by a host, found by a short code, where people take the
+seats they want and computers hold the others.
+
+Everything here is a step of the table's log written through ``TableService.write``:
+taking a seat and freeing one (``seat`` steps), moving a player (``swap``), starting the
+game (the first ``deal`` step), leaving (the seat goes to a computer for the rest of the
+game). Each request is checked against the table as it is, in one function per request
+(``check_*``), so the rules of the lobby are read in one place.
+
+The host controls the seats before the game and between deals, never during a deal; a
+friend who arrives late takes a computer's seat between deals, if the host allowed it.
+"""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+from collections.abc import Sequence
+from typing import Final
+
+from sqlalchemy.exc import IntegrityError
+
+from ...engine.rules import RuleSet
+from ..live.presence import STAND_IN_LEVEL
+from ..live.tables import LiveTable, TableError, TableService
+from ..table.spec import Seat, Step, TableSpec
+
+CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
+"""The characters of a table's code: no look-alikes (no 0/O, 1/I/L, U/V)."""
+CODE_LENGTH: Final = 6
+FRIEND_LEVELS: Final = ("beginner", "confirmed", "expert")
+"""The levels of the computers at a friends' table (the adaptive one follows one person)."""
+DEFAULT_LEVEL: Final = "confirmed"
+NAME_MAX: Final = 20
+NAME_PUNCTUATION: Final = frozenset(" -_'.")
+PHRASES: Final = ("bravo", "well_played", "thanks", "sorry", "good_game", "ready")
+"""The quick messages of a table ("Bravo !", "Bien joué"...): no free text to moderate."""
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def clean_code(text: str) -> str | None:
+    """A code as a person types it (any case, spaces or dashes), None if it cannot be one."""
+    code = "".join(ch for ch in text.upper() if ch not in " -")
+    if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        return None
+    return code
+
+
+def clean_person_name(text: str) -> str | None:
+    """The name a person gives at a friends' table: 1 to 20 letters, digits, spaces and
+    ``-_'.`` (spaces collapsed); None if it is not one."""
+    name = " ".join(unicodedata.normalize("NFC", text).split())
+    if not 1 <= len(name) <= NAME_MAX:
+        return None
+    for ch in name:
+        if not (unicodedata.category(ch).startswith("L") or (ch.isdigit() and ch.isascii()) or ch in NAME_PUNCTUATION):
+            return None
+    return name
+
+
+async def create_table(
+    service: TableService,
+    host: str,
+    host_name: str,
+    rules: RuleSet,
+    levels: Sequence[str],
+    late_joins: bool,
+) -> TableSpec:
+    """A friends' table with ``host`` at seat 0 and computers of ``levels`` at seats 1 to
+    3, and a new code (drawn again in the rare case it is taken)."""
+    if len(levels) != 3 or any(level not in FRIEND_LEVELS for level in levels):
+        raise TableError("bad_level")
+    limit = service.settings.open_tables_account
+    if len(await service.db(service.store.open_games, host)) >= limit:
+        raise TableError("too_many_tables")
+    seats = (Seat("human", player=host, name=host_name), *(Seat("bot", level=level) for level in levels))
+    for _ in range(5):
+        try:
+            return await service.create_table(
+                rules, seats, DEFAULT_LEVEL, code=new_code(), host=host, late_joins=late_joins
+            )
+        except IntegrityError:  # the code is taken: draw another
+            continue
+    raise TableError("busy")
+
+
+async def find(service: TableService, code: str) -> LiveTable | None:
+    """The friends' table of a code (as its log says now), None if there is none."""
+    table_id = await service.db(service.store.table_by_code, code)
+    return await service.table(table_id, fresh=True) if table_id is not None else None
+
+
+# ----- the checks: what each request stores, given the table as it is -----
+
+
+def _free_seats(live: LiveTable) -> list[int]:
+    return [i for i, holder in enumerate(live.seats) if holder.kind == "bot"]
+
+
+def seats_open(live: LiveTable) -> bool:
+    """Whether a newcomer may take a computer's seat now: before the game, or between
+    deals when the host allows it."""
+    game = live.game
+    if game.is_over:
+        return False
+    if not live.started:
+        return True
+    return live.spec.late_joins and game.awaiting_deal
+
+
+def check_take_seat(live: LiveTable, player: str, name: str, seat: int, guest: bool = False) -> Step | None:
+    """``player`` (named ``name``, a guest's name when ``guest``) sits at ``seat``, a
+    computer's; a seated player moves there (before the game only)."""
+    if not live.spec.is_private:
+        raise TableError("not_private")
+    if not 0 <= seat <= 3:
+        raise TableError("bad_seat")
+    current = live.seat_of(player)
+    if current == seat:
+        return None
+    if not _free_seats(live):
+        raise TableError("full")
+    if live.seats[seat].kind != "bot":
+        raise TableError("seat_taken")
+    if live.game.is_over:
+        raise TableError("over")
+    if current is not None:
+        if live.started:
+            raise TableError("in_progress")
+        return Step(live.seq, "swap", current, other_seat=seat)
+    if not seats_open(live):
+        raise TableError("in_progress")
+    return Step(live.seq, "seat", seat, seat_data=Seat("human", player=player, name=name, guest=guest))
+
+
+def _check_host(live: LiveTable, player: str) -> None:
+    if live.spec.host != player or live.seat_of(player) is None:
+        raise TableError("not_host")
+    if live.game.is_over:
+        raise TableError("over")
+    if not live.game.awaiting_deal:
+        raise TableError("in_progress")  # seats change before the game or between deals
+
+
+def check_move(live: LiveTable, player: str, seat: int, to: int) -> Step | None:
+    """The host moves whoever holds ``seat`` to ``to`` (the two exchange their seats)."""
+    _check_host(live, player)
+    if not (0 <= seat <= 3 and 0 <= to <= 3):
+        raise TableError("bad_seat")
+    if seat == to:
+        return None
+    return Step(live.seq, "swap", seat, other_seat=to)
+
+
+def check_level(live: LiveTable, player: str, seat: int, level: str) -> Step | None:
+    """The host sets the level of the computer at ``seat``."""
+    _check_host(live, player)
+    if not 0 <= seat <= 3:
+        raise TableError("bad_seat")
+    if level not in FRIEND_LEVELS:
+        raise TableError("bad_level")
+    holder = live.seats[seat]
+    if holder.kind != "bot":
+        raise TableError("seat_taken")
+    if holder.level == level:
+        return None
+    return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=level))
+
+
+def check_free(live: LiveTable, player: str, seat: int) -> Step | None:
+    """The host frees a person's seat: a computer holds it (the person may come back by
+    the link while seats are open). A person a computer stood in for (gone past the grace
+    period, not back) has gone: the new holder says so (``Seat.gone``, a leaver for the
+    ratings); one who was there has not."""
+    _check_host(live, player)
+    if not 0 <= seat <= 3:
+        raise TableError("bad_seat")
+    holder = live.seats[seat]
+    if holder.kind != "human":
+        return None
+    if holder.player == player:
+        raise TableError("not_host")  # the host does not free their own seat
+    gone = holder.player if live.started and holder.stand_in is not None else None
+    return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=live.spec.level, gone=gone))
+
+
+def check_leave(live: LiveTable, player: str) -> Step | None:
+    """``player`` leaves: before the game their seat goes back to a computer; during it a
+    computer plays it for the rest of the game. The host stays until the game starts."""
+    seat = live.seat_of(player)
+    if seat is None:
+        raise TableError("not_seated")
+    if live.game.is_over:
+        return None
+    if not live.started and player == live.spec.host:
+        raise TableError("host_stays")
+    if not live.started:
+        return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=live.spec.level))
+    return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=STAND_IN_LEVEL, gone=player))
+
+
+# ----- the requests -----
+
+
+async def take_seat(
+    service: TableService, table_id: str, player: str, name: str, seat: int, guest: bool = False
+) -> int:
+    async def check(live: LiveTable) -> Step | None:
+        return check_take_seat(live, player, name, seat, guest)
+
+    return await service.write(table_id, None, check)
+
+
+async def host_move(service: TableService, table_id: str, player: str, seat: int, to: int) -> int:
+    async def check(live: LiveTable) -> Step | None:
+        return check_move(live, player, seat, to)
+
+    seq = await service.write(table_id, None, check)
+    live = await service.table(table_id)
+    if live is not None:  # the players' lists of games say which team each was in
+        moved = [(h.player, i) for i, h in enumerate(live.seats) if h.player is not None and i in (seat, to)]
+        await service.db(service.store.record_seats, table_id, moved)
+    return seq
+
+
+async def host_level(service: TableService, table_id: str, player: str, seat: int, level: str) -> int:
+    async def check(live: LiveTable) -> Step | None:
+        return check_level(live, player, seat, level)
+
+    return await service.write(table_id, None, check)
+
+
+async def host_free(service: TableService, table_id: str, player: str, seat: int) -> int:
+    async def check(live: LiveTable) -> Step | None:
+        return check_free(live, player, seat)
+
+    return await service.write(table_id, None, check)
+
+
+async def start(service: TableService, table_id: str, player: str, request_id: str) -> int:
+    """The host starts the game: its first deal (``next_deal`` checks who may)."""
+    seq = await service.next_deal(table_id, player, request_id)
+    live = await service.table(table_id)
+    if live is not None:
+        service.attendance.game_started(live)
+    return seq
+
+
+def alone(live: LiveTable, player: str) -> bool:
+    """Whether ``player`` sits with no other person at the table (the others: computers)."""
+    return all(live.seats[i].player == player for i in live.human_seats)
+
+
+async def leave(service: TableService, table_id: str, player: str) -> int:
+    """``player`` leaves (``check_leave``). Alone with computers once the game has started,
+    there is nobody to play it for: the game is given up (``TableService.abandon``)."""
+    given_up = False
+
+    async def check(live: LiveTable) -> Step | None:
+        nonlocal given_up
+        given_up = live.started and not live.game.is_over and live.seat_of(player) is not None and alone(live, player)
+        return None if given_up else check_leave(live, player)
+
+    seq = await service.write(table_id, None, check)
+    if given_up:
+        await service.abandon(table_id, player)
+    await _forget_lobby_seat(service, table_id, player)
+    return seq
+
+
+async def _forget_lobby_seat(service: TableService, table_id: str, player: str) -> None:
+    """A person who left a table before its game started never played it: it leaves their
+    lists of games (taking a seat again puts it back)."""
+    live = await service.table(table_id)
+    if live is not None and not live.started and live.seat_of(player) is None:
+        await service.db(service.store.forget_seat, table_id, player)
+
+
+async def give_up(service: TableService, table_id: str, player: str) -> None:
+    """``player`` gives up the game (the account page's "Abandonner"). With other people at
+    the table it is one person's act: a computer plays their seat for the rest of the game
+    (``check_leave``, a stored step: they are a leaver), and the game goes on and ends
+    normally for the others. Alone with computers (a solo table, a friends' table nobody
+    else sits at), or the host before the start, the game is finished as given up
+    (``TableService.abandon``). ``TableError`` (nothing changed): ``gone``, ``not_seated``,
+    ``over``."""
+    ends = False
+
+    async def check(live: LiveTable) -> Step | None:
+        nonlocal ends
+        if live.seat_of(player) is None:
+            raise TableError("not_seated")
+        if live.game.is_over:
+            raise TableError("over")
+        ends = alone(live, player) or (not live.started and player == live.spec.host)
+        return None if ends else check_leave(live, player)
+
+    await service.write(table_id, None, check)
+    if ends:
+        await service.abandon(table_id, player)
+    await _forget_lobby_seat(service, table_id, player)
+
+
+async def say(service: TableService, table_id: str, player: str, phrase: str) -> None:
+    """A quick message from ``player``'s seat to the table (a passing event, not stored)."""
+    if phrase not in PHRASES:
+        raise TableError("bad_phrase")
+    live = await service.table(table_id)
+    if live is None:
+        raise TableError("gone")
+    seat = live.seat_of(player)
+    if seat is None:
+        raise TableError("not_seated")
+    if await service.rate_limits.hit(service.settings.say_limit, f"say:{player}") is not None:
+        raise TableError("say_limit")
+    await service.hub.signal(table_id, {"kind": "say", "seat": seat, "phrase": phrase})

@@ -1,0 +1,160 @@
+"""Server settings: where the data lives, how bots pace their moves, the secret key."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from ..table.days import utc_now
+
+DEFAULT_DATABASE = "sqlite:///coinche.db"
+
+
+def default_database_url() -> str:
+    """``COINCHE_DATABASE_URL`` when set, else an SQLite file in the working directory."""
+    return os.environ.get("COINCHE_DATABASE_URL") or DEFAULT_DATABASE
+
+
+SECRET_KEY_MIN = 32
+"""The fewest characters of a key that signs cookies (``secrets.token_urlsafe(32)`` has 43)."""
+SECRET_FILE_MAX = 4096
+"""The most bytes read from a ``--secret-file`` (a key, not a document)."""
+SECRET_KEY_VARIABLE = "COINCHE_SECRET_KEY"
+
+
+class SecretKeyError(ValueError):
+    """A key to sign cookies that is refused: the message says where it came from and why."""
+
+
+def check_secret_key(text: str, where: str) -> str:
+    """The key of ``text`` without its surrounding blanks (a file's last newline): at least
+    32 characters, one line of printable ones without spaces, else ``SecretKeyError``."""
+    key = text.strip()
+    if len(key) < SECRET_KEY_MIN:
+        raise SecretKeyError(
+            f"{where}: the key must have at least {SECRET_KEY_MIN} characters, not {len(key)} "
+            "(make one with: python -c 'import secrets; print(secrets.token_urlsafe(32))')"
+        )
+    if any(ch.isspace() or not ch.isprintable() for ch in key):
+        raise SecretKeyError(f"{where}: the key must be one line of printable characters without spaces")
+    return key
+
+
+def read_secret_file(path: str) -> str:
+    """The key kept in the file ``path`` (``coinche serve --secret-file``), checked."""
+    where = f"--secret-file {path}"
+    try:
+        with open(path, "rb") as file:
+            data = file.read(SECRET_FILE_MAX + 1)
+    except OSError as e:
+        raise SecretKeyError(f"{where}: cannot read it ({e.strerror or type(e).__name__})") from None
+    if len(data) > SECRET_FILE_MAX:
+        raise SecretKeyError(f"{where}: a key file holds at most {SECRET_FILE_MAX} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SecretKeyError(f"{where}: not UTF-8 text") from None
+    return check_secret_key(text, where)
+
+
+def secret_key_of_environment() -> str | None:
+    """``$COINCHE_SECRET_KEY``, checked; None when it is not set (or empty)."""
+    value = os.environ.get(SECRET_KEY_VARIABLE)
+    return check_secret_key(value, f"${SECRET_KEY_VARIABLE}") if value else None
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = field(default_factory=default_database_url)
+    bot_delay: float = 0.7
+    """Seconds a computer's move waits after the previous move, so a person can follow
+    (DESIGN.md: 0.6 to 0.9 s; zero in tests and load runs)."""
+    trick_pause: float = 1.0
+    """Seconds a complete trick stays on the table: the page holds it that long before it
+    slides away, and a computer leads again only after it (on top of ``bot_delay``)."""
+    bot_workers: int = 2
+    """Worker processes for bot decisions (the expert is CPU-bound)."""
+    worker_wait: float = 30.0
+    """Seconds (after the display pause) a server waits for the workers (``coinche worker``)
+    to play a computer's turn it handed them before it plays it itself (the workers all
+    died, or are swamped)."""
+    free_deals: int = 3
+    """Deals a guest plays without an account."""
+    secret_key: str | None = None
+    """Signs the guest cookie and the forms' tokens (``coinche serve --secret-file`` or
+    ``$COINCHE_SECRET_KEY``); None: kept in the database (made once, survives restarts)."""
+    max_message_bytes: int = 4096
+    """A WebSocket message larger than this is refused (``too_large``)."""
+    max_frame_bytes: int = 65536
+    """A WebSocket frame larger than this closes the connection (1009)."""
+    outbox_limit: int = 256
+    """Messages waiting to be sent to one connection before it is closed as not reading."""
+    replay_limit: int = 64
+    """The most missing steps a reconnecting client is sent one by one (more: a full state)."""
+    hints_per_minute: int = 20
+    """Hints one player may ask for in a minute (one at a time per seat)."""
+    idle_seconds: float = 300.0
+    """A table nobody watches leaves memory after this many seconds unused."""
+    table_seed: int | str | None = None
+    """Deals follow from this seed and the tables' order of creation (tests: reproducible);
+    None: random."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins besides the request's own ``Host`` whose pages may open a table's WebSocket
+    (``--origin``: the public address when a proxy rewrites the Host), each
+    ``scheme://host[:port]`` as ``security.normalise_origin`` writes it."""
+
+    grace_seconds: float = 60.0
+    """At a friends' table, how long a player whose connection dropped keeps their seat
+    before a computer plays it for them (until they come back)."""
+    idle_warning_seconds: float = 45.0
+    """At a friends' table, a player who has not acted this long at their turn is warned."""
+    idle_move_seconds: float = 90.0
+    """...and after this long the computer plays that one move for them."""
+    say_limit: str = "5 per 30 seconds"
+    """Quick messages one player may send (``limits`` notation)."""
+    join_limit: str = "30/minute"
+    """Looks at a friends' table by code, per address (a code cannot be guessed by trying)."""
+
+    session_days: int = 30
+    """A logged-in browser stays logged in this many days (log-out or a password change
+    ends it sooner)."""
+    login_limit: str = "10/minute"
+    """Log-in attempts per address and, apart, per account name (``limits`` notation)."""
+    signup_limit: str = "5/hour"
+    """Accounts one address may create."""
+    table_limit: str = "10/minute"
+    """Tables one player may create."""
+    upload_limit: str = "20/minute"
+    """Records one player may upload to replay (``/revoir``)."""
+    upload_limit_per_address: str = "30/hour"
+    """Records one address may upload (a new cookie per upload is a new player)."""
+    uploads_kept: int = 20
+    """Uploaded records kept per player: past it, their oldest is deleted."""
+    upload_days: int = 30
+    """An uploaded record is deleted after this many days."""
+    table_limit_per_address: str = "100/minute"
+    """Tables one address may create (many players may share one address)."""
+    open_tables_guest: int = 5
+    """Games in progress a guest may have at once."""
+    open_tables_account: int = 12
+    """Games in progress an account may have at once."""
+    challenge_profile: str = "online"
+    """The rules profile of the daily challenge's days made from now on (``daily.py``)."""
+    challenge_level: str = "expert"
+    """The computers' level at the daily challenge: the expert on the site; tests may pick a
+    faster one (the determinism they check does not depend on it)."""
+    clock: Callable[[], datetime] = utc_now
+    """The server's clock (an aware UTC datetime): which day of the daily challenge it is,
+    and whether a challenge table's day is over; tests set it (no waiting for midnight)."""
+    argon2_time_cost: int = 2
+    argon2_memory_kib: int = 19456
+    argon2_parallelism: int = 1
+    """argon2id parameters: OWASP's recommended minimum (19 MiB, 2 passes, 1 lane), about
+    0.1 s a hash on a small server, so sign-up and log-in answer well under 0.3 s."""
+
+    @staticmethod
+    def sqlite_file(path: Path, **kwargs: object) -> Settings:
+        return Settings(database_url=f"sqlite:///{path}", **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,575 @@
+"""Reading and writing what the server keeps: tables, their logs of steps, players.
+
+Every method is one short, blocking transaction: the table service runs them on its
+database threads (``Database``), never on the event loop. ``append_step`` is the write
+that matters: the table service calls it, and only once it returns does anything reach a
+client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, ParamSpec, TypeVar
+
+from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.sql import Executable
+
+from ...engine.rules import RuleSet
+from ..table.spec import Seat, Step, StepKind, TableSpec
+from .db import (
+    AccountRow,
+    ActionRow,
+    AnalysisRow,
+    PlayerRow,
+    SettingRow,
+    TablePlayerRow,
+    TableRow,
+    UploadAnalysisRow,
+    UploadedRecordRow,
+    make_engine,
+    migrate,
+    now,
+)
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """A game in a player's list."""
+
+    table_id: str
+    created_at: datetime
+    profile: str
+    level: str
+    target: int
+    seat: int
+    """The player's seat."""
+    finished_at: datetime | None
+    result: dict[str, Any] | None
+
+
+class ConflictError(Exception):
+    """Another writer stored this step of the table first."""
+
+
+def new_id(nbytes: int = 6) -> str:
+    """A short random id, safe in a URL (8 characters for 6 bytes)."""
+    return secrets.token_urlsafe(nbytes)
+
+
+def _step_of(row: Any) -> Step:
+    kind: StepKind = row.kind if row.kind in ("action", "deal", "seat", "swap") else "action"
+    data = row.data if isinstance(row.data, dict) else {}
+    seat_data = Seat.from_json(data) if kind == "seat" else None
+    other = data.get("with") if kind == "swap" else None
+    by = data.get("by") if kind == "action" else None
+    return Step(
+        row.seq,
+        kind,
+        row.seat,
+        row.action,
+        seat_data,
+        row.request_id,
+        other_seat=other if isinstance(other, int) else None,
+        played_by=by if by in ("away", "idle") else None,
+    )
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.engine: Engine = make_engine(url)
+        migrate(self.engine)
+        self._session = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def session(self) -> Session:
+        return self._session()
+
+    # ----- tables -----
+
+    def create_table(self, spec: TableSpec) -> None:
+        with self.session() as s, s.begin():
+            s.add(
+                TableRow(
+                    id=spec.id,
+                    profile=spec.rules.name,
+                    options=spec.rules.options(),
+                    seed=spec.seed,
+                    first_dealer=spec.first_dealer,
+                    seats=[seat.to_json() for seat in spec.seats],
+                    level=spec.level,
+                    code=spec.code,
+                    host=spec.host,
+                    late_joins=spec.late_joins,
+                    deal_secret=spec.secret,
+                    challenge_day=spec.challenge,
+                    adaptive_start=spec.adaptive_start,
+                )
+            )
+            s.flush()
+            for i, seat in enumerate(spec.seats):
+                if seat.player is not None:
+                    s.add(TablePlayerRow(table_id=spec.id, player_id=seat.player, seat=i))
+
+    def load_table(self, table_id: str) -> tuple[TableSpec, list[Step]] | None:
+        """The table and its log, or None when there is no such table."""
+        with self.session() as s:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                return None
+            seats = tuple(Seat.from_json(x) for x in row.seats)
+            assert len(seats) == 4
+            spec = TableSpec(
+                id=row.id,
+                rules=RuleSet.profile(row.profile, **row.options),
+                seed=row.seed,
+                first_dealer=row.first_dealer,
+                seats=(seats[0], seats[1], seats[2], seats[3]),
+                level=row.level,
+                code=row.code,
+                host=row.host,
+                late_joins=bool(row.late_joins),
+                secret=row.deal_secret,
+                challenge=row.challenge_day,
+                adaptive_start=row.adaptive_start,
+            )
+            return spec, self._steps(s, table_id, 0)
+
+    def table_by_code(self, code: str) -> str | None:
+        """The id of the friends' table with this invitation code, None if there is none."""
+        with self.session() as s:
+            return s.scalar(select(TableRow.id).where(TableRow.code == code))
+
+    def steps_since(self, table_id: str, seq: int) -> list[Step]:
+        """The steps of a table's log from ``seq`` on, in order."""
+        with self.session() as s:
+            return self._steps(s, table_id, seq)
+
+    @staticmethod
+    def _steps(s: Session, table_id: str, start: int) -> list[Step]:
+        row = ActionRow
+        rows = s.execute(
+            select(row.seq, row.kind, row.seat, row.action, row.data, row.request_id)
+            .where(ActionRow.table_id == table_id, ActionRow.seq >= start)
+            .order_by(ActionRow.seq)
+        ).all()
+        return [_step_of(r) for r in rows]
+
+    def last_seq(self, table_id: str) -> int:
+        """How many steps the table's log holds."""
+        with self.session() as s:
+            top = s.scalar(select(ActionRow.seq).where(ActionRow.table_id == table_id).order_by(ActionRow.seq.desc()))
+            return 0 if top is None else top + 1
+
+    def append_step(self, table_id: str, step: Step) -> None:
+        """Store ``step`` of the table's log (with a computer's explanation, the same write);
+        ``ConflictError`` if its number is taken (any other fault, such as a table that does
+        not exist, raises as it is)."""
+        if not self.append_steps([(table_id, step)])[0]:
+            raise ConflictError(f"table {table_id}: step {step.seq} is already stored")
+
+    def append_steps(self, steps: Sequence[tuple[str, Step]]) -> list[bool]:
+        """Store several tables' next steps in one transaction: one commit for all of them
+        (under load, the moves of many tables share it); for each, whether it was stored
+        (False: its number was taken). Any other error stores none of them."""
+        insert_ignoring = _insert_ignoring_conflicts(self.engine, ActionRow, ["table_id", "seq"])
+        with self.engine.begin() as conn:
+            stored = [
+                conn.execute(insert_ignoring, _step_row(table_id, step)).rowcount == 1 for table_id, step in steps
+            ]
+            seated = [
+                {"table_id": table_id, "player_id": step.seat_data.player, "seat": step.seat}
+                for (table_id, step), ok in zip(steps, stored, strict=True)
+                if ok and step.seat_data is not None and step.seat_data.player is not None
+            ]
+            if seated:  # who sat at the table, for the players' lists of games
+                self._record_seats(conn, seated)
+            self._record_gone(conn, [(t, step) for (t, step), ok in zip(steps, stored, strict=True) if ok])
+            return stored
+
+    def _record_gone(self, conn: Any, steps: Sequence[tuple[str, Step]]) -> None:
+        """A person who has gone from a game still going on (``Seat.gone``) has it over in
+        their lists of games (no longer in progress, in their history as given up); the
+        table's end writes its own moment over it. Seated again, it is theirs again."""
+        moment = now()
+        for table_id, step in steps:
+            holder = step.seat_data
+            if holder is None:
+                continue
+            row = TablePlayerRow
+            if holder.gone is not None:
+                conn.execute(
+                    update(row)
+                    .where(row.table_id == table_id, row.player_id == holder.gone, row.finished_at.is_(None))
+                    .values(finished_at=moment)
+                )
+            elif holder.kind == "human" and holder.player is not None:
+                running = select(TableRow.id).where(TableRow.id == table_id, TableRow.finished_at.is_(None)).exists()
+                conn.execute(
+                    update(row)
+                    .where(row.table_id == table_id, row.player_id == holder.player, row.finished_at.is_not(None))
+                    .where(running)
+                    .values(finished_at=None)
+                )
+
+    def record_seats(self, table_id: str, seats: Sequence[tuple[str, int]]) -> None:
+        """Where players sit now (after a swap of seats): each ``(player, seat)``."""
+        if seats:
+            with self.engine.begin() as conn:
+                self._record_seats(conn, [{"table_id": table_id, "player_id": p, "seat": n} for p, n in seats])
+
+    def _record_seats(self, conn: Any, rows: list[dict[str, Any]]) -> None:
+        """Who sat at a table, at which seat (their last one), for the players' lists of games."""
+        upsert = _insert_ignoring_conflicts(self.engine, TablePlayerRow, ["table_id", "player_id"], update=["seat"])
+        for row in rows:
+            conn.execute(upsert, row)
+
+    def forget_seat(self, table_id: str, player_id: str) -> None:
+        """``player_id`` left a table before its game started: it is not one of their games."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                delete(TablePlayerRow).where(TablePlayerRow.table_id == table_id, TablePlayerRow.player_id == player_id)
+            )
+
+    def finish_table(self, table_id: str, result: dict[str, Any]) -> None:
+        """The table's game ended (or was given up): ``result`` says how; the first call
+        counts (a second writer that saw the same end changes nothing)."""
+        moment = now()
+        with self.engine.begin() as conn:
+            ended = conn.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.finished_at.is_(None))
+                .values(finished_at=moment, result=result)
+            )
+            if ended.rowcount == 1:  # the players' histories are ordered by it
+                conn.execute(  # (not a person who had gone: their own moment stays, see ``result_for``)
+                    update(TablePlayerRow)
+                    .where(TablePlayerRow.table_id == table_id, TablePlayerRow.finished_at.is_(None))
+                    .values(finished_at=moment)
+                )
+
+    def games_of(self, player_id: str, limit: int = 100) -> list[GameEntry]:
+        """The player's games, newest first."""
+        with self.session() as s:
+            rows = s.execute(
+                select(
+                    TableRow.id,
+                    TableRow.created_at,
+                    TableRow.profile,
+                    TableRow.level,
+                    TableRow.options,
+                    TablePlayerRow.finished_at,  # the table's, or when the player had gone
+                    TableRow.finished_at.label("table_finished_at"),
+                    TableRow.result,
+                    TablePlayerRow.seat,
+                )
+                .join(TablePlayerRow, TablePlayerRow.table_id == TableRow.id)
+                .where(TablePlayerRow.player_id == player_id)
+                .order_by(TableRow.created_at.desc(), TableRow.id)
+                .limit(limit)
+            ).all()
+        return [
+            GameEntry(
+                r.id,
+                r.created_at,
+                r.profile,
+                r.level,
+                RuleSet.profile(r.profile, **r.options).target,
+                r.seat,
+                r.finished_at,
+                result_for(r.finished_at, r.table_finished_at, r.result),
+            )
+            for r in rows
+        ]
+
+    def open_games(self, player_id: str) -> list[str]:
+        """The player's games in progress, newest first."""
+        with self.session() as s:
+            return list(
+                s.scalars(
+                    select(TableRow.id)
+                    .join(TablePlayerRow, TablePlayerRow.table_id == TableRow.id)
+                    .where(TablePlayerRow.player_id == player_id, TableRow.finished_at.is_(None))
+                    .where(TablePlayerRow.finished_at.is_(None))  # not a game they have gone from
+                    .order_by(TableRow.created_at.desc(), TableRow.id)
+                )
+            )
+
+    def explanations(self, table_id: str, start: int, stop: int) -> dict[int, dict[str, Any]]:
+        """The stored explanations of steps ``start`` to ``stop - 1`` of a table, by step."""
+        with self.session() as s:
+            rows = s.execute(
+                select(ActionRow.seq, ActionRow.explanation).where(
+                    ActionRow.table_id == table_id,
+                    ActionRow.seq >= start,
+                    ActionRow.seq < stop,
+                    ActionRow.explanation.is_not(None),
+                )
+            ).all()
+        return {seq: data for seq, data in rows if isinstance(data, dict)}
+
+    # ----- analyses -----
+
+    def load_analysis(self, table_id: str, deal: int) -> dict[str, Any] | None:
+        """The cached analysis of deal ``deal`` (1-based) of a table, None if not computed."""
+        with self.session() as s:
+            row = s.get(AnalysisRow, (table_id, deal))
+            return row.data if row is not None else None
+
+    def save_analysis(self, table_id: str, deal: int, data: dict[str, Any]) -> None:
+        """Cache an analysis; a second writer of the same deal changes nothing (the
+        analysis of a finished deal is always the same)."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(AnalysisRow), {"table_id": table_id, "deal": deal, "data": data})
+        except IntegrityError:
+            pass
+
+    # ----- uploaded records -----
+
+    def save_upload(self, owner: str, record: str, kept: int, days: int) -> str:
+        """Keep a checked record for its owner; its new random id. In the same transaction,
+        the uploads older than ``days`` (anyone's) and the owner's beyond their newest
+        ``kept`` are deleted, with their analyses: what uploads store stays bounded."""
+        upload_id = new_id(12)
+        expired = datetime.now(UTC) - timedelta(days=days)
+        with self.engine.begin() as conn:
+            conn.execute(delete(UploadedRecordRow).where(UploadedRecordRow.created_at < expired))
+            conn.execute(insert(UploadedRecordRow), {"id": upload_id, "owner": owner, "record": record})
+            newest = (
+                select(UploadedRecordRow.id)
+                .where(UploadedRecordRow.owner == owner)
+                .order_by(UploadedRecordRow.created_at.desc(), UploadedRecordRow.id.desc())
+                .limit(max(kept, 1))
+            )
+            conn.execute(
+                delete(UploadedRecordRow).where(
+                    UploadedRecordRow.owner == owner, UploadedRecordRow.id.not_in(newest.scalar_subquery())
+                )
+            )
+        return upload_id
+
+    def load_upload(self, upload_id: str) -> tuple[str, str] | None:
+        """(owner, record text) of an uploaded record, None if there is none."""
+        with self.session() as s:
+            row = s.get(UploadedRecordRow, upload_id)
+            return (row.owner, row.record) if row is not None else None
+
+    def load_upload_analysis(self, upload_id: str, deal: int) -> dict[str, Any] | None:
+        with self.session() as s:
+            row = s.get(UploadAnalysisRow, (upload_id, deal))
+            return row.data if row is not None else None
+
+    def save_upload_analysis(self, upload_id: str, deal: int, data: dict[str, Any]) -> None:
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(UploadAnalysisRow), {"upload_id": upload_id, "deal": deal, "data": data})
+        except IntegrityError:
+            pass
+
+    def table_ids(self) -> Sequence[str]:
+        with self.session() as s:
+            return s.scalars(select(TableRow.id)).all()
+
+    # ----- players -----
+
+    def use_free_deal(self, player_id: str, free: int) -> bool:
+        """Count one free deal for the player as it is dealt, if they have one left (a player
+        with an account has no limit); whether they had. One atomic update: two tables, or
+        two processes, dealing at once never both get the last one."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                _insert_ignoring_conflicts(self.engine, PlayerRow, ["id"]), {"id": player_id, "deals_played": 0}
+            )
+            has_account = select(AccountRow.id).where(AccountRow.player_id == player_id).exists()
+            used = conn.execute(
+                update(PlayerRow)
+                .where(PlayerRow.id == player_id, (PlayerRow.deals_played < free) | has_account)
+                .values(deals_played=PlayerRow.deals_played + 1)
+            )
+            return used.rowcount == 1
+
+    def give_back_free_deal(self, player_id: str) -> None:
+        """A void deal (four passes) uses no free deal: give back the one counted at its deal."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(PlayerRow)
+                .where(PlayerRow.id == player_id, PlayerRow.deals_played > 0)
+                .values(deals_played=PlayerRow.deals_played - 1)
+            )
+
+    def free_deals_used(self, player_id: str) -> int | None:
+        """The free deals the player has used; None for a player with an account (no limit)."""
+        with self.session() as s:
+            if s.scalar(select(AccountRow.id).where(AccountRow.player_id == player_id)) is not None:
+                return None
+            return s.scalar(select(PlayerRow.deals_played).where(PlayerRow.id == player_id)) or 0
+
+    def deals_played(self, player_id: str) -> int:
+        with self.session() as s:
+            return s.scalar(select(PlayerRow.deals_played).where(PlayerRow.id == player_id)) or 0
+
+    # ----- settings -----
+
+    def secret_key(self) -> str:
+        """The key that signs cookies: made once, kept in the database."""
+        with self.engine.begin() as conn:  # processes starting together: the first one's key
+            made = {"key": "secret_key", "value": secrets.token_urlsafe(32)}
+            conn.execute(_insert_ignoring_conflicts(self.engine, SettingRow, ["key"]), made)
+            value = conn.scalar(select(SettingRow.value).where(SettingRow.key == "secret_key"))
+            assert value is not None
+            return value
+
+
+def result_for(
+    player_finished_at: datetime | None, table_finished_at: datetime | None, result: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """How a table's game ended for one player: given up (``{"abandoned": true}``) when they
+    had gone from it before its end (their ``table_players.finished_at`` is earlier than the
+    table's, or the table goes on), else the table's ``result``."""
+    if player_finished_at is not None and (table_finished_at is None or player_finished_at < table_finished_at):
+        return {"abandoned": True}
+    return result
+
+
+def _step_data(step: Step) -> dict[str, Any] | None:
+    """What a step keeps in its ``data`` column (see ``ActionRow.data``)."""
+    if step.seat_data is not None:
+        return step.seat_data.to_json()
+    if step.other_seat is not None:
+        return {"with": step.other_seat}
+    if step.played_by is not None:
+        return {"by": step.played_by}
+    return None
+
+
+def _step_row(table_id: str, step: Step) -> dict[str, Any]:
+    return {
+        "table_id": table_id,
+        "seq": step.seq,
+        "kind": step.kind,
+        "seat": step.seat,
+        "action": step.action,
+        "data": _step_data(step),
+        "request_id": step.request_id,
+        "explanation": step.explanation,
+    }
+
+
+def _insert_ignoring_conflicts(
+    engine: Engine, row: type[Any], key: list[str], update: Sequence[str] = ()
+) -> Executable:
+    """``INSERT … ON CONFLICT (key) DO NOTHING`` (its row count says whether the row went
+    in), or ``DO UPDATE`` the columns ``update``, in the database's own dialect."""
+    dialect = engine.dialect.name
+    if dialect not in ("sqlite", "postgresql"):
+        raise NotImplementedError(f"no INSERT ... ON CONFLICT for {dialect}")
+    statement = sqlite_insert(row) if dialect == "sqlite" else postgresql_insert(row)
+    # An INSERT's row count is kept only when asked for (psycopg's cursor is closed before
+    # SQLAlchemy reads it: -1 otherwise, and every step would look taken).
+    statement = statement.execution_options(preserve_rowcount=True)
+    if update:
+        return statement.on_conflict_do_update(
+            index_elements=key, set_={name: statement.excluded[name] for name in update}
+        )
+    return statement.on_conflict_do_nothing(index_elements=key)
+
+
+def _no_stop_iteration(call: Callable[[], T]) -> T:
+    """``call()``, its ``StopIteration`` turned into a ``RuntimeError``: a future cannot hold a
+    StopIteration (asyncio drops it and the awaiting task would wait forever, its table's
+    lock held)."""
+    try:
+        return call()
+    except StopIteration as e:
+        raise RuntimeError("StopIteration on a database thread") from e
+
+
+class Database:
+    """The store's blocking calls, awaited on a few threads of their own so that the event
+    loop never waits on the database (SQLite serialises the writes itself).
+
+    The tables' steps go through one writer thread that stores all the steps waiting at
+    once in one transaction (a group commit): one step alone is written at once, and under
+    load many tables' moves share a commit instead of queueing for SQLite's write lock on
+    several threads."""
+
+    def __init__(self, store: Store, threads: int = 4) -> None:
+        self.store = store
+        self._threads = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="coinche-db")
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="coinche-db-steps")
+        self._steps: list[tuple[str, Step, asyncio.Future[None]]] = []
+        self._flushing: asyncio.Task[None] | None = None
+
+    async def __call__(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``fn(*args, **kwargs)`` (a method of the store) on a database thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._threads, _no_stop_iteration, lambda: fn(*args, **kwargs))
+
+    async def append_step(self, table_id: str, step: Step) -> None:
+        """``Store.append_step``, in the next group commit."""
+        loop = asyncio.get_running_loop()
+        stored: asyncio.Future[None] = loop.create_future()
+        self._steps.append((table_id, step, stored))
+        if self._flushing is None or self._flushing.done():
+            self._flushing = loop.create_task(self._flush())
+        await stored
+
+    async def _flush(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._steps:
+            batch, self._steps = self._steps, []
+            try:
+                outcomes = await loop.run_in_executor(self._writer, self._write, [(t, s) for t, s, _ in batch])
+            except asyncio.CancelledError:  # the loop is closing: nobody waits on these any more
+                for _, _, stored in batch:
+                    stored.cancel()
+                raise
+            except Exception as e:  # the writer is closed
+                outcomes = [e] * len(batch)
+            for (_, _, stored), outcome in zip(batch, outcomes, strict=True):
+                if stored.done():
+                    continue
+                if outcome is None:
+                    stored.set_result(None)
+                else:
+                    stored.set_exception(outcome)
+
+    def _write(self, steps: list[tuple[str, Step]]) -> list[Exception | None]:
+        """On the writer thread: each step's outcome (None: stored). A batch that fails as a
+        whole (a table deleted, a database fault) is written again step by step, so that
+        only the steps at fault fail."""
+        try:
+            stored = self.store.append_steps(steps)
+        except Exception as e:
+            if len(steps) == 1:  # its own fault: writing it again would fail the same way
+                return [e]
+            return [self._write_one(table_id, step) for table_id, step in steps]
+        return [
+            None if ok else ConflictError(f"table {table_id}: step {step.seq} is already stored")
+            for (table_id, step), ok in zip(steps, stored, strict=True)
+        ]
+
+    def _write_one(self, table_id: str, step: Step) -> Exception | None:
+        try:
+            self.store.append_step(table_id, step)
+        except Exception as e:
+            return e
+        return None
+
+    def close(self) -> None:
+        self._writer.shutdown(wait=True)
+        self._threads.shutdown(wait=True)

@@ -1,0 +1,377 @@
+"""Who is at each table, and the clocks that keep a friends' table moving.
+
+A person is *here* while one of their connections is open on the table, *away* once the
+last one closes, and *replaced* when a computer plays their seat. At a table of several
+people nobody waits for an absent one longer than the settings say:
+
+- a player whose connection dropped keeps the seat for ``grace_seconds``; then a ``seat``
+  step hands it to a computer (the seat stays theirs: ``Seat.stand_in``), and when they
+  come back another ``seat`` step gives it back, before their next decision;
+- a player who stays but does not act at their turn is warned after
+  ``idle_warning_seconds``, and the computer plays that one move after
+  ``idle_move_seconds`` (an ``action`` step ``played_by="idle"``).
+
+Both are steps of the log, so every connection sees them; the comings and goings are
+passing events of the hub.
+
+Several server processes: a person's connections may be on any of them. Each process
+counts its own and writes the count to ``table_presence`` (friends' tables only), confirmed
+every ``HEARTBEAT`` seconds; every process reads the others' fresh rows, so all show the
+same presence, and a grace period ends in a stand-in only when the person is nowhere. A
+process that dies stops confirming: after ``STALE`` seconds its people count as away since
+its last confirmation, and the processes still watching the table run their grace periods.
+Each process watching a table runs its idle clock and warns its own connections; the move
+it plays for an idle person is stored once (the step's number decides).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Literal
+
+from sqlalchemy import delete, select, update
+
+from ..compute.bot_pool import BotSpec, PoolBusy, Priority
+from ..infra.db import TablePresenceRow, now
+from ..infra.store import Store, _insert_ignoring_conflicts
+from ..table.spec import Step
+
+if TYPE_CHECKING:
+    from .tables import LiveTable, TableService
+
+log = logging.getLogger("coinche.presence")
+
+STAND_IN_LEVEL = "expert"
+"""The computer that plays for an absent person, or for a person who left the table."""
+
+SeatPresence = Literal["here", "away", "replaced", "computer"]
+
+HEARTBEAT = 5.0
+"""How often a process confirms its people's connections and reads the others' (more
+often when the grace period is shorter)."""
+STALE = 15.0
+"""A confirmation older than this is a dead process's: its people are away."""
+FORGOTTEN = timedelta(days=2)
+"""Rows older than this are deleted (a dead process's, or a person long gone)."""
+
+
+def write_count(store: Store, table_id: str, player: str, process: str, connections: int) -> None:
+    """This process holds ``connections`` of ``player``'s connections to the table now."""
+    row = {"table_id": table_id, "player_id": player, "process": process, "connections": connections, "seen_at": now()}
+    upsert = _insert_ignoring_conflicts(
+        store.engine, TablePresenceRow, ["table_id", "player_id", "process"], update=["connections", "seen_at"]
+    )
+    with store.engine.begin() as conn:
+        conn.execute(upsert, row)
+
+
+def confirm(store: Store, process: str) -> None:
+    """This process is alive and its people's connections still open; old rows go."""
+    moment = now()
+    with store.engine.begin() as conn:
+        conn.execute(
+            update(TablePresenceRow)
+            .where(TablePresenceRow.process == process, TablePresenceRow.connections > 0)
+            .values(seen_at=moment)
+        )
+        conn.execute(delete(TablePresenceRow).where(TablePresenceRow.seen_at < moment - FORGOTTEN))
+
+
+def read_presence(store: Store, table_ids: list[str], process: str) -> dict[str, tuple[set[str], dict[str, datetime]]]:
+    """For each table: the people whose connections another live process holds, and when
+    each person was last seen there (a confirmation, or their last connection's end)."""
+    fresh_after = now() - timedelta(seconds=STALE)
+    out: dict[str, tuple[set[str], dict[str, datetime]]] = {t: (set(), {}) for t in table_ids}
+    if not table_ids:
+        return out
+    with store.session() as s:
+        rows = s.execute(
+            select(
+                TablePresenceRow.table_id,
+                TablePresenceRow.player_id,
+                TablePresenceRow.process,
+                TablePresenceRow.connections,
+                TablePresenceRow.seen_at,
+            ).where(TablePresenceRow.table_id.in_(table_ids))
+        )
+        for table_id, player, holder, connections, seen_at in rows:
+            if seen_at.tzinfo is None:  # SQLite gives back naive times
+                seen_at = seen_at.replace(tzinfo=UTC)
+            elsewhere, last_seen = out[table_id]
+            if holder != process and connections > 0 and seen_at > fresh_after:
+                elsewhere.add(player)
+            if player not in last_seen or seen_at > last_seen[player]:
+                last_seen[player] = seen_at
+    return out
+
+
+class Attendance:
+    """The connections of each person at each table, and the grace and idle clocks."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.settings = service.settings
+        self.present: Counter[tuple[str, str]] = Counter()
+        """Open connections of each player at each table (in this process)."""
+        self._grace: dict[tuple[str, str], asyncio.Task[None]] = {}
+        self._idle: dict[str, tuple[int, asyncio.Task[None]]] = {}
+        """Each table's idle clock and the step it times."""
+        self._signals: set[asyncio.Task[None]] = set()
+        self.process = service.process
+        self.elsewhere: dict[str, set[str]] = {}
+        """The people of each friends' table watched here whose connections another
+        process holds (as last read)."""
+        self.last_seen: dict[str, dict[str, datetime]] = {}
+        """When each person of each friends' table watched here was last seen, in any process."""
+        self._heartbeat: asyncio.Task[None] | None = None
+
+    # ----- who is here -----
+
+    def presence(self, live: LiveTable) -> list[SeatPresence]:
+        """Each seat: ``here``, ``away``, ``replaced`` (a person's seat a computer plays
+        while they are away) or ``computer``."""
+        out: list[SeatPresence] = []
+        for holder in live.seats:
+            if holder.kind == "bot" or holder.player is None:
+                out.append("computer")
+            elif holder.stand_in is not None:
+                out.append("replaced")
+            elif self.is_here(live.id, holder.player):
+                out.append("here")
+            else:
+                out.append("away")
+        return out
+
+    def is_here(self, table_id: str, player: str) -> bool:
+        """A connection of ``player`` is open here or in another live process (as last read)."""
+        return bool(self.present[(table_id, player)]) or player in self.elsewhere.get(table_id, ())
+
+    async def refresh(self, table_ids: list[str]) -> None:
+        """Read who is at these friends' tables through the other processes."""
+        seen = await self.service.db(read_presence, self.service.store, table_ids, self.process)
+        for table_id, (elsewhere, last_seen) in seen.items():
+            self.elsewhere[table_id] = elsewhere
+            self.last_seen[table_id] = last_seen
+
+    async def _write_count(self, table_id: str, player: str) -> None:
+        try:
+            count = self.present[(table_id, player)]
+            await self.service.db(write_count, self.service.store, table_id, player, self.process, count)
+        except Exception:  # the heartbeat writes it again
+            log.exception("table %s: the presence of %s could not be written", table_id, player)
+
+    def _start_heartbeat(self) -> None:
+        if self._heartbeat is None or self._heartbeat.done():
+            self._heartbeat = asyncio.get_running_loop().create_task(self._beat())
+
+    async def _beat(self) -> None:
+        """Confirm this process's connections, read the others', tell this process's
+        connections when someone came or went elsewhere, and run the grace periods of
+        people nobody holds (their process died)."""
+        while True:
+            await asyncio.sleep(min(HEARTBEAT, self.settings.grace_seconds / 2))
+            try:
+                await self.service.db(confirm, self.service.store, self.process)
+                watched = [
+                    table_id
+                    for table_id in list(self.service.watchers)
+                    if (live := self.service.live.get(table_id)) is not None and live.spec.is_private
+                ]
+                for table_id in set(self.elsewhere) - set(watched):
+                    self.elsewhere.pop(table_id, None)
+                    self.last_seen.pop(table_id, None)
+                if not watched:
+                    continue
+                before = {table_id: set(self.elsewhere.get(table_id, set())) for table_id in watched}
+                await self.refresh(watched)
+                for table_id in watched:
+                    if self.elsewhere.get(table_id, set()) != before[table_id]:
+                        self.service.hub.deliver_event_here(table_id, {"kind": "presence"})
+                    await self._end_lapsed_graces(table_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("presence: the heartbeat failed")
+
+    async def _end_lapsed_graces(self, table_id: str) -> None:
+        """People away longer than the grace period with no clock running here (theirs ran
+        in a process that died): a computer takes their seat."""
+        live = self.service.live.get(table_id)
+        if live is None or not self.has_company(live) or not live.started or live.game.is_over:
+            return
+        moment = now()
+        people = self.last_seen.get(table_id, {})
+        for holder in live.seats:
+            player = holder.player
+            if holder.kind != "human" or player is None or holder.stand_in is not None:
+                continue
+            if self.is_here(table_id, player) or (table_id, player) in self._grace:
+                continue
+            since = people.get(player)
+            if since is not None and (moment - since).total_seconds() >= self.settings.grace_seconds:
+                await self._set_stand_in(table_id, player, STAND_IN_LEVEL)
+
+    @staticmethod
+    def has_company(live: LiveTable) -> bool:
+        """A friends' table with more than one person: the only tables whose clocks run
+        (alone against the computer, nobody waits on anybody)."""
+        return live.spec.is_private and len(live.human_seats) > 1
+
+    async def arrived(self, live: LiveTable, player: str) -> None:
+        """A connection of ``player`` opened: they are here; a computer standing in for
+        them gives the seat back."""
+        key = (live.id, player)
+        self.present[key] += 1
+        if self.present[key] > 1:
+            return
+        task = self._grace.pop(key, None)
+        if task is not None:
+            task.cancel()
+        if live.spec.is_private:  # alone against the computer, nobody is told
+            self._start_heartbeat()
+            await self._write_count(live.id, player)
+            await self.refresh([live.id])
+            await self.service.hub.signal(live.id, {"kind": "presence"})
+        seat = live.seat_of(player)
+        if seat is not None and live.seats[seat].stand_in is not None:
+            await self._set_stand_in(live.id, player, None)
+
+    def left(self, table_id: str, player: str) -> None:
+        """A connection of ``player`` closed; the last one starts the grace period. (Not a
+        coroutine: a closing connection calls it while its task may be cancelled.)"""
+        key = (table_id, player)
+        self.present[key] -= 1
+        if self.present[key] > 0:
+            return
+        del self.present[key]
+        live = self.service.live.get(table_id)
+        if live is None or not live.spec.is_private:
+            return
+        loop = asyncio.get_running_loop()
+        signal = loop.create_task(self._went(table_id, player))
+        self._signals.add(signal)
+        signal.add_done_callback(self._signals.discard)
+        if self.has_company(live) and key not in self._grace:
+            self._grace[key] = asyncio.get_running_loop().create_task(self._grace_period(table_id, player))
+
+    async def _went(self, table_id: str, player: str) -> None:
+        await self._write_count(table_id, player)
+        await self.service.hub.signal(table_id, {"kind": "presence"})
+
+    def game_started(self, live: LiveTable) -> None:
+        """The host started the game: the grace period of anyone absent starts now."""
+        if not self.has_company(live):
+            return
+        for holder in live.seats:
+            key = (live.id, holder.player or "")
+            here = holder.player is not None and self.is_here(live.id, holder.player)
+            if holder.kind == "human" and holder.player and not here and key not in self._grace:
+                self._grace[key] = asyncio.get_running_loop().create_task(self._grace_period(live.id, holder.player))
+
+    async def _grace_period(self, table_id: str, player: str) -> None:
+        try:
+            await asyncio.sleep(self.settings.grace_seconds)
+            if not self.present[(table_id, player)]:
+                await self.refresh([table_id])  # they may be connected to another process
+                if not self.is_here(table_id, player):
+                    await self._set_stand_in(table_id, player, STAND_IN_LEVEL)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the grace period of %s failed", table_id, player)
+        finally:
+            if self._grace.get((table_id, player)) is asyncio.current_task():
+                del self._grace[(table_id, player)]
+
+    async def _set_stand_in(self, table_id: str, player: str, level: str | None) -> None:
+        """A computer of ``level`` plays ``player``'s seat from now on (None: the person
+        again), unless that is so already or no longer makes sense."""
+
+        async def check(live: LiveTable) -> Step | None:
+            seat = live.seat_of(player)
+            if seat is None or live.game.is_over or not live.started:
+                return None
+            holder = live.seats[seat]
+            here = self.is_here(table_id, player)
+            if holder.stand_in == level or (level is not None and here):
+                return None
+            return Step(live.seq, "seat", seat, seat_data=replace(holder, stand_in=level))
+
+        await self.service.write(table_id, None, check)
+
+    # ----- the idle clock -----
+
+    def turn_changed(self, live: LiveTable) -> None:
+        """After each step: time the person who must act now, if others wait on them."""
+        current = self._idle.get(live.id)
+        if current is not None:
+            if current[0] == live.seq:
+                return
+            current[1].cancel()
+            del self._idle[live.id]
+        seat = live.person_to_move()
+        if seat is None or not self.has_company(live):
+            return
+        task = asyncio.get_running_loop().create_task(self._idle_clock(live.id, live.seq, seat))
+        self._idle[live.id] = (live.seq, task)
+
+    async def _idle_clock(self, table_id: str, seq: int, seat: int) -> None:
+        settings = self.settings
+        service = self.service
+        try:
+            await asyncio.sleep(settings.idle_warning_seconds)
+            live = service.live.get(table_id)
+            if live is None or live.seq != seq:
+                return
+            left = max(0, round(settings.idle_move_seconds - settings.idle_warning_seconds))
+            # Every process watching the table runs this clock: each warns its own people.
+            service.hub.deliver_event_here(table_id, {"kind": "idle_warning", "seat": seat, "seconds": left})
+            await asyncio.sleep(settings.idle_move_seconds - settings.idle_warning_seconds)
+            await self._play_for(table_id, seq, seat)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the idle clock of seat %s failed", table_id, seat)
+        finally:
+            current = self._idle.get(table_id)
+            if current is not None and current[1] is asyncio.current_task():
+                del self._idle[table_id]
+
+    async def _play_for(self, table_id: str, seq: int, seat: int) -> None:
+        """The computer plays the one move the person at ``seat`` let time run out on."""
+        service = self.service
+        live = service.live.get(table_id)
+        if live is None or live.seq != seq:
+            return
+        deal = live.game.current
+        assert deal is not None
+        view = deal.view(seat)
+        try:
+            decision = await service.decide_job(
+                BotSpec(STAND_IN_LEVEL, service.decision_seed(live, seat)), view, Priority.MOVE
+            )
+            action = decision.action
+        except PoolBusy:
+            action = view.legal_actions[0]
+
+        async def check(live: LiveTable) -> Step | None:
+            if live.seq != seq or action not in live.game.legal_actions():
+                return None
+            return Step(seq, "action", seat, action, played_by="idle")
+
+        await service.write(table_id, None, check)
+
+    async def close(self) -> None:
+        tasks = [*self._grace.values(), *(task for _, task in self._idle.values()), *self._signals]
+        if self._heartbeat is not None:
+            tasks.append(self._heartbeat)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task

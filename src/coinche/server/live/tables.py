@@ -1,0 +1,1154 @@
+"""The table service: tables as numbered event streams, and nothing of HTTP.
+
+A table is its ``TableSpec`` (rules, seed, first dealer, first seats) and its log of steps
+in the database: the actions, the requests for the next deal, the changes of seat. The
+live state (``LiveTable``) is rebuilt from them and kept in memory while the table is in
+use. Every change goes through ``_store``: checked against the live state, written to the
+database as the next step, only then applied, then announced on the hub as
+``(table id, seq)``. Nobody holds a table object across a wait: connections subscribe to
+the hub by table id and ask the service for what they miss; the service catches a table
+up from the log whenever it is behind (another process stored a step), so a write that
+loses a race reads the winner's step and checks the request again.
+
+Computer seats play in ``_bot_turns`` while a table is watched: the decision is computed
+in the worker pool with the table unlocked, shown after the display pause, and stored only
+if the table has not moved on meanwhile. On PostgreSQL with a ``coinche worker`` alive the
+turn is handed to the workers instead (``turns.py``, ``worker.py``: the worker stores the
+move through this same write path and the hub brings it here), and so are hints and
+analyses (``run_job``); this process plays itself when no worker answers in time. Idle
+tables leave memory (``evict_idle``) and come back from the log on demand; looking a table
+up starts nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import hashlib
+import logging
+import os
+import random
+import secrets
+import socket
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar, cast
+
+from limits import RateLimitItemPerMinute
+from sqlalchemy.exc import IntegrityError
+
+from ...bots.adaptive import AdaptiveBot
+from ...bots.base import Decision
+from ...engine.actions import Action
+from ...engine.deal import Deal, Phase, View
+from ...engine.errors import IllegalAction
+from ...engine.game import Game
+from ...engine.messages import Message
+from ...engine.rules import RuleSet
+from ...engine.wire import message_to_json
+from ..compute import jobs
+from ..compute.bot_pool import BotPool, BotSpec, PoolBusy, Priority
+from ..compute.jobs import Job, JobRefused, decision_job
+from ..compute.turns import TurnQueue, is_postgresql
+from ..infra.config import Settings
+from ..infra.hub import Hub, LocalHub
+from ..infra.rate_limits import RateLimits
+from ..infra.store import ConflictError, Database, Store, new_id
+from ..table.days import day_end
+from ..table.fair_deals import hand_source, new_secret
+from ..table.spec import PlayedBy, Seat, Step, TableSpec, seat_of
+from .presence import Attendance
+
+log = logging.getLogger("coinche.tables")
+T = TypeVar("T")
+
+Check = Callable[["LiveTable"], Awaitable["Step | None"]]
+"""What a write stores, given the table as it is (raises ``TableError`` to refuse)."""
+
+DealOverHook = Callable[["LiveTable", int], Awaitable[None]]
+GameOverHook = Callable[["LiveTable"], Awaitable[None]]
+AbandonHook = Callable[["LiveTable", str], Awaitable[None]]
+"""Told that a player gave up the table's game (``TableService.abandon``)."""
+AdaptiveStart = Callable[[str], Awaitable[float]]
+"""The adaptive knob's start for a player (``player_stats.py``: from their rating)."""
+"""Told that deal ``n`` (from 1) of a daily challenge's table is over (``daily.py``)."""
+
+LEVELS = ("adaptive", "beginner", "confirmed", "expert")
+"""The computer levels a player picks for a solo table."""
+
+TARGETS: dict[str, tuple[int, ...]] = {
+    "classic": (700, 3000),
+    "federation": (2000,),
+    "house": (2010, 3010),
+    "online": (501, 1001, 2001),
+}
+"""The targets each profile's players choose from (RULES.md section 2), default first in
+``PROFILES``."""
+
+HINT_BOT = "expert"
+
+DEALS_CACHE = 20_000
+"""Players whose count of free deals played is kept in memory."""
+
+ALIVE_CHECK = 2.0
+"""Seconds a server trusts its last look at whether a worker is alive."""
+
+RACE_RETRIES = 20
+"""How many lost races in a row a write tries again before it gives up (``busy``)."""
+
+
+def explanation_json(decision: Decision) -> dict[str, Any] | None:
+    """What the database keeps of a computer's reasons: the public and private texts (in
+    English), the translatable reason and, when it says more, the translatable private
+    reason (``private_reason``; rows stored before it have none). None when the decision
+    gives no reason."""
+    if decision.explanation is None and decision.private_explanation is None and decision.reason is None:
+        return None
+    data: dict[str, Any] = {
+        "public": decision.explanation,
+        "private": decision.private_explanation,
+        "reason": message_to_json(decision.reason) if decision.reason is not None else None,
+    }
+    if decision.private_reason is not None and decision.private_reason != decision.reason:
+        data["private_reason"] = message_to_json(decision.private_reason)
+    return data
+
+
+def game_result(game: Game) -> dict[str, Any]:
+    """How a finished game ended, as the players' lists show it."""
+    totals = game.totals
+    return {"totals": [totals[0], totals[1]], "winner": game.winner}
+
+
+class JobFailed(Exception):
+    """A hint or an analysis failed on a worker (its error, as text)."""
+
+
+class TableError(Exception):
+    """A request the table refuses; nothing changed. ``code``: ``not_your_turn``,
+    ``illegal`` (``message`` is the engine's, ``rule`` its rule id), ``over``, ``limit``,
+    ``waiting`` (the deal is over: the next one must be asked for), ``not_seated``,
+    ``too_many_tables`` (a new table while the player has as many games in progress as
+    allowed),
+    ``hint_limit``, ``no_hints`` (a daily challenge's table), ``challenge_over`` (a daily
+    challenge's table once its day is over), ``busy`` (the table kept
+    moving under the request), ``bad_level``."""
+
+    def __init__(self, code: str, message: Message | None = None, rule: str | None = None) -> None:
+        super().__init__(message.text if message is not None else code)
+        self.code = code
+        self.message = message
+        self.rule = rule
+
+
+def seeded_id(seed: int | str, created: int, attempt: int) -> str:
+    """A table's id under ``Settings.table_seed`` (tests): reproducible like its deals,
+    which are dealt under its id (docs/dealing.md)."""
+    digest = hashlib.sha256(f"coinche-test-table:{seed}:{created}:{attempt}".encode()).digest()
+    return base64.urlsafe_b64encode(digest[:6]).decode()
+
+
+@dataclass(eq=False)
+class LiveTable:
+    """A table's state after the steps of its log it has read (``seq`` of them)."""
+
+    spec: TableSpec
+    game: Game
+    seats: list[Seat]
+    """Who holds each seat now (the first seats, then the ``seat`` steps)."""
+    steps: list[Step] = field(default_factory=list)
+    tracker: AdaptiveBot | None = None
+    """For an adaptive table: follows the human's results to set the computers' level."""
+    action_seqs: list[int] = field(default_factory=list)
+    """The step of each entry of ``game.log``."""
+    requests: dict[str, int] = field(default_factory=dict)
+    """The table's seq after each client request's step (``player:id``): a resend is answered
+    from here."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_task: asyncio.Task[None] | None = None
+    touched: float = 0.0
+    """When the table was last used (event loop time)."""
+    replaced: Seat | None = None
+    """The holder a ``seat`` step replaced, when the last step read was one (what the live
+    region says of it: "Paul quitte la table")."""
+    void_deals: int = 0
+    """Void deals (four passes) ended by the steps read since last taken: their free deals
+    are given back by whoever stored the step."""
+    dealt_by: int | None = None
+    """The seat whose request dealt the deal in progress (or the last one), None when no
+    ``deal`` step dealt it (a computers' table, an old log): the others are told who went on."""
+
+    @staticmethod
+    def build(spec: TableSpec, steps: Sequence[Step]) -> LiveTable:
+        """The table after ``steps`` (its log from the start): the first deal is dealt with
+        the table, later ones by ``deal`` steps (or before an action, in logs older than them)."""
+        game = Game(
+            spec.rules,
+            spec.seed,
+            spec.first_dealer,
+            auto_deal=False,
+            hand_source=hand_source(spec),
+            max_deals=spec.max_deals,
+        )
+        if not spec.is_private:  # a friends' table deals when its host starts the game
+            game.deal_next()
+        live = LiveTable(spec, game, list(spec.seats))
+        if spec.level == "adaptive":
+            start = 0.5 if spec.adaptive_start is None else spec.adaptive_start
+            live.tracker = AdaptiveBot(seed=spec.seed, level=start, human_seat=live.human_seat)
+        for step in steps:
+            live.apply(step)
+        return live
+
+    def apply(self, step: Step) -> None:
+        """Read one more step of the log (``IllegalAction`` if it is not legal here)."""
+        if step.seq != self.seq:
+            raise ValueError(f"table {self.id}: step {step.seq} read at seq {self.seq}")
+        game = self.game
+        self.replaced = None
+        if step.kind == "action":
+            assert step.action is not None
+            if game.awaiting_deal:
+                game.deal_next()
+                self.dealt_by = None
+            deal = game.current
+            assert deal is not None
+            game.replay_entry(step.action)
+            self.action_seqs.append(step.seq)
+            if deal.is_over:
+                result = deal.result()
+                if result is not None and result.contract is None:
+                    self.void_deals += 1
+                self.track(deal)
+        elif step.kind == "deal":
+            if game.awaiting_deal:
+                game.deal_next()
+                self.dealt_by = step.seat
+        elif step.kind == "swap":
+            assert step.other_seat is not None
+            seats = self.seats
+            seats[step.seat], seats[step.other_seat] = seats[step.other_seat], seats[step.seat]
+        else:
+            assert step.seat_data is not None
+            self.replaced = self.seats[step.seat]
+            self.seats[step.seat] = step.seat_data
+        self.steps.append(replace(step, explanation=None))
+        if step.request_id is not None:
+            self.requests[step.request_id] = step.seq + 1
+
+    def replay(self, since: int) -> Iterator[LiveTable]:
+        """The table as it was after each step from ``since`` on (one object, moved on
+        step by step: read it before the next)."""
+        past = LiveTable.build(self.spec, self.steps[:since])
+        for step in self.steps[since:]:
+            past.apply(step)
+            yield past
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    @property
+    def seq(self) -> int:
+        """How many steps of the log this state includes: the next step is numbered ``seq``."""
+        return len(self.steps)
+
+    @property
+    def last(self) -> Step | None:
+        return self.steps[-1] if self.steps else None
+
+    def seat_of(self, player: str) -> int | None:
+        seats = self.seats
+        return seat_of((seats[0], seats[1], seats[2], seats[3]), player)
+
+    @property
+    def human_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.kind == "human"]
+
+    @property
+    def human_players(self) -> list[str]:
+        """The players seated here (each deal dealt counts one of their free deals)."""
+        return [s.player for s in self.seats if s.kind == "human" and s.player is not None]
+
+    @property
+    def human_seat(self) -> int:
+        """The human the adaptive level follows: the first human seat (0 if none)."""
+        humans = self.human_seats
+        return humans[0] if humans else 0
+
+    @property
+    def adaptive_level(self) -> float | None:
+        return self.tracker.level if self.tracker is not None else None
+
+    def track(self, deal: Deal) -> None:
+        """Let the adaptive level learn from a finished deal (live, or replayed at a rebuild)."""
+        if self.tracker is not None:
+            self.tracker.observe_result(deal.view((self.human_seat + 1) & 3))
+
+    @property
+    def started(self) -> bool:
+        """The first deal is dealt (a friends' table waits for its host before it)."""
+        return bool(self.game.deals)
+
+    def bot_to_move(self) -> int | None:
+        """The seat whose move a computer chooses now (a computer's, or an absent person's)."""
+        game = self.game
+        if game.is_over or game.awaiting_deal:
+            return None
+        seat = game.to_move
+        return seat if self.seats[seat].played_by_computer else None
+
+    def person_to_move(self) -> int | None:
+        """The seat of the person who must act now (None between deals, at a computer's
+        turn, or when a computer stands in for them)."""
+        game = self.game
+        if game.is_over or game.awaiting_deal:
+            return None
+        seat = game.to_move
+        return None if self.seats[seat].played_by_computer else seat
+
+
+@dataclass(frozen=True)
+class BotTurn:
+    """A computer's turn as it was asked: the seat, the step its move must be, the seat's
+    view, which bot decides (with its seed), and whether a trick was just gathered (the
+    longer pause)."""
+
+    seat: int
+    seq: int
+    view: View
+    spec: BotSpec
+    trick_done: bool
+
+
+class TableService:
+    def __init__(self, store: Store, pool: BotPool, settings: Settings, hub: Hub | None = None) -> None:
+        self.store = store
+        self.db = Database(store)
+        self.turns: TurnQueue | None = TurnQueue(store) if is_postgresql(store) else None
+        """The computers' turns handed to the workers (PostgreSQL only)."""
+        self.hands_over = True
+        """Whether this service hands its computers' turns to live workers (a worker's own
+        service does not)."""
+        self._alive = False
+        self._alive_checked = -ALIVE_CHECK
+        self._withdrawals: set[asyncio.Task[None]] = set()
+        """Jobs being withdrawn from the workers (their askers left)."""
+        self.pool = pool
+        self.settings = settings
+        self.hub: Hub = hub or LocalHub()
+        self.live: dict[str, LiveTable] = {}
+        self.watchers: Counter[str] = Counter()
+        """Connections on each table: a watched table stays in memory and its computers play."""
+        self.connections: Counter[tuple[str, str]] = Counter()
+        """Connections of each player on each table (bounded by the socket session)."""
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._deals_played: dict[str, int | None] = {}  # oldest first: a bounded cache
+        """Free deals each player has used (None: an account, no limit), as last read here:
+        every state message shows it, so it is not read again each time."""
+        self._created = 0
+        self._autoplay: Counter[str] = Counter()
+        """Tables ``play_out`` is playing: their computers play without pauses."""
+        self._hints: set[tuple[str, int]] = set()
+        self._hint_rate = RateLimitItemPerMinute(settings.hints_per_minute)
+        self._janitor: asyncio.Task[None] | None = None
+        self.process = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
+        """This process among the servers sharing the database (its rows of presence)."""
+        self.attendance = Attendance(self)
+        self.rate_limits = RateLimits(self.db)
+        """How often a player may do what is limited (quick messages; the pages' forms)."""
+        self.deal_over_hooks: list[DealOverHook] = []
+        """Called with the table and the deal's number when a deal of any table ends (by
+        whoever stores its last action, and again for each finished deal when the table is
+        read from the database: a hook must be idempotent, and a failing hook loses nothing
+        of the game)."""
+        self.game_over_hooks: list[GameOverHook] = []
+        """Called with the table when its game has ended (after ``finish_table``; again
+        each time a finished table is read from the database: idempotent too)."""
+        self.abandon_hooks: list[AbandonHook] = []
+        """Called with the table and the player when a player gives up its game (once, by
+        ``abandon``; idempotent all the same)."""
+        self.adaptive_start: AdaptiveStart | None = None
+        """Where a new adaptive solo table's knob starts for its player (None: 0.5)."""
+
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    # ----- tables -----
+
+    async def create_solo(self, player: str, rules: RuleSet, level: str) -> TableSpec:
+        """A table with ``player`` at seat 0 and computers of ``level`` at the others."""
+        if level not in LEVELS:
+            raise TableError("bad_level")
+        has_account = await self.free_deals_left(player, fresh=True) is None
+        limit = self.settings.open_tables_account if has_account else self.settings.open_tables_guest
+        if len(await self.db(self.store.open_games, player)) >= limit:
+            raise TableError("too_many_tables")
+        if not await self._use_free_deals([player]):  # the first deal is dealt with the table
+            raise TableError("limit")
+        bot = Seat("bot", level=level)
+        try:
+            start = None
+            if level == "adaptive" and self.adaptive_start is not None:
+                start = await self.adaptive_start(player)
+            seats = (Seat("human", player=player), bot, bot, bot)
+            return await self.create_table(rules, seats, level, adaptive_start=start)
+        except BaseException:
+            await self._give_back_free_deals([player])
+            raise
+
+    async def create_table(
+        self,
+        rules: RuleSet,
+        seats: Sequence[Seat],
+        level: str,
+        code: str | None = None,
+        host: str | None = None,
+        late_joins: bool = False,
+        challenge: tuple[str, bytes, int, int] | None = None,
+        adaptive_start: float | None = None,
+    ) -> TableSpec:
+        """A new table of ``rules`` with these four seats, stored: a ``bot`` seat may have
+        any level the bot loader knows (a name or ``module:attribute``); ``level`` is the
+        table's level as shown. Nothing is checked of the players (``create_solo`` does).
+        The deals are random, or follow ``Settings.table_seed`` (tests: reproducible).
+        ``code``, ``host``, ``late_joins``: a friends' table (``friends.create_table``).
+        ``challenge``: a daily challenge's table (``daily.py``), ``(day, dealing secret,
+        table seed, first dealer)`` instead of random ones. ``adaptive_start``: the adaptive
+        knob's start (None: 0.5)."""
+        if len(seats) != 4:
+            raise ValueError(f"a table has four seats, not {len(seats)}")
+        self._created += 1
+        seed = self.settings.table_seed
+        rng = random.Random() if seed is None else random.Random(f"{seed}:{self._created}")
+        spec = TableSpec(
+            id=new_id() if seed is None else seeded_id(seed, self._created, 0),
+            rules=rules,
+            seed=rng.getrandbits(62),
+            first_dealer=rng.randrange(4),
+            seats=(seats[0], seats[1], seats[2], seats[3]),
+            level=level,
+            code=code,
+            host=host,
+            late_joins=late_joins,
+            secret=new_secret(seed, self._created),
+            adaptive_start=adaptive_start,
+        )
+        if challenge is not None:
+            day, secret, table_seed, first_dealer = challenge
+            spec = replace(spec, challenge=day, secret=secret, seed=table_seed, first_dealer=first_dealer)
+        for attempt in range(1, 9):
+            try:
+                await self.db(self.store.create_table, spec)
+                return spec
+            except IntegrityError:
+                # A seeded id (tests) may be another service's on the same database: the
+                # next one; a random id is never taken, a code's clash goes up to
+                # ``friends.create_table``.
+                if seed is None or attempt == 8:
+                    raise
+                spec = replace(spec, id=seeded_id(seed, self._created, attempt))
+        raise AssertionError("unreachable")
+
+    async def table(self, table_id: str, at_least: int = 0, fresh: bool = False) -> LiveTable | None:
+        """The live table (None if there is none), read from the database on first use and
+        caught up with the log when it has fewer than ``at_least`` steps, or in any case
+        with ``fresh`` (another process may have moved it on: a page or a connection that
+        opens asks for it). Starts no computer."""
+        live = self.live.get(table_id)
+        if live is None:
+            lock = self._loading.setdefault(table_id, asyncio.Lock())
+            async with lock:
+                live = self.live.get(table_id)
+                if live is None:
+                    loaded = await self.db(self.store.load_table, table_id)
+                    if loaded is None:
+                        self._loading.pop(table_id, None)
+                        return None
+                    live = LiveTable.build(*loaded)
+                    live.void_deals = 0  # given back by whoever stored them
+                    # What a crash between a step and its bookkeeping may have lost:
+                    for number, deal in enumerate(live.game.deals, start=1):
+                        if deal.is_over:
+                            await self._deal_over(live, number)
+                    if live.game.is_over:  # a game that ended before its end was recorded
+                        await self.db(self.store.finish_table, table_id, game_result(live.game))
+                        await self._game_over(live)
+                    self.live[table_id] = live
+                    self._start_janitor()
+                    fresh = False  # just read
+            self._loading.pop(table_id, None)
+        live.touched = self._now()
+        if fresh or live.seq < at_least:
+            async with live.lock:
+                await self._catch_up(live)
+        return live
+
+    async def _catch_up(self, live: LiveTable) -> int:
+        """Read the steps other writers stored since ``live.seq`` (the table locked); how
+        many. Their finished deals were counted by their writers: only forget our counts."""
+        steps = await self.db(self.store.steps_since, live.id, live.seq)
+        for step in steps:
+            live.apply(step)
+        if steps:
+            live.void_deals = 0  # given back by their writers
+            if live.spec.uses_free_deals and any(step.kind == "deal" for step in steps):
+                for player in live.human_players:  # a deal dealt elsewhere used one: read again
+                    self.forget_player(player)
+            # Whoever stored them published them; this process's connections may not have
+            # heard (another hub, or a notification merged away): tell them here.
+            self.hub.deliver_here(live.id, live.seq)
+            if self.watchers[live.id]:
+                self._schedule_bots(live)
+                self.attendance.turn_changed(live)
+        return len(steps)
+
+    async def free_deals_left(self, player: str, fresh: bool = False) -> int | None:
+        """The free deals ``player`` has left, None without limit (a player with an account);
+        ``fresh``: read from the database, else as this process last read them (what pages
+        and states show; the limit itself is enforced by ``use_free_deal`` in the database)."""
+        if fresh or player not in self._deals_played:
+            self._remember_deals(player, await self.db(self.store.free_deals_used, player))
+        used = self._deals_played[player]
+        return None if used is None else max(0, self.settings.free_deals - used)
+
+    def forget_player(self, player: str) -> None:
+        """The player's account changed (made, deleted): read their free deals again."""
+        self._deals_played.pop(player, None)
+
+    async def _use_free_deals(self, players: Sequence[str]) -> bool:
+        """Count a free deal for each player as a deal is dealt to them; False (none counted)
+        if one of them has none left."""
+        used: list[str] = []
+        for player in players:
+            if not await self.db(self.store.use_free_deal, player, self.settings.free_deals):
+                await self._give_back_free_deals(used)
+                return False
+            used.append(player)
+            self.forget_player(player)
+        return True
+
+    async def _give_back_free_deals(self, players: Sequence[str]) -> None:
+        """Give back the free deal counted for each player (a void deal, a deal not dealt)."""
+        for player in players:
+            await self.db(self.store.give_back_free_deal, player)
+            self.forget_player(player)
+
+    def _remember_deals(self, player: str, played: int | None) -> None:
+        """Keep a player's count (the most recent ``DEALS_CACHE`` players: a visitor without a
+        cookie is a new player at each visit, so the cache must not grow without end)."""
+        cache = self._deals_played
+        cache.pop(player, None)
+        cache[player] = played
+        while len(cache) > DEALS_CACHE:
+            del cache[next(iter(cache))]
+
+    # ----- watching -----
+
+    async def attach(self, live: LiveTable, player: str) -> None:
+        """A connection of ``player`` watches the table: it stays in memory, its computers
+        play, and the player is here (``Attendance``)."""
+        self.watchers[live.id] += 1
+        self._schedule_bots(live)
+        self._start_janitor()
+        await self.attendance.arrived(live, player)
+        self.attendance.turn_changed(live)
+
+    def detach(self, table_id: str, player: str) -> None:
+        """The connection closed (not a coroutine: it may be called as its task is cancelled)."""
+        self.attendance.left(table_id, player)
+        self.watchers[table_id] -= 1
+        if self.watchers[table_id] <= 0:
+            del self.watchers[table_id]
+        live = self.live.get(table_id)
+        if live is not None:
+            with contextlib.suppress(RuntimeError):
+                live.touched = self._now()
+
+    def evict_idle(self) -> list[str]:
+        """Drop from memory the tables nobody watches, with no computer thinking, unused for
+        ``Settings.idle_seconds``: they come back from the log when asked for."""
+        now = self._now()
+        gone = [
+            table_id
+            for table_id, live in self.live.items()
+            if not self.watchers[table_id]
+            and (live.bot_task is None or live.bot_task.done())
+            and not live.lock.locked()
+            and now - live.touched >= self.settings.idle_seconds
+        ]
+        for table_id in gone:
+            del self.live[table_id]
+        return gone
+
+    def _start_janitor(self) -> None:
+        if self._janitor is None or self._janitor.done():
+            self._janitor = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(max(1.0, self.settings.idle_seconds / 4))
+            self.evict_idle()
+
+    # ----- what players do -----
+
+    async def abandon(self, table_id: str, player: str) -> None:
+        """``player``, alone at the table with computers, gives up its game: it is finished
+        as abandoned, and the ``abandon_hooks`` hear of it (the ratings count it lost). At a
+        table of several people giving up is one person's act, which ends nothing for the
+        others: ``friends.give_up``. ``TableError`` (nothing changed): ``gone``,
+        ``not_seated``, ``over`` (the game ended, or was given up before)."""
+        live = await self._require(table_id)
+        if live.seat_of(player) is None:
+            raise TableError("not_seated")
+        if live.game.is_over or table_id not in await self.db(self.store.open_games, player):
+            raise TableError("over")
+        await self.db(self.store.finish_table, table_id, {"abandoned": True})
+        for hook in self.abandon_hooks:
+            try:
+                await hook(live, player)
+            except Exception:
+                log.exception("table %s: a hook of the game given up failed", table_id)
+
+    async def act(self, table_id: str, player: str, action: Action, request_id: str) -> int:
+        """``player`` takes ``action`` at their seat; the table's seq after it.
+        ``TableError`` (nothing changed) if they may not. A request already applied (same
+        ``request_id``) is answered again, not applied again."""
+        key = f"{player}:{request_id}"
+
+        async def check(live: LiveTable) -> Step | None:
+            if key in live.requests:
+                return None
+            seat = self._seat(live, player)
+            self._check_turn(live, seat)
+            self._check_day(live)
+            game = live.game
+            if action not in game.legal_actions():
+                deal = game.current
+                assert deal is not None
+                try:
+                    deal.copy().apply(action)  # the engine says which rule it breaks
+                except IllegalAction as e:
+                    raise TableError("illegal", e.message, e.rule) from None
+                raise TableError("illegal")  # pragma: no cover - legal_actions and apply agree
+            return Step(live.seq, "action", seat, action, request_id=key)
+
+        return await self.write(table_id, key, check)
+
+    async def next_deal(self, table_id: str, player: str, request_id: str) -> int:
+        """Deal the next hand once the players have seen the last one's summary; the
+        table's seq after it (nothing stored if another player asked first). Each player
+        seated uses a free deal (accounts have no limit)."""
+        key = f"{player}:{request_id}"
+        charged: list[str] = []
+        """The players a free deal was counted for by the last check (given back if its
+        step is not the one stored)."""
+
+        async def give_back() -> None:
+            await self._give_back_free_deals(charged)
+            charged.clear()
+
+        async def check(live: LiveTable) -> Step | None:
+            await give_back()  # checked again after a lost race: the last count goes back
+            if key in live.requests:
+                return None
+            seat = self._seat(live, player)
+            game = live.game
+            if game.is_over:
+                raise TableError("over")
+            if not game.awaiting_deal:
+                return None  # already dealt (another click, another player)
+            self._check_day(live)
+            if not live.started and player != live.spec.host:
+                raise TableError("not_host")  # a friends' table starts when its host says
+            if not live.spec.uses_free_deals:  # friends invited to a table, the daily challenge
+                return Step(live.seq, "deal", seat, request_id=key)
+            players = live.human_players
+            if not await self._use_free_deals(players):  # one atomic count each, in the database
+                raise TableError("limit")
+            charged.extend(players)
+            return Step(live.seq, "deal", seat, request_id=key)
+
+        try:
+            return await self.write(table_id, key, check)
+        except Exception:  # nothing stored (a cancelled wait is not that: the write goes on)
+            await give_back()
+            raise
+
+    async def play_out(self, table_id: str) -> LiveTable:
+        """Play a table whose four seats are computers to its end, asking for each next
+        deal itself and without the pauses people need (the daily challenge's expert play
+        once the day is over). Two processes at it store each step once."""
+        self._autoplay[table_id] += 1
+        self.watchers[table_id] += 1  # its computers play while it is played out
+        try:
+            while True:
+                live = await self._require(table_id)
+                if live.game.is_over:
+                    return live
+                if live.game.awaiting_deal:
+
+                    async def check(live: LiveTable) -> Step | None:
+                        if live.game.is_over or not live.game.awaiting_deal:
+                            return None
+                        return Step(live.seq, "deal", 0)
+
+                    await self.write(table_id, None, check)
+                    continue
+                if live.bot_to_move() is None:
+                    raise TableError("not_seated")  # a person holds a seat: not a computers' table
+                self._schedule_bots(live)
+                if live.bot_task is not None:
+                    await asyncio.shield(live.bot_task)
+        finally:
+            for counter in (self._autoplay, self.watchers):
+                counter[table_id] -= 1
+                if counter[table_id] <= 0:
+                    del counter[table_id]
+
+    async def change_seat(self, table_id: str, seat: int, holder: Seat) -> int:
+        """``seat`` is held by ``holder`` from the next step on (recorded in the log, so a
+        replay knows who made each action); the table's seq after it."""
+        if not 0 <= seat <= 3:
+            raise ValueError(f"no seat {seat}")
+
+        async def check(live: LiveTable) -> Step | None:
+            return Step(live.seq, "seat", seat, seat_data=holder)
+
+        return await self.write(table_id, None, check)
+
+    async def hint(self, table_id: str, player: str) -> tuple[Decision, LiveTable, int]:
+        """The expert's choice on ``player``'s own view (never on more), with the table and
+        the seat it was asked at: one hint at a time per seat, ``hints_per_minute`` a player."""
+        live = await self._require(table_id)
+        if live.spec.challenge is not None:  # the same help for everyone: none
+            raise TableError("no_hints")
+        async with live.lock:
+            seat = self._seat(live, player)
+            try:
+                self._check_turn(live, seat)
+            except TableError:
+                if not await self._catch_up(live):  # refused on a stale copy: look again
+                    raise
+                self._check_turn(live, seat)
+            deal = live.game.current
+            assert deal is not None
+            view = deal.view(seat)
+            spec = BotSpec(HINT_BOT, seed=self.decision_seed(live, seat))
+        key = (table_id, seat)
+        if key in self._hints:
+            raise TableError("hint_limit")
+        self._hints.add(key)  # before any wait: two connections of a seat never both pass
+        try:
+            if await self.rate_limits.hit(self._hint_rate, f"hints:{player}") is not None:
+                raise TableError("hint_limit")
+            decision = await self.decide_job(spec, view, Priority.HINT)
+        except PoolBusy:
+            raise TableError("hint_limit") from None
+        finally:
+            self._hints.discard(key)
+        return decision, live, seat
+
+    async def _require(self, table_id: str) -> LiveTable:
+        live = await self.table(table_id)
+        if live is None:
+            raise TableError("gone")
+        return live
+
+    @staticmethod
+    def _seat(live: LiveTable, player: str) -> int:
+        seat = live.seat_of(player)
+        if seat is None:
+            raise TableError("not_seated")
+        return seat
+
+    def _check_day(self, live: LiveTable) -> None:
+        """A daily challenge's table takes no move once its day is over (by the server's
+        clock): its seed is public then, and with it every hand."""
+        if live.spec.challenge is not None and self.settings.clock() >= day_end(live.spec.challenge):
+            raise TableError("challenge_over")
+
+    @staticmethod
+    def _check_turn(live: LiveTable, seat: int) -> None:
+        game = live.game
+        if game.is_over:
+            raise TableError("over")
+        if not live.started:
+            raise TableError("not_started")
+        if game.awaiting_deal:
+            raise TableError("waiting")
+        if game.to_move != seat:
+            raise TableError("not_your_turn")
+
+    # ----- the one write path -----
+
+    async def write(self, table_id: str, key: str | None, check: Check) -> int:
+        """Store the step ``check(live)`` makes of the table's state, as a task of its own
+        that a closed connection does not cancel halfway (a step stored is always applied
+        and announced)."""
+        return await asyncio.shield(asyncio.ensure_future(self._write_now(table_id, key, check)))
+
+    async def _write_now(self, table_id: str, key: str | None, check: Check) -> int:
+        """``check(live)`` gives the step to store (None: nothing to store, or ``key`` was
+        stored before); a request refused or found done on a copy that missed steps of
+        another process is checked again once they are read; a lost race reads the
+        winner's step and checks again."""
+        live = await self._require(table_id)
+        looked = False
+        for _ in range(RACE_RETRIES):
+            async with live.lock:
+                if self.live.get(table_id) is not live:  # dropped meanwhile: use the new copy
+                    live = await self._require(table_id)
+                    continue
+                try:
+                    step = await check(live)
+                except TableError:
+                    if not looked and await self._catch_up(live):
+                        looked = True
+                        continue
+                    raise
+                if step is None:
+                    if key is not None and key in live.requests:
+                        return live.requests[key]
+                    if not looked and await self._catch_up(live):
+                        looked = True
+                        continue
+                    return live.seq
+                try:
+                    await self._store(live, step)
+                except ConflictError:
+                    log.info("table %s: step %s was stored elsewhere; catching up", table_id, step.seq)
+                    await self._catch_up(live)
+                    continue
+            await self._announce(live)
+            return step.seq + 1
+        raise TableError("busy")
+
+    async def _store(self, live: LiveTable, step: Step) -> None:
+        """Write ``step`` (the table locked), then apply it; a void deal gives its free deals
+        back, and the end of the game is recorded for the players' lists."""
+        await self.db.append_step(live.id, step)
+        live.apply(step)
+        live.touched = self._now()
+        try:
+            if live.void_deals:
+                live.void_deals = 0
+                if live.spec.uses_free_deals:  # none was counted at a friends' table, a challenge
+                    await self._give_back_free_deals(live.human_players)
+            deal = live.game.current
+            if step.kind == "action" and deal is not None and deal.is_over:
+                await self._deal_over(live, len(live.game.deals))
+            if live.game.is_over and step.kind == "action":
+                await self.db(self.store.finish_table, live.id, game_result(live.game))
+                await self._game_over(live)
+        except Exception:  # the step is stored: the table goes on whatever the bookkeeping
+            log.exception("table %s: the free deals or the end of the game could not be recorded", live.id)
+
+    async def _deal_over(self, live: LiveTable, number: int) -> None:
+        for hook in self.deal_over_hooks:
+            try:
+                await hook(live, number)
+            except Exception:  # the next read of the table runs it again
+                log.exception("table %s: a hook of deal %d's end failed", live.id, number)
+
+    async def _game_over(self, live: LiveTable) -> None:
+        for hook in self.game_over_hooks:
+            try:
+                await hook(live)
+            except Exception:
+                log.exception("table %s: a hook of the game's end failed", live.id)
+
+    async def _announce(self, live: LiveTable) -> None:
+        await self.hub.publish(live.id, live.seq)
+        if self.watchers[live.id]:
+            self._schedule_bots(live)
+            self.attendance.turn_changed(live)
+
+    # ----- computer seats -----
+
+    def _schedule_bots(self, live: LiveTable) -> None:
+        if live.bot_to_move() is None:
+            return
+        if live.bot_task is None or live.bot_task.done():
+            live.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(live.id))
+
+    async def _bot_turns(self, table_id: str) -> None:
+        loop = asyncio.get_running_loop()
+        failures = 0
+        while True:
+            live = self.live.get(table_id)
+            if live is None or not self.watchers[table_id]:
+                return
+            async with live.lock:
+                seat = live.bot_to_move()
+                if seat is None:
+                    return
+                turn = self._bot_turn(live, seat)
+            started = loop.time()
+            pause = self._pause(table_id, turn)
+            if await self._workers_alive() and await self._handed_over(live, turn, pause):
+                continue  # the table moved on: a worker's move (or anyone's)
+            try:
+                decision = await self._decide(table_id, turn)
+            except PoolBusy:
+                await asyncio.sleep(1.0)
+                continue
+            wait = pause - (loop.time() - started)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            async with live.lock:
+                if self.live.get(table_id) is not live:
+                    return  # the table left memory: whoever loads it again plays on
+                step = self._bot_step(live, turn, decision)
+                if step is None:
+                    continue  # the table moved on meanwhile: think again
+                try:
+                    await self._store(live, step)
+                except ConflictError:
+                    await self._catch_up(live)
+                    continue
+                except Exception:
+                    # The database failed: try again after a pause (longer each time), so a
+                    # passing fault never leaves a table waiting on its computers.
+                    failures += 1
+                    log.exception("table %s seat %s: the computer's move could not be stored", table_id, seat)
+                    retry = min(30.0, 0.5 * 2**failures)
+                else:
+                    failures = 0
+                    retry = 0.0
+            if retry:
+                await asyncio.sleep(retry)
+                continue
+            await self.hub.publish(table_id, live.seq)
+            self.attendance.turn_changed(live)
+
+    def _bot_turn(self, live: LiveTable, seat: int) -> BotTurn:
+        """What a computer decides from at ``seat`` now (the table locked)."""
+        deal = live.game.current
+        assert deal is not None
+        trick_done = deal.phase is Phase.PLAY and not deal.trick and bool(deal.tricks)
+        return BotTurn(seat, live.seq, deal.view(seat), self._bot_spec(live, seat), trick_done)
+
+    def _pause(self, table_id: str, turn: BotTurn) -> float:
+        """How long after the last move a computer's move is shown (none when played out)."""
+        if table_id in self._autoplay:
+            return 0.0
+        delay = self.settings.bot_delay
+        return delay + (self.settings.trick_pause if turn.trick_done and delay else 0.0)
+
+    async def _decide(self, table_id: str, turn: BotTurn) -> Decision:
+        """The computer's decision, in this process's pool (``PoolBusy`` when it is full); a
+        bot that fails plays its first legal action."""
+        try:
+            return await self.pool.decide(turn.spec, turn.view)
+        except PoolBusy:
+            raise
+        except Exception:
+            log.exception(
+                "table %s seat %s: bot %s failed; it plays its first legal action", table_id, turn.seat, turn.spec.name
+            )
+            return Decision(turn.view.legal_actions[0])
+
+    @staticmethod
+    def _bot_step(live: LiveTable, turn: BotTurn, decision: Decision) -> Step | None:
+        """The step of ``decision`` at the table as it is now; None if it moved on since
+        ``turn`` (a late answer for a step already taken is dropped)."""
+        if live.seq != turn.seq or live.bot_to_move() != turn.seat:
+            return None
+        action = decision.action
+        explanation = explanation_json(decision)
+        if action not in live.game.legal_actions():
+            log.warning("table %s seat %s: bot %s chose %r, not legal", live.id, turn.seat, turn.spec.name, action)
+            action, explanation = turn.view.legal_actions[0], None
+        by: PlayedBy | None = "away" if live.seats[turn.seat].kind == "human" else None
+        return Step(turn.seq, "action", turn.seat, action, explanation=explanation, played_by=by)
+
+    # ----- computers' turns on worker processes (``worker.py``) -----
+
+    async def _workers_alive(self) -> bool:
+        """Whether a worker process serves this database (asked at most every
+        ``ALIVE_CHECK`` seconds); never on SQLite, nor in a worker itself."""
+        if self.turns is None or not self.hands_over:
+            return False
+        now = self._now()
+        if now - self._alive_checked >= ALIVE_CHECK:
+            self._alive_checked = now
+            try:
+                self._alive = await self.db(self.turns.workers_alive) > 0
+            except Exception:
+                log.exception("could not ask the database whether workers are alive")
+                self._alive = False
+        return self._alive
+
+    async def _handed_over(self, live: LiveTable, turn: BotTurn, pause: float) -> bool:
+        """Hand the turn to the workers and wait for the table to move on (True); False
+        when it did not within the pause and ``Settings.worker_wait`` (or the workers all
+        died): this process plays it then, and a late answer of a worker is dropped."""
+        assert self.turns is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + pause + self.settings.worker_wait
+        sub = self.hub.subscribe(live.id)  # before the turn is queued: its move is not missed
+        try:
+            try:
+                await self.db(self.turns.hand_over, live.id, turn.seq, turn.seat, pause)
+            except Exception:
+                log.exception("table %s: could not hand step %s to the workers", live.id, turn.seq)
+                return False
+            while loop.time() < deadline:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(sub.wait(), timeout=1.0)
+                if self.live.get(live.id) is not live or not self.watchers[live.id]:
+                    return True  # nobody to play for here any more
+                async with live.lock:
+                    if live.seq == turn.seq:  # read the log: a notification may be lost
+                        await self._catch_up(live)
+                    if live.seq != turn.seq:
+                        return True
+                if not await self._workers_alive():
+                    break
+            log.warning("table %s: no worker played step %s in time; playing it here", live.id, turn.seq)
+            return False
+        finally:
+            sub.close()
+
+    async def run_job(self, job: Job[T], priority: Priority = Priority.ANALYSIS) -> T:
+        """A job (``jobs.py``: a registered kind and its JSON arguments, never code) on a
+        worker when one is alive, else, or when none answers within
+        ``Settings.worker_wait`` or its answer is refused, in this process's pool
+        (``PoolBusy`` when it is full). ``JobFailed``: it failed on a worker."""
+        if await self._workers_alive():
+            answered = await self._remote(job, priority)
+            if answered:
+                return answered[0]
+        return await self._run_here(job, priority)
+
+    async def _run_here(self, job: Job[T], priority: Priority) -> T:
+        answer = await self.pool.run(job.kind.run, job.args, priority=priority)
+        return await asyncio.to_thread(job.kind.read, answer)
+
+    async def decide_job(self, spec: BotSpec, view: View, priority: Priority) -> Decision:
+        """A decision that is not a table's move (a hint, a stand-in's), as ``run_job``; a
+        worker's answer that is not one of the view's legal actions is refused, and the
+        decision taken here."""
+        job = decision_job(spec, view)
+        decision = await self.run_job(job, priority=priority)
+        if decision.action not in view.legal_actions:
+            log.warning("a decision job answered %s, not a legal action; deciding here", decision.action)
+            decision = await self._run_here(job, priority)
+        return decision
+
+    async def _remote(self, job: Job[T], priority: Priority) -> list[T]:
+        """``[answer]`` computed by a worker; ``[]`` when none answered in time, the job
+        could not be asked, a worker refused it (a kind it does not know) or its answer is
+        not of the job's kind (``jobs.read_answer``). A worker's failure is raised here
+        (``JobFailed``)."""
+        assert self.turns is not None
+        loop = asyncio.get_running_loop()
+        job_id = new_id(12)
+        name = job.kind.name
+        try:
+            arguments = await asyncio.to_thread(jobs.dumps, job.args)
+            await self.db(self.turns.submit, job_id, int(priority), name, arguments)
+        except Exception:
+            log.exception("could not ask the workers for a %s job", name)
+            return []
+        deadline = loop.time() + self.settings.worker_wait
+        pause = 0.01
+        try:
+            while loop.time() < deadline:
+                await asyncio.sleep(pause)
+                pause = min(0.25, pause * 1.5)
+                try:
+                    raw = await self.db(self.turns.answer, job_id)
+                    if raw is None:
+                        continue
+                    outcome, value = await asyncio.to_thread(jobs.read_answer, job.kind, raw)
+                except JobRefused as e:
+                    log.warning("%s job %s: the answer is refused (%s); computing it here", name, job_id, e)
+                    return []
+                if outcome == "ok":
+                    return [cast(T, value)]
+                if outcome == "refused":
+                    log.warning("%s job %s: a worker refused it (%s); computing it here", name, job_id, value)
+                    return []
+                raise JobFailed(str(value))
+        except asyncio.CancelledError:  # the asker left: nobody needs it any more
+            task = loop.create_task(self.db(self.turns.withdraw, job_id))
+            self._withdrawals.add(task)
+            task.add_done_callback(self._withdrawals.discard)
+            raise
+        log.warning("no worker answered a %s job in time; computing it here", name)
+        with contextlib.suppress(Exception):
+            await self.db(self.turns.withdraw, job_id)
+        return []
+
+    async def play_turn(self, table_id: str, seq: int, seat: int, wait: float) -> bool:
+        """A worker's part (``worker.py``): decide the computer's move at step ``seq`` of
+        the table read fresh from the log, wait ``wait`` seconds from now at least (the
+        display pause), and store it through the one write path; whether it was stored
+        (False: the table had moved on, or moved on meanwhile)."""
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        live = await self.table(table_id, fresh=True)
+        if live is None:
+            return False
+        async with live.lock:
+            if live.seq != seq or live.bot_to_move() != seat:
+                return False
+            turn = self._bot_turn(live, seat)
+        while True:
+            try:
+                decision = await self._decide(table_id, turn)
+                break
+            except PoolBusy:
+                await asyncio.sleep(1.0)
+        rest = wait - (loop.time() - start)
+        if rest > 0:
+            await asyncio.sleep(rest)
+        stored = False
+
+        async def check(live: LiveTable) -> Step | None:
+            nonlocal stored
+            step = self._bot_step(live, turn, decision)
+            stored = step is not None
+            return step
+
+        await self.write(table_id, None, check)
+        return stored
+
+    def _bot_spec(self, live: LiveTable, seat: int) -> BotSpec:
+        holder = live.seats[seat]
+        level = holder.stand_in or holder.level or "confirmed"
+        seed = self.decision_seed(live, seat)
+        if level == "adaptive" and live.tracker is not None:
+            return BotSpec(level, seed, (("level", live.tracker.level), ("human_seat", live.human_seat)))
+        return BotSpec(level, seed)
+
+    @staticmethod
+    def decision_seed(live: LiveTable, seat: int) -> int:
+        """Decisions are reproducible: the table's seed, the step and the seat."""
+        return (live.spec.seed * 1_000_003 + live.seq * 4 + seat) % (1 << 62)
+
+    # ----- the deal review -----
+
+    async def explanations(self, live: LiveTable, start: int, stop: int) -> dict[int, dict[str, Any]]:
+        """The stored explanations of entries ``start`` to ``stop - 1`` of ``live.game.log``,
+        by entry."""
+        seqs = live.action_seqs[start:stop]
+        if not seqs:
+            return {}
+        by_seq = await self.db(self.store.explanations, live.id, seqs[0], seqs[-1] + 1)
+        return {start + i: by_seq[s] for i, s in enumerate(seqs) if s in by_seq}
+
+    async def close(self) -> None:
+        tasks = [t.bot_task for t in self.live.values() if t.bot_task is not None]
+        if self._janitor is not None:
+            tasks.append(self._janitor)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.attendance.close()
+        await self.hub.close()
+        self.db.close()

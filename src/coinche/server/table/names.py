@@ -1,0 +1,36 @@
+"""What makes a person's name: the form it is kept and shown in, the key that makes it
+unique and that log-in looks it up by, and what it looks like (so look-alikes are refused).
+Pure functions: accounts, friends' tables and a migration's back-fill share them."""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+
+from disarm import skeleton_key
+
+
+def clean_name(text: str) -> str:
+    """A name as it is kept and shown: NFC, without surrounding spaces."""
+    return unicodedata.normalize("NFC", text.strip())
+
+
+def name_key(name: str) -> str:
+    """The form of a name that is unique: ``Zoé``, ``ZOÉ`` and ``zoé`` are one name."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def login_key(typed: str) -> str:
+    """The key an account is looked up by, from a name as typed (surrounding spaces of any
+    kind, any case, full-width letters): the one key of everything that reaches the same
+    account, so the per-name log-in limit counts all of them in one window."""
+    return name_key(clean_name(typed))
+
+
+def name_skeleton(name: str) -> str:
+    """What a name looks like, as Unicode TR39's skeleton (``disarm``'s, with TR39's ``1``/``l``
+    and ``0``/``O``, case folded): two names of one skeleton can be taken one for the other
+    (Latin ``Pacocaxcaa``, Cyrillic ``Расосахсаа``). Kept as its SHA-256, a fixed length
+    (a skeleton can be 18 times longer than its name)."""
+    skeleton = skeleton_key(clean_name(name), digit_policy="tr39")
+    return hashlib.sha256(skeleton.encode("utf-8", "surrogatepass")).hexdigest()

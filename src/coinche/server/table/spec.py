@@ -1,0 +1,157 @@
+"""A table's value types, as its log stores them: who holds each seat (``Seat``), what the
+table is before any step (``TableSpec``) and one step of its log (``Step``). Immutable, no
+database: the store writes and reads them, the live table applies them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ...engine.rules import RuleSet
+
+SeatKind = Literal["human", "bot"]
+StepKind = Literal["action", "deal", "seat", "swap"]
+PlayedBy = Literal["away", "idle"]
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who holds a seat: a person (``player``) or a computer (``level``)."""
+
+    kind: SeatKind
+    player: str | None = None
+    """The player seated here (``human`` seats)."""
+    level: str | None = None
+    """The bot's level (``bot`` seats): ``beginner``, ``confirmed``, ``expert``, ``adaptive``
+    or any ``module:attribute`` the bot loader knows."""
+    name: str | None = None
+    """The name the person gave at a friends' table (None at a solo table)."""
+    stand_in: str | None = None
+    """A person's seat that a computer of this level plays while they are away (their
+    connection dropped longer than the grace period); None when they play it themselves."""
+    gone: str | None = None
+    """On a computer's seat: the person who held it and has gone during the game (they left
+    or gave it up, or the host freed it while a computer stood in for them). The ratings
+    count them as a leaver (``player_stats.py``); a person the host moved out while they
+    were there is not one (None)."""
+    guest: bool = False
+    """The person sat without an account (their ``name`` is any they gave): marked as a
+    guest wherever the name shows, so nobody passes for an account's owner."""
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "player": self.player, "level": self.level}
+        if self.name is not None:
+            data["name"] = self.name
+        if self.stand_in is not None:
+            data["stand_in"] = self.stand_in
+        if self.gone is not None:
+            data["gone"] = self.gone
+        if self.guest:
+            data["named_guest"] = True
+        return data
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Seat:
+        kind = data.get("kind")
+        if kind not in ("human", "bot"):
+            raise ValueError(f"not a seat: {data!r}")
+        return Seat(
+            kind,
+            data.get("player", data.get("guest")),
+            data.get("level"),
+            data.get("name"),
+            data.get("stand_in"),
+            data.get("gone"),
+            data.get("named_guest") is True,
+        )
+
+    @property
+    def played_by_computer(self) -> bool:
+        """A computer chooses this seat's moves (a computer's seat, or an absent person's)."""
+        return self.kind == "bot" or self.stand_in is not None
+
+
+Seats = tuple[Seat, Seat, Seat, Seat]
+
+
+def seat_of(seats: Seats, player: str) -> int | None:
+    """The seat ``player`` holds among ``seats``, None if none."""
+    for i, seat in enumerate(seats):
+        if seat.kind == "human" and seat.player == player:
+            return i
+    return None
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """What a table is before any step: its rules, dealing seed, first dealer, first seats."""
+
+    id: str
+    rules: RuleSet
+    seed: int
+    first_dealer: int
+    seats: Seats
+    level: str
+    code: str | None = None
+    """A friends' table's invitation code; None for a solo table."""
+    host: str | None = None
+    """The player who made a friends' table: they move players, set the computers' levels,
+    free seats and start the game."""
+    late_joins: bool = False
+    """A friend may take a computer's seat between deals once the game has started."""
+    secret: bytes | None = field(default=None, repr=False)
+    """The table's dealing secret (docs/dealing.md): each deal's seed is derived from it.
+    Never sent to a client nor written to a record; None for a table of before it."""
+    challenge: str | None = None
+    """The day (``YYYY-MM-DD``) of the daily challenge this table plays (``daily.py``): its
+    four deals are dealt under the label ``defi-<day>`` with the day's seed as the secret,
+    the game ends after them, and it uses no free deal. None: any other table."""
+    adaptive_start: float | None = None
+    """An adaptive table's knob at the start (0..1, from the player's rating); None: 0.5."""
+
+    def seat_of(self, player: str) -> int | None:
+        return seat_of(self.seats, player)
+
+    @property
+    def is_private(self) -> bool:
+        """A friends' table: its first deal waits for the host to start the game."""
+        return self.code is not None
+
+    @property
+    def dealing_id(self) -> str:
+        """The table id the deals are dealt under (docs/dealing.md): the table's own id, or
+        ``defi-<day>`` for a daily challenge's table (every player's table deals the same)."""
+        return self.id if self.challenge is None else f"defi-{self.challenge}"
+
+    @property
+    def max_deals(self) -> int | None:
+        """The game ends after this many deals (the daily challenge: 4); None: when won."""
+        return None if self.challenge is None else 4
+
+    @property
+    def uses_free_deals(self) -> bool:
+        """Each deal dealt counts a free deal of each guest seated (not at a friends' table,
+        whose guests play the whole game, nor at the daily challenge)."""
+        return self.code is None and self.challenge is None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a table's log: ``seq`` (from 0) and what it did."""
+
+    seq: int
+    kind: StepKind
+    seat: int
+    action: int | None = None
+    """The engine's action (``action`` steps)."""
+    seat_data: Seat | None = None
+    """The seat's new holder (``seat`` steps)."""
+    request_id: str | None = None
+    """``player:id`` of the client request that made it (None for a computer's action)."""
+    other_seat: int | None = None
+    """A ``swap`` step's second seat."""
+    played_by: PlayedBy | None = None
+    """An action a computer chose for a person's seat: ``away`` (they were replaced after
+    their connection dropped) or ``idle`` (they let their turn's time run out)."""
+    explanation: dict[str, Any] | None = None
+    """A computer's reasons (only when written; not read back with the log)."""

@@ -1,0 +1,337 @@
+"""The account pages: sign up, log in, log out, the account page (games, password,
+deletion), and giving up a game. Each page has a French and an English address
+(``/inscription`` and ``/signup``...), like the calculator.
+
+Every form that changes something is read with ``read_checked_form`` (same origin, CSRF
+token); sign-up and log-in are limited per address and per name (429 with ``Retry-After``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..features.accounts import NAME_MAX, AccountError, AccountService
+from ..features.friends import give_up
+from ..infra.rate_limits import RateLimits
+from ..infra.store import GameEntry
+from ..live.tables import LiveTable, TableError, TableService
+from ..table import i18n
+from ..table.names import login_key
+from ..table.spec import Step
+from .pages import (
+    ACCOUNT_KEY,
+    ADDRESSES,
+    TOKEN_KEY,
+    account_of,
+    clear_session_cookie,
+    guest_in_session,
+    lang_of,
+    page,
+    player_in_session,
+    player_of,
+    read_checked_form,
+    service_of,
+    session_token,
+    set_session_cookie,
+)
+from .table_socket import retire_guest_sockets
+
+
+def accounts_of(request: Request) -> AccountService:
+    accounts: AccountService = request.app.state.accounts
+    return accounts
+
+
+def limits_of(request: Request) -> RateLimits:
+    limits: RateLimits = request.app.state.rate_limits
+    return limits
+
+
+def address_of(request: Request) -> str:
+    """The client's address (the proxy's ``X-Forwarded-For`` when uvicorn trusts it)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
+def safe_next(value: object) -> str | None:
+    """A ``next`` address to go on to: a path of this site only (no other site, no
+    ``//host``, no backslash trick), else None."""
+    if not isinstance(value, str) or not value.startswith("/") or value.startswith("//") or len(value) > 200:
+        return None
+    if "\\" in value or any(ord(ch) < 0x21 for ch in value):
+        return None
+    return value
+
+
+def _lang_of_path(request: Request, key: str) -> tuple[str, str]:
+    """The language a page's address says, and the same page's address in the other one."""
+    lang = "en" if request.url.path == ADDRESSES["en"][key] else "fr"
+    other = "fr" if lang == "en" else "en"
+    return lang, ADDRESSES[other][key]
+
+
+def too_many(request: Request, lang: str, retry_after: int, template: str, **context: Any) -> Response:
+    response = page(
+        request,
+        template,
+        status=429,
+        lang=lang,
+        error=i18n.gettext(lang, "accounts.error.rate_limited", seconds=retry_after),
+        **context,
+    )
+    response.headers["Retry-After"] = str(retry_after)
+    return response
+
+
+def _logged_in(request: Request, target: str, token: str) -> Response:
+    """Go on to ``target`` with the new session's cookie; the guest cookie is dropped, so
+    logging out later leaves a new guest, not the account's player."""
+    response = RedirectResponse(target, status_code=303)
+    set_session_cookie(response, request, token, request.app.state.settings.session_days)
+    request.session.clear()
+    return response
+
+
+# ----- sign up -----
+
+
+async def signup(request: Request) -> Response:
+    lang, other_url = _lang_of_path(request, "signup")
+    form = await read_checked_form(request) if request.method == "POST" else None
+    if account_of(request) is not None:
+        return RedirectResponse(ADDRESSES[lang]["account"], status_code=303)
+    if form is None:
+        player = player_of(request)
+        left = await service_of(request).free_deals_left(player)
+        next_url = safe_next(request.query_params.get("next"))
+        return page(request, "signup.html", lang=lang, other_url=other_url, next=next_url, values={}, free_left=left)
+    values = {"name": str(form.get("name") or "")[: 4 * NAME_MAX], "email": str(form.get("email") or "")[:254]}
+    next_url = safe_next(form.get("next"))
+    context: dict[str, Any] = {"other_url": other_url, "next": next_url, "values": values, "free_left": None}
+    retry = await limits_of(request).hit(request.app.state.settings.signup_limit, f"signup:{address_of(request)}")
+    if retry is not None:
+        return too_many(request, lang, retry, "signup.html", **context)
+    player = player_of(request)
+    try:
+        account, token = await accounts_of(request).sign_up(
+            values["name"], str(form.get("password") or ""), str(form.get("confirm") or ""), values["email"], player
+        )
+    except AccountError as e:
+        error = i18n.gettext(lang, f"accounts.error.{e.code}")
+        return page(request, "signup.html", status=400, lang=lang, error=error, **context)
+    service_of(request).forget_player(account.player)
+    if account.player == player:  # the guest is retired: sockets opened with their cookie close
+        await retire_guest_sockets(service_of(request), player)
+    await request.app.state.daily.signed_up(player, account.player)  # today's challenge: ranked
+    return _logged_in(request, next_url or ADDRESSES[lang]["account"], token)
+
+
+# ----- log in, log out -----
+
+
+async def login(request: Request) -> Response:
+    lang, other_url = _lang_of_path(request, "login")
+    if request.method == "GET":
+        player_of(request)  # the form's CSRF token needs the visitor's id
+        next_url = safe_next(request.query_params.get("next"))
+        return page(request, "login.html", lang=lang, other_url=other_url, next=next_url, values={})
+    form = await read_checked_form(request)
+    name = str(form.get("name") or "")[: 4 * NAME_MAX]
+    next_url = safe_next(form.get("next"))
+    context: dict[str, Any] = {"other_url": other_url, "next": next_url, "values": {"name": name}}
+    retry = await limits_of(request).hit(
+        request.app.state.settings.login_limit, f"login:{address_of(request)}", f"login-name:{login_key(name)}"
+    )
+    if retry is not None:
+        return too_many(request, lang, retry, "login.html", **context)
+    try:
+        account, token = await accounts_of(request).log_in(name, str(form.get("password") or ""))
+    except AccountError:
+        error = i18n.gettext(lang, "accounts.error.wrong_login")
+        return page(request, "login.html", status=400, lang=lang, error=error, **context)
+    guest = guest_in_session(request)
+    if guest is not None and guest != account.player:  # the guest is the account now: retired
+        await accounts_of(request).retire_guest(guest)  # first: a socket losing its seat sees why
+        await adopt_solo_games(service_of(request), guest, account.player)
+        service_of(request).forget_player(guest)
+        await retire_guest_sockets(service_of(request), guest)
+    service_of(request).forget_player(account.player)
+    return _logged_in(request, next_url or "/", token)
+
+
+async def adopt_solo_games(service: TableService, guest: str, player: str) -> None:
+    """The guest's solo games in progress become the account's ``player``'s, as at sign-up:
+    a ``seat`` step in each table's log (every process reads it; the replay knows who
+    played what). A friends' table (its host's controls name players) and a daily challenge
+    (one attempt per player) keep their seats."""
+    for table_id in await service.db(service.store.open_games, guest):
+        live = await service.table(table_id, fresh=True)
+        if live is None or live.spec.is_private or live.spec.challenge is not None:
+            continue
+
+        async def check(live: LiveTable) -> Step | None:
+            seat = live.seat_of(guest)
+            if seat is None or live.seat_of(player) is not None or live.game.is_over:
+                return None
+            return Step(live.seq, "seat", seat, seat_data=replace(live.seats[seat], player=player))
+
+        try:
+            await service.write(table_id, None, check)
+        except TableError:  # gone meanwhile (given up, finished elsewhere): nothing to adopt
+            continue
+
+
+async def logout(request: Request) -> Response:
+    await read_checked_form(request)
+    token = session_token(request)
+    if token is not None:
+        await accounts_of(request).log_out(token)
+    response = RedirectResponse("/", status_code=303)
+    clear_session_cookie(response, request)
+    request.session.clear()
+    return response
+
+
+# ----- the account page -----
+
+
+def game_rows(lang: str, games: list[GameEntry]) -> list[dict[str, Any]]:
+    """The player's games as the account page lists them."""
+    rows = []
+    for g in games:
+        result = g.result or {}
+        if g.finished_at is None:
+            status = "playing"
+        elif result.get("abandoned") or "winner" not in result:  # given up, or gone from it
+            status = "abandoned"
+        else:
+            status = "won" if result.get("winner") == g.seat % 2 else "lost"
+        totals = result.get("totals") or [0, 0]
+        us, them = (totals[0], totals[1]) if g.seat % 2 == 0 else (totals[1], totals[0])
+        rows.append(
+            {
+                "id": g.table_id,
+                # one time per game: when it started while it goes on, when it ended after
+                "date": _date(g.created_at if g.finished_at is None else g.finished_at),
+                "profile": i18n.gettext(lang, f"profile.{g.profile}"),
+                "level": i18n.gettext(lang, f"level.{g.level}") if g.level in LEVEL_KEYS else g.level,
+                "target": g.target,
+                "status": status,
+                "score": i18n.gettext(lang, "accounts.games.score", us=us, them=them)
+                if status in ("won", "lost")
+                else "",
+            }
+        )
+    return rows
+
+
+LEVEL_KEYS = frozenset({"adaptive", "beginner", "confirmed", "expert"})
+
+
+def _date(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M")
+
+
+async def account_page(
+    request: Request, lang: str, *, status: int = 200, notice: str | None = None, error: str | None = None
+) -> Response:
+    """The account page in ``lang``: a guest's (free deals, sign up, log in) or an account's
+    (name, password, deletion), with the player's games in progress and finished."""
+    player = player_of(request)
+    service = service_of(request)
+    games = game_rows(lang, await service.db(service.store.games_of, player))
+    if notice is None and request.query_params.get("done") in NOTICES:
+        notice = i18n.gettext(lang, NOTICES[request.query_params["done"]])
+    return page(
+        request,
+        "account.html",
+        status=status,
+        lang=lang,
+        other_url=ADDRESSES["en" if lang == "fr" else "fr"]["account"],
+        playing=[g for g in games if g["status"] == "playing"],
+        finished=[g for g in games if g["status"] != "playing"],
+        free_left=await service.free_deals_left(player),
+        free_deals=request.app.state.settings.free_deals,
+        notice=notice,
+        error=error,
+    )
+
+
+NOTICES = {"password": "accounts.notice.password_changed", "abandoned": "accounts.notice.abandoned"}
+
+
+async def account(request: Request) -> Response:
+    return await account_page(request, _lang_of_path(request, "account")[0])
+
+
+async def change_password(request: Request) -> Response:
+    form = await read_checked_form(request)
+    account = account_of(request)
+    if account is None:
+        raise HTTPException(403)
+    lang = lang_of(request)
+    try:
+        new_token = await accounts_of(request).change_password(
+            account, str(form.get("old") or ""), str(form.get("new") or ""), str(form.get("confirm") or "")
+        )
+    except AccountError as e:
+        return await account_page(request, lang, status=400, error=i18n.gettext(lang, f"accounts.error.{e.code}"))
+    response = RedirectResponse(f"{ADDRESSES[lang]['account']}?done=password", status_code=303)
+    set_session_cookie(response, request, new_token, request.app.state.settings.session_days)
+    return response
+
+
+async def delete_account(request: Request) -> Response:
+    form = await read_checked_form(request)
+    account = account_of(request)
+    if account is None:
+        raise HTTPException(403)
+    lang = lang_of(request)
+    try:
+        await accounts_of(request).delete(account, str(form.get("password") or ""))
+    except AccountError as e:
+        return await account_page(request, lang, status=400, error=i18n.gettext(lang, f"accounts.error.{e.code}"))
+    service_of(request).forget_player(account.player)
+    request.scope.pop(ACCOUNT_KEY, None)  # the page that says so is a guest's (header: "Connexion")
+    request.scope.pop(TOKEN_KEY, None)
+    request.session.clear()
+    response = page(request, "account_deleted.html")
+    clear_session_cookie(response, request)
+    return response
+
+
+async def abandon(request: Request) -> Response:
+    """Give up a game in progress (``friends.give_up``): alone with computers, the game ends
+    and leaves the list of games in progress (no longer counting against the limit of open
+    tables); with other people, a computer plays the seat for the rest of the game. 404 for
+    a game that is not the visitor's, or that they may no longer give up."""
+    form = await read_checked_form(request)
+    player = player_in_session(request)
+    table_id = request.path_params["table_id"]
+    service = service_of(request)
+    if player is None or table_id not in await service.db(service.store.open_games, player):
+        raise HTTPException(404)
+    try:
+        await give_up(service, table_id, player)
+    except TableError:  # not seated any more, over, gone: nothing changed
+        raise HTTPException(404) from None
+    lang = lang_of(request)
+    target = safe_next(form.get("next")) or f"{ADDRESSES[lang]['account']}?done=abandoned"
+    return RedirectResponse(target, status_code=303)
+
+
+routes: list[BaseRoute] = [
+    *(Route(ADDRESSES[lang]["signup"], signup, methods=["GET", "POST"]) for lang in i18n.LANGUAGES),
+    *(Route(ADDRESSES[lang]["login"], login, methods=["GET", "POST"]) for lang in i18n.LANGUAGES),
+    *(Route(ADDRESSES[lang]["logout"], logout, methods=["POST"]) for lang in i18n.LANGUAGES),
+    *(Route(ADDRESSES[lang]["account"], account) for lang in i18n.LANGUAGES),
+    Route("/compte/mot-de-passe", change_password, methods=["POST"]),
+    Route("/compte/supprimer", delete_account, methods=["POST"]),
+    Route("/partie/{table_id}/abandonner", abandon, methods=["POST"]),
+]

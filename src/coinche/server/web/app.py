@@ -1,0 +1,136 @@
+"""The web application (Starlette): it gathers the routes of the feature modules (play,
+the deal review, the calculator, the rules pages), starts the table service with its bot
+pool and hub, and turns errors into the site's pages (never a traceback)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+
+from sqlalchemy.engine import make_url
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
+from starlette.routing import Mount
+from starlette.staticfiles import StaticFiles
+
+from ..compute.bot_pool import BotPool
+from ..features.accounts import AccountService
+from ..features.daily import DailyChallenge
+from ..features.history import History
+from ..features.player_stats import PlayerStats
+from ..infra.config import Settings
+from ..infra.hub import Hub, LocalHub
+from ..infra.postgres_hub import PostgresHub
+from ..infra.store import Store
+from ..live.tables import TableService
+from . import (
+    account_pages,
+    calculator_page,
+    daily_pages,
+    friends_pages,
+    history_pages,
+    profile_pages,
+    review_pages,
+    rules_pages,
+    table_pages,
+    upload_pages,
+    verify_page,
+)
+from .drain import Drain, HealthMiddleware
+from .forms import client_left
+from .pages import WEB, VisitorMiddleware, page
+from .security import NulFreeAddresses, SecurityHeaders, secured
+
+log = logging.getLogger("coinche.web")
+
+
+def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Starlette:
+    """The application, its database migrated and its secret key loaded; ``hub``: where
+    the tables' new steps are announced (this process's own by default)."""
+    settings = settings or Settings()
+    store = Store(settings.database_url)
+    secret = settings.secret_key or store.secret_key()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        pool = BotPool(settings.bot_workers)
+        await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
+        service = TableService(store, pool, settings, hub or await make_hub(settings.database_url))
+        app.state.service = service
+        app.state.daily = daily = DailyChallenge(service)
+        app.state.history = History(service)
+        daily.start_keeping_ahead()
+        app.state.player_stats = PlayerStats(service)
+        app.state.accounts = AccountService(store, service.db, settings)
+        app.state.rate_limits = service.rate_limits
+        try:
+            yield
+        finally:
+            app.state.accounts.close()
+            await daily.close()
+            await service.close()
+            await pool.aclose()
+            pool.close()
+            store.close()
+
+    routes = [
+        *table_pages.routes,
+        *account_pages.routes,
+        *friends_pages.routes,
+        *calculator_page.routes,
+        *review_pages.routes,
+        *rules_pages.routes,
+        *verify_page.routes,
+        *upload_pages.routes,
+        *history_pages.routes,
+        *daily_pages.routes,
+        *profile_pages.routes,
+        Mount("/static", StaticFiles(directory=str(WEB / "static")), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        middleware=[
+            Middleware(NulFreeAddresses),
+            Middleware(SecurityHeaders),
+            Middleware(HealthMiddleware),  # before sessions: a probe sets and reads no cookie
+            Middleware(SessionMiddleware, secret_key=secret, same_site="lax", max_age=365 * 24 * 3600),
+            Middleware(VisitorMiddleware),
+        ],
+        exception_handlers={HTTPException: http_error, ClientDisconnect: client_left, Exception: secured(server_error)},
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.drain = Drain()
+    app.state.store = store
+    app.state.secret = secret
+    return app
+
+
+async def make_hub(database_url: str) -> Hub:
+    """The hub of a database: PostgreSQL's tells every process sharing it (LISTEN/NOTIFY);
+    SQLite's is one process's own."""
+    if make_url(database_url).get_backend_name() == "postgresql":
+        hub = PostgresHub(database_url)
+        await hub.start()
+        return hub
+    return LocalHub()
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
+    if status == 404:
+        return page(request, "404.html", status=404)
+    if status == 403:
+        return page(request, "forbidden.html", status=403)
+    return page(request, "error.html", status=status, status_code=status)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    log.exception("%s %s failed", request.method, request.url.path, exc_info=exc)
+    return page(request, "error.html", status=500, status_code=500)

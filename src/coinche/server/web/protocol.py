@@ -1,0 +1,492 @@
+"""The table's WebSocket protocol (docs/protocol.md): what a client may send, read into
+typed requests, and every message the server sends, built from one seat's view only.
+
+Nothing here does I/O: the socket session (``table_socket``) reads frames, asks this module
+what they mean, asks the table service, and sends what this module builds.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...bots.adaptive import KNOB_LEVELS, level_span
+from ...bots.base import Decision
+from ...engine.actions import DECLARE_BASE, Action, call_str, card_of, is_announce, is_card, is_declaration
+from ...engine.cards import card_str
+from ...engine.deal import View
+from ...engine.errors import EngineError, short_repr
+from ...engine.wire import action_from_json, action_to_json, game_view_to_json
+from ..live.tables import LiveTable, TableError
+from ..table import i18n
+from ..table.fair_deals import current_dealing_json
+from ..table.hints import hint_sentence
+from ..table.seating import people_names, seat_positions
+from ..table.spec import Seat
+
+REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+PLAYED_FOR_SCAN = 2000
+"""How far back the log is read for the moves a computer made for a person (about thirty
+deals of a person away; the walk stops at the person's own last move, usually a few steps)."""
+PLAYED_FOR_SHOWN = 16
+"""The latest moves the sentence names; older ones are counted."""
+
+
+# ----- what a client sends -----
+
+
+@dataclass(frozen=True)
+class ActionRequest:
+    id: str
+    action: Action
+
+
+@dataclass(frozen=True)
+class NextDealRequest:
+    id: str
+
+
+@dataclass(frozen=True)
+class HintRequest:
+    id: str | None
+
+
+@dataclass(frozen=True)
+class SayRequest:
+    """A quick message (one of ``friends.PHRASES``)."""
+
+    id: str
+    phrase: str
+
+
+@dataclass(frozen=True)
+class SitRequest:
+    """Take the seat ``seat`` (a seated player moves there before the game)."""
+
+    id: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class LeaveRequest:
+    """Leave the table: a computer plays the seat for the rest of the game."""
+
+    id: str
+
+
+HOST_OPERATIONS = ("move", "level", "free", "start")
+
+
+@dataclass(frozen=True)
+class HostRequest:
+    """The host's controls: ``move`` (``seat`` to ``to``), ``level`` (of the computer at
+    ``seat``), ``free`` (``seat``), ``start``."""
+
+    id: str
+    op: str
+    seat: int = 0
+    to: int = 0
+    level: str = ""
+
+
+Request = ActionRequest | NextDealRequest | HintRequest | SayRequest | SitRequest | LeaveRequest | HostRequest
+
+
+def _seat_field(message: dict[str, Any], name: str, request_id: str) -> int:
+    value = message.get(name)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+        raise ProtocolError("malformed", f"bad {name} {short_repr(value)}", request_id)
+    return value
+
+
+def _text_field(message: dict[str, Any], name: str, request_id: str) -> str:
+    value = message.get(name)
+    if not isinstance(value, str) or len(value) > 32:
+        raise ProtocolError("malformed", f"bad {name} {short_repr(value)}", request_id)
+    return value
+
+
+class ProtocolError(Exception):
+    """A frame that is no request: ``code`` (``malformed``, ``too_large``), ``detail`` for
+    the log, ``id`` when the frame named one."""
+
+    def __init__(self, code: str, detail: str = "", request_id: str | None = None) -> None:
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+        self.detail = detail
+        self.id = request_id
+
+
+def read_request(text: str | None, data: bytes | None, max_bytes: int) -> Request:
+    """The request a frame holds; ``ProtocolError`` if it holds none."""
+    if text is None:
+        if data is not None and len(data) > max_bytes:
+            raise ProtocolError("too_large")
+        raise ProtocolError("malformed", "binary frame")
+    if len(text) > max_bytes or len(text.encode("utf-8", "replace")) > max_bytes:
+        raise ProtocolError("too_large")
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):  # RecursionError: nested too deeply
+        raise ProtocolError("malformed", "not JSON") from None
+    if not isinstance(message, dict):
+        raise ProtocolError("malformed", "not an object")
+    raw_id = message.get("id")
+    request_id = raw_id if isinstance(raw_id, str) and REQUEST_ID.fullmatch(raw_id) else None
+    kind = message.get("type")
+    if raw_id is not None and request_id is None:
+        raise ProtocolError("malformed", f"bad id {short_repr(raw_id)}")
+    if kind == "hint":
+        return HintRequest(request_id)
+    if kind not in ("action", "next_deal", "say", "sit", "leave", "host"):
+        raise ProtocolError("malformed", f"unknown type {short_repr(kind)}", request_id)
+    if request_id is None:
+        raise ProtocolError("malformed", "no id", None)
+    if kind == "next_deal":
+        return NextDealRequest(request_id)
+    if kind == "say":
+        return SayRequest(request_id, _text_field(message, "phrase", request_id))
+    if kind == "sit":
+        return SitRequest(request_id, _seat_field(message, "seat", request_id))
+    if kind == "leave":
+        return LeaveRequest(request_id)
+    if kind == "host":
+        op = message.get("op")
+        if op not in HOST_OPERATIONS:
+            raise ProtocolError("malformed", f"unknown operation {short_repr(op)}", request_id)
+        if op == "start":
+            return HostRequest(request_id, "start")
+        seat = _seat_field(message, "seat", request_id)
+        if op == "move":
+            return HostRequest(request_id, op, seat, to=_seat_field(message, "to", request_id))
+        if op == "level":
+            return HostRequest(request_id, op, seat, level=_text_field(message, "level", request_id))
+        return HostRequest(request_id, op, seat)
+    try:
+        return ActionRequest(request_id, action_from_json(message.get("action")))
+    except EngineError as e:
+        raise ProtocolError("malformed", short_repr(str(e), 120), request_id) from None
+
+
+# ----- what the server sends -----
+
+
+def hello_message(seq: int, seat: int, resumed: bool) -> dict[str, Any]:
+    return {"type": "hello", "seq": seq, "you": seat, "resumed": resumed}
+
+
+def ack_message(request_id: str, seq: int) -> dict[str, Any]:
+    return {"type": "ack", "id": request_id, "seq": seq}
+
+
+def error_message(
+    lang: str, code: str, request_id: str | None = None, detail: str = "", error: TableError | None = None
+) -> dict[str, Any]:
+    """A refusal in the player's language (the engine's message for an illegal action)."""
+    if error is not None and error.message is not None:
+        text = i18n.render(lang, error.message)
+    else:
+        text = i18n.gettext(lang, f"error.{code}", detail=detail)
+    out: dict[str, Any] = {"type": "error", "id": request_id, "code": code, "message": text}
+    if error is not None and error.rule is not None:
+        out["rule"] = error.rule
+    return out
+
+
+def level_label(lang: str, live: LiveTable) -> str:
+    level = live.adaptive_level
+    if level is None:
+        return i18n.gettext(lang, f"level.{live.spec.level}")
+    return adaptive_label(lang, level)
+
+
+def adaptive_label(lang: str, level: float) -> str:
+    """The adaptive computer's knob in words: the level it plays, or the two it mixes
+    ("Adaptatif, surtout Débutant", "Adaptatif, entre Confirmé et Expert")."""
+    names = [i18n.gettext(lang, f"level.{KNOB_LEVELS[i]}") for i in level_span(level)]
+    if len(names) == 1:
+        shown = i18n.gettext(lang, "level.at", level=names[0])
+    else:
+        # the knob's place between the two levels it mixes: the share of the upper one
+        upper = level * 2 - level_span(level)[0]
+        if upper < MOSTLY:
+            shown = i18n.gettext(lang, "level.mostly", level=names[0])
+        elif upper > 1 - MOSTLY:
+            shown = i18n.gettext(lang, "level.mostly", level=names[1])
+        else:
+            shown = i18n.gettext(lang, "level.between", low=names[0], high=names[1])
+    return i18n.gettext(lang, "level.adaptive_label", names=shown)
+
+
+MOSTLY = 0.25
+"""Below this share of its decisions, the other level of the adaptive computer's mix is not
+named: "surtout Débutant" rather than a percentage nobody can read."""
+
+
+def seat_sentence(
+    lang: str, names: list[str], step_seat: int, before: Seat | None, after: Seat, names_before: list[str]
+) -> str:
+    """What the live region says of a change of seat (``before``: its holder until then,
+    ``names_before``: the seats' names with that holder)."""
+    who = names[step_seat]
+    if after.kind == "human" and after.stand_in is not None:
+        return i18n.gettext(lang, "live.replaced", seat=who)
+    if after.kind == "human" and before is not None and before.stand_in is not None and before.player == after.player:
+        return i18n.gettext(lang, "live.back", seat=who)
+    if after.kind == "human":
+        return i18n.gettext(lang, "live.sits", seat=who)
+    level = i18n.gettext(lang, f"level.{after.level}")
+    if before is not None and before.kind == "human":
+        return i18n.gettext(lang, "live.left", seat=names_before[step_seat], level=level)
+    return i18n.gettext(lang, "live.computer", seat=who, level=level)
+
+
+def action_sentence(lang: str, names: list[str], seat: int, action: Action) -> str:
+    """What the live region says of an action: ``Est joue le Dix de pique``."""
+    who = names[seat]
+    if is_card(action):
+        key = "live.card_belote" if is_announce(action) else "live.card"
+        return i18n.gettext(lang, key, seat=who, card=i18n.card_with_article(lang, card_str(card_of(action))))
+    if is_declaration(action):
+        return ""
+    return i18n.gettext(lang, "live.call", seat=who, call=i18n.call_name(lang, call_str(action)))
+
+
+def last_action(lang: str, live: LiveTable, viewer: int, view: View | None, names: list[str]) -> dict[str, Any] | None:
+    """The step that made this state, as ``viewer`` may see it: an action, or a change
+    of who holds a seat (None after a deal step)."""
+    step = live.last
+    if step is None:
+        return None
+    if step.kind == "seat" and step.seat_data is not None:
+        before = live.replaced
+        people = _people(live, lang)
+        if before is not None and before.kind == "human":
+            people[step.seat] = _person(lang, before)
+        names_before = people_names(lang, live.spec.rules.direction, viewer, people)
+        text = seat_sentence(lang, names, step.seat, before, step.seat_data, names_before)
+        return {"seat": step.seat, "seat_change": True, "text": text}
+    if step.kind == "swap" and step.other_seat is not None:
+        text = i18n.gettext(lang, "live.swap", seat=names[step.seat], other=names[step.other_seat])
+        return {"seat": step.seat, "seat_change": True, "text": text}
+    if step.kind != "action" or step.action is None or view is None:
+        return None
+    action = step.action
+    record: dict[str, Any]
+    if is_declaration(action):
+        # Which choice another seat took would tell that it holds melds (a seat without
+        # any has one choice only): only the seat itself learns it; melds show when shown.
+        record = {"declare": action - DECLARE_BASE if step.seat == view.seat else None}
+    else:
+        record = action_to_json(action, view)
+    text = action_sentence(lang, names, step.seat, action)
+    if step.played_by == "idle" and text:
+        text = i18n.gettext(lang, "live.idle_move", seat=names[step.seat], move=text)
+    out = {"seat": step.seat, "action": record, "text": text}
+    if step.played_by is not None:
+        out["played_by"] = step.played_by
+    return out
+
+
+def friends_json(live: LiveTable, seat: int) -> dict[str, Any] | None:
+    """What a friends' table shows its players besides the game: its code, who hosts it."""
+    spec = live.spec
+    if spec.code is None:
+        return None
+    return {
+        "code": spec.code,
+        "link": f"/rejoindre/{spec.code}",
+        "host_seat": live.seat_of(spec.host) if spec.host is not None else None,
+        "you_host": live.seats[seat].player == spec.host,
+        # the lobby names the seats as the invitation does, alike for everyone (at the
+        # table each person sees themselves at the bottom: the lobby says so)
+        "lobby_positions": seat_positions(spec.rules.direction, 0),
+        "started": live.started,
+        "late_joins": spec.late_joins,
+    }
+
+
+def seats_json(live: LiveTable, presence: Sequence[str] | None) -> list[dict[str, Any]]:
+    """Who holds each seat: a computer and its level, or a person (their name at a
+    friends' table, whether they are here, away or replaced)."""
+    out: list[dict[str, Any]] = []
+    for i, holder in enumerate(live.seats):
+        entry: dict[str, Any] = {"seat": i, "kind": holder.kind}
+        if holder.kind == "bot":
+            entry["level"] = holder.level
+        else:
+            if holder.name is not None:
+                entry["name"] = holder.name
+            if holder.guest:
+                entry["guest"] = True
+            if holder.stand_in is not None:
+                entry["stand_in"] = holder.stand_in
+        if presence is not None:
+            entry["presence"] = presence[i]
+        out.append(entry)
+    return out
+
+
+def _people(live: LiveTable, lang: str) -> list[str | None]:
+    """The name of the person at each seat ("Paul, invité" for a guest's), None for a computer."""
+    return [_person(lang, h) if h.kind == "human" else None for h in live.seats]
+
+
+def _person(lang: str, holder: Seat) -> str | None:
+    """A person's name as the table says it: a guest's marked as such."""
+    if holder.name is None or not holder.guest:
+        return holder.name
+    return i18n.gettext(lang, "seat.guest_name", name=holder.name)
+
+
+def dealt_by_json(lang: str, live: LiveTable, seat: int, names: list[str]) -> dict[str, Any] | None:
+    """Who dealt the deal in progress (their request did): a friends' table tells the others
+    who went on, as their summary of the last deal may still be open."""
+    who = live.dealt_by
+    if who is None or live.spec.code is None or not live.started:
+        return None
+    text = (
+        i18n.gettext(lang, "live.dealt_by_you") if who == seat else i18n.gettext(lang, "live.dealt_by", seat=names[who])
+    )
+    return {"seat": who, "text": text}
+
+
+def _move_words(lang: str, action: Action) -> str:
+    """A move in a list: ``80♣``, ``Passe``, ``V♥``."""
+    if is_card(action):
+        return i18n.card_short(lang, card_str(card_of(action)))
+    if is_declaration(action):
+        return i18n.gettext(lang, "live.played_declaration")
+    return i18n.call_name(lang, call_str(action))
+
+
+def played_for_json(lang: str, live: LiveTable, seat: int) -> dict[str, Any] | None:
+    """The moves a computer made for the person at ``seat`` since their own last one (they
+    were away, or let their time run out): told when they are back, until they act. ``until``
+    is the last such step, so a page closes the notice of those moves once."""
+    holder = live.seats[seat]
+    if holder.kind != "human":
+        return None
+    found = []
+    for step in itertools.islice(reversed(live.steps), PLAYED_FOR_SCAN):
+        if step.kind == "action" and step.seat == seat:
+            if step.played_by is None:
+                break
+            found.append(step)
+        elif step.kind == "swap" and seat in (step.seat, step.other_seat):
+            break
+        elif (
+            step.kind == "seat"
+            and step.seat == seat
+            and step.seat_data is not None
+            and step.seat_data.player != holder.player
+        ):
+            break  # someone else held the seat before: those moves were not made for them
+    if not found:
+        return None
+    found.reverse()
+    moves = ", ".join(_move_words(lang, step.action) for step in found[-PLAYED_FOR_SHOWN:] if step.action is not None)
+    if len(found) > PLAYED_FOR_SHOWN:
+        moves = i18n.gettext(lang, "live.played_more", moves=moves, more=len(found) - PLAYED_FOR_SHOWN)
+    key = "live.played_for_away" if any(step.played_by == "away" for step in found) else "live.played_for_idle"
+    return {
+        "count": len(found),
+        "since": found[0].seq,
+        "until": found[-1].seq,
+        "text": i18n.gettext(lang, key, moves=moves),
+    }
+
+
+def state_message(
+    live: LiveTable, seat: int, lang: str, free_left: int | None, full: bool, presence: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """The ``state`` message of ``seat`` at ``live.seq``: only that seat's view. Before a
+    friends' table starts, ``game`` is null: the page shows the seats and the host's
+    controls."""
+    game = live.game
+    direction = live.spec.rules.direction
+    people = _people(live, lang)
+    names = people_names(lang, direction, seat, people)
+    started = live.started
+    view = game.view(seat) if started else None
+    deal_view = view.deal if view is not None else None
+    result = deal_view.result if deal_view is not None else None
+    return {
+        "type": "state",
+        "seq": live.seq,
+        "full": full,
+        "table": {
+            "id": live.id,
+            "profile": live.spec.rules.name,
+            "options": live.spec.rules.options(),
+            "direction": direction,
+            "you": seat,
+            "positions": seat_positions(direction, seat),
+            "seats": seats_json(live, presence),
+            "seat_names": names,
+            "level": live.spec.level,
+            "level_label": level_label(lang, live),
+            "free_deals_left": free_left,
+            "friends": friends_json(live, seat),
+        },
+        "game": game_view_to_json(view) if view is not None else None,
+        "dealing": current_dealing_json(live.spec, game) if started else None,
+        "last": None if full else last_action(lang, live, seat, deal_view, names),
+        "awaiting_next_deal": started and game.awaiting_deal and not game.is_over,
+        "over": started and game.is_over,
+        "challenge": live.spec.challenge,
+        "max_deals": live.spec.max_deals,
+        "result_lines": [i18n.render(lang, m) for m in result.lines] if result is not None else [],
+        "can_continue": not live.spec.uses_free_deals or free_left is None or free_left > 0,
+        "dealt_by": dealt_by_json(lang, live, seat, names),
+        "played_for_you": played_for_json(lang, live, seat) if started else None,
+    }
+
+
+def event_message(
+    lang: str, live: LiveTable, seat: int, event: dict[str, Any], presence: Sequence[str]
+) -> dict[str, Any] | None:
+    """What a passing event of the table's hub says to ``seat`` (None: nothing for it)."""
+    kind = event.get("kind")
+    people = _people(live, lang)
+    names = people_names(lang, live.spec.rules.direction, seat, people)
+    if kind == "presence":
+        return {"type": "presence", "seq": live.seq, "seats": seats_json(live, presence)}
+    if kind == "say":
+        who = event.get("seat")
+        phrase = event.get("phrase")
+        if not isinstance(who, int) or not 0 <= who <= 3 or not isinstance(phrase, str):
+            return None
+        text = i18n.gettext(lang, f"say.{phrase}")
+        return {
+            "type": "say",
+            "seat": who,
+            "phrase": phrase,
+            "text": text,
+            "said": i18n.gettext(lang, "live.said", seat=names[who], text=text),
+        }
+    if kind == "idle_warning":
+        who = event.get("seat")
+        seconds = event.get("seconds")
+        if not isinstance(who, int) or not 0 <= who <= 3 or not isinstance(seconds, int):
+            return None
+        if who == seat:
+            text = i18n.gettext(lang, "live.idle_you", seconds=seconds)
+        else:
+            text = i18n.gettext(lang, "live.idle_other", seat=names[who], seconds=seconds)
+        return {"type": "notice", "kind": "idle_warning", "seat": who, "seconds": seconds, "text": text}
+    return None
+
+
+def hint_message(lang: str, request_id: str | None, decision: Decision, live: LiveTable, seat: int) -> dict[str, Any]:
+    """The expert's choice and, in the player's language, one plain sentence that says it
+    and why ("Passez : votre jeu ne suffit pas pour annoncer.")."""
+    deal = live.game.current
+    assert deal is not None
+    view = deal.view(seat)
+    text = hint_sentence(lang, view, decision.action)
+    return {"type": "hint", "id": request_id, "action": action_to_json(decision.action, view), "text": text}

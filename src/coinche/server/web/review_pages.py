@@ -1,0 +1,134 @@
+"""The deal review's addresses: the page, its analysis as JSON, and the deal's record.
+
+``/table/{id}/donne/{n}`` is deal ``n`` (1-based) of a table, for a player seated there and
+once the deal is over; anything else is a 404 (a deal in progress would show hidden
+cards). The analysis is computed in the worker pool on the first request (the page's
+included) and answered 202 until it is ready.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ...engine.record import deal_record
+from ..features.review import Reviews, analysis_view, build_review, finished_deal, first_step
+from ..live.tables import LiveTable
+from ..table import i18n
+from ..table.fair_deals import dealing_info
+from ..table.seating import seat_names
+from .pages import lang_of, page, player_in_session, service_of
+
+DEAL_NUMBER = re.compile(r"[1-9][0-9]{0,5}")
+
+
+def reviews_of(request: Request) -> Reviews:
+    """The server's analyses (made on first use: they belong to the table service)."""
+    service = service_of(request)
+    reviews: Reviews | None = getattr(request.app.state, "reviews", None)
+    if reviews is None or reviews.service is not service:
+        reviews = request.app.state.reviews = Reviews(service)
+    return reviews
+
+
+async def _deal_of(request: Request) -> tuple[LiveTable, int, int] | None:
+    """(table, deal number, the visitor's seat) when the visitor may review that deal."""
+    text = request.path_params["n"]
+    player = player_in_session(request)
+    if not DEAL_NUMBER.fullmatch(text) or player is None:
+        return None
+    live = await service_of(request).table(request.path_params["table_id"], fresh=True)
+    if live is None:
+        return None
+    seat = live.seat_of(player)
+    n = int(text)
+    if seat is None or finished_deal(live, n) is None:
+        return None
+    return live, n, seat
+
+
+def _json_for_script(data: Any) -> str:
+    """JSON safe inside a ``<script>`` element."""
+    return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
+
+
+def _catalogue(lang: str) -> dict[str, str]:
+    """The words the page's script needs: the table's (cards, calls) and the review's."""
+    return i18n.js_catalogue(lang, more=("review.",))
+
+
+def _analysis_json(lang: str, live: LiveTable, seat: int, data: dict[str, Any]) -> dict[str, Any]:
+    names = seat_names(lang, live.spec.rules.direction, seat)
+    return {"status": "ready", **data, "rows": analysis_view(lang, names, data)}
+
+
+async def review_page(request: Request) -> Response:
+    found = await _deal_of(request)
+    if found is None:
+        raise HTTPException(404)
+    live, n, seat = found
+    lang = lang_of(request)
+    start = first_step(live.game, n)
+    stop = start + len(live.game.deals[n - 1].log)
+    review = build_review(live, n, seat, lang, await service_of(request).explanations(live, start, stop))
+    analysis = await reviews_of(request).analysis(live, n)  # the first visit starts it
+    return render_review(request, review, analysis, "review.back")
+
+
+def render_review(request: Request, review: dict[str, Any], analysis: dict[str, Any] | None, back_key: str) -> Response:
+    """The review page of ``review`` (``review.build_review`` or ``review_deal``), with its
+    analysis when it is ready: the one rendering of a table's deal and an uploaded one."""
+    lang = lang_of(request)
+    short = [i18n.gettext(lang, f"seat.short.{p}") for p in review["positions"]]
+    teams = [i18n.gettext(lang, "review.team", a=short[t], b=short[t + 2]) for t in (0, 1)]
+    return page(
+        request,
+        "review.html",
+        review=review,
+        back_key=back_key,
+        teams=teams,
+        short_names=short,
+        leader=review["seat_names"][(review["dealer"] + 1) & 3],
+        analysis=analysis_view(lang, review["seat_names"], analysis) if analysis is not None else None,
+        payload=_json_for_script({**review, "short_names": short, "teams": teams}),
+        catalogue=_json_for_script(_catalogue(lang)),
+    )
+
+
+async def review_analysis(request: Request) -> Response:
+    found = await _deal_of(request)
+    if found is None:
+        return JSONResponse({"status": "not_found"}, status_code=404)
+    live, n, seat = found
+    data = await reviews_of(request).analysis(live, n)
+    if data is None:
+        return JSONResponse({"status": "pending"}, status_code=202, headers={"Retry-After": "1"})
+    return JSONResponse(_analysis_json(lang_of(request), live, seat, data))
+
+
+async def review_record(request: Request) -> Response:
+    found = await _deal_of(request)
+    if found is None:
+        return JSONResponse({"error": "not_found"}, status_code=404)
+    live, n, _seat = found
+    deal = live.game.deals[n - 1]
+    record = {**deal_record(deal), "table": live.id, "deal": n}  # extra keys: kept for information
+    dealing = dealing_info(live.spec, live.game, n)
+    if dealing is not None:
+        record["dealing"] = dealing.to_json()  # the deal is over: its seed is revealed
+    return JSONResponse(
+        record, headers={"Content-Disposition": f'attachment; filename="coinche-{live.id}-donne-{n}.json"'}
+    )
+
+
+routes: list[BaseRoute] = [
+    Route("/table/{table_id}/donne/{n}", review_page),
+    Route("/table/{table_id}/donne/{n}/analyse", review_analysis),
+    Route("/table/{table_id}/donne/{n}/record.json", review_record),
+]

@@ -1,0 +1,183 @@
+"""The pages of play: home (the solo form), a new solo table, the table's page, the
+account page and the language switch. The live table itself is the WebSocket of
+``table_socket``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+
+from ...engine.rules import OPTION_CHOICES, OPTION_NAMES, PROFILES, TARGET_RANGE, RulesError, RuleSet
+from ...engine.text import is_number, parse_number
+from ..features.friends import FRIEND_LEVELS, PHRASES
+from ..live.tables import LEVELS, TableError
+from ..table import i18n
+from . import rules_pages
+from .account_pages import account_page, address_of, limits_of
+from .pages import ADDRESSES, lang_of, page, player_in_session, player_of, read_checked_form, service_of
+from .table_socket import table_socket
+
+SOLO_FIELDS: Final = frozenset({"profile", "target", "level", "csrf", *OPTION_NAMES})
+"""The fields the solo form may send (``csrf``: the session's form token, checked elsewhere);
+any other name is refused."""
+
+
+def option_text(value: Any) -> str:
+    """How the solo form writes an option's value: ``true``/``false``, ``180``, ``forced``."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _value_key(name: str, value: Any) -> str:
+    """The catalogue key of an option value's words (``home.value.yes``, ``home.value.rounding.house``)."""
+    if isinstance(value, bool):
+        return "home.value.yes" if value else "home.value.no"
+    return f"home.value.{name}.{value}"
+
+
+def _solo_options() -> list[dict[str, Any]]:
+    """The form's "more options": each option with its choices (value, words key) and each
+    profile's default (its words key)."""
+    return [
+        {
+            "name": name,
+            "choices": [(option_text(c), _value_key(name, c)) for c in choices],
+            "defaults": {p: _value_key(name, getattr(rules, name)) for p, rules in PROFILES.items()},
+        }
+        for name, choices in OPTION_CHOICES.items()
+    ]
+
+
+def rules_form_context() -> dict[str, Any]:
+    """What ``_rules_fields.html`` needs: the profiles, the options, the target's range."""
+    return {
+        "profiles": [{"name": name, "default": PROFILES[name].target} for name in PROFILES],
+        "options": _solo_options(),
+        "target_min": TARGET_RANGE.start,
+        "target_max": TARGET_RANGE.stop - 1,
+    }
+
+
+async def home(request: Request) -> Response:
+    player = player_of(request)
+    service = service_of(request)
+    playing = await service.db(service.store.open_games, player)
+    return page(
+        request,
+        "home.html",
+        **rules_form_context(),
+        levels=LEVELS,
+        free_deals_left=await service.free_deals_left(player),
+        resume=playing[0] if playing else None,
+    )
+
+
+def rules_from_form(form: FormData, fields: frozenset[str] = SOLO_FIELDS) -> RuleSet:
+    """The rules a new table's form asks for, every field checked: a field not in
+    ``fields``, a field sent twice or a value out of its choices is refused (400), never
+    replaced by a default. An option sent empty (the form's "as the rules say") keeps the
+    profile's value."""
+    seen: set[str] = set()
+    for name, value in form.multi_items():
+        if name not in fields or name in seen or not isinstance(value, str):
+            raise HTTPException(400)
+        seen.add(name)
+    profile = str(form.get("profile") or "classic")
+    if profile not in PROFILES:
+        raise HTTPException(400)
+    text = str(form.get("target") or PROFILES[profile].target)
+    target = parse_number(text) if is_number(text) else None  # digits only, no spaces
+    if target is None or target not in TARGET_RANGE:
+        raise HTTPException(400)
+    options: dict[str, Any] = {"target": target}
+    for name, choices in OPTION_CHOICES.items():
+        chosen = str(form.get(name) or "")
+        if not chosen:
+            continue
+        values = {option_text(c): c for c in choices}
+        if chosen not in values:
+            raise HTTPException(400)
+        options[name] = values[chosen]
+    try:
+        return RuleSet.profile(profile, **options)
+    except RulesError:  # pragma: no cover - every value was one of its choices
+        raise HTTPException(400) from None
+
+
+async def solo(request: Request) -> Response:
+    form = await read_checked_form(request)
+    player = player_of(request)
+    rules = rules_from_form(form)
+    level = str(form.get("level") or "adaptive")
+    if level not in LEVELS:
+        raise HTTPException(400)
+    lang = lang_of(request)
+    settings = request.app.state.settings
+    limits = limits_of(request)
+    retry = await limits.hit(settings.table_limit, f"tables:{player}") or await limits.hit(
+        settings.table_limit_per_address, f"tables:{address_of(request)}"
+    )
+    if retry is not None:
+        response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry)
+        response.headers["Retry-After"] = str(retry)
+        return response
+    try:
+        spec = await service_of(request).create_solo(player, rules, level)
+    except TableError as e:
+        if e.code == "limit":
+            return RedirectResponse(f"{ADDRESSES[lang]['signup']}?next=/", status_code=303)
+        if e.code == "too_many_tables":
+            notice = i18n.gettext(lang, "accounts.notice.too_many_tables")
+            return await account_page(request, lang, status=409, error=notice)
+        raise HTTPException(400) from None
+    return RedirectResponse(f"/table/{spec.id}", status_code=303)
+
+
+async def table_page(request: Request) -> Response:
+    player = player_in_session(request)
+    live = await service_of(request).table(request.path_params["table_id"], fresh=True)
+    if live is None or player is None or live.seat_of(player) is None:
+        raise HTTPException(404)
+    lang = lang_of(request)
+    friends = live.spec.code is not None
+    words = i18n.js_catalogue(lang)
+    if not friends:  # the friends' table's words go with its module, which a solo table never loads
+        words = {key: text for key, text in words.items() if not key.startswith("js.friends.")}
+    return page(
+        request,
+        "table.html",
+        table_id=live.id,
+        profile=live.spec.rules.name,
+        rules_url=rules_pages.rules_url(lang, live.spec.rules.name),
+        catalogue=json.dumps(words, ensure_ascii=False),
+        friends=friends,
+        phrases=PHRASES,
+        friend_levels=FRIEND_LEVELS,
+        trick_hold_ms=round(request.app.state.settings.trick_pause * 1000),
+    )
+
+
+async def switch_language(request: Request) -> Response:
+    lang = request.path_params["lang"]
+    if lang not in i18n.LANGUAGES:
+        raise HTTPException(404)
+    target = request.query_params.get("next", "/")
+    if not target.startswith("/") or target.startswith("//"):
+        target = "/"
+    response = RedirectResponse(target, status_code=303)
+    response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
+    return response
+
+
+routes: list[BaseRoute] = [
+    Route("/", home),
+    Route("/solo", solo, methods=["POST"]),
+    Route("/table/{table_id}", table_page),
+    Route("/langue/{lang}", switch_language),
+    WebSocketRoute("/ws/table/{table_id}", table_socket),
+]

@@ -1,0 +1,430 @@
+"""One player's WebSocket at a table (docs/protocol.md): it holds no table object.
+
+Three tasks share a connection: the reader turns frames into requests to the table
+service and queues their answers; the watcher waits on the hub for the table's new steps
+and queues the seat's states of the steps it has not sent (read from the service, which
+catches up from the log when it is behind); the sender writes the queue to the socket.
+The queue is bounded: a client that does not read is closed (1008), not buffered forever.
+When the server drains (SIGTERM, ``drain``), the sender says ``restarting`` after what was
+queued, and the connection closes with 4012: the client connects again at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import anyio
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from ..features import friends
+from ..features.accounts import AccountService
+from ..infra.config import Settings
+from ..infra.hub import Subscription
+from ..infra.log_limits import RefusalLog
+from ..live.tables import LiveTable, TableError, TableService
+from .drain import CLOSE_RESTARTING, drain_of, restarting_frame
+from .pages import account_of, lang_of, player_in_session, service_of
+from .protocol import (
+    ActionRequest,
+    HintRequest,
+    HostRequest,
+    LeaveRequest,
+    NextDealRequest,
+    ProtocolError,
+    SayRequest,
+    SitRequest,
+    ack_message,
+    error_message,
+    event_message,
+    hello_message,
+    hint_message,
+    read_request,
+    state_message,
+)
+from .security import origin_allowed
+
+log = logging.getLogger("coinche.socket")
+
+CLOSE_NOT_SEATED = 4404
+CLOSE_ORIGIN = 4403
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+CLOSE_FAULT = 1011
+CLOSE_TRY_LATER = 1013
+MAX_CONNECTIONS = 32
+"""Connections one player may have open on one table (tabs, devices)."""
+
+
+_RESTARTING: dict[str, Any] = {"type": "restarting"}
+"""The outbox's last message when the server drains (compared by identity)."""
+
+
+class SlowConsumer(Exception):
+    """The client leaves too many messages unread."""
+
+
+def parse_since(text: str | None) -> int | None:
+    """The ``since`` of the connection's address: a seq, or None (absent or not a number)."""
+    if text is None or not text.isascii() or not text.isdigit() or len(text) > 9:
+        return None
+    return int(text)
+
+
+def states_since(
+    live: LiveTable,
+    seat: int,
+    since: int | None,
+    lang: str,
+    free_left: int | None,
+    limit: int,
+    presence: Callable[[LiveTable], Sequence[str]] | None = None,
+) -> list[dict[str, Any]]:
+    """What a client that has the table up to ``since`` needs: one state per missing step,
+    or one full state when it has nothing, is ahead of the table, or misses too much.
+    ``presence``: who is here at each seat of a state (``Attendance.presence``)."""
+
+    def state(table: LiveTable, full: bool) -> dict[str, Any]:
+        return state_message(table, seat, lang, free_left, full, presence(table) if presence is not None else None)
+
+    if since is None or since > live.seq or live.seq - since > limit:
+        return [state(live, True)]
+    if since == live.seq:
+        return []
+    if since == live.seq - 1:
+        return [state(live, False)]
+    return [state(past, False) for past in live.replay(since)]
+
+
+class TableSession:
+    def __init__(
+        self, websocket: WebSocket, service: TableService, table_id: str, player: str, as_guest: bool = False
+    ) -> None:
+        self.ws = websocket
+        self.as_guest = as_guest
+        """Opened with a guest's cookie (no account's session): it closes when that guest is
+        retired (signs up, logs in), see ``retire_guest_sockets``."""
+        self.service = service
+        self.settings: Settings = service.settings
+        self.table_id = table_id
+        self.player = player
+        self.lang = lang_of(websocket)
+        self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=self.settings.outbox_limit)
+        self.refusals = RefusalLog(log, f"table {table_id} player {player}")
+        self.sent = 0
+        """The table's seq of the last state queued."""
+        self.hinting: asyncio.Task[None] | None = None
+        """The hint being computed (one at a time per connection)."""
+        self.closing: tuple[int, str] | None = None
+        """How the socket is to be closed once the session ends (None: it closed itself)."""
+        self.scope: anyio.CancelScope | None = None
+        """The connection's task group's, once its three tasks run."""
+        self.restarting = False
+        self.answering = False
+        """The reader is answering a request (the drain lets it finish)."""
+
+    def queue(self, message: dict[str, Any]) -> None:
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            raise SlowConsumer from None
+
+    async def run(self, since: int | None) -> None:
+        service = self.service
+        async with service.hub.subscribe(self.table_id) as subscription:
+            # Read the table once subscribed (a step stored in between is not missed), and
+            # read its log (another process may have moved it on).
+            live = await service.table(self.table_id, fresh=True)
+            seat = live.seat_of(self.player) if live is not None else None
+            if live is None or seat is None or (self.as_guest and await self._guest_retired()):
+                # Retired between the handshake and the subscription: its signal was missed.
+                await self._close(CLOSE_NOT_SEATED, "no seat")
+                return
+            attached = False
+            try:
+                attached = True  # attach counts the connection before its first wait
+                await service.attach(live, self.player)  # a computer standing in for them steps back
+                seat = live.seat_of(self.player)
+                if seat is None:
+                    raise _Close(CLOSE_NOT_SEATED, "no seat")
+                free_left = await service.free_deals_left(self.player)
+                messages = self.states(live, seat, since, free_left)
+                resumed = since is not None and not (messages and messages[0]["full"])
+                self.queue(hello_message(live.seq, seat, resumed))
+                for m in messages:
+                    self.queue(m)
+                self.sent = live.seq
+                async with anyio.create_task_group() as group:
+                    self.scope = group.cancel_scope
+                    for part in (self._send, self._read, lambda: self._watch(subscription)):
+                        group.start_soon(self._guard, part, group.cancel_scope)
+            except _Close as e:
+                self.closing = (e.code, e.reason)
+            finally:
+                if self.hinting is not None:
+                    self.hinting.cancel()
+                if attached:
+                    service.detach(self.table_id, self.player)
+                self.refusals.close()
+        if self.closing is not None:
+            await self._close(*self.closing)
+
+    async def _guard(self, part: Callable[[], Awaitable[None]], scope: anyio.CancelScope) -> None:
+        """Run one part of the connection; when it ends, for whatever reason, the others end
+        too, and ``closing`` says how to close the socket."""
+        try:
+            await part()
+        except SlowConsumer:
+            log.warning("table %s player %s: closed, too many unread messages", self.table_id, self.player)
+            self.closing = (CLOSE_POLICY, "too many unread messages")
+        except _Close as e:
+            self.closing = (e.code, e.reason)
+        except WebSocketDisconnect:
+            pass
+        except Exception:
+            log.exception("table %s player %s: the connection failed", self.table_id, self.player)
+            self.closing = (CLOSE_FAULT, "")
+        finally:
+            scope.cancel()
+
+    async def _close(self, code: int, reason: str) -> None:
+        if self.ws.application_state is WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await self.ws.close(code=code, reason=reason)
+
+    def restart(self) -> None:
+        """The server drains: say ``restarting`` after what is queued (and after the answer
+        to the request under way, if any), then close (4012); no new request is answered
+        (the client sends it again to the next process)."""
+        if self.restarting:
+            return
+        self.restarting = True
+        if not self.answering:
+            self._queue_restart()
+
+    def _queue_restart(self) -> None:
+        """The outbox's last message; a client too far behind to take one more message is
+        closed at once, same code."""
+        try:
+            self.outbox.put_nowait(_RESTARTING)
+        except asyncio.QueueFull:
+            self.closing = (CLOSE_RESTARTING, "restarting")
+            if self.scope is not None:
+                self.scope.cancel()
+
+    async def _send(self) -> None:
+        while True:
+            message = await self.outbox.get()
+            if self.ws.application_state is not WebSocketState.CONNECTED:
+                return
+            if message is _RESTARTING:
+                await self.ws.send_text(restarting_frame())
+                raise _Close(CLOSE_RESTARTING, "restarting")
+            await self.ws.send_text(json.dumps(message, ensure_ascii=False))
+
+    def states(self, live: LiveTable, seat: int, since: int | None, free_left: int | None) -> list[dict[str, Any]]:
+        """The states a client that has the table up to ``since`` needs (``states_since``)."""
+        presence = self.service.attendance.presence
+        return states_since(live, seat, since, self.lang, free_left, self.settings.replay_limit, presence)
+
+    async def _watch(self, subscription: Subscription) -> None:
+        """Queue the states of the table's new steps, in order, none twice, none missed,
+        and what the table's passing events say (who came or went, a quick message...)."""
+        while True:
+            seq, events = await subscription.wait()
+            if seq > self.sent:
+                live = await self.service.table(self.table_id, at_least=seq)
+                if live is None:
+                    raise _Close(CLOSE_NOT_SEATED, "table gone")
+                seat = live.seat_of(self.player)
+                if seat is None and self.as_guest and await self._guest_retired():
+                    raise _Close(CLOSE_RESTARTING, "retired")  # its account took the seat: come back as it
+                if seat is None:
+                    raise _Close(CLOSE_NOT_SEATED, "no seat")
+                free_left = await self.service.free_deals_left(self.player)
+                for m in self.states(live, seat, self.sent, free_left):
+                    self.queue(m)
+                self.sent = live.seq
+            if self.as_guest and any(e.get("kind") == RETIRED and e.get("player") == self.player for e in events):
+                # The guest is an account now: its browser comes back with the account's
+                # session, a copy of the guest's cookie is refused (4404).
+                raise _Close(CLOSE_RESTARTING, "retired")
+            if events:
+                live = await self.service.table(self.table_id)
+                seat = live.seat_of(self.player) if live is not None else None
+                if live is None or seat is None:
+                    continue  # the next state closes the connection
+                if live.spec.is_private and any(e.get("kind") == "presence" for e in events):
+                    await self.service.attendance.refresh([self.table_id])  # who came or went elsewhere
+                for event in events:
+                    message = event_message(self.lang, live, seat, event, self.service.attendance.presence(live))
+                    if message is not None:
+                        self.queue(message)
+
+    async def _guest_retired(self) -> bool:
+        accounts: AccountService = self.ws.app.state.accounts
+        return await accounts.guest_retired(self.player)
+
+    async def _read(self) -> None:
+        while True:
+            frame = await self.ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            text, data = frame.get("text"), frame.get("bytes")
+            size = len(text) if text is not None else len(data or b"")
+            if size > self.settings.max_frame_bytes:
+                raise _Close(CLOSE_TOO_BIG, "message too big")
+            if self.restarting:
+                continue  # unanswered: the client sends it again after reconnecting
+            self.answering = True
+            try:
+                reply = await self._answer(text, data)
+            finally:
+                self.answering = False
+            if reply is not None:
+                self.queue(reply)
+            if self.restarting:
+                self._queue_restart()
+
+    async def _hint(self, request_id: str | None) -> None:
+        """Ask the expert for a hint and queue its answer (or the refusal)."""
+        try:
+            decision, live, seat = await self.service.hint(self.table_id, self.player)
+            message = hint_message(self.lang, request_id, decision, live, seat)
+        except TableError as e:
+            message = self._refusal(e, request_id)
+        try:
+            self.queue(message)
+        except SlowConsumer:
+            await self._close(CLOSE_POLICY, "too many unread messages")
+
+    async def _answer(self, text: str | None, data: bytes | None) -> dict[str, Any] | None:
+        """The answer to one frame: an ack, a hint or a refusal."""
+        service = self.service
+        request_id: str | None = None
+        try:
+            request = read_request(text, data, self.settings.max_message_bytes)
+            request_id = request.id
+            if isinstance(request, ActionRequest):
+                seq = await service.act(self.table_id, self.player, request.action, request.id)
+                return ack_message(request.id, seq)
+            if isinstance(request, NextDealRequest):
+                seq = await service.next_deal(self.table_id, self.player, request.id)
+                return ack_message(request.id, seq)
+            if isinstance(request, SayRequest):
+                await friends.say(service, self.table_id, self.player, request.phrase)
+                return ack_message(request.id, self.sent)
+            if isinstance(request, SitRequest):
+                live = await service.table(self.table_id)
+                seat = live.seat_of(self.player) if live is not None else None
+                name = live.seats[seat].name if live is not None and seat is not None else None
+                seq = await friends.take_seat(service, self.table_id, self.player, name or "?", request.seat)
+                return ack_message(request.id, seq)
+            if isinstance(request, LeaveRequest):
+                seq = await friends.leave(service, self.table_id, self.player)
+                return ack_message(request.id, seq)
+            if isinstance(request, HostRequest):
+                return ack_message(request.id, await self._host(request))
+            assert isinstance(request, HintRequest)
+            if self.hinting is not None and not self.hinting.done():
+                raise TableError("hint_limit")
+            # The expert thinks while the player may still act: the reader goes on.
+            self.hinting = asyncio.create_task(self._hint(request.id))
+            return None
+        except ProtocolError as e:
+            self.refusals.refused(e.code, e.detail)
+            return error_message(self.lang, e.code, e.id, e.detail)
+        except TableError as e:
+            return self._refusal(e, request_id)
+
+    async def _host(self, request: HostRequest) -> int:
+        """One of the host's controls; the table's seq after it."""
+        service, table_id, player = self.service, self.table_id, self.player
+        if request.op == "start":
+            return await friends.start(service, table_id, player, request.id)
+        if request.op == "move":
+            return await friends.host_move(service, table_id, player, request.seat, request.to)
+        if request.op == "level":
+            return await friends.host_level(service, table_id, player, request.seat, request.level)
+        return await friends.host_free(service, table_id, player, request.seat)
+
+    def _refusal(self, e: TableError, request_id: str | None) -> dict[str, Any]:
+        """The error message of a request the table refused (and its line in the log)."""
+        self.refusals.refused(e.code, str(e))
+        return error_message(self.lang, e.code, request_id, error=e)
+
+
+RETIRED = "retired"
+"""The hub's event that a guest is retired: their sockets opened as the guest close."""
+
+
+async def retire_guest_sockets(service: TableService, player: str) -> None:
+    """Close the table sockets opened with the guest ``player``'s cookie, in every process
+    (a hub event on each of their games in progress): the guest signed up or logged in."""
+    for table_id in await service.db(service.store.open_games, player):
+        await service.hub.signal(table_id, {"kind": RETIRED, "player": player})
+
+
+class _Close(Exception):
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
+    """Accept the handshake, then close with ``code``: a page's script reads the code of a
+    connection that opened, while a refused handshake (an HTTP 403) is only a failure to it,
+    which it would retry. (The origin check alone refuses the handshake: nothing is opened
+    for another site.)"""
+    with contextlib.suppress(Exception):  # the client may be gone already
+        await websocket.accept()
+        await websocket.close(code=code, reason=reason)
+
+
+async def table_socket(websocket: WebSocket) -> None:
+    """``/ws/table/{id}?since=N``: the seated player's live table."""
+    service = service_of(websocket)
+    if not origin_allowed(websocket, service.settings.allowed_origins):
+        await websocket.close(code=CLOSE_ORIGIN)
+        return
+    table_id = websocket.path_params["table_id"]
+    player = player_in_session(websocket)
+    live = await service.table(table_id) if player is not None else None
+    seat = live.seat_of(player) if live is not None and player is not None else None
+    if live is not None and seat is None and player is not None:
+        # This process's copy may not have the seat yet: taken through another process.
+        live = await service.table(table_id, fresh=True)
+        seat = live.seat_of(player) if live is not None else None
+    if live is None or seat is None or player is None:
+        await _refuse(websocket, CLOSE_NOT_SEATED, "no seat")
+        return
+    key = (table_id, player)
+    if service.connections[key] >= MAX_CONNECTIONS:
+        await _refuse(websocket, CLOSE_TRY_LATER, "too many connections")
+        return
+    service.connections[key] += 1  # counted before the handshake's wait: parallel ones see it
+    drain = drain_of(websocket.app)
+    session: TableSession | None = None
+    try:
+        await websocket.accept()
+        if drain is not None and drain.draining:  # came in as the server stops: go elsewhere
+            with contextlib.suppress(Exception):
+                await websocket.send_text(restarting_frame())
+                await websocket.close(code=CLOSE_RESTARTING, reason="restarting")
+            return
+        session = TableSession(websocket, service, table_id, player, as_guest=account_of(websocket) is None)
+        if drain is not None:
+            drain.opened(session)
+        with contextlib.suppress(WebSocketDisconnect):
+            await session.run(parse_since(websocket.query_params.get("since")))
+    finally:
+        if drain is not None and session is not None:
+            drain.closed(session)
+        service.connections[key] -= 1
+        if service.connections[key] <= 0:
+            del service.connections[key]

@@ -1,0 +1,61 @@
+"""The WebSocket protocol ``coinche serve`` gives uvicorn: its ``websockets-sansio`` one,
+answering the handshakes the websockets library refuses.
+
+uvicorn's HTTP parser (h11) reads the upgrade request, then hands its bytes to the
+websockets library, which parses them again with its own limits (a header line of at most
+8 KB, 128 headers). When that parse fails, the library prepares an answer (431 Request
+Header Fields Too Large, or the end of the connection) that uvicorn 0.54 never sends: the
+client got nothing and the connection stayed open (a 10 KB ``Cookie`` was enough). Here
+the answer is sent and the connection closed, as plain HTTP does.
+
+A text frame that is not UTF-8 is the client's fault: uvicorn closes it with 1007 (right)
+and logs an ERROR with a traceback (wrong: any client could fill the log). Here it is
+closed the same way and counted in one ``RefusalLog`` for the process: one line a minute
+at most, with the count, and no traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from ..infra.log_limits import RefusalLog
+
+CLOSE_NOT_UTF8 = 1007
+
+log = logging.getLogger("coinche.socket")
+
+_refusals = RefusalLog(log, "websocket")
+"""The refusals of every connection of this process (a client may open many)."""
+
+
+class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's sansio WebSocket protocol, plus the answer to a refused handshake."""
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.handshake_initiated or self.conn.handshake_exc is None or self.transport.is_closing():
+            return
+        # The request was refused before uvicorn saw it: no application runs for it.
+        self.handshake_complete = True
+        self.close_sent = True
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.transport.close()
+
+    def send_receive_event_to_app(self) -> None:
+        """Hand a whole message to the application, unless it is text that is not UTF-8:
+        then close with 1007 and write at most one line (``_refusals``)."""
+        if self.curr_msg_data_type == "text" and not self.close_sent:
+            data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+            try:
+                bytes(data).decode()
+            except UnicodeDecodeError as e:
+                self.frames = []
+                client = f"{self.client[0]}:{self.client[1]}" if self.client else "?"
+                _refusals.refused("not_utf8", f"a text frame that is not UTF-8 from {client}: {e.reason}")
+                self.conn.send_close(CLOSE_NOT_UTF8)
+                self.handle_parser_exception()
+                return
+            self.frames = [data]
+        super().send_receive_event_to_app()
