@@ -22,7 +22,9 @@ def _serve(out: TextIO) -> None:
 
     try:
         import coinche
-        from coinche.bots.base import Bot, load_bot
+
+        # the old tree's module, where load_bot lived (today's has it in bots/loading.py)
+        from coinche.bots.base import Bot, load_bot  # type: ignore[attr-defined]
         from coinche.engine import wire
     except ImportError as e:  # a commit from before the wire format
         send({"ready": False, "error": f"{type(e).__name__}: {e}"})

@@ -520,6 +520,9 @@ class DailyChallenge:
         self._ahead: asyncio.Task[None] | None = None
         self._refreshes: dict[str, asyncio.Task[None]] = {}
         """The ranking refresh waiting to run, per day (one at a time: results coalesce)."""
+        self._computing: set[asyncio.Task[None]] = set()
+        """Refreshes past their pause, computing: a result that comes meanwhile waits for
+        the next one."""
         self._ranking_seconds = 0.0
         """How long the last ranking took to compute (the next pause follows from it)."""
         self._pars: dict[tuple[str, int], asyncio.Task[dict[str, Any] | None]] = {}
@@ -551,7 +554,8 @@ class DailyChallenge:
             self.expert_play_soon(day)
 
     async def close(self) -> None:
-        tasks: list[asyncio.Task[Any]] = [*self._refreshes.values(), *self._experts.values(), *self._pars.values()]
+        tasks: list[asyncio.Task[Any]] = [*self._refreshes.values(), *self._computing, *self._experts.values()]
+        tasks += self._pars.values()
         if self._ahead is not None:
             tasks.append(self._ahead)
         for task in tasks:
@@ -560,7 +564,7 @@ class DailyChallenge:
 
     async def settle(self) -> None:
         """Wait for the ranking refreshes, pars and experts' plays under way (tests)."""
-        while tasks := [*self._refreshes.values(), *self._pars.values(), *self._experts.values()]:
+        while tasks := [*self._refreshes.values(), *self._computing, *self._pars.values(), *self._experts.values()]:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     def now(self) -> datetime:
@@ -675,11 +679,15 @@ class DailyChallenge:
 
     async def _refresh_later(self, day: str, pause: float) -> None:
         await asyncio.sleep(pause)
-        self._refreshes.pop(day, None)  # results from now on call for another refresh
+        task = self._refreshes.pop(day, None)  # results from now on call for another refresh
+        if task is not None:
+            self._computing.add(task)  # still waited for by ``settle``
         try:
             await self.refresh_ranking(day, self.now())
         except Exception:  # the next result, or the next page, tries again
             log.exception("the ranking of %s could not be computed", day)
+        finally:
+            self._computing.discard(task)
 
     async def _record(self, live: LiveTable, number: int) -> None:
         day = live.spec.challenge
