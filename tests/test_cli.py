@@ -1012,7 +1012,7 @@ def test_verify_refuses_bad_input_in_one_line(
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
-@pytest.mark.parametrize("name", ["", "two words", "line\nbreak", "x" * 101, "caf\u00e9"])
+@pytest.mark.parametrize("name", ["", "two words", "line\nbreak", "x" * 65, "caf\u00e9"])
 def test_serve_refuses_a_process_name_that_would_garble_the_log(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "serve", "--name", name)
     assert code == 2 and out == ""

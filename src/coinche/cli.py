@@ -339,7 +339,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     name = default_name() if args.name is None else args.name
     if not valid_name(name):
         print(
-            f"coinche serve: error: the process name (--name or $COINCHE_PROCESS_NAME) takes 1 to 100 letters, "
+            f"coinche serve: error: the process name (--name or $COINCHE_PROCESS_NAME) takes 1 to 64 letters, "
             f"digits and ._:@/-, not {short_repr(name)}",
             file=sys.stderr,
         )
@@ -364,6 +364,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         challenge_profile=args.challenge_profile,
         challenge_level=args.challenge_level,
         allowed_origins=tuple(o for o in origins if o is not None),
+        process_name=name,
     )
     try:
         app = create_app(settings)
@@ -374,7 +375,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     # SIGTERM drains (the table sockets told to reconnect elsewhere), then stops.
     drain.serve(
         app,
-        name,
+        settings.process_name,
         host=args.host,
         port=args.port,
         log_level="warning",
@@ -412,26 +413,20 @@ def forwarded_allow_ips(text: str | None) -> str | None:
 def _cmd_worker(args: argparse.Namespace) -> int:
     import math
 
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
     from .server.infra.config import default_database_url
+    from .server.infra.db import is_postgresql
     from .server.infra.process_logs import valid_name
     from .server.worker import run_worker
 
     url = args.db or default_database_url()
-    try:
-        backend = make_url(url).get_backend_name()
-    except ArgumentError:
-        backend = None
-    if backend != "postgresql":
+    if not is_postgresql(url):
         message = "the workers need a PostgreSQL database (--db postgresql+psycopg://...)"
         print(f"coinche worker: error: {message}", file=sys.stderr)
         return 2
     if not math.isfinite(args.lease) or not 0.5 <= args.lease <= 3600:
         print("coinche worker: error: --lease must be between 0.5 and 3600 seconds", file=sys.stderr)
         return 2
-    if args.name is not None and (not valid_name(args.name) or len(args.name) > 64):
+    if args.name is not None and not valid_name(args.name):
         print(
             "coinche worker: error: --name takes 1 to 64 letters, digits and ._:@/- (it names the worker in the logs)",
             file=sys.stderr,

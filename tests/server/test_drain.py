@@ -44,7 +44,7 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
-from coinche.server.infra.process_logs import ProcessName, default_name
+from coinche.server.infra.process_logs import NAME_MAX, ProcessName, default_name, instance_id, valid_name
 from coinche.server.infra.store import Store
 from coinche.server.web import drain as drain_module
 from coinche.server.web.drain import CLOSE_RESTARTING, DRAIN_SECONDS, Drain
@@ -168,6 +168,19 @@ def test_the_process_name_defaults_to_the_environment_then_host_and_pid(monkeypa
     monkeypatch.delenv("COINCHE_PROCESS_NAME")
     name = default_name()
     assert name.endswith(f":{os.getpid()}") and len(name) > 2
+
+
+def test_one_process_name_for_the_log_lines_and_the_rows(monkeypatch: pytest.MonkeyPatch, make_client: Any) -> None:
+    """A host name of any length or characters gives a name the log lines and the database's
+    columns both take; a server's presence rows carry that name and a tag of this run."""
+    monkeypatch.delenv("COINCHE_PROCESS_NAME", raising=False)
+    monkeypatch.setattr(socket, "gethostname", lambda: "a very long host name " * 5)
+    name = default_name()
+    assert valid_name(name) and len(name) <= NAME_MAX and name.endswith(f":{os.getpid()}")
+    run = instance_id(name)
+    assert valid_name(run) and len(run) <= NAME_MAX and run != instance_id(name)
+    client = make_client(process_name="web-7")
+    assert client.app.state.service.process.startswith("web-7:")  # type: ignore[attr-defined]
 
 
 def test_the_filter_names_every_record() -> None:

@@ -32,11 +32,12 @@ import psycopg
 
 from .compute.bot_pool import BotPool, Priority
 from .compute.jobs import MAX_TEXT, JobRefused, failed_answer, kind_named, loads, ok_answer
-from .compute.turns import CHANNEL, Job, Turn, TurnQueue, is_postgresql
+from .compute.turns import CHANNEL, Job, Turn, TurnQueue
 from .features.daily import DailyChallenge
 from .features.history import History
 from .features.player_stats import PlayerStats
 from .infra.config import Settings
+from .infra.db import is_postgresql
 from .infra.postgres_hub import PostgresHub, libpq_url
 from .infra.process_logs import default_name, log_config
 from .infra.store import Store
@@ -77,7 +78,7 @@ class Worker:
         self.name = name or default_name()
         self.lease = lease
         self.store = Store(database_url)
-        if not is_postgresql(self.store):
+        if not is_postgresql(self.store.engine):
             self.store.close()
             raise ValueError("the workers need a PostgreSQL database")
         self.queue = TurnQueue(self.store)

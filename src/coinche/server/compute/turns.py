@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import text
 
+from ..infra.db import is_postgresql
 from ..infra.store import Store
 from .jobs import MAX_TEXT, JobRefused
 
@@ -49,10 +50,6 @@ class Turn:
     """Seconds from the claim until the move may be stored (0 or less: at once)."""
 
 
-def is_postgresql(store: Store) -> bool:
-    return store.engine.dialect.name == "postgresql"
-
-
 @dataclass(frozen=True)
 class Job:
     """A claimed hint or analysis: its id, priority, kind and JSON arguments, as stored
@@ -69,7 +66,7 @@ class TurnQueue:
     """The ``bot_turns`` and ``workers`` tables of one PostgreSQL database."""
 
     def __init__(self, store: Store) -> None:
-        if not is_postgresql(store):
+        if not is_postgresql(store.engine):
             raise ValueError("the workers need PostgreSQL")
         self.engine = store.engine
 

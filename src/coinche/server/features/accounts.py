@@ -29,7 +29,7 @@ from sqlalchemy import delete, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from ..infra.config import Settings
-from ..infra.db import AccountRow, PlayerRow, SessionRow
+from ..infra.db import AccountRow, PlayerRow, SessionRow, is_postgresql
 from ..infra.store import Database, Store, _insert_ignoring_conflicts, new_id
 from ..table.names import clean_name, login_key, name_key, name_skeleton
 
@@ -120,7 +120,7 @@ class AccountStore:
         the skeleton, so two servers never both let look-alikes in)."""
         skeleton = name_skeleton(name)
         with self.store.session() as s, s.begin():
-            if self.store.engine.dialect.name == "postgresql":
+            if is_postgresql(self.store.engine):
                 s.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": f"name-skeleton:{skeleton}"})
             if s.scalar(select(AccountRow.id).where(AccountRow.name_skeleton == skeleton).limit(1)) is not None:
                 taken = s.scalar(select(AccountRow.id).where(AccountRow.name_key == name_key(name))) is not None

@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..table.days import utc_now
+from .process_logs import default_name
 
 DEFAULT_DATABASE = "sqlite:///coinche.db"
 
@@ -149,6 +150,9 @@ class Settings:
     clock: Callable[[], datetime] = utc_now
     """The server's clock (an aware UTC datetime): which day of the daily challenge it is,
     and whether a challenge table's day is over; tests set it (no waiting for midnight)."""
+    process_name: str = field(default_factory=default_name)
+    """This process among those sharing the database (``coinche serve --name``, else
+    ``$COINCHE_PROCESS_NAME``, else ``hostname:pid``): its log lines and its rows say it."""
     argon2_time_cost: int = 2
     argon2_memory_kib: int = 19456
     argon2_parallelism: int = 1

@@ -51,7 +51,8 @@ from sqlalchemy import (
     false,
     text,
 )
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -490,6 +491,18 @@ class SettingRow(Base):
     value: Mapped[str] = mapped_column(String(256))
 
 
+def is_postgresql(database: str | Engine) -> bool:
+    """Whether ``database`` (a URL, or an engine) is PostgreSQL: the one place that tells.
+    PostgreSQL is what several processes share (LISTEN/NOTIFY, workers, advisory locks, rate
+    limits counted in the database); SQLite is one process's own."""
+    if isinstance(database, Engine):
+        return database.dialect.name == "postgresql"
+    try:
+        return make_url(database).get_backend_name() == "postgresql"
+    except ArgumentError:
+        return False
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite gets WAL and a busy timeout (readers never block the
     writer, a second process waits instead of failing)."""
@@ -522,12 +535,12 @@ def migrate(engine: Engine) -> None:
     for attempt in range(3):
         try:
             with engine.begin() as conn:
-                if engine.dialect.name == "postgresql":
+                if is_postgresql(engine):
                     conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
                 config.attributes["connection"] = conn
                 command.upgrade(config, "head")
             return
         except DBAPIError:
-            if engine.dialect.name == "postgresql" or attempt == 2:
+            if is_postgresql(engine) or attempt == 2:
                 raise
             time.sleep(0.5)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import secrets
 import socket
 from typing import Any, Final
 
@@ -21,18 +22,34 @@ FORMAT: Final = "%(asctime)s %(process_name)s %(levelname)s %(name)s: %(message)
 ACCESS_FORMAT: Final = '%(asctime)s %(process_name)s %(levelname)s %(client_addr)s "%(request_line)s" %(status_code)s'
 
 
-_NAME: Final = re.compile(r"[A-Za-z0-9._:@/-]{1,100}", re.ASCII)
+NAME_MAX: Final = 64
+"""The longest process name: it stands in log lines and in the database (a worker's row,
+a server's presence rows), whose columns hold 64 characters."""
+
+_NAME: Final = re.compile(rf"[A-Za-z0-9._:@/-]{{1,{NAME_MAX}}}", re.ASCII)
 
 
 def valid_name(name: str) -> bool:
-    """Whether ``name`` may stand in a log line: 1 to 100 letters, digits and ``._:@/-``
-    (no space or line break that would make a line look like two)."""
+    """Whether ``name`` may name a process: 1 to 64 letters, digits and ``._:@/-`` (no space
+    or line break that would make a log line look like two)."""
     return _NAME.fullmatch(name) is not None
 
 
 def default_name() -> str:
-    """``$COINCHE_PROCESS_NAME``, else ``<hostname>:<pid>``."""
-    return os.environ.get(ENV_NAME) or f"{socket.gethostname()}:{os.getpid()}"
+    """``$COINCHE_PROCESS_NAME``, else ``<hostname>:<pid>`` (the host name cut to fit)."""
+    named = os.environ.get(ENV_NAME)
+    if named:
+        return named
+    pid = f":{os.getpid()}"
+    host = "".join(ch if _NAME.fullmatch(ch) else "-" for ch in socket.gethostname()) or "host"
+    return host[: NAME_MAX - len(pid)] + pid
+
+
+def instance_id(name: str) -> str:
+    """This run of the process named ``name``, for rows that must not be taken for those of
+    an earlier run of the same name (a server's presence rows): the name and a random tag."""
+    tag = f":{secrets.token_hex(3)}"
+    return name[: NAME_MAX - len(tag)] + tag
 
 
 class ProcessName(logging.Filter):

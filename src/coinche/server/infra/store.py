@@ -35,6 +35,7 @@ from .db import (
     TableRow,
     UploadAnalysisRow,
     UploadedRecordRow,
+    is_postgresql,
     make_engine,
     migrate,
     now,
@@ -474,10 +475,7 @@ def _insert_ignoring_conflicts(
 ) -> Executable:
     """``INSERT … ON CONFLICT (key) DO NOTHING`` (its row count says whether the row went
     in), or ``DO UPDATE`` the columns ``update``, in the database's own dialect."""
-    dialect = engine.dialect.name
-    if dialect not in ("sqlite", "postgresql"):
-        raise NotImplementedError(f"no INSERT ... ON CONFLICT for {dialect}")
-    statement = sqlite_insert(row) if dialect == "sqlite" else postgresql_insert(row)
+    statement = postgresql_insert(row) if is_postgresql(engine) else sqlite_insert(row)
     # An INSERT's row count is kept only when asked for (psycopg's cursor is closed before
     # SQLAlchemy reads it: -1 otherwise, and every step would look taken).
     statement = statement.execution_options(preserve_rowcount=True)

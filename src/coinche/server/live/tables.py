@@ -27,10 +27,7 @@ import base64
 import contextlib
 import hashlib
 import logging
-import os
 import random
-import secrets
-import socket
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -51,9 +48,11 @@ from ...engine.wire import message_to_json
 from ..compute import jobs
 from ..compute.bot_pool import BotPool, BotSpec, PoolBusy, Priority
 from ..compute.jobs import Job, JobRefused, decision_job
-from ..compute.turns import TurnQueue, is_postgresql
+from ..compute.turns import TurnQueue
 from ..infra.config import Settings
+from ..infra.db import is_postgresql
 from ..infra.hub import Hub, LocalHub
+from ..infra.process_logs import instance_id
 from ..infra.rate_limits import RateLimits
 from ..infra.store import ConflictError, Database, Store, new_id
 from ..table.days import day_end
@@ -327,7 +326,7 @@ class TableService:
     def __init__(self, store: Store, pool: BotPool, settings: Settings, hub: Hub | None = None) -> None:
         self.store = store
         self.db = Database(store)
-        self.turns: TurnQueue | None = TurnQueue(store) if is_postgresql(store) else None
+        self.turns: TurnQueue | None = TurnQueue(store) if is_postgresql(store.engine) else None
         """The computers' turns handed to the workers (PostgreSQL only)."""
         self.hands_over = True
         """Whether this service hands its computers' turns to live workers (a worker's own
@@ -354,7 +353,7 @@ class TableService:
         self._hints: set[tuple[str, int]] = set()
         self._hint_rate = RateLimitItemPerMinute(settings.hints_per_minute)
         self._janitor: asyncio.Task[None] | None = None
-        self.process = f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
+        self.process = instance_id(settings.process_name)
         """This process among the servers sharing the database (its rows of presence)."""
         self.attendance = Attendance(self)
         self.rate_limits = RateLimits(self.db)

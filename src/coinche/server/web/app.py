@@ -9,7 +9,6 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 
-from sqlalchemy.engine import make_url
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -25,6 +24,7 @@ from ..features.daily import DailyChallenge
 from ..features.history import History
 from ..features.player_stats import PlayerStats
 from ..infra.config import Settings
+from ..infra.db import is_postgresql
 from ..infra.hub import Hub, LocalHub
 from ..infra.postgres_hub import PostgresHub
 from ..infra.store import Store
@@ -115,7 +115,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
 async def make_hub(database_url: str) -> Hub:
     """The hub of a database: PostgreSQL's tells every process sharing it (LISTEN/NOTIFY);
     SQLite's is one process's own."""
-    if make_url(database_url).get_backend_name() == "postgresql":
+    if is_postgresql(database_url):
         hub = PostgresHub(database_url)
         await hub.start()
         return hub
