@@ -179,7 +179,8 @@ def actions_at(url: str, table_id: str, seq: int) -> int:
 
 @contextlib.contextmanager
 def server(tmp_path: Path, url: str, **overrides: Any) -> Iterator[TestClient]:
-    with TestClient(create_app(settings_for(tmp_path, url, **overrides))) as client:
+    # the server looks for live workers at every computer's turn (2 s apart on the site)
+    with TestClient(create_app(settings_for(tmp_path, url, **{"workers_check": 0.0, **overrides}))) as client:
         yield client
 
 
@@ -303,7 +304,6 @@ def test_a_killed_worker_process_has_its_turn_played_by_another(tmp_path: Path, 
     with server(tmp_path, url) as client:
         with worker_process(url, "doomed", tmp_path / "doomed.log") as doomed:
             wait_until(lambda: queue.workers_alive() > 0, what="the worker's heartbeat")
-            time.sleep(2.5)  # the server's look at the workers is at most two seconds old
             table_id = computers_table(client, SLOW)
             live = watch(client, table_id)
             wait_until(lambda: turns_of(url, table_id)[:1] == [(0, "doomed", False)], what="the claim")

@@ -82,6 +82,9 @@ class Settings:
     """Seconds (after the display pause) a server waits for the workers (``coinche worker``)
     to play a computer's turn it handed them before it plays it itself (the workers all
     died, or are swamped)."""
+    workers_check: float = 2.0
+    """Seconds a server goes by its last look at whether a ``coinche worker`` is alive before
+    it looks again (a computer's turn asks it; tests look every time)."""
     free_deals: int = 3
     """Deals a guest plays without an account."""
     secret_key: str | None = None

@@ -91,7 +91,6 @@ HINT_BOT = "expert"
 DEALS_CACHE = 20_000
 """Players whose count of free deals played is kept in memory."""
 
-ALIVE_CHECK = 2.0
 """Seconds a server trusts its last look at whether a worker is alive."""
 
 RACE_RETRIES = 20
@@ -332,7 +331,7 @@ class TableService:
         """Whether this service hands its computers' turns to live workers (a worker's own
         service does not)."""
         self._alive = False
-        self._alive_checked = -ALIVE_CHECK
+        self._alive_checked = -settings.workers_check
         self._withdrawals: set[asyncio.Task[None]] = set()
         """Jobs being withdrawn from the workers (their askers left)."""
         self.pool = pool
@@ -968,11 +967,11 @@ class TableService:
 
     async def _workers_alive(self) -> bool:
         """Whether a worker process serves this database (asked at most every
-        ``ALIVE_CHECK`` seconds); never on SQLite, nor in a worker itself."""
+        ``Settings.workers_check`` seconds); never on SQLite, nor in a worker itself."""
         if self.turns is None or not self.hands_over:
             return False
         now = self._now()
-        if now - self._alive_checked >= ALIVE_CHECK:
+        if now - self._alive_checked >= self.settings.workers_check:
             self._alive_checked = now
             try:
                 self._alive = await self.db(self.turns.workers_alive) > 0
