@@ -896,31 +896,22 @@ class TableService:
             wait = pause - (loop.time() - started)
             if wait > 0:
                 await asyncio.sleep(wait)
-            async with live.lock:
-                if self.live.get(table_id) is not live:
-                    return  # the table left memory: whoever loads it again plays on
-                step = self._bot_step(live, turn, decision)
-                if step is None:
-                    continue  # the table moved on meanwhile: think again
-                try:
-                    await self._store(live, step)
-                except ConflictError:
-                    await self._catch_up(live)
-                    continue
-                except Exception:
-                    # The database failed: try again after a pause (longer each time), so a
-                    # passing fault never leaves a table waiting on its computers.
-                    failures += 1
-                    log.exception("table %s seat %s: the computer's move could not be stored", table_id, seat)
-                    retry = min(30.0, 0.5 * 2**failures)
-                else:
-                    failures = 0
-                    retry = 0.0
-            if retry:
-                await asyncio.sleep(retry)
+            if self.live.get(table_id) is not live:
+                return  # the table left memory: whoever loads it again plays on
+
+            async def check(current: LiveTable, turn: BotTurn = turn, decision: Decision = decision) -> Step | None:
+                return self._bot_step(current, turn, decision)  # None: the table moved on: think again
+
+            try:
+                await self._write_now(table_id, None, check)
+            except Exception:
+                # The database failed: try again after a pause (longer each time), so a
+                # passing fault never leaves a table waiting on its computers.
+                failures += 1
+                log.exception("table %s seat %s: the computer's move could not be stored", table_id, turn.seat)
+                await asyncio.sleep(min(30.0, 0.5 * 2**failures))
                 continue
-            await self.hub.publish(table_id, live.seq)
-            self.attendance.turn_changed(live)
+            failures = 0
 
     def _bot_turn(self, live: LiveTable, seat: int) -> BotTurn:
         """What a computer decides from at ``seat`` now (the table locked)."""
