@@ -899,6 +899,8 @@ def test_serve_passes_the_friends_tables_clocks_to_the_settings(
         (["--idle-warning-seconds", "-1"], "--idle-warning-seconds must be between 0.5 and 86400"),
         (["--idle-move-seconds", "1e9"], "--idle-move-seconds must be between 0.5 and 86400"),
         (["--idle-warning-seconds", "5", "--idle-move-seconds", "5"], "must be more than --idle-warning-seconds"),
+        (["--trick-pause", "-0.5"], "--trick-pause must be between 0 and 10 seconds"),
+        (["--trick-pause", "inf"], "--trick-pause must be between 0 and 10 seconds"),
     ],
 )
 def test_serve_refuses_clocks_out_of_range(args: list[str], expected: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -235,6 +235,18 @@ def test_a_table_page_links_to_its_rules(client: TestClient, lang: str, address:
     assert client.get(address).status_code == 200
 
 
+@pytest.mark.parametrize(("pause", "hold"), [(1.0, "1000"), (0.05, "50")])
+def test_a_table_page_holds_a_complete_trick_as_long_as_the_server_pauses(
+    make_client: MakeClient, pause: float, hold: str
+) -> None:
+    """The page's hold of a complete trick is the server's trick pause (``--trick-pause``),
+    written in the page: the site's second, or what a test server sets."""
+    client = make_client(trick_pause=pause)
+    r = client.post("/solo", data={**SOLO, "csrf": csrf_of(client)}, follow_redirects=True)
+    assert r.status_code == 200
+    assert f'data-trick-hold="{hold}"' in r.text
+
+
 def rules_of(client: TestClient, table_id: str) -> RuleSet:
     """The rules stored for the table (what every later load of it plays by)."""
     loaded = service_of(client).store.load_table(table_id)
