@@ -98,6 +98,11 @@ class TableRow(Base):
     """The day (``YYYY-MM-DD``) of the daily challenge the table plays; None: another table."""
     adaptive_start: Mapped[float | None] = mapped_column(Float, nullable=True)
     """Where an adaptive table's knob started (from the player's rating); None: 0.5."""
+    deals_booked: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Its first N finished deals had their bookkeeping (the deal-over hooks: history,
+    statistics, the daily challenge): reading the table runs it for the later ones only."""
+    game_booked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """The end of its game had its bookkeeping (the game-over hooks) too."""
 
 
 class TablePlayerRow(Base):

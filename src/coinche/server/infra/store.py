@@ -149,6 +149,29 @@ class Store:
             )
             return spec, self._steps(s, table_id, 0)
 
+    def booked(self, table_id: str) -> tuple[int, bool]:
+        """How many of the table's first deals, and whether its game's end, were booked."""
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                select(TableRow.deals_booked, TableRow.game_booked).where(TableRow.id == table_id)
+            ).first()
+        return (int(row[0]), bool(row[1])) if row is not None else (0, False)
+
+    def book_deal(self, table_id: str, number: int) -> None:
+        """Deal ``number``'s bookkeeping has run: booked if every deal before it is (an
+        earlier deal whose bookkeeping failed is run again, with this one, at the next read)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.deals_booked == number - 1)
+                .values(deals_booked=number)
+            )
+
+    def book_game(self, table_id: str) -> None:
+        """The game's end had its bookkeeping."""
+        with self.engine.begin() as conn:
+            conn.execute(update(TableRow).where(TableRow.id == table_id).values(game_booked=True))
+
     def table_by_code(self, code: str) -> str | None:
         """The id of the friends' table with this invitation code, None if there is none."""
         with self.session() as s:

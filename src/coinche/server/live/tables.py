@@ -467,11 +467,13 @@ class TableService:
                         return None
                     live = LiveTable.build(*loaded)
                     live.void_deals = 0  # given back by whoever stored them
-                    # What a crash between a step and its bookkeeping may have lost:
+                    # What a crash between a step and its bookkeeping may have lost (only
+                    # that: what was booked is not written again by a read):
+                    deals_booked, game_booked = await self.db(self.store.booked, table_id)
                     for number, deal in enumerate(live.game.deals, start=1):
-                        if deal.is_over:
+                        if deal.is_over and number > deals_booked:
                             await self._deal_over(live, number)
-                    if live.game.is_over:  # a game that ended before its end was recorded
+                    if live.game.is_over and not game_booked:  # its end not recorded, or not booked
                         await self.db(self.store.finish_table, table_id, game_result(live.game))
                         await self._game_over(live)
                     self.live[table_id] = live
@@ -845,18 +847,29 @@ class TableService:
             log.exception("table %s: the free deals or the end of the game could not be recorded", live.id)
 
     async def _deal_over(self, live: LiveTable, number: int) -> None:
+        """Deal ``number``'s bookkeeping (every deal-over hook), booked when all of them ran:
+        one that failed runs again, with the others, at the next read of the table."""
+        failed = False
         for hook in self.deal_over_hooks:
             try:
                 await hook(live, number)
-            except Exception:  # the next read of the table runs it again
+            except Exception:
+                failed = True
                 log.exception("table %s: a hook of deal %d's end failed", live.id, number)
+        if not failed:
+            await self.db(self.store.book_deal, live.id, number)
 
     async def _game_over(self, live: LiveTable) -> None:
+        """The game's end's bookkeeping (every game-over hook), booked when all of them ran."""
+        failed = False
         for hook in self.game_over_hooks:
             try:
                 await hook(live)
             except Exception:
+                failed = True
                 log.exception("table %s: a hook of the game's end failed", live.id)
+        if not failed:
+            await self.db(self.store.book_game, live.id)
 
     async def _announce(self, live: LiveTable) -> None:
         await self.hub.publish(live.id, live.seq)

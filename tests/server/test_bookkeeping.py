@@ -1,0 +1,79 @@
+"""A table's bookkeeping (the hooks a deal's end and the game's end run: history,
+statistics, the daily challenge) runs once: reading the table again writes nothing again,
+and only what failed runs again at the next read."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+from server_helpers import MakeClient, call, service_of
+
+from coinche.engine.rules import RuleSet
+from coinche.server.live.tables import LiveTable, TableService
+from coinche.server.table.spec import Seat
+
+pytestmark = pytest.mark.both_databases
+
+
+async def _reload(service: TableService, table_id: str) -> LiveTable:
+    service.live.pop(table_id, None)  # out of memory, as an idle table or a restart leaves it
+    live = await service.table(table_id)
+    assert live is not None
+    return live
+
+
+def played_out(client: Any) -> tuple[TableService, str, int]:
+    """A table of four computers played to its end: the service, the table, its deals."""
+    service = service_of(client)
+    bot = Seat("bot", level="beginner")
+    spec = call(client, service.create_table, RuleSet.profile("classic", target=300), [bot] * 4, "beginner")
+    live = call(client, service.play_out, spec.id)
+    assert live.game.is_over
+    return service, spec.id, len(live.game.deals)
+
+
+def test_reading_a_finished_table_again_books_nothing_twice(make_client: MakeClient) -> None:
+    client = make_client()
+    service = service_of(client)
+    deals: Counter[int] = Counter()
+    games: list[str] = []
+
+    async def deal_hook(live: LiveTable, number: int) -> None:
+        deals[number] += 1
+
+    async def game_hook(live: LiveTable) -> None:
+        games.append(live.id)
+
+    service.deal_over_hooks.append(deal_hook)
+    service.game_over_hooks.append(game_hook)
+    service, table_id, count = played_out(client)
+    assert deals == Counter(range(1, count + 1)) and games == [table_id]
+    for _ in range(2):
+        call(client, _reload, service, table_id)
+    assert deals == Counter(range(1, count + 1)) and games == [table_id]  # no hook ran again
+    assert service.store.booked(table_id) == (count, True)
+
+
+def test_a_failed_bookkeeping_runs_again_at_the_next_read_and_then_no_more(make_client: MakeClient) -> None:
+    client = make_client()
+    service = service_of(client)
+    calls: Counter[int] = Counter()
+    failing = {1}
+
+    async def flaky(live: LiveTable, number: int) -> None:
+        calls[number] += 1
+        if number in failing:
+            raise RuntimeError("the database went away")
+
+    service.deal_over_hooks.append(flaky)
+    service, table_id, count = played_out(client)
+    assert count >= 2, "a game of several deals"
+    assert service.store.booked(table_id) == (0, True)  # deal 1 failed: nothing after it is booked
+    failing.clear()
+    call(client, _reload, service, table_id)
+    assert calls == Counter({n: 2 for n in range(1, count + 1)})  # each deal once more, then booked
+    assert service.store.booked(table_id) == (count, True)
+    call(client, _reload, service, table_id)
+    assert calls == Counter({n: 2 for n in range(1, count + 1)})
