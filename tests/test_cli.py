@@ -1174,3 +1174,40 @@ def test_serve_refuses_trusted_proxies_it_cannot_read(value: str, capsys: pytest
     code, out, err = run(capsys, "serve", "--forwarded-allow-ips", value)
     assert code == 2 and out == ""
     assert "--forwarded-allow-ips takes addresses" in one_line(err) and "Traceback" not in err
+
+
+def test_worker_plays_by_the_settings_the_servers_take(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``coinche worker`` takes the options of how the site plays, as ``coinche serve`` does,
+    and builds its parts from them (``services.py``), not from default settings."""
+    from coinche.server import worker
+
+    seen: dict[str, Any] = {}
+
+    def fake_run_worker(settings: Any, name: str | None, lease: float) -> int:
+        seen.update(settings=settings, name=name, lease=lease)
+        return 0
+
+    monkeypatch.setattr(worker, "run_worker", fake_run_worker)
+    code, _, err = run(
+        capsys,
+        "worker",
+        "--db",
+        "postgresql+psycopg://coinche@db.example/coinche",
+        "--processes",
+        "3",
+        "--challenge-level",
+        "confirmed",
+        "--challenge-profile",
+        "classic",
+        "--free-deals",
+        "5",
+        "--name",
+        "w-1",
+    )
+    assert code == 0, err
+    settings = seen["settings"]
+    assert settings.database_url == "postgresql+psycopg://coinche@db.example/coinche"
+    assert (settings.bot_workers, settings.challenge_level, settings.challenge_profile) == (3, "confirmed", "classic")
+    assert (settings.free_deals, settings.process_name, seen["name"]) == (5, "w-1", "w-1")

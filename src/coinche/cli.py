@@ -78,6 +78,26 @@ def _add_rules_args(p: argparse.ArgumentParser, default: str | None = "classic")
     )
 
 
+def _play_options(p: argparse.ArgumentParser) -> None:
+    """The options that say how the site plays, which ``coinche serve`` and ``coinche worker``
+    both take (a worker plays the servers' tables by the same settings)."""
+    p.add_argument(
+        "--free-deals", type=_COUNT, default=3, metavar="N", help="deals a guest plays without an account (default 3)"
+    )
+    p.add_argument(
+        "--challenge-profile",
+        choices=sorted(PROFILES),
+        default="online",
+        help="the rules of the daily challenge's days made from now on (default online)",
+    )
+    p.add_argument(
+        "--challenge-level",
+        choices=("beginner", "confirmed", "expert"),
+        default="expert",
+        help="the computers' level at the daily challenge (default expert)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="coinche", description="Coinche (belote coinchée): play, replay and score deals.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -102,9 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds a complete trick stays on the table before it is gathered (default 1)",
     )
     p.add_argument("--workers", type=_COUNT, default=2, help="worker processes for the computer players")
-    p.add_argument(
-        "--free-deals", type=_COUNT, default=3, metavar="N", help="deals a guest plays without an account (default 3)"
-    )
+    _play_options(p)
     p.add_argument(
         "--table-limit-per-address",
         default="100/minute",
@@ -141,18 +159,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="...and after S seconds the computer plays that move for them (default 90)",
     )
     p.add_argument(
-        "--challenge-profile",
-        choices=sorted(PROFILES),
-        default="online",
-        help="the rules of the daily challenge's days made from now on (default online)",
-    )
-    p.add_argument(
-        "--challenge-level",
-        choices=("beginner", "confirmed", "expert"),
-        default="expert",
-        help="the computers' level at the daily challenge (default expert)",
-    )
-    p.add_argument(
         "--name",
         metavar="NAME",
         help="this process's name in every log line (default: $COINCHE_PROCESS_NAME, else hostname:pid)",
@@ -183,6 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--db", help="PostgreSQL database URL (default: $COINCHE_DATABASE_URL)")
     p.add_argument("--processes", type=_COUNT, default=2, help="bot processes, one move each at a time (default 2)")
+    _play_options(p)
     p.add_argument("--name", help="this worker's name among the workers (default: host-pid)")
     p.add_argument(
         "--lease",
@@ -413,7 +420,7 @@ def forwarded_allow_ips(text: str | None) -> str | None:
 def _cmd_worker(args: argparse.Namespace) -> int:
     import math
 
-    from .server.infra.config import default_database_url
+    from .server.infra.config import Settings, default_database_url
     from .server.infra.db import is_postgresql
     from .server.infra.process_logs import valid_name
     from .server.worker import run_worker
@@ -432,8 +439,16 @@ def _cmd_worker(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    settings = Settings(
+        database_url=url,
+        bot_workers=args.processes,
+        free_deals=args.free_deals,
+        challenge_profile=args.challenge_profile,
+        challenge_level=args.challenge_level,
+        **({"process_name": args.name} if args.name is not None else {}),
+    )
     try:
-        return run_worker(url, args.processes, args.name, args.lease)
+        return run_worker(settings, args.name, args.lease)
     except Exception as e:  # a database that cannot be opened or migrated
         print(f"coinche worker: error: cannot serve the database: {e}", file=sys.stderr)
         return 2

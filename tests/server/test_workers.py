@@ -36,6 +36,7 @@ from coinche.server.compute.bot_pool import BotPool, BotSpec, Priority, decide
 from coinche.server.compute.jobs import analyse, analysis_job, decision_job, par_job, standings_job
 from coinche.server.compute.turns import TurnQueue
 from coinche.server.features.daily import compute_standings, day_hands
+from coinche.server.infra.config import Settings
 from coinche.server.infra.store import Store
 from coinche.server.live.tables import JobFailed, LiveTable, TableService
 from coinche.server.table.days import utc_now
@@ -60,7 +61,7 @@ def running_worker(
 ) -> Iterator[Worker]:
     """A worker on a thread of its own (its own event loop and bot pool), registered;
     ``clock``: the servers' (a test's day ends by it in the worker too)."""
-    worker = Worker(url, processes=1, name=name, lease=lease, clock=clock)
+    worker = Worker(Settings(database_url=url, bot_workers=1, clock=clock), name=name, lease=lease)
     loop = asyncio.new_event_loop()
     ready = threading.Event()
 

@@ -24,25 +24,21 @@ import contextlib
 import logging
 import logging.config
 import signal
-from collections.abc import Callable, Coroutine
-from datetime import datetime
+from collections.abc import Coroutine
 from typing import Any
 
 import psycopg
 
-from .compute.bot_pool import BotPool, Priority
+from .compute.bot_pool import Priority
 from .compute.jobs import MAX_TEXT, JobRefused, failed_answer, kind_named, loads, ok_answer
 from .compute.turns import CHANNEL, Job, Turn, TurnQueue
-from .features.daily import DailyChallenge
-from .features.history import History
-from .features.player_stats import PlayerStats
 from .infra.config import Settings
 from .infra.db import is_postgresql
 from .infra.postgres_hub import PostgresHub, libpq_url
-from .infra.process_logs import default_name, log_config
+from .infra.process_logs import log_config
 from .infra.store import Store
 from .live.tables import TableService
-from .table.days import utc_now
+from .services import start_services
 
 log = logging.getLogger("coinche.worker")
 
@@ -63,21 +59,16 @@ SWEEP_SECONDS = 600.0
 class Worker:
     """One worker process's loop; ``run()`` until ``stop()``."""
 
-    def __init__(
-        self,
-        database_url: str,
-        processes: int = 2,
-        name: str | None = None,
-        lease: float = LEASE_SECONDS,
-        clock: Callable[[], datetime] = utc_now,
-    ) -> None:
-        self.database_url = database_url
-        self.clock = clock
-        """The server's clock (``Settings.clock``): a challenge's day ends by it here too."""
-        self.processes = max(1, processes)
-        self.name = name or default_name()
+    def __init__(self, settings: Settings, name: str | None = None, lease: float = LEASE_SECONDS) -> None:
+        self.settings = settings
+        """What the servers play by (``services.py`` builds this worker's parts from it):
+        its clock (``Settings.clock``: a challenge's day ends by it here too), its bot
+        processes (``bot_workers``), the daily challenge's level."""
+        self.database_url = settings.database_url
+        self.processes = max(1, settings.bot_workers)
+        self.name = name or settings.process_name
         self.lease = lease
-        self.store = Store(database_url)
+        self.store = Store(settings.database_url)
         if not is_postgresql(self.store.engine):
             self.store.close()
             raise ValueError("the workers need a PostgreSQL database")
@@ -98,15 +89,10 @@ class Worker:
 
     async def run(self, ready: asyncio.Event | None = None) -> None:
         """Serve turns until ``stop()`` (``ready`` is set once the worker is registered)."""
-        pool = BotPool(self.processes)
-        await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
         hub = PostgresHub(self.database_url)
         await hub.start()
-        service = TableService(self.store, pool, Settings(database_url=self.database_url, clock=self.clock), hub)
-        service.hands_over = False
-        daily = DailyChallenge(service)  # the hooks a server's service has
-        History(service)
-        PlayerStats(service)
+        services = await start_services(self.settings, self.store, hub, hands_over=False)
+        service = services.tables
         background: list[asyncio.Task[None]] = []
         try:
             await service.db(self.queue.beat, self.name, self.lease)
@@ -123,10 +109,7 @@ class Worker:
             await asyncio.gather(*background, *self._plays, return_exceptions=True)
             with contextlib.suppress(Exception):
                 await service.db(self.queue.leave, self.name)
-            await daily.close()
-            await service.close()
-            await pool.aclose()
-            pool.close()
+            await services.close()
             self.store.close()
 
     async def _serve(self, service: TableService) -> None:
@@ -249,12 +232,12 @@ class Worker:
             await asyncio.sleep(POLL_SECONDS)
 
 
-def run_worker(database_url: str, processes: int, name: str | None, lease: float) -> int:
+def run_worker(settings: Settings, name: str | None, lease: float) -> int:
     """``coinche worker``: serve until SIGTERM or SIGINT; the exit status."""
-    name = name or default_name()
+    name = name or settings.process_name
     logging.config.dictConfig(log_config(name))  # every line names the process, as the servers'
     logging.getLogger("coinche").setLevel(logging.INFO)
-    worker = Worker(database_url, processes, name, lease)
+    worker = Worker(settings, name, lease)
 
     async def main() -> None:
         loop = asyncio.get_running_loop()

@@ -4,7 +4,6 @@ pool and hub, and turns errors into the site's pages (never a traceback)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
@@ -18,17 +17,11 @@ from starlette.responses import Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-from ..compute.bot_pool import BotPool
 from ..features.accounts import AccountService
-from ..features.daily import DailyChallenge
-from ..features.history import History
-from ..features.player_stats import PlayerStats
 from ..infra.config import Settings
-from ..infra.db import is_postgresql
-from ..infra.hub import Hub, LocalHub
-from ..infra.postgres_hub import PostgresHub
+from ..infra.hub import Hub
 from ..infra.store import Store
-from ..live.tables import TableService
+from ..services import start_services
 from . import (
     account_pages,
     calculator_page,
@@ -59,24 +52,19 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        pool = BotPool(settings.bot_workers)
-        await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
-        service = TableService(store, pool, settings, hub or await make_hub(settings.database_url))
-        app.state.service = service
-        app.state.daily = daily = DailyChallenge(service)
-        app.state.history = History(service)
-        daily.start_keeping_ahead()
-        app.state.player_stats = PlayerStats(service)
-        app.state.accounts = AccountService(store, service.db, settings)
-        app.state.rate_limits = service.rate_limits
+        services = await start_services(settings, store, hub)
+        app.state.service = services.tables
+        app.state.daily = services.daily
+        app.state.history = services.history
+        services.daily.start_keeping_ahead()
+        app.state.player_stats = services.player_stats
+        app.state.accounts = AccountService(store, services.tables.db, settings)
+        app.state.rate_limits = services.tables.rate_limits
         try:
             yield
         finally:
             app.state.accounts.close()
-            await daily.close()
-            await service.close()
-            await pool.aclose()
-            pool.close()
+            await services.close()
             store.close()
 
     routes = [
@@ -110,16 +98,6 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
     app.state.store = store
     app.state.secret = secret
     return app
-
-
-async def make_hub(database_url: str) -> Hub:
-    """The hub of a database: PostgreSQL's tells every process sharing it (LISTEN/NOTIFY);
-    SQLite's is one process's own."""
-    if is_postgresql(database_url):
-        hub = PostgresHub(database_url)
-        await hub.start()
-        return hub
-    return LocalHub()
 
 
 async def http_error(request: Request, exc: Exception) -> Response:

@@ -1,0 +1,66 @@
+"""The one place that builds the server's parts from its ``Settings``: the computers' pool,
+the hub, the table service and the features that listen to it (the daily challenge, the
+history, the players' statistics). ``coinche serve`` (the web application's start) and
+``coinche worker`` both build them here, so a worker plays by the settings the servers
+play by."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from .compute.bot_pool import BotPool
+from .features.daily import DailyChallenge
+from .features.history import History
+from .features.player_stats import PlayerStats
+from .infra.config import Settings
+from .infra.db import is_postgresql
+from .infra.hub import Hub, LocalHub
+from .infra.postgres_hub import PostgresHub
+from .infra.store import Store
+from .live.tables import TableService
+
+
+@dataclass
+class Services:
+    """What a server or a worker runs, started; ``close()`` stops it all (not the store,
+    which its builder owns)."""
+
+    settings: Settings
+    store: Store
+    pool: BotPool
+    hub: Hub
+    tables: TableService
+    daily: DailyChallenge
+    history: History
+    player_stats: PlayerStats
+
+    async def close(self) -> None:
+        await self.daily.close()
+        await self.tables.close()
+        await self.pool.aclose()
+        self.pool.close()
+
+
+async def make_hub(database_url: str) -> Hub:
+    """The hub of a database: PostgreSQL's tells every process sharing it (LISTEN/NOTIFY);
+    SQLite's is one process's own."""
+    if is_postgresql(database_url):
+        hub = PostgresHub(database_url)
+        await hub.start()
+        return hub
+    return LocalHub()
+
+
+async def start_services(settings: Settings, store: Store, hub: Hub | None = None, hands_over: bool = True) -> Services:
+    """Everything ``settings`` says, on ``store``: the pool warmed up (its first decision
+    answers as fast as the others), the hub (``hub``, else the database's own), the table
+    service and its listeners. ``hands_over``: the computers' turns go to live workers (a
+    worker's own service plays them itself)."""
+    pool = BotPool(settings.bot_workers)
+    await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
+    tables = TableService(store, pool, settings, hub or await make_hub(settings.database_url))
+    tables.hands_over = hands_over
+    return Services(
+        settings, store, pool, tables.hub, tables, DailyChallenge(tables), History(tables), PlayerStats(tables)
+    )
