@@ -17,7 +17,7 @@ import pytest
 from server_helpers import Human, call, is_my_turn, live_table, new_guest, post_form, request, service_of
 from sqlalchemy import select
 from starlette.testclient import TestClient
-from test_workers import running_worker, turns_of
+from test_workers import running_worker, turns_of, wait_until
 
 from coinche.engine.dealing import DealingInfo, commitment, deal_seed, hands_from_seed, verify
 from coinche.engine.game import Game
@@ -168,6 +168,9 @@ def test_same_actions_same_deals_same_computer_moves_and_one_attempt(make_client
         assert not turns_of(database_url, first)  # no worker then: the server's own pool
         with running_worker(database_url, "challenge-worker", clock=clock):
             bruno_human = play(other, second)
+            # the worker marks a turn done after its move is stored and sent (stopped first,
+            # it would give the last one back)
+            wait_until(lambda: all(done for _, _, done in turns_of(database_url, second)), what="every turn done")
         turns = turns_of(database_url, second)
         assert turns and all(by == "challenge-worker" and done for _, by, done in turns), turns
     else:

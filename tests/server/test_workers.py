@@ -196,6 +196,8 @@ def test_a_worker_plays_the_computers_of_a_server(
         wait_until(lambda: live.game.awaiting_deal or live.game.is_over, what="the end of the deal")
         actions = [s for s in live.steps if s.kind == "action"]
         assert len(actions) >= 4
+        # the worker marks a turn done after its move is stored and sent
+        wait_until(lambda: all(done for _, _, done in turns_of(url, table_id)), what="every turn marked done")
         turns = turns_of(url, table_id)
         assert [t[0] for t in turns] == [s.seq for s in actions]
         assert all(by == "w1" and done for _, by, done in turns)
