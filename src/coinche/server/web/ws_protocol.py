@@ -11,13 +11,17 @@ the answer is sent and the connection closed, as plain HTTP does.
 A text frame that is not UTF-8 is the client's fault: uvicorn closes it with 1007 (right)
 and logs an ERROR with a traceback (wrong: any client could fill the log). Here it is
 closed the same way and counted in one ``RefusalLog`` for the process: one line a minute
-at most, with the count, and no traceback.
+at most, with the count, and no traceback. A message the application sends after that
+close (a state already on its way) is a send to a client that has gone, as after any
+disconnection, not uvicorn's "unexpected message" error with its traceback.
 """
 
 from __future__ import annotations
 
 import logging
 
+from uvicorn._types import ASGISendEvent
+from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from ..infra.log_limits import RefusalLog
@@ -56,6 +60,15 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
                 _refusals.refused("not_utf8", f"a text frame that is not UTF-8 from {client}: {e.reason}")
                 self.conn.send_close(CLOSE_NOT_UTF8)
                 self.handle_parser_exception()
+                self.closed_here = True
                 return
             self.frames = [data]
         super().send_receive_event_to_app()
+
+    closed_here = False
+    """This protocol closed the connection itself (a frame that is not UTF-8)."""
+
+    async def send(self, message: ASGISendEvent) -> None:
+        if self.closed_here and message["type"] in ("websocket.send", "websocket.close"):
+            raise ClientDisconnected()  # the application reads it as the client gone (1006)
+        await super().send(message)
