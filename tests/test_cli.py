@@ -1185,8 +1185,8 @@ def test_worker_plays_by_the_settings_the_servers_take(
 
     seen: dict[str, Any] = {}
 
-    def fake_run_worker(settings: Any, name: str | None, lease: float) -> int:
-        seen.update(settings=settings, name=name, lease=lease)
+    def fake_run_worker(settings: Any, lease: float) -> int:
+        seen.update(settings=settings, lease=lease)
         return 0
 
     monkeypatch.setattr(worker, "run_worker", fake_run_worker)
@@ -1210,4 +1210,4 @@ def test_worker_plays_by_the_settings_the_servers_take(
     settings = seen["settings"]
     assert settings.database_url == "postgresql+psycopg://coinche@db.example/coinche"
     assert (settings.bot_workers, settings.challenge_level, settings.challenge_profile) == (3, "confirmed", "classic")
-    assert (settings.free_deals, settings.process_name, seen["name"]) == (5, "w-1", "w-1")
+    assert (settings.free_deals, settings.process_name) == (5, "w-1")

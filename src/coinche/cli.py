@@ -448,7 +448,7 @@ def _cmd_worker(args: argparse.Namespace) -> int:
         **({"process_name": args.name} if args.name is not None else {}),
     )
     try:
-        return run_worker(settings, args.name, args.lease)
+        return run_worker(settings, args.lease)
     except Exception as e:  # a database that cannot be opened or migrated
         print(f"coinche worker: error: cannot serve the database: {e}", file=sys.stderr)
         return 2

@@ -61,7 +61,7 @@ def running_worker(
 ) -> Iterator[Worker]:
     """A worker on a thread of its own (its own event loop and bot pool), registered;
     ``clock``: the servers' (a test's day ends by it in the worker too)."""
-    worker = Worker(Settings(database_url=url, bot_workers=1, clock=clock), name=name, lease=lease)
+    worker = Worker(Settings(database_url=url, bot_workers=1, clock=clock, process_name=name), lease=lease)
     loop = asyncio.new_event_loop()
     ready = threading.Event()
 

@@ -29,8 +29,8 @@ class Services:
     settings: Settings
     store: Store
     pool: BotPool
-    hub: Hub
     tables: TableService
+    """Its ``hub`` is the one it was started with."""
     daily: DailyChallenge
     history: History
     player_stats: PlayerStats
@@ -61,6 +61,4 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
     tables = TableService(store, pool, settings, hub or await make_hub(settings.database_url))
     tables.hands_over = hands_over
-    return Services(
-        settings, store, pool, tables.hub, tables, DailyChallenge(tables), History(tables), PlayerStats(tables)
-    )
+    return Services(settings, store, pool, tables, DailyChallenge(tables), History(tables), PlayerStats(tables))

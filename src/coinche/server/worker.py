@@ -59,14 +59,15 @@ SWEEP_SECONDS = 600.0
 class Worker:
     """One worker process's loop; ``run()`` until ``stop()``."""
 
-    def __init__(self, settings: Settings, name: str | None = None, lease: float = LEASE_SECONDS) -> None:
+    def __init__(self, settings: Settings, lease: float = LEASE_SECONDS) -> None:
         self.settings = settings
         """What the servers play by (``services.py`` builds this worker's parts from it):
         its clock (``Settings.clock``: a challenge's day ends by it here too), its bot
         processes (``bot_workers``), the daily challenge's level."""
         self.database_url = settings.database_url
         self.processes = max(1, settings.bot_workers)
-        self.name = name or settings.process_name
+        self.name = settings.process_name
+        """Its name among the workers and in its log lines (``Settings.process_name``)."""
         self.lease = lease
         self.store = Store(settings.database_url)
         if not is_postgresql(self.store.engine):
@@ -232,12 +233,11 @@ class Worker:
             await asyncio.sleep(POLL_SECONDS)
 
 
-def run_worker(settings: Settings, name: str | None, lease: float) -> int:
+def run_worker(settings: Settings, lease: float) -> int:
     """``coinche worker``: serve until SIGTERM or SIGINT; the exit status."""
-    name = name or settings.process_name
-    logging.config.dictConfig(log_config(name))  # every line names the process, as the servers'
+    logging.config.dictConfig(log_config(settings.process_name))  # every line names the process, as the servers'
     logging.getLogger("coinche").setLevel(logging.INFO)
-    worker = Worker(settings, name, lease)
+    worker = Worker(settings, lease)
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
