@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import functools
 import hashlib
 import logging
 import random
@@ -469,7 +470,8 @@ class TableService:
                     live.void_deals = 0  # given back by whoever stored them
                     # What a crash between a step and its bookkeeping may have lost (only
                     # that: what was booked is not written again by a read):
-                    deals_booked, game_booked = await self.db(self.store.booked, table_id)
+                    finished = any(deal.is_over for deal in live.game.deals)  # else nothing to book
+                    deals_booked, game_booked = await self.db(self.store.booked, table_id) if finished else (0, False)
                     for number, deal in enumerate(live.game.deals, start=1):
                         if deal.is_over and number > deals_booked:
                             await self._deal_over(live, number)
@@ -849,27 +851,29 @@ class TableService:
     async def _deal_over(self, live: LiveTable, number: int) -> None:
         """Deal ``number``'s bookkeeping (every deal-over hook), booked when all of them ran:
         one that failed runs again, with the others, at the next read of the table."""
-        failed = False
-        for hook in self.deal_over_hooks:
-            try:
-                await hook(live, number)
-            except Exception:
-                failed = True
-                log.exception("table %s: a hook of deal %d's end failed", live.id, number)
-        if not failed:
+        calls = [functools.partial(hook, live, number) for hook in self.deal_over_hooks]
+        if await self._all_ran(live, f"deal {number}'s end", calls):
             await self.db(self.store.book_deal, live.id, number)
 
     async def _game_over(self, live: LiveTable) -> None:
         """The game's end's bookkeeping (every game-over hook), booked when all of them ran."""
+        if await self._all_ran(
+            live, "the game's end", [functools.partial(hook, live) for hook in self.game_over_hooks]
+        ):
+            await self.db(self.store.book_game, live.id)
+
+    @staticmethod
+    async def _all_ran(live: LiveTable, what: str, calls: Sequence[Callable[[], Awaitable[None]]]) -> bool:
+        """Run each hook of ``what`` (a failing one is logged, the others run all the same);
+        whether all of them ran through."""
         failed = False
-        for hook in self.game_over_hooks:
+        for call in calls:
             try:
-                await hook(live)
+                await call()
             except Exception:
                 failed = True
-                log.exception("table %s: a hook of the game's end failed", live.id)
-        if not failed:
-            await self.db(self.store.book_game, live.id)
+                log.exception("table %s: a hook of %s failed", live.id, what)
+        return not failed
 
     async def _announce(self, live: LiveTable) -> None:
         await self.hub.publish(live.id, live.seq)
