@@ -11,9 +11,10 @@ the answer is sent and the connection closed, as plain HTTP does.
 A text frame that is not UTF-8 is the client's fault: uvicorn closes it with 1007 (right)
 and logs an ERROR with a traceback (wrong: any client could fill the log). Here it is
 closed the same way and counted in one ``RefusalLog`` for the process: one line a minute
-at most, with the count, and no traceback. A message the application sends after that
-close (a state already on its way) is a send to a client that has gone, as after any
-disconnection, not uvicorn's "unexpected message" error with its traceback.
+at most, with the count, and no traceback. A message the application sends after the
+protocol closed the connection (a state already on its way) is a send to a client that has
+gone, as after any disconnection, not uvicorn's "unexpected message" error with its
+traceback.
 """
 
 from __future__ import annotations
@@ -60,15 +61,18 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
                 _refusals.refused("not_utf8", f"a text frame that is not UTF-8 from {client}: {e.reason}")
                 self.conn.send_close(CLOSE_NOT_UTF8)
                 self.handle_parser_exception()
-                self.closed_here = True
                 return
             self.frames = [data]
         super().send_receive_event_to_app()
 
-    closed_here = False
-    """This protocol closed the connection itself (a frame that is not UTF-8)."""
-
     async def send(self, message: ASGISendEvent) -> None:
-        if self.closed_here and message["type"] in ("websocket.send", "websocket.close"):
-            raise ClientDisconnected()  # the application reads it as the client gone (1006)
+        """Once the transport of an accepted connection is closing (this protocol closed it:
+        a frame that is not UTF-8, a keepalive timeout, the peer's close), a message goes to
+        a client that has gone (read as such, 1006, as once the transport is lost) and a
+        close has nothing left to close; not uvicorn's "unexpected message" error."""
+        if self.handshake_complete and self.transport.is_closing():
+            if message["type"] == "websocket.send":
+                raise ClientDisconnected()
+            if message["type"] == "websocket.close":
+                return
         await super().send(message)
