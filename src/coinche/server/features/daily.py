@@ -554,8 +554,12 @@ class DailyChallenge:
             self.expert_play_soon(day)
 
     async def close(self) -> None:
-        tasks: list[asyncio.Task[Any]] = [*self._refreshes.values(), *self._computing, *self._experts.values()]
-        tasks += self._pars.values()
+        tasks: list[asyncio.Task[Any]] = [
+            *self._refreshes.values(),
+            *self._computing,
+            *self._experts.values(),
+            *self._pars.values(),
+        ]
         if self._ahead is not None:
             tasks.append(self._ahead)
         for task in tasks:

@@ -1,9 +1,9 @@
 // The trick in the centre of the table: each card in front of the seat that played it; a
 // complete trick stays `hold` ms (the server's trick pause, `data-trick-hold` of the table,
 // TRICK_HOLD_MS by default) with its winning card marked, then slides to the winner's side
-// (COLLECT_MS, shorter in proportion when the hold is); nothing cuts that short: the table view draws the next
-// states once `onIdle` tells the hold is over. Also draws the "Dernier pli" panel's small
-// trick.
+// (COLLECT_MS, shorter in proportion when the hold is); nothing cuts that short: the table
+// view draws the next states once `onIdle` tells the hold is over. Also draws the "Dernier
+// pli" panel's small trick.
 
 import { t, cardName } from './words.js';
 import { cardFace } from './cards.js';
