@@ -82,7 +82,8 @@ class Person:
 
 def code_of(client: TestClient, table_id: str) -> str:
     service = client.app.state.service  # type: ignore[attr-defined]
-    code = service.live[table_id].spec.code if table_id in service.live else None
+    live = service.registry.get(table_id)
+    code = live.spec.code if live is not None else None
     if code is None:
         with client.app.state.store.session() as s:  # type: ignore[attr-defined]
             from coinche.server.infra.db import TableRow

@@ -35,8 +35,9 @@ from coinche.engine.cards import card_str, cards_of
 from coinche.engine.deal import Deal
 from coinche.engine.wire import view_to_json
 from coinche.server.infra.config import Settings
-from coinche.server.live.tables import LiveTable, TableService
+from coinche.server.live.tables import TableService
 from coinche.server.table import i18n
+from coinche.server.table.live_table import LiveTable
 
 RECEIVE_TIMEOUT = float(os.environ.get("RECEIVE_TIMEOUT", "30"))
 """Seconds a test waits for one message before failing (never forever)."""
@@ -128,7 +129,9 @@ def service_of(client: TestClient) -> TableService:
 
 
 def live_table(client: TestClient, table_id: str) -> LiveTable:
-    return service_of(client).live[table_id]
+    live = service_of(client).registry.get(table_id)
+    assert live is not None
+    return live
 
 
 def run_async(make: Callable[[], Awaitable[T]]) -> T:

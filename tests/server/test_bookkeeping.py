@@ -1,5 +1,5 @@
-"""A table's bookkeeping (the hooks a deal's end and the game's end run: history,
-statistics, the daily challenge) runs once: reading the table again writes nothing again,
+"""A table's bookkeeping (what the listeners of its commits do at a deal's end and at the
+game's end: history, statistics, the daily challenge) runs once: reading the table again writes nothing again,
 and only what failed runs again at the next read."""
 
 from __future__ import annotations
@@ -11,14 +11,16 @@ import pytest
 from server_helpers import MakeClient, call, service_of
 
 from coinche.engine.rules import RuleSet
-from coinche.server.live.tables import LiveTable, TableService
+from coinche.server.live.registry import Commit
+from coinche.server.live.tables import TableService
+from coinche.server.table.live_table import LiveTable
 from coinche.server.table.spec import Seat
 
 pytestmark = pytest.mark.both_databases
 
 
 async def _reload(service: TableService, table_id: str) -> LiveTable:
-    service.live.pop(table_id, None)  # out of memory, as an idle table or a restart leaves it
+    service.registry.forget(table_id)  # out of memory, as an idle table or a restart leaves it
     live = await service.table(table_id)
     assert live is not None
     return live
@@ -40,14 +42,13 @@ def test_reading_a_finished_table_again_books_nothing_twice(make_client: MakeCli
     deals: Counter[int] = Counter()
     games: list[str] = []
 
-    async def deal_hook(live: LiveTable, number: int) -> None:
-        deals[number] += 1
+    async def listener(commit: Commit) -> None:
+        if commit.deal_over is not None:
+            deals[commit.deal_over] += 1
+        if commit.game_over:
+            games.append(commit.table.id)
 
-    async def game_hook(live: LiveTable) -> None:
-        games.append(live.id)
-
-    service.deal_over_hooks.append(deal_hook)
-    service.game_over_hooks.append(game_hook)
+    service.registry.listen(listener)
     service, table_id, count = played_out(client)
     assert deals == Counter(range(1, count + 1)) and games == [table_id]
     for _ in range(2):
@@ -62,12 +63,15 @@ def test_a_failed_bookkeeping_runs_again_at_the_next_read_and_then_no_more(make_
     calls: Counter[int] = Counter()
     failing = {1}
 
-    async def flaky(live: LiveTable, number: int) -> None:
+    async def flaky(commit: Commit) -> None:
+        number = commit.deal_over
+        if number is None:
+            return
         calls[number] += 1
         if number in failing:
             raise RuntimeError("the database went away")
 
-    service.deal_over_hooks.append(flaky)
+    service.registry.listen(flaky)
     service, table_id, count = played_out(client)
     assert count >= 2, "a game of several deals"
     assert service.store.booked(table_id) == (0, True)  # deal 1 failed: nothing after it is booked

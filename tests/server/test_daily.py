@@ -26,7 +26,7 @@ from coinche.server.features.daily import DEALS, FIRST_DEALER, ChallengeStore, D
 from coinche.server.features.daily import commitment as day_commitment
 from coinche.server.infra.db import AccountRow
 from coinche.server.infra.store import Store
-from coinche.server.live.tables import TableError
+from coinche.server.table.live_table import TableError
 from coinche.server.table.matchpoints import ranking
 
 PASSWORD = "correct horse"
@@ -238,7 +238,7 @@ def test_the_results_survive_a_restart_and_the_table_resumes(make_client: Any) -
     assert [r.deal for r in results] == [1]
     # The process's memory goes (as at a restart): the same table comes back.
     service = service_of(client)
-    service.live.pop(table_id)
+    service.registry.forget(table_id)
     assert start(client, anne) == table_id
     play(client, table_id)
     assert [r.deal for r in call(client, daily_of(client).results, DAY, anne)] == [1, 2, 3, 4]

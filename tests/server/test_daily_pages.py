@@ -20,7 +20,7 @@ from coinche.engine.dealing import hands_from_seed
 from coinche.engine.rules import RuleSet
 from coinche.engine.scoring import parse_contract
 from coinche.server.features.daily import DEALS, FIRST_DEALER, ChallengeStore, day_end, day_hands, day_of, next_day
-from coinche.server.live.tables import TableError
+from coinche.server.table.live_table import TableError
 from coinche.server.table.matchpoints import Standing
 
 

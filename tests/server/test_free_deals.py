@@ -27,7 +27,7 @@ from slow_bot import FIRST
 from starlette.testclient import TestClient
 
 from coinche.engine.rules import RuleSet
-from coinche.server.live.tables import TableError
+from coinche.server.table.live_table import TableError
 from coinche.server.table.spec import Seat
 
 FORM = {"profile": "classic", "target": "3000", "level": "beginner"}

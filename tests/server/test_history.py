@@ -264,7 +264,8 @@ def test_a_deal_hook_is_idempotent(client: TestClient) -> None:
     table_id = play_and_give_up(client)
     service = client.app.state.service  # type: ignore[attr-defined]
     history = client.app.state.history  # type: ignore[attr-defined]
-    live = service.live[table_id]
+    live = service.registry.get(table_id)
+    assert live is not None
     deal = live.game.deals[0]
     for _ in range(2):
         history.store.record_deal(table_id, 1, deal.dealer, deal_result(live, 1))

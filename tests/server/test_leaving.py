@@ -19,7 +19,7 @@ from coinche.server.features import friends
 from coinche.server.features.player_stats import Profile, game_plans
 from coinche.server.infra.db import TableRow
 from coinche.server.live.presence import STAND_IN_LEVEL
-from coinche.server.live.tables import LiveTable, TableError
+from coinche.server.table.live_table import LiveTable, TableError
 from coinche.server.table.ratings import NEW_PLAYER
 from coinche.server.table.spec import Seat
 
@@ -83,7 +83,7 @@ def test_a_guest_of_the_other_team_giving_up_leaves_the_game_to_a_computer(clien
     assert entry.finished_at is not None and entry.result == {"abandoned": True}
     assert 'action="/partie/' not in client.get("/compte").text  # no "give up" button left
     # A restart keeps it: the giving up is a step of the log.
-    del service_of(client).live[table_id]
+    service_of(client).registry.forget(table_id)
     assert fresh(client, table_id).seats[1].gone == bruno
     # The game ends normally for Anne: her real result, stored and rated as played.
     live = play_to_end(client, table_id, seed=3)

@@ -18,7 +18,8 @@ from coinche.server.features.accounts import AccountStore
 from coinche.server.infra.config import Settings
 from coinche.server.infra.db import MIGRATIONS, PlayerRow
 from coinche.server.infra.store import Store
-from coinche.server.live.tables import LiveTable, TableService
+from coinche.server.live.tables import TableService
+from coinche.server.table.live_table import LiveTable
 from coinche.server.table.names import name_skeleton
 from coinche.server.table.spec import Seat
 

@@ -9,7 +9,7 @@ import re
 
 import httpx2
 import pytest
-from server_helpers import Human, MakeClient, create_solo, csrf_of, new_guest, receive, request, service_of
+from server_helpers import Human, MakeClient, create_solo, csrf_of, live_table, new_guest, receive, request, service_of
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -208,7 +208,7 @@ def test_a_server_error_on_the_table_socket_shows_no_traceback(
 
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         state = Human(ws).until_my_move()
-        log = list(service.live[table_id].game.log)
+        log = list(live_table(client, table_id).game.log)
         monkeypatch.setattr(service, "act", broken)
         ws.send_json(request("action", action=state["game"]["deal"]["legal_actions"][0]))
         with pytest.raises(WebSocketDisconnect) as closed:
@@ -217,7 +217,7 @@ def test_a_server_error_on_the_table_socket_shows_no_traceback(
                 assert "secret" not in str(message)
         assert closed.value.code == 1011 and not closed.value.reason
     monkeypatch.undo()
-    assert service.live[table_id].game.log == log
+    assert live_table(client, table_id).game.log == log
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         again = Human(ws).until_my_move()
         assert again["game"] == state["game"]

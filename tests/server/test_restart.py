@@ -21,7 +21,7 @@ from server_helpers import ServerProcess, is_my_turn, query, request, ws_act, ws
 
 from coinche.engine.wire import game_view_to_json
 from coinche.server.infra.store import Store
-from coinche.server.live.tables import LiveTable
+from coinche.server.table.live_table import LiveTable
 
 pytestmark = pytest.mark.both_databases
 

@@ -37,7 +37,7 @@ from websockets.exceptions import ConnectionClosed
 from coinche.engine.actions import parse_call
 from coinche.engine.rules import RuleSet
 from coinche.server.infra.hub import LocalHub
-from coinche.server.live.tables import LiveTable, TableError
+from coinche.server.table.live_table import LiveTable, TableError
 from coinche.server.table.spec import Seat, Step
 from coinche.server.web.app import create_app
 from coinche.server.web.table_socket import MAX_CONNECTIONS
@@ -276,9 +276,9 @@ def test_looking_a_table_up_starts_nothing_and_idle_tables_leave_memory(make_cli
     table_id = create_solo(client, "classic", 700, "confirmed")
     service = service_of(client)
     live = call(client, service.table, table_id)
-    assert live is not None and live.bot_task is None  # nobody watches: no computer plays
+    assert live is not None and not service.thinking(table_id)  # nobody watches: no computer plays
     assert call(client, _evict, service) == [table_id]
-    assert table_id not in service.live
+    assert service.registry.get(table_id) is None
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         state = Human(ws).until_my_move()  # back from the log, computers playing
         assert call(client, _evict, service) == []  # watched: it stays
@@ -290,7 +290,7 @@ def test_looking_a_table_up_starts_nothing_and_idle_tables_leave_memory(make_cli
 
 
 async def _evict(service: Any) -> list[str]:
-    gone: list[str] = service.evict_idle()
+    gone: list[str] = service.registry.evict_idle()
     return gone
 
 
@@ -338,11 +338,11 @@ def test_a_dropped_table_stops_its_old_computers(make_client: MakeClient) -> Non
         if is_my_turn(state):
             human.act(state)
         old = live_table(client, spec.id)
-        wait_until(lambda: old.bot_task is not None)
-        assert old.bot_task is not None and not old.bot_task.done()
+        service = service_of(client)
+        wait_until(lambda: service.thinking(spec.id))
         seq = old.seq
-        service_of(client).live.pop(spec.id)  # the table left memory
-        wait_until(lambda: old.bot_task is not None and old.bot_task.done(), BriefBot.seconds * 20)
+        service.registry.forget(spec.id)  # the table left memory
+        wait_until(lambda: not service.thinking(spec.id), BriefBot.seconds * 20)
         assert old.seq == seq  # and its old copy stored nothing
         steps = service_of(client).store.load_table(spec.id)[1]  # type: ignore[index]
         assert [s.action for s in steps if s.kind == "action"] == old.game.log
@@ -393,7 +393,7 @@ def test_computers_play_on_after_a_fault(make_client: MakeClient, monkeypatch: p
         wait_until(lambda: live.seq > failed[0])
         steps = service_of(client).store.load_table(table_id)[1]  # type: ignore[index]
         assert [s.seq for s in steps] == list(range(len(steps)))
-        assert live.bot_task is not None
+        assert service_of(client).thinking(table_id)
 
 
 @pytest.mark.parametrize("level", [RAISING, ILLEGAL])

@@ -24,7 +24,7 @@ from test_workers import turns_of, wait_until, worker_process
 from websockets.exceptions import ConnectionClosed
 
 from coinche.server.infra.store import Store
-from coinche.server.live.tables import LiveTable
+from coinche.server.table.live_table import LiveTable
 
 
 def closed(ws: Recorded) -> bool:

@@ -42,7 +42,7 @@ def test_a_slow_table_does_not_delay_another(make_client: MakeClient, gate: None
             state = slow_human.act(state)  # answered at once: only the gated bots think
         slow_table = live_table(client, spec.id)
         seq = slow_table.seq
-        assert slow_table.bot_task is not None and not slow_table.bot_task.done()
+        assert service_of(client).thinking(spec.id)
 
         # Another table of the same guest: a whole deal, its computers' moves included.
         fast_id = create_solo(client, "classic", 3000, "confirmed")
@@ -53,7 +53,7 @@ def test_a_slow_table_does_not_delay_another(make_client: MakeClient, gate: None
             assert live_table(client, fast_id).game.deals[0].is_over
         # All of that while the gated computer was still thinking over its move.
         assert slow_table.seq == seq
-        assert not slow_table.bot_task.done()
+        assert service_of(client).thinking(spec.id)
 
         # The gate opens: the slow table goes on.
         GATE.unlink()

@@ -38,8 +38,9 @@ from coinche.server.compute.turns import TurnQueue
 from coinche.server.features.daily import compute_standings, day_hands
 from coinche.server.infra.config import Settings
 from coinche.server.infra.store import Store
-from coinche.server.live.tables import JobFailed, LiveTable, TableService
+from coinche.server.live.tables import JobFailed, TableService
 from coinche.server.table.days import utc_now
+from coinche.server.table.live_table import LiveTable
 from coinche.server.table.spec import Seat
 from coinche.server.web.app import create_app
 from coinche.server.worker import Worker
@@ -280,10 +281,9 @@ def test_a_late_decision_is_not_stored_over_a_taken_step(tmp_path: Path, postgre
         async def late() -> tuple[int, int]:
             live = await service.table(table_id)
             assert live is not None
-            async with live.lock:
-                seat = live.bot_to_move()
-                assert seat is not None
-                turn = service._bot_turn(live, seat)
+            seat = live.bot_to_move()
+            assert seat is not None
+            turn = service._bot_turn(live, seat)
             decision = await service._decide(table_id, turn)
             first = await service.play_turn(table_id, turn.seq, seat, 0.0)  # the quick one
             assert first

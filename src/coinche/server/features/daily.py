@@ -48,11 +48,11 @@ ranking, until it signs up: then its attempt of today and its results are the ac
 every move (``TableService`` checks it, ``TableError("challenge_over")``): the seed is
 public then; a deal not played counts 0 %.
 
-**Results.** When a deal of a challenge table ends, ``TableService`` calls its
-``deal_over_hooks`` (this module's ``_record``) from the write that stored the deal's last
-action; the insert ignores a result already there, and a table read from the database
-calls the hooks again for each finished deal, so a result lost in a crash between the step
-and its result comes back the next time the table is used. The fourth deal's result also
+**Results.** When a deal of a challenge table ends, ``DailyChallenge`` hears of it as a
+listener of the tables' commits (``_committed``), from the write that stored the deal's last
+action; the insert ignores a result already there, and a table read from the database tells
+its listeners again of each finished deal not booked, so a result lost in a crash between
+the step and its result comes back the next time the table is used. The fourth deal's result also
 marks the attempt finished.
 
 **The ranking.** Stored whole per day with the number of results it counts; a refresh
@@ -91,10 +91,12 @@ from ..infra.db import (
     now,
 )
 from ..infra.store import Store, _insert_ignoring_conflicts
-from ..live.tables import LiveTable, TableError, TableService
+from ..live.registry import Commit
+from ..live.tables import TableService
 from ..table.days import day_end as day_end
 from ..table.days import day_of as day_of
 from ..table.days import next_day as next_day
+from ..table.live_table import TableError
 from ..table.matchpoints import Standing, ranking
 from ..table.spec import Seat, TableSpec
 from .review import deal_result
@@ -516,7 +518,7 @@ class DailyChallenge:
     def __init__(self, tables: TableService) -> None:
         self.tables = tables
         self.store = ChallengeStore(tables.store)
-        tables.deal_over_hooks.append(self._record)
+        tables.registry.listen(self._committed)
         self._ahead: asyncio.Task[None] | None = None
         self._refreshes: dict[str, asyncio.Task[None]] = {}
         """The ranking refresh waiting to run, per day (one at a time: results coalesce)."""
@@ -693,9 +695,11 @@ class DailyChallenge:
         finally:
             self._computing.discard(task)
 
-    async def _record(self, live: LiveTable, number: int) -> None:
+    async def _committed(self, commit: Commit) -> None:
+        """A deal of a challenge's table ended: its result is recorded."""
+        live, number = commit.table, commit.deal_over
         day = live.spec.challenge
-        if day is None or not 1 <= number <= DEALS:
+        if day is None or number is None or not 1 <= number <= DEALS:
             return
         finished = live.game.is_over
         await self.tables.db(self.store.record, live.id, day, number, deal_result(live, number), finished)

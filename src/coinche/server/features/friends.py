@@ -22,7 +22,8 @@ from sqlalchemy.exc import IntegrityError
 
 from ...engine.rules import RuleSet
 from ..live.presence import STAND_IN_LEVEL
-from ..live.tables import LiveTable, TableError, TableService
+from ..live.tables import TableService
+from ..table.live_table import LiveTable, TableError
 from ..table.spec import Seat, Step, TableSpec
 
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTVWXYZ23456789"

@@ -24,7 +24,8 @@ from sqlalchemy import and_, exists, or_, select
 from ...engine.rules import RuleSet
 from ..infra.db import AccountRow, FinishedDealRow, PlayerRow, TablePlayerRow, TableRow, now
 from ..infra.store import Store, _insert_ignoring_conflicts, result_for
-from ..live.tables import LiveTable, TableService
+from ..live.registry import Commit
+from ..live.tables import TableService
 from ..table.spec import Seat
 from .review import deal_result
 
@@ -253,14 +254,18 @@ def _people(
 
 
 class History:
-    """The history on a table service: its hook keeps every finished deal."""
+    """The history on a table service: it listens to the tables' commits and keeps every
+    finished deal."""
 
     def __init__(self, tables: TableService) -> None:
         self.tables = tables
         self.store = HistoryStore(tables.store)
-        tables.deal_over_hooks.append(self._record)
+        tables.registry.listen(self._committed)
 
-    async def _record(self, live: LiveTable, number: int) -> None:
+    async def _committed(self, commit: Commit) -> None:
+        if commit.deal_over is None:
+            return
+        live, number = commit.table, commit.deal_over
         deal = live.game.deals[number - 1]
         await self.tables.db(self.store.record_deal, live.id, number, deal.dealer, deal_result(live, number))
 

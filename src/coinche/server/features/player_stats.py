@@ -1,12 +1,12 @@
 """The players' ratings and the profile's counters, kept up to date from the tables.
 
-``PlayerStats`` hooks onto the ``TableService``:
+``PlayerStats`` listens to the tables' commits:
 
-* **each finished deal** (``deal_over_hooks``) adds to each person seated at its end: a deal
-  played, a contract taken (the taker's seat) and whether it was made, a coinche or
-  surcoinche called and whether it paid (a coinche that set the contract, a surcoinche
-  made); the daily challenge's deals are left out (they are its own results);
-* **each finished game** (``game_over_hooks``) but the daily challenge's (four deals "won
+* **each finished deal** adds to each person seated at its end: a deal played, a contract
+  taken (the taker's seat) and whether it was made, a coinche or surcoinche called and
+  whether it paid (a coinche that set the contract, a surcoinche made); the daily
+  challenge's deals are left out (they are its own results);
+* **each finished game** but the daily challenge's (four deals "won
   by nobody": not rated) updates the persons' ratings with ``ratings.rate_game`` and counts
   a game played (and won), by the rules of docs/ratings.md (``game_plans``);
 * **a game given up alone** (``TableService.abandon``: a solo game, or a friends' table
@@ -52,7 +52,9 @@ from ...bots.adaptive import KNOB_LEVELS
 from ...engine.actions import COINCHE, SURCOINCHE
 from ..infra.db import PlayerStatsRow, RatedGameRow, RatingHistoryRow, StatsDealRow, now
 from ..infra.store import Store, _insert_ignoring_conflicts
-from ..live.tables import LiveTable, TableService
+from ..live.registry import Commit
+from ..live.tables import TableService
+from ..table.live_table import LiveTable
 from ..table.ratings import NEW_PLAYER, Computer, LevelRatings, Person, PlayerId, Rating, adaptive_start, rate_game
 from ..table.spec import Seat
 
@@ -409,10 +411,15 @@ class PlayerStats:
     def __init__(self, tables: TableService) -> None:
         self.tables = tables
         self.store = StatsStore(tables.store)
-        tables.deal_over_hooks.append(self._deal_over)
-        tables.game_over_hooks.append(self._game_over)
+        tables.registry.listen(self._committed)
         tables.abandon_hooks.append(self._abandoned)
         tables.adaptive_start = self.adaptive_start
+
+    async def _committed(self, commit: Commit) -> None:
+        if commit.deal_over is not None:
+            await self._deal_over(commit.table, commit.deal_over)
+        if commit.game_over:
+            await self._game_over(commit.table)
 
     async def _deal_over(self, live: LiveTable, number: int) -> None:
         if live.spec.challenge is not None:

@@ -25,9 +25,10 @@ from ...engine.scoring import Contract
 from ...engine.wire import WireError, message_from_json
 from ..compute.bot_pool import Priority
 from ..compute.jobs import analysis_job, is_step
-from ..live.tables import LiveTable, TableService
+from ..live.tables import TableService
 from ..table import i18n
 from ..table.fair_deals import dealing_info
+from ..table.live_table import LiveTable
 from ..table.seating import seat_names, seat_positions
 
 log = logging.getLogger("coinche.review")

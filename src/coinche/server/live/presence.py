@@ -42,7 +42,8 @@ from ..infra.store import Store, _insert_ignoring_conflicts
 from ..table.spec import Step
 
 if TYPE_CHECKING:
-    from .tables import LiveTable, TableService
+    from ..table.live_table import LiveTable
+    from .tables import TableService
 
 log = logging.getLogger("coinche.presence")
 
@@ -180,7 +181,7 @@ class Attendance:
                 watched = [
                     table_id
                     for table_id in list(self.service.watchers)
-                    if (live := self.service.live.get(table_id)) is not None and live.spec.is_private
+                    if (live := self.service.registry.get(table_id)) is not None and live.spec.is_private
                 ]
                 for table_id in set(self.elsewhere) - set(watched):
                     self.elsewhere.pop(table_id, None)
@@ -201,7 +202,7 @@ class Attendance:
     async def _end_lapsed_graces(self, table_id: str) -> None:
         """People away longer than the grace period with no clock running here (theirs ran
         in a process that died): a computer takes their seat."""
-        live = self.service.live.get(table_id)
+        live = self.service.registry.get(table_id)
         if live is None or not self.has_company(live) or not live.started or live.game.is_over:
             return
         moment = now()
@@ -249,7 +250,7 @@ class Attendance:
         if self.present[key] > 0:
             return
         del self.present[key]
-        live = self.service.live.get(table_id)
+        live = self.service.registry.get(table_id)
         if live is None or not live.spec.is_private:
             return
         loop = asyncio.get_running_loop()
@@ -325,7 +326,7 @@ class Attendance:
         service = self.service
         try:
             await asyncio.sleep(settings.idle_warning_seconds)
-            live = service.live.get(table_id)
+            live = service.registry.get(table_id)
             if live is None or live.seq != seq:
                 return
             left = max(0, round(settings.idle_move_seconds - settings.idle_warning_seconds))
@@ -345,7 +346,7 @@ class Attendance:
     async def _play_for(self, table_id: str, seq: int, seat: int) -> None:
         """The computer plays the one move the person at ``seat`` let time run out on."""
         service = self.service
-        live = service.live.get(table_id)
+        live = service.registry.get(table_id)
         if live is None or live.seq != seq:
             return
         deal = live.game.current

@@ -30,20 +30,17 @@ import hashlib
 import logging
 import random
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar, cast
 
 from limits import RateLimitItemPerMinute
 from sqlalchemy.exc import IntegrityError
 
-from ...bots.adaptive import AdaptiveBot
 from ...bots.base import Decision
 from ...engine.actions import Action
-from ...engine.deal import Deal, Phase, View
+from ...engine.deal import Phase, View
 from ...engine.errors import IllegalAction
-from ...engine.game import Game
-from ...engine.messages import Message
 from ...engine.rules import RuleSet
 from ...engine.wire import message_to_json
 from ..compute import jobs
@@ -55,20 +52,17 @@ from ..infra.db import is_postgresql
 from ..infra.hub import Hub, LocalHub
 from ..infra.process_logs import instance_id
 from ..infra.rate_limits import RateLimits
-from ..infra.store import ConflictError, Database, Store, new_id
+from ..infra.store import Database, Store, new_id
 from ..table.days import day_end
-from ..table.fair_deals import hand_source, new_secret
-from ..table.spec import PlayedBy, Seat, Step, TableSpec, seat_of
+from ..table.fair_deals import new_secret
+from ..table.live_table import Check, LiveTable, TableError
+from ..table.spec import PlayedBy, Seat, Step, TableSpec
 from .presence import Attendance
+from .registry import Commit, LiveTables
 
 log = logging.getLogger("coinche.tables")
 T = TypeVar("T")
 
-Check = Callable[["LiveTable"], Awaitable["Step | None"]]
-"""What a write stores, given the table as it is (raises ``TableError`` to refuse)."""
-
-DealOverHook = Callable[["LiveTable", int], Awaitable[None]]
-GameOverHook = Callable[["LiveTable"], Awaitable[None]]
 AbandonHook = Callable[["LiveTable", str], Awaitable[None]]
 """Told that a player gave up the table's game (``TableService.abandon``)."""
 AdaptiveStart = Callable[[str], Awaitable[float]]
@@ -94,9 +88,6 @@ DEALS_CACHE = 20_000
 
 """Seconds a server trusts its last look at whether a worker is alive."""
 
-RACE_RETRIES = 20
-"""How many lost races in a row a write tries again before it gives up (``busy``)."""
-
 
 def explanation_json(decision: Decision) -> dict[str, Any] | None:
     """What the database keeps of a computer's reasons: the public and private texts (in
@@ -115,31 +106,8 @@ def explanation_json(decision: Decision) -> dict[str, Any] | None:
     return data
 
 
-def game_result(game: Game) -> dict[str, Any]:
-    """How a finished game ended, as the players' lists show it."""
-    totals = game.totals
-    return {"totals": [totals[0], totals[1]], "winner": game.winner}
-
-
 class JobFailed(Exception):
     """A hint or an analysis failed on a worker (its error, as text)."""
-
-
-class TableError(Exception):
-    """A request the table refuses; nothing changed. ``code``: ``not_your_turn``,
-    ``illegal`` (``message`` is the engine's, ``rule`` its rule id), ``over``, ``limit``,
-    ``waiting`` (the deal is over: the next one must be asked for), ``not_seated``,
-    ``too_many_tables`` (a new table while the player has as many games in progress as
-    allowed),
-    ``hint_limit``, ``no_hints`` (a daily challenge's table), ``challenge_over`` (a daily
-    challenge's table once its day is over), ``busy`` (the table kept
-    moving under the request), ``bad_level``."""
-
-    def __init__(self, code: str, message: Message | None = None, rule: str | None = None) -> None:
-        super().__init__(message.text if message is not None else code)
-        self.code = code
-        self.message = message
-        self.rule = rule
 
 
 def seeded_id(seed: int | str, created: int, attempt: int) -> str:
@@ -147,166 +115,6 @@ def seeded_id(seed: int | str, created: int, attempt: int) -> str:
     which are dealt under its id (docs/dealing.md)."""
     digest = hashlib.sha256(f"coinche-test-table:{seed}:{created}:{attempt}".encode()).digest()
     return base64.urlsafe_b64encode(digest[:6]).decode()
-
-
-@dataclass(eq=False)
-class LiveTable:
-    """A table's state after the steps of its log it has read (``seq`` of them)."""
-
-    spec: TableSpec
-    game: Game
-    seats: list[Seat]
-    """Who holds each seat now (the first seats, then the ``seat`` steps)."""
-    steps: list[Step] = field(default_factory=list)
-    tracker: AdaptiveBot | None = None
-    """For an adaptive table: follows the human's results to set the computers' level."""
-    action_seqs: list[int] = field(default_factory=list)
-    """The step of each entry of ``game.log``."""
-    requests: dict[str, int] = field(default_factory=dict)
-    """The table's seq after each client request's step (``player:id``): a resend is answered
-    from here."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    bot_task: asyncio.Task[None] | None = None
-    touched: float = 0.0
-    """When the table was last used (event loop time)."""
-    replaced: Seat | None = None
-    """The holder a ``seat`` step replaced, when the last step read was one (what the live
-    region says of it: "Paul quitte la table")."""
-    void_deals: int = 0
-    """Void deals (four passes) ended by the steps read since last taken: their free deals
-    are given back by whoever stored the step."""
-    dealt_by: int | None = None
-    """The seat whose request dealt the deal in progress (or the last one), None when no
-    ``deal`` step dealt it (a computers' table, an old log): the others are told who went on."""
-
-    @staticmethod
-    def build(spec: TableSpec, steps: Sequence[Step]) -> LiveTable:
-        """The table after ``steps`` (its log from the start): the first deal is dealt with
-        the table, later ones by ``deal`` steps (or before an action, in logs older than them)."""
-        game = Game(
-            spec.rules,
-            spec.seed,
-            spec.first_dealer,
-            auto_deal=False,
-            hand_source=hand_source(spec),
-            max_deals=spec.max_deals,
-        )
-        if not spec.is_private:  # a friends' table deals when its host starts the game
-            game.deal_next()
-        live = LiveTable(spec, game, list(spec.seats))
-        if spec.level == "adaptive":
-            start = 0.5 if spec.adaptive_start is None else spec.adaptive_start
-            live.tracker = AdaptiveBot(seed=spec.seed, level=start, human_seat=live.human_seat)
-        for step in steps:
-            live.apply(step)
-        return live
-
-    def apply(self, step: Step) -> None:
-        """Read one more step of the log (``IllegalAction`` if it is not legal here)."""
-        if step.seq != self.seq:
-            raise ValueError(f"table {self.id}: step {step.seq} read at seq {self.seq}")
-        game = self.game
-        self.replaced = None
-        if step.kind == "action":
-            assert step.action is not None
-            if game.awaiting_deal:
-                game.deal_next()
-                self.dealt_by = None
-            deal = game.current
-            assert deal is not None
-            game.replay_entry(step.action)
-            self.action_seqs.append(step.seq)
-            if deal.is_over:
-                result = deal.result()
-                if result is not None and result.contract is None:
-                    self.void_deals += 1
-                self.track(deal)
-        elif step.kind == "deal":
-            if game.awaiting_deal:
-                game.deal_next()
-                self.dealt_by = step.seat
-        elif step.kind == "swap":
-            assert step.other_seat is not None
-            seats = self.seats
-            seats[step.seat], seats[step.other_seat] = seats[step.other_seat], seats[step.seat]
-        else:
-            assert step.seat_data is not None
-            self.replaced = self.seats[step.seat]
-            self.seats[step.seat] = step.seat_data
-        self.steps.append(replace(step, explanation=None))
-        if step.request_id is not None:
-            self.requests[step.request_id] = step.seq + 1
-
-    def replay(self, since: int) -> Iterator[LiveTable]:
-        """The table as it was after each step from ``since`` on (one object, moved on
-        step by step: read it before the next)."""
-        past = LiveTable.build(self.spec, self.steps[:since])
-        for step in self.steps[since:]:
-            past.apply(step)
-            yield past
-
-    @property
-    def id(self) -> str:
-        return self.spec.id
-
-    @property
-    def seq(self) -> int:
-        """How many steps of the log this state includes: the next step is numbered ``seq``."""
-        return len(self.steps)
-
-    @property
-    def last(self) -> Step | None:
-        return self.steps[-1] if self.steps else None
-
-    def seat_of(self, player: str) -> int | None:
-        seats = self.seats
-        return seat_of((seats[0], seats[1], seats[2], seats[3]), player)
-
-    @property
-    def human_seats(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s.kind == "human"]
-
-    @property
-    def human_players(self) -> list[str]:
-        """The players seated here (each deal dealt counts one of their free deals)."""
-        return [s.player for s in self.seats if s.kind == "human" and s.player is not None]
-
-    @property
-    def human_seat(self) -> int:
-        """The human the adaptive level follows: the first human seat (0 if none)."""
-        humans = self.human_seats
-        return humans[0] if humans else 0
-
-    @property
-    def adaptive_level(self) -> float | None:
-        return self.tracker.level if self.tracker is not None else None
-
-    def track(self, deal: Deal) -> None:
-        """Let the adaptive level learn from a finished deal (live, or replayed at a rebuild)."""
-        if self.tracker is not None:
-            self.tracker.observe_result(deal.view((self.human_seat + 1) & 3))
-
-    @property
-    def started(self) -> bool:
-        """The first deal is dealt (a friends' table waits for its host before it)."""
-        return bool(self.game.deals)
-
-    def bot_to_move(self) -> int | None:
-        """The seat whose move a computer chooses now (a computer's, or an absent person's)."""
-        game = self.game
-        if game.is_over or game.awaiting_deal:
-            return None
-        seat = game.to_move
-        return seat if self.seats[seat].played_by_computer else None
-
-    def person_to_move(self) -> int | None:
-        """The seat of the person who must act now (None between deals, at a computer's
-        turn, or when a computer stands in for them)."""
-        game = self.game
-        if game.is_over or game.awaiting_deal:
-            return None
-        seat = game.to_move
-        return None if self.seats[seat].played_by_computer else seat
 
 
 @dataclass(frozen=True)
@@ -338,12 +146,12 @@ class TableService:
         self.pool = pool
         self.settings = settings
         self.hub: Hub = hub or LocalHub()
-        self.live: dict[str, LiveTable] = {}
-        self.watchers: Counter[str] = Counter()
+        self.registry = LiveTables(store, self.db, settings, self.hub)
+        """The live tables, their locks and the one write path (``registry.py``)."""
+        self.watchers = self.registry.watchers
         """Connections on each table: a watched table stays in memory and its computers play."""
         self.connections: Counter[tuple[str, str]] = Counter()
         """Connections of each player on each table (bounded by the socket session)."""
-        self._loading: dict[str, asyncio.Lock] = {}
         self._deals_played: dict[str, int | None] = {}  # oldest first: a bounded cache
         """Free deals each player has used (None: an account, no limit), as last read here:
         every state message shows it, so it is not read again each time."""
@@ -352,25 +160,21 @@ class TableService:
         """Tables ``play_out`` is playing: their computers play without pauses."""
         self._hints: set[tuple[str, int]] = set()
         self._hint_rate = RateLimitItemPerMinute(settings.hints_per_minute)
-        self._janitor: asyncio.Task[None] | None = None
+        self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        """The computers' turns being played at each table."""
         self.process = instance_id(settings.process_name)
         """This process among the servers sharing the database (its rows of presence)."""
         self.attendance = Attendance(self)
         self.rate_limits = RateLimits(self.db)
         """How often a player may do what is limited (quick messages; the pages' forms)."""
-        self.deal_over_hooks: list[DealOverHook] = []
-        """Called with the table and the deal's number when a deal of any table ends (by
-        whoever stores its last action, and again for each finished deal when the table is
-        read from the database: a hook must be idempotent, and a failing hook loses nothing
-        of the game)."""
-        self.game_over_hooks: list[GameOverHook] = []
-        """Called with the table when its game has ended (after ``finish_table``; again
-        each time a finished table is read from the database: idempotent too)."""
         self.abandon_hooks: list[AbandonHook] = []
         """Called with the table and the player when a player gives up its game (once, by
         ``abandon``; idempotent all the same)."""
         self.adaptive_start: AdaptiveStart | None = None
         """Where a new adaptive solo table's knob starts for its player (None: 0.5)."""
+        self.registry.listen(self._give_back_void_deal)
+        self.registry.follow(self._moved)
+        self.registry.keep(self.thinking)
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -452,60 +256,25 @@ class TableService:
         raise AssertionError("unreachable")
 
     async def table(self, table_id: str, at_least: int = 0, fresh: bool = False) -> LiveTable | None:
-        """The live table (None if there is none), read from the database on first use and
-        caught up with the log when it has fewer than ``at_least`` steps, or in any case
-        with ``fresh`` (another process may have moved it on: a page or a connection that
-        opens asks for it). Starts no computer."""
-        live = self.live.get(table_id)
-        if live is None:
-            lock = self._loading.setdefault(table_id, asyncio.Lock())
-            async with lock:
-                live = self.live.get(table_id)
-                if live is None:
-                    loaded = await self.db(self.store.load_table, table_id)
-                    if loaded is None:
-                        self._loading.pop(table_id, None)
-                        return None
-                    live = LiveTable.build(*loaded)
-                    live.void_deals = 0  # given back by whoever stored them
-                    # What a crash between a step and its bookkeeping may have lost (only
-                    # that: what was booked is not written again by a read):
-                    finished = any(deal.is_over for deal in live.game.deals)  # else nothing to book
-                    deals_booked, game_booked = await self.db(self.store.booked, table_id) if finished else (0, False)
-                    for number, deal in enumerate(live.game.deals, start=1):
-                        if deal.is_over and number > deals_booked:
-                            await self._deal_over(live, number)
-                    if live.game.is_over and not game_booked:  # its end not recorded, or not booked
-                        await self.db(self.store.finish_table, table_id, game_result(live.game))
-                        await self._game_over(live)
-                    self.live[table_id] = live
-                    self._start_janitor()
-                    fresh = False  # just read
-            self._loading.pop(table_id, None)
-        live.touched = self._now()
-        if fresh or live.seq < at_least:
-            async with live.lock:
-                await self._catch_up(live)
-        return live
+        """The live table (``LiveTables.table``): None if there is none."""
+        return await self.registry.table(table_id, at_least, fresh)
 
-    async def _catch_up(self, live: LiveTable) -> int:
-        """Read the steps other writers stored since ``live.seq`` (the table locked); how
-        many. Their finished deals were counted by their writers: only forget our counts."""
-        steps = await self.db(self.store.steps_since, live.id, live.seq)
-        for step in steps:
-            live.apply(step)
-        if steps:
-            live.void_deals = 0  # given back by their writers
-            if live.spec.uses_free_deals and any(step.kind == "deal" for step in steps):
-                for player in live.human_players:  # a deal dealt elsewhere used one: read again
-                    self.forget_player(player)
-            # Whoever stored them published them; this process's connections may not have
-            # heard (another hub, or a notification merged away): tell them here.
-            self.hub.deliver_here(live.id, live.seq)
-            if self.watchers[live.id]:
-                self._schedule_bots(live)
-                self.attendance.turn_changed(live)
-        return len(steps)
+    def _moved(self, live: LiveTable, steps: Sequence[Step]) -> None:
+        """The table moved on (a step stored here, or read from another's): its computers
+        play if it is watched here, and who must play is timed; a deal dealt counted free
+        deals, in the database: read them again."""
+        if live.spec.uses_free_deals and any(step.kind == "deal" for step in steps):
+            for player in live.human_players:
+                self.forget_player(player)
+        if self.watchers[live.id]:
+            self._schedule_bots(live)
+            self.attendance.turn_changed(live)
+
+    async def _give_back_void_deal(self, commit: Commit) -> None:
+        """A void deal (four passes) stored here gives its free deals back."""
+        live = commit.table
+        if not commit.again and live.void_deal_ended and live.spec.uses_free_deals:
+            await self._give_back_free_deals(live.human_players)
 
     async def free_deals_left(self, player: str, fresh: bool = False) -> int | None:
         """The free deals ``player`` has left, None without limit (a player with an account);
@@ -552,47 +321,15 @@ class TableService:
     async def attach(self, live: LiveTable, player: str) -> None:
         """A connection of ``player`` watches the table: it stays in memory, its computers
         play, and the player is here (``Attendance``)."""
-        self.watchers[live.id] += 1
+        self.registry.attach(live.id)
         self._schedule_bots(live)
-        self._start_janitor()
         await self.attendance.arrived(live, player)
         self.attendance.turn_changed(live)
 
     def detach(self, table_id: str, player: str) -> None:
         """The connection closed (not a coroutine: it may be called as its task is cancelled)."""
         self.attendance.left(table_id, player)
-        self.watchers[table_id] -= 1
-        if self.watchers[table_id] <= 0:
-            del self.watchers[table_id]
-        live = self.live.get(table_id)
-        if live is not None:
-            with contextlib.suppress(RuntimeError):
-                live.touched = self._now()
-
-    def evict_idle(self) -> list[str]:
-        """Drop from memory the tables nobody watches, with no computer thinking, unused for
-        ``Settings.idle_seconds``: they come back from the log when asked for."""
-        now = self._now()
-        gone = [
-            table_id
-            for table_id, live in self.live.items()
-            if not self.watchers[table_id]
-            and (live.bot_task is None or live.bot_task.done())
-            and not live.lock.locked()
-            and now - live.touched >= self.settings.idle_seconds
-        ]
-        for table_id in gone:
-            del self.live[table_id]
-        return gone
-
-    def _start_janitor(self) -> None:
-        if self._janitor is None or self._janitor.done():
-            self._janitor = asyncio.get_running_loop().create_task(self._sweep())
-
-    async def _sweep(self) -> None:
-        while True:
-            await asyncio.sleep(max(1.0, self.settings.idle_seconds / 4))
-            self.evict_idle()
+        self.registry.detach(table_id)
 
     # ----- what players do -----
 
@@ -702,8 +439,9 @@ class TableService:
                 if live.bot_to_move() is None:
                     raise TableError("not_seated")  # a person holds a seat: not a computers' table
                 self._schedule_bots(live)
-                if live.bot_task is not None:
-                    await asyncio.shield(live.bot_task)
+                task = self._bot_tasks.get(table_id)
+                if task is not None:
+                    await asyncio.shield(task)
         finally:
             for counter in (self._autoplay, self.watchers):
                 counter[table_id] -= 1
@@ -724,21 +462,17 @@ class TableService:
     async def hint(self, table_id: str, player: str) -> tuple[Decision, LiveTable, int]:
         """The expert's choice on ``player``'s own view (never on more), with the table and
         the seat it was asked at: one hint at a time per seat, ``hints_per_minute`` a player."""
-        live = await self._require(table_id)
-        if live.spec.challenge is not None:  # the same help for everyone: none
-            raise TableError("no_hints")
-        async with live.lock:
+
+        def asked(live: LiveTable) -> tuple[LiveTable, int, View, BotSpec]:
+            if live.spec.challenge is not None:  # the same help for everyone: none
+                raise TableError("no_hints")
             seat = self._seat(live, player)
-            try:
-                self._check_turn(live, seat)
-            except TableError:
-                if not await self._catch_up(live):  # refused on a stale copy: look again
-                    raise
-                self._check_turn(live, seat)
+            self._check_turn(live, seat)
             deal = live.game.current
             assert deal is not None
-            view = deal.view(seat)
-            spec = BotSpec(HINT_BOT, seed=self.decision_seed(live, seat))
+            return live, seat, deal.view(seat), BotSpec(HINT_BOT, seed=self.decision_seed(live, seat))
+
+        live, seat, view, spec = await self.registry.look(table_id, asked)
         key = (table_id, seat)
         if key in self._hints:
             raise TableError("hint_limit")
@@ -787,120 +521,39 @@ class TableService:
     # ----- the one write path -----
 
     async def write(self, table_id: str, key: str | None, check: Check) -> int:
-        """Store the step ``check(live)`` makes of the table's state, as a task of its own
-        that a closed connection does not cancel halfway (a step stored is always applied
-        and announced)."""
-        return await asyncio.shield(asyncio.ensure_future(self._write_now(table_id, key, check)))
-
-    async def _write_now(self, table_id: str, key: str | None, check: Check) -> int:
-        """``check(live)`` gives the step to store (None: nothing to store, or ``key`` was
-        stored before); a request refused or found done on a copy that missed steps of
-        another process is checked again once they are read; a lost race reads the
-        winner's step and checks again."""
-        live = await self._require(table_id)
-        looked = False
-        for _ in range(RACE_RETRIES):
-            async with live.lock:
-                if self.live.get(table_id) is not live:  # dropped meanwhile: use the new copy
-                    live = await self._require(table_id)
-                    continue
-                try:
-                    step = await check(live)
-                except TableError:
-                    if not looked and await self._catch_up(live):
-                        looked = True
-                        continue
-                    raise
-                if step is None:
-                    if key is not None and key in live.requests:
-                        return live.requests[key]
-                    if not looked and await self._catch_up(live):
-                        looked = True
-                        continue
-                    return live.seq
-                try:
-                    await self._store(live, step)
-                except ConflictError:
-                    log.info("table %s: step %s was stored elsewhere; catching up", table_id, step.seq)
-                    await self._catch_up(live)
-                    continue
-            await self._announce(live)
-            return step.seq + 1
-        raise TableError("busy")
-
-    async def _store(self, live: LiveTable, step: Step) -> None:
-        """Write ``step`` (the table locked), then apply it; a void deal gives its free deals
-        back, and the end of the game is recorded for the players' lists."""
-        await self.db.append_step(live.id, step)
-        live.apply(step)
-        live.touched = self._now()
-        try:
-            if live.void_deals:
-                live.void_deals = 0
-                if live.spec.uses_free_deals:  # none was counted at a friends' table, a challenge
-                    await self._give_back_free_deals(live.human_players)
-            deal = live.game.current
-            if step.kind == "action" and deal is not None and deal.is_over:
-                await self._deal_over(live, len(live.game.deals))
-            if live.game.is_over and step.kind == "action":
-                await self.db(self.store.finish_table, live.id, game_result(live.game))
-                await self._game_over(live)
-        except Exception:  # the step is stored: the table goes on whatever the bookkeeping
-            log.exception("table %s: the free deals or the end of the game could not be recorded", live.id)
-
-    async def _deal_over(self, live: LiveTable, number: int) -> None:
-        """Deal ``number``'s bookkeeping (every deal-over hook), booked when all of them ran:
-        one that failed runs again, with the others, at the next read of the table."""
-        calls = [functools.partial(hook, live, number) for hook in self.deal_over_hooks]
-        if await self._all_ran(live, f"deal {number}'s end", calls):
-            await self.db(self.store.book_deal, live.id, number)
-
-    async def _game_over(self, live: LiveTable) -> None:
-        """The game's end's bookkeeping (every game-over hook), booked when all of them ran."""
-        if await self._all_ran(
-            live, "the game's end", [functools.partial(hook, live) for hook in self.game_over_hooks]
-        ):
-            await self.db(self.store.book_game, live.id)
-
-    @staticmethod
-    async def _all_ran(live: LiveTable, what: str, calls: Sequence[Callable[[], Awaitable[None]]]) -> bool:
-        """Run each hook of ``what`` (a failing one is logged, the others run all the same);
-        whether all of them ran through."""
-        failed = False
-        for call in calls:
-            try:
-                await call()
-            except Exception:
-                failed = True
-                log.exception("table %s: a hook of %s failed", live.id, what)
-        return not failed
-
-    async def _announce(self, live: LiveTable) -> None:
-        await self.hub.publish(live.id, live.seq)
-        if self.watchers[live.id]:
-            self._schedule_bots(live)
-            self.attendance.turn_changed(live)
+        """Store the step ``check`` makes (``LiveTables.write``: the one write path)."""
+        return await self.registry.write(table_id, key, check)
 
     # ----- computer seats -----
 
     def _schedule_bots(self, live: LiveTable) -> None:
         if live.bot_to_move() is None:
             return
-        if live.bot_task is None or live.bot_task.done():
-            live.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(live.id))
+        task = self._bot_tasks.get(live.id)
+        if task is None or task.done():
+            task = asyncio.get_running_loop().create_task(self._bot_turns(live.id))
+            self._bot_tasks[live.id] = task
+            task.add_done_callback(functools.partial(self._bot_turns_done, live.id))
+
+    def _bot_turns_done(self, table_id: str, task: asyncio.Task[None]) -> None:
+        if self._bot_tasks.get(table_id) is task:
+            del self._bot_tasks[table_id]
+
+    def thinking(self, table_id: str) -> bool:
+        """A computer is playing its turn at the table (in this process)."""
+        task = self._bot_tasks.get(table_id)
+        return task is not None and not task.done()
 
     async def _bot_turns(self, table_id: str) -> None:
         loop = asyncio.get_running_loop()
         failures = 0
         while True:
-            live = self.live.get(table_id)
+            live = self.registry.get(table_id)
             if live is None or not self.watchers[table_id]:
                 return
-            async with live.lock:
-                seat = live.bot_to_move()
-                if seat is None:
-                    return
-                turn = self._bot_turn(live, seat)
+            turn = await self.registry.look(table_id, self._next_turn)
+            if turn is None:
+                return
             started = loop.time()
             pause = self._pause(table_id, turn)
             if await self._workers_alive() and await self._handed_over(live, turn, pause):
@@ -913,14 +566,14 @@ class TableService:
             wait = pause - (loop.time() - started)
             if wait > 0:
                 await asyncio.sleep(wait)
-            if self.live.get(table_id) is not live:
+            if self.registry.get(table_id) is not live:
                 return  # the table left memory: whoever loads it again plays on
 
             async def check(current: LiveTable, turn: BotTurn = turn, decision: Decision = decision) -> Step | None:
                 return self._bot_step(current, turn, decision)  # None: the table moved on: think again
 
             try:
-                await self._write_now(table_id, None, check)
+                await self.registry.commit(table_id, None, check)
             except Exception:
                 # The database failed: try again after a pause (longer each time), so a
                 # passing fault never leaves a table waiting on its computers.
@@ -929,6 +582,11 @@ class TableService:
                 await asyncio.sleep(min(30.0, 0.5 * 2**failures))
                 continue
             failures = 0
+
+    def _next_turn(self, live: LiveTable) -> BotTurn | None:
+        """The computer's turn to play now, if it is one's."""
+        seat = live.bot_to_move()
+        return None if seat is None else self._bot_turn(live, seat)
 
     def _bot_turn(self, live: LiveTable, seat: int) -> BotTurn:
         """What a computer decides from at ``seat`` now (the table locked)."""
@@ -1005,13 +663,12 @@ class TableService:
             while loop.time() < deadline:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(sub.wait(), timeout=1.0)
-                if self.live.get(live.id) is not live or not self.watchers[live.id]:
+                if self.registry.get(live.id) is not live or not self.watchers[live.id]:
                     return True  # nobody to play for here any more
-                async with live.lock:
-                    if live.seq == turn.seq:  # read the log: a notification may be lost
-                        await self._catch_up(live)
-                    if live.seq != turn.seq:
-                        return True
+                if live.seq == turn.seq:  # read the log: a notification may be lost
+                    await self.registry.table(live.id, fresh=True)
+                if live.seq != turn.seq:
+                    return True
                 if not await self._workers_alive():
                     break
             log.warning("table %s: no worker played step %s in time; playing it here", live.id, turn.seq)
@@ -1097,13 +754,17 @@ class TableService:
         (False: the table had moved on, or moved on meanwhile)."""
         loop = asyncio.get_running_loop()
         start = loop.time()
-        live = await self.table(table_id, fresh=True)
-        if live is None:
+        if await self.table(table_id, fresh=True) is None:
             return False
-        async with live.lock:
+
+        def asked(live: LiveTable) -> BotTurn | None:
             if live.seq != seq or live.bot_to_move() != seat:
-                return False
-            turn = self._bot_turn(live, seat)
+                return None
+            return self._bot_turn(live, seat)
+
+        turn = await self.registry.look(table_id, asked)
+        if turn is None:
+            return False
         while True:
             try:
                 decision = await self._decide(table_id, turn)
@@ -1149,12 +810,11 @@ class TableService:
         return {start + i: by_seq[s] for i, s in enumerate(seqs) if s in by_seq}
 
     async def close(self) -> None:
-        tasks = [t.bot_task for t in self.live.values() if t.bot_task is not None]
-        if self._janitor is not None:
-            tasks.append(self._janitor)
+        tasks = list(self._bot_tasks.values())
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.registry.close()
         await self.attendance.close()
         await self.hub.close()
         self.db.close()

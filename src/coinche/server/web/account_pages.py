@@ -21,8 +21,9 @@ from ..features.accounts import NAME_MAX, AccountError, AccountService
 from ..features.friends import give_up
 from ..infra.rate_limits import RateLimits
 from ..infra.store import GameEntry
-from ..live.tables import LiveTable, TableError, TableService
+from ..live.tables import TableService
 from ..table import i18n
+from ..table.live_table import LiveTable, TableError
 from ..table.names import login_key
 from ..table.spec import Step
 from .pages import (

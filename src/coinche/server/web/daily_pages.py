@@ -37,8 +37,8 @@ from ..features.daily import (
     next_day,
 )
 from ..features.player_stats import ratings_of
-from ..live.tables import TableError
 from ..table import i18n
+from ..table.live_table import TableError
 from ..table.matchpoints import DealField
 from ..table.ratings import NEW_PLAYER, Rating
 from ..table.seating import seat_names

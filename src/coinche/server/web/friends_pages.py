@@ -20,8 +20,8 @@ from starlette.routing import BaseRoute, Route
 from ...engine.rules import OPTION_NAMES
 from ..features import friends
 from ..features.friends import FRIEND_LEVELS, clean_code, clean_person_name
-from ..live.tables import LiveTable, TableError
 from ..table import i18n
+from ..table.live_table import LiveTable, TableError
 from ..table.seating import seat_positions
 from .account_pages import accounts_of, address_of, limits_of
 from .pages import ADDRESSES, account_of, lang_of, page, player_of, read_checked_form, service_of

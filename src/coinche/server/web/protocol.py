@@ -21,10 +21,10 @@ from ...engine.cards import card_str
 from ...engine.deal import View
 from ...engine.errors import EngineError, short_repr
 from ...engine.wire import action_from_json, action_to_json, game_view_to_json
-from ..live.tables import LiveTable, TableError
 from ..table import i18n
 from ..table.fair_deals import current_dealing_json
 from ..table.hints import hint_sentence
+from ..table.live_table import LiveTable, TableError
 from ..table.seating import people_names, seat_positions
 from ..table.spec import Seat
 

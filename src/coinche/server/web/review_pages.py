@@ -19,9 +19,9 @@ from starlette.routing import BaseRoute, Route
 
 from ...engine.record import deal_record
 from ..features.review import Reviews, analysis_view, build_review, finished_deal, first_step
-from ..live.tables import LiveTable
 from ..table import i18n
 from ..table.fair_deals import dealing_info
+from ..table.live_table import LiveTable
 from ..table.seating import seat_names
 from .pages import lang_of, page, player_in_session, service_of
 

@@ -26,7 +26,8 @@ from ..features.accounts import AccountService
 from ..infra.config import Settings
 from ..infra.hub import Subscription
 from ..infra.log_limits import RefusalLog
-from ..live.tables import LiveTable, TableError, TableService
+from ..live.tables import TableService
+from ..table.live_table import LiveTable, TableError
 from .drain import CLOSE_RESTARTING, drain_of, restarting_frame
 from .pages import account_of, lang_of, player_in_session, service_of
 from .protocol import (
