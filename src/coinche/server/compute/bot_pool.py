@@ -95,6 +95,9 @@ class BotPool:
 
     def _start(self) -> Executor:
         context = multiprocessing.get_context("forkserver")
+        # The fork server imports the bots once; each worker forked from it starts at
+        # once (a pool replaced after a crash, a test's server), not after its own imports.
+        context.set_forkserver_preload([__name__])
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
 
     def waiting(self, priority: Priority) -> int:
