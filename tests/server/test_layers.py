@@ -72,3 +72,34 @@ def test_the_engine_and_the_bots_import_nothing_of_what_sits_on_them(package: st
 def test_the_layers_are_every_package_of_the_server() -> None:
     packages = {p.name for p in (SRC / "server").iterdir() if (p / "__init__.py").exists()}
     assert packages == set(SERVER_LAYERS) - {"services"}
+
+
+def _server_graph() -> dict[str, set[str]]:
+    modules = {module_name(path): path for path in SERVER_FILES}
+    return {name: {m for m in imports_of(path) if m in modules and m != name} for name, path in modules.items()}
+
+
+def test_no_server_module_imports_itself_round_a_cycle() -> None:
+    """Not even for the type checker: a cycle is two modules that are one."""
+    graph = _server_graph()
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> None:
+        if name in path:
+            cycle = [*path[path.index(name) :], name]
+            raise AssertionError("import cycle: " + " -> ".join(cycle))
+        if name in done:
+            return
+        for other in sorted(graph[name]):
+            visit(other, [*path, name])
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, [])
+
+
+def test_the_registry_of_live_tables_imports_none_of_its_listeners() -> None:
+    """The registry hands committed steps to whoever registered; it knows none of them."""
+    imported = _server_graph()["coinche.server.live.registry"]
+    allowed = ("coinche.server.table.", "coinche.server.infra.")
+    assert all(m.startswith(allowed) for m in imported), sorted(imported)

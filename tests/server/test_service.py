@@ -393,7 +393,6 @@ def test_computers_play_on_after_a_fault(make_client: MakeClient, monkeypatch: p
         wait_until(lambda: live.seq > failed[0])
         steps = service_of(client).store.load_table(table_id)[1]  # type: ignore[index]
         assert [s.seq for s in steps] == list(range(len(steps)))
-        assert service_of(client).thinking(table_id)
 
 
 @pytest.mark.parametrize("level", [RAISING, ILLEGAL])
@@ -520,3 +519,34 @@ def test_a_stale_copy_asked_for_the_next_deal_reads_the_log(tmp_path: Path, data
         assert call(b, service_of(b).next_deal, spec.id, "p2", "n2") == 5
         assert stale.seq == 5 and len(stale.game.deals) == 2
         assert service_of(b).store.last_seq(spec.id) == 5
+
+
+def test_a_connection_gets_every_steps_state_without_the_game_rebuilt(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The states of a deal reach the player's connection one per step, each rendered when
+    its step came (the feed), never by replaying the game from its first step however
+    quickly the computers' moves follow each other, even to a connection slower than they
+    are (here each state waits on a slow read of the player's free deals)."""
+    table_id = create_solo(client, "classic", 3000, "confirmed")
+    service = service_of(client)
+    read = service.free_deals_left
+
+    async def slow_read(player: str, fresh: bool = False) -> int | None:
+        await asyncio.sleep(0.02)
+        return await read(player, fresh)
+
+    monkeypatch.setattr(service, "free_deals_left", slow_read)
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        human = Human(ws, max_deals=1)
+        first = human.next_state()
+
+        def no_replay(self: LiveTable, since: int) -> Any:
+            raise AssertionError(f"the game was rebuilt to send the states since step {since}")
+
+        monkeypatch.setattr(LiveTable, "replay", no_replay)
+        last = human.play_game(first)
+    states = [m for m in human.messages if m["type"] == "state"]
+    seqs = [m["seq"] for m in states]
+    assert seqs == list(range(first["seq"], last["seq"] + 1)), seqs  # none missed, none twice
+    assert last["awaiting_next_deal"]

@@ -35,12 +35,13 @@ from coinche.server.compute import turns
 from coinche.server.compute.bot_pool import BotPool, BotSpec, Priority, decide
 from coinche.server.compute.jobs import analyse, analysis_job, decision_job, par_job, standings_job
 from coinche.server.compute.turns import TurnQueue
+from coinche.server.compute.work import JobFailed
 from coinche.server.features.daily import compute_standings, day_hands
 from coinche.server.infra.config import Settings
 from coinche.server.infra.store import Store
-from coinche.server.live.tables import JobFailed, TableService
+from coinche.server.live.tables import TableService
 from coinche.server.table.days import utc_now
-from coinche.server.table.live_table import LiveTable
+from coinche.server.table.live_table import LiveTable, decision_seed
 from coinche.server.table.spec import Seat
 from coinche.server.web.app import create_app
 from coinche.server.worker import Worker
@@ -345,21 +346,21 @@ def test_hints_and_analyses_go_to_a_live_worker(
         seat = live.game.to_move
         view = live.game.current.view(seat) if live.game.current is not None else None
         assert view is not None
-        spec = BotSpec("beginner", service.decision_seed(live, seat))
+        spec = BotSpec("beginner", decision_seed(live, seat))
         for priority in (Priority.HINT, Priority.MOVE):
-            decision = call(client, lambda p=priority: service.decide_job(spec, view, p))
+            decision = call(client, lambda p=priority: service.work.decide(spec, view, p))
             assert decision == decide(spec, view)
         deal = finished_deal_game().deals[0]
-        analysis = call(client, lambda: service.run_job(analysis_job(deal)))
+        analysis = call(client, lambda: service.work.run(analysis_job(deal)))
         assert analysis == analyse(deal.rules, deal.dealer, deal.dealt, deal.log)
         results = [("p1", 0, 80), ("p2", 0, -80)]
-        standings = call(client, lambda: service.run_job(standings_job(results, 4, False)))
+        standings = call(client, lambda: service.work.run(standings_job(results, 4, False)))
         assert standings == compute_standings(results, 4, False)
         hands = day_hands(b"s" * 32, "2026-01-01", 1)
-        par = call(client, lambda: service.run_job(par_job(deal.rules, 0, hands)))
+        par = call(client, lambda: service.work.run(par_job(deal.rules, 0, hands)))
         assert len(par["sides"]) == 2
         with pytest.raises(JobFailed, match="ValueError: two results"):
-            call(client, lambda: service.run_job(standings_job([("p1", 0, 1), ("p1", 0, 2)], 4, False)))
+            call(client, lambda: service.work.run(standings_job([("p1", 0, 1), ("p1", 0, 2)], 4, False)))
         assert own.calls == 0
         with engine_of(url).begin() as conn:
             assert conn.scalar(text("SELECT count(*) FROM bot_jobs")) == 0  # read and gone
@@ -453,7 +454,7 @@ def test_a_forged_answer_is_refused_by_the_server_which_computes_the_job_itself(
             spec = BotSpec("beginner", 7)
             for expected_calls in (1, 2, 3, 4, 5):
                 started = time.monotonic()
-                decision = call(client, lambda: service.decide_job(spec, view, Priority.HINT))
+                decision = call(client, lambda: service.work.decide(spec, view, Priority.HINT))
                 assert decision == decide(spec, view)
                 assert own.calls == expected_calls
                 assert time.monotonic() - started < 15.0  # at once, not after the whole wait
@@ -473,7 +474,7 @@ def test_without_a_worker_hints_and_analyses_run_in_the_own_pool(
         own = CountingRuns(service.pool)
         monkeypatch.setattr(service.pool, "run", own)
         results = [("p1", 0, 80), ("p2", 0, -80)]
-        assert call(client, lambda: service.run_job(standings_job(results, 4, False))) == compute_standings(
+        assert call(client, lambda: service.work.run(standings_job(results, 4, False))) == compute_standings(
             results, 4, False
         )
         assert own.calls == 1

@@ -59,6 +59,5 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     worker's own service plays them itself)."""
     pool = BotPool(settings.bot_workers)
     await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
-    tables = TableService(store, pool, settings, hub or await make_hub(settings.database_url))
-    tables.hands_over = hands_over
+    tables = TableService(store, pool, settings, hub or await make_hub(settings.database_url), hands_over)
     return Services(settings, store, pool, tables, DailyChallenge(tables), History(tables), PlayerStats(tables))

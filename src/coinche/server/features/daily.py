@@ -27,7 +27,7 @@ South speaks first in deal 1. The game ends after the fourth deal whatever the s
 (``TableSpec.max_deals``), and a void deal (four passes) is one of the four.
 
 **The computers.** The player sits South (seat 0); West, North and East are computers of
-``Settings.challenge_level`` (the expert on the site). ``TableService.decision_seed`` is a
+``Settings.challenge_level`` (the expert on the site). ``live_table.decision_seed`` is a
 function of the table's seed, the step number and the seat; a challenge table's seed is
 ``HMAC-SHA256(day seed, "coinche-challenge-decisions")`` (its first 62 bits), the same at
 every table of the day; the step number counts the table's steps, which are the same for
@@ -672,7 +672,7 @@ class DailyChallenge:
         if len(results) == state[0] and (state[1] or not final):
             return
         started = asyncio.get_running_loop().time()
-        standings = await self.tables.run_job(standings_job(results, DEALS, final), priority=Priority.ANALYSIS)
+        standings = await self.tables.work.run(standings_job(results, DEALS, final), priority=Priority.ANALYSIS)
         await self.tables.db(self.store.save_standings, day, standings, len(results), final)
         self._ranking_seconds = asyncio.get_running_loop().time() - started
 
@@ -741,7 +741,7 @@ class DailyChallenge:
                 return None
             rules = challenge_rules(row.profile)
             dealer = (FIRST_DEALER + number - 1) % 4
-            data = await self.tables.run_job(
+            data = await self.tables.work.run(
                 par_job(rules, dealer, day_hands(row.seed, day, number)), priority=Priority.ANALYSIS
             )
             await self.tables.db(self.store.save_par, day, number, data)

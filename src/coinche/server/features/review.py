@@ -121,7 +121,7 @@ class Reviews:
 
     async def _compute(self, key: AnalysisKey, deal: Deal) -> dict[str, Any] | None:
         try:
-            data = await self.service.run_job(analysis_job(deal), priority=Priority.ANALYSIS)
+            data = await self.service.work.run(analysis_job(deal), priority=Priority.ANALYSIS)
             store = self.service.store
             save = store.save_analysis if key[0] == "table" else store.save_upload_analysis
             await self.service.db(save, key[1], key[2], data)

@@ -32,18 +32,17 @@ import logging
 from collections import Counter
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from sqlalchemy import delete, select, update
 
 from ..compute.bot_pool import BotSpec, PoolBusy, Priority
+from ..compute.work import Work
 from ..infra.db import TablePresenceRow, now
 from ..infra.store import Store, _insert_ignoring_conflicts
+from ..table.live_table import LiveTable, decision_seed
 from ..table.spec import Step
-
-if TYPE_CHECKING:
-    from ..table.live_table import LiveTable
-    from .tables import TableService
+from .registry import LiveTables
 
 log = logging.getLogger("coinche.presence")
 
@@ -114,16 +113,17 @@ def read_presence(store: Store, table_ids: list[str], process: str) -> dict[str,
 class Attendance:
     """The connections of each person at each table, and the grace and idle clocks."""
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
-        self.settings = service.settings
+    def __init__(self, registry: LiveTables, work: Work, process: str) -> None:
+        self.registry = registry
+        self.work = work
+        self.settings = registry.settings
         self.present: Counter[tuple[str, str]] = Counter()
         """Open connections of each player at each table (in this process)."""
         self._grace: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._idle: dict[str, tuple[int, asyncio.Task[None]]] = {}
         """Each table's idle clock and the step it times."""
         self._signals: set[asyncio.Task[None]] = set()
-        self.process = service.process
+        self.process = process
         self.elsewhere: dict[str, set[str]] = {}
         """The people of each friends' table watched here whose connections another
         process holds (as last read)."""
@@ -154,7 +154,7 @@ class Attendance:
 
     async def refresh(self, table_ids: list[str]) -> None:
         """Read who is at these friends' tables through the other processes."""
-        seen = await self.service.db(read_presence, self.service.store, table_ids, self.process)
+        seen = await self.registry.db(read_presence, self.registry.store, table_ids, self.process)
         for table_id, (elsewhere, last_seen) in seen.items():
             self.elsewhere[table_id] = elsewhere
             self.last_seen[table_id] = last_seen
@@ -162,7 +162,7 @@ class Attendance:
     async def _write_count(self, table_id: str, player: str) -> None:
         try:
             count = self.present[(table_id, player)]
-            await self.service.db(write_count, self.service.store, table_id, player, self.process, count)
+            await self.registry.db(write_count, self.registry.store, table_id, player, self.process, count)
         except Exception:  # the heartbeat writes it again
             log.exception("table %s: the presence of %s could not be written", table_id, player)
 
@@ -177,11 +177,11 @@ class Attendance:
         while True:
             await asyncio.sleep(min(HEARTBEAT, self.settings.grace_seconds / 2))
             try:
-                await self.service.db(confirm, self.service.store, self.process)
+                await self.registry.db(confirm, self.registry.store, self.process)
                 watched = [
                     table_id
-                    for table_id in list(self.service.watchers)
-                    if (live := self.service.registry.get(table_id)) is not None and live.spec.is_private
+                    for table_id in list(self.registry.watchers)
+                    if (live := self.registry.get(table_id)) is not None and live.spec.is_private
                 ]
                 for table_id in set(self.elsewhere) - set(watched):
                     self.elsewhere.pop(table_id, None)
@@ -192,7 +192,7 @@ class Attendance:
                 await self.refresh(watched)
                 for table_id in watched:
                     if self.elsewhere.get(table_id, set()) != before[table_id]:
-                        self.service.hub.deliver_event_here(table_id, {"kind": "presence"})
+                        self.registry.hub.deliver_event_here(table_id, {"kind": "presence"})
                     await self._end_lapsed_graces(table_id)
             except asyncio.CancelledError:
                 raise
@@ -202,7 +202,7 @@ class Attendance:
     async def _end_lapsed_graces(self, table_id: str) -> None:
         """People away longer than the grace period with no clock running here (theirs ran
         in a process that died): a computer takes their seat."""
-        live = self.service.registry.get(table_id)
+        live = self.registry.get(table_id)
         if live is None or not self.has_company(live) or not live.started or live.game.is_over:
             return
         moment = now()
@@ -237,7 +237,7 @@ class Attendance:
             self._start_heartbeat()
             await self._write_count(live.id, player)
             await self.refresh([live.id])
-            await self.service.hub.signal(live.id, {"kind": "presence"})
+            await self.registry.hub.signal(live.id, {"kind": "presence"})
         seat = live.seat_of(player)
         if seat is not None and live.seats[seat].stand_in is not None:
             await self._set_stand_in(live.id, player, None)
@@ -250,7 +250,7 @@ class Attendance:
         if self.present[key] > 0:
             return
         del self.present[key]
-        live = self.service.registry.get(table_id)
+        live = self.registry.get(table_id)
         if live is None or not live.spec.is_private:
             return
         loop = asyncio.get_running_loop()
@@ -262,7 +262,7 @@ class Attendance:
 
     async def _went(self, table_id: str, player: str) -> None:
         await self._write_count(table_id, player)
-        await self.service.hub.signal(table_id, {"kind": "presence"})
+        await self.registry.hub.signal(table_id, {"kind": "presence"})
 
     def game_started(self, live: LiveTable) -> None:
         """The host started the game: the grace period of anyone absent starts now."""
@@ -303,7 +303,7 @@ class Attendance:
                 return None
             return Step(live.seq, "seat", seat, seat_data=replace(holder, stand_in=level))
 
-        await self.service.write(table_id, None, check)
+        await self.registry.write(table_id, None, check)
 
     # ----- the idle clock -----
 
@@ -323,15 +323,15 @@ class Attendance:
 
     async def _idle_clock(self, table_id: str, seq: int, seat: int) -> None:
         settings = self.settings
-        service = self.service
+        registry = self.registry
         try:
             await asyncio.sleep(settings.idle_warning_seconds)
-            live = service.registry.get(table_id)
+            live = registry.get(table_id)
             if live is None or live.seq != seq:
                 return
             left = max(0, round(settings.idle_move_seconds - settings.idle_warning_seconds))
             # Every process watching the table runs this clock: each warns its own people.
-            service.hub.deliver_event_here(table_id, {"kind": "idle_warning", "seat": seat, "seconds": left})
+            registry.hub.deliver_event_here(table_id, {"kind": "idle_warning", "seat": seat, "seconds": left})
             await asyncio.sleep(settings.idle_move_seconds - settings.idle_warning_seconds)
             await self._play_for(table_id, seq, seat)
         except asyncio.CancelledError:
@@ -345,17 +345,15 @@ class Attendance:
 
     async def _play_for(self, table_id: str, seq: int, seat: int) -> None:
         """The computer plays the one move the person at ``seat`` let time run out on."""
-        service = self.service
-        live = service.registry.get(table_id)
+        registry = self.registry
+        live = registry.get(table_id)
         if live is None or live.seq != seq:
             return
         deal = live.game.current
         assert deal is not None
         view = deal.view(seat)
         try:
-            decision = await service.decide_job(
-                BotSpec(STAND_IN_LEVEL, service.decision_seed(live, seat)), view, Priority.MOVE
-            )
+            decision = await self.work.decide(BotSpec(STAND_IN_LEVEL, decision_seed(live, seat)), view, Priority.MOVE)
             action = decision.action
         except PoolBusy:
             action = view.legal_actions[0]
@@ -365,7 +363,7 @@ class Attendance:
                 return None
             return Step(seq, "action", seat, action, played_by="idle")
 
-        await service.write(table_id, None, check)
+        await registry.write(table_id, None, check)
 
     async def close(self) -> None:
         tasks = [*self._grace.values(), *(task for _, task in self._idle.values()), *self._signals]

@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -64,8 +64,9 @@ class Commit:
 
 
 Listener = Callable[[Commit], Coroutine[Any, Any, None]]
-Follower = Callable[[LiveTable, Sequence[Step]], None]
-"""Told that a table moved on by ``steps`` (stored here, or read from the log)."""
+Follower = Callable[[LiveTable, Step], None]
+"""Told that a table moved on by a step (stored here, or read from the log), with the
+table just after it: several steps read at once are told one at a time."""
 
 
 @dataclass(eq=False)
@@ -176,11 +177,11 @@ class LiveTables:
         steps = await self.db(self.store.steps_since, live.id, live.seq)
         for step in steps:
             live.apply(step)
+            self._moved(live, step)
         if steps:
             # Whoever stored them published them; this process's connections may not have
             # heard (another hub, or a notification merged away): tell them here.
             self.hub.deliver_here(live.id, live.seq)
-            self._moved(live, steps)
         return len(steps)
 
     async def look(self, table_id: str, reading: Callable[[LiveTable], T]) -> T:
@@ -290,7 +291,7 @@ class LiveTables:
                 held.touched = self._now()
                 await self._book(live, step)
             await self.hub.publish(live.id, live.seq)
-            self._moved(live, [step])
+            self._moved(live, step)
             return step.seq + 1
         raise TableError("busy")
 
@@ -326,10 +327,10 @@ class LiveTables:
         except Exception:
             log.exception("table %s: its bookkeeping could not be booked", live.id)
 
-    def _moved(self, live: LiveTable, steps: Sequence[Step]) -> None:
+    def _moved(self, live: LiveTable, step: Step) -> None:
         for follower in self._followers:
             try:
-                follower(live, steps)
+                follower(live, step)
             except Exception:
                 log.exception("table %s: a follower failed", live.id)
 

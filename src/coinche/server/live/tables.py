@@ -32,7 +32,7 @@ import random
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from limits import RateLimitItemPerMinute
 from sqlalchemy.exc import IntegrityError
@@ -43,19 +43,16 @@ from ...engine.deal import Phase, View
 from ...engine.errors import IllegalAction
 from ...engine.rules import RuleSet
 from ...engine.wire import message_to_json
-from ..compute import jobs
 from ..compute.bot_pool import BotPool, BotSpec, PoolBusy, Priority
-from ..compute.jobs import Job, JobRefused, decision_job
-from ..compute.turns import TurnQueue
+from ..compute.work import Work
 from ..infra.config import Settings
-from ..infra.db import is_postgresql
 from ..infra.hub import Hub, LocalHub
 from ..infra.process_logs import instance_id
 from ..infra.rate_limits import RateLimits
 from ..infra.store import Database, Store, new_id
 from ..table.days import day_end
 from ..table.fair_deals import new_secret
-from ..table.live_table import Check, LiveTable, TableError
+from ..table.live_table import Check, LiveTable, TableError, decision_seed
 from ..table.spec import PlayedBy, Seat, Step, TableSpec
 from .presence import Attendance
 from .registry import Commit, LiveTables
@@ -106,10 +103,6 @@ def explanation_json(decision: Decision) -> dict[str, Any] | None:
     return data
 
 
-class JobFailed(Exception):
-    """A hint or an analysis failed on a worker (its error, as text)."""
-
-
 def seeded_id(seed: int | str, created: int, attempt: int) -> str:
     """A table's id under ``Settings.table_seed`` (tests): reproducible like its deals,
     which are dealt under its id (docs/dealing.md)."""
@@ -131,18 +124,14 @@ class BotTurn:
 
 
 class TableService:
-    def __init__(self, store: Store, pool: BotPool, settings: Settings, hub: Hub | None = None) -> None:
+    def __init__(
+        self, store: Store, pool: BotPool, settings: Settings, hub: Hub | None = None, hands_over: bool = True
+    ) -> None:
         self.store = store
         self.db = Database(store)
-        self.turns: TurnQueue | None = TurnQueue(store) if is_postgresql(store.engine) else None
-        """The computers' turns handed to the workers (PostgreSQL only)."""
-        self.hands_over = True
-        """Whether this service hands its computers' turns to live workers (a worker's own
-        service does not)."""
-        self._alive = False
-        self._alive_checked = -settings.workers_check
-        self._withdrawals: set[asyncio.Task[None]] = set()
-        """Jobs being withdrawn from the workers (their askers left)."""
+        self.work = Work.of(pool, self.db, settings, store, hands_over)
+        """Where hints, analyses and, on PostgreSQL with workers alive, the computers' turns
+        are computed (``hands_over``: a server; a worker computes its own)."""
         self.pool = pool
         self.settings = settings
         self.hub: Hub = hub or LocalHub()
@@ -164,7 +153,7 @@ class TableService:
         """The computers' turns being played at each table."""
         self.process = instance_id(settings.process_name)
         """This process among the servers sharing the database (its rows of presence)."""
-        self.attendance = Attendance(self)
+        self.attendance = Attendance(self.registry, self.work, self.process)
         self.rate_limits = RateLimits(self.db)
         """How often a player may do what is limited (quick messages; the pages' forms)."""
         self.abandon_hooks: list[AbandonHook] = []
@@ -259,11 +248,11 @@ class TableService:
         """The live table (``LiveTables.table``): None if there is none."""
         return await self.registry.table(table_id, at_least, fresh)
 
-    def _moved(self, live: LiveTable, steps: Sequence[Step]) -> None:
+    def _moved(self, live: LiveTable, step: Step) -> None:
         """The table moved on (a step stored here, or read from another's): its computers
         play if it is watched here, and who must play is timed; a deal dealt counted free
         deals, in the database: read them again."""
-        if live.spec.uses_free_deals and any(step.kind == "deal" for step in steps):
+        if live.spec.uses_free_deals and step.kind == "deal":
             for player in live.human_players:
                 self.forget_player(player)
         if self.watchers[live.id]:
@@ -470,7 +459,7 @@ class TableService:
             self._check_turn(live, seat)
             deal = live.game.current
             assert deal is not None
-            return live, seat, deal.view(seat), BotSpec(HINT_BOT, seed=self.decision_seed(live, seat))
+            return live, seat, deal.view(seat), BotSpec(HINT_BOT, seed=decision_seed(live, seat))
 
         live, seat, view, spec = await self.registry.look(table_id, asked)
         key = (table_id, seat)
@@ -480,7 +469,7 @@ class TableService:
         try:
             if await self.rate_limits.hit(self._hint_rate, f"hints:{player}") is not None:
                 raise TableError("hint_limit")
-            decision = await self.decide_job(spec, view, Priority.HINT)
+            decision = await self.work.decide(spec, view, Priority.HINT)
         except PoolBusy:
             raise TableError("hint_limit") from None
         finally:
@@ -556,7 +545,7 @@ class TableService:
                 return
             started = loop.time()
             pause = self._pause(table_id, turn)
-            if await self._workers_alive() and await self._handed_over(live, turn, pause):
+            if await self.work.workers_alive() and await self._handed_over(live, turn, pause):
                 continue  # the table moved on: a worker's move (or anyone's)
             try:
                 decision = await self._decide(table_id, turn)
@@ -631,32 +620,18 @@ class TableService:
 
     # ----- computers' turns on worker processes (``worker.py``) -----
 
-    async def _workers_alive(self) -> bool:
-        """Whether a worker process serves this database (asked at most every
-        ``Settings.workers_check`` seconds); never on SQLite, nor in a worker itself."""
-        if self.turns is None or not self.hands_over:
-            return False
-        now = self._now()
-        if now - self._alive_checked >= self.settings.workers_check:
-            self._alive_checked = now
-            try:
-                self._alive = await self.db(self.turns.workers_alive) > 0
-            except Exception:
-                log.exception("could not ask the database whether workers are alive")
-                self._alive = False
-        return self._alive
-
     async def _handed_over(self, live: LiveTable, turn: BotTurn, pause: float) -> bool:
         """Hand the turn to the workers and wait for the table to move on (True); False
         when it did not within the pause and ``Settings.worker_wait`` (or the workers all
         died): this process plays it then, and a late answer of a worker is dropped."""
-        assert self.turns is not None
+        turns = self.work.turns
+        assert turns is not None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + pause + self.settings.worker_wait
         sub = self.hub.subscribe(live.id)  # before the turn is queued: its move is not missed
         try:
             try:
-                await self.db(self.turns.hand_over, live.id, turn.seq, turn.seat, pause)
+                await self.db(turns.hand_over, live.id, turn.seq, turn.seat, pause)
             except Exception:
                 log.exception("table %s: could not hand step %s to the workers", live.id, turn.seq)
                 return False
@@ -669,83 +644,12 @@ class TableService:
                     await self.registry.table(live.id, fresh=True)
                 if live.seq != turn.seq:
                     return True
-                if not await self._workers_alive():
+                if not await self.work.workers_alive():
                     break
             log.warning("table %s: no worker played step %s in time; playing it here", live.id, turn.seq)
             return False
         finally:
             sub.close()
-
-    async def run_job(self, job: Job[T], priority: Priority = Priority.ANALYSIS) -> T:
-        """A job (``jobs.py``: a registered kind and its JSON arguments, never code) on a
-        worker when one is alive, else, or when none answers within
-        ``Settings.worker_wait`` or its answer is refused, in this process's pool
-        (``PoolBusy`` when it is full). ``JobFailed``: it failed on a worker."""
-        if await self._workers_alive():
-            answered = await self._remote(job, priority)
-            if answered:
-                return answered[0]
-        return await self._run_here(job, priority)
-
-    async def _run_here(self, job: Job[T], priority: Priority) -> T:
-        answer = await self.pool.run(job.kind.run, job.args, priority=priority)
-        return await asyncio.to_thread(job.kind.read, answer)
-
-    async def decide_job(self, spec: BotSpec, view: View, priority: Priority) -> Decision:
-        """A decision that is not a table's move (a hint, a stand-in's), as ``run_job``; a
-        worker's answer that is not one of the view's legal actions is refused, and the
-        decision taken here."""
-        job = decision_job(spec, view)
-        decision = await self.run_job(job, priority=priority)
-        if decision.action not in view.legal_actions:
-            log.warning("a decision job answered %s, not a legal action; deciding here", decision.action)
-            decision = await self._run_here(job, priority)
-        return decision
-
-    async def _remote(self, job: Job[T], priority: Priority) -> list[T]:
-        """``[answer]`` computed by a worker; ``[]`` when none answered in time, the job
-        could not be asked, a worker refused it (a kind it does not know) or its answer is
-        not of the job's kind (``jobs.read_answer``). A worker's failure is raised here
-        (``JobFailed``)."""
-        assert self.turns is not None
-        loop = asyncio.get_running_loop()
-        job_id = new_id(12)
-        name = job.kind.name
-        try:
-            arguments = await asyncio.to_thread(jobs.dumps, job.args)
-            await self.db(self.turns.submit, job_id, int(priority), name, arguments)
-        except Exception:
-            log.exception("could not ask the workers for a %s job", name)
-            return []
-        deadline = loop.time() + self.settings.worker_wait
-        pause = 0.01
-        try:
-            while loop.time() < deadline:
-                await asyncio.sleep(pause)
-                pause = min(0.25, pause * 1.5)
-                try:
-                    raw = await self.db(self.turns.answer, job_id)
-                    if raw is None:
-                        continue
-                    outcome, value = await asyncio.to_thread(jobs.read_answer, job.kind, raw)
-                except JobRefused as e:
-                    log.warning("%s job %s: the answer is refused (%s); computing it here", name, job_id, e)
-                    return []
-                if outcome == "ok":
-                    return [cast(T, value)]
-                if outcome == "refused":
-                    log.warning("%s job %s: a worker refused it (%s); computing it here", name, job_id, value)
-                    return []
-                raise JobFailed(str(value))
-        except asyncio.CancelledError:  # the asker left: nobody needs it any more
-            task = loop.create_task(self.db(self.turns.withdraw, job_id))
-            self._withdrawals.add(task)
-            task.add_done_callback(self._withdrawals.discard)
-            raise
-        log.warning("no worker answered a %s job in time; computing it here", name)
-        with contextlib.suppress(Exception):
-            await self.db(self.turns.withdraw, job_id)
-        return []
 
     async def play_turn(self, table_id: str, seq: int, seat: int, wait: float) -> bool:
         """A worker's part (``worker.py``): decide the computer's move at step ``seq`` of
@@ -788,15 +692,10 @@ class TableService:
     def _bot_spec(self, live: LiveTable, seat: int) -> BotSpec:
         holder = live.seats[seat]
         level = holder.stand_in or holder.level or "confirmed"
-        seed = self.decision_seed(live, seat)
+        seed = decision_seed(live, seat)
         if level == "adaptive" and live.tracker is not None:
             return BotSpec(level, seed, (("level", live.tracker.level), ("human_seat", live.human_seat)))
         return BotSpec(level, seed)
-
-    @staticmethod
-    def decision_seed(live: LiveTable, seat: int) -> int:
-        """Decisions are reproducible: the table's seed, the step and the seat."""
-        return (live.spec.seed * 1_000_003 + live.seq * 4 + seat) % (1 << 62)
 
     # ----- the deal review -----
 

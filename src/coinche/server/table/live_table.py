@@ -44,6 +44,11 @@ def game_result(game: Game) -> dict[str, Any]:
     return {"totals": [totals[0], totals[1]], "winner": game.winner}
 
 
+def decision_seed(live: LiveTable, seat: int) -> int:
+    """Decisions are reproducible: the table's seed, the step and the seat."""
+    return (live.spec.seed * 1_000_003 + live.seq * 4 + seat) % (1 << 62)
+
+
 @dataclass(eq=False)
 class LiveTable:
     """A table's state after the steps of its log it has read (``seq`` of them)."""

@@ -36,6 +36,7 @@ from . import (
     verify_page,
 )
 from .drain import Drain, HealthMiddleware
+from .feed import StateFeed
 from .forms import client_left
 from .pages import WEB, VisitorMiddleware, page
 from .security import NulFreeAddresses, SecurityHeaders, secured
@@ -54,6 +55,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         services = await start_services(settings, store, hub)
         app.state.service = services.tables
+        app.state.feed = StateFeed(services.tables)
         app.state.daily = services.daily
         app.state.history = services.history
         services.daily.start_keeping_ahead()

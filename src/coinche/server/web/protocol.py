@@ -441,10 +441,23 @@ def state_message(
         "challenge": live.spec.challenge,
         "max_deals": live.spec.max_deals,
         "result_lines": [i18n.render(lang, m) for m in result.lines] if result is not None else [],
-        "can_continue": not live.spec.uses_free_deals or free_left is None or free_left > 0,
+        "can_continue": can_continue(live.spec.uses_free_deals, free_left),
         "dealt_by": dealt_by_json(lang, live, seat, names),
         "played_for_you": played_for_json(lang, live, seat) if started else None,
     }
+
+
+def can_continue(uses_free_deals: bool, free_left: int | None) -> bool:
+    """Whether the player may ask for the next deal: a table that counts no free deals, a
+    player with no limit (an account), or free deals left."""
+    return not uses_free_deals or free_left is None or free_left > 0
+
+
+def with_free_deals(message: dict[str, Any], free_left: int | None) -> dict[str, Any]:
+    """A state of a table that counts free deals, rendered for the seat, with the player's
+    own count (a copy: the state may be shared)."""
+    table = {**message["table"], "free_deals_left": free_left}
+    return {**message, "table": table, "can_continue": can_continue(True, free_left)}
 
 
 def event_message(

@@ -1,9 +1,11 @@
 """One player's WebSocket at a table (docs/protocol.md): it holds no table object.
 
-Three tasks share a connection: the reader turns frames into requests to the table
-service and queues their answers; the watcher waits on the hub for the table's new steps
-and queues the seat's states of the steps it has not sent (read from the service, which
-catches up from the log when it is behind); the sender writes the queue to the socket.
+Four tasks share a connection: the reader turns frames into requests to the table
+service and queues their answers; the follower queues the seat's state of each new step,
+as the feed (``feed.py``) rendered it once for this process; the watcher waits on the hub
+for the table's passing events, and for steps another process stored (it has the registry
+read them from the log, once for every socket here: the feed then hands their states); the
+sender writes the queue to the socket.
 The queue is bounded: a client that does not read is closed (1008), not buffered forever.
 When the server drains (SIGTERM, ``drain``), the sender says ``restarting`` after what was
 queued, and the connection closes with 4012: the client connects again at once.
@@ -29,6 +31,7 @@ from ..infra.log_limits import RefusalLog
 from ..live.tables import TableService
 from ..table.live_table import LiveTable, TableError
 from .drain import CLOSE_RESTARTING, drain_of, restarting_frame
+from .feed import StateFeed, Watch
 from .pages import account_of, lang_of, player_in_session, service_of
 from .protocol import (
     ActionRequest,
@@ -46,6 +49,7 @@ from .protocol import (
     hint_message,
     read_request,
     state_message,
+    with_free_deals,
 )
 from .security import origin_allowed
 
@@ -127,6 +131,8 @@ class TableSession:
         self.restarting = False
         self.answering = False
         """The reader is answering a request (the drain lets it finish)."""
+        self.counts_free_deals = False
+        """The table counts free deals: each state shows the player's count."""
 
     def queue(self, message: dict[str, Any]) -> None:
         try:
@@ -135,6 +141,14 @@ class TableSession:
             raise SlowConsumer from None
 
     async def run(self, since: int | None) -> None:
+        feed: StateFeed = self.ws.app.state.feed
+        watch = feed.watch(self.table_id, self.player, self.lang)  # first: no step is missed
+        try:
+            await self._run(since, watch)
+        finally:
+            feed.unwatch(watch)
+
+    async def _run(self, since: int | None, watch: Watch) -> None:
         service = self.service
         async with service.hub.subscribe(self.table_id) as subscription:
             # Read the table once subscribed (a step stored in between is not missed), and
@@ -152,6 +166,7 @@ class TableSession:
                 seat = live.seat_of(self.player)
                 if seat is None:
                     raise _Close(CLOSE_NOT_SEATED, "no seat")
+                self.counts_free_deals = live.spec.uses_free_deals
                 free_left = await service.free_deals_left(self.player)
                 messages = self.states(live, seat, since, free_left)
                 resumed = since is not None and not (messages and messages[0]["full"])
@@ -161,7 +176,13 @@ class TableSession:
                 self.sent = live.seq
                 async with anyio.create_task_group() as group:
                     self.scope = group.cancel_scope
-                    for part in (self._send, self._read, lambda: self._watch(subscription)):
+                    parts = (
+                        self._send,
+                        self._read,
+                        lambda: self._watch(subscription, watch),
+                        lambda: self._follow(watch),
+                    )
+                    for part in parts:
                         group.start_soon(self._guard, part, group.cancel_scope)
             except _Close as e:
                 self.closing = (e.code, e.reason)
@@ -232,24 +253,48 @@ class TableSession:
         presence = self.service.attendance.presence
         return states_since(live, seat, since, self.lang, free_left, self.settings.replay_limit, presence)
 
-    async def _watch(self, subscription: Subscription) -> None:
-        """Queue the states of the table's new steps, in order, none twice, none missed,
-        and what the table's passing events say (who came or went, a quick message...)."""
+    async def _follow(self, watch: Watch) -> None:
+        """Queue the seat's state of each new step, in order, none twice, none missed (the
+        feed's; those the first states covered are skipped)."""
+        while True:
+            seq, message = await watch.get()
+            if watch.full:
+                raise SlowConsumer
+            if seq <= self.sent:
+                continue
+            if message is None:
+                await self._no_seat()
+                return
+            if self.counts_free_deals:  # the player's own count (the feed renders for the seat)
+                message = with_free_deals(message, await self.service.free_deals_left(self.player))
+            self.queue(message)
+            self.sent = seq
+
+    async def _no_seat(self) -> None:
+        """The player holds no seat at the table any more: the connection closes."""
+        if self.as_guest and await self._guest_retired():
+            raise _Close(CLOSE_RESTARTING, "retired")  # its account took the seat: come back as it
+        raise _Close(CLOSE_NOT_SEATED, "no seat")
+
+    async def _watch(self, subscription: Subscription, watch: Watch) -> None:
+        """Have the registry read the steps another process stored (the feed then hands
+        their states), and queue what the table's passing events say (who came or went, a
+        quick message...)."""
         while True:
             seq, events = await subscription.wait()
-            if seq > self.sent:
+            if seq > max(self.sent, watch.latest):
                 live = await self.service.table(self.table_id, at_least=seq)
                 if live is None:
                     raise _Close(CLOSE_NOT_SEATED, "table gone")
-                seat = live.seat_of(self.player)
-                if seat is None and self.as_guest and await self._guest_retired():
-                    raise _Close(CLOSE_RESTARTING, "retired")  # its account took the seat: come back as it
-                if seat is None:
-                    raise _Close(CLOSE_NOT_SEATED, "no seat")
-                free_left = await self.service.free_deals_left(self.player)
-                for m in self.states(live, seat, self.sent, free_left):
-                    self.queue(m)
-                self.sent = live.seq
+                if live.seq > max(self.sent, watch.latest):  # read back whole: the feed had none of it
+                    seat = live.seat_of(self.player)
+                    if seat is None:
+                        await self._no_seat()
+                        return
+                    free_left = await self.service.free_deals_left(self.player)
+                    for m in self.states(live, seat, self.sent, free_left):
+                        self.queue(m)
+                    self.sent = live.seq
             if self.as_guest and any(e.get("kind") == RETIRED and e.get("player") == self.player for e in events):
                 # The guest is an account now: its browser comes back with the account's
                 # session, a copy of the guest's cookie is refused (4404).
