@@ -121,7 +121,6 @@ def table_id(page: Page) -> str:
 # ----- 1. out of free deals: sign up from the summary, the same table goes on -----
 
 
-@pytest.mark.slow
 def test_sign_up_from_the_summary_and_the_same_table_goes_on(site: Site, make_page: Callable[..., Page]) -> None:
     page = make_page(site.base)
     table = start_solo(page, profile="classic", target=1500)  # three deals stay below it (1000 was reached once)

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from browser_helpers import SCREENSHOT_TIMEOUT_MS
 from playwright.sync_api import Page, expect
 from table_driver import Table
@@ -19,7 +18,6 @@ from coinche.server.features.daily import DEALS
 PASSWORD = "correct horse battery"
 
 
-@pytest.mark.slow
 def test_a_guest_plays_the_day_s_four_deals(server: str, make_page: Callable[..., Page]) -> None:
     page = make_page(server)
     page.goto(f"{server}/defi")
@@ -88,7 +86,6 @@ def deal_records(page: Page) -> list[dict[str, Any]]:
     return out
 
 
-@pytest.mark.slow
 def test_two_accounts_same_deals_same_moves_ranking_comparison_and_par(
     server_factory: Any, tmp_path: Path, make_page: Callable[..., Page]
 ) -> None:

@@ -137,7 +137,6 @@ def play_until(tables: list[Table], done: Callable[[], bool], timeout: float = 9
     return acts
 
 
-@pytest.mark.slow
 def test_three_friends_and_a_computer_play_a_deal_and_one_comes_back(people: People) -> None:
     host = people.new()
     code = host_table(host, "Hote")
@@ -227,7 +226,6 @@ def test_three_friends_and_a_computer_play_a_deal_and_one_comes_back(people: Peo
         assert not t.page.js_errors, t.page.js_errors  # type: ignore[attr-defined]
 
 
-@pytest.mark.slow
 def test_four_friends_play_a_deal_and_a_fifth_finds_the_table_full(people: People) -> None:
     host = people.new()
     code = host_table(host, "Hotesse")
@@ -267,7 +265,6 @@ def test_four_friends_play_a_deal_and_a_fifth_finds_the_table_full(people: Peopl
         assert not t.page.js_errors, t.page.js_errors  # type: ignore[attr-defined]
 
 
-@pytest.mark.slow
 def test_an_idle_player_is_warned_then_the_computer_plays_for_them(
     browser: Browser, server_factory: Callable[..., Any], tmp_path: Path
 ) -> None:
@@ -307,7 +304,6 @@ def test_an_idle_player_is_warned_then_the_computer_plays_for_them(
             people.close()
 
 
-@pytest.mark.slow
 def test_one_friends_next_deal_leaves_the_others_summary_open_and_says_who_went_on(
     people: People, tmp_path: Path
 ) -> None:
@@ -350,7 +346,6 @@ def card_names(table: Table) -> list[str]:
     return [table.name_of(card) for card in table.hand().all()]
 
 
-@pytest.mark.slow
 def test_a_crash_loses_nothing_and_every_page_comes_back_by_itself(browser: Browser, tmp_path: Path) -> None:
     """Issue 17, item 5: four people mid-deal, the server killed (SIGKILL) and started
     again on the same port and database: each page says it is reconnecting, comes back by

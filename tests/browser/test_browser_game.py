@@ -47,7 +47,6 @@ def check_score_chart(page: Page, deals: int) -> None:
     assert_accessible(page)
 
 
-@pytest.mark.slow
 def test_a_whole_game_to_its_end(generous_server: str, make_page: Callable[..., Page]) -> None:
     page = make_page(generous_server, viewport={"width": 1366, "height": 768})
     table = start_solo(page, profile="online", target=501)

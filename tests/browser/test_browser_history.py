@@ -45,7 +45,6 @@ def cards_of(steps: list[dict[str, Any]]) -> list[Any]:
     return [(s["kind"], s.get("trick")) for s in steps]
 
 
-@pytest.mark.slow
 def test_history_replay_download_and_upload(base: str, make_page: Callable[..., Page], tmp_path: Path) -> None:
     page = make_page(base)
     page.goto("/inscription")

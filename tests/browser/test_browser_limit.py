@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import Page, expect
 from table_driver import start_solo
 
 FREE_DEALS = 3
 
 
-@pytest.mark.slow
 def test_three_free_deals_then_an_account(page: Page) -> None:
     table = start_solo(page, profile="classic", target=3000)
     for n in range(1, 4 * FREE_DEALS):  # a void deal (everybody passed) comes back

@@ -82,7 +82,6 @@ def roomy_server(server_factory: Any, tmp_path_factory: pytest.TempPathFactory) 
         yield base
 
 
-@pytest.mark.slow
 def test_focus_goes_to_the_hand_after_a_declaration(make_page: Any, roomy_server: str) -> None:
     page = make_page(roomy_server)
     same_count_after_declaring(page)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from browser_helpers import LIVE_RECORDER, SCREENSHOT_TIMEOUT_MS, new_page
 from playwright.sync_api import Browser, Page, expect
 from test_browser_friends import TABLE_URL, host_table
@@ -51,7 +50,6 @@ def check_width(page: Page, name: str) -> str | None:
     return None
 
 
-@pytest.mark.slow
 def test_no_page_scrolls_sideways_on_a_phone(browser: Browser, server: str) -> None:
     page = phone_page(browser, server)
     wide: list[str | None] = []

@@ -10,14 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from accessibility import assert_accessible, assert_no_horizontal_scroll
 from browser_helpers import SCREENSHOT_TIMEOUT_MS
 from playwright.sync_api import Page, expect
 from table_driver import ARTIFACTS, start_solo
 
 
-@pytest.mark.slow
 def test_the_review_steps_through_the_deal_and_shows_the_solvers_table(page: Page, tmp_path: Path) -> None:
     table = start_solo(page, profile="classic", target=700)
     played = table.play_deal(bid=True)

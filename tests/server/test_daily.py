@@ -142,7 +142,6 @@ def test_the_commitment_comes_before_the_day_and_the_seed_after(make_client: Any
 
 
 @pytest.mark.both_databases
-@pytest.mark.slow
 def test_same_actions_same_deals_same_computer_moves_and_one_attempt(make_client: Any, database_url: str) -> None:
     # The site's computers (the expert), and two applications on one database: the second
     # account's computers think in other processes than the first's (on PostgreSQL, in a

@@ -104,7 +104,6 @@ def test_four_people_on_two_servers_behind_nginx_survive_a_killed_server(tmp_pat
         assert "Traceback" not in text, text
 
 
-@pytest.mark.slow
 def test_a_drained_server_is_a_short_reconnection_through_nginx(tmp_path: Path, cluster_url: str) -> None:
     """A guest's table open in two pages, spread by nginx over the two servers (a worker
     plays its computers); one server
