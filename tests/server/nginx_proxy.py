@@ -36,8 +36,9 @@ class NginxProxy:
         conf = DEPLOY.read_text("utf-8")
         servers = "".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=2s;\n" for p in upstreams)
         conf, n = re.subn(r"(?m)^        server 127\.0\.0\.1:\d+ [^\n]*\n", "", conf)
-        assert n == 2, "deploy/nginx.conf: two upstream servers expected"
+        assert n == 4, "deploy/nginx.conf: two upstreams of two servers expected"
         conf = conf.replace("    upstream coinche {\n", "    upstream coinche {\n" + servers)
+        conf = re.sub(r"(    upstream coinche_tables \{\n[^\n]*\n[^\n]*\n)", lambda m: m[1] + servers, conf)
         conf = conf.replace("listen 127.0.0.1:8000;", f"listen 127.0.0.1:{self.port};")
         conf = conf.replace("worker_processes auto;", "worker_processes 1;")
         self.conf = folder / "nginx.conf"

@@ -12,6 +12,8 @@ import json
 import random
 import signal
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +47,14 @@ def cluster_url(postgres: PostgresCluster) -> str:
     return postgres.new_database()
 
 
+def probe(proxy: NginxProxy, path: str) -> list[str]:
+    """The upstream nginx chose for ``path`` (an HTTP request, logged at once; a table
+    socket's address answers it 404)."""
+    with contextlib.suppress(urllib.error.HTTPError):
+        urllib.request.urlopen(proxy.base + path, timeout=10).close()
+    return proxy.upstreams_of(f"GET {path} ")
+
+
 def test_four_people_on_two_servers_behind_nginx_survive_a_killed_server(tmp_path: Path, cluster_url: str) -> None:
     url = cluster_url
     rng = random.Random(19)
@@ -65,13 +75,15 @@ def test_four_people_on_two_servers_behind_nginx_survive_a_killed_server(tmp_pat
         states = play(sockets, states, rng, in_the_play)  # type: ignore[arg-type]
         before = states
 
-        # One server dies in the middle of the deal: its people come back through nginx.
-        killed = servers[0]
+        # The table's server dies in the middle of the deal: its people come back through
+        # nginx, to the other server, which reads the table from the log. (nginx sends a
+        # table's sockets to one server: an HTTP request to the socket's address says which.)
+        (holder,) = set(probe(proxy, f"/ws/table/{table_id}"))
+        killed = next(s for s in servers if holder == f"127.0.0.1:{s.port}")
         assert killed.stop(signal.SIGKILL) == -signal.SIGKILL
         dead = f"127.0.0.1:{killed.port}"
         cut = [n for n, ws in enumerate(sockets) if closed(ws)]
-        # nginx had spread the four over both servers (round robin, no stickiness).
-        assert 0 < len(cut) < 4, cut
+        assert cut == [0, 1, 2, 3], cut
         for n, ws in enumerate(sockets):
             if n in cut:
                 ws.close()
@@ -86,7 +98,7 @@ def test_four_people_on_two_servers_behind_nginx_survive_a_killed_server(tmp_pat
         for ws in sockets:
             ws.close()
     first = proxy.upstreams_of(f"/ws/table/{table_id} ")
-    assert len(first) == 4 and len(set(first)) == 2, first  # logged as each connection ended
+    assert len(first) == 5 and set(first) == {dead}, first  # the probe, then each connection as it ended
     again = proxy.upstreams_of(f"/ws/table/{table_id}?since=")  # a refused try, then the live one
     assert len(again) == len(cut) and all(w.split(", ")[-1] != dead for w in again), again
 
@@ -105,11 +117,10 @@ def test_four_people_on_two_servers_behind_nginx_survive_a_killed_server(tmp_pat
 
 
 def test_a_drained_server_is_a_short_reconnection_through_nginx(tmp_path: Path, cluster_url: str) -> None:
-    """A guest's table open in two pages, spread by nginx over the two servers (a worker
-    plays its computers); one server
-    gets SIGTERM: its page is told ``restarting`` and closed with 4012, reconnects at once
-    through nginx to the other server with the last seq it had, misses nothing, and the
-    game goes on."""
+    """A guest's table open in two pages, both on the server nginx sends the table's sockets
+    to (a worker plays its computers); that server gets SIGTERM: its pages are told
+    ``restarting`` and closed with 4012, one reconnects at once through nginx to the other
+    server with the last seq it had, misses nothing, and the game goes on."""
     url = cluster_url
     rng = random.Random(7)
     with contextlib.ExitStack() as stack:
@@ -122,7 +133,8 @@ def test_a_drained_server_is_a_short_reconnection_through_nginx(tmp_path: Path, 
         pages = [stack.enter_context(proxy.connect(table_id, cookie)) for _ in range(2)]
         states = [ws_until_my_move(ws) for ws in pages]
         assert states[0]["seq"] == states[1]["seq"]
-        draining = servers[0]
+        (holder,) = set(probe(proxy, f"/ws/table/{table_id}"))
+        draining = next(s for s in servers if holder == f"127.0.0.1:{s.port}")
         draining.proc.send_signal(signal.SIGTERM)
         told = None
         for n, ws in enumerate(pages):

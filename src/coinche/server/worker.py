@@ -2,7 +2,7 @@
 another, through PostgreSQL alone (``turns.py``).
 
 A worker has its own pool of bot processes and a table service on the same database, with
-the hooks a server has (the daily challenge's results, the history, the ratings) and the
+the listeners a server has (the daily challenge's results, the history, the ratings) and the
 PostgreSQL hub: it reads a claimed turn's table fresh from the log, decides in its pool with
 the bot and seed the server would use (``TableService._bot_spec``: the table's seed, the
 step and the seat), waits for the display pause, and stores the move through the one write

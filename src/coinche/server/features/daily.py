@@ -513,7 +513,7 @@ def day_hands(day_seed: bytes, day: str, number: int) -> tuple[CardSet, ...]:
 
 
 class DailyChallenge:
-    """The daily challenge on a table service (hooked to it: it records the results)."""
+    """The daily challenge on a table service (a listener of its commits: it records the results)."""
 
     def __init__(self, tables: TableService) -> None:
         self.tables = tables

@@ -1,10 +1,11 @@
 """A player's history (issue 18): their finished games, newest first, and each game's deals.
 
-Listing never replays a table's log: a deal-over hook of the table service writes one row
+Listing never replays a table's log: a listener of the tables' commits writes one row
 of ``finished_deals`` per finished deal of any table (``deal_result``, the daily
 challenge's own figures), and the list reads ``tables``, ``table_players`` and those rows.
-The hook's insert ignores a row already there: the table service calls it again for every
-finished deal each time a table is read from the database.
+The listener's insert ignores a row already there: the registry tells it again of a
+finished deal whose bookkeeping was not booked (a crash in between) when the table is read
+from the database.
 
 The list is paged by keyset, never by OFFSET: a page is the 50 games finished before a
 cursor ``(finished_at, table_id)``, the last row of the page before: a range of the index
@@ -94,7 +95,7 @@ def parse_cursor(text: str) -> tuple[datetime, str] | None:
 
 
 class HistoryStore:
-    """The history's reads and the hook's write (blocking: run them on ``service.db``)."""
+    """The history's reads and the listener's write (blocking: run them on ``service.db``)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store

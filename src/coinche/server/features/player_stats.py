@@ -31,7 +31,7 @@ Who counts as what, from the table's log (docs/ratings.md says it for players):
   faced at the end, after the knob had settled on them; a level the measures do not know
   (a test's bot) counts as the confirmed one.
 
-Every update is idempotent: the hooks run again whenever a table is read back from the
+Every update is idempotent: the listeners are told again whenever a table is read back from the
 database, so each one inserts a guard row (``stats_deals``, ``rated_games``) in the same
 transaction as the counters and does nothing when the guard is already there.
 """
@@ -406,7 +406,7 @@ def ratings_of(store: Store, player_ids: Iterable[PlayerId]) -> dict[PlayerId, R
 
 
 class PlayerStats:
-    """The hooks on a table service, and the reads the pages make."""
+    """The listener of the tables' commits, and the reads the pages make."""
 
     def __init__(self, tables: TableService) -> None:
         self.tables = tables

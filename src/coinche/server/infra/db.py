@@ -99,10 +99,10 @@ class TableRow(Base):
     adaptive_start: Mapped[float | None] = mapped_column(Float, nullable=True)
     """Where an adaptive table's knob started (from the player's rating); None: 0.5."""
     deals_booked: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    """Its first N finished deals had their bookkeeping (the deal-over hooks: history,
+    """Its first N finished deals had their bookkeeping (the listeners of its commits: history,
     statistics, the daily challenge): reading the table runs it for the later ones only."""
     game_booked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    """The end of its game had its bookkeeping (the game-over hooks) too."""
+    """The end of its game had its bookkeeping (the listeners) too."""
 
 
 class TablePlayerRow(Base):
@@ -120,7 +120,7 @@ class TablePlayerRow(Base):
 
 
 class FinishedDealRow(Base):
-    """What a finished deal of a table gave, written by a deal-over hook (``history.py``):
+    """What a finished deal of a table gave, written by a listener of the commits (``history.py``):
     the history's pages list deals from these rows, never from the tables' logs."""
 
     __tablename__ = "finished_deals"

@@ -1,23 +1,22 @@
-"""The table service: tables as numbered event streams, and nothing of HTTP.
+"""The table service: what players, hosts and computers ask of a table, and nothing of HTTP.
 
 A table is its ``TableSpec`` (rules, seed, first dealer, first seats) and its log of steps
-in the database: the actions, the requests for the next deal, the changes of seat. The
-live state (``LiveTable``) is rebuilt from them and kept in memory while the table is in
-use. Every change goes through ``_store``: checked against the live state, written to the
-database as the next step, only then applied, then announced on the hub as
-``(table id, seq)``. Nobody holds a table object across a wait: connections subscribe to
-the hub by table id and ask the service for what they miss; the service catches a table
-up from the log whenever it is behind (another process stored a step), so a write that
-loses a race reads the winner's step and checks the request again.
+in the database: the actions, the requests for the next deal, the changes of seat. Each
+request is a check of the live table (``LiveTable``) that gives the step to store or
+refuses; the registry (``registry.py``) holds the live tables and stores the step through
+its one write path (written, then applied, then announced on the hub), reading the log
+and checking again when its copy was behind another process's steps. This service listens
+to the commits for the free deals a void deal gives back, and follows every step to start
+the computers' turns and time the person who must play.
 
 Computer seats play in ``_bot_turns`` while a table is watched: the decision is computed
 in the worker pool with the table unlocked, shown after the display pause, and stored only
 if the table has not moved on meanwhile. On PostgreSQL with a ``coinche worker`` alive the
 turn is handed to the workers instead (``turns.py``, ``worker.py``: the worker stores the
 move through this same write path and the hub brings it here), and so are hints and
-analyses (``run_job``); this process plays itself when no worker answers in time. Idle
-tables leave memory (``evict_idle``) and come back from the log on demand; looking a table
-up starts nothing.
+analyses (``work.py``); this process plays itself when no worker answers in time. Idle
+tables leave memory (``LiveTables.evict_idle``) and come back from the log on demand;
+looking a table up starts nothing.
 """
 
 from __future__ import annotations
@@ -40,7 +39,6 @@ from sqlalchemy.exc import IntegrityError
 from ...bots.base import Decision
 from ...engine.actions import Action
 from ...engine.deal import Phase, View
-from ...engine.errors import IllegalAction
 from ...engine.rules import RuleSet
 from ...engine.wire import message_to_json
 from ..compute.bot_pool import BotPool, BotSpec, PoolBusy, Priority
@@ -50,9 +48,10 @@ from ..infra.hub import Hub, LocalHub
 from ..infra.process_logs import instance_id
 from ..infra.rate_limits import RateLimits
 from ..infra.store import Database, Store, new_id
-from ..table.days import day_end
+from ..table import requests
 from ..table.fair_deals import new_secret
 from ..table.live_table import Check, LiveTable, TableError, decision_seed
+from ..table.requests import check_day, check_turn, request_key, seat_held
 from ..table.spec import PlayedBy, Seat, Step, TableSpec
 from .presence import Attendance
 from .registry import Commit, LiveTables
@@ -344,32 +343,14 @@ class TableService:
         """``player`` takes ``action`` at their seat; the table's seq after it.
         ``TableError`` (nothing changed) if they may not. A request already applied (same
         ``request_id``) is answered again, not applied again."""
-        key = f"{player}:{request_id}"
-
-        async def check(live: LiveTable) -> Step | None:
-            if key in live.requests:
-                return None
-            seat = self._seat(live, player)
-            self._check_turn(live, seat)
-            self._check_day(live)
-            game = live.game
-            if action not in game.legal_actions():
-                deal = game.current
-                assert deal is not None
-                try:
-                    deal.copy().apply(action)  # the engine says which rule it breaks
-                except IllegalAction as e:
-                    raise TableError("illegal", e.message, e.rule) from None
-                raise TableError("illegal")  # pragma: no cover - legal_actions and apply agree
-            return Step(live.seq, "action", seat, action, request_id=key)
-
-        return await self.write(table_id, key, check)
+        key = request_key(player, request_id)
+        return await self.write(table_id, key, requests.play(player, action, key, self.settings.clock()))
 
     async def next_deal(self, table_id: str, player: str, request_id: str) -> int:
         """Deal the next hand once the players have seen the last one's summary; the
         table's seq after it (nothing stored if another player asked first). Each player
         seated uses a free deal (accounts have no limit)."""
-        key = f"{player}:{request_id}"
+        key = request_key(player, request_id)
         charged: list[str] = []
         """The players a free deal was counted for by the last check (given back if its
         step is not the one stored)."""
@@ -382,13 +363,13 @@ class TableService:
             await give_back()  # checked again after a lost race: the last count goes back
             if key in live.requests:
                 return None
-            seat = self._seat(live, player)
+            seat = seat_held(live, player)
             game = live.game
             if game.is_over:
                 raise TableError("over")
             if not game.awaiting_deal:
                 return None  # already dealt (another click, another player)
-            self._check_day(live)
+            check_day(live, self.settings.clock())
             if not live.started and player != live.spec.host:
                 raise TableError("not_host")  # a friends' table starts when its host says
             if not live.spec.uses_free_deals:  # friends invited to a table, the daily challenge
@@ -455,8 +436,8 @@ class TableService:
         def asked(live: LiveTable) -> tuple[LiveTable, int, View, BotSpec]:
             if live.spec.challenge is not None:  # the same help for everyone: none
                 raise TableError("no_hints")
-            seat = self._seat(live, player)
-            self._check_turn(live, seat)
+            seat = seat_held(live, player)
+            check_turn(live, seat)
             deal = live.game.current
             assert deal is not None
             return live, seat, deal.view(seat), BotSpec(HINT_BOT, seed=decision_seed(live, seat))
@@ -481,31 +462,6 @@ class TableService:
         if live is None:
             raise TableError("gone")
         return live
-
-    @staticmethod
-    def _seat(live: LiveTable, player: str) -> int:
-        seat = live.seat_of(player)
-        if seat is None:
-            raise TableError("not_seated")
-        return seat
-
-    def _check_day(self, live: LiveTable) -> None:
-        """A daily challenge's table takes no move once its day is over (by the server's
-        clock): its seed is public then, and with it every hand."""
-        if live.spec.challenge is not None and self.settings.clock() >= day_end(live.spec.challenge):
-            raise TableError("challenge_over")
-
-    @staticmethod
-    def _check_turn(live: LiveTable, seat: int) -> None:
-        game = live.game
-        if game.is_over:
-            raise TableError("over")
-        if not live.started:
-            raise TableError("not_started")
-        if game.awaiting_deal:
-            raise TableError("waiting")
-        if game.to_move != seat:
-            raise TableError("not_your_turn")
 
     # ----- the one write path -----
 

@@ -31,7 +31,7 @@ LEVEL_KEYS: Final = frozenset({"adaptive", "beginner", "confirmed", "expert"})
 
 
 def history_of(request: Request) -> History:
-    """The history on the app's table service (made on first use, its hook registered)."""
+    """The history on the app's table service (made on first use, its listener registered)."""
     service = service_of(request)
     history: History | None = getattr(request.app.state, "history", None)
     if history is None or history.tables is not service:
@@ -151,7 +151,7 @@ async def game_page(request: Request) -> Response:
     game = await history.game(player, table_id)
     if game is None:
         raise HTTPException(404)
-    live = await service_of(request).table(table_id, fresh=True)  # its hooks fill in any deal missed
+    live = await service_of(request).table(table_id, fresh=True)  # its listeners fill in any deal missed
     if live is None:
         raise HTTPException(404)
     names = seat_names(lang, live.spec.rules.direction, game.seat)
