@@ -35,9 +35,13 @@ class Subscription:
     last call (notifications in between are merged: memory stays bounded whatever the
     rate) and the passing events since then (the last ``EVENTS_KEPT``)."""
 
-    def __init__(self, hub: Hub, table_id: str) -> None:
+    def __init__(self, hub: Hub, table_id: str, steps: bool = True, events: bool = True) -> None:
         self.hub = hub
         self.table_id = table_id
+        self.steps = steps
+        """Told of the table's new steps (a socket, which the feed hands its states, is not)."""
+        self.events = events
+        """Told of the table's passing events."""
         self.latest = -1
         self._seen = -1
         self._event = asyncio.Event()
@@ -46,6 +50,8 @@ class Subscription:
 
     def notify(self, seq: int) -> None:
         """Called on any thread (a hub may serve services on several event loops)."""
+        if not self.steps:
+            return
         try:
             here = asyncio.get_running_loop()
         except RuntimeError:
@@ -62,6 +68,8 @@ class Subscription:
 
     def notify_event(self, event: Event) -> None:
         """Called on any thread, like ``notify``."""
+        if not self.events:
+            return
         try:
             here = asyncio.get_running_loop()
         except RuntimeError:
@@ -105,8 +113,9 @@ class Hub:
         self._subscribers: defaultdict[str, set[Subscription]] = defaultdict(set)
         self._lock = threading.Lock()  # subscribers of several event loops may share a hub
 
-    def subscribe(self, table_id: str) -> Subscription:
-        sub = Subscription(self, table_id)
+    def subscribe(self, table_id: str, steps: bool = True, events: bool = True) -> Subscription:
+        """A subscription to the table's new steps and passing events (or one of them)."""
+        sub = Subscription(self, table_id, steps, events)
         with self._lock:
             self._subscribers[table_id].add(sub)
         return sub

@@ -55,7 +55,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         services = await start_services(settings, store, hub)
         app.state.service = services.tables
-        app.state.feed = StateFeed(services.tables)
+        app.state.feed = feed = StateFeed(services.tables)
         app.state.daily = services.daily
         app.state.history = services.history
         services.daily.start_keeping_ahead()
@@ -66,6 +66,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
             yield
         finally:
             app.state.accounts.close()
+            await feed.close()
             await services.close()
             store.close()
 

@@ -9,21 +9,36 @@ two steps behind gets the two states rendered when their steps came, never a rep
 game from its first step.
 
 A seat that no longer holds the socket's player gets ``None``: the socket closes.
+
+Steps another process stored arrive as a hub notification: the feed has one subscription
+per table watched here (the sockets' own subscriptions hear only the passing events), and
+has the registry read the log once for all the table's sockets; its catch-up hands the
+steps to the feed like the others. Should the registry have read the table back whole (it
+left memory), the feed had none of its steps: the sockets are told to ``RESYNC``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 from collections import defaultdict
 from typing import Any
 
+from ..infra.hub import Subscription
 from ..live.tables import TableService
 from ..table.live_table import LiveTable
 from ..table.spec import Step
 from .protocol import state_message
 
+log = logging.getLogger("coinche.feed")
+
 Rendered = tuple[int, dict[str, Any] | None]
-"""A step's seq and the seat's state after it (None: the player holds no seat any more)."""
+"""A step's seq and the seat's state after it (None: the player holds no seat any more;
+``RESYNC``: the steps up to seq were not rendered, the socket reads the table)."""
+
+RESYNC: dict[str, Any] = {"type": "resync"}
+"""Handed to the sockets of a table read back whole (compared by identity)."""
 
 
 class Watch:
@@ -63,12 +78,16 @@ class StateFeed:
     def __init__(self, service: TableService) -> None:
         self.service = service
         self._watches: defaultdict[str, set[Watch]] = defaultdict(set)
+        self._pumps: dict[str, asyncio.Task[None]] = {}
         service.registry.follow(self.moved)
 
     def watch(self, table_id: str, player: str, lang: str) -> Watch:
         """A new socket's watch: from now on it is handed every step's state."""
         watch = Watch(table_id, player, lang, self.service.settings.outbox_limit)
         self._watches[table_id].add(watch)
+        if table_id not in self._pumps:  # subscribed now: no step another process stores is missed
+            subscription = self.service.hub.subscribe(table_id, events=False)
+            self._pumps[table_id] = asyncio.get_running_loop().create_task(self._pump(table_id, subscription))
         return watch
 
     def unwatch(self, watch: Watch) -> None:
@@ -77,6 +96,36 @@ class StateFeed:
             watches.discard(watch)
             if not watches:
                 del self._watches[watch.table_id]
+                pump = self._pumps.pop(watch.table_id, None)
+                if pump is not None:
+                    pump.cancel()
+
+    async def _pump(self, table_id: str, subscription: Subscription) -> None:
+        """Have the registry read the steps other processes store (once for the table's
+        sockets here; its catch-up hands them to ``moved``)."""
+        with contextlib.closing(subscription):
+            while True:
+                seq, _ = await subscription.wait()
+                live = self.service.registry.get(table_id)
+                if live is not None and live.seq >= seq:
+                    continue  # stored here, or read already
+                try:
+                    live = await self.service.table(table_id, at_least=seq)
+                except Exception:  # the database failed: the next step, or a reconnection, reads it
+                    log.exception("table %s: its new steps could not be read", table_id)
+                    continue
+                if live is None:
+                    continue
+                for watch in list(self._watches.get(table_id, ())):
+                    if watch.latest < live.seq:  # read back whole: the feed rendered none of it
+                        watch.put((live.seq, RESYNC))
+
+    async def close(self) -> None:
+        pumps = list(self._pumps.values())
+        self._pumps.clear()
+        for pump in pumps:
+            pump.cancel()
+        await asyncio.gather(*pumps, return_exceptions=True)
 
     def moved(self, live: LiveTable, step: Step) -> None:
         """The registry's follower: ``live`` is the table just after ``step``."""

@@ -31,7 +31,7 @@ from ..infra.log_limits import RefusalLog
 from ..live.tables import TableService
 from ..table.live_table import LiveTable, TableError
 from .drain import CLOSE_RESTARTING, drain_of, restarting_frame
-from .feed import StateFeed, Watch
+from .feed import RESYNC, StateFeed, Watch
 from .pages import account_of, lang_of, player_in_session, service_of
 from .protocol import (
     ActionRequest,
@@ -150,8 +150,8 @@ class TableSession:
 
     async def _run(self, since: int | None, watch: Watch) -> None:
         service = self.service
-        async with service.hub.subscribe(self.table_id) as subscription:
-            # Read the table once subscribed (a step stored in between is not missed), and
+        async with service.hub.subscribe(self.table_id, steps=False) as subscription:
+            # Read the table once watched (a step stored in between is not missed), and
             # read its log (another process may have moved it on).
             live = await service.table(self.table_id, fresh=True)
             seat = live.seat_of(self.player) if live is not None else None
@@ -173,13 +173,13 @@ class TableSession:
                 self.queue(hello_message(live.seq, seat, resumed))
                 for m in messages:
                     self.queue(m)
-                self.sent = live.seq
+                self.sent = watch.latest = max(watch.latest, live.seq)
                 async with anyio.create_task_group() as group:
                     self.scope = group.cancel_scope
                     parts = (
                         self._send,
                         self._read,
-                        lambda: self._watch(subscription, watch),
+                        lambda: self._watch(subscription),
                         lambda: self._follow(watch),
                     )
                     for part in parts:
@@ -265,6 +265,17 @@ class TableSession:
             if message is None:
                 await self._no_seat()
                 return
+            if message is RESYNC:  # the table was read back whole: its states since ours
+                live = await self.service.table(self.table_id)
+                seat = live.seat_of(self.player) if live is not None else None
+                if live is None or seat is None:
+                    await self._no_seat()
+                    return
+                free_left = await self.service.free_deals_left(self.player)
+                for m in self.states(live, seat, self.sent, free_left):
+                    self.queue(m)
+                self.sent = live.seq
+                continue
             if self.counts_free_deals:  # the player's own count (the feed renders for the seat)
                 message = with_free_deals(message, await self.service.free_deals_left(self.player))
             self.queue(message)
@@ -276,25 +287,11 @@ class TableSession:
             raise _Close(CLOSE_RESTARTING, "retired")  # its account took the seat: come back as it
         raise _Close(CLOSE_NOT_SEATED, "no seat")
 
-    async def _watch(self, subscription: Subscription, watch: Watch) -> None:
-        """Have the registry read the steps another process stored (the feed then hands
-        their states), and queue what the table's passing events say (who came or went, a
-        quick message...)."""
+    async def _watch(self, subscription: Subscription) -> None:
+        """Queue what the table's passing events say (who came or went, a quick message...);
+        the steps come through the feed."""
         while True:
-            seq, events = await subscription.wait()
-            if seq > max(self.sent, watch.latest):
-                live = await self.service.table(self.table_id, at_least=seq)
-                if live is None:
-                    raise _Close(CLOSE_NOT_SEATED, "table gone")
-                if live.seq > max(self.sent, watch.latest):  # read back whole: the feed had none of it
-                    seat = live.seat_of(self.player)
-                    if seat is None:
-                        await self._no_seat()
-                        return
-                    free_left = await self.service.free_deals_left(self.player)
-                    for m in self.states(live, seat, self.sent, free_left):
-                        self.queue(m)
-                    self.sent = live.seq
+            _, events = await subscription.wait()
             if self.as_guest and any(e.get("kind") == RETIRED and e.get("player") == self.player for e in events):
                 # The guest is an account now: its browser comes back with the account's
                 # session, a copy of the guest's cookie is refused (4404).
