@@ -29,7 +29,9 @@ from ..infra.config import Settings
 from ..infra.hub import Subscription
 from ..infra.log_limits import RefusalLog
 from ..live.tables import TableService
+from ..table import requests
 from ..table.live_table import LiveTable, TableError
+from ..table.requests import request_key
 from .drain import CLOSE_RESTARTING, drain_of, restarting_frame
 from .feed import RESYNC, StateFeed, Watch
 from .pages import account_of, lang_of, player_in_session, service_of
@@ -353,8 +355,9 @@ class TableSession:
             request = read_request(text, data, self.settings.max_message_bytes)
             request_id = request.id
             if isinstance(request, ActionRequest):
-                seq = await service.act(self.table_id, self.player, request.action, request.id)
-                return ack_message(request.id, seq)
+                key = request_key(self.player, request.id)
+                check = requests.play(self.player, request.action, key, self.settings.clock())
+                return ack_message(request.id, await service.registry.write(self.table_id, key, check))
             if isinstance(request, NextDealRequest):
                 seq = await service.next_deal(self.table_id, self.player, request.id)
                 return ack_message(request.id, seq)
