@@ -209,7 +209,7 @@ def test_a_server_error_on_the_table_socket_shows_no_traceback(
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         state = Human(ws).until_my_move()
         log = list(live_table(client, table_id).game.log)
-        monkeypatch.setattr(service, "act", broken)
+        monkeypatch.setattr(service.registry, "write", broken)
         ws.send_json(request("action", action=state["game"]["deal"]["legal_actions"][0]))
         with pytest.raises(WebSocketDisconnect) as closed:
             for _ in range(10):

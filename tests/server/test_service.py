@@ -234,7 +234,7 @@ def test_a_service_that_missed_a_move_catches_up_before_it_accepts_one(tmp_path:
                     if copy.game.to_move != 2:
                         stale = copy
                     else:  # the computers went on past the state read here: B reads again later
-                        service_of(b).live.pop(table_id, None)
+                        service_of(b).registry.forget(table_id)
                 if to_move == 2 and not state["awaiting_next_deal"]:
                     if stale is not None:
                         break

@@ -52,6 +52,7 @@ def probe(proxy: NginxProxy, path: str) -> list[str]:
     socket's address answers it 404)."""
     with contextlib.suppress(urllib.error.HTTPError):
         urllib.request.urlopen(proxy.base + path, timeout=10).close()
+    wait_until(lambda: bool(proxy.upstreams_of(f"GET {path} ")), what="nginx's log line")  # written as it ends
     return proxy.upstreams_of(f"GET {path} ")
 
 

@@ -290,8 +290,8 @@ class LiveTables:
                 live.apply(step)
                 held.touched = self._now()
                 await self._book(live, step)
-            await self.hub.publish(live.id, live.seq)
-            self._moved(live, step)
+                self._moved(live, step)  # locked: the followers see the table at this step
+            await self.hub.publish(live.id, step.seq + 1)
             return step.seq + 1
         raise TableError("busy")
 
