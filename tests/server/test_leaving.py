@@ -18,8 +18,8 @@ from test_ratings import close, hand_update
 from coinche.server.features import friends
 from coinche.server.features.player_stats import Profile, game_plans
 from coinche.server.infra.db import TableRow
-from coinche.server.live.presence import STAND_IN_LEVEL
 from coinche.server.table.live_table import LiveTable, TableError
+from coinche.server.table.lobby import STAND_IN_LEVEL
 from coinche.server.table.ratings import NEW_PLAYER
 from coinche.server.table.spec import Seat
 

@@ -4,8 +4,8 @@ seats they want and computers hold the others.
 Everything here is a step of the table's log written through ``TableService.write``:
 taking a seat and freeing one (``seat`` steps), moving a player (``swap``), starting the
 game (the first ``deal`` step), leaving (the seat goes to a computer for the rest of the
-game). Each request is checked against the table as it is, in one function per request
-(``check_*``), so the rules of the lobby are read in one place.
+game). Each request is checked against the table as it is, in one pure function per
+request (``table/lobby.py``, ``check_*``), so the rules of the lobby are read in one place.
 
 The host controls the seats before the game and between deals, never during a deal; a
 friend who arrives late takes a computer's seat between deals, if the host allowed it.
@@ -21,16 +21,21 @@ from typing import Final
 from sqlalchemy.exc import IntegrityError
 
 from ...engine.rules import RuleSet
-from ..live.presence import STAND_IN_LEVEL
 from ..live.tables import TableService
 from ..table.live_table import LiveTable, TableError
+from ..table.lobby import (
+    FRIEND_LEVELS,
+    check_free,
+    check_leave,
+    check_level,
+    check_move,
+    check_take_seat,
+)
 from ..table.spec import Seat, Step, TableSpec
 
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
 """The characters of a table's code: no look-alikes (no 0/O, 1/I/L, U/V)."""
 CODE_LENGTH: Final = 6
-FRIEND_LEVELS: Final = ("beginner", "confirmed", "expert")
-"""The levels of the computers at a friends' table (the adaptive one follows one person)."""
 DEFAULT_LEVEL: Final = "confirmed"
 NAME_MAX: Final = 20
 NAME_PUNCTUATION: Final = frozenset(" -_'.")
@@ -92,115 +97,6 @@ async def find(service: TableService, code: str) -> LiveTable | None:
     """The friends' table of a code (as its log says now), None if there is none."""
     table_id = await service.db(service.store.table_by_code, code)
     return await service.table(table_id, fresh=True) if table_id is not None else None
-
-
-# ----- the checks: what each request stores, given the table as it is -----
-
-
-def _free_seats(live: LiveTable) -> list[int]:
-    return [i for i, holder in enumerate(live.seats) if holder.kind == "bot"]
-
-
-def seats_open(live: LiveTable) -> bool:
-    """Whether a newcomer may take a computer's seat now: before the game, or between
-    deals when the host allows it."""
-    game = live.game
-    if game.is_over:
-        return False
-    if not live.started:
-        return True
-    return live.spec.late_joins and game.awaiting_deal
-
-
-def check_take_seat(live: LiveTable, player: str, name: str, seat: int, guest: bool = False) -> Step | None:
-    """``player`` (named ``name``, a guest's name when ``guest``) sits at ``seat``, a
-    computer's; a seated player moves there (before the game only)."""
-    if not live.spec.is_private:
-        raise TableError("not_private")
-    if not 0 <= seat <= 3:
-        raise TableError("bad_seat")
-    current = live.seat_of(player)
-    if current == seat:
-        return None
-    if not _free_seats(live):
-        raise TableError("full")
-    if live.seats[seat].kind != "bot":
-        raise TableError("seat_taken")
-    if live.game.is_over:
-        raise TableError("over")
-    if current is not None:
-        if live.started:
-            raise TableError("in_progress")
-        return Step(live.seq, "swap", current, other_seat=seat)
-    if not seats_open(live):
-        raise TableError("in_progress")
-    return Step(live.seq, "seat", seat, seat_data=Seat("human", player=player, name=name, guest=guest))
-
-
-def _check_host(live: LiveTable, player: str) -> None:
-    if live.spec.host != player or live.seat_of(player) is None:
-        raise TableError("not_host")
-    if live.game.is_over:
-        raise TableError("over")
-    if not live.game.awaiting_deal:
-        raise TableError("in_progress")  # seats change before the game or between deals
-
-
-def check_move(live: LiveTable, player: str, seat: int, to: int) -> Step | None:
-    """The host moves whoever holds ``seat`` to ``to`` (the two exchange their seats)."""
-    _check_host(live, player)
-    if not (0 <= seat <= 3 and 0 <= to <= 3):
-        raise TableError("bad_seat")
-    if seat == to:
-        return None
-    return Step(live.seq, "swap", seat, other_seat=to)
-
-
-def check_level(live: LiveTable, player: str, seat: int, level: str) -> Step | None:
-    """The host sets the level of the computer at ``seat``."""
-    _check_host(live, player)
-    if not 0 <= seat <= 3:
-        raise TableError("bad_seat")
-    if level not in FRIEND_LEVELS:
-        raise TableError("bad_level")
-    holder = live.seats[seat]
-    if holder.kind != "bot":
-        raise TableError("seat_taken")
-    if holder.level == level:
-        return None
-    return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=level))
-
-
-def check_free(live: LiveTable, player: str, seat: int) -> Step | None:
-    """The host frees a person's seat: a computer holds it (the person may come back by
-    the link while seats are open). A person a computer stood in for (gone past the grace
-    period, not back) has gone: the new holder says so (``Seat.gone``, a leaver for the
-    ratings); one who was there has not."""
-    _check_host(live, player)
-    if not 0 <= seat <= 3:
-        raise TableError("bad_seat")
-    holder = live.seats[seat]
-    if holder.kind != "human":
-        return None
-    if holder.player == player:
-        raise TableError("not_host")  # the host does not free their own seat
-    gone = holder.player if live.started and holder.stand_in is not None else None
-    return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=live.spec.level, gone=gone))
-
-
-def check_leave(live: LiveTable, player: str) -> Step | None:
-    """``player`` leaves: before the game their seat goes back to a computer; during it a
-    computer plays it for the rest of the game. The host stays until the game starts."""
-    seat = live.seat_of(player)
-    if seat is None:
-        raise TableError("not_seated")
-    if live.game.is_over:
-        return None
-    if not live.started and player == live.spec.host:
-        raise TableError("host_stays")
-    if not live.started:
-        return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=live.spec.level))
-    return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=STAND_IN_LEVEL, gone=player))
 
 
 # ----- the requests -----

@@ -41,13 +41,12 @@ from ..compute.work import Work
 from ..infra.db import TablePresenceRow, now
 from ..infra.store import Store, _insert_ignoring_conflicts
 from ..table.live_table import LiveTable, decision_seed
+from ..table.lobby import STAND_IN_LEVEL
 from ..table.spec import Step
 from .registry import LiveTables
 
 log = logging.getLogger("coinche.presence")
 
-STAND_IN_LEVEL = "expert"
-"""The computer that plays for an absent person, or for a person who left the table."""
 
 SeatPresence = Literal["here", "away", "replaced", "computer"]
 

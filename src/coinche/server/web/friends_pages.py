@@ -19,9 +19,10 @@ from starlette.routing import BaseRoute, Route
 
 from ...engine.rules import OPTION_NAMES
 from ..features import friends
-from ..features.friends import FRIEND_LEVELS, clean_code, clean_person_name
+from ..features.friends import clean_code, clean_person_name
 from ..table import i18n
 from ..table.live_table import LiveTable, TableError
+from ..table.lobby import FRIEND_LEVELS, seats_open
 from ..table.seating import seat_positions
 from .account_pages import accounts_of, address_of, limits_of
 from .pages import ADDRESSES, account_of, lang_of, page, player_of, read_checked_form, service_of
@@ -172,7 +173,7 @@ def _invitation_page(
         profile=spec.rules.name,
         target=spec.rules.target,
         seats=seats,
-        open=friends.seats_open(live),
+        open=seats_open(live),
         full=all(holder.kind == "human" for holder in live.seats),
         started=live.started,
         over=live.game.is_over,

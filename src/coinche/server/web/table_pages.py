@@ -15,10 +15,11 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from ...engine.rules import OPTION_CHOICES, OPTION_NAMES, PROFILES, TARGET_RANGE, RulesError, RuleSet
 from ...engine.text import is_number, parse_number
-from ..features.friends import FRIEND_LEVELS, PHRASES
+from ..features.friends import PHRASES
 from ..live.tables import LEVELS
 from ..table import i18n
 from ..table.live_table import TableError
+from ..table.lobby import FRIEND_LEVELS
 from . import rules_pages
 from .account_pages import account_page, address_of, limits_of
 from .pages import ADDRESSES, lang_of, page, player_in_session, player_of, read_checked_form, service_of
