@@ -21,8 +21,11 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import defaultdict, deque
+from collections.abc import Callable
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 EVENTS_KEPT = 16
 """Passing events a subscriber keeps before it reads them (older ones are dropped)."""
@@ -50,16 +53,8 @@ class Subscription:
 
     def notify(self, seq: int) -> None:
         """Called on any thread (a hub may serve services on several event loops)."""
-        if not self.steps:
-            return
-        try:
-            here = asyncio.get_running_loop()
-        except RuntimeError:
-            here = None
-        if here is self._loop:
-            self._notify(seq)
-        else:
-            self._loop.call_soon_threadsafe(self._notify, seq)
+        if self.steps:
+            self._on_loop(self._notify, seq)
 
     def _notify(self, seq: int) -> None:
         if seq > self.latest:
@@ -68,16 +63,19 @@ class Subscription:
 
     def notify_event(self, event: Event) -> None:
         """Called on any thread, like ``notify``."""
-        if not self.events:
-            return
+        if self.events:
+            self._on_loop(self._notify_event, event)
+
+    def _on_loop(self, fn: Callable[[T], None], arg: T) -> None:
+        """``fn(arg)`` on the subscriber's event loop: now when called on it, else soon."""
         try:
             here = asyncio.get_running_loop()
         except RuntimeError:
             here = None
         if here is self._loop:
-            self._notify_event(event)
+            fn(arg)
         else:
-            self._loop.call_soon_threadsafe(self._notify_event, event)
+            self._loop.call_soon_threadsafe(fn, arg)
 
     def _notify_event(self, event: Event) -> None:
         self._events.append(event)

@@ -113,9 +113,6 @@ class LiveTables:
         held = self._held.get(table_id)
         return held.table if held is not None else None
 
-    def tables(self) -> list[LiveTable]:
-        return [held.table for held in self._held.values()]
-
     def forget(self, table_id: str) -> None:
         """Drop a table from memory: the next use reads it from the log again."""
         self._held.pop(table_id, None)
@@ -179,8 +176,9 @@ class LiveTables:
             live.apply(step)
             self._moved(live, step)
         if steps:
-            # Whoever stored them published them; this process's connections may not have
-            # heard (another hub, or a notification merged away): tell them here.
+            # Whoever stored them published them; this process's subscribers (the feed, a
+            # turn handed to the workers) may not have heard (another hub, or a notification
+            # merged away): tell them here.
             self.hub.deliver_here(live.id, live.seq)
         return len(steps)
 

@@ -164,9 +164,6 @@ class TableService:
         self.registry.follow(self._moved)
         self.registry.keep(self.thinking)
 
-    def _now(self) -> float:
-        return asyncio.get_running_loop().time()
-
     # ----- tables -----
 
     async def create_solo(self, player: str, rules: RuleSet, level: str) -> TableSpec:

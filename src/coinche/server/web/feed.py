@@ -64,13 +64,6 @@ class Watch:
     async def get(self) -> Rendered:
         return await self._queue.get()
 
-    def pending(self) -> list[Rendered]:
-        """What was handed here and not read yet (without waiting)."""
-        out = []
-        while not self._queue.empty():
-            out.append(self._queue.get_nowait())
-        return out
-
 
 class StateFeed:
     """The states of each table's watched seats, rendered once per step (see the module)."""

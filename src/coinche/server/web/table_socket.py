@@ -2,10 +2,9 @@
 
 Four tasks share a connection: the reader turns frames into requests to the table
 service and queues their answers; the follower queues the seat's state of each new step,
-as the feed (``feed.py``) rendered it once for this process; the watcher waits on the hub
-for the table's passing events, and for steps another process stored (it has the registry
-read them from the log, once for every socket here: the feed then hands their states); the
-sender writes the queue to the socket.
+as the feed (``feed.py``) rendered it once for this process (steps another process stored
+included: the feed has them read from the log); the watcher waits on the hub for the
+table's passing events; the sender writes the queue to the socket.
 The queue is bounded: a client that does not read is closed (1008), not buffered forever.
 When the server drains (SIGTERM, ``drain``), the sender says ``restarting`` after what was
 queued, and the connection closes with 4012: the client connects again at once.
@@ -129,7 +128,7 @@ class TableSession:
         self.closing: tuple[int, str] | None = None
         """How the socket is to be closed once the session ends (None: it closed itself)."""
         self.scope: anyio.CancelScope | None = None
-        """The connection's task group's, once its three tasks run."""
+        """The connection's task group's, once its four tasks run."""
         self.restarting = False
         self.answering = False
         """The reader is answering a request (the drain lets it finish)."""
@@ -169,8 +168,7 @@ class TableSession:
                 if seat is None:
                     raise _Close(CLOSE_NOT_SEATED, "no seat")
                 self.counts_free_deals = live.spec.uses_free_deals
-                free_left = await service.free_deals_left(self.player)
-                messages = self.states(live, seat, since, free_left)
+                messages = await self.states(live, seat, since)
                 resumed = since is not None and not (messages and messages[0]["full"])
                 self.queue(hello_message(live.seq, seat, resumed))
                 for m in messages:
@@ -250,8 +248,10 @@ class TableSession:
                 raise _Close(CLOSE_RESTARTING, "restarting")
             await self.ws.send_text(json.dumps(message, ensure_ascii=False))
 
-    def states(self, live: LiveTable, seat: int, since: int | None, free_left: int | None) -> list[dict[str, Any]]:
-        """The states a client that has the table up to ``since`` needs (``states_since``)."""
+    async def states(self, live: LiveTable, seat: int, since: int | None) -> list[dict[str, Any]]:
+        """The states a client that has the table up to ``since`` needs (``states_since``),
+        with the player's free deals left."""
+        free_left = await self.service.free_deals_left(self.player)
         presence = self.service.attendance.presence
         return states_since(live, seat, since, self.lang, free_left, self.settings.replay_limit, presence)
 
@@ -273,8 +273,7 @@ class TableSession:
                 if live is None or seat is None:
                     await self._no_seat()
                     return
-                free_left = await self.service.free_deals_left(self.player)
-                for m in self.states(live, seat, self.sent, free_left):
+                for m in await self.states(live, seat, self.sent):
                     self.queue(m)
                 self.sent = live.seq
                 continue
