@@ -51,6 +51,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from bench_server import HOST, START_TIMEOUT, Server, cpu_seconds, percentile, proc_status
+from coinche.server.web.protocol import apply_step
 from databases import add_database_args, database_url
 
 HTTP_TIMEOUT = 30.0
@@ -59,19 +60,18 @@ CSRF_FIELD = re.compile(r'name="csrf" value="([^"]+)"')
 PASSING = ("hello", "ack", "presence", "say", "notice")
 IDS = itertools.count(1)
 PROFILED = """
-import cProfile, signal, sys
+import atexit, cProfile, sys
 from coinche.cli import main
 profile = cProfile.Profile()
-def stop(*_):
+def stop():
     profile.disable()
     profile.dump_stats({path!r})
-    sys.exit(0)
-signal.signal(signal.SIGTERM, stop)  # uvicorn gives the signal back to this handler once it has stopped
+atexit.register(stop)  # the drain ends the process after SIGTERM: written as it exits
 sys.argv = ["coinche", *sys.argv[sys.argv.index("coinche.cli") + 1 :]]
 profile.enable()
 main()
 """
-"""The server under cProfile (``-m cProfile`` writes nothing: uvicorn ends by its signal)."""
+"""The server under cProfile (``-m cProfile`` writes nothing: the server ends by its signal)."""
 
 
 @dataclass
@@ -81,6 +81,8 @@ class Totals:
     deals: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     measuring: bool = False
+    received: int = 0
+    """Bytes of the table messages the people received while measuring (states, steps)."""
 
 
 class Person:
@@ -169,11 +171,27 @@ def ws_url(port: int, table_id: str) -> str:
     return f"ws://{HOST}:{port}/ws/table/{table_id}"
 
 
-async def next_state(ws: ClientConnection, timeout: float = HTTP_TIMEOUT) -> dict[str, Any]:
+STATES: dict[ClientConnection, dict[str, Any]] = {}
+"""Each connection's last state, which its next ``step`` changes (as a page keeps it)."""
+
+
+async def next_state(
+    ws: ClientConnection, timeout: float = HTTP_TIMEOUT, totals: Totals | None = None
+) -> dict[str, Any]:
+    """The next state of the table: a ``step`` applied to the connection's last state."""
     while True:
-        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
-        if message.get("type") not in PASSING:
-            return message
+        frame = await asyncio.wait_for(ws.recv(), timeout)
+        message: dict[str, Any] = json.loads(frame)
+        kind = message.get("type")
+        if kind in PASSING:
+            continue
+        if totals is not None and totals.measuring:
+            totals.received += len(frame.encode() if isinstance(frame, str) else frame)
+        if kind == "state":
+            STATES[ws] = message
+        elif kind == "step":
+            message = STATES[ws] = apply_step(STATES[ws], message)
+        return message
 
 
 @dataclass
@@ -198,7 +216,8 @@ async def person(
     move: asyncio.Task[None] | None = None
     while time.monotonic() < deadline[0]:
         try:
-            state = await next_state(ws, timeout=max(0.1, min(HTTP_TIMEOUT, deadline[0] - time.monotonic())))
+            timeout = max(0.1, min(HTTP_TIMEOUT, deadline[0] - time.monotonic()))
+            state = await next_state(ws, timeout, totals)
         except TimeoutError:
             break
         if state["type"] == "error":
@@ -412,6 +431,8 @@ async def run(args: argparse.Namespace, server: Site, label: str) -> dict[str, f
     )
     print(f"  tables made and seated: {ready[0]} in {open_seconds:.1f} s; next deals asked: {totals.deals}")
     print(f"  actions: {totals.actions} = {totals.actions / elapsed:.0f}/s (every call and card, all tables)")
+    per_action = totals.received / max(totals.actions, 1)
+    print(f"  sent to the people: {totals.received / elapsed / 1024:.0f} KiB/s, {per_action:.0f} bytes per action")
     if lat:
         print(
             f"  a move to its state at all four seats: p50 {percentile(lat, 0.5):.1f} ms, "

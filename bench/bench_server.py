@@ -52,6 +52,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from coinche.server.web.protocol import apply_step
+
 HOST = "127.0.0.1"
 START_TIMEOUT = 60.0
 HTTP_TIMEOUT = 30.0
@@ -242,11 +244,21 @@ IDS = itertools.count(1)
 """Request ids (docs/protocol.md): unique over the run."""
 
 
+STATES: dict[ClientConnection, dict[str, Any]] = {}
+"""Each connection's last state, which its next ``step`` changes (as a page keeps it)."""
+
+
 async def receive_state(ws: ClientConnection, timeout: float) -> dict[str, Any]:
-    """The next message that is not a ``hello`` or an ``ack`` (a state, an error)."""
+    """The next message that is not a ``hello`` or an ``ack`` (a state, an error); a
+    ``step`` as the state it makes of the connection's last one."""
     while True:
         message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
-        if message.get("type") not in ("hello", "ack"):
+        kind = message.get("type")
+        if kind == "state":
+            STATES[ws] = message
+        elif kind == "step":
+            message = STATES[ws] = apply_step(STATES[ws], message)
+        if kind not in ("hello", "ack"):
             return message
 
 

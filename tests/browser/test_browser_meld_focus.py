@@ -58,14 +58,21 @@ def same_count_after_declaring(page: Page) -> None:
         def from_server(message: str | bytes) -> None:
             if isinstance(message, str):
                 data = json.loads(message)
-                legal = (
-                    data.get("game", {}).get("deal", {}).get("legal_actions") if data.get("type") == "state" else None
-                )
+                # the legal actions of a state, or the change of a step that sets them
+                holder: Any = None
+                key: Any = None
+                if data.get("type") == "state" and data.get("game"):
+                    holder, key = data["game"]["deal"], "legal_actions"
+                elif data.get("type") == "step":
+                    for change in data["set"]:
+                        if change[0] == ["game", "deal", "legal_actions"]:
+                            holder, key = change, 1
+                legal = holder[key] if holder is not None else None
                 if legal:
                     if all("declare" in a for a in legal):
                         choices["n"] = len(legal)
                     elif choices["n"] and all("card" in a for a in legal):
-                        data["game"]["deal"]["legal_actions"] = legal[: choices["n"]]
+                        holder[key] = legal[: choices["n"]]
                         choices["n"] = 0
                         message = json.dumps(data)
             ws.send(message)

@@ -105,7 +105,7 @@ class Wire:
 
     def last_seq(self, link: Link) -> int:
         """The last seq the page received on ``link``."""
-        return max(m["seq"] for m in link.down if m["type"] == "state")
+        return max(m["seq"] for m in link.down if m["type"] in ("state", "step"))
 
 
 def is_card(frame: dict[str, Any]) -> bool:
@@ -113,11 +113,11 @@ def is_card(frame: dict[str, Any]) -> bool:
 
 
 def states_of(frames: list[dict[str, Any]], you: int, card: str) -> list[dict[str, Any]]:
-    """The states whose step is the player's playing ``card``."""
+    """The states and steps whose step is the player's playing ``card``."""
     return [
         m
         for m in frames
-        if m["type"] == "state"
+        if m["type"] in ("state", "step")
         and m.get("last")
         and m["last"]["seat"] == you
         and m["last"]["action"].get("card") == card
@@ -195,7 +195,7 @@ def run_cut_mid_deal(page: Page, lost: str) -> None:
         assert [a["seq"] for a in first_ack] == [acks[0]["seq"]]
     received = first.down + second.down
     assert len(states_of(received, you, card)) == 1
-    seqs = [m["seq"] for m in received if m["type"] == "state"]
+    seqs = [m["seq"] for m in received if m["type"] in ("state", "step")]
     assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), seqs
     assert not [m for m in received if m["type"] == "error"], [m for m in received if m["type"] == "error"]
     assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]

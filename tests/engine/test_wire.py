@@ -79,6 +79,26 @@ def test_views_round_trip_and_hide_other_hands(rules: RuleSet, seed: int, stop: 
         assert game_view_from_json(json.loads(json.dumps(game_view_to_json(gv)))) == gv
 
 
+@settings(max_examples=25, deadline=None)
+@given(rules=rulesets(), seed=st.integers(0, 2**32))
+def test_a_view_built_like_the_previous_one_is_the_same_json(rules: RuleSet, seed: int) -> None:
+    """A server builds each seat's view like the one of the step before (the parts that did
+    not change shared): the JSON is exactly the view's own, across deals and game ends."""
+    game = Game(rules.with_options({"target": 500}), seed=seed)
+    rng = random.Random(seed)
+    before = [(gv, game_view_to_json(gv)) for gv in (game.view(s) for s in range(4))]
+    while not game.is_over:
+        if game.awaiting_deal:
+            game.deal_next()
+        else:
+            game.apply(calm(game.legal_actions(), rng))
+        for seat in range(4):
+            gv = game.view(seat)
+            data = game_view_to_json(gv, before[seat])
+            assert data == game_view_to_json(gv)
+            before[seat] = (gv, data)
+
+
 def test_every_phase_and_result_round_trips() -> None:
     rng = random.Random(4)
     for profile in ("classic", "federation", "house", "online"):

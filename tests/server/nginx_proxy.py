@@ -81,19 +81,25 @@ class NginxProxy:
 
 
 class Recorded:
-    """A connection that keeps every message it received (the test checks them all)."""
+    """A connection that keeps every state it received, as a page does (the test checks
+    them all): a ``step`` is read as the state it makes of the last one (``state``: the
+    page's state when it connects again with ``since``)."""
 
-    def __init__(self, ws: ClientConnection, log: list[dict[str, Any]]) -> None:
+    def __init__(self, ws: ClientConnection, log: list[dict[str, Any]], state: dict[str, Any] | None = None) -> None:
         self.ws = ws
         self.log = log
+        self.coinche_state = state
 
     def recv(self, timeout: float | None = None) -> str:
         import json
 
+        from server_helpers import as_state
+
         text = self.ws.recv(timeout=timeout)
         assert isinstance(text, str)
-        self.log.append(json.loads(text))
-        return text
+        message = as_state(self, json.loads(text))
+        self.log.append(message)
+        return json.dumps(message)
 
     def send(self, text: str) -> None:
         self.ws.send(text)

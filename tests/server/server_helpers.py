@@ -38,6 +38,7 @@ from coinche.server.infra.config import Settings
 from coinche.server.live.tables import TableService
 from coinche.server.table import i18n
 from coinche.server.table.live_table import LiveTable
+from coinche.server.web.protocol import apply_step
 
 RECEIVE_TIMEOUT = float(os.environ.get("RECEIVE_TIMEOUT", "30"))
 """Seconds a test waits for one message before failing (never forever)."""
@@ -50,9 +51,10 @@ ALL_CARDS = [card_str(c) for c in range(32)]
 T = TypeVar("T")
 
 
-def raw_receive(ws: WebSocketTestSession, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
+def raw_receive(ws: WebSocketTestSession, timeout: float = RECEIVE_TIMEOUT, assemble: bool = True) -> dict[str, Any]:
     """The next message of a test WebSocket as JSON, failing after ``timeout`` seconds
-    (``WebSocketTestSession.receive`` alone would wait forever)."""
+    (``WebSocketTestSession.receive`` alone would wait forever); a ``step`` as the state it
+    makes (``as_state``) unless ``assemble`` is false."""
 
     async def get() -> Any:
         with anyio.fail_after(timeout):
@@ -62,7 +64,20 @@ def raw_receive(ws: WebSocketTestSession, timeout: float = RECEIVE_TIMEOUT) -> d
     ws._raise_on_close(message)
     data = json.loads(message["text"])
     assert isinstance(data, dict)
-    return data
+    return as_state(ws, data) if assemble else data
+
+
+def as_state(connection: Any, message: dict[str, Any]) -> dict[str, Any]:
+    """A ``step`` as the state it makes of the connection's last state (what a page does),
+    any other message as is: the tests read whole states. A step must follow that state."""
+    if message.get("type") == "state":
+        connection.coinche_state = message
+    elif message.get("type") == "step":
+        before = getattr(connection, "coinche_state", None)
+        assert before is not None, f"a step with no state before it: {message}"
+        assert message["seq"] == before["seq"] + 1, f"step {message['seq']} after state {before['seq']}"
+        connection.coinche_state = message = apply_step(before, message)
+    return message
 
 
 def receive(ws: WebSocketTestSession, timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
@@ -471,7 +486,7 @@ def ws_receive(ws: ClientConnection, timeout: float = RECEIVE_TIMEOUT) -> dict[s
         data = json.loads(ws.recv(timeout=timeout))
         assert isinstance(data, dict)
         if data.get("type") not in ("hello", "ack"):
-            return data
+            return as_state(ws, data)
     raise AssertionError("only hellos and acks")
 
 

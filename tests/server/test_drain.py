@@ -25,6 +25,7 @@ import pytest
 from server_helpers import (
     RECEIVE_TIMEOUT,
     ServerProcess,
+    as_state,
     call,
     choose,
     create_solo,
@@ -221,6 +222,7 @@ def test_sigterm_drains_and_another_process_resumes_from_since(tmp_path: Path) -
         assert get(first.port, "/readyz") == (200, "ready\n")
         table_id, cookie = first.new_guest_table("classic", 1000, "confirmed")
         seqs: list[int] = []
+        states: dict[int, dict[str, Any]] = {}
         with first.connect(table_id, cookie) as ws:
             state = ws_until_my_move(ws)
             for _ in range(4):  # a few steps of the table, each with its seq
@@ -230,13 +232,14 @@ def test_sigterm_drains_and_another_process_resumes_from_since(tmp_path: Path) -
                 else:
                     state = ws_until_my_move(ws, ws_act(ws, state, rng))
                 seqs.append(state["seq"])
+                states[state["seq"]] = state
             last = state["seq"]
             started = time.monotonic()
             first.proc.send_signal(signal.SIGTERM)
             messages, code = until_closed(ws)
         assert code == CLOSE_RESTARTING, (code, messages)
         assert messages[-1] == {"type": "restarting"}, messages
-        assert all(m["type"] != "state" or m["seq"] <= last for m in messages)
+        assert all(m["type"] not in ("state", "step") or m["seq"] <= last for m in messages)
         status = first.proc.wait(timeout=DRAIN_SECONDS + 5)
         took = time.monotonic() - started
         first.stop(signal.SIGTERM)  # its bot workers with it
@@ -253,11 +256,13 @@ def test_sigterm_drains_and_another_process_resumes_from_since(tmp_path: Path) -
     with ServerProcess(db, log) as second:
         since = seqs[0]
         with second.connect(table_id, cookie, since=since) as ws:
+            ws.coinche_state = states[since]  # type: ignore[attr-defined]  # the page's
             hello = json.loads(ws.recv(timeout=RECEIVE_TIMEOUT))
             assert hello["type"] == "hello" and hello["resumed"] and hello["seq"] == last, hello
             got = [json.loads(ws.recv(timeout=RECEIVE_TIMEOUT)) for _ in range(last - since)]
             assert [m["seq"] for m in got] == list(range(since + 1, last + 1)), got
-            assert all(m["type"] == "state" and not m["full"] for m in got)
+            assert all(m["type"] == "step" for m in got)
+            got = [as_state(ws, m) for m in got]  # the steps applied to the page's state at since
             with pytest.raises(TimeoutError):
                 ws.recv(timeout=0.5)  # nothing more: nothing else was missing
         with second.connect(table_id, cookie, since=last) as ws:

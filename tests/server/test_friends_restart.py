@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import CSRF_FIELD, ServerProcess, query, request
+from server_helpers import CSRF_FIELD, ServerProcess, as_state, query, request
 from websockets.sync.client import ClientConnection
 
 pytestmark = pytest.mark.both_databases
@@ -69,7 +69,7 @@ class WebPerson:
 def next_state(ws: ClientConnection) -> dict[str, Any]:
     """The next state (passing events and acks skipped)."""
     for _ in range(500):
-        msg = json.loads(ws.recv(timeout=20))
+        msg = as_state(ws, json.loads(ws.recv(timeout=20)))
         assert msg["type"] != "error", msg
         if msg["type"] not in PASSING:
             assert msg["type"] == "state", msg
@@ -164,6 +164,8 @@ def test_four_people_find_their_seats_after_a_crash_and_play_on(tmp_path: Path, 
                 stack.enter_context(p.connect(server, table_id, since=s["seq"] if seat < 2 else None))
                 for seat, (p, s) in enumerate(zip(people, before, strict=True))
             ]
+            for ws, state in zip(sockets[:2], before, strict=False):
+                ws.coinche_state = state  # type: ignore[attr-defined]  # the page's, kept across connections
             hellos = [json.loads(ws.recv(timeout=20)) for ws in sockets]
             for seat, hello in enumerate(hellos):
                 assert hello == {"type": "hello", "seq": before[seat]["seq"], "you": seat, "resumed": seat < 2}

@@ -73,13 +73,14 @@ def test_a_client_that_comes_back_gets_exactly_the_missing_events(client: TestCl
         assert seqs == list(range(seqs[0], seqs[-1] + 1)) or seqs[1:] == list(range(seqs[1], seqs[-1] + 1))
         now = live_table(client, table_id).seq
     # Back from `seen`: one state per missing step, the same ones as sent live.
+    live_states = {m["seq"]: m for m in states}
     with client.websocket_connect(f"/ws/table/{table_id}?since={seen}") as ws:
+        ws.coinche_state = live_states[seen]  # the page keeps its state across connections
         hello = raw_receive(ws)
         assert hello == {"type": "hello", "seq": now, "you": 0, "resumed": True}
         missed = [receive(ws) for _ in range(now - seen)]
         assert [m["seq"] for m in missed] == list(range(seen + 1, now + 1))
         assert check_no_leak(missed, live_table(client, table_id).game.deals, seat=0) == len(missed)
-        live_states = {m["seq"]: m for m in states}
         for m in missed:
             if m["seq"] in live_states:
                 assert m["game"] == live_states[m["seq"]]["game"] and m["last"] == live_states[m["seq"]]["last"]

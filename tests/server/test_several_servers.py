@@ -89,7 +89,9 @@ def test_four_people_on_two_servers_behind_nginx_survive_a_killed_server(tmp_pat
             if n in cut:
                 ws.close()
                 sockets[n] = Recorded(
-                    stack.enter_context(people[n].connect(proxy, table_id, since=before[n]["seq"])), logs[n]
+                    stack.enter_context(people[n].connect(proxy, table_id, since=before[n]["seq"])),
+                    logs[n],
+                    before[n],
                 )
                 hello = json.loads(sockets[n].recv(timeout=20))
                 assert hello == {"type": "hello", "seq": before[n]["seq"], "you": n, "resumed": True}, hello

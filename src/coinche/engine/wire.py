@@ -47,32 +47,57 @@ class WireError(EngineError):
 # ----- views -----
 
 
-def view_to_json(view: View) -> JSON:
-    """``view`` as JSON-ready data (see ``docs/wire.md``)."""
+def view_to_json(view: View, like: tuple[View, JSON] | None = None) -> JSON:
+    """``view`` as JSON-ready data (see ``docs/wire.md``). ``like``: an earlier view of the
+    same seat and deal with its JSON: the parts that did not change are that JSON's own
+    objects (a server renders a seat's view at every step: the rules, the calls and the
+    tricks played are built once, and telling what changed starts with ``is``)."""
     trump = view.contract.trump if view.contract is not None else None
+    before, done = like if like is not None and _same_deal(like[0], view) else (None, None)
+
+    def kept(name: str) -> bool:
+        return before is not None and getattr(before, name) == getattr(view, name)
+
+    assert done is not None or before is None
     return {
         "seat": view.seat,
-        "rules": rules_to_json(view.rules),
+        "rules": done["rules"] if done is not None else rules_to_json(view.rules),
         "dealer": view.dealer,
         "phase": view.phase.value,
         "to_move": view.to_move,
-        "hand": _cards(view.hand, trump),
-        "calls": [{"seat": (view.dealer + 1 + i) & 3, "call": call_str(a)} for i, a in enumerate(view.calls)],
-        "contract": _contract_to_json(view.contract),
-        "tricks": [
+        "hand": done["hand"] if done is not None and kept("hand") and kept("contract") else _cards(view.hand, trump),
+        "calls": done["calls"]
+        if done is not None and kept("calls")
+        else [{"seat": (view.dealer + 1 + i) & 3, "call": call_str(a)} for i, a in enumerate(view.calls)],
+        "contract": done["contract"] if done is not None and kept("contract") else _contract_to_json(view.contract),
+        "tricks": done["tricks"]
+        if done is not None and kept("tricks")
+        else [
             {"leader": t.leader, "cards": [card_str(c) for c in t.cards], "winner": t.winner, "points": t.points}
             for t in view.tricks
         ],
         "trick_leader": view.trick_leader,
         "trick": [card_str(c) for c in view.trick],
         "card_points": list(view.card_points),
-        "belotes": [{"seat": b.seat, "suit": SUIT_CHARS[b.suit], "at": b.at, "counts": b.counts} for b in view.belotes],
-        "shown_melds": [[_meld_to_json(m) for m in melds] for melds in view.shown_melds],
-        "declared": None if view.declared is None else [_meld_to_json(m) for m in view.declared],
+        "belotes": done["belotes"]
+        if done is not None and kept("belotes")
+        else [{"seat": b.seat, "suit": SUIT_CHARS[b.suit], "at": b.at, "counts": b.counts} for b in view.belotes],
+        "shown_melds": done["shown_melds"]
+        if done is not None and kept("shown_melds")
+        else [[_meld_to_json(m) for m in melds] for melds in view.shown_melds],
+        "declared": done["declared"] if done is not None and kept("declared") else _melds_to_json(view.declared),
         "hand_sizes": list(view.hand_sizes),
-        "legal_actions": [action_to_json(a, view) for a in view.legal_actions],
-        "result": _result_to_json(view.result),
+        "legal_actions": done["legal_actions"]
+        if done is not None and kept("legal_actions") and kept("hand") and kept("contract")
+        else [action_to_json(a, view) for a in view.legal_actions],
+        "result": done["result"] if done is not None and kept("result") else _result_to_json(view.result),
     }
+
+
+def _same_deal(before: View, view: View) -> bool:
+    """Whether ``before`` is an earlier view of ``view``'s seat in the same deal (its parts
+    may be shared)."""
+    return before.seat == view.seat and before.rules is view.rules and before.dealer == view.dealer
 
 
 def view_from_json(data: Mapping[str, Any]) -> View:
@@ -114,14 +139,20 @@ def view_from_json(data: Mapping[str, Any]) -> View:
     return dataclasses.replace(partial, legal_actions=legal)
 
 
-def game_view_to_json(view: GameView) -> JSON:
-    """A seat's view of the game: the deal view plus the score sheet."""
+def game_view_to_json(view: GameView, like: tuple[GameView, JSON] | None = None) -> JSON:
+    """A seat's view of the game: the deal view plus the score sheet (``like``: as for
+    ``view_to_json``)."""
+    deal_like = None
+    if like is not None and like[0].deal_number == view.deal_number:
+        deal_like = (like[0].deal, like[1]["deal"])
     return {
-        "deal": view_to_json(view.deal),
+        "deal": view_to_json(view.deal, deal_like),
         "deal_number": view.deal_number,
         "target": view.target,
         "totals": list(view.totals),
-        "history": [list(h) for h in view.history],
+        "history": like[1]["history"]
+        if like is not None and like[0].history == view.history
+        else [list(h) for h in view.history],
         "winner": view.winner,
     }
 
@@ -243,6 +274,10 @@ def _mask(cards: Sequence[str]) -> CardSet:
 
 def _meld_to_json(meld: Meld) -> JSON:
     return {"name": meld.name, "points": meld.points, "cards": _cards(meld.cards, NO_TRUMP)}
+
+
+def _melds_to_json(melds: tuple[Meld, ...] | None) -> list[JSON] | None:
+    return None if melds is None else [_meld_to_json(m) for m in melds]
 
 
 def _meld_from_json(data: Mapping[str, Any]) -> Meld:

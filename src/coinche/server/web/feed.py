@@ -3,10 +3,13 @@
 The registry of live tables hands each step to its followers as a table moves on, one step
 at a time, whether it was stored here or read from the log that another process stored.
 The feed is one of them: for each table watched here it renders the state of each watched
-seat, in each language asked for, once per step, and hands it to the sockets of that seat
-(``Watch``). A socket so never reads the table back to render its own copy, and a client
-two steps behind gets the two states rendered when their steps came, never a replay of the
-game from its first step.
+seat, in each language asked for, once per step, and hands the sockets of that seat
+(``Watch``) the ``step`` that makes the seat's state of the step before into it (what
+changed: a card played, the hand, the legal actions), or the whole state when it rendered
+none for the step before. Each state is built like the one before it (``SeatState``: the
+rules, the calls, the tricks played are built once), so what changed is found fast. A
+socket so never reads the table back to render its own copy, and a client two steps behind
+gets the two steps rendered when they came, never a replay of the game from its first step.
 
 A seat that no longer holds the socket's player gets ``None``: the socket closes.
 
@@ -29,20 +32,21 @@ from ..infra.hub import Subscription
 from ..live.tables import TableService
 from ..table.live_table import LiveTable
 from ..table.spec import Step
-from .protocol import state_message
+from .protocol import SeatState, seat_state, step_message
 
 log = logging.getLogger("coinche.feed")
 
 Rendered = tuple[int, dict[str, Any] | None]
-"""A step's seq and the seat's state after it (None: the player holds no seat any more;
-``RESYNC``: the steps up to seq were not rendered, the socket reads the table)."""
+"""A step's seq and the seat's ``step`` message (from the seat's state at seq - 1), or its
+whole ``state`` after it (None: the player holds no seat any more; ``RESYNC``: the steps up
+to seq were not rendered, the socket reads the table)."""
 
 RESYNC: dict[str, Any] = {"type": "resync"}
 """Handed to the sockets of a table read back whole (compared by identity)."""
 
 
 class Watch:
-    """One socket's share of the feed: the states of its player's seat, in its language,
+    """One socket's share of the feed: the steps of its player's seat, in its language,
     in the order of the steps. ``full`` past ``limit`` states unread: the socket is closed."""
 
     def __init__(self, table_id: str, player: str, lang: str, limit: int) -> None:
@@ -50,7 +54,10 @@ class Watch:
         self.player = player
         self.lang = lang
         self.latest = -1
-        """The seq of the last state handed here."""
+        """The seq of the last message handed here."""
+        self.seat: int | None = None
+        """The seat of the last message handed here (a ``step`` follows the state of the
+        same seat: a player who moved seats gets the whole state)."""
         self.full = False
         self._queue: asyncio.Queue[Rendered] = asyncio.Queue(maxsize=limit)
 
@@ -71,6 +78,8 @@ class StateFeed:
     def __init__(self, service: TableService) -> None:
         self.service = service
         self._watches: defaultdict[str, set[Watch]] = defaultdict(set)
+        self._rendered: dict[str, dict[tuple[int, str], SeatState]] = {}
+        """Each watched table's last state of each seat and language rendered."""
         self._pumps: dict[str, asyncio.Task[None]] = {}
         service.registry.follow(self.moved)
 
@@ -89,6 +98,7 @@ class StateFeed:
             watches.discard(watch)
             if not watches:
                 del self._watches[watch.table_id]
+                self._rendered.pop(watch.table_id, None)
                 pump = self._pumps.pop(watch.table_id, None)
                 if pump is not None:
                     pump.cancel()
@@ -126,17 +136,24 @@ class StateFeed:
         if not watches:
             return
         presence = self.service.attendance.presence(live)
-        rendered: dict[tuple[int, str], dict[str, Any]] = {}
+        before = self._rendered.setdefault(live.id, {})
+        sent: dict[tuple[int, str], tuple[dict[str, Any], dict[str, Any]]] = {}
         for watch in list(watches):
             seat = live.seat_of(watch.player)
             if seat is None:
                 watch.put((live.seq, None))
                 continue
             key = (seat, watch.lang)
-            message = rendered.get(key)
-            if message is None:
+            messages = sent.get(key)
+            if messages is None:
                 # The free deals left are the player's own: the socket adds them (a table
                 # that counts them has one person).
-                message = state_message(live, seat, watch.lang, None, False, presence)
-                rendered[key] = message
-            watch.put((live.seq, message))
+                like = before.get(key)
+                state = seat_state(live, seat, watch.lang, None, False, presence, like)
+                before[key] = state
+                change = state.message
+                if like is not None and like.message["seq"] == live.seq - 1:
+                    change = step_message(like.message, state.message)
+                messages = sent[key] = (change, state.message)
+            watch.put((live.seq, messages[0] if watch.seat == seat else messages[1]))
+            watch.seat = seat

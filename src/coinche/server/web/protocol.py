@@ -20,6 +20,7 @@ from ...engine.actions import DECLARE_BASE, Action, call_str, card_of, is_announ
 from ...engine.cards import card_str
 from ...engine.deal import View
 from ...engine.errors import EngineError, short_repr
+from ...engine.game import GameView
 from ...engine.wire import action_from_json, action_to_json, game_view_to_json
 from ..table import i18n
 from ..table.fair_deals import current_dealing_json
@@ -401,12 +402,29 @@ def played_for_json(lang: str, live: LiveTable, seat: int) -> dict[str, Any] | N
     }
 
 
-def state_message(
-    live: LiveTable, seat: int, lang: str, free_left: int | None, full: bool, presence: Sequence[str] | None = None
-) -> dict[str, Any]:
+@dataclass(frozen=True)
+class SeatState:
+    """A seat's ``state`` message and what it was built from: the next step's state of the
+    seat is built like it (the parts that did not change are its own objects), and what
+    changed between the two is found fast (``changes``)."""
+
+    message: dict[str, Any]
+    view: GameView | None
+    table_inputs: tuple[Any, ...]
+
+
+def seat_state(
+    live: LiveTable,
+    seat: int,
+    lang: str,
+    free_left: int | None,
+    full: bool,
+    presence: Sequence[str] | None = None,
+    like: SeatState | None = None,
+) -> SeatState:
     """The ``state`` message of ``seat`` at ``live.seq``: only that seat's view. Before a
     friends' table starts, ``game`` is null: the page shows the seats and the host's
-    controls."""
+    controls. ``like``: the seat's state of an earlier step, in the same language."""
     game = live.game
     direction = live.spec.rules.direction
     people = _people(live, lang)
@@ -415,11 +433,17 @@ def state_message(
     view = game.view(seat) if started else None
     deal_view = view.deal if view is not None else None
     result = deal_view.result if deal_view is not None else None
-    return {
-        "type": "state",
-        "seq": live.seq,
-        "full": full,
-        "table": {
+    table_inputs = (
+        tuple(live.seats),
+        tuple(presence) if presence is not None else None,
+        live.adaptive_level,
+        free_left,
+        started,
+    )
+    if like is not None and like.table_inputs == table_inputs and like.message["table"]["id"] == live.id:
+        table = like.message["table"]
+    else:
+        table = {
             "id": live.id,
             "profile": live.spec.rules.name,
             "options": live.spec.rules.options(),
@@ -432,8 +456,14 @@ def state_message(
             "level_label": level_label(lang, live),
             "free_deals_left": free_left,
             "friends": friends_json(live, seat),
-        },
-        "game": game_view_to_json(view) if view is not None else None,
+        }
+    game_like = (like.view, like.message["game"]) if like is not None and like.view is not None else None
+    message = {
+        "type": "state",
+        "seq": live.seq,
+        "full": full,
+        "table": table,
+        "game": game_view_to_json(view, game_like) if view is not None else None,
         "dealing": current_dealing_json(live.spec, game) if started else None,
         "last": None if full else last_action(lang, live, seat, deal_view, names),
         "awaiting_next_deal": started and game.awaiting_deal and not game.is_over,
@@ -445,6 +475,77 @@ def state_message(
         "dealt_by": dealt_by_json(lang, live, seat, names),
         "played_for_you": played_for_json(lang, live, seat) if started else None,
     }
+    return SeatState(message, view, table_inputs)
+
+
+def state_message(
+    live: LiveTable, seat: int, lang: str, free_left: int | None, full: bool, presence: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """The ``state`` message of ``seat`` at ``live.seq`` (``seat_state``)."""
+    return seat_state(live, seat, lang, free_left, full, presence).message
+
+
+STEP_OWN = ("type", "seq", "full", "last")
+"""The keys of a state a ``step`` message carries itself rather than as changes."""
+
+Path = list[str | int]
+
+
+def changes(before: Any, after: Any, path: Path | None = None, out: list[list[Any]] | None = None) -> list[list[Any]]:
+    """What makes ``before`` into ``after`` (two JSON values): ``[path, value]`` pairs, each
+    setting the value at that path (a list's next index appends). Parts shared with
+    ``before`` are passed over at once (``SeatState``)."""
+    path = [] if path is None else path
+    out = [] if out is None else out
+    if before is after:
+        return out
+    if isinstance(before, dict) and isinstance(after, dict) and before.keys() == after.keys():
+        for key, value in after.items():
+            if key not in STEP_OWN or path:
+                old = before[key]
+                if old is not value and old != value:
+                    changes(old, value, [*path, key], out)
+        return out
+    if isinstance(before, list) and isinstance(after, list) and 0 < len(before) <= len(after):
+        if before == after[: len(before)]:  # grown: the new items are appended
+            out.extend([[*path, i], after[i]] for i in range(len(before), len(after)))
+            return out
+        if len(before) == len(after) and isinstance(after[0], dict):  # the same items, changed
+            for i, (old, value) in enumerate(zip(before, after, strict=True)):
+                if old != value:
+                    changes(old, value, [*path, i], out)
+            return out
+    if before != after:
+        out.append([path, after])
+    return out
+
+
+def step_message(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The ``step`` that makes the seat's state ``before`` into ``after``, the state of the
+    next step: its seq, its ``last``, and what changed (``set``)."""
+    return {"type": "step", "seq": after["seq"], "last": after["last"], "set": changes(before, after)}
+
+
+def apply_step(state: dict[str, Any], step: dict[str, Any]) -> dict[str, Any]:
+    """The state a ``step`` makes of the state of the step before it (a new object; the
+    parts it does not change are shared with ``state``): what a client does, as the page's
+    ``table_state.js``."""
+    out = {**state, "type": "state", "seq": step["seq"], "full": False, "last": step["last"]}
+    for path, value in step["set"]:
+        if not path:
+            raise ValueError("a change of the whole state")
+        node: Any = out
+        for key in path[:-1]:
+            child = node[key]
+            child = dict(child) if isinstance(child, dict) else list(child)
+            node[key] = child
+            node = child
+        last = path[-1]
+        if isinstance(node, list) and last == len(node):
+            node.append(value)
+        else:
+            node[last] = value
+    return out
 
 
 def can_continue(uses_free_deals: bool, free_left: int | None) -> bool:
@@ -458,6 +559,13 @@ def with_free_deals(message: dict[str, Any], free_left: int | None) -> dict[str,
     own count (a copy: the state may be shared)."""
     table = {**message["table"], "free_deals_left": free_left}
     return {**message, "table": table, "can_continue": can_continue(True, free_left)}
+
+
+def with_free_deals_set(step: dict[str, Any], free_left: int | None) -> dict[str, Any]:
+    """A step of a table that counts free deals, with the player's own count set (a copy:
+    the step may be shared; set every time, as a few bytes of one person's table)."""
+    own = [["table", "free_deals_left"], free_left], [["can_continue"], can_continue(True, free_left)]
+    return {**step, "set": [*step["set"], *own]}
 
 
 def event_message(

@@ -42,6 +42,7 @@ from .protocol import (
     NextDealRequest,
     ProtocolError,
     SayRequest,
+    SeatState,
     SitRequest,
     ack_message,
     error_message,
@@ -49,8 +50,10 @@ from .protocol import (
     hello_message,
     hint_message,
     read_request,
-    state_message,
+    seat_state,
+    step_message,
     with_free_deals,
+    with_free_deals_set,
 )
 from .security import origin_allowed
 
@@ -90,20 +93,28 @@ def states_since(
     limit: int,
     presence: Callable[[LiveTable], Sequence[str]] | None = None,
 ) -> list[dict[str, Any]]:
-    """What a client that has the table up to ``since`` needs: one state per missing step,
-    or one full state when it has nothing, is ahead of the table, or misses too much.
+    """What a client that has the table up to ``since`` needs: one ``step`` per missing
+    step, or one full state when it has nothing, is ahead of the table, or misses too much.
     ``presence``: who is here at each seat of a state (``Attendance.presence``)."""
 
-    def state(table: LiveTable, full: bool) -> dict[str, Any]:
-        return state_message(table, seat, lang, free_left, full, presence(table) if presence is not None else None)
+    def state(table: LiveTable, full: bool, like: SeatState | None = None) -> SeatState:
+        here = presence(table) if presence is not None else None
+        return seat_state(table, seat, lang, free_left, full, here, like)
 
     if since is None or since > live.seq or live.seq - since > limit:
-        return [state(live, True)]
+        return [state(live, True).message]
     if since == live.seq:
         return []
-    if since == live.seq - 1:
-        return [state(live, False)]
-    return [state(past, False) for past in live.replay(since)]
+    # the seat's state at since (the client's), then each step's; from a table's start, the
+    # state of its first step
+    past = live.replay(max(since - 1, 0))
+    before = state(next(past), False)
+    out = [] if since > 0 else [before.message]
+    for table in past:
+        after = state(table, False, before)
+        out.append(step_message(before.message, after.message))
+        before = after
+    return out
 
 
 class TableSession:
@@ -169,11 +180,12 @@ class TableSession:
                     raise _Close(CLOSE_NOT_SEATED, "no seat")
                 self.counts_free_deals = live.spec.uses_free_deals
                 messages = await self.states(live, seat, since)
-                resumed = since is not None and not (messages and messages[0]["full"])
+                resumed = since is not None and not (messages and messages[0].get("full"))
                 self.queue(hello_message(live.seq, seat, resumed))
                 for m in messages:
                     self.queue(m)
                 self.sent = watch.latest = max(watch.latest, live.seq)
+                watch.seat = seat
                 async with anyio.create_task_group() as group:
                     self.scope = group.cancel_scope
                     parts = (
@@ -256,8 +268,10 @@ class TableSession:
         return states_since(live, seat, since, self.lang, free_left, self.settings.replay_limit, presence)
 
     async def _follow(self, watch: Watch) -> None:
-        """Queue the seat's state of each new step, in order, none twice, none missed (the
-        feed's; those the first states covered are skipped)."""
+        """Queue the seat's step of each new step, in order, none twice, none missed (the
+        feed's; those the first states covered are skipped). A step that does not follow
+        the last one queued (the table was read back whole, or the feed rendered none of
+        the steps between) has the socket read the steps since its last."""
         while True:
             seq, message = await watch.get()
             if watch.full:
@@ -267,7 +281,7 @@ class TableSession:
             if message is None:
                 await self._no_seat()
                 return
-            if message is RESYNC:  # the table was read back whole: its states since ours
+            if message is RESYNC or (message["type"] == "step" and seq != self.sent + 1):
                 live = await self.service.table(self.table_id)
                 seat = live.seat_of(self.player) if live is not None else None
                 if live is None or seat is None:
@@ -278,7 +292,11 @@ class TableSession:
                 self.sent = live.seq
                 continue
             if self.counts_free_deals:  # the player's own count (the feed renders for the seat)
-                message = with_free_deals(message, await self.service.free_deals_left(self.player))
+                free_left = await self.service.free_deals_left(self.player)
+                if message["type"] == "step":
+                    message = with_free_deals_set(message, free_left)
+                else:
+                    message = with_free_deals(message, free_left)
             self.queue(message)
             self.sent = seq
 

@@ -1,7 +1,7 @@
 // The table's WebSocket (docs/protocol.md): connecting, and connecting again after a drop
 // with a growing wait and `?since=<the last seq the page has>` so that only the missing
-// steps come; the stream kept in order (a step already had is dropped, a gap makes a new
-// connection with `since`); requests numbered with this page's own prefix, each kept until
+// steps come; the stream kept in order (a step already had is dropped, a gap, or a step
+// with no state before it, makes a new connection with `since`); requests numbered with this page's own prefix, each kept until
 // its `ack`, `error` or `hint` comes and sent again, with the same id, after a reconnection.
 // A restarting server says so and closes (4012): the page connects again at once.
 
@@ -142,14 +142,13 @@ export class Connection {
     this.attempts = 0; // the server answers: the next drop starts waiting afresh
     if (message.type === 'restarting') return void (this.told = true); // its close follows
     this.restarting = 0;
-    if (message.type === 'state' && !message.full && typeof message.seq === 'number') {
+    if ((message.type === 'state' && !message.full) || message.type === 'step') {
       const have = this.lastSeq();
-      if (typeof have === 'number') {
-        if (message.seq <= have) return; // a step the page already has
-        if (message.seq > have + 1) {
-          this.resume(); // steps are missing before this one: ask for them
-          return;
-        }
+      if (typeof message.seq !== 'number') return;
+      if (typeof have === 'number' && message.seq <= have) return; // a step the page already has
+      if (typeof have === 'number' ? message.seq > have + 1 : message.type === 'step') {
+        this.resume(); // steps are missing before this one: ask for them
+        return;
       }
     }
     if ((message.type === 'ack' || message.type === 'error' || message.type === 'hint') && typeof message.id === 'string') {

@@ -61,10 +61,10 @@ const goHome = () => {
 connection = new Connection(`/ws/table/${encodeURIComponent(root.dataset.tableId)}`, {
   lastSeq: () => table.seq,
   onMessage(message) {
-    if (message.type === 'state') {
+    if (message.type === 'state' || message.type === 'step') {
       const prev = table.apply(message);
       // before a friends' table starts there is no game: its lobby shows the seats
-      const lobby = message.game === null;
+      const lobby = table.state.game === null;
       if (!lobby) view.draw(prev && prev.game ? prev : null);
       if (friends) friends.draw(prev, lobby);
     } else if (message.type === 'presence') {

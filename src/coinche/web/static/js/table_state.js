@@ -1,6 +1,7 @@
-// The table as this page knows it: the last `state` the server sent, the seq it includes,
-// and the player's own requests still waiting for their answer (docs/protocol.md). No DOM,
-// no socket, no rule of the game: the helpers below only read what the server sent.
+// The table as this page knows it: the last `state` the server sent (with the `step`s that
+// came after it applied), the seq it includes, and the player's own requests still waiting
+// for their answer (docs/protocol.md). No DOM, no socket, no rule of the game: a step says
+// what changed, and the helpers below only read what the server sent.
 
 import { parseCall } from './words.js';
 
@@ -42,6 +43,23 @@ export function turnKey(s) {
   return `${s.game.deal_number}:${d.phase}:${d.calls.length}:${d.tricks.length}:${d.trick.length}:${(d.legal_actions || []).length}`;
 }
 
+/** The state a `step` makes of the state of the step before it: a new object (the page
+ * compares the two to animate), sharing what the step does not change. Each change of
+ * `set` is `[path, value]`: the value at that path (a list's next index appends). */
+export function applyStep(state, step) {
+  const out = { ...state, type: 'state', seq: step.seq, full: false, last: step.last };
+  for (const [path, value] of step.set) {
+    let node = out;
+    for (const key of path.slice(0, -1)) {
+      const child = Array.isArray(node[key]) ? [...node[key]] : { ...node[key] };
+      node[key] = child;
+      node = child;
+    }
+    node[path[path.length - 1]] = value;
+  }
+  return out;
+}
+
 /** Requests that change the table: while one waits, the player may not send another. */
 const CHANGES = new Set(['action', 'next_deal']);
 
@@ -57,14 +75,14 @@ export class TableState {
     this.pending = new Map();
   }
 
-  /** Takes a `state` message (in order: the connection drops old ones and fills gaps);
-   * returns the state it replaces. */
+  /** Takes a `state` or a `step` message (in order: the connection drops old ones and
+   * fills gaps, so a step follows the state it changes); returns the state it replaces. */
   apply(message) {
     const prev = this.state;
-    this.state = message;
+    this.state = message.type === 'step' ? applyStep(prev, message) : message;
     if (typeof message.seq === 'number') this.seq = message.seq;
     for (const [id, entry] of this.pending) {
-      if (entry.doneAt !== undefined && (message.full || (this.seq !== null && entry.doneAt <= this.seq))) this.pending.delete(id);
+      if (entry.doneAt !== undefined && (this.state.full || (this.seq !== null && entry.doneAt <= this.seq))) this.pending.delete(id);
     }
     return prev;
   }
