@@ -53,45 +53,70 @@ def view_to_json(view: View, like: tuple[View, JSON] | None = None) -> JSON:
     objects (a server renders a seat's view at every step: the rules, the calls and the
     tricks played are built once, and telling what changed starts with ``is``)."""
     trump = view.contract.trump if view.contract is not None else None
-    before, done = like if like is not None and _same_deal(like[0], view) else (None, None)
-
-    def kept(name: str) -> bool:
-        return before is not None and getattr(before, name) == getattr(view, name)
-
-    assert done is not None or before is None
+    if like is None or not _same_deal(like[0], view):
+        return {
+            "seat": view.seat,
+            "rules": rules_to_json(view.rules),
+            "dealer": view.dealer,
+            "phase": view.phase.value,
+            "to_move": view.to_move,
+            "hand": _cards(view.hand, trump),
+            "calls": _calls_to_json(view),
+            "contract": _contract_to_json(view.contract),
+            "tricks": [_trick_to_json(t) for t in view.tricks],
+            "trick_leader": view.trick_leader,
+            "trick": [card_str(c) for c in view.trick],
+            "card_points": list(view.card_points),
+            "belotes": [_belote_to_json(b) for b in view.belotes],
+            "shown_melds": [[_meld_to_json(m) for m in melds] for melds in view.shown_melds],
+            "declared": _melds_to_json(view.declared),
+            "hand_sizes": list(view.hand_sizes),
+            "legal_actions": [action_to_json(a, view) for a in view.legal_actions],
+            "result": _result_to_json(view.result),
+        }
+    b, done = like
+    same_hand = b.hand == view.hand and b.contract == view.contract
+    tricks = done["tricks"]
+    if b.tricks != view.tricks:
+        grown = len(tricks) == len(b.tricks) and view.tricks[: len(b.tricks)] == b.tricks
+        new = view.tricks[len(b.tricks) :] if grown else view.tricks
+        tricks = [*tricks, *map(_trick_to_json, new)] if grown else [_trick_to_json(t) for t in new]
     return {
         "seat": view.seat,
-        "rules": done["rules"] if done is not None else rules_to_json(view.rules),
+        "rules": done["rules"],
         "dealer": view.dealer,
         "phase": view.phase.value,
         "to_move": view.to_move,
-        "hand": done["hand"] if done is not None and kept("hand") and kept("contract") else _cards(view.hand, trump),
-        "calls": done["calls"]
-        if done is not None and kept("calls")
-        else [{"seat": (view.dealer + 1 + i) & 3, "call": call_str(a)} for i, a in enumerate(view.calls)],
-        "contract": done["contract"] if done is not None and kept("contract") else _contract_to_json(view.contract),
-        "tricks": done["tricks"]
-        if done is not None and kept("tricks")
-        else [
-            {"leader": t.leader, "cards": [card_str(c) for c in t.cards], "winner": t.winner, "points": t.points}
-            for t in view.tricks
-        ],
+        "hand": done["hand"] if same_hand else _cards(view.hand, trump),
+        "calls": done["calls"] if b.calls == view.calls else _calls_to_json(view),
+        "contract": done["contract"] if b.contract == view.contract else _contract_to_json(view.contract),
+        "tricks": tricks,
         "trick_leader": view.trick_leader,
-        "trick": [card_str(c) for c in view.trick],
-        "card_points": list(view.card_points),
-        "belotes": done["belotes"]
-        if done is not None and kept("belotes")
-        else [{"seat": b.seat, "suit": SUIT_CHARS[b.suit], "at": b.at, "counts": b.counts} for b in view.belotes],
+        "trick": done["trick"] if b.trick == view.trick else [card_str(c) for c in view.trick],
+        "card_points": done["card_points"] if b.card_points == view.card_points else list(view.card_points),
+        "belotes": done["belotes"] if b.belotes == view.belotes else [_belote_to_json(x) for x in view.belotes],
         "shown_melds": done["shown_melds"]
-        if done is not None and kept("shown_melds")
+        if b.shown_melds == view.shown_melds
         else [[_meld_to_json(m) for m in melds] for melds in view.shown_melds],
-        "declared": done["declared"] if done is not None and kept("declared") else _melds_to_json(view.declared),
-        "hand_sizes": list(view.hand_sizes),
+        "declared": done["declared"] if b.declared == view.declared else _melds_to_json(view.declared),
+        "hand_sizes": done["hand_sizes"] if b.hand_sizes == view.hand_sizes else list(view.hand_sizes),
         "legal_actions": done["legal_actions"]
-        if done is not None and kept("legal_actions") and kept("hand") and kept("contract")
+        if same_hand and b.legal_actions == view.legal_actions
         else [action_to_json(a, view) for a in view.legal_actions],
-        "result": done["result"] if done is not None and kept("result") else _result_to_json(view.result),
+        "result": done["result"] if b.result == view.result else _result_to_json(view.result),
     }
+
+
+def _calls_to_json(view: View) -> list[JSON]:
+    return [{"seat": (view.dealer + 1 + i) & 3, "call": call_str(a)} for i, a in enumerate(view.calls)]
+
+
+def _trick_to_json(t: Trick) -> JSON:
+    return {"leader": t.leader, "cards": [card_str(c) for c in t.cards], "winner": t.winner, "points": t.points}
+
+
+def _belote_to_json(b: BeloteCall) -> JSON:
+    return {"seat": b.seat, "suit": SUIT_CHARS[b.suit], "at": b.at, "counts": b.counts}
 
 
 def _same_deal(before: View, view: View) -> bool:

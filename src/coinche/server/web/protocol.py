@@ -411,6 +411,8 @@ class SeatState:
     message: dict[str, Any]
     view: GameView | None
     table_inputs: tuple[Any, ...]
+    names: list[str]
+    """The seats' names as the seat says them."""
 
 
 def seat_state(
@@ -427,8 +429,6 @@ def seat_state(
     controls. ``like``: the seat's state of an earlier step, in the same language."""
     game = live.game
     direction = live.spec.rules.direction
-    people = _people(live, lang)
-    names = people_names(lang, direction, seat, people)
     started = live.started
     view = game.view(seat) if started else None
     deal_view = view.deal if view is not None else None
@@ -441,8 +441,9 @@ def seat_state(
         started,
     )
     if like is not None and like.table_inputs == table_inputs and like.message["table"]["id"] == live.id:
-        table = like.message["table"]
+        table, names = like.message["table"], like.names
     else:
+        names = people_names(lang, direction, seat, _people(live, lang))
         table = {
             "id": live.id,
             "profile": live.spec.rules.name,
@@ -464,7 +465,7 @@ def seat_state(
         "full": full,
         "table": table,
         "game": game_view_to_json(view, game_like) if view is not None else None,
-        "dealing": current_dealing_json(live.spec, game) if started else None,
+        "dealing": _dealing(live, like),
         "last": None if full else last_action(lang, live, seat, deal_view, names),
         "awaiting_next_deal": started and game.awaiting_deal and not game.is_over,
         "over": started and game.is_over,
@@ -475,7 +476,16 @@ def seat_state(
         "dealt_by": dealt_by_json(lang, live, seat, names),
         "played_for_you": played_for_json(lang, live, seat) if started else None,
     }
-    return SeatState(message, view, table_inputs)
+    return SeatState(message, view, table_inputs, names)
+
+
+def _dealing(live: LiveTable, like: SeatState | None) -> dict[str, Any] | None:
+    """The deal in progress's commitment (``current_dealing_json``), once per deal."""
+    if not live.started:
+        return None
+    if like is not None and like.view is not None and like.view.deal_number == len(live.game.deals):
+        return like.message["dealing"]  # type: ignore[no-any-return]
+    return current_dealing_json(live.spec, live.game)
 
 
 def state_message(
@@ -499,23 +509,32 @@ def changes(before: Any, after: Any, path: Path | None = None, out: list[list[An
     out = [] if out is None else out
     if before is after:
         return out
-    if isinstance(before, dict) and isinstance(after, dict) and before.keys() == after.keys():
+    if type(before) is dict and type(after) is dict and before.keys() == after.keys():
+        top = not path
         for key, value in after.items():
-            if key not in STEP_OWN or path:
-                old = before[key]
-                if old is not value and old != value:
+            old = before[key]
+            if old is value or (top and key in STEP_OWN):
+                continue
+            kind = type(value)
+            if kind is dict:
+                changes(old, value, [*path, key], out)
+            elif old != value or type(old) is not kind:
+                if kind is list and type(old) is list:
                     changes(old, value, [*path, key], out)
+                else:
+                    out.append([[*path, key], value])
         return out
-    if isinstance(before, list) and isinstance(after, list) and 0 < len(before) <= len(after):
-        if before == after[: len(before)]:  # grown: the new items are appended
-            out.extend([[*path, i], after[i]] for i in range(len(before), len(after)))
+    if type(before) is list and type(after) is list and 0 < len(before) <= len(after):
+        n = len(before)
+        if before == after[:n]:  # grown: the new items are appended
+            out.extend([[*path, i], after[i]] for i in range(n, len(after)))
             return out
-        if len(before) == len(after) and isinstance(after[0], dict):  # the same items, changed
-            for i, (old, value) in enumerate(zip(before, after, strict=True)):
-                if old != value:
-                    changes(old, value, [*path, i], out)
+        if n == len(after) and type(after[0]) is dict:  # the same items, changed
+            for i in range(n):
+                if before[i] != after[i]:
+                    changes(before[i], after[i], [*path, i], out)
             return out
-    if before != after:
+    if before != after or type(before) is not type(after):
         out.append([path, after])
     return out
 
