@@ -30,7 +30,6 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
@@ -40,6 +39,7 @@ from ..compute.bot_pool import BotSpec, PoolBusy, Priority
 from ..compute.work import Work
 from ..infra.db import TablePresenceRow, now
 from ..infra.store import Store, _insert_ignoring_conflicts
+from ..table import requests
 from ..table.live_table import LiveTable, decision_seed
 from ..table.lobby import STAND_IN_LEVEL
 from ..table.spec import Step
@@ -292,17 +292,10 @@ class Attendance:
         """A computer of ``level`` plays ``player``'s seat from now on (None: the person
         again), unless that is so already or no longer makes sense."""
 
-        async def check(live: LiveTable) -> Step | None:
-            seat = live.seat_of(player)
-            if seat is None or live.game.is_over or not live.started:
-                return None
-            holder = live.seats[seat]
-            here = self.is_here(table_id, player)
-            if holder.stand_in == level or (level is not None and here):
-                return None
-            return Step(live.seq, "seat", seat, seat_data=replace(holder, stand_in=level))
+        def check(live: LiveTable) -> Step | None:  # whether they are here, as the table is locked
+            return requests.stand_in(live, player, level, self.is_here(table_id, player))
 
-        await self.registry.write(table_id, None, check)
+        await self.registry.write(table_id, None, requests.pure(check))
 
     # ----- the idle clock -----
 
@@ -356,13 +349,7 @@ class Attendance:
             action = decision.action
         except PoolBusy:
             action = view.legal_actions[0]
-
-        async def check(live: LiveTable) -> Step | None:
-            if live.seq != seq or action not in live.game.legal_actions():
-                return None
-            return Step(seq, "action", seat, action, played_by="idle")
-
-        await registry.write(table_id, None, check)
+        await registry.write(table_id, None, requests.pure(lambda live: requests.idle_move(live, seq, seat, action)))
 
     async def close(self) -> None:
         tasks = [*self._grace.values(), *(task for _, task in self._idle.values()), *self._signals]

@@ -51,7 +51,7 @@ from ..infra.store import Database, Store, new_id
 from ..table import requests
 from ..table.fair_deals import new_secret
 from ..table.live_table import Check, LiveTable, TableError, decision_seed
-from ..table.requests import check_day, check_turn, request_key, seat_held
+from ..table.requests import check_turn, request_key, seat_held
 from ..table.spec import PlayedBy, Seat, Step, TableSpec
 from .presence import Attendance
 from .registry import Commit, LiveTables
@@ -358,24 +358,14 @@ class TableService:
 
         async def check(live: LiveTable) -> Step | None:
             await give_back()  # checked again after a lost race: the last count goes back
-            if key in live.requests:
-                return None
-            seat = seat_held(live, player)
-            game = live.game
-            if game.is_over:
-                raise TableError("over")
-            if not game.awaiting_deal:
-                return None  # already dealt (another click, another player)
-            check_day(live, self.settings.clock())
-            if not live.started and player != live.spec.host:
-                raise TableError("not_host")  # a friends' table starts when its host says
-            if not live.spec.uses_free_deals:  # friends invited to a table, the daily challenge
-                return Step(live.seq, "deal", seat, request_id=key)
+            step = requests.next_deal(live, player, key, self.settings.clock())
+            if step is None or not live.spec.uses_free_deals:  # friends invited, the daily challenge
+                return step
             players = live.human_players
             if not await self._use_free_deals(players):  # one atomic count each, in the database
                 raise TableError("limit")
             charged.extend(players)
-            return Step(live.seq, "deal", seat, request_id=key)
+            return step
 
         try:
             return await self.write(table_id, key, check)
@@ -395,13 +385,7 @@ class TableService:
                 if live.game.is_over:
                     return live
                 if live.game.awaiting_deal:
-
-                    async def check(live: LiveTable) -> Step | None:
-                        if live.game.is_over or not live.game.awaiting_deal:
-                            return None
-                        return Step(live.seq, "deal", 0)
-
-                    await self.write(table_id, None, check)
+                    await self.write(table_id, None, requests.pure(requests.deal_on))
                     continue
                 if live.bot_to_move() is None:
                     raise TableError("not_seated")  # a person holds a seat: not a computers' table

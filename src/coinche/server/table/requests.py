@@ -5,6 +5,8 @@ and again on a fresh copy when one refused on a stale one."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 
 from ...engine.actions import Action
@@ -68,3 +70,58 @@ def play(player: str, action: Action, key: str, now: datetime) -> Check:
         return Step(live.seq, "action", seat, action, request_id=key)
 
     return check
+
+
+def next_deal(live: LiveTable, player: str, key: str, now: datetime) -> Step | None:
+    """``player`` asks for the next deal (``key``: the request's); None when it was dealt
+    already (another click, another player). A table that counts free deals charges them
+    before the step is stored (``TableService.next_deal``)."""
+    if key in live.requests:
+        return None
+    seat = seat_held(live, player)
+    game = live.game
+    if game.is_over:
+        raise TableError("over")
+    if not game.awaiting_deal:
+        return None
+    check_day(live, now)
+    if not live.started and player != live.spec.host:
+        raise TableError("not_host")  # a friends' table starts when its host says
+    return Step(live.seq, "deal", seat, request_id=key)
+
+
+def deal_on(live: LiveTable) -> Step | None:
+    """The next deal of a table played out by its computers (None: dealt, or over)."""
+    if live.game.is_over or not live.game.awaiting_deal:
+        return None
+    return Step(live.seq, "deal", 0)
+
+
+def stand_in(live: LiveTable, player: str, level: str | None, here: bool) -> Step | None:
+    """A computer of ``level`` plays ``player``'s seat from now on (None: the person
+    again, ``here``: they have a connection), unless that is so already or no longer makes
+    sense (they hold no seat, the game has not started or is over)."""
+    seat = live.seat_of(player)
+    if seat is None or live.game.is_over or not live.started:
+        return None
+    holder = live.seats[seat]
+    if holder.stand_in == level or (level is not None and here):
+        return None
+    return Step(live.seq, "seat", seat, seat_data=replace(holder, stand_in=level))
+
+
+def idle_move(live: LiveTable, seq: int, seat: int, action: Action) -> Step | None:
+    """The computer's ``action`` for the person at ``seat``, who let their time run out at
+    ``seq``; None once the table moved on."""
+    if live.seq != seq or action not in live.game.legal_actions():
+        return None
+    return Step(seq, "action", seat, action, played_by="idle")
+
+
+def pure(check: Callable[[LiveTable], Step | None]) -> Check:
+    """A check that needs nothing but the table, as the registry's write takes it."""
+
+    async def checked(live: LiveTable) -> Step | None:
+        return check(live)
+
+    return checked
