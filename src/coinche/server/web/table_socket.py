@@ -86,6 +86,7 @@ def parse_since(text: str | None) -> int | None:
 
 def states_since(
     live: LiveTable,
+    player: str,
     seat: int,
     since: int | None,
     lang: str,
@@ -93,8 +94,9 @@ def states_since(
     limit: int,
     presence: Callable[[LiveTable], Sequence[str]] | None = None,
 ) -> list[dict[str, Any]]:
-    """What a client that has the table up to ``since`` needs: one ``step`` per missing
-    step, or one full state when it has nothing, is ahead of the table, or misses too much.
+    """What a client of ``player`` (at ``seat`` now) that has the table up to ``since``
+    needs: one ``step`` per missing step, or one full state when it has nothing, is ahead of
+    the table, misses too much, or had another seat then (its state was that seat's).
     ``presence``: who is here at each seat of a state (``Attendance.presence``)."""
 
     def state(table: LiveTable, full: bool, like: SeatState | None = None) -> SeatState:
@@ -108,7 +110,10 @@ def states_since(
     # the seat's state at since (the client's), then each step's; from a table's start, the
     # state of its first step
     past = live.replay(max(since - 1, 0))
-    before = state(next(past), False)
+    then = next(past)
+    if since > 0 and then.seat_of(player) != seat:
+        return [state(live, True).message]
+    before = state(then, False)
     out = [] if since > 0 else [before.message]
     for table in past:
         after = state(table, False, before)
@@ -265,7 +270,7 @@ class TableSession:
         with the player's free deals left."""
         free_left = await self.service.free_deals_left(self.player)
         presence = self.service.attendance.presence
-        return states_since(live, seat, since, self.lang, free_left, self.settings.replay_limit, presence)
+        return states_since(live, self.player, seat, since, self.lang, free_left, self.settings.replay_limit, presence)
 
     async def _follow(self, watch: Watch) -> None:
         """Queue the seat's step of each new step, in order, none twice, none missed (the
