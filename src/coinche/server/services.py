@@ -14,7 +14,6 @@ from .features.daily import DailyChallenge
 from .features.history import History
 from .features.player_stats import PlayerStats
 from .infra.config import Settings
-from .infra.db import is_postgresql
 from .infra.hub import Hub, LocalHub
 from .infra.postgres_hub import PostgresHub
 from .infra.store import Store
@@ -42,11 +41,11 @@ class Services:
         self.pool.close()
 
 
-async def make_hub(database_url: str) -> Hub:
+async def make_hub(store: Store) -> Hub:
     """The hub of a database: PostgreSQL's tells every process sharing it (LISTEN/NOTIFY);
     SQLite's is one process's own."""
-    if is_postgresql(database_url):
-        hub = PostgresHub(database_url)
+    if store.postgresql:
+        hub = PostgresHub(store.url)
         await hub.start()
         return hub
     return LocalHub()
@@ -59,5 +58,5 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     worker's own service plays them itself)."""
     pool = BotPool(settings.bot_workers)
     await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
-    tables = TableService(store, pool, settings, hub or await make_hub(settings.database_url), hands_over)
+    tables = TableService(store, pool, settings, hub or await make_hub(store), hands_over)
     return Services(settings, store, pool, tables, DailyChallenge(tables), History(tables), PlayerStats(tables))

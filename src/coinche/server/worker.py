@@ -33,7 +33,6 @@ from .compute.bot_pool import Priority
 from .compute.jobs import MAX_TEXT, JobRefused, failed_answer, kind_named, loads, ok_answer
 from .compute.turns import CHANNEL, Job, Turn, TurnQueue
 from .infra.config import Settings
-from .infra.db import is_postgresql
 from .infra.postgres_hub import PostgresHub, libpq_url
 from .infra.process_logs import log_config
 from .infra.store import Store
@@ -70,7 +69,7 @@ class Worker:
         """Its name among the workers and in its log lines (``Settings.process_name``)."""
         self.lease = lease
         self.store = Store(settings.database_url)
-        if not is_postgresql(self.store.engine):
+        if not self.store.postgresql:
             self.store.close()
             raise ValueError("the workers need a PostgreSQL database")
         self.queue = TurnQueue(self.store)

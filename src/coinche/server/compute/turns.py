@@ -27,7 +27,6 @@ from dataclasses import dataclass
 
 from sqlalchemy import text
 
-from ..infra.db import is_postgresql
 from ..infra.store import Store
 from .jobs import MAX_TEXT, JobRefused
 
@@ -66,7 +65,7 @@ class TurnQueue:
     """The ``bot_turns`` and ``workers`` tables of one PostgreSQL database."""
 
     def __init__(self, store: Store) -> None:
-        if not is_postgresql(store.engine):
+        if not store.postgresql:
             raise ValueError("the workers need PostgreSQL")
         self.engine = store.engine
 

@@ -16,7 +16,6 @@ from typing import TypeVar, cast
 from ...bots.base import Decision
 from ...engine.deal import View
 from ..infra.config import Settings
-from ..infra.db import is_postgresql
 from ..infra.store import Database, Store, new_id
 from . import jobs
 from .bot_pool import BotPool, BotSpec, Priority
@@ -48,7 +47,7 @@ class Work:
     def of(pool: BotPool, db: Database, settings: Settings, store: Store, hands_over: bool) -> Work:
         """The work of a process on ``store``: shared with the workers on PostgreSQL when
         it ``hands_over``, its own otherwise."""
-        turns = TurnQueue(store) if hands_over and is_postgresql(store.engine) else None
+        turns = TurnQueue(store) if hands_over and store.postgresql else None
         return Work(pool, db, settings, turns)
 
     async def workers_alive(self) -> bool:

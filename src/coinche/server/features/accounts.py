@@ -29,7 +29,7 @@ from sqlalchemy import delete, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from ..infra.config import Settings
-from ..infra.db import AccountRow, PlayerRow, SessionRow, is_postgresql
+from ..infra.db import AccountRow, PlayerRow, SessionRow
 from ..infra.store import Database, Store, _insert_ignoring_conflicts, new_id
 from ..table.names import clean_name, login_key, name_key, name_skeleton
 
@@ -120,7 +120,7 @@ class AccountStore:
         the skeleton, so two servers never both let look-alikes in)."""
         skeleton = name_skeleton(name)
         with self.store.session() as s, s.begin():
-            if is_postgresql(self.store.engine):
+            if self.store.postgresql:
                 s.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": f"name-skeleton:{skeleton}"})
             if s.scalar(select(AccountRow.id).where(AccountRow.name_skeleton == skeleton).limit(1)) is not None:
                 taken = s.scalar(select(AccountRow.id).where(AccountRow.name_key == name_key(name))) is not None
@@ -343,3 +343,14 @@ class AccountService:
 
     def close(self) -> None:
         self._hashing.shutdown(wait=True)
+
+
+def find_account(store: Store, name: str) -> tuple[str, str] | None:
+    """(shown name, player id) of the live account called ``name`` (folded), else None."""
+    with store.session() as s:
+        row = s.execute(
+            select(AccountRow.name, AccountRow.player_id)
+            .join(PlayerRow, PlayerRow.id == AccountRow.player_id)
+            .where(AccountRow.name_key == name_key(name), PlayerRow.deleted_at.is_(None))
+        ).first()
+        return None if row is None else (row.name, row.player_id)

@@ -797,3 +797,21 @@ class DailyChallenge:
             for n, deal in enumerate(live.game.deals[:DEALS], start=1)
             if deal.is_over
         ]
+
+
+def challenge_days(store: Store, player: str, since: str) -> dict[str, int]:
+    """The challenge days from ``since`` the player played, with their deals finished."""
+    with store.session() as s:
+        days = s.scalars(
+            select(ChallengeAttemptRow.day).where(
+                ChallengeAttemptRow.player_id == player, ChallengeAttemptRow.day >= since
+            )
+        ).all()
+        counts = s.execute(
+            select(ChallengeResultRow.day, func.count())
+            .where(ChallengeResultRow.player_id == player, ChallengeResultRow.day >= since)
+            .group_by(ChallengeResultRow.day)
+        ).all()
+    found = dict.fromkeys(days, 0)
+    found.update({day: count for day, count in counts})
+    return found

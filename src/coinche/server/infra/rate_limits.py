@@ -22,8 +22,6 @@ from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 from sqlalchemy import Engine, text
 
-from .db import is_postgresql
-
 if TYPE_CHECKING:
     from .store import Database
 
@@ -72,7 +70,7 @@ class RateLimits:
 
     def __init__(self, database: Database | None = None) -> None:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
-        shared = database is not None and is_postgresql(database.store.engine)
+        shared = database is not None and database.store.postgresql
         self._database = database if shared else None
 
     async def hit(self, limit: str | RateLimitItem, *keys: str) -> int | None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
 
-from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy import Engine, delete, insert, select, text, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -88,8 +88,17 @@ def _step_of(row: Any) -> Step:
 
 
 class Store:
+    def ping(self) -> None:
+        """The cheapest query that proves the database answers (the readiness probe)."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+
     def __init__(self, url: str) -> None:
+        self.url = url
         self.engine: Engine = make_engine(url)
+        self.postgresql = is_postgresql(self.engine)
+        """Whether the database is PostgreSQL, which several processes share (LISTEN/NOTIFY,
+        workers, rate limits counted in the database): decided here once, read by them all."""
         migrate(self.engine)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
 

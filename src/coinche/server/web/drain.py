@@ -26,12 +26,10 @@ import time
 from types import FrameType
 from typing import Any, Final, Protocol
 
-import sqlalchemy
 import uvicorn
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..infra.process_logs import log_config
-from ..infra.store import Store
 from ..live.tables import TableService
 
 log = logging.getLogger("coinche.drain")
@@ -102,12 +100,6 @@ def drain_of(app: object) -> Drain | None:
 # ----- /healthz, /readyz -----
 
 
-def _ping(store: Store) -> None:
-    """On a database thread: the cheapest query that proves the database answers."""
-    with store.engine.connect() as connection:
-        connection.execute(sqlalchemy.text("SELECT 1"))
-
-
 class HealthMiddleware:
     """ASGI middleware: ``GET``/``HEAD`` ``/healthz`` and ``/readyz`` in plain text, before
     sessions and accounts (no cookie set or read); anything else passes on."""
@@ -159,7 +151,7 @@ class HealthMiddleware:
     async def _ask(service: TableService) -> bool:
         try:
             async with asyncio.timeout(READY_CHECK_SECONDS):
-                await service.db(_ping, service.store)
+                await service.db(service.store.ping)
         except Exception as e:
             log.warning("readyz: the database does not answer: %s", type(e).__name__)
             return False

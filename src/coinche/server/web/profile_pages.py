@@ -14,18 +14,15 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from urllib.parse import quote
 
-from sqlalchemy import func, select
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from ..features.accounts import NAME_MAX
+from ..features.accounts import NAME_MAX, find_account
+from ..features.daily import challenge_days
 from ..features.player_stats import PROVISIONAL_SIGMA, PlayerStats, Profile
-from ..infra.db import AccountRow, ChallengeAttemptRow, ChallengeResultRow, PlayerRow
-from ..infra.store import Store
 from ..table import i18n
-from ..table.names import name_key
 from .pages import ADDRESSES, page, service_of
 
 CHART_POINTS = 300
@@ -39,35 +36,6 @@ CHART_BOTTOM = 40
 """Room below for the games axis's figures and its title."""
 CHART_PAD = 10
 CALENDAR_WEEKS = 12
-
-
-def find_account(store: Store, name: str) -> tuple[str, str] | None:
-    """(shown name, player id) of the live account called ``name`` (folded), else None."""
-    with store.session() as s:
-        row = s.execute(
-            select(AccountRow.name, AccountRow.player_id)
-            .join(PlayerRow, PlayerRow.id == AccountRow.player_id)
-            .where(AccountRow.name_key == name_key(name), PlayerRow.deleted_at.is_(None))
-        ).first()
-        return None if row is None else (row.name, row.player_id)
-
-
-def challenge_days(store: Store, player: str, since: str) -> dict[str, int]:
-    """The challenge days from ``since`` the player played, with their deals finished."""
-    with store.session() as s:
-        days = s.scalars(
-            select(ChallengeAttemptRow.day).where(
-                ChallengeAttemptRow.player_id == player, ChallengeAttemptRow.day >= since
-            )
-        ).all()
-        counts = s.execute(
-            select(ChallengeResultRow.day, func.count())
-            .where(ChallengeResultRow.player_id == player, ChallengeResultRow.day >= since)
-            .group_by(ChallengeResultRow.day)
-        ).all()
-    found = dict.fromkeys(days, 0)
-    found.update({day: count for day, count in counts})
-    return found
 
 
 def down_sample(points: list[tuple[datetime, int]], most: int = CHART_POINTS) -> list[tuple[int, int]]:
