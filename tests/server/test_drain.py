@@ -46,8 +46,6 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
 from coinche.server.infra.process_logs import NAME_MAX, ProcessName, default_name, instance_id, valid_name
-from coinche.server.infra.store import Store
-from coinche.server.web import drain as drain_module
 from coinche.server.web.drain import CLOSE_RESTARTING, DRAIN_SECONDS, Drain
 
 
@@ -83,11 +81,11 @@ def test_readyz_is_503_while_draining(client: TestClient) -> None:
 def test_readyz_is_503_when_the_database_fails(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[bool] = []
 
-    def broken(store: Store) -> None:
+    def broken() -> None:
         seen.append(threading.current_thread() is not threading.main_thread())
         raise OperationalError("SELECT 1", {}, Exception("database gone"))
 
-    monkeypatch.setattr(drain_module, "_ping", broken)
+    monkeypatch.setattr(service_of(client).store, "ping", broken)
     r = client.get("/readyz")
     assert (r.status_code, r.text) == (503, "database unavailable\n")
     assert seen == [True]  # asked on a database thread, not on the event loop's
