@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from ..infra.hub import Subscription
@@ -59,10 +60,16 @@ class Watch:
         """The seat of the last message handed here (a ``step`` follows the state of the
         same seat: a player who moved seats gets the whole state)."""
         self.full = False
+        self.deliver: Callable[[int, dict[str, Any]], bool] | None = None
+        """The socket's fast path: takes a message at once and says so (True), when it
+        needs no wait (else it is queued for the socket's own task)."""
         self._queue: asyncio.Queue[Rendered] = asyncio.Queue(maxsize=limit)
 
     def put(self, rendered: Rendered) -> None:
         self.latest = rendered[0]
+        seq, message = rendered
+        if self.deliver is not None and message is not None and self._queue.empty() and self.deliver(seq, message):
+            return
         try:
             self._queue.put_nowait(rendered)
         except asyncio.QueueFull:

@@ -519,10 +519,15 @@ def changes(before: Any, after: Any, path: Path | None = None, out: list[list[An
             if kind is dict:
                 changes(old, value, [*path, key], out)
             elif old != value or type(old) is not kind:
-                if kind is list and type(old) is list:
-                    changes(old, value, [*path, key], out)
-                else:
-                    out.append([[*path, key], value])
+                if kind is list and type(old) is list and old:
+                    n = len(old)
+                    if n < len(value) and old == value[:n]:  # grown: the new items are appended
+                        out.extend([[*path, key, i], value[i]] for i in range(n, len(value)))
+                        continue
+                    if n == len(value) and type(value[0]) is dict:  # the same items, changed
+                        changes(old, value, [*path, key], out)
+                        continue
+                out.append([[*path, key], value])
         return out
     if type(before) is list and type(after) is list and 0 < len(before) <= len(after):
         n = len(before)

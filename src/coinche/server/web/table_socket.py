@@ -150,6 +150,8 @@ class TableSession:
         """The reader is answering a request (the drain lets it finish)."""
         self.counts_free_deals = False
         """The table counts free deals: each state shows the player's count."""
+        self.following = False
+        """``_follow`` is handling a message of the feed (none may pass it)."""
 
     def queue(self, message: dict[str, Any]) -> None:
         try:
@@ -191,6 +193,8 @@ class TableSession:
                     self.queue(m)
                 self.sent = watch.latest = max(watch.latest, live.seq)
                 watch.seat = seat
+                if not self.counts_free_deals:  # each step as it comes, without waking a task
+                    watch.deliver = self._deliver
                 async with anyio.create_task_group() as group:
                     self.scope = group.cancel_scope
                     parts = (
@@ -272,13 +276,32 @@ class TableSession:
         presence = self.service.attendance.presence
         return states_since(live, self.player, seat, since, self.lang, free_left, self.settings.replay_limit, presence)
 
+    def _deliver(self, seq: int, message: dict[str, Any]) -> bool:
+        """``_follow``'s fast path, called by the feed: a step that follows the last one
+        queued, or a whole state, goes to the outbox at once (the feed calls it only with
+        nothing of its own queued; while ``_follow`` handles a message, none passes it)."""
+        if self.following or message is RESYNC:
+            return False
+        if seq <= self.sent:
+            return True
+        if message["type"] == "step" and seq != self.sent + 1:
+            return False
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            return False  # the socket's own task finds the outbox full: it closes
+        self.sent = seq
+        return True
+
     async def _follow(self, watch: Watch) -> None:
         """Queue the seat's step of each new step, in order, none twice, none missed (the
         feed's; those the first states covered are skipped). A step that does not follow
         the last one queued (the table was read back whole, or the feed rendered none of
         the steps between) has the socket read the steps since its last."""
         while True:
+            self.following = False
             seq, message = await watch.get()
+            self.following = True
             if watch.full:
                 raise SlowConsumer
             if seq <= self.sent:
