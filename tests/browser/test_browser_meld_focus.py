@@ -99,7 +99,7 @@ def test_focus_goes_to_the_hand_after_a_declaration(make_page: Any, roomy_server
     for _ in range(20):  # South holds a meld in about one deal of four: 20 deals miss it 0.3 % of runs
         played = table.play_deal(bid=True, declare=True)
         melds += sum(1 for name in table.checked if name.startswith("Annoncer"))
-        if melds >= 2 or played.end != "next":
+        if melds or played.end != "next":  # one declaration is the case looked at
             break
         table.next_deal()
     assert melds >= 1, f"no meld to declare in the deals played ({table.checked}, {played})"
