@@ -50,8 +50,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from bench_server import HOST, START_TIMEOUT, Server, cpu_seconds, percentile, proc_status
-from coinche.server.web.protocol import apply_step
+from bench_server import HOST, START_TIMEOUT, Server, as_state, cpu_seconds, percentile, proc_status
 from databases import add_database_args, database_url
 
 HTTP_TIMEOUT = 30.0
@@ -171,10 +170,6 @@ def ws_url(port: int, table_id: str) -> str:
     return f"ws://{HOST}:{port}/ws/table/{table_id}"
 
 
-STATES: dict[ClientConnection, dict[str, Any]] = {}
-"""Each connection's last state, which its next ``step`` changes (as a page keeps it)."""
-
-
 async def next_state(
     ws: ClientConnection, timeout: float = HTTP_TIMEOUT, totals: Totals | None = None
 ) -> dict[str, Any]:
@@ -187,11 +182,7 @@ async def next_state(
             continue
         if totals is not None and totals.measuring:
             totals.received += len(frame.encode() if isinstance(frame, str) else frame)
-        if kind == "state":
-            STATES[ws] = message
-        elif kind == "step":
-            message = STATES[ws] = apply_step(STATES[ws], message)
-        return message
+        return as_state(ws, message)
 
 
 @dataclass

@@ -248,17 +248,22 @@ STATES: dict[ClientConnection, dict[str, Any]] = {}
 """Each connection's last state, which its next ``step`` changes (as a page keeps it)."""
 
 
+def as_state(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
+    """A ``step`` as the state it makes of the connection's last one; another message as is."""
+    kind = message.get("type")
+    if kind == "state":
+        STATES[ws] = message
+    elif kind == "step":
+        message = STATES[ws] = apply_step(STATES[ws], message)
+    return message
+
+
 async def receive_state(ws: ClientConnection, timeout: float) -> dict[str, Any]:
     """The next message that is not a ``hello`` or an ``ack`` (a state, an error); a
     ``step`` as the state it makes of the connection's last one."""
     while True:
-        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
-        kind = message.get("type")
-        if kind == "state":
-            STATES[ws] = message
-        elif kind == "step":
-            message = STATES[ws] = apply_step(STATES[ws], message)
-        if kind not in ("hello", "ack"):
+        message = as_state(ws, json.loads(await asyncio.wait_for(ws.recv(), timeout)))
+        if message.get("type") not in ("hello", "ack"):
             return message
 
 

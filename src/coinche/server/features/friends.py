@@ -31,6 +31,7 @@ from ..table.lobby import (
     check_move,
     check_take_seat,
 )
+from ..table.requests import pure
 from ..table.spec import Seat, Step, TableSpec
 
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
@@ -105,17 +106,11 @@ async def find(service: TableService, code: str) -> LiveTable | None:
 async def take_seat(
     service: TableService, table_id: str, player: str, name: str, seat: int, guest: bool = False
 ) -> int:
-    async def check(live: LiveTable) -> Step | None:
-        return check_take_seat(live, player, name, seat, guest)
-
-    return await service.write(table_id, None, check)
+    return await service.write(table_id, None, pure(lambda live: check_take_seat(live, player, name, seat, guest)))
 
 
 async def host_move(service: TableService, table_id: str, player: str, seat: int, to: int) -> int:
-    async def check(live: LiveTable) -> Step | None:
-        return check_move(live, player, seat, to)
-
-    seq = await service.write(table_id, None, check)
+    seq = await service.write(table_id, None, pure(lambda live: check_move(live, player, seat, to)))
     live = await service.table(table_id)
     if live is not None:  # the players' lists of games say which team each was in
         moved = [(h.player, i) for i, h in enumerate(live.seats) if h.player is not None and i in (seat, to)]
@@ -124,17 +119,11 @@ async def host_move(service: TableService, table_id: str, player: str, seat: int
 
 
 async def host_level(service: TableService, table_id: str, player: str, seat: int, level: str) -> int:
-    async def check(live: LiveTable) -> Step | None:
-        return check_level(live, player, seat, level)
-
-    return await service.write(table_id, None, check)
+    return await service.write(table_id, None, pure(lambda live: check_level(live, player, seat, level)))
 
 
 async def host_free(service: TableService, table_id: str, player: str, seat: int) -> int:
-    async def check(live: LiveTable) -> Step | None:
-        return check_free(live, player, seat)
-
-    return await service.write(table_id, None, check)
+    return await service.write(table_id, None, pure(lambda live: check_free(live, player, seat)))
 
 
 async def start(service: TableService, table_id: str, player: str, request_id: str) -> int:

@@ -88,11 +88,6 @@ def _step_of(row: Any) -> Step:
 
 
 class Store:
-    def ping(self) -> None:
-        """The cheapest query that proves the database answers (the readiness probe)."""
-        with self.engine.connect() as connection:
-            connection.execute(text("SELECT 1"))
-
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: Engine = make_engine(url)
@@ -104,6 +99,11 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def ping(self) -> None:
+        """The cheapest query that proves the database answers (the readiness probe)."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
 
     def session(self) -> Session:
         return self._session()

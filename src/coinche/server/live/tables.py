@@ -405,10 +405,9 @@ class TableService:
         if not 0 <= seat <= 3:
             raise ValueError(f"no seat {seat}")
 
-        async def check(live: LiveTable) -> Step | None:
-            return Step(live.seq, "seat", seat, seat_data=holder)
-
-        return await self.write(table_id, None, check)
+        return await self.write(
+            table_id, None, requests.pure(lambda live: Step(live.seq, "seat", seat, seat_data=holder))
+        )
 
     async def hint(self, table_id: str, player: str) -> tuple[Decision, LiveTable, int]:
         """The expert's choice on ``player``'s own view (never on more), with the table and
@@ -495,11 +494,11 @@ class TableService:
             if self.registry.get(table_id) is not live:
                 return  # the table left memory: whoever loads it again plays on
 
-            async def check(current: LiveTable, turn: BotTurn = turn, decision: Decision = decision) -> Step | None:
+            def check(current: LiveTable, turn: BotTurn = turn, decision: Decision = decision) -> Step | None:
                 return self._bot_step(current, turn, decision)  # None: the table moved on: think again
 
             try:
-                await self.registry.commit(table_id, None, check)
+                await self.registry.commit(table_id, None, requests.pure(check))
             except Exception:
                 # The database failed: try again after a pause (longer each time), so a
                 # passing fault never leaves a table waiting on its computers.

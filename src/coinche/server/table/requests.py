@@ -52,7 +52,7 @@ def check_day(live: LiveTable, now: datetime) -> None:
 def play(player: str, action: Action, key: str, now: datetime) -> Check:
     """``player`` takes ``action`` at their seat (``key``: the request's)."""
 
-    async def check(live: LiveTable) -> Step | None:
+    def check(live: LiveTable) -> Step | None:
         if key in live.requests:
             return None
         seat = seat_held(live, player)
@@ -69,7 +69,7 @@ def play(player: str, action: Action, key: str, now: datetime) -> Check:
             raise TableError("illegal")  # pragma: no cover - legal_actions and apply agree
         return Step(live.seq, "action", seat, action, request_id=key)
 
-    return check
+    return pure(check)
 
 
 def next_deal(live: LiveTable, player: str, key: str, now: datetime) -> Step | None:

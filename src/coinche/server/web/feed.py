@@ -66,8 +66,8 @@ class Watch:
         self._queue: asyncio.Queue[Rendered] = asyncio.Queue(maxsize=limit)
 
     def put(self, rendered: Rendered) -> None:
-        self.latest = rendered[0]
         seq, message = rendered
+        self.latest = seq
         if self.deliver is not None and message is not None and self._queue.empty() and self.deliver(seq, message):
             return
         try:

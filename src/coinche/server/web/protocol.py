@@ -515,33 +515,32 @@ def changes(before: Any, after: Any, path: Path | None = None, out: list[list[An
             old = before[key]
             if old is value or (top and key in STEP_OWN):
                 continue
-            kind = type(value)
-            if kind is dict:
+            if type(value) is dict:
                 changes(old, value, [*path, key], out)
-            elif old != value or type(old) is not kind:
-                if kind is list and type(old) is list and old:
-                    n = len(old)
-                    if n < len(value) and old == value[:n]:  # grown: the new items are appended
-                        out.extend([[*path, key, i], value[i]] for i in range(n, len(value)))
-                        continue
-                    if n == len(value) and type(value[0]) is dict:  # the same items, changed
-                        changes(old, value, [*path, key], out)
-                        continue
+            elif (old != value or type(old) is not type(value)) and not _list_changes(old, value, [*path, key], out):
                 out.append([[*path, key], value])
         return out
-    if type(before) is list and type(after) is list and 0 < len(before) <= len(after):
-        n = len(before)
-        if before == after[:n]:  # grown: the new items are appended
-            out.extend([[*path, i], after[i]] for i in range(n, len(after)))
-            return out
-        if n == len(after) and type(after[0]) is dict:  # the same items, changed
-            for i in range(n):
-                if before[i] != after[i]:
-                    changes(before[i], after[i], [*path, i], out)
-            return out
-    if before != after or type(before) is not type(after):
+    if (before != after or type(before) is not type(after)) and not _list_changes(before, after, path, out):
         out.append([path, after])
     return out
+
+
+def _list_changes(before: Any, after: Any, path: Path, out: list[list[Any]]) -> bool:
+    """The changes of a list that grew (its new items appended) or whose items, objects,
+    changed in place, told item by item (True); False for any other change (the value is
+    set whole)."""
+    if type(before) is not list or type(after) is not list or not before:
+        return False
+    n = len(before)
+    if n < len(after) and before == after[:n]:
+        out.extend([[*path, i], after[i]] for i in range(n, len(after)))
+        return True
+    if n == len(after) and type(after[0]) is dict:
+        for i in range(n):
+            if before[i] != after[i]:
+                changes(before[i], after[i], [*path, i], out)
+        return True
+    return False
 
 
 def step_message(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:

@@ -30,7 +30,6 @@ from ..infra.log_limits import RefusalLog
 from ..live.tables import TableService
 from ..table import requests
 from ..table.live_table import LiveTable, TableError
-from ..table.requests import request_key
 from .drain import CLOSE_RESTARTING, drain_of, restarting_frame
 from .feed import RESYNC, StateFeed, Watch
 from .pages import account_of, lang_of, player_in_session, service_of
@@ -280,11 +279,11 @@ class TableSession:
         """``_follow``'s fast path, called by the feed: a step that follows the last one
         queued, or a whole state, goes to the outbox at once (the feed calls it only with
         nothing of its own queued; while ``_follow`` handles a message, none passes it)."""
-        if self.following or message is RESYNC:
+        if self.following:
             return False
         if seq <= self.sent:
             return True
-        if message["type"] == "step" and seq != self.sent + 1:
+        if not self._follows(seq, message):
             return False
         try:
             self.outbox.put_nowait(message)
@@ -292,6 +291,11 @@ class TableSession:
             return False  # the socket's own task finds the outbox full: it closes
         self.sent = seq
         return True
+
+    def _follows(self, seq: int, message: dict[str, Any]) -> bool:
+        """Whether the feed's ``message`` of ``seq`` may be sent as it is after what was
+        queued: a whole state, or the step right after the last one (not a ``RESYNC``)."""
+        return message is not RESYNC and (message["type"] != "step" or seq == self.sent + 1)
 
     async def _follow(self, watch: Watch) -> None:
         """Queue the seat's step of each new step, in order, none twice, none missed (the
@@ -309,7 +313,7 @@ class TableSession:
             if message is None:
                 await self._no_seat()
                 return
-            if message is RESYNC or (message["type"] == "step" and seq != self.sent + 1):
+            if not self._follows(seq, message):
                 live = await self.service.table(self.table_id)
                 seat = live.seat_of(self.player) if live is not None else None
                 if live is None or seat is None:
@@ -400,7 +404,7 @@ class TableSession:
             request = read_request(text, data, self.settings.max_message_bytes)
             request_id = request.id
             if isinstance(request, ActionRequest):
-                key = request_key(self.player, request.id)
+                key = requests.request_key(self.player, request.id)
                 check = requests.play(self.player, request.action, key, self.settings.clock())
                 return ack_message(request.id, await service.registry.write(self.table_id, key, check))
             if isinstance(request, NextDealRequest):
