@@ -9,6 +9,7 @@ or ``90 cœur``, the summary's ``Donne suivante``...) and works them with the ke
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import time
 from collections.abc import Callable
@@ -16,12 +17,33 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from browser_helpers import SCREENSHOT_TIMEOUT_MS
 from playwright.sync_api import Locator, Page, expect
 
 How = Literal["keyboard", "tap", "click"]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 """Screenshots kept by the tests (``test-artifacts/`` at the repository root, ignored by git)."""
+
+SCREENSHOTS = "COINCHE_SCREENSHOTS"
+"""Set (to anything but empty) to have the tests keep their screenshots of the pages for
+people to look at: a whole page's screenshot costs about as much as the checks of the page
+(a third of the rules pages' tests), so the suite takes none by default. A failed test's
+pages are always kept (``conftest``)."""
+
+
+def keep_screenshot(target: Page | Locator, name: str, *, full_page: bool = False) -> None:
+    """``test-artifacts/<name>.png`` of the page (or element) as it is now, when asked for
+    by ``COINCHE_SCREENSHOTS``."""
+    if not os.environ.get(SCREENSHOTS):
+        return
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = str(ARTIFACTS / f"{name}.png")
+    if isinstance(target, Page):
+        target.screenshot(path=path, full_page=full_page, animations="disabled", timeout=SCREENSHOT_TIMEOUT_MS)
+    else:
+        target.screenshot(path=path, animations="disabled", timeout=SCREENSHOT_TIMEOUT_MS)
+
 
 RANKS = {
     "fr": ("Sept", "Huit", "Neuf", "Dix", "Valet", "Dame", "Roi", "As"),

@@ -22,9 +22,8 @@ from typing import Any
 
 import pytest
 from accessibility import assert_accessible, assert_no_horizontal_scroll
-from browser_helpers import SCREENSHOT_TIMEOUT_MS
 from playwright.sync_api import Locator, Page, Response, expect
-from table_driver import ARTIFACTS, DealPlayed, Table, start_solo
+from table_driver import DealPlayed, Table, keep_screenshot, start_solo
 
 PASSWORD = "cartes-sur-table-1"
 TABLE_URL = re.compile(r"/table/([^/?#]+)$")
@@ -486,16 +485,11 @@ def test_sign_up_and_account_pages_fit_the_screen(
     mismatch = {"fr": "Les deux mots de passe ne sont pas les mêmes.", "en": "The two passwords are not the same."}
     expect(page.get_by_role("alert")).to_have_text(mismatch[lang])
     assert_no_horizontal_scroll(page)
-    ARTIFACTS.mkdir(exist_ok=True)
     for field in ("#name", "#password", "#confirm", "#email"):  # the inputs fill the form's width
         box, form = page.locator(field).bounding_box(), page.locator("form.account-form").bounding_box()
         assert box is not None and form is not None
         assert box["width"] >= form["width"] - 2, (field, box, form)
-    page.screenshot(
-        path=str(ARTIFACTS / f"accounts-signup-{lang}-{viewport['width']}.png"),
-        full_page=True,
-        timeout=SCREENSHOT_TIMEOUT_MS,
-    )
+    keep_screenshot(page, f"accounts-signup-{lang}-{viewport['width']}", full_page=True)
     assert_accessible(page)
 
     page.locator("#password").fill(PASSWORD)
@@ -512,10 +506,6 @@ def test_sign_up_and_account_pages_fit_the_screen(
     assert_clean(page)
     expect(page.locator("table.games")).to_have_count(2)
     assert_no_horizontal_scroll(page)
-    page.screenshot(
-        path=str(ARTIFACTS / f"accounts-account-{lang}-{viewport['width']}.png"),
-        full_page=True,
-        timeout=SCREENSHOT_TIMEOUT_MS,
-    )
+    keep_screenshot(page, f"accounts-account-{lang}-{viewport['width']}", full_page=True)
     assert_accessible(page)
     assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]

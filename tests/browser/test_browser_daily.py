@@ -9,9 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from browser_helpers import SCREENSHOT_TIMEOUT_MS
 from playwright.sync_api import Page, expect
-from table_driver import Table
+from table_driver import Table, keep_screenshot
 
 from coinche.server.features.daily import DEALS
 
@@ -127,7 +126,7 @@ def test_two_accounts_same_deals_same_moves_ranking_comparison_and_par(
         expect(bruno.locator("ul.daily-par li")).to_have_count(2)
         expect(bruno.locator("table.daily-field tbody tr")).to_have_count(1)
         expect(bruno.locator("table.daily-field tbody td").nth(4)).to_have_text("2")
-        bruno.screenshot(path=str(tmp_path / "comparison.png"), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
+        keep_screenshot(bruno, "daily-comparison", full_page=True)
         bruno.get_by_role("link", name="Revoir la donne").click()
         expect(bruno).to_have_url(re.compile(r"/table/[^/]+/donne/4$"))
 
@@ -139,7 +138,7 @@ def test_two_accounts_same_deals_same_moves_ranking_comparison_and_par(
         expect(rows.nth(1)).to_contain_text("50,0\u00a0%")
         expect(bruno.locator("table.daily-ranking")).to_contain_text("Anne")
         expect(bruno.locator("table.daily-ranking tr[aria-current]")).to_contain_text("Bruno")
-        bruno.screenshot(path=str(tmp_path / "day.png"), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
+        keep_screenshot(bruno, "daily-day", full_page=True)
 
         # Bruno's page from before he played: a second attempt is refused, said clearly.
         stale.get_by_role("button", name="Jouer le défi").click()

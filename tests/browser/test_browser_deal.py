@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import Page, expect
-from table_driver import ARTIFACTS, DealPlayed, Table, bid_pattern, card_sentence, start_solo
+from table_driver import DealPlayed, Table, bid_pattern, card_sentence, keep_screenshot, start_solo
 
 ME = r"Sud \(vous\)"
 COMPUTERS = r"Est|Ouest|Nord \(partenaire\)"
@@ -21,8 +21,7 @@ def test_a_guest_plays_a_whole_deal_with_the_keyboard(page: Page) -> None:
 
     def at_my_turn(t: Table, done: DealPlayed) -> None:
         if not done.cards:
-            ARTIFACTS.mkdir(exist_ok=True)
-            t.page.screenshot(path=str(ARTIFACTS / "table-desktop.png"), animations="disabled")
+            keep_screenshot(t.page, "table-desktop")
             # "Conseil" from the keyboard: the expert's card, one of the legal ones, marked in
             # the hand and said in one plain sentence.
             t.press(t.page.get_by_role("button", name="Conseil", exact=True))

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from browser_helpers import DESKTOP, LIVE_RECORDER, LiveServer, new_page
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from table_driver import Table
+from table_driver import Table, keep_screenshot
 
 PASSWORD = "correct horse battery staple"
 TABLE_URL = re.compile(r"/table/[^/]+$")
@@ -296,7 +296,7 @@ def test_an_idle_player_is_warned_then_the_computer_plays_for_them(
             # the person it played for is told what it played, until they close the notice
             told = Table(idle).notice()
             expect(told).to_contain_text("Votre temps était écoulé : l'ordinateur a joué pour vous ")
-            idle.screenshot(path=str(tmp_path / "played-for-you.png"))
+            keep_screenshot(idle, "friends-played-for-you")
             idle.locator("#notice .notice-close").click()
             expect(told).to_be_hidden()
             assert not idle.js_errors, idle.js_errors  # type: ignore[attr-defined]
@@ -333,7 +333,7 @@ def test_one_friends_next_deal_leaves_the_others_summary_open_and_says_who_went_
     expect(first_scores).to_have_count(1)
     expect(paul_table.next_deal_button()).to_have_count(0)
     paul_table.wait_for_live("(Hugo) a lancé la donne suivante.")
-    paul.screenshot(path=str(tmp_path / "went-on.png"))
+    keep_screenshot(paul, "friends-went-on")
     expect(summary.get_by_role("button", name="Voir la table", exact=True)).to_be_focused()
     summary.get_by_role("button", name="Voir la table", exact=True).click()
     expect(summary).not_to_be_visible()

@@ -8,6 +8,7 @@ import re
 
 from browser_helpers import DESKTOP, LIVE_RECORDER, new_page
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from table_driver import keep_screenshot
 from test_browser_friends import TABLE_URL, host_table
 
 
@@ -49,8 +50,8 @@ def test_two_people_see_the_same_seat_names(browser: Browser, server: str) -> No
             assert names == ["Sud", "Est", "Nord", "Ouest"], names
         for page in (host, marie):
             expect(page.locator("#lobby")).to_contain_text(re.compile(r"chacun se voit en bas de l.écran"))
-        marie.screenshot(path="/tmp/ui1-lobby-marie.png")
-        host.screenshot(path="/tmp/ui1-lobby-host.png")
+        keep_screenshot(marie, "lobby-marie")
+        keep_screenshot(host, "lobby-host")
     finally:
         for ctx in made:
             ctx.close()

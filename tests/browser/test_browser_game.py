@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from accessibility import assert_accessible
 from playwright.sync_api import Page, expect
-from table_driver import ARTIFACTS, start_solo
+from table_driver import keep_screenshot, start_solo
 from test_browser_summary import IN_VIEW
 
 MAX_DEALS = 30
@@ -42,8 +42,7 @@ def check_score_chart(page: Page, deals: int) -> None:
     links = summary.locator("table.score-sheet tbody th a")
     assert links.count() == deals
     assert re.search(r"/table/[^/]+/donne/1$", links.first.get_attribute("href") or "")
-    ARTIFACTS.mkdir(exist_ok=True)
-    summary.screenshot(path=str(ARTIFACTS / "game-over-score-chart.png"))
+    keep_screenshot(summary, "game-over-score-chart")
     assert_accessible(page)
 
 

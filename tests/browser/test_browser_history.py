@@ -14,9 +14,8 @@ from typing import Any
 
 import pytest
 from accessibility import assert_accessible, assert_no_horizontal_scroll
-from browser_helpers import SCREENSHOT_TIMEOUT_MS
 from playwright.sync_api import Page, expect
-from table_driver import ARTIFACTS, start_solo
+from table_driver import keep_screenshot, start_solo
 
 from coinche.engine.record import decode_record, parse_record, replay
 
@@ -129,13 +128,12 @@ def test_history_replay_download_and_upload(base: str, make_page: Callable[..., 
         following.click()
         expect(page.locator("#review")).to_have_attribute("data-step", str(k))
 
-    ARTIFACTS.mkdir(exist_ok=True)
     page.goto("/historique")
-    page.screenshot(path=str(ARTIFACTS / "history-desktop.png"), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
+    keep_screenshot(page, "history-desktop", full_page=True)
     page.set_viewport_size({"width": 360, "height": 740})
     assert_no_horizontal_scroll(page)
     assert_accessible(page)
     page.goto(game_url)
     assert_no_horizontal_scroll(page)
-    page.screenshot(path=str(ARTIFACTS / "history-game-phone.png"), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
+    keep_screenshot(page, "history-game-phone", full_page=True)
     assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from table_driver import ARTIFACTS, DealPlayed, Table, start_solo
+from table_driver import DealPlayed, Table, keep_screenshot, start_solo
 
 MIN_TARGET = 44
 
@@ -72,8 +72,7 @@ def test_a_deal_on_a_phone(phone_page: Page) -> None:
         tops = [t.hand().nth(i).evaluate("b => b.getBoundingClientRect().top") for i in range(t.hand().count())]
         assert max(tops) - min(tops) <= 6, f"the hand is in more than one row: {tops}"
         if not done.cards:
-            ARTIFACTS.mkdir(exist_ok=True)
-            t.page.screenshot(path=str(ARTIFACTS / "table-phone.png"), animations="disabled")
+            keep_screenshot(t.page, "table-phone")
 
     played = table.play_deal(bid=True, before_card=at_my_turn)
     assert played.end == "next", played
@@ -179,15 +178,14 @@ def test_the_phone_layout_leaves_everything_seen(phone_page: Page, lang: str) ->
     check_sheet(table)
     narrow = [b for b in shown_width(table) if b["tappable"] < MIN_TARGET]
     assert not narrow, f"during the auction, cards showing less than {MIN_TARGET} px: {narrow}"
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"phone-auction-{lang}.png"))
+    keep_screenshot(page, f"phone-auction-{lang}")
 
     def at_my_turn(t: Table, done: DealPlayed) -> None:
         check_layout(t, f"card {len(done.cards) + 1}")
         narrow = [b for b in shown_width(t) if b["tappable"] < MIN_TARGET]
         assert not narrow, f"cards showing less than {MIN_TARGET} px: {narrow}"
         if len(done.cards) == 1:
-            t.page.screenshot(path=str(ARTIFACTS / f"phone-play-{lang}.png"))
+            keep_screenshot(t.page, f"phone-play-{lang}")
 
     played = table.play_deal(bid=True, before_card=at_my_turn)
     assert played.end == "next", played

@@ -5,14 +5,12 @@ styled like the rest of the site."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from browser_helpers import LIVE_RECORDER, SCREENSHOT_TIMEOUT_MS, new_page
+from browser_helpers import LIVE_RECORDER, new_page
 from playwright.sync_api import Browser, Page, expect
+from table_driver import keep_screenshot
 from test_browser_friends import TABLE_URL, host_table
 
 PHONE_390 = {"width": 390, "height": 844}
-SHOTS = Path("/tmp/ui1-phone")
 
 WIDEST = """() => {
   const doc = document.documentElement;
@@ -40,8 +38,7 @@ def phone_page(browser: Browser, base: str) -> Page:
 
 def check_width(page: Page, name: str) -> str | None:
     page.wait_for_load_state("load")
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
+    keep_screenshot(page, f"phone-page-{name}", full_page=True)
     sizes = page.evaluate(WIDEST)
     # a phone's browser widens its layout to the widest content (and zooms out): the
     # page must fit the phone's own width

@@ -20,7 +20,7 @@ from urllib.parse import urlparse
 
 from browser_helpers import new_page
 from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
-from table_driver import ARTIFACTS, DealPlayed, Table, start_solo
+from table_driver import DealPlayed, Table, keep_screenshot, start_solo
 from websockets.sync.client import connect
 
 from coinche.server.web.table_socket import MAX_CONNECTIONS
@@ -162,8 +162,7 @@ def run_cut_mid_deal(page: Page, lost: str) -> None:
 
     def shoot(t: Table, done: DealPlayed) -> None:
         if len(done.cards) == 3:
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / f"reconnect-{lost}-mid-deal.png"))
+            keep_screenshot(page, f"reconnect-{lost}-mid-deal")
 
     played = table.play_deal(bid=True, before_card=shoot)
     check_whole_deal(played)

@@ -11,9 +11,8 @@ import sys
 from pathlib import Path
 
 from accessibility import assert_accessible, assert_no_horizontal_scroll
-from browser_helpers import SCREENSHOT_TIMEOUT_MS
 from playwright.sync_api import Page, expect
-from table_driver import ARTIFACTS, start_solo
+from table_driver import keep_screenshot, start_solo
 
 
 def test_the_review_steps_through_the_deal_and_shows_the_solvers_table(page: Page, tmp_path: Path) -> None:
@@ -96,15 +95,14 @@ def test_the_review_steps_through_the_deal_and_shows_the_solvers_table(page: Pag
     expect(values.locator("tr.played")).to_contain_text("jouée")
     expect(values.locator("tr.best").first).to_contain_text("meilleure")
 
-    ARTIFACTS.mkdir(exist_ok=True)
     page.keyboard.press("Home")
     for _ in range(len([s for s in steps if s["kind"] == "call"]) + 6):
         page.keyboard.press("ArrowRight")
-    page.screenshot(path=str(ARTIFACTS / "review-desktop.png"), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
+    keep_screenshot(page, "review-desktop", full_page=True)
     assert_accessible(page)
 
     page.set_viewport_size({"width": 360, "height": 740})
     assert_no_horizontal_scroll(page)
-    page.screenshot(path=str(ARTIFACTS / "review-phone.png"), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
+    keep_screenshot(page, "review-phone", full_page=True)
     assert_accessible(page)
     assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]

@@ -8,9 +8,8 @@ import re
 
 import pytest
 from accessibility import assert_accessible, assert_no_horizontal_scroll
-from browser_helpers import SCREENSHOT_TIMEOUT_MS
 from playwright.sync_api import Page, expect
-from table_driver import ARTIFACTS
+from table_driver import keep_screenshot
 
 from coinche.engine.rules import PROFILES
 from coinche.engine.scoring import calculate
@@ -68,12 +67,7 @@ def test_rules_page_desktop(page: Page, lang: str, profile: str | None) -> None:
     check_page(page, lang, profile)
     assert_accessible(page)
     assert page.locator("script").count() == 0
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(
-        path=str(ARTIFACTS / f"rules-{page_id(lang, profile)}-desktop.png"),
-        full_page=True,
-        timeout=SCREENSHOT_TIMEOUT_MS,
-    )
+    keep_screenshot(page, f"rules-{page_id(lang, profile)}-desktop", full_page=True)
 
 
 @pytest.mark.parametrize(("lang", "profile"), PAGES, ids=[page_id(*p) for p in PAGES])
@@ -82,10 +76,7 @@ def test_rules_page_phone(phone_page: Page, lang: str, profile: str | None) -> N
     check_page(phone_page, lang, profile)
     assert_no_horizontal_scroll(phone_page)
     assert_accessible(phone_page)
-    ARTIFACTS.mkdir(exist_ok=True)
-    phone_page.screenshot(
-        path=str(ARTIFACTS / f"rules-{page_id(lang, profile)}-phone.png"), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS
-    )
+    keep_screenshot(phone_page, f"rules-{page_id(lang, profile)}-phone", full_page=True)
 
 
 def test_the_overview_leads_to_each_profile_and_back(page: Page) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
-from table_driver import ARTIFACTS, Table, start_solo
+from table_driver import Table, keep_screenshot, start_solo
 
 FREE_DEALS = 100
 MAX_DEALS = 6
@@ -48,8 +48,7 @@ def check_summary_top(table: Table, name: str) -> None:
     for what in (heading, summary.locator(".verdict, .winner").first, table.next_deal_button()):
         where = what.evaluate(IN_VIEW)
         assert where["inside"], f"{name}: not in sight when the summary opens: {where}"
-    ARTIFACTS.mkdir(exist_ok=True)
-    table.page.screenshot(path=str(ARTIFACTS / f"summary-{name}.png"))
+    keep_screenshot(table.page, f"summary-{name}")
 
 
 @pytest.mark.parametrize(("width", "height", "how"), [(1366, 768, "keyboard"), (1440, 900, "click"), (390, 844, "tap")])
@@ -90,8 +89,7 @@ def test_the_keyboard_goes_on_to_the_bidding_box(generous_server: str, make_page
     expect(table.pass_button()).to_be_focused()
     ring = page.evaluate(FOCUS_RING)
     assert ring["visible"] and ring["ring"] and ring["inBox"], f"no visible focus in the bidding box: {ring}"
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "summary-keyboard-next-deal.png"))
+    keep_screenshot(page, "summary-keyboard-next-deal")
     # the bidding from the keyboard: back to the values, Enter to the trumps, Enter calls
     for _ in range(8):
         page.keyboard.press("Shift+Tab")

@@ -9,9 +9,8 @@ import json
 import re
 from pathlib import Path
 
-from browser_helpers import SCREENSHOT_TIMEOUT_MS
 from playwright.sync_api import Page, expect
-from table_driver import start_solo
+from table_driver import keep_screenshot, start_solo
 
 
 def test_the_verification_page_accepts_a_played_deal_and_refuses_a_changed_card(page: Page, tmp_path: Path) -> None:
@@ -56,7 +55,7 @@ def test_the_verification_page_accepts_a_played_deal_and_refuses_a_changed_card(
     expect(failed).to_contain_text("Sud : la main de l'enregistrement a")
     expect(failed).to_contain_text("Est : la main de l'enregistrement a")
     expect(failed).not_to_contain_text("seat")
-    page.screenshot(path=str(tmp_path / "verify-failed.png"), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
+    keep_screenshot(page, "verify-failed", full_page=True)
 
     # Not JSON: a plain sentence with the line and column.
     page.get_by_label("Enregistrement (JSON)").fill('{"rules": "classic",\n  "dealer": }')
