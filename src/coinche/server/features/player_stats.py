@@ -265,14 +265,27 @@ class StatsStore:
             )
             if guard.rowcount != 1:
                 return False
-            for player, c in counts.items():
-                row = self._row(conn, player)
-                row["deals_played"] += 1
-                row["contracts_taken"] += c.taken
-                row["contracts_made"] += c.made
-                row["coinches"] += c.coinches
-                row["coinches_won"] += c.coinches_won
-                self._save(conn, row)
+            if counts:  # one statement: each person's row made if missing, the counts added
+                at = now()
+                rows = [
+                    {
+                        "player_id": player,
+                        "mu": NEW_PLAYER.mu,
+                        "sigma": NEW_PLAYER.sigma,
+                        **dict.fromkeys(COUNTERS, 0),
+                        "deals_played": 1,
+                        "contracts_taken": c.taken,
+                        "contracts_made": c.made,
+                        "coinches": c.coinches,
+                        "coinches_won": c.coinches_won,
+                        "updated_at": at,
+                    }
+                    for player, c in sorted(counts.items())  # one order of locks for every writer
+                ]
+                conn.execute(
+                    _insert_ignoring_conflicts(engine, PlayerStatsRow, ["player_id"], ["updated_at"], DEAL_COUNTERS),
+                    rows,
+                )
             return True
 
     def rate(self, table_id: str, plans: Sequence[GamePlan]) -> dict[PlayerId, Rating] | None:
@@ -384,6 +397,8 @@ COUNTERS = (
     "coinches",
     "coinches_won",
 )
+DEAL_COUNTERS = ("deals_played", "contracts_taken", "contracts_made", "coinches", "coinches_won")
+"""The counters a finished deal adds to (``DealCounts``); the others count games."""
 
 
 def _teams(plan: GamePlan, current: Mapping[PlayerId, Rating]) -> Any:

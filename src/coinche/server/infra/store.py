@@ -503,18 +503,21 @@ def _step_row(table_id: str, step: Step) -> dict[str, Any]:
 
 
 def _insert_ignoring_conflicts(
-    engine: Engine, row: type[Any], key: list[str], update: Sequence[str] = ()
+    engine: Engine, row: type[Any], key: list[str], update: Sequence[str] = (), add: Sequence[str] = ()
 ) -> Executable:
     """``INSERT … ON CONFLICT (key) DO NOTHING`` (its row count says whether the row went
-    in), or ``DO UPDATE`` the columns ``update``, in the database's own dialect."""
+    in), or ``DO UPDATE`` the columns ``update`` (set to the new row's) and ``add`` (the new
+    row's added to the stored one: counters, in one statement and no read), in the
+    database's own dialect."""
     statement = postgresql_insert(row) if is_postgresql(engine) else sqlite_insert(row)
     # An INSERT's row count is kept only when asked for (psycopg's cursor is closed before
     # SQLAlchemy reads it: -1 otherwise, and every step would look taken).
     statement = statement.execution_options(preserve_rowcount=True)
-    if update:
-        return statement.on_conflict_do_update(
-            index_elements=key, set_={name: statement.excluded[name] for name in update}
-        )
+    if update or add:
+        table = row.__table__
+        changed = {name: statement.excluded[name] for name in update}
+        changed.update({name: table.c[name] + statement.excluded[name] for name in add})
+        return statement.on_conflict_do_update(index_elements=key, set_=changed)
     return statement.on_conflict_do_nothing(index_elements=key)
 
 

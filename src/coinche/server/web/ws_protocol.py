@@ -14,7 +14,8 @@ closed the same way and counted in one ``RefusalLog`` for the process: one line 
 at most, with the count, and no traceback. A message the application sends after the
 protocol closed the connection (a state already on its way) is a send to a client that has
 gone, as after any disconnection, not uvicorn's "unexpected message" error with its
-traceback.
+traceback. And reading pauses only once ``READ_AHEAD`` messages wait (uvicorn pauses and
+resumes it around every message: two system calls each).
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from ..infra.log_limits import RefusalLog
 
 CLOSE_NOT_UTF8 = 1007
+
+READ_AHEAD = 16
+"""Messages of one client read before the application takes them: then the connection is
+read no further until it has (a client that floods waits on its own socket, as before)."""
 
 log = logging.getLogger("coinche.socket")
 
@@ -63,6 +68,16 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
                 self.handle_parser_exception()
                 return
             self.frames = [data]
+        if not self.read_paused and self.queue.qsize() + 1 < READ_AHEAD:
+            # uvicorn would pause reading now and resume it at the application's next
+            # receive: two system calls for every message a client sends. Told reading is
+            # paused, it does neither; it pauses once READ_AHEAD messages wait unread.
+            self.read_paused = True
+            try:
+                super().send_receive_event_to_app()
+            finally:
+                self.read_paused = False
+            return
         super().send_receive_event_to_app()
 
     async def send(self, message: ASGISendEvent) -> None:
