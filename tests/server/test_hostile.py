@@ -31,6 +31,7 @@ from coinche.server.infra.log_limits import MAX_KINDS, RefusalLog
 from coinche.server.table import i18n
 from coinche.server.web.security import CONTENT_SECURITY_POLICY, normalise_origin, origin_allowed
 from coinche.server.web.table_socket import MAX_CONNECTIONS
+from coinche.server.web.ws_protocol import READ_AHEAD
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "coinche" / "web"
 TRACEBACK = re.compile(r'Traceback|File "[^"]*", line \d+|\.py\b|[A-Z][a-z]+Error\b|ClientDisconnect')
@@ -595,6 +596,30 @@ def test_an_invalid_utf8_text_frame_closes_with_1007_and_logs_no_traceback(serve
     assert "Traceback" not in added and "ERROR" not in added, added
     lines = [line for line in added.splitlines() if "UTF-8" in line]
     assert len(lines) == 1, added
+
+
+def test_a_burst_of_requests_is_answered_in_order(server: ServerProcess) -> None:
+    """Many more requests at once than the connection reads ahead (``READ_AHEAD``: past
+    them, reading waits for the application) are each answered, in order, and the
+    connection goes on."""
+    table_id, cookie = server.new_guest_table("classic", 700, "beginner")
+    burst = 4 * READ_AHEAD
+    with server.connect(table_id, cookie) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "hello"
+        for i in range(burst):  # the first deals it if needed; the others have nothing to do
+            ws.send(json.dumps({"type": "next_deal", "id": f"n{i}"}))
+        answered = []
+        while len(answered) < burst:
+            message = json.loads(ws.recv(timeout=10))
+            if message.get("id", "").startswith("n"):
+                assert message["type"] in ("ack", "error"), message
+                answered.append(message["id"])
+        assert answered == [f"n{i}" for i in range(burst)]
+        ws.send(json.dumps({"type": "say", "id": "s1", "phrase": "bravo"}))
+        while (message := json.loads(ws.recv(timeout=10))).get("id") != "s1":
+            pass
+        assert message["type"] == "ack", message
+    assert_up(server)
 
 
 def test_a_frame_over_64_kb_closes_with_1009(server: ServerProcess) -> None:
