@@ -138,6 +138,7 @@ def test_a_crash_loses_nothing_a_client_saw(tmp_path: Path, database_url: str) -
         # The client resumes from the last seq it saw: it gets exactly the steps it missed
         # (the database may be ahead of what it was shown), one by one, in order.
         with server.connect(table_id, cookie, since=seen["seq"]) as ws:
+            ws.coinche_state = seen  # type: ignore[attr-defined]  # the page's, kept across connections
             hello = json.loads(ws.recv(timeout=10))
             assert hello["type"] == "hello" and hello["resumed"] and hello["seq"] >= seen["seq"]
             missed = [ws_receive(ws) for _ in range(hello["seq"] - seen["seq"])]
