@@ -110,6 +110,16 @@ def new_guest(client: TestClient) -> tuple[str, str]:
 CSRF_FIELD = re.compile(r'name="csrf" value="([^"]+)"')
 
 
+def another_visitor(client: TestClient) -> TestClient:
+    """A second browser (its own cookies) on ``client``'s running application, its requests
+    run on the application's own event loop. (A ``TestClient`` that was not entered runs
+    each request on a new loop, where the application's tasks and locks are not: a request
+    could wait forever, one run in many.)"""
+    other = TestClient(client.app, base_url=str(client.base_url))
+    other.portal = client.portal
+    return other
+
+
 def csrf_of(client: TestClient, path: str = "/") -> str:
     """The CSRF token the page at ``path`` gives the client's visitor (made a guest on the
     way if it is none), as a browser's form would send it."""

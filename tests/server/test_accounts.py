@@ -16,6 +16,7 @@ from server_helpers import (
     CSRF_FIELD,
     MakeClient,
     ServerProcess,
+    another_visitor,
     call,
     create_solo,
     csrf_of,
@@ -283,7 +284,7 @@ def test_a_wrong_password_or_an_unknown_name(client: TestClient) -> None:
 def test_a_password_change_ends_the_other_sessions(make_client: MakeClient) -> None:
     client = make_client()
     sign_up(client, "Marcel")
-    other = TestClient(client.app)  # another browser, same account
+    other = another_visitor(client)  # another browser, same account
     assert log_in(other, "Marcel").status_code == 303 and logged_in_as(other) == "Marcel"
     form = {"old": PASSWORD, "new": "new password!", "confirm": "new password!"}
     r = post_form(client, "/compte/mot-de-passe", form, page="/compte")
@@ -369,7 +370,7 @@ FORMS = [
 def test_every_form_refuses_a_missing_or_foreign_token(client: TestClient) -> None:
     sign_up(client, "Owner")
     mine = csrf_of(client)
-    stranger = TestClient(client.app)
+    stranger = another_visitor(client)
     theirs = csrf_of(stranger)
     for path, form in FORMS:
         for token in (None, "", "x" * 32, theirs):

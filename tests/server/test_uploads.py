@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import MakeClient, csrf_of, service_of
+from server_helpers import MakeClient, another_visitor, csrf_of, service_of
 from sqlalchemy import update
 from starlette.testclient import TestClient
 
@@ -146,7 +146,7 @@ def test_a_missing_token_is_refused(client: TestClient) -> None:
 
 def test_only_its_owner_opens_an_upload(client: TestClient) -> None:
     location = upload(client, GAME_TEXT).headers["location"]
-    stranger = TestClient(client.app)
+    stranger = another_visitor(client)
     for url in (location, location + "/record.json", location + "/donne/1", location + "/donne/1/record.json"):
         assert client.get(url).status_code == 200, url
         assert stranger.get(url).status_code == 404, url
@@ -182,7 +182,7 @@ def test_a_visitor_keeps_their_newest_uploads_only(make_client: MakeClient) -> N
     """Past the quota of stored uploads per visitor, the oldest goes (with its analysis);
     another visitor's stay."""
     client = make_client(uploads_kept=3)
-    stranger = TestClient(client.app)
+    stranger = another_visitor(client)
     theirs = upload(stranger, json.dumps(DEAL)).headers["location"]
     kept = 3
     places = []
@@ -214,7 +214,7 @@ def test_uploads_expire(client: TestClient) -> None:
     with store.engine.begin() as conn:
         conn.execute(update(UploadedRecordRow).values(created_at=long_ago))
     assert client.get(old).status_code == 200  # nothing is deleted on reading
-    stranger = TestClient(client.app)
+    stranger = another_visitor(client)
     assert upload(stranger, json.dumps(DEAL)).status_code == 303
     assert client.get(old).status_code == 404
     assert len(rows(client, UploadedRecordRow)) == 1
