@@ -409,6 +409,38 @@ class RatedGameRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class QuickWaitRow(Base):
+    """A person in quick play's queue (``features/quick_play.py``): for which rules (None:
+    any), at what rating, since when and until when the computers wait; the table a wave
+    seated them at (then the row says where to go, until they join again or leave)."""
+
+    __tablename__ = "quick_waits"
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rules: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    deadline: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    table_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    seated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (Index("ix_quick_waits_waiting", "table_id", "since"),)
+
+
+class BlockRow(Base):
+    """An account that blocked another: the other can no longer invite it, and quick play
+    never seats the two together."""
+
+    __tablename__ = "blocks"
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    blocked_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+    __table_args__ = (Index("ix_blocks_blocked", "blocked_id"),)
+
+
 class TablePresenceRow(Base):
     """A person's open connections to a friends' table in one server process, and when
     that process last confirmed them (``presence.py``): every process reads who is here
