@@ -29,7 +29,7 @@ from sqlalchemy import delete, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from ..infra.config import Settings
-from ..infra.db import AccountRow, PlayerRow, SessionRow
+from ..infra.db import AccountRow, PlayerRow, SessionRow, aware
 from ..infra.store import Database, Store, _insert_ignoring_conflicts, new_id
 from ..table.names import clean_name, login_key, name_key, name_skeleton
 
@@ -101,11 +101,6 @@ def token_hash(token: str) -> str:
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _aware(moment: datetime) -> datetime:
-    """SQLite gives back naive datetimes (they were stored in UTC)."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 class AccountStore:
@@ -189,7 +184,7 @@ class AccountStore:
                 .join(AccountRow, AccountRow.id == SessionRow.account_id)
                 .where(SessionRow.id == token_hash(token))
             ).first()
-        if found is None or _aware(found.expires_at) <= _now():
+        if found is None or aware(found.expires_at) <= _now():
             return None
         return Account(found.id, found.name, found.player_id)
 

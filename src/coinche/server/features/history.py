@@ -23,7 +23,7 @@ from typing import Any, Final
 from sqlalchemy import and_, exists, or_, select
 
 from ...engine.rules import RuleSet
-from ..infra.db import AccountRow, FinishedDealRow, PlayerRow, TablePlayerRow, TableRow, now
+from ..infra.db import AccountRow, FinishedDealRow, PlayerRow, TablePlayerRow, TableRow, aware, now
 from ..infra.store import Store, _insert_ignoring_conflicts, result_for
 from ..live.registry import Commit
 from ..live.tables import TableService
@@ -76,8 +76,7 @@ class FinishedDeal:
 
 def cursor_of(game: HistoryGame) -> str:
     """The address form of the cursor after ``game`` (the next page starts below it)."""
-    moment = game.finished_at if game.finished_at.tzinfo is not None else game.finished_at.replace(tzinfo=UTC)
-    micros = (moment - EPOCH) // timedelta(microseconds=1)  # exact: no float on the way
+    micros = (aware(game.finished_at) - EPOCH) // timedelta(microseconds=1)  # exact: no float on the way
     return f"{micros}.{game.table_id}"
 
 

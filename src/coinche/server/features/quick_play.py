@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
 
-from ..infra.db import BlockRow, QuickWaitRow, TableRow, now
+from ..infra.db import BlockRow, QuickWaitRow, TableRow, aware, now
 from ..infra.store import Store, _insert_ignoring_conflicts, new_id
 from ..table.matchmaking import Blocks, Match, Waiting, wave
 from ..table.ratings import LevelRatings, PlayerId, Rating
@@ -41,12 +41,9 @@ class Wait:
 
 
 def _wait_of(row: QuickWaitRow) -> Wait:
-    return Wait(row.player_id, row.rules, Rating(row.mu, row.sigma), _utc(row.since), _utc(row.deadline), row.table_id)
-
-
-def _utc(moment: datetime) -> datetime:
-    """SQLite gives back naive datetimes (stored as UTC)."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=now().tzinfo)
+    return Wait(
+        row.player_id, row.rules, Rating(row.mu, row.sigma), aware(row.since), aware(row.deadline), row.table_id
+    )
 
 
 class QuickPlayStore:

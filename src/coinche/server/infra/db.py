@@ -62,6 +62,12 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+def aware(moment: datetime) -> datetime:
+    """A datetime read from the database, aware: SQLite gives back naive ones (they were
+    stored in UTC); PostgreSQL's are aware already."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 class Base(DeclarativeBase):
     pass
 

@@ -30,14 +30,14 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Literal
 
 from sqlalchemy import delete, select, update
 
 from ..compute.bot_pool import BotSpec, PoolBusy, Priority
 from ..compute.work import Work
-from ..infra.db import TablePresenceRow, now
+from ..infra.db import TablePresenceRow, aware, now
 from ..infra.store import Store, _insert_ignoring_conflicts
 from ..table import requests
 from ..table.live_table import LiveTable, decision_seed
@@ -99,8 +99,7 @@ def read_presence(store: Store, table_ids: list[str], process: str) -> dict[str,
             ).where(TablePresenceRow.table_id.in_(table_ids))
         )
         for table_id, player, holder, connections, seen_at in rows:
-            if seen_at.tzinfo is None:  # SQLite gives back naive times
-                seen_at = seen_at.replace(tzinfo=UTC)
+            seen_at = aware(seen_at)
             elsewhere, last_seen = out[table_id]
             if holder != process and connections > 0 and seen_at > fresh_after:
                 elsewhere.add(player)
