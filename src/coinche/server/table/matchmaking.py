@@ -47,13 +47,17 @@ class Waiting:
     deadline: float
 
 
+Seats = tuple[Person | Computer, Person | Computer, Person | Computer, Person | Computer]
+"""A table's four seats, in seat order."""
+
+
 @dataclass(frozen=True)
 class Match:
     """A table to make: its rules and its four seats (a ``Person`` or a ``Computer``), seats
     0 and 2 partners against 1 and 3."""
 
     rules: str
-    seats: tuple[Person | Computer, Person | Computer, Person | Computer, Person | Computer]
+    seats: Seats
 
     @property
     def players(self) -> tuple[PlayerId, ...]:
@@ -93,14 +97,14 @@ def nearest_level(ratings: Iterable[Rating], levels: LevelRatings) -> str:
     return min(KNOB_LEVELS, key=lambda name: abs(levels.of(name).mu - mean))
 
 
-def seating(people: Sequence[Waiting], level: str | None, levels: LevelRatings) -> tuple[Person | Computer, ...]:
+def seating(people: Sequence[Waiting], level: str | None, levels: LevelRatings) -> Seats:
     """The four seats of ``people`` (and computers of ``level`` in the seats left), split
     into the two teams whose summed ``mu`` are closest (ties: the earlier arrivals first)."""
     seats: list[Person | Computer] = [Person(w.player, w.rating) for w in people]
-    if len(seats) < TABLE_SIZE and level is None:
-        raise ValueError("free seats need a computer level")
-    while len(seats) < TABLE_SIZE:
-        seats.append(Computer(level or ""))
+    if len(seats) < TABLE_SIZE:
+        if level is None:
+            raise ValueError("free seats need a computer level")
+        seats += [Computer(level)] * (TABLE_SIZE - len(seats))
 
     def mu(s: Person | Computer) -> float:
         return s.rating.mu if isinstance(s, Person) else levels.of(s.level).mu
@@ -142,7 +146,6 @@ def wave(queue: Sequence[Waiting], now: float, levels: LevelRatings, blocks: Blo
         if len(group) < TABLE_SIZE and not late:
             continue
         level = None if len(group) == TABLE_SIZE else nearest_level((w.rating for w in group), levels)
-        seats = seating(group, level, levels)
-        matches.append(Match(_rules_of(group), (seats[0], seats[1], seats[2], seats[3])))
+        matches.append(Match(_rules_of(group), seating(group, level, levels)))
         taken.update(w.player for w in group)
     return matches
