@@ -137,6 +137,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="a table nobody watches leaves memory after S seconds unused (default 300)",
     )
     p.add_argument(
+        "--quick-wait",
+        type=float,
+        default=20.0,
+        metavar="S",
+        help="quick play: a person waits S seconds for others before computers take the free seats (default 20)",
+    )
+    p.add_argument(
         "--grace-seconds",
         type=float,
         default=60.0,
@@ -308,6 +315,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         return 2
     for flag, value in (
         ("--grace-seconds", args.grace_seconds),
+        ("--quick-wait", args.quick_wait),
         ("--idle-warning-seconds", args.idle_warning_seconds),
         ("--idle-move-seconds", args.idle_move_seconds),
     ):
@@ -365,6 +373,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         free_deals=args.free_deals,
         idle_seconds=args.idle_seconds,
         grace_seconds=args.grace_seconds,
+        quick_wait_seconds=args.quick_wait,
         idle_warning_seconds=args.idle_warning_seconds,
         idle_move_seconds=args.idle_move_seconds,
         table_limit_per_address=args.table_limit_per_address,

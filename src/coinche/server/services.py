@@ -13,6 +13,7 @@ from .compute.bot_pool import BotPool
 from .features.daily import DailyChallenge
 from .features.history import History
 from .features.player_stats import PlayerStats
+from .features.quick_play import QuickPlay
 from .infra.config import Settings
 from .infra.hub import Hub, LocalHub
 from .infra.postgres_hub import PostgresHub
@@ -33,8 +34,10 @@ class Services:
     daily: DailyChallenge
     history: History
     player_stats: PlayerStats
+    quick_play: QuickPlay
 
     async def close(self) -> None:
+        await self.quick_play.close()
         await self.daily.close()
         await self.tables.close()
         await self.pool.aclose()
@@ -59,4 +62,6 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     pool = BotPool(settings.bot_workers)
     await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
     tables = TableService(store, pool, settings, hub or await make_hub(store), hands_over)
-    return Services(settings, store, pool, tables, DailyChallenge(tables), History(tables), PlayerStats(tables))
+    return Services(
+        settings, store, pool, tables, DailyChallenge(tables), History(tables), PlayerStats(tables), QuickPlay(tables)
+    )

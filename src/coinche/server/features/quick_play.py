@@ -12,17 +12,45 @@ that dies between the two leaves rows naming a table the next wave makes
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Final
 
 from sqlalchemy import delete, or_, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..infra.db import BlockRow, QuickWaitRow, TableRow, aware, now
+from ...engine.rules import PROFILES, RuleSet
+from ..infra.config import Settings
+from ..infra.db import AccountRow, BlockRow, QuickWaitRow, TableRow, aware, now
+from ..infra.hub import Subscription
 from ..infra.store import Store, _insert_ignoring_conflicts, new_id
-from ..table.matchmaking import Blocks, Match, Waiting, wave
-from ..table.ratings import LevelRatings, PlayerId, Rating
+from ..live.tables import TableService
+from ..table.live_table import TableError
+from ..table.matchmaking import TABLE_SIZE, Blocks, Match, Waiting, nearest_level, rules_of, seating, wave
+from ..table.ratings import NEW_PLAYER, Computer, LevelRatings, Person, PlayerId, Rating
+from ..table.spec import Seat
+from .player_stats import levels as level_ratings
+from .player_stats import ratings_of
+
+log = logging.getLogger("coinche.quick_play")
+
+QUEUE_CHANNEL: Final = "quick-play"
+"""The hub's key on which a press of quick play wakes every process's waves."""
+UNMADE_AFTER: Final = timedelta(seconds=10)
+"""A table claimed this long ago and still not made: its process died; any process makes it."""
+RULES: Final = tuple(PROFILES)
+"""The rules a person may ask for (or None: any)."""
+
+
+def person_channel(player: PlayerId) -> str:
+    """The hub's key of what one person is told on any page (``seated``: quick play found
+    their table)."""
+    return f"person:{player}"
 
 
 @dataclass(frozen=True)
@@ -172,3 +200,132 @@ def _blocks(s: Session, players: Sequence[PlayerId]) -> Blocks:
         )
         found.update(frozenset((a, b)) for a, b in rows)
     return found
+
+
+def account_names(store: Store, players: Sequence[PlayerId]) -> dict[PlayerId, str]:
+    """The account name of each of ``players`` that has one."""
+    with store.session() as s:
+        rows = s.execute(select(AccountRow.player_id, AccountRow.name).where(AccountRow.player_id.in_(list(players))))
+        return {pid: name for pid, name in rows}
+
+
+def rebuilt(people: Sequence[Wait], levels: LevelRatings) -> Match:
+    """The table of a claim whose process died before making it: seated again as a wave
+    would (the same people, so the same teams)."""
+    queue = [Waiting(w.player, w.rules, w.rating, w.since.timestamp(), w.deadline.timestamp()) for w in people]
+    level = None if len(queue) >= TABLE_SIZE else nearest_level((w.rating for w in queue), levels)
+    return Match(rules_of(queue), seating(queue[:TABLE_SIZE], level, levels))
+
+
+class QuickPlay:
+    """Quick play on a table service: the queue's requests, and this process's waves.
+
+    Every process runs waves (each second, and at once when anyone presses the button
+    anywhere: the hub's ``QUEUE_CHANNEL``); a wave claims what it can in the database
+    (``QuickPlayStore.claim_wave``), makes the tables and tells each person seated on their
+    own channel (``person_channel``), which their waiting page listens to."""
+
+    def __init__(self, tables: TableService) -> None:
+        self.tables = tables
+        self.store = QuickPlayStore(tables.store)
+        self.levels = level_ratings()
+        self._runner: asyncio.Task[None] | None = None
+        self._queue: Subscription | None = None
+
+    @property
+    def settings(self) -> Settings:
+        return self.tables.settings
+
+    def start(self) -> None:
+        """Run the waves for the application's lifetime."""
+        self._queue = self.tables.hub.subscribe(QUEUE_CHANNEL, steps=False)
+        self._runner = asyncio.get_running_loop().create_task(self._run())
+
+    async def close(self) -> None:
+        if self._runner is not None:
+            self._runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._runner
+        if self._queue is not None:
+            self._queue.close()
+
+    async def _run(self) -> None:
+        assert self._queue is not None
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._queue.wait(), self.settings.quick_wave_seconds)
+            try:
+                await self.wave()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database may be away a moment: the next wave tries again
+                log.exception("quick play: a wave failed")
+
+    # ----- what a person asks -----
+
+    async def join(self, player: PlayerId, rules: str | None) -> Wait:
+        """``player`` waits for a table of ``rules`` (None: any). At a quick play table
+        whose game goes on, that wait is theirs still (the page takes them back to it)."""
+        if rules is not None and rules not in RULES:
+            raise TableError("bad_rules")
+        current = await self.status(player)
+        if current is not None and current.table_id is not None and await self.playing(current.table_id, player):
+            return current
+        rating = (await self.tables.db(ratings_of, self.tables.store, [player])).get(player, NEW_PLAYER)
+        wait = await self.tables.db(
+            self.store.join, player, rules, rating, self.settings.quick_wait_seconds, self.tables.settings.clock()
+        )
+        await self.tables.hub.signal(QUEUE_CHANNEL, {"kind": "joined"})
+        return wait
+
+    async def playing(self, table_id: str, player: PlayerId) -> bool:
+        """Whether ``player`` plays at the quick play table ``table_id`` still (or soon)."""
+        live = await self.tables.table(table_id)
+        if live is None:  # claimed, not made yet: it comes
+            return True
+        return live.seat_of(player) is not None and not live.game.is_over
+
+    async def leave(self, player: PlayerId) -> bool:
+        """``player`` leaves the queue (False: they were seated already)."""
+        return await self.tables.db(self.store.leave, player)
+
+    async def status(self, player: PlayerId) -> Wait | None:
+        return await self.tables.db(self.store.status, player)
+
+    # ----- the waves -----
+
+    async def wave(self) -> list[str]:
+        """Seat who can be seated now, and make the tables of claims left unmade by a
+        process that died; the tables made."""
+        moment = self.settings.clock()
+        claimed = await self.tables.db(self.store.claim_wave, moment, self.levels)
+        orphans = await self.tables.db(self.store.unmade, moment - UNMADE_AFTER)
+        claimed += [(table_id, rebuilt(people, self.levels)) for table_id, people in orphans]
+        made = []
+        for table_id, match in claimed:
+            if await self._make(table_id, match):
+                made.append(table_id)
+        return made
+
+    async def _make(self, table_id: str, match: Match) -> bool:
+        names = await self.tables.db(account_names, self.tables.store, list(match.players))
+        seats: list[Seat] = []
+        for holder in match.seats:
+            if isinstance(holder, Person):
+                seats.append(Seat("human", player=holder.player_id, name=names.get(holder.player_id, "?")))
+            else:
+                assert isinstance(holder, Computer)
+                seats.append(Seat("bot", level=holder.level))
+        level = next((s.level for s in seats if s.level is not None), "confirmed")
+        try:
+            await self.tables.create_table(
+                RuleSet.profile(match.rules), seats, level, table_id=table_id, quick_play=True
+            )
+        except IntegrityError:  # another process made it first (a claim left unmade)
+            return False
+        live = await self.tables.table(table_id)
+        if live is not None:
+            self.tables.attendance.game_started(live)  # the grace of whoever does not come
+        for player in match.players:
+            await self.tables.hub.signal(person_channel(player), {"kind": "seated", "table": table_id})
+        return True

@@ -117,6 +117,13 @@ class Settings:
     """At a friends' table, a player who has not acted this long at their turn is warned."""
     idle_move_seconds: float = 90.0
     """...and after this long the computer plays that one move for them."""
+    quick_wait_seconds: float = 20.0
+    """Quick play: how long a person waits for others before computers take the free seats
+    (``coinche serve --quick-wait``)."""
+    quick_wave_seconds: float = 1.0
+    """Quick play: a wave seats who it can at least this often (and at each press)."""
+    quick_limit: str = "20/minute"
+    """Presses of quick play (joining or leaving its queue) one player may make."""
     say_limit: str = "5 per 30 seconds"
     """Quick messages one player may send (``limits`` notation)."""
     join_limit: str = "30/minute"

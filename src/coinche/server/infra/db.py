@@ -104,6 +104,8 @@ class TableRow(Base):
     """The day (``YYYY-MM-DD``) of the daily challenge the table plays; None: another table."""
     adaptive_start: Mapped[float | None] = mapped_column(Float, nullable=True)
     """Where an adaptive table's knob started (from the player's rating); None: 0.5."""
+    quick_play: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Quick play seated its people (strangers; dealt at once, no host)."""
     deals_booked: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """Its first N finished deals had their bookkeeping (the listeners of its commits: history,
     statistics, the daily challenge): reading the table runs it for the later ones only."""

@@ -127,6 +127,7 @@ class Store:
                     deal_secret=spec.secret,
                     challenge_day=spec.challenge,
                     adaptive_start=spec.adaptive_start,
+                    quick_play=spec.quick_play,
                 )
             )
             s.flush()
@@ -155,6 +156,7 @@ class Store:
                 secret=row.deal_secret,
                 challenge=row.challenge_day,
                 adaptive_start=row.adaptive_start,
+                quick_play=bool(row.quick_play),
             )
             return spec, self._steps(s, table_id, 0)
 

@@ -179,7 +179,7 @@ class Attendance:
                 watched = [
                     table_id
                     for table_id in list(self.registry.watchers)
-                    if (live := self.registry.get(table_id)) is not None and live.spec.is_private
+                    if (live := self.registry.get(table_id)) is not None and live.spec.shared
                 ]
                 for table_id in set(self.elsewhere) - set(watched):
                     self.elsewhere.pop(table_id, None)
@@ -219,7 +219,7 @@ class Attendance:
     def has_company(live: LiveTable) -> bool:
         """A friends' table with more than one person: the only tables whose clocks run
         (alone against the computer, nobody waits on anybody)."""
-        return live.spec.is_private and len(live.human_seats) > 1
+        return live.spec.shared and len(live.human_seats) > 1
 
     async def arrived(self, live: LiveTable, player: str) -> None:
         """A connection of ``player`` opened: they are here; a computer standing in for
@@ -231,7 +231,7 @@ class Attendance:
         task = self._grace.pop(key, None)
         if task is not None:
             task.cancel()
-        if live.spec.is_private:  # alone against the computer, nobody is told
+        if live.spec.shared:  # alone against the computer, nobody is told
             self._start_heartbeat()
             await self._write_count(live.id, player)
             await self.refresh([live.id])
@@ -249,7 +249,7 @@ class Attendance:
             return
         del self.present[key]
         live = self.registry.get(table_id)
-        if live is None or not live.spec.is_private:
+        if live is None or not live.spec.shared:
             return
         loop = asyncio.get_running_loop()
         signal = loop.create_task(self._went(table_id, player))

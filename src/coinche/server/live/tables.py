@@ -197,6 +197,8 @@ class TableService:
         late_joins: bool = False,
         challenge: tuple[str, bytes, int, int] | None = None,
         adaptive_start: float | None = None,
+        table_id: str | None = None,
+        quick_play: bool = False,
     ) -> TableSpec:
         """A new table of ``rules`` with these four seats, stored: a ``bot`` seat may have
         any level the bot loader knows (a name or ``module:attribute``); ``level`` is the
@@ -205,14 +207,16 @@ class TableService:
         ``code``, ``host``, ``late_joins``: a friends' table (``friends.create_table``).
         ``challenge``: a daily challenge's table (``daily.py``), ``(day, dealing secret,
         table seed, first dealer)`` instead of random ones. ``adaptive_start``: the adaptive
-        knob's start (None: 0.5)."""
+        knob's start (None: 0.5). ``table_id``: the id it must have (quick play named it
+        in its queue's rows first; taken already: ``IntegrityError``). ``quick_play``: quick
+        play seated its people."""
         if len(seats) != 4:
             raise ValueError(f"a table has four seats, not {len(seats)}")
         self._created += 1
         seed = self.settings.table_seed
         rng = random.Random() if seed is None else random.Random(f"{seed}:{self._created}")
         spec = TableSpec(
-            id=new_id() if seed is None else seeded_id(seed, self._created, 0),
+            id=table_id or (new_id() if seed is None else seeded_id(seed, self._created, 0)),
             rules=rules,
             seed=rng.getrandbits(62),
             first_dealer=rng.randrange(4),
@@ -223,6 +227,7 @@ class TableService:
             late_joins=late_joins,
             secret=new_secret(seed, self._created),
             adaptive_start=adaptive_start,
+            quick_play=quick_play,
         )
         if challenge is not None:
             day, secret, table_seed, first_dealer = challenge
@@ -235,7 +240,7 @@ class TableService:
                 # A seeded id (tests) may be another service's on the same database: the
                 # next one; a random id is never taken, a code's clash goes up to
                 # ``friends.create_table``.
-                if seed is None or attempt == 8:
+                if seed is None or table_id is not None or attempt == 8:
                     raise
                 spec = replace(spec, id=seeded_id(seed, self._created, attempt))
         raise AssertionError("unreachable")

@@ -83,7 +83,8 @@ def _together(group: Sequence[Waiting], blocks: Blocks) -> bool:
     return not any(frozenset((x.player, y.player)) in blocks for x, y in itertools.combinations(group, 2))
 
 
-def _rules_of(group: Sequence[Waiting]) -> str:
+def rules_of(group: Sequence[Waiting]) -> str:
+    """The rules a table of ``group`` plays: those one of them asked for, else the default."""
     named = {w.rules for w in group if w.rules is not None}
     if len(named) > 1:
         raise ValueError(f"people of other rules at one table: {sorted(named)}")
@@ -146,6 +147,6 @@ def wave(queue: Sequence[Waiting], now: float, levels: LevelRatings, blocks: Blo
         if len(group) < TABLE_SIZE and not late:
             continue
         level = None if len(group) == TABLE_SIZE else nearest_level((w.rating for w in group), levels)
-        matches.append(Match(_rules_of(group), seating(group, level, levels)))
+        matches.append(Match(rules_of(group), seating(group, level, levels)))
         taken.update(w.player for w in group)
     return matches

@@ -108,6 +108,9 @@ class TableSpec:
     the game ends after them, and it uses no free deal. None: any other table."""
     adaptive_start: float | None = None
     """An adaptive table's knob at the start (0..1, from the player's rating); None: 0.5."""
+    quick_play: bool = False
+    """Quick play seated these people together (``features/quick_play.py``): strangers,
+    dealt at once, nobody hosts it; the friends' tables' rules of presence apply."""
 
     def seat_of(self, player: str) -> int | None:
         return seat_of(self.seats, player)
@@ -116,6 +119,12 @@ class TableSpec:
     def is_private(self) -> bool:
         """A friends' table: its first deal waits for the host to start the game."""
         return self.code is not None
+
+    @property
+    def shared(self) -> bool:
+        """A table made for several people (a friends' table or quick play's): who is here
+        is told, a person away long is stood in for, and clocks run once two people sit."""
+        return self.code is not None or self.quick_play
 
     @property
     def dealing_id(self) -> str:
@@ -132,7 +141,7 @@ class TableSpec:
     def uses_free_deals(self) -> bool:
         """Each deal dealt counts a free deal of each guest seated (not at a friends' table,
         whose guests play the whole game, nor at the daily challenge)."""
-        return self.code is None and self.challenge is None
+        return self.code is None and self.challenge is None and not self.quick_play
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
-from starlette.routing import Mount
+from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from ..features.accounts import AccountService
@@ -29,6 +29,7 @@ from . import (
     friends_pages,
     history_pages,
     profile_pages,
+    quick_pages,
     review_pages,
     rules_pages,
     table_pages,
@@ -39,6 +40,7 @@ from .drain import Drain, HealthMiddleware
 from .feed import StateFeed
 from .forms import client_left
 from .pages import WEB, VisitorMiddleware, page
+from .person_socket import person_socket
 from .security import NulFreeAddresses, SecurityHeaders, secured
 
 log = logging.getLogger("coinche.web")
@@ -60,6 +62,8 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.history = services.history
         services.daily.start_keeping_ahead()
         app.state.player_stats = services.player_stats
+        app.state.quick_play = services.quick_play
+        services.quick_play.start()
         app.state.accounts = AccountService(store, services.tables.db, settings)
         app.state.rate_limits = services.tables.rate_limits
         try:
@@ -82,6 +86,8 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *history_pages.routes,
         *daily_pages.routes,
         *profile_pages.routes,
+        *quick_pages.routes,
+        WebSocketRoute("/ws/me", person_socket),
         Mount("/static", StaticFiles(directory=str(WEB / "static")), name="static"),
     ]
     app = Starlette(

@@ -49,6 +49,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "challenge": "/defi",
         "history": "/historique",
         "profile": "/joueur",
+        "quick": "/partie-rapide",
     },
     "en": {
         "calculator": "/calculator",
@@ -63,6 +64,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "challenge": "/challenge",
         "history": "/history",
         "profile": "/player",
+        "quick": "/quick-game",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""

@@ -294,10 +294,13 @@ def last_action(lang: str, live: LiveTable, viewer: int, view: View | None, name
 
 
 def friends_json(live: LiveTable, seat: int) -> dict[str, Any] | None:
-    """What a friends' table shows its players besides the game: its code, who hosts it."""
+    """What a table of several people shows its players besides the game: a friends'
+    table's code and who hosts it (a quick play table has neither: ``quick``)."""
     spec = live.spec
-    if spec.code is None:
+    if not spec.shared:
         return None
+    if spec.code is None:
+        return {"quick": True, "code": None, "link": None, "host_seat": None, "you_host": False, "started": True}
     return {
         "code": spec.code,
         "link": f"/rejoindre/{spec.code}",
@@ -348,7 +351,7 @@ def dealt_by_json(lang: str, live: LiveTable, seat: int, names: list[str]) -> di
     """Who dealt the deal in progress (their request did): a friends' table tells the others
     who went on, as their summary of the last deal may still be open."""
     who = live.dealt_by
-    if who is None or live.spec.code is None or not live.started:
+    if who is None or not live.spec.shared or not live.started:
         return None
     text = (
         i18n.gettext(lang, "live.dealt_by_you") if who == seat else i18n.gettext(lang, "live.dealt_by", seat=names[who])

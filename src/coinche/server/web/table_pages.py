@@ -146,7 +146,7 @@ async def table_page(request: Request) -> Response:
     if live is None or player is None or live.seat_of(player) is None:
         raise HTTPException(404)
     lang = lang_of(request)
-    friends = live.spec.code is not None
+    friends = live.spec.shared
     words = i18n.js_catalogue(lang)
     if not friends:  # the friends' table's words go with its module, which a solo table never loads
         words = {key: text for key, text in words.items() if not key.startswith("js.friends.")}

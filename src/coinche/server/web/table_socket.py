@@ -352,7 +352,7 @@ class TableSession:
                 seat = live.seat_of(self.player) if live is not None else None
                 if live is None or seat is None:
                     continue  # the next state closes the connection
-                if live.spec.is_private and any(e.get("kind") == "presence" for e in events):
+                if live.spec.shared and any(e.get("kind") == "presence" for e in events):
                     await self.service.attendance.refresh([self.table_id])  # who came or went elsewhere
                 for event in events:
                     message = event_message(self.lang, live, seat, event, self.service.attendance.presence(live))

@@ -1,0 +1,25 @@
+"""A table quick play made is marked as such (``tables.quick_play``): strangers sit there,
+its game is dealt at once and nobody hosts it.
+
+Revision ID: 0022
+Revises: 0021
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0022"
+down_revision = "0021"
+
+
+def upgrade() -> None:
+    # Plain ALTER TABLE ... ADD COLUMN: a batch copy of ``tables`` would trip over the
+    # foreign keys that name it (0020's note).
+    op.add_column("tables", sa.Column("quick_play", sa.Boolean(), nullable=False, server_default=sa.false()))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("tables") as batch:
+        batch.drop_column("quick_play")
