@@ -419,7 +419,7 @@ class TableService:
         the seat it was asked at: one hint at a time per seat, ``hints_per_minute`` a player."""
 
         def asked(live: LiveTable) -> tuple[LiveTable, int, View, BotSpec]:
-            if live.spec.challenge is not None:  # the same help for everyone: none
+            if not live.spec.allows_hints:
                 raise TableError("no_hints")
             seat = seat_held(live, player)
             check_turn(live, seat)

@@ -138,6 +138,12 @@ class TableSpec:
         return None if self.challenge is None else 4
 
     @property
+    def allows_hints(self) -> bool:
+        """Whether a player may ask the expert what to play: not at the daily challenge (the
+        same help for everyone: none) nor among strangers (quick play is rated)."""
+        return self.challenge is None and not self.quick_play
+
+    @property
     def uses_free_deals(self) -> bool:
         """Each deal dealt counts a free deal of each guest seated (not at a friends' table,
         whose guests play the whole game, nor at the daily challenge)."""

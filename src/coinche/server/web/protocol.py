@@ -460,6 +460,7 @@ def seat_state(
             "level_label": level_label(lang, live),
             "free_deals_left": free_left,
             "friends": friends_json(live, seat),
+            "hints": live.spec.allows_hints,
         }
     game_like = (like.view, like.message["game"]) if like is not None and like.view is not None else None
     message = {

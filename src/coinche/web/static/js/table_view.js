@@ -356,7 +356,7 @@ export class TableView {
     const els = this.els;
     const legal = legalOf(d);
     // the daily challenge is played without help (the server refuses it too)
-    els.hintButton.hidden = Boolean(this.state.challenge);
+    els.hintButton.hidden = this.state.table.hints === false;
     els.hintButton.disabled = legal.all.length === 0;
     els.lastTrickButton.disabled = d.tricks.length === 0;
     if (!els.lastTrick.hidden) this.renderLastTrick();
