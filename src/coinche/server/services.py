@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from .compute.bot_pool import BotPool
 from .features.daily import DailyChallenge
 from .features.history import History
+from .features.open_tables import OpenTables
 from .features.player_stats import PlayerStats
 from .features.quick_play import QuickPlay
 from .infra.config import Settings
@@ -35,6 +36,7 @@ class Services:
     history: History
     player_stats: PlayerStats
     quick_play: QuickPlay
+    open_tables: OpenTables
 
     async def close(self) -> None:
         await self.quick_play.close()
@@ -63,5 +65,13 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
     tables = TableService(store, pool, settings, hub or await make_hub(store), hands_over)
     return Services(
-        settings, store, pool, tables, DailyChallenge(tables), History(tables), PlayerStats(tables), QuickPlay(tables)
+        settings,
+        store,
+        pool,
+        tables,
+        DailyChallenge(tables),
+        History(tables),
+        PlayerStats(tables),
+        QuickPlay(tables),
+        OpenTables(tables),
     )

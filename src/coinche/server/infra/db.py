@@ -436,6 +436,30 @@ class QuickWaitRow(Base):
     __table_args__ = (Index("ix_quick_waits_waiting", "table_id", "since"),)
 
 
+class OpenTableRow(Base):
+    """A friends' table its host made public (``features/open_tables.py``): what the list
+    of open tables shows of it, as of its step ``seq`` (kept by the listener of its
+    commits, so listing 2,000 of them reads one table, not 2,000 logs)."""
+
+    __tablename__ = "open_tables"
+
+    table_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    code: Mapped[str] = mapped_column(String(8))
+    profile: Mapped[str] = mapped_column(String(16))
+    target: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    """The four seats as listed: ``{"kind": "human", "name", "guest", "rating"}`` or
+    ``{"kind": "bot", "level"}``."""
+    free_seats: Mapped[int] = mapped_column(Integer)
+    """Computers' seats a newcomer may take (0: full, or a game under way without late
+    joins): only tables with one are listed."""
+    started: Mapped[bool] = mapped_column(Boolean, default=False)
+    opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seq: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (Index("ix_open_tables_listed", "free_seats", "opened_at"),)
+
+
 class BlockRow(Base):
     """An account that blocked another: the other can no longer invite it, and quick play
     never seats the two together."""

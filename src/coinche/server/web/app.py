@@ -28,6 +28,7 @@ from . import (
     daily_pages,
     friends_pages,
     history_pages,
+    open_tables_pages,
     profile_pages,
     quick_pages,
     review_pages,
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         services.daily.start_keeping_ahead()
         app.state.player_stats = services.player_stats
         app.state.quick_play = services.quick_play
+        app.state.open_tables = services.open_tables
         services.quick_play.start()
         app.state.accounts = AccountService(store, services.tables.db, settings)
         app.state.rate_limits = services.tables.rate_limits
@@ -87,6 +89,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *daily_pages.routes,
         *profile_pages.routes,
         *quick_pages.routes,
+        *open_tables_pages.routes,
         WebSocketRoute("/ws/me", person_socket),
         Mount("/static", StaticFiles(directory=str(WEB / "static")), name="static"),
     ]

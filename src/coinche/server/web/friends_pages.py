@@ -29,7 +29,7 @@ from .pages import ADDRESSES, account_of, lang_of, page, player_of, read_checked
 from .table_pages import rules_form_context, rules_from_form
 
 FRIENDS_FIELDS: Final = frozenset(
-    {"profile", "target", "csrf", "level_1", "level_2", "level_3", "late_joins", *OPTION_NAMES}
+    {"profile", "target", "csrf", "level_1", "level_2", "level_3", "late_joins", "public", *OPTION_NAMES}
 )
 """The fields the friends' table form may send."""
 RULE_FIELDS: Final = frozenset({"profile", "target", "csrf", *OPTION_NAMES})
@@ -58,7 +58,8 @@ async def new_table(request: Request) -> Response:
     rules = rules_from_form(_rule_fields(form), RULE_FIELDS)
     levels = [str(form.get(f"level_{n}") or friends.DEFAULT_LEVEL) for n in (1, 2, 3)]
     late = form.get("late_joins")
-    if late not in (None, "on") or any(level not in FRIEND_LEVELS for level in levels):
+    public = form.get("public")
+    if late not in (None, "on") or public not in (None, "on") or any(level not in FRIEND_LEVELS for level in levels):
         raise HTTPException(400)
     settings = request.app.state.settings
     retry = await limits_of(request).hit(settings.table_limit, f"tables:{account.player}")
@@ -75,6 +76,8 @@ async def new_table(request: Request) -> Response:
             notice = i18n.gettext(lang, "accounts.notice.too_many_tables")
             return page(request, "forbidden.html", status=409, reason="too_many_tables", notice=notice)
         raise HTTPException(400) from None
+    if public == "on":
+        await request.app.state.open_tables.set_public(spec.id, account.player, True)
     return RedirectResponse(f"/table/{spec.id}", status_code=303)
 
 

@@ -50,6 +50,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "history": "/historique",
         "profile": "/joueur",
         "quick": "/partie-rapide",
+        "open_tables": "/tables-ouvertes",
     },
     "en": {
         "calculator": "/calculator",
@@ -65,6 +66,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "history": "/history",
         "profile": "/player",
         "quick": "/quick-game",
+        "open_tables": "/open-tables",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""

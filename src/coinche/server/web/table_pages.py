@@ -147,6 +147,7 @@ async def table_page(request: Request) -> Response:
         raise HTTPException(404)
     lang = lang_of(request)
     friends = live.spec.shared
+    public = live.spec.code is not None and await request.app.state.open_tables.is_public(live.id)
     words = i18n.js_catalogue(lang)
     if not friends:  # the friends' table's words go with its module, which a solo table never loads
         words = {key: text for key, text in words.items() if not key.startswith("js.friends.")}
@@ -158,6 +159,8 @@ async def table_page(request: Request) -> Response:
         rules_url=rules_pages.rules_url(lang, live.spec.rules.name),
         catalogue=json.dumps(words, ensure_ascii=False),
         friends=friends,
+        public=public,
+        you_host=live.spec.code is not None and live.spec.host == player,
         phrases=PHRASES,
         friend_levels=FRIEND_LEVELS,
         trick_hold_ms=round(request.app.state.settings.trick_pause * 1000),

@@ -1,0 +1,208 @@
+"""Open tables: friends' tables their hosts made public, listed for anyone to take a free
+seat in one click (issue 29).
+
+A public table has a row in ``open_tables`` saying what the list shows of it: its rules,
+who sits (with their ratings) and how many computers' seats a newcomer may take. The row
+is kept by this module as a listener of the tables' commits: whichever process stores a
+step of a public table writes the row anew, and only over an older one (``seq``), so two
+processes never leave it behind. The game's end (or its host making it private again)
+removes the row. Every change is told on the hub's ``LIST_CHANNEL``: the open pages of
+the list show it within a second.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final
+
+from sqlalchemy import delete, func, select, update
+
+from ..infra.db import OpenTableRow, aware, now
+from ..infra.store import Store
+from ..live.registry import Commit
+from ..live.tables import TableService
+from ..table.live_table import LiveTable, TableError
+from ..table.ratings import NEW_PLAYER, PlayerId, Rating
+from .player_stats import ratings_of
+
+log = logging.getLogger("coinche.open_tables")
+
+LIST_CHANNEL: Final = "open-tables"
+"""The hub's key on which every change of the list is told (the pages reload it)."""
+LISTED: Final = 100
+"""Tables a page of the list shows at most (the longest waiting first)."""
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    """A public table as the list shows it."""
+
+    table_id: str
+    code: str
+    profile: str
+    target: int
+    seats: list[dict[str, Any]]
+    free_seats: int
+    started: bool
+    opened_at: datetime
+
+    def waited(self, at: datetime) -> int:
+        """Seconds since the table was opened."""
+        return max(0, int((at - self.opened_at).total_seconds()))
+
+
+def _open_table(row: OpenTableRow) -> OpenTable:
+    return OpenTable(
+        row.table_id,
+        row.code,
+        row.profile,
+        row.target,
+        list(row.seats),
+        row.free_seats,
+        row.started,
+        aware(row.opened_at),
+    )
+
+
+def free_seats(live: LiveTable) -> int:
+    """Computers' seats a newcomer may take at the next chance (before the game, or
+    between deals when the host allows late joins)."""
+    game = live.game
+    if game.is_over or (live.started and not live.spec.late_joins):
+        return 0
+    return sum(1 for holder in live.seats if holder.kind == "bot")
+
+
+def listed_seats(live: LiveTable, ratings: dict[PlayerId, Rating]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for holder in live.seats:
+        if holder.kind == "bot":
+            out.append({"kind": "bot", "level": holder.level})
+        else:
+            rating = ratings.get(holder.player or "", NEW_PLAYER)
+            entry: dict[str, Any] = {"kind": "human", "name": holder.name or "?", "rating": rating.display}
+            if holder.guest:
+                entry["guest"] = True
+            out.append(entry)
+    return out
+
+
+class OpenTableStore:
+    """The ``open_tables`` rows (blocking; called on the database's threads)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def ratings(self, live: LiveTable) -> dict[PlayerId, Rating]:
+        return ratings_of(self.store, [h.player for h in live.seats if h.player is not None])
+
+    def open(self, live: LiveTable) -> None:
+        """List ``live`` (again: its row is written anew)."""
+        assert live.spec.code is not None
+        values = self._values(live)
+        with self.store.session() as s, s.begin():
+            row = s.get(OpenTableRow, live.id)
+            if row is None:
+                s.add(OpenTableRow(table_id=live.id, code=live.spec.code, opened_at=now(), **values))
+            else:
+                for key, value in values.items():
+                    setattr(row, key, value)
+
+    def close(self, table_id: str) -> bool:
+        with self.store.engine.begin() as conn:
+            gone = conn.execute(
+                delete(OpenTableRow).where(OpenTableRow.table_id == table_id).execution_options(preserve_rowcount=True)
+            )
+            return bool(gone.rowcount)
+
+    def moved(self, live: LiveTable) -> bool:
+        """The table moved on: its row follows, unless a later step's is there already.
+        False when it is not listed."""
+        if live.game.is_over:
+            return self.close(live.id)
+        with self.store.engine.begin() as conn:
+            changed = conn.execute(
+                update(OpenTableRow)
+                .where(OpenTableRow.table_id == live.id, OpenTableRow.seq < live.seq)
+                .values(**self._values(live))
+                .execution_options(preserve_rowcount=True)
+            )
+            return bool(changed.rowcount)
+
+    def _values(self, live: LiveTable) -> dict[str, Any]:
+        return {
+            "profile": live.spec.rules.name,
+            "target": live.spec.rules.target,
+            "seats": listed_seats(live, self.ratings(live)),
+            "free_seats": free_seats(live),
+            "started": live.started,
+            "seq": live.seq,
+        }
+
+    def is_open(self, table_id: str) -> bool:
+        with self.store.session() as s:
+            return s.get(OpenTableRow, table_id) is not None
+
+    def listing(self, profile: str | None = None, limit: int = LISTED) -> tuple[list[OpenTable], int]:
+        """The tables with a free seat, the longest waiting first (at most ``limit``), and
+        how many there are in all."""
+        with self.store.session() as s:
+            query = select(OpenTableRow).where(OpenTableRow.free_seats > 0)
+            counted = select(func.count()).select_from(OpenTableRow).where(OpenTableRow.free_seats > 0)
+            if profile is not None:
+                query = query.where(OpenTableRow.profile == profile)
+                counted = counted.where(OpenTableRow.profile == profile)
+            rows = s.execute(query.order_by(OpenTableRow.opened_at).limit(limit)).scalars().all()
+            return [_open_table(r) for r in rows], int(s.execute(counted).scalar_one())
+
+    def get(self, table_id: str) -> OpenTable | None:
+        with self.store.session() as s:
+            row = s.get(OpenTableRow, table_id)
+            return _open_table(row) if row is not None else None
+
+
+class OpenTables:
+    """Open tables on a table service: its host's switch, the list, and the listener that
+    keeps the list true."""
+
+    def __init__(self, tables: TableService) -> None:
+        self.tables = tables
+        self.store = OpenTableStore(tables.store)
+        tables.registry.listen(self._committed)
+
+    async def _committed(self, commit: Commit) -> None:
+        live = commit.table
+        if live.spec.code is None or commit.again:
+            return
+        try:
+            if await self.tables.db(self.store.moved, live):
+                await self.tables.hub.signal(LIST_CHANNEL, {"kind": "changed"})
+        except Exception:  # the next step writes it again
+            log.exception("table %s: its row of the open tables could not be written", live.id)
+
+    async def set_public(self, table_id: str, player: PlayerId, public: bool) -> None:
+        """The host opens their table to everyone, or closes it again. ``TableError``:
+        ``gone``, ``not_host``, ``over``."""
+        live = await self.tables.table(table_id, fresh=True)
+        if live is None or live.spec.code is None:
+            raise TableError("gone")
+        if player != live.spec.host:
+            raise TableError("not_host")
+        if live.game.is_over:
+            raise TableError("over")
+        if public:
+            await self.tables.db(self.store.open, live)
+        else:
+            await self.tables.db(self.store.close, table_id)
+        await self.tables.hub.signal(LIST_CHANNEL, {"kind": "changed"})
+
+    async def is_public(self, table_id: str) -> bool:
+        return await self.tables.db(self.store.is_open, table_id)
+
+    async def listing(self, profile: str | None = None) -> tuple[list[OpenTable], int]:
+        return await self.tables.db(self.store.listing, profile)
+
+    async def get(self, table_id: str) -> OpenTable | None:
+        return await self.tables.db(self.store.get, table_id)

@@ -1,0 +1,126 @@
+"""Open tables' pages: the list (``/tables-ouvertes``, ``/open-tables``), kept live by a
+socket that only says "changed" (``/ws/open-tables``: the page then reloads the list's
+HTML from ``?part=list``, rendered here once for both), and the host's switch that opens
+their table to everyone or closes it (``POST /table/{id}/ouverte``).
+
+Each listed table offers its free seat in one click: a form to the invitation's own
+``POST /rejoindre/{code}`` with the first free seat (a signed-in player sits under their
+account's name; a guest gets the invitation page, to give a name).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any, Final
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ...engine.rules import PROFILES
+from ..features.open_tables import LIST_CHANNEL, OpenTable, OpenTables
+from ..table.live_table import TableError
+from .pages import ADDRESSES, account_of, page, read_checked_form, service_of
+from .security import origin_allowed
+from .table_socket import CLOSE_ORIGIN, CLOSE_POLICY, CLOSE_TRY_LATER, _refuse
+
+PUSH_EVERY: Final = 1.0
+"""A list's socket says "changed" at most this often (changes in between are one)."""
+MAX_WATCHERS: Final = 2000
+"""Open list sockets one process serves."""
+
+_watching = 0
+
+
+def open_tables_of(request: Request | WebSocket) -> OpenTables:
+    found: OpenTables = request.app.state.open_tables
+    return found
+
+
+def _first_free(table: OpenTable) -> int | None:
+    return next((i for i, s in enumerate(table.seats) if s["kind"] == "bot"), None)
+
+
+async def list_page(request: Request) -> Response:
+    lang = "en" if request.url.path == ADDRESSES["en"]["open_tables"] else "fr"
+    other_url = ADDRESSES["fr" if lang == "en" else "en"]["open_tables"]
+    profile = request.query_params.get("regles") or None
+    if profile is not None and profile not in PROFILES:
+        raise HTTPException(400)
+    tables, total = await open_tables_of(request).listing(profile)
+    moment = service_of(request).settings.clock()
+    rows = [(t, t.waited(moment), _first_free(t)) for t in tables]
+    context: dict[str, Any] = {
+        "rows": rows,
+        "total": total,
+        "profile": profile,
+        "profiles": tuple(PROFILES),
+        "signed_in": account_of(request) is not None,
+    }
+    if request.query_params.get("part") == "list":
+        return page(request, "_open_tables_list.html", lang=lang, **context)
+    return page(request, "open_tables.html", lang=lang, other_url=other_url, **context)
+
+
+async def host_switch(request: Request) -> Response:
+    """The host opens their table to everyone (``public=on``) or closes it (``off``)."""
+    account = account_of(request)
+    if account is None:
+        raise HTTPException(403)
+    form = await read_checked_form(request)
+    public = form.get("public")
+    if public not in ("on", "off") or len(form.multi_items()) != 2:
+        raise HTTPException(400)
+    table_id = request.path_params["table_id"]
+    try:
+        await open_tables_of(request).set_public(table_id, account.player, public == "on")
+    except TableError as e:
+        raise HTTPException(404 if e.code == "gone" else 403) from None
+    return RedirectResponse(f"/table/{table_id}", status_code=303)
+
+
+async def list_socket(websocket: WebSocket) -> None:
+    """``/ws/open-tables``: ``{"type": "changed"}`` when the list may have changed."""
+    global _watching
+    service = service_of(websocket)
+    if not origin_allowed(websocket, service.settings.allowed_origins):
+        await websocket.close(code=CLOSE_ORIGIN)
+        return
+    if _watching >= MAX_WATCHERS:
+        await _refuse(websocket, CLOSE_TRY_LATER, "too many watchers")
+        return
+    _watching += 1
+    try:
+        await websocket.accept()
+        async with service.hub.subscribe(LIST_CHANNEL, steps=False) as sub:
+            reader = asyncio.ensure_future(websocket.receive())
+            try:
+                while True:
+                    told = asyncio.ensure_future(sub.wait())
+                    done, _ = await asyncio.wait({reader, told}, return_when=asyncio.FIRST_COMPLETED)
+                    if reader in done:
+                        told.cancel()
+                        if reader.result()["type"] != "websocket.disconnect":
+                            await websocket.close(code=CLOSE_POLICY, reason="nothing to send")
+                        return
+                    await websocket.send_text('{"type":"changed"}')
+                    await asyncio.sleep(PUSH_EVERY)
+            finally:
+                reader.cancel()
+                with contextlib.suppress(BaseException):
+                    await reader
+    except WebSocketDisconnect:
+        pass
+    finally:
+        _watching -= 1
+
+
+routes: list[BaseRoute] = [
+    Route(ADDRESSES["fr"]["open_tables"], list_page),
+    Route(ADDRESSES["en"]["open_tables"], list_page),
+    Route("/table/{table_id}/ouverte", host_switch, methods=["POST"]),
+    WebSocketRoute("/ws/open-tables", list_socket),
+]

@@ -1,0 +1,45 @@
+"""Open tables in Chromium (issue 29), one browser context per person: a player keeps the
+list open while a host makes a public table; the list shows it without a reload, and one
+press of "S'asseoir" seats the player in the table's lobby, under their account's name."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from playwright.sync_api import Page, expect
+from table_driver import keep_screenshot
+
+PASSWORD = "correct horse battery staple"
+TABLE_URL = re.compile(r"/table/([^/]+)$")
+
+
+def signed_up(page: Page, name: str) -> None:
+    page.goto("/inscription")
+    page.get_by_label("Nom", exact=True).fill(name)
+    page.get_by_label("Mot de passe", exact=True).fill(PASSWORD)
+    page.get_by_label("Confirmer le mot de passe", exact=True).fill(PASSWORD)
+    page.get_by_role("button", name="Créer mon compte", exact=True).click()
+    page.wait_for_url(re.compile(r"/compte$"))
+
+
+def test_a_public_table_shows_live_and_a_seat_is_one_press(make_page: Callable[..., Page], server: str) -> None:
+    host, player = make_page(server), make_page(server)
+    signed_up(host, "Lucie")
+    signed_up(player, "Marius")
+    player.goto("/tables-ouvertes")
+    expect(player.get_by_role("heading", name="Tables ouvertes")).to_be_visible()
+    host.goto("/amis")
+    host.get_by_label("Table ouverte : visible de tous dans la liste des tables ouvertes").check()
+    host.get_by_role("button", name="Créer la table", exact=True).click()
+    host.wait_for_url(TABLE_URL)
+    expect(host.get_by_text("Cette table est ouverte")).to_be_visible()
+    row = player.get_by_role("row").filter(has_text="Lucie")
+    expect(row).to_be_visible()  # no reload: the list's socket said it changed
+    expect(row).to_contain_text("3 places libres")
+    keep_screenshot(player, "open-tables")
+    row.get_by_role("button", name="S'asseoir").click()
+    player.wait_for_url(TABLE_URL)
+    assert TABLE_URL.search(player.url)[1] == TABLE_URL.search(host.url)[1]  # type: ignore[index]
+    expect(host.locator(".lobby-seat", has_text="Marius")).to_be_visible()
+    assert host.js_errors == [] and player.js_errors == []  # type: ignore[attr-defined]

@@ -1,0 +1,76 @@
+"""Open tables through the site: a host opens their friends' table to everyone, the list
+shows it (rules, who sits and their ratings, the free seats, how long it has waited) and
+says "changed" to its open pages, a signed-in player takes a free seat in one click, and
+the table leaves the list once it has no seat to offer."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+from friends_helpers import Person
+from server_helpers import another_visitor, raw_receive
+from starlette.testclient import TestClient
+
+MakeClient = Callable[..., TestClient]
+
+
+def person(client: TestClient, name: str) -> Person:
+    p = Person(another_visitor(client), name)
+    p.sign_up()
+    return p
+
+
+def listed(client: TestClient, query: str = "") -> str:
+    r = another_visitor(client).get(f"/tables-ouvertes{query}")
+    assert r.status_code == 200
+    return r.text
+
+
+@pytest.mark.both_databases
+def test_an_open_table_is_listed_and_a_seat_taken_in_one_click(client: TestClient) -> None:
+    host = person(client, "Hélène")
+    table_id, code = host.make_table(public="on", late_joins="")
+    text = listed(client)
+    assert "Hélène" in text and "(1000)" in text or re.search(r"Hélène <span class=\"open-rating\">\(\d+\)", text)
+    assert "3 places libres" in text and f'action="/rejoindre/{code}"' not in text  # a guest sees a link
+    assert f'href="/rejoindre/{code}"' in text
+    guest_list = another_visitor(client)
+    with guest_list.websocket_connect("/ws/open-tables") as ws:
+        friend = person(client, "Igor")
+        page = friend.get("/tables-ouvertes")
+        assert f'action="/rejoindre/{code}"' in page.text and 'name="seat" value="1"' in page.text
+        r = friend.post(f"/rejoindre/{code}", {"seat": "1"}, "/tables-ouvertes")
+        assert r.status_code == 303 and r.headers["location"] == f"/table/{table_id}"
+        assert raw_receive(ws) == {"type": "changed"}
+    text = listed(client)
+    assert "Igor" in text and "2 places libres" in text
+    assert "Igor" in listed(client, "?regles=classic") and "Igor" not in listed(client, "?regles=house")
+    with host.connect(table_id) as player:  # started without late joins: no seat to offer
+        player.next_state()
+        sent = player.send("host", op="start")
+        assert player.answer(sent)["type"] == "ack"
+    assert "Hélène" not in listed(client)
+
+
+def test_the_hosts_switch(client: TestClient) -> None:
+    host = person(client, "Jade")
+    table_id, _ = host.make_table()
+    assert "Jade" not in listed(client)
+    page = host.get(f"/table/{table_id}")
+    assert "Ouvrir la table à tous" in page.text
+    r = host.post(f"/table/{table_id}/ouverte", {"public": "on"}, f"/table/{table_id}")
+    assert r.status_code == 303
+    assert "Jade" in listed(client)
+    assert "Cette table est ouverte" in host.get(f"/table/{table_id}").text
+    other = person(client, "Karim")
+    assert other.post(f"/table/{table_id}/ouverte", {"public": "off"}, "/tables-ouvertes").status_code == 403
+    for form in ({"public": "maybe"}, {"public": "on", "x": "1"}):
+        assert host.post(f"/table/{table_id}/ouverte", form, f"/table/{table_id}").status_code == 400
+    assert host.post("/table/nothere/ouverte", {"public": "on"}, f"/table/{table_id}").status_code == 404
+    with host.acting() as c:  # no CSRF token
+        assert c.post(f"/table/{table_id}/ouverte", data={"public": "off"}).status_code == 403
+    assert another_visitor(client).get("/tables-ouvertes?regles=<script>").status_code == 400
+    r = host.post(f"/table/{table_id}/ouverte", {"public": "off"}, f"/table/{table_id}")
+    assert r.status_code == 303 and "Jade" not in listed(client)
