@@ -289,6 +289,11 @@ def test_an_idle_player_is_warned_then_the_computer_plays_for_them(
                     if p.locator("#idle").is_visible():
                         idle = p
                 time.sleep(0.1)
+            # both pages show the clock of the person to play, at their seat
+            other = guest if idle is host else host
+            expect(idle.locator("#seat-south .plate .clock")).to_have_text(re.compile(r"^0:0[0-3]$"))
+            expect(other.locator(".seat:not(.seat-south) .plate .clock")).to_have_count(1)
+            keep_screenshot(other, "friends-clock")
             expect(idle.get_by_role("alert")).to_contain_text("l'ordinateur jouera pour vous")
             expect(idle.locator("#idle .idle-count")).to_have_text(re.compile(r"^\d+ s$"))
             Table(idle).wait_for_live("Temps écoulé, l'ordinateur joue pour", timeout=10_000)

@@ -60,10 +60,10 @@ class Person:
             "level_2": "beginner",
             "level_3": "beginner",
             "late_joins": "on",
+            "idle_clock": "on",
             **form,
         }
-        if fields.get("late_joins") == "":
-            del fields["late_joins"]
+        fields = {k: v for k, v in fields.items() if v != ""}  # an empty box: not sent
         r = self.post("/amis", fields, "/amis")
         assert r.status_code == 303, r.text
         table_id = r.headers["location"].removeprefix("/table/")

@@ -239,7 +239,7 @@ class Human:
             msg = self.receive()
             if msg["type"] == "state":
                 return msg
-            assert msg["type"] in ("hello", "ack", "presence", "say", "notice"), msg
+            assert msg["type"] in ("hello", "ack", "presence", "say", "notice", "clock"), msg
         raise AssertionError("no state message")
 
     def until_my_move(self, state: dict[str, Any] | None = None) -> dict[str, Any]:

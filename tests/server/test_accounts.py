@@ -364,6 +364,13 @@ FORMS = [
     ("/replay", {"record": "{}"}),
     ("/defi", {}),
     ("/challenge", {}),
+    ("/partie-rapide", {"action": "join", "rules": "any"}),
+    ("/quick-game", {"action": "join", "rules": "any"}),
+    ("/table/abc/ouverte", {"public": "on"}),
+    ("/mes-amis", {"action": "follow", "name": "Marcel"}),
+    ("/my-friends", {"action": "follow", "name": "Marcel"}),
+    ("/inviter", {"table_id": "abc", "name": "Marcel"}),
+    ("/invitations/abc", {"action": "accept"}),
 ]
 
 
@@ -392,7 +399,10 @@ def test_every_route_that_changes_something_is_guarded(client: TestClient) -> No
         for r in client.app.routes  # type: ignore[attr-defined]
         if isinstance(r, Route) and r.methods is not None and "POST" in r.methods
     }
-    guarded = {path.replace("/abc/", "/{table_id}/").replace("/ABCDEF", "/{code}") for path, _ in FORMS}
+    guarded = {
+        path.replace("/abc/", "/{table_id}/").replace("/ABCDEF", "/{code}").replace("ns/abc", "ns/{invitation_id}")
+        for path, _ in FORMS
+    }
     stateless = {"/calculateur", "/calculator", "/api/calculate"}
     assert posts - guarded <= stateless, posts - guarded
 

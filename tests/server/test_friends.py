@@ -96,11 +96,13 @@ def test_a_guest_joins_by_code_and_three_people_play_a_deal(client: TestClient) 
     assert service_of(client).free_deals_left  # guests used none of their free deals
 
 
-def seated_table(client: TestClient, *guests: tuple[str, int]) -> tuple[Person, list[Person], str, str]:
+def seated_table(
+    client: TestClient, *guests: tuple[str, int], **form: str
+) -> tuple[Person, list[Person], str, str]:
     """A host (signed up, at seat 0) and guests at the given seats; (host, guests, id, code)."""
     host = Person(client, "Hote")
     host.sign_up()
-    table_id, code = host.make_table()
+    table_id, code = host.make_table(**form)
     friends_ = []
     for name, seat in guests:
         person = Person(client, name)
@@ -300,6 +302,10 @@ def test_an_idle_player_is_warned_then_the_computer_plays_one_move(make_client: 
         p.next_state()
         assert h.answer(h.send("host", op="start"))["type"] == "ack"
         live = live_table(client, table_id)
+        # Whoever is to play shows a clock, at every seat's page.
+        clock = wait_for(h, lambda m: m["type"] == "clock")
+        assert clock["seat"] in (0, 2) and clock["seconds"] in (0, 1) and clock["seq"] >= live.seq - 1
+        assert wait_for(p, lambda m: m["type"] == "clock" and m["seq"] == clock["seq"])["seat"] == clock["seat"]
         # Neither of the two acts: the first whose turn comes is warned.
         first = wait_for(h, lambda m: m["type"] == "notice")
         idle = first["seat"]
@@ -470,3 +476,15 @@ def test_a_person_back_is_told_what_the_computer_played_for_them(make_client: An
                     mover.act(mine)
             if any(s.seat == 2 and s.kind == "action" and s.played_by is None for s in live.steps):
                 assert drain(p, live.seq)["played_for_you"] is None
+
+
+def test_a_host_may_play_without_the_clock(make_client: Any) -> None:
+    client = make_client(grace_seconds=60, idle_warning_seconds=0.4, idle_move_seconds=0.8)
+    host, (paul,), table_id, _code = seated_table(client, ("Paul", 2), idle_clock="")
+    assert not live_table(client, table_id).spec.idle_clock
+    with host.connect(table_id) as h, paul.connect(table_id) as p:
+        h.next_state()
+        p.next_state()
+        assert h.answer(h.send("host", op="start"))["type"] == "ack"
+        service = client.app.state.service  # type: ignore[attr-defined]
+        assert service.attendance.clock(table_id) is None

@@ -22,7 +22,7 @@ from websockets.sync.client import ClientConnection
 pytestmark = pytest.mark.both_databases
 
 PASSWORD = "a long enough password"
-PASSING = ("hello", "ack", "presence", "say", "notice")
+PASSING = ("hello", "ack", "presence", "say", "notice", "clock")
 
 
 class WebPerson:

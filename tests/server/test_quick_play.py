@@ -41,7 +41,8 @@ def seated_at(person: Person, timeout: float = RECEIVE_TIMEOUT) -> str:
     with person.acting() as c, c.websocket_connect("/ws/me") as ws:
         for _ in range(20):
             message = raw_receive(ws, timeout)
-            assert message["type"] == "quick"
+            if message["type"] != "quick":
+                continue
             if message["table"] is not None:
                 return str(message["table"]).removeprefix("/table/")
             assert message["waiting"], message
@@ -133,7 +134,7 @@ def test_leaving_the_queue(make_client: MakeClient) -> None:
     press(a)
     with a.acting() as c, c.websocket_connect("/ws/me") as ws:
         first = raw_receive(ws)
-        assert first["waiting"] and 50 < first["seconds_left"] <= 60
+        assert first["type"] == "quick" and first["waiting"] and 50 < first["seconds_left"] <= 60
         r = a.post("/partie-rapide", {"action": "leave"}, "/partie-rapide")
         assert r.status_code == 303
     assert call(client, quick_of(client).status, _player(client, a)) is None
@@ -176,5 +177,6 @@ def test_hostile_presses(make_client: MakeClient) -> None:
         raw_receive(ws)
         ws.send_text("hello")  # it listens to nothing: closed
         with pytest.raises(WebSocketDisconnect) as closed:
-            raw_receive(ws, 2.0)
+            for _ in range(5):
+                raw_receive(ws, 2.0)
         assert closed.value.code == 1008

@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import update
 from starlette.testclient import TestClient
 
+from coinche.server.features.following import FollowingStore
 from coinche.server.features.quick_play import QuickPlayStore
 from coinche.server.infra.db import QuickWaitRow, now
 from coinche.server.infra.store import Store
@@ -60,8 +61,9 @@ def test_a_wave_claims_four_people_and_a_seated_person_cannot_leave(client: Test
 
 def test_blocked_people_are_never_seated_together(client: TestClient) -> None:
     q = queue(client)
-    q.block("a", "b")
-    q.block("a", "b")  # twice: once
+    blocks = FollowingStore(q.store)
+    blocks.block("a", "b", T0)
+    blocks.block("a", "b", T0)  # twice: once
     for name in "abcd":
         q.join(name, "classic", Rating(25, 3), 20, T0)
     late = q.claim_wave(T0 + timedelta(seconds=30), LEVELS)

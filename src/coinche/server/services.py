@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .compute.bot_pool import BotPool
 from .features.daily import DailyChallenge
+from .features.following import Following
 from .features.history import History
 from .features.open_tables import OpenTables
 from .features.player_stats import PlayerStats
@@ -37,6 +38,7 @@ class Services:
     player_stats: PlayerStats
     quick_play: QuickPlay
     open_tables: OpenTables
+    following: Following
 
     async def close(self) -> None:
         await self.quick_play.close()
@@ -74,4 +76,5 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         PlayerStats(tables),
         QuickPlay(tables),
         OpenTables(tables),
+        Following(tables),
     )

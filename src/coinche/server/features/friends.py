@@ -75,6 +75,7 @@ async def create_table(
     rules: RuleSet,
     levels: Sequence[str],
     late_joins: bool,
+    idle_clock: bool = True,
 ) -> TableSpec:
     """A friends' table with ``host`` at seat 0 and computers of ``levels`` at seats 1 to
     3, and a new code (drawn again in the rare case it is taken)."""
@@ -87,7 +88,7 @@ async def create_table(
     for _ in range(5):
         try:
             return await service.create_table(
-                rules, seats, DEFAULT_LEVEL, code=new_code(), host=host, late_joins=late_joins
+                rules, seats, DEFAULT_LEVEL, code=new_code(), host=host, late_joins=late_joins, idle_clock=idle_clock
             )
         except IntegrityError:  # the code is taken: draw another
             continue

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from ...engine.rules import PROFILES, RuleSet
 from ..infra.config import Settings
-from ..infra.db import AccountRow, BlockRow, QuickWaitRow, TableRow, aware, now
+from ..infra.db import AccountRow, BlockRow, QuickWaitRow, TableRow, aware
 from ..infra.hub import Subscription
 from ..infra.store import Store, _insert_ignoring_conflicts, new_id
 from ..live.tables import TableService
@@ -122,15 +122,6 @@ class QuickPlayStore:
         with self.store.session() as s:
             row = s.get(QuickWaitRow, player)
             return _wait_of(row) if row is not None else None
-
-    def block(self, player: PlayerId, blocked: PlayerId) -> None:
-        """``player`` blocks ``blocked`` (again: nothing changes)."""
-        engine = self.store.engine
-        with engine.begin() as conn:
-            conn.execute(
-                _insert_ignoring_conflicts(engine, BlockRow, ["player_id", "blocked_id"]),
-                {"player_id": player, "blocked_id": blocked, "created_at": now()},
-            )
 
     def claim_wave(self, at: datetime, levels: LevelRatings) -> list[tuple[str, Match]]:
         """Run one wave on the waiting rows this process can lock: the tables to make, each

@@ -50,6 +50,7 @@ from sqlalchemy import (
     event,
     false,
     text,
+    true,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
@@ -106,6 +107,8 @@ class TableRow(Base):
     """Where an adaptive table's knob started (from the player's rating); None: 0.5."""
     quick_play: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Quick play seated its people (strangers; dealt at once, no host)."""
+    idle_clock: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """A person who lets their turn's time run out is warned, then played for."""
     deals_booked: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """Its first N finished deals had their bookkeeping (the listeners of its commits: history,
     statistics, the daily challenge): reading the table runs it for the later ones only."""
@@ -458,6 +461,37 @@ class OpenTableRow(Base):
     seq: Mapped[int] = mapped_column(Integer)
 
     __table_args__ = (Index("ix_open_tables_listed", "free_seats", "opened_at"),)
+
+
+class FollowRow(Base):
+    """An account following another (its list of friends: who is online, at which table)."""
+
+    __tablename__ = "follows"
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    followed_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class OnlineRow(Base):
+    """When a signed-in person's socket (any page of the site) last said they are here."""
+
+    __tablename__ = "online"
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class InvitationRow(Base):
+    """An invitation by name to a friends' table, until it is answered or expires."""
+
+    __tablename__ = "invitations"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    from_id: Mapped[str] = mapped_column(String(32))
+    to_id: Mapped[str] = mapped_column(String(32), index=True)
+    table_id: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class BlockRow(Base):

@@ -128,6 +128,7 @@ class Store:
                     challenge_day=spec.challenge,
                     adaptive_start=spec.adaptive_start,
                     quick_play=spec.quick_play,
+                    idle_clock=spec.idle_clock,
                 )
             )
             s.flush()
@@ -157,6 +158,7 @@ class Store:
                 challenge=row.challenge_day,
                 adaptive_start=row.adaptive_start,
                 quick_play=bool(row.quick_play),
+                idle_clock=bool(row.idle_clock),
             )
             return spec, self._steps(s, table_id, 0)
 

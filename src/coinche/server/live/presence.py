@@ -31,7 +31,7 @@ import contextlib
 import logging
 from collections import Counter
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy import delete, select, update
 
@@ -119,6 +119,9 @@ class Attendance:
         """Open connections of each player at each table (in this process)."""
         self._grace: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._idle: dict[str, tuple[int, asyncio.Task[None]]] = {}
+        self._clocks: dict[str, tuple[int, int, float]] = {}
+        """The idle clock running at each table: its step, the seat and when it started
+        (this loop's time), so a page that connects sees the countdown where it stands."""
         """Each table's idle clock and the step it times."""
         self._signals: set[asyncio.Task[None]] = set()
         self.process = process
@@ -306,11 +309,27 @@ class Attendance:
                 return
             current[1].cancel()
             del self._idle[live.id]
+            self._clocks.pop(live.id, None)
         seat = live.person_to_move()
-        if seat is None or not self.has_company(live):
+        if seat is None or not self.has_company(live) or not live.spec.idle_clock:
             return
-        task = asyncio.get_running_loop().create_task(self._idle_clock(live.id, live.seq, seat))
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(self._idle_clock(live.id, live.seq, seat))
         self._idle[live.id] = (live.seq, task)
+        self._clocks[live.id] = (live.seq, seat, loop.time())
+        # Every process watching the table runs this clock: each shows it to its own people.
+        self.registry.hub.deliver_event_here(live.id, self.clock(live.id) or {})
+
+    def clock(self, table_id: str) -> dict[str, Any] | None:
+        """The countdown of the person to play (a ``clock`` event: their seat, the step it
+        runs from, the whole seconds left before the computer plays for them), None when
+        no clock runs."""
+        running = self._clocks.get(table_id)
+        if running is None:
+            return None
+        seq, seat, started = running
+        left = self.settings.idle_move_seconds - (asyncio.get_running_loop().time() - started)
+        return {"kind": "clock", "seat": seat, "seq": seq, "seconds": max(0, round(left))}
 
     async def _idle_clock(self, table_id: str, seq: int, seat: int) -> None:
         settings = self.settings
@@ -333,6 +352,7 @@ class Attendance:
             current = self._idle.get(table_id)
             if current is not None and current[1] is asyncio.current_task():
                 del self._idle[table_id]
+                self._clocks.pop(table_id, None)
 
     async def _play_for(self, table_id: str, seq: int, seat: int) -> None:
         """The computer plays the one move the person at ``seat`` let time run out on."""

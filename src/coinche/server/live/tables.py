@@ -199,6 +199,7 @@ class TableService:
         adaptive_start: float | None = None,
         table_id: str | None = None,
         quick_play: bool = False,
+        idle_clock: bool = True,
     ) -> TableSpec:
         """A new table of ``rules`` with these four seats, stored: a ``bot`` seat may have
         any level the bot loader knows (a name or ``module:attribute``); ``level`` is the
@@ -209,7 +210,8 @@ class TableService:
         table seed, first dealer)`` instead of random ones. ``adaptive_start``: the adaptive
         knob's start (None: 0.5). ``table_id``: the id it must have (quick play named it
         in its queue's rows first; taken already: ``IntegrityError``). ``quick_play``: quick
-        play seated its people."""
+        play seated its people. ``idle_clock``: false for a friends' table whose host plays
+        without the clock."""
         if len(seats) != 4:
             raise ValueError(f"a table has four seats, not {len(seats)}")
         self._created += 1
@@ -228,6 +230,7 @@ class TableService:
             secret=new_secret(seed, self._created),
             adaptive_start=adaptive_start,
             quick_play=quick_play,
+            idle_clock=idle_clock,
         )
         if challenge is not None:
             day, secret, table_seed, first_dealer = challenge

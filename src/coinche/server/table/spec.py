@@ -108,6 +108,10 @@ class TableSpec:
     the game ends after them, and it uses no free deal. None: any other table."""
     adaptive_start: float | None = None
     """An adaptive table's knob at the start (0..1, from the player's rating); None: 0.5."""
+    idle_clock: bool = True
+    """A person who lets their turn's time run out is warned, then the computer plays that
+    move for them (a clock everyone at the table sees): at quick play and open tables
+    always, at a friends' table as the host chose."""
     quick_play: bool = False
     """Quick play seated these people together (``features/quick_play.py``): strangers,
     dealt at once, nobody hosts it; the friends' tables' rules of presence apply."""

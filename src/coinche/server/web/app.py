@@ -26,6 +26,7 @@ from . import (
     account_pages,
     calculator_page,
     daily_pages,
+    following_pages,
     friends_pages,
     history_pages,
     open_tables_pages,
@@ -65,6 +66,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.player_stats = services.player_stats
         app.state.quick_play = services.quick_play
         app.state.open_tables = services.open_tables
+        app.state.following = services.following
         services.quick_play.start()
         app.state.accounts = AccountService(store, services.tables.db, settings)
         app.state.rate_limits = services.tables.rate_limits
@@ -90,6 +92,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *profile_pages.routes,
         *quick_pages.routes,
         *open_tables_pages.routes,
+        *following_pages.routes,
         WebSocketRoute("/ws/me", person_socket),
         Mount("/static", StaticFiles(directory=str(WEB / "static")), name="static"),
     ]

@@ -29,7 +29,7 @@ from .pages import ADDRESSES, account_of, lang_of, page, player_of, read_checked
 from .table_pages import rules_form_context, rules_from_form
 
 FRIENDS_FIELDS: Final = frozenset(
-    {"profile", "target", "csrf", "level_1", "level_2", "level_3", "late_joins", "public", *OPTION_NAMES}
+    {"profile", "target", "csrf", "level_1", "level_2", "level_3", "late_joins", "public", "idle_clock", *OPTION_NAMES}
 )
 """The fields the friends' table form may send."""
 RULE_FIELDS: Final = frozenset({"profile", "target", "csrf", *OPTION_NAMES})
@@ -59,7 +59,8 @@ async def new_table(request: Request) -> Response:
     levels = [str(form.get(f"level_{n}") or friends.DEFAULT_LEVEL) for n in (1, 2, 3)]
     late = form.get("late_joins")
     public = form.get("public")
-    if late not in (None, "on") or public not in (None, "on") or any(level not in FRIEND_LEVELS for level in levels):
+    clock = form.get("idle_clock")
+    if any(v not in (None, "on") for v in (late, public, clock)) or any(level not in FRIEND_LEVELS for level in levels):
         raise HTTPException(400)
     settings = request.app.state.settings
     retry = await limits_of(request).hit(settings.table_limit, f"tables:{account.player}")
@@ -69,7 +70,13 @@ async def new_table(request: Request) -> Response:
         return response
     try:
         spec = await friends.create_table(
-            service_of(request), account.player, account.name, rules, levels, late_joins=late == "on"
+            service_of(request),
+            account.player,
+            account.name,
+            rules,
+            levels,
+            late_joins=late == "on",
+            idle_clock=clock == "on" or public == "on",  # an open table keeps the clock
         )
     except TableError as e:
         if e.code == "too_many_tables":

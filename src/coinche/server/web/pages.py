@@ -51,6 +51,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "profile": "/joueur",
         "quick": "/partie-rapide",
         "open_tables": "/tables-ouvertes",
+        "contacts": "/mes-amis",
     },
     "en": {
         "calculator": "/calculator",
@@ -67,6 +68,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "profile": "/player",
         "quick": "/quick-game",
         "open_tables": "/open-tables",
+        "contacts": "/my-friends",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""

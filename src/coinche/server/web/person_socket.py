@@ -1,11 +1,13 @@
-"""``/ws/me``: a signed-in person's own socket, open on the pages that wait for something
-meant for them: quick play's seat found (``{"type": "quick", ...}``).
+"""``/ws/me``: a signed-in person's own socket, open on every page of the site: quick
+play's seat found (``{"type": "quick", ...}``) and the invitations waiting for them
+(``{"type": "invitations", "list": [...]}``), and, while it is open, the person is online
+(``following.HEARTBEAT``).
 
 What the person is told goes on the hub under their ``person_channel``; a message there only
 says "look again": the socket then reads the person's state in the database and sends it,
 so a message lost (a hub reconnecting) loses nothing: the state is read again at the time
-it should change (a wait's end) and at each connection. The client never sends anything
-but its close; anything else closes the socket.
+it should change (a wait's end), at each heartbeat and at each connection. The client
+never sends anything but its close; anything else closes the socket.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any, Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..features.following import HEARTBEAT, Following
 from ..features.quick_play import QuickPlay, person_channel
 from ..infra.hub import Subscription
 from .drain import CLOSE_RESTARTING, drain_of
@@ -27,8 +30,6 @@ from .table_socket import CLOSE_NOT_SEATED, CLOSE_ORIGIN, CLOSE_POLICY, CLOSE_TR
 
 MAX_CONNECTIONS: Final = 16
 """Open person sockets per player (tabs), in one process."""
-RECHECK_SECONDS: Final = 30.0
-"""With nothing to expect, the state is read again this often all the same."""
 
 _open: Counter[str] = Counter()
 
@@ -48,6 +49,14 @@ async def quick_status(quick: QuickPlay, player: str) -> dict[str, Any]:
     message["rules"] = wait.rules
     message["seconds_left"] = round(wait.seconds_left(quick.settings.clock()), 1)
     return message
+
+
+async def invitations_message(following: Following, player: str) -> dict[str, Any]:
+    found = await following.invitations(player)
+    return {
+        "type": "invitations",
+        "list": [{"id": i.id, "from": i.from_name, "link": f"/rejoindre/{i.code}" if i.code else None} for i in found],
+    }
 
 
 async def person_socket(websocket: WebSocket) -> None:
@@ -70,9 +79,8 @@ async def person_socket(websocket: WebSocket) -> None:
         if drain is not None and drain.draining:
             await websocket.close(code=CLOSE_RESTARTING, reason="restarting")
             return
-        quick: QuickPlay = websocket.app.state.quick_play
         async with service.hub.subscribe(person_channel(player), steps=False) as sub:
-            await _serve(websocket, quick, player, sub)
+            await _serve(websocket, player, sub)
     except WebSocketDisconnect:
         pass
     finally:
@@ -81,13 +89,25 @@ async def person_socket(websocket: WebSocket) -> None:
             del _open[player]
 
 
-async def _serve(websocket: WebSocket, quick: QuickPlay, player: str, sub: Subscription) -> None:
+async def _serve(websocket: WebSocket, player: str, sub: Subscription) -> None:
+    quick: QuickPlay = websocket.app.state.quick_play
+    following: Following = websocket.app.state.following
+    loop = asyncio.get_running_loop()
     reader = asyncio.ensure_future(websocket.receive())
+    beat = 0.0
+    sent: dict[str, str] = {}
     try:
         while True:
+            if loop.time() >= beat:
+                await following.seen(player)
+                beat = loop.time() + HEARTBEAT
             status = await quick_status(quick, player)
-            await websocket.send_text(json.dumps(status, separators=(",", ":")))
-            pause = RECHECK_SECONDS
+            for message in (status, await invitations_message(following, player)):
+                text = json.dumps(message, separators=(",", ":"))
+                if sent.get(message["type"]) != text or message["type"] == "quick":
+                    await websocket.send_text(text)
+                    sent[message["type"]] = text
+            pause = max(0.0, beat - loop.time())
             if status["waiting"]:  # the wave that seats them is due then
                 pause = min(pause, status["seconds_left"] + 2 * quick.settings.quick_wave_seconds)
             told = asyncio.ensure_future(sub.wait())
@@ -95,8 +115,8 @@ async def _serve(websocket: WebSocket, quick: QuickPlay, player: str, sub: Subsc
             if not told.done():
                 told.cancel()
             if reader in done:
-                message = reader.result()
-                if message["type"] != "websocket.disconnect":
+                received = reader.result()
+                if received["type"] != "websocket.disconnect":
                     await websocket.close(code=CLOSE_POLICY, reason="nothing to send")
                 return
     finally:

@@ -617,6 +617,13 @@ def event_message(
             "text": text,
             "said": i18n.gettext(lang, "live.said", seat=names[who], text=text),
         }
+    if kind == "clock":
+        who, seq, seconds = event.get("seat"), event.get("seq"), event.get("seconds")
+        if not isinstance(who, int) or not 0 <= who <= 3 or not isinstance(seq, int) or not isinstance(seconds, int):
+            return None
+        if seq != live.seq:
+            return None  # the turn it timed is over
+        return {"type": "clock", "seat": who, "seq": seq, "seconds": seconds}
     if kind == "idle_warning":
         who = event.get("seat")
         seconds = event.get("seconds")

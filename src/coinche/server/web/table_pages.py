@@ -22,7 +22,7 @@ from ..table.live_table import TableError
 from ..table.lobby import FRIEND_LEVELS
 from . import rules_pages
 from .account_pages import account_page, address_of, limits_of
-from .pages import ADDRESSES, lang_of, page, player_in_session, player_of, read_checked_form, service_of
+from .pages import ADDRESSES, account_of, lang_of, page, player_in_session, player_of, read_checked_form, service_of
 from .table_socket import table_socket
 
 SOLO_FIELDS: Final = frozenset({"profile", "target", "level", "csrf", *OPTION_NAMES})
@@ -161,6 +161,8 @@ async def table_page(request: Request) -> Response:
         friends=friends,
         public=public,
         you_host=live.spec.code is not None and live.spec.host == player,
+        can_invite=live.spec.code is not None and account_of(request) is not None,
+        invite_result=request.session.pop("invite_result", None),
         phrases=PHRASES,
         friend_levels=FRIEND_LEVELS,
         trick_hold_ms=round(request.app.state.settings.trick_pause * 1000),

@@ -190,6 +190,12 @@ class TableSession:
                 self.queue(hello_message(live.seq, seat, resumed))
                 for m in messages:
                     self.queue(m)
+                clock = service.attendance.clock(self.table_id)
+                if clock is not None:  # the countdown of the person to play, where it stands
+                    presence = service.attendance.presence(live)
+                    message = event_message(self.lang, live, seat, clock, presence)
+                    if message is not None:
+                        self.queue(message)
                 self.sent = watch.latest = max(watch.latest, live.seq)
                 watch.seat = seat
                 if not self.counts_free_deals:  # each step as it comes, without waking a task

@@ -86,6 +86,7 @@ export class FriendsView {
       this.sayNews(prev);
     } else {
       this.renderBadges();
+      if (this.clock && typeof this.state.seq === 'number' && this.state.seq > this.clock.seq) this.clearClock();
       this.showSeatChange(prev);
       this.showPlayedFor();
       this.checkIdle();
@@ -314,6 +315,37 @@ export class FriendsView {
       }
       els.idleCount.textContent = t('js.friends.idle_count', { seconds: left });
     }, 1000);
+  }
+
+  // ----- the clock everyone sees -----
+
+  /** A `clock` message: the person to play has `seconds` left before the computer plays
+   * for them; their plate counts down until the table moves on. */
+  showClock(message) {
+    this.clearClock();
+    const pos = this.posOf(message.seat);
+    const plate = this.root.querySelector(`#seat-${pos} .plate`);
+    if (!plate) return;
+    const clock = document.createElement('span');
+    clock.className = 'clock';
+    clock.setAttribute('role', 'timer');
+    clock.setAttribute('aria-label', t('js.friends.clock_label'));
+    plate.append(clock);
+    const end = Date.now() + Number(message.seconds) * 1000;
+    const draw = () => {
+      const left = Math.max(0, Math.ceil((end - Date.now()) / 1000));
+      clock.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+      clock.classList.toggle('clock-low', left <= 15);
+    };
+    draw();
+    this.clock = { seq: message.seq, element: clock, timer: setInterval(draw, 500) };
+  }
+
+  clearClock() {
+    if (!this.clock) return;
+    clearInterval(this.clock.timer);
+    this.clock.element.remove();
+    this.clock = null;
   }
 
   turnKey() {

@@ -8,7 +8,6 @@ const news = document.getElementById('quick-news');
 const words = JSON.parse(document.getElementById('quick-words').textContent);
 
 let deadline = Date.now() + Number(wait.dataset.secondsLeft || 0) * 1000;
-let retry = 500;
 let leaving = false;
 
 const tick = () => {
@@ -33,27 +32,9 @@ const shown = (message) => {
   }
 };
 
-const connect = () => {
-  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/me`);
-  socket.addEventListener('open', () => {
-    retry = 500;
-  });
-  socket.addEventListener('message', (event) => {
-    try {
-      shown(JSON.parse(event.data));
-    } catch {
-      // not ours: ignored
-    }
-  });
-  socket.addEventListener('close', () => {
-    if (leaving) return;
-    setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 8000);
-  });
-};
+// the person's socket (person.js, on every page) passes on what it hears
+window.addEventListener('coinche:person', (event) => shown(event.detail));
 
 document.querySelector('#quick-wait form').addEventListener('submit', () => {
   leaving = true;
 });
-connect();

@@ -76,6 +76,8 @@ connection = new Connection(`/ws/table/${encodeURIComponent(root.dataset.tableId
       friends?.showSay(message);
     } else if (message.type === 'notice') {
       friends?.showNotice(message);
+    } else if (message.type === 'clock') {
+      friends?.showClock(message);
     } else if (message.type === 'ack') {
       const request = table.acked(message.id, message.seq);
       if (request && request.type === 'leave') goHome();

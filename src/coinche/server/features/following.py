@@ -1,0 +1,289 @@
+"""Friends and who is online (issue 29): following an account by its name, the list of
+one's friends (online or not, at which table: a public one is named), invitations by name
+to one's table, and blocking.
+
+Everything is rows in the database, so every process sees the same: ``follows``,
+``online`` (a person's socket says they are here every ``HEARTBEAT`` seconds; seen within
+``ONLINE_FOR``: online), ``invitations`` (told at once on the person's hub channel, which
+their pages listen to on any page: ``/ws/me``) and ``blocks``. A person who blocked
+another is never invited by them and never seated with them by quick play
+(``QuickPlayStore``'s waves read the same rows).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Final
+
+from sqlalchemy import delete, func, select
+
+from ..infra.db import (
+    AccountRow,
+    BlockRow,
+    FollowRow,
+    InvitationRow,
+    OnlineRow,
+    OpenTableRow,
+    TablePlayerRow,
+    TableRow,
+    aware,
+)
+from ..infra.store import Store, _insert_ignoring_conflicts, new_id
+from ..live.tables import TableService
+from ..table.live_table import TableError
+from ..table.names import login_key
+from .quick_play import person_channel
+
+HEARTBEAT: Final = 30.0
+"""A person's socket says they are here this often."""
+ONLINE_FOR: Final = timedelta(seconds=75)
+"""Seen this recently: online (two beats and some slack)."""
+INVITATION_FOR: Final = timedelta(minutes=10)
+"""An invitation not answered within this is gone."""
+MAX_FOLLOWS: Final = 500
+"""Accounts one may follow."""
+MAX_PENDING: Final = 3
+"""Invitations one person may have waiting for another at once (no flood)."""
+
+
+@dataclass(frozen=True)
+class Friend:
+    """An account one follows, as one's list shows it."""
+
+    name: str
+    online: bool
+    playing: bool
+    """At a table whose game goes on."""
+    public_table: str | None
+    """The code of a public table they sit at (private tables are not named)."""
+
+
+@dataclass(frozen=True)
+class Invitation:
+    id: str
+    from_name: str
+    table_id: str
+    code: str | None
+    created_at: datetime
+
+
+class FollowingStore:
+    """The rows (blocking: called on the database's threads)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def account(self, name: str) -> tuple[str, str] | None:
+        """The player id and the name of the account called ``name`` (any case)."""
+        with self.store.session() as s:
+            row = s.execute(
+                select(AccountRow.player_id, AccountRow.name).where(AccountRow.name_key == login_key(name))
+            ).first()
+            return (row[0], row[1]) if row is not None else None
+
+    def follow(self, player: str, followed: str, at: datetime) -> None:
+        engine = self.store.engine
+        with self.store.session() as s, s.begin():
+            count = s.scalar(select(func.count()).select_from(FollowRow).where(FollowRow.player_id == player)) or 0
+            if count >= MAX_FOLLOWS:
+                raise TableError("too_many_follows")
+            s.execute(
+                _insert_ignoring_conflicts(engine, FollowRow, ["player_id", "followed_id"]),
+                {"player_id": player, "followed_id": followed, "created_at": at},
+            )
+
+    def unfollow(self, player: str, followed: str) -> None:
+        with self.store.engine.begin() as conn:
+            conn.execute(delete(FollowRow).where(FollowRow.player_id == player, FollowRow.followed_id == followed))
+
+    def seen(self, player: str, at: datetime) -> None:
+        engine = self.store.engine
+        with self.store.session() as s, s.begin():
+            s.execute(
+                _insert_ignoring_conflicts(engine, OnlineRow, ["player_id"]), {"player_id": player, "seen_at": at}
+            )
+            row = s.get(OnlineRow, player)
+            if row is not None:
+                row.seen_at = at
+
+    def friends(self, player: str, at: datetime) -> list[Friend]:
+        with self.store.session() as s:
+            rows = s.execute(
+                select(FollowRow.followed_id, AccountRow.name, OnlineRow.seen_at)
+                .join(AccountRow, AccountRow.player_id == FollowRow.followed_id)
+                .outerjoin(OnlineRow, OnlineRow.player_id == FollowRow.followed_id)
+                .where(FollowRow.player_id == player)
+                .order_by(AccountRow.name_key)
+            ).all()
+            ids = [r[0] for r in rows]
+            tables: dict[str, list[tuple[str, str | None]]] = {}
+            if ids:
+                found = s.execute(
+                    select(TablePlayerRow.player_id, TableRow.id, OpenTableRow.code)
+                    .join(TableRow, TableRow.id == TablePlayerRow.table_id)
+                    .outerjoin(OpenTableRow, OpenTableRow.table_id == TableRow.id)
+                    .where(
+                        TablePlayerRow.player_id.in_(ids),
+                        TablePlayerRow.finished_at.is_(None),
+                        TableRow.finished_at.is_(None),
+                    )
+                )
+                for pid, table_id, code in found:
+                    tables.setdefault(pid, []).append((table_id, code))
+            out = []
+            for pid, name, seen_at in rows:
+                online = seen_at is not None and at - aware(seen_at) <= ONLINE_FOR
+                theirs = tables.get(pid, [])
+                public = next((code for _, code in theirs if code is not None), None)
+                out.append(Friend(name, online, bool(theirs) and online, public))
+            return out
+
+    def block(self, player: str, blocked: str, at: datetime) -> None:
+        engine = self.store.engine
+        with engine.begin() as conn:
+            conn.execute(
+                _insert_ignoring_conflicts(engine, BlockRow, ["player_id", "blocked_id"]),
+                {"player_id": player, "blocked_id": blocked, "created_at": at},
+            )
+            conn.execute(delete(InvitationRow).where(InvitationRow.from_id == blocked, InvitationRow.to_id == player))
+
+    def unblock(self, player: str, blocked: str) -> None:
+        with self.store.engine.begin() as conn:
+            conn.execute(delete(BlockRow).where(BlockRow.player_id == player, BlockRow.blocked_id == blocked))
+
+    def blocked(self, player: str) -> list[str]:
+        """The names of the accounts ``player`` blocked."""
+        with self.store.session() as s:
+            return list(
+                s.scalars(
+                    select(AccountRow.name)
+                    .join(BlockRow, BlockRow.blocked_id == AccountRow.player_id)
+                    .where(BlockRow.player_id == player)
+                    .order_by(AccountRow.name_key)
+                )
+            )
+
+    def invite(self, sender: str, to: str, table_id: str, at: datetime) -> str:
+        """A new invitation (its id). ``TableError``: ``blocked`` (``to`` blocked the
+        sender: said as if sent, see the caller), ``too_many_invitations``."""
+        with self.store.session() as s, s.begin():
+            if s.get(BlockRow, (to, sender)) is not None:
+                raise TableError("blocked")
+            pending = s.scalar(
+                select(func.count())
+                .select_from(InvitationRow)
+                .where(
+                    InvitationRow.from_id == sender,
+                    InvitationRow.to_id == to,
+                    InvitationRow.created_at > at - INVITATION_FOR,
+                )
+            )
+            if (pending or 0) >= MAX_PENDING:
+                raise TableError("too_many_invitations")
+            invitation_id = new_id()
+            s.add(InvitationRow(id=invitation_id, from_id=sender, to_id=to, table_id=table_id, created_at=at))
+            return invitation_id
+
+    def invitations(self, player: str, at: datetime) -> list[Invitation]:
+        """The invitations waiting for ``player``, oldest first."""
+        with self.store.session() as s:
+            rows = s.execute(
+                select(InvitationRow, AccountRow.name, TableRow.code)
+                .join(AccountRow, AccountRow.player_id == InvitationRow.from_id)
+                .join(TableRow, TableRow.id == InvitationRow.table_id)
+                .where(
+                    InvitationRow.to_id == player,
+                    InvitationRow.created_at > at - INVITATION_FOR,
+                    TableRow.finished_at.is_(None),
+                )
+                .order_by(InvitationRow.created_at)
+            ).all()
+            return [Invitation(r.id, name, r.table_id, code, aware(r.created_at)) for r, name, code in rows]
+
+    def answer(self, player: str, invitation_id: str) -> str | None:
+        """``player`` answers (accepts or declines) an invitation: it is gone; the table's
+        code (None: there was no such invitation for them)."""
+        with self.store.session() as s, s.begin():
+            row = s.get(InvitationRow, invitation_id)
+            if row is None or row.to_id != player:
+                return None
+            table = s.get(TableRow, row.table_id)
+            s.delete(row)
+            return table.code if table is not None else None
+
+
+class Following:
+    """Friends, who is online and invitations on a table service."""
+
+    def __init__(self, tables: TableService) -> None:
+        self.tables = tables
+        self.store = FollowingStore(tables.store)
+
+    def now(self) -> datetime:
+        return self.tables.settings.clock()
+
+    async def _account(self, name: str) -> tuple[str, str]:
+        found = await self.tables.db(self.store.account, name[:64])
+        if found is None:
+            raise TableError("no_account")
+        return found
+
+    async def follow(self, player: str, name: str) -> str:
+        """``player`` follows the account called ``name``; its name as written."""
+        followed, written = await self._account(name)
+        if followed == player:
+            raise TableError("yourself")
+        await self.tables.db(self.store.follow, player, followed, self.now())
+        return written
+
+    async def unfollow(self, player: str, name: str) -> None:
+        followed, _ = await self._account(name)
+        await self.tables.db(self.store.unfollow, player, followed)
+
+    async def block(self, player: str, name: str) -> None:
+        blocked, _ = await self._account(name)
+        if blocked == player:
+            raise TableError("yourself")
+        await self.tables.db(self.store.block, player, blocked, self.now())
+
+    async def unblock(self, player: str, name: str) -> None:
+        blocked, _ = await self._account(name)
+        await self.tables.db(self.store.unblock, player, blocked)
+
+    async def friends(self, player: str) -> list[Friend]:
+        return await self.tables.db(self.store.friends, player, self.now())
+
+    async def blocked(self, player: str) -> list[str]:
+        return await self.tables.db(self.store.blocked, player)
+
+    async def seen(self, player: str) -> None:
+        await self.tables.db(self.store.seen, player, self.now())
+
+    async def invite(self, sender: str, name: str, table_id: str) -> None:
+        """``sender``, seated at the friends' table ``table_id``, invites the account called
+        ``name``; told at once on their pages. One who blocked the sender is not told, and
+        the sender is not told that either (a block is not announced)."""
+        to, _ = await self._account(name)
+        if to == sender:
+            raise TableError("yourself")
+        live = await self.tables.table(table_id)
+        if live is None or live.spec.code is None or live.game.is_over:
+            raise TableError("gone")
+        if live.seat_of(sender) is None:
+            raise TableError("not_seated")
+        try:
+            await self.tables.db(self.store.invite, sender, to, table_id, self.now())
+        except TableError as e:
+            if e.code == "blocked":
+                return
+            raise
+        await self.tables.hub.signal(person_channel(to), {"kind": "invitation"})
+
+    async def invitations(self, player: str) -> list[Invitation]:
+        return await self.tables.db(self.store.invitations, player, self.now())
+
+    async def answer(self, player: str, invitation_id: str) -> str | None:
+        code = await self.tables.db(self.store.answer, player, invitation_id[:32])
+        await self.tables.hub.signal(person_channel(player), {"kind": "answered"})
+        return code

@@ -1,0 +1,135 @@
+"""Friends' pages (``/mes-amis``, ``/my-friends``): follow an account by its name, one's
+friends (online, at a table, a public one named with a link), the invitations waiting,
+blocking; an invitation by name from a table's lobby (``POST /inviter``) and its answer
+(``POST /invitations/{id}``: accept goes on to the table's invitation page).
+
+The rows and their rules are ``features/following.py``; the live banner of an invitation
+on any page is ``person.js`` over ``/ws/me``.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..features.following import Following
+from ..table import i18n
+from ..table.live_table import TableError
+from .account_pages import limits_of
+from .pages import ADDRESSES, account_of, page, read_checked_form
+
+ACTIONS: Final = frozenset({"follow", "unfollow", "block", "unblock"})
+NAME_MAX: Final = 64
+
+
+def following_of(request: Request) -> Following:
+    found: Following = request.app.state.following
+    return found
+
+
+def _lang_of_path(request: Request) -> tuple[str, str]:
+    lang = "en" if request.url.path == ADDRESSES["en"]["contacts"] else "fr"
+    return lang, ADDRESSES["fr" if lang == "en" else "en"]["contacts"]
+
+
+async def friends_page(request: Request) -> Response:
+    lang, other_url = _lang_of_path(request)
+    account = account_of(request)
+    if account is None:
+        if request.method == "POST":
+            raise HTTPException(403)
+        return RedirectResponse(f"{ADDRESSES[lang]['login']}?next={ADDRESSES[lang]['contacts']}", status_code=303)
+    following = following_of(request)
+    notice = error = None
+    status = 200
+    if request.method == "POST":
+        form = await read_checked_form(request)
+        action, name = form.get("action"), form.get("name")
+        if action not in ACTIONS or not isinstance(name, str) or len(form.multi_items()) != 3:
+            raise HTTPException(400)
+        retry = await limits_of(request).hit(request.app.state.settings.follow_limit, f"follow:{account.player}")
+        if retry is not None:
+            response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry)
+            response.headers["Retry-After"] = str(retry)
+            return response
+        try:
+            name = name.strip()[:NAME_MAX]
+            if action == "follow":
+                written = await following.follow(account.player, name)
+                notice = i18n.gettext(lang, "contacts.followed", name=written)
+            elif action == "unfollow":
+                await following.unfollow(account.player, name)
+            elif action == "block":
+                await following.block(account.player, name)
+                notice = i18n.gettext(lang, "contacts.blocked_notice", name=name)
+            else:
+                await following.unblock(account.player, name)
+            if action != "follow" or notice is None:
+                return RedirectResponse(ADDRESSES[lang]["contacts"], status_code=303)
+        except TableError as e:
+            error = i18n.gettext(lang, f"contacts.error.{e.code}")
+            status = 400
+    return page(
+        request,
+        "contacts.html",
+        status=status,
+        lang=lang,
+        other_url=other_url,
+        friends=await following.friends(account.player),
+        blocked=await following.blocked(account.player),
+        invitations=await following.invitations(account.player),
+        notice=notice,
+        error=error,
+    )
+
+
+async def invite(request: Request) -> Response:
+    """From a table's lobby: invite an account by its name (``table_id``, ``name``)."""
+    account = account_of(request)
+    if account is None:
+        raise HTTPException(403)
+    form = await read_checked_form(request)
+    table_id, name = form.get("table_id"), form.get("name")
+    if not isinstance(table_id, str) or not isinstance(name, str) or len(form.multi_items()) != 3:
+        raise HTTPException(400)
+    retry = await limits_of(request).hit(request.app.state.settings.invite_limit, f"invite:{account.player}")
+    if retry is not None:
+        response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry)
+        response.headers["Retry-After"] = str(retry)
+        return response
+    try:
+        await following_of(request).invite(account.player, name.strip()[:NAME_MAX], table_id[:32])
+    except TableError as e:
+        if e.code in ("gone", "not_seated"):
+            raise HTTPException(404) from None
+        request.session["invite_result"] = f"error.{e.code}"
+    else:
+        request.session["invite_result"] = "sent"
+    return RedirectResponse(f"/table/{table_id}", status_code=303)
+
+
+async def answer(request: Request) -> Response:
+    """Accept (on to the table's invitation page) or decline an invitation."""
+    account = account_of(request)
+    if account is None:
+        raise HTTPException(403)
+    form = await read_checked_form(request)
+    action = form.get("action")
+    if action not in ("accept", "decline") or len(form.multi_items()) != 2:
+        raise HTTPException(400)
+    code = await following_of(request).answer(account.player, request.path_params["invitation_id"])
+    if action == "accept" and code is not None:
+        return RedirectResponse(f"/rejoindre/{code}", status_code=303)
+    return RedirectResponse(ADDRESSES[i18n.language(request.cookies.get("lang"))]["contacts"], status_code=303)
+
+
+routes: list[BaseRoute] = [
+    Route(ADDRESSES["fr"]["contacts"], friends_page, methods=["GET", "POST"]),
+    Route(ADDRESSES["en"]["contacts"], friends_page, methods=["GET", "POST"]),
+    Route("/inviter", invite, methods=["POST"]),
+    Route("/invitations/{invitation_id}", answer, methods=["POST"]),
+]
