@@ -96,9 +96,7 @@ def test_a_guest_joins_by_code_and_three_people_play_a_deal(client: TestClient) 
     assert service_of(client).free_deals_left  # guests used none of their free deals
 
 
-def seated_table(
-    client: TestClient, *guests: tuple[str, int], **form: str
-) -> tuple[Person, list[Person], str, str]:
+def seated_table(client: TestClient, *guests: tuple[str, int], **form: str) -> tuple[Person, list[Person], str, str]:
     """A host (signed up, at seat 0) and guests at the given seats; (host, guests, id, code)."""
     host = Person(client, "Hote")
     host.sign_up()
