@@ -43,3 +43,24 @@ def test_a_public_table_shows_live_and_a_seat_is_one_press(make_page: Callable[.
     assert TABLE_URL.search(player.url)[1] == TABLE_URL.search(host.url)[1]  # type: ignore[index]
     expect(host.locator(".lobby-seat", has_text="Marius")).to_be_visible()
     assert host.js_errors == [] and player.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_a_watcher_follows_a_public_game(make_page: Callable[..., Page], server: str) -> None:
+    host, watcher = make_page(server), make_page(server)
+    signed_up(host, "Noé")
+    host.goto("/amis")
+    host.get_by_label("Table ouverte : visible de tous dans la liste des tables ouvertes").check()
+    host.get_by_label("Un ami qui arrive en retard peut prendre la place d'un ordinateur entre deux donnes").uncheck()
+    host.get_by_role("button", name="Créer la table", exact=True).click()
+    host.wait_for_url(TABLE_URL)
+    host.get_by_role("button", name="Commencer la partie").click()
+    expect(host.locator("#hand .card")).to_have_count(8)
+    watcher.goto("/tables-ouvertes")
+    watcher.get_by_role("listitem").filter(has_text="Noé").get_by_role("link", name="Regarder").click()
+    watcher.wait_for_url(re.compile(r"/regarder$"))
+    expect(watcher.get_by_text("Vous regardez cette partie")).to_be_visible()
+    expect(watcher.locator("#seat-south .name")).to_have_text("Sud (Noé)")
+    expect(watcher.locator("#hand")).to_be_hidden()
+    expect(host.locator("#watchers")).to_have_text("1 spectateur")
+    keep_screenshot(watcher, "watching")
+    assert watcher.js_errors == [] and host.js_errors == []  # type: ignore[attr-defined]

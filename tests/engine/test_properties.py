@@ -148,6 +148,23 @@ def test_view_never_reveals_hidden_cards(rules: RuleSet, seed: int) -> None:
         deal.apply(random_policy(rng, deal.legal_actions(), deal))
 
 
+@given(rules=rulesets(), seed=st.integers(0, 2**32))
+def test_a_watcher_sees_no_card_in_any_hand(rules: RuleSet, seed: int) -> None:
+    """A watcher's view is the seat's view less everything of its own: no card in a hand,
+    no declaration, no choice; all else (calls, tricks, melds shown) as the seat sees it."""
+    rng = random.Random(seed)
+    deal = Deal(rules, seed & 3, random_hands(rng))
+    while not deal.is_over:
+        for s in range(4):
+            seen = deal.watcher_view(s)
+            assert seen.hand == 0 and seen.declared is None and seen.legal_actions == ()
+            own = deal.view(s)
+            assert dataclasses.replace(own, hand=0, declared=None, legal_actions=()) == seen
+            played = {c for t in seen.tricks for c in t.cards} | set(seen.trick)
+            assert played.isdisjoint(c for h in deal.hands for c in range(32) if h >> c & 1)
+        deal.apply(random_policy(rng, deal.legal_actions(), deal))
+
+
 def snapshot(deal: Deal) -> tuple[object, ...]:
     return (tuple(deal.view(s) for s in range(4)), tuple(deal.legal_actions()), deal.to_move, deal.phase)
 

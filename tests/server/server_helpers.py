@@ -299,7 +299,7 @@ def deal_steps(deal: Deal) -> Iterator[Deal]:
 
 def hidden_cards(deal: Deal, seat: int) -> set[str]:
     """Cards ``seat`` may not know at this step: other seats' unplayed cards not in a
-    shown meld."""
+    shown meld (``seat`` -1: a watcher's, every seat's)."""
     hidden = {card_str(c) for s in range(4) if s != seat for c in cards_of(deal.hands[s])}
     for melds in deal.shown:
         for meld in melds:
@@ -343,10 +343,11 @@ def named_cards(message: dict[str, Any], among: set[str]) -> set[str]:
     return {code for code in among if any(p.search(text) for p in CARD_WORDS[code])}
 
 
-def check_no_leak(messages: list[dict[str, Any]], deals: list[Deal], seat: int) -> int:
+def check_no_leak(messages: list[dict[str, Any]], deals: list[Deal], seat: int, watching: bool = False) -> int:
     """Check every message a seat received against the engine: each state's deal view is
     exactly the engine's view of that seat at some step of the deal (steps in order), and
-    no message names a card the seat may not know at that step. The number of states."""
+    no message names a card the seat may not know at that step. ``watching``: a watcher's
+    messages, from ``seat``'s chair: it may know no card in any hand. The number of states."""
     steps: dict[int, list[tuple[dict[str, Any], set[str]]]] = {}
     position: dict[int, int] = {}
     hidden: set[str] = set()
@@ -358,7 +359,10 @@ def check_no_leak(messages: list[dict[str, Any]], deals: list[Deal], seat: int) 
             number = msg["game"]["deal_number"]
             if number not in steps:
                 deal = deals[number - 1]
-                steps[number] = [(view_to_json(d.view(seat)), hidden_cards(d, seat)) for d in deal_steps(deal)]
+                steps[number] = [
+                    (view_to_json(d.watcher_view(seat) if watching else d.view(seat)), hidden_cards(d, -1 if watching else seat))
+                    for d in deal_steps(deal)
+                ]
                 position[number] = 0
             views = steps[number]
             k = position[number]
@@ -369,7 +373,7 @@ def check_no_leak(messages: list[dict[str, Any]], deals: list[Deal], seat: int) 
             hidden = views[k][1]
             checked += 1
             last = msg.get("last")
-            if last and last["seat"] != seat and "declare" in last.get("action", {}):
+            if last and (last["seat"] != seat or watching) and "declare" in (last.get("action") or {}):
                 assert last["action"]["declare"] is None, f"another seat's declaration choice is shown: {last}"
         leaked = named_cards(msg, hidden)
         assert not leaked, f"seat {seat} is told of {sorted(leaked)}, which it may not know: {msg}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, NamedTuple
 
 from .actions import ANNOUNCE, DECLARE_BASE, Action, action_str, is_declaration
@@ -340,6 +340,12 @@ class Deal:
             legal_actions=legal,
             result=self._result,
         )
+
+    def watcher_view(self, seat: int) -> View:
+        """What a fifth person at the table knows now, seen from ``seat``'s chair: the
+        calls, the cards played, the melds shown and the belotes, never a card in a
+        hand (``hand`` empty, no declaration of its own, no legal action)."""
+        return replace(self.view(seat), hand=0, declared=None, legal_actions=())
 
     def result(self) -> DealResult | None:
         """The result once the deal is over, None before."""

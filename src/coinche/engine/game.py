@@ -214,12 +214,14 @@ class Game:
         deal = self.current
         return deal.to_move if deal is not None else -1
 
-    def view(self, seat: int) -> GameView:
+    def view(self, seat: int, watching: bool = False) -> GameView:
+        """What ``seat`` knows of the game now; ``watching``: what a watcher sitting in
+        its chair knows (``Deal.watcher_view``: no hand)."""
         deal = self.current
         if deal is None:
             raise BadSetup("no deal yet")
         return GameView(
-            deal=deal.view(seat),
+            deal=deal.watcher_view(seat) if watching else deal.view(seat),
             deal_number=len(self.deals),
             target=self.rules.target,
             totals=(self.totals[0], self.totals[1]),

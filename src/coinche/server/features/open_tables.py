@@ -31,6 +31,10 @@ log = logging.getLogger("coinche.open_tables")
 
 LIST_CHANNEL: Final = "open-tables"
 """The hub's key on which every change of the list is told (the pages reload it)."""
+WATCH_CLOSED: Final = "watch_closed"
+"""The passing event that sends a table's watchers away (its players closed it to them)."""
+WATCHED: Final = 20
+"""Public games under way the list offers to watch."""
 LISTED: Final = 100
 """Tables a page of the list shows at most (the longest waiting first)."""
 
@@ -47,6 +51,7 @@ class OpenTable:
     free_seats: int
     started: bool
     opened_at: datetime
+    watchable: bool = True
 
     def waited(self, at: datetime) -> int:
         """Seconds since the table was opened."""
@@ -63,6 +68,7 @@ def _open_table(row: OpenTableRow) -> OpenTable:
         row.free_seats,
         row.started,
         aware(row.opened_at),
+        bool(row.watchable),
     )
 
 
@@ -141,6 +147,17 @@ class OpenTableStore:
             "seq": live.seq,
         }
 
+    def set_watchable(self, table_id: str, watchable: bool) -> bool:
+        """False when the table is not listed (not public: nobody watches it)."""
+        with self.store.engine.begin() as conn:
+            changed = conn.execute(
+                update(OpenTableRow)
+                .where(OpenTableRow.table_id == table_id)
+                .values(watchable=watchable)
+                .execution_options(preserve_rowcount=True)
+            )
+            return bool(changed.rowcount)
+
     def is_open(self, table_id: str) -> bool:
         with self.store.session() as s:
             return s.get(OpenTableRow, table_id) is not None
@@ -156,6 +173,18 @@ class OpenTableStore:
                 counted = counted.where(OpenTableRow.profile == profile)
             rows = s.execute(query.order_by(OpenTableRow.opened_at).limit(limit)).scalars().all()
             return [_open_table(r) for r in rows], int(s.execute(counted).scalar_one())
+
+    def playing(self, limit: int = WATCHED) -> list[OpenTable]:
+        """Public games under way with no seat to offer, that anyone may watch (the
+        newest first)."""
+        with self.store.session() as s:
+            query = (
+                select(OpenTableRow)
+                .where(OpenTableRow.free_seats == 0, OpenTableRow.started, OpenTableRow.watchable)
+                .order_by(OpenTableRow.opened_at.desc())
+                .limit(limit)
+            )
+            return [_open_table(r) for r in s.execute(query).scalars().all()]
 
     def get(self, table_id: str) -> OpenTable | None:
         with self.store.session() as s:
@@ -198,11 +227,28 @@ class OpenTables:
             await self.tables.db(self.store.close, table_id)
         await self.tables.hub.signal(LIST_CHANNEL, {"kind": "changed"})
 
+    async def set_watchable(self, table_id: str, player: PlayerId, watchable: bool) -> None:
+        """A player of the table opens it to watchers or closes it (the watchers there are
+        sent away: ``WATCH_CLOSED`` on the table's hub). ``TableError``: ``gone``,
+        ``not_seated``, ``not_public``."""
+        live = await self.tables.table(table_id, fresh=True)
+        if live is None:
+            raise TableError("gone")
+        if live.seat_of(player) is None:
+            raise TableError("not_seated")
+        if not await self.tables.db(self.store.set_watchable, table_id, watchable):
+            raise TableError("not_public")
+        if not watchable:
+            await self.tables.hub.signal(table_id, {"kind": WATCH_CLOSED})
+
     async def is_public(self, table_id: str) -> bool:
         return await self.tables.db(self.store.is_open, table_id)
 
     async def listing(self, profile: str | None = None) -> tuple[list[OpenTable], int]:
         return await self.tables.db(self.store.listing, profile)
+
+    async def playing(self) -> list[OpenTable]:
+        return await self.tables.db(self.store.playing)
 
     async def get(self, table_id: str) -> OpenTable | None:
         return await self.tables.db(self.store.get, table_id)

@@ -457,6 +457,8 @@ class OpenTableRow(Base):
     """Computers' seats a newcomer may take (0: full, or a game under way without late
     joins): only tables with one are listed."""
     started: Mapped[bool] = mapped_column(Boolean, default=False)
+    watchable: Mapped[bool] = mapped_column(Boolean, default=True)
+    """Anyone may watch the game (its players may close it to watchers)."""
     opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     seq: Mapped[int] = mapped_column(Integer)
 

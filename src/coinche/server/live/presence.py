@@ -31,7 +31,7 @@ import contextlib
 import logging
 from collections import Counter
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from sqlalchemy import delete, select, update
 
@@ -50,6 +50,8 @@ log = logging.getLogger("coinche.presence")
 
 SeatPresence = Literal["here", "away", "replaced", "computer"]
 
+WATCHER: Final = "watch:"
+"""The prefix of a watcher's key among the players of the presence rows."""
 HEARTBEAT = 5.0
 """How often a process confirms its people's connections and reads the others' (more
 often when the grace period is shorter)."""
@@ -242,6 +244,28 @@ class Attendance:
         seat = live.seat_of(player)
         if seat is not None and live.seats[seat].stand_in is not None:
             await self._set_stand_in(live.id, player, None)
+
+    # ----- watchers -----
+
+    async def watcher_arrived(self, table_id: str, key: str) -> None:
+        """A watcher's connection opened (``key``: ``WATCHER`` and its own id, a row of
+        presence like a person's: the count is shared by every process)."""
+        self.present[(table_id, key)] = 1
+        self._start_heartbeat()
+        await self._write_count(table_id, key)
+        await self.registry.hub.signal(table_id, {"kind": "presence"})
+
+    def watcher_left(self, table_id: str, key: str) -> None:
+        """(Not a coroutine, as ``left``.)"""
+        self.present.pop((table_id, key), None)
+        signal = asyncio.get_running_loop().create_task(self._went(table_id, key))
+        self._signals.add(signal)
+        signal.add_done_callback(self._signals.discard)
+
+    def watchers(self, table_id: str) -> int:
+        """The watchers of a table, here and in the other processes (as last read)."""
+        here = sum(1 for (t, key), n in self.present.items() if t == table_id and n and key.startswith(WATCHER))
+        return here + sum(1 for key in self.elsewhere.get(table_id, ()) if key.startswith(WATCHER))
 
     def left(self, table_id: str, player: str) -> None:
         """A connection of ``player`` closed; the last one starts the grace period. (Not a

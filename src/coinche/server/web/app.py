@@ -37,6 +37,7 @@ from . import (
     table_pages,
     upload_pages,
     verify_page,
+    watch_socket,
 )
 from .drain import Drain, HealthMiddleware
 from .feed import StateFeed
@@ -93,6 +94,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *quick_pages.routes,
         *open_tables_pages.routes,
         *following_pages.routes,
+        *watch_socket.routes,
         WebSocketRoute("/ws/me", person_socket),
         Mount("/static", StaticFiles(directory=str(WEB / "static")), name="static"),
     ]

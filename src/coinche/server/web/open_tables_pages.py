@@ -23,7 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ...engine.rules import PROFILES
 from ..features.open_tables import LIST_CHANNEL, OpenTable, OpenTables
 from ..table.live_table import TableError
-from .pages import ADDRESSES, account_of, page, read_checked_form, service_of
+from .pages import ADDRESSES, account_of, page, player_in_session, read_checked_form, service_of
 from .security import origin_allowed
 from .table_socket import CLOSE_ORIGIN, CLOSE_POLICY, CLOSE_TRY_LATER, _refuse
 
@@ -59,6 +59,7 @@ async def list_page(request: Request) -> Response:
         "profile": profile,
         "profiles": tuple(PROFILES),
         "signed_in": account_of(request) is not None,
+        "playing": await open_tables_of(request).playing(),
     }
     if request.query_params.get("part") == "list":
         return page(request, "_open_tables_list.html", lang=lang, **context)
@@ -77,6 +78,24 @@ async def host_switch(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     try:
         await open_tables_of(request).set_public(table_id, account.player, public == "on")
+    except TableError as e:
+        raise HTTPException(404 if e.code == "gone" else 403) from None
+    return RedirectResponse(f"/table/{table_id}", status_code=303)
+
+
+async def watchers_switch(request: Request) -> Response:
+    """A player of a public table opens it to watchers (``watchable=on``) or closes it."""
+    account = account_of(request)
+    player = account.player if account is not None else player_in_session(request)
+    if player is None:
+        raise HTTPException(403)
+    form = await read_checked_form(request)
+    watchable = form.get("watchable")
+    if watchable not in ("on", "off") or len(form.multi_items()) != 2:
+        raise HTTPException(400)
+    table_id = request.path_params["table_id"]
+    try:
+        await open_tables_of(request).set_watchable(table_id, player, watchable == "on")
     except TableError as e:
         raise HTTPException(404 if e.code == "gone" else 403) from None
     return RedirectResponse(f"/table/{table_id}", status_code=303)
@@ -122,5 +141,6 @@ routes: list[BaseRoute] = [
     Route(ADDRESSES["fr"]["open_tables"], list_page),
     Route(ADDRESSES["en"]["open_tables"], list_page),
     Route("/table/{table_id}/ouverte", host_switch, methods=["POST"]),
+    Route("/table/{table_id}/spectateurs", watchers_switch, methods=["POST"]),
     WebSocketRoute("/ws/open-tables", list_socket),
 ]

@@ -257,9 +257,12 @@ def action_sentence(lang: str, names: list[str], seat: int, action: Action) -> s
     return i18n.gettext(lang, "live.call", seat=who, call=i18n.call_name(lang, call_str(action)))
 
 
-def last_action(lang: str, live: LiveTable, viewer: int, view: View | None, names: list[str]) -> dict[str, Any] | None:
-    """The step that made this state, as ``viewer`` may see it: an action, or a change
-    of who holds a seat (None after a deal step)."""
+def last_action(
+    lang: str, live: LiveTable, viewer: int, view: View | None, names: list[str], watching: bool = False
+) -> dict[str, Any] | None:
+    """The step that made this state, as ``viewer`` may see it (``watching``: a watcher in
+    its chair, who is none of the seats): an action, or a change of who holds a seat
+    (None after a deal step)."""
     step = live.last
     if step is None:
         return None
@@ -281,7 +284,7 @@ def last_action(lang: str, live: LiveTable, viewer: int, view: View | None, name
     if is_declaration(action):
         # Which choice another seat took would tell that it holds melds (a seat without
         # any has one choice only): only the seat itself learns it; melds show when shown.
-        record = {"declare": action - DECLARE_BASE if step.seat == view.seat else None}
+        record = {"declare": action - DECLARE_BASE if step.seat == view.seat and not watching else None}
     else:
         record = action_to_json(action, view)
     text = action_sentence(lang, names, step.seat, action)
@@ -333,6 +336,12 @@ def seats_json(live: LiveTable, presence: Sequence[str] | None) -> list[dict[str
             entry["presence"] = presence[i]
         out.append(entry)
     return out
+
+
+def watched_seat_name(lang: str, direction: str, chair: int, seat: int, person: str | None) -> str:
+    """How a watcher's page (from ``chair``) names a seat: "Sud (Paul)", "Nord"."""
+    position = i18n.gettext(lang, f"seat.short.{seat_positions(direction, chair)[seat]}")
+    return position if person is None else i18n.gettext(lang, "seat.person", seat=position, name=person)
 
 
 def _people(live: LiveTable, lang: str) -> list[str | None]:
@@ -426,14 +435,17 @@ def seat_state(
     full: bool,
     presence: Sequence[str] | None = None,
     like: SeatState | None = None,
+    watching: bool = False,
 ) -> SeatState:
     """The ``state`` message of ``seat`` at ``live.seq``: only that seat's view. Before a
     friends' table starts, ``game`` is null: the page shows the seats and the host's
-    controls. ``like``: the seat's state of an earlier step, in the same language."""
+    controls. ``like``: the seat's state of an earlier step, in the same language.
+    ``watching``: a watcher's, seen from ``seat``'s chair (``Game.view``: no hand, no
+    choice; every seat named, none "you")."""
     game = live.game
     direction = live.spec.rules.direction
     started = live.started
-    view = game.view(seat) if started else None
+    view = game.view(seat, watching=watching) if started else None
     deal_view = view.deal if view is not None else None
     result = deal_view.result if deal_view is not None else None
     table_inputs = (
@@ -446,7 +458,10 @@ def seat_state(
     if like is not None and like.table_inputs == table_inputs and like.message["table"]["id"] == live.id:
         table, names = like.message["table"], like.names
     else:
-        names = people_names(lang, direction, seat, _people(live, lang))
+        people = _people(live, lang)
+        names = people_names(lang, direction, seat, people)
+        if watching:  # a watcher is nobody's partner: each seat by its position and person
+            names = [watched_seat_name(lang, direction, seat, i, person) for i, person in enumerate(people)]
         table = {
             "id": live.id,
             "profile": live.spec.rules.name,
@@ -459,8 +474,9 @@ def seat_state(
             "level": live.spec.level,
             "level_label": level_label(lang, live),
             "free_deals_left": free_left,
-            "friends": friends_json(live, seat),
-            "hints": live.spec.allows_hints,
+            "friends": None if watching else friends_json(live, seat),
+            "hints": live.spec.allows_hints and not watching,
+            "watching": watching,
         }
     game_like = (like.view, like.message["game"]) if like is not None and like.view is not None else None
     message = {
@@ -470,15 +486,15 @@ def seat_state(
         "table": table,
         "game": game_view_to_json(view, game_like) if view is not None else None,
         "dealing": _dealing(live, like),
-        "last": None if full else last_action(lang, live, seat, deal_view, names),
+        "last": None if full else last_action(lang, live, seat, deal_view, names, watching),
         "awaiting_next_deal": started and game.awaiting_deal and not game.is_over,
         "over": started and game.is_over,
         "challenge": live.spec.challenge,
         "max_deals": live.spec.max_deals,
         "result_lines": [i18n.render(lang, m) for m in result.lines] if result is not None else [],
-        "can_continue": can_continue(live.spec.uses_free_deals, free_left),
+        "can_continue": can_continue(live.spec.uses_free_deals, free_left) and not watching,
         "dealt_by": dealt_by_json(lang, live, seat, names),
-        "played_for_you": played_for_json(lang, live, seat) if started else None,
+        "played_for_you": played_for_json(lang, live, seat) if started and not watching else None,
     }
     return SeatState(message, view, table_inputs, names)
 
@@ -596,14 +612,15 @@ def with_free_deals_set(step: dict[str, Any], free_left: int | None) -> dict[str
 
 
 def event_message(
-    lang: str, live: LiveTable, seat: int, event: dict[str, Any], presence: Sequence[str]
+    lang: str, live: LiveTable, seat: int, event: dict[str, Any], presence: Sequence[str], watchers: int = 0
 ) -> dict[str, Any] | None:
-    """What a passing event of the table's hub says to ``seat`` (None: nothing for it)."""
+    """What a passing event of the table's hub says to ``seat`` (None: nothing for it);
+    ``watchers``: how many watch the table (said with who is here)."""
     kind = event.get("kind")
     people = _people(live, lang)
     names = people_names(lang, live.spec.rules.direction, seat, people)
     if kind == "presence":
-        return {"type": "presence", "seq": live.seq, "seats": seats_json(live, presence)}
+        return {"type": "presence", "seq": live.seq, "seats": seats_json(live, presence), "watchers": watchers}
     if kind == "say":
         who = event.get("seat")
         phrase = event.get("phrase")

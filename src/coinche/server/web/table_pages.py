@@ -147,7 +147,8 @@ async def table_page(request: Request) -> Response:
         raise HTTPException(404)
     lang = lang_of(request)
     friends = live.spec.shared
-    public = live.spec.code is not None and await request.app.state.open_tables.is_public(live.id)
+    listed = await request.app.state.open_tables.get(live.id) if live.spec.code is not None else None
+    public = listed is not None
     words = i18n.js_catalogue(lang)
     if not friends:  # the friends' table's words go with its module, which a solo table never loads
         words = {key: text for key, text in words.items() if not key.startswith("js.friends.")}
@@ -163,6 +164,7 @@ async def table_page(request: Request) -> Response:
         you_host=live.spec.code is not None and live.spec.host == player,
         can_invite=live.spec.code is not None and account_of(request) is not None,
         invite_result=request.session.pop("invite_result", None),
+        watchable=listed.watchable if listed is not None else None,
         phrases=PHRASES,
         friend_levels=FRIEND_LEVELS,
         trick_hold_ms=round(request.app.state.settings.trick_pause * 1000),

@@ -360,8 +360,10 @@ class TableSession:
                     continue  # the next state closes the connection
                 if live.spec.shared and any(e.get("kind") == "presence" for e in events):
                     await self.service.attendance.refresh([self.table_id])  # who came or went elsewhere
+                attendance = self.service.attendance
                 for event in events:
-                    message = event_message(self.lang, live, seat, event, self.service.attendance.presence(live))
+                    presence = attendance.presence(live)
+                    message = event_message(self.lang, live, seat, event, presence, attendance.watchers(self.table_id))
                     if message is not None:
                         self.queue(message)
 

@@ -58,7 +58,17 @@ const goHome = () => {
   location.assign('/');
 };
 
-connection = new Connection(`/ws/table/${encodeURIComponent(root.dataset.tableId)}`, {
+/** A watcher's page: the table as a fifth person sees it, no hand and nothing to do. */
+const watching = root.dataset.watch !== undefined;
+const watchers = document.getElementById('watchers');
+const showWatchers = (count) => {
+  if (!watchers || typeof count !== 'number') return;
+  watchers.textContent = (count === 1 ? watchers.dataset.one : watchers.dataset.many).replace('{count}', String(count));
+  watchers.hidden = count === 0;
+};
+
+const socketPath = watching ? '/ws/watch/' : '/ws/table/';
+connection = new Connection(`${socketPath}${encodeURIComponent(root.dataset.tableId)}`, {
   lastSeq: () => table.seq,
   onMessage(message) {
     if (message.type === 'state' || message.type === 'step') {
@@ -72,6 +82,7 @@ connection = new Connection(`/ws/table/${encodeURIComponent(root.dataset.tableId
         table.state.table.seats = message.seats;
         friends?.presence();
       }
+      showWatchers(message.watchers);
     } else if (message.type === 'say') {
       friends?.showSay(message);
     } else if (message.type === 'notice') {

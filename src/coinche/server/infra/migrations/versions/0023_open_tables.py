@@ -1,5 +1,5 @@
 """Open tables: ``open_tables`` lists the friends' tables their hosts made public, as of
-their last step (who sits, how many seats are free).
+their last step (who sits, how many seats are free, whether it may be watched).
 
 Revision ID: 0023
 Revises: 0022
@@ -24,6 +24,7 @@ def upgrade() -> None:
         sa.Column("seats", sa.JSON(), nullable=False),
         sa.Column("free_seats", sa.Integer(), nullable=False),
         sa.Column("started", sa.Boolean(), nullable=False),
+        sa.Column("watchable", sa.Boolean(), nullable=False, server_default=sa.true()),
         sa.Column("opened_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("seq", sa.Integer(), nullable=False),
     )
