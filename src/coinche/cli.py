@@ -206,6 +206,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="a turn this worker claimed goes to another worker S seconds after this one stops answering (default 10)",
     )
 
+    p = sub.add_parser("reports", help="the players reported from their tables (for the site's team)")
+    p.add_argument("--db", help="database URL (default: $COINCHE_DATABASE_URL, else the local SQLite file)")
+    p.add_argument("--days", type=_COUNT, default=30, help="reports of the last N days (default 30)")
+    p.add_argument("--json", action="store_true", help="print one JSON object per report (JSON Lines)")
+
     p = sub.add_parser("replay", help="check and replay deal or game records (RECORD.md)")
     p.add_argument("--json", action="store_true", help="print one JSON answer per file (JSON Lines)")
     p.add_argument("files", nargs="+", metavar="FILE")
@@ -256,6 +261,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_serve(args)
         if args.command == "worker":
             return _cmd_worker(args)
+        if args.command == "reports":
+            return _cmd_reports(args, sys.stdout)
         if args.command == "replay":
             return _cmd_replay(args.files, args.json, sys.stdout, sys.stderr)
         if args.command == "verify":
@@ -278,6 +285,47 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     return 2
+
+
+def _cmd_reports(args: argparse.Namespace, out: TextIO) -> int:
+    """The reports of the last ``--days`` days, newest first, and how often each person
+    was reported by how many people."""
+    from datetime import UTC, datetime, timedelta
+
+    from .server.features.following import FollowingStore
+    from .server.infra.config import default_database_url
+    from .server.infra.store import Store
+
+    store = Store(args.db or default_database_url())
+    try:
+        found = FollowingStore(store).reports(datetime.now(UTC) - timedelta(days=args.days))
+    finally:
+        store.close()
+    if args.json:
+        for r in found:
+            entry = {
+                "at": r.created_at.isoformat(),
+                "table": r.table_id,
+                "reporter": r.reporter,
+                "reported": r.reported,
+                "reported_id": r.reported_id,
+                "reason": r.reason,
+            }
+            print(json.dumps(entry, ensure_ascii=False), file=out)
+        return 0
+    if not found:
+        print(f"no report in the last {args.days} days", file=out)
+        return 0
+    for r in found:
+        line = f"{r.created_at:%Y-%m-%d %H:%M}  {r.table_id}  {r.reporter!r} reported {r.reported!r}: {r.reason}"
+        print(line, file=out)
+    by_person: dict[str, set[str]] = {}
+    for r in found:
+        by_person.setdefault(f"{r.reported!r} ({r.reported_id})", set()).add(r.reporter)
+    print("", file=out)
+    for person, reporters in sorted(by_person.items(), key=lambda item: -len(item[1])):
+        print(f"{person}: reported by {len(reporters)}", file=out)
+    return 0
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:

@@ -61,6 +61,16 @@ def test_three_people_are_seated_together_with_a_computer(make_page: Callable[..
         expect(page.locator(".seat .presence-computer")).to_have_count(1)
         assert page.js_errors == []  # type: ignore[attr-defined]
     keep_screenshot(pages[0], "quick-table")
+    # a stranger may be reported from the table: who, why, sent
+    reporter = pages[0]
+    reporter.get_by_role("button", name="Signaler").click()
+    dialog = reporter.get_by_role("dialog", name="Signaler un joueur")
+    expect(dialog.get_by_role("radio")).to_have_count(2 + 5)  # the two others, five reasons
+    dialog.get_by_label("Fait traîner la partie").check()
+    keep_screenshot(reporter, "quick-report")
+    dialog.get_by_role("button", name="Envoyer le signalement").click()
+    expect(reporter.get_by_text("Signalement enregistré. Merci.")).to_be_visible()
+    assert reporter.js_errors == []  # type: ignore[attr-defined]
 
 
 def test_stopping_the_wait(make_page: Callable[..., Page], quick_server: str) -> None:

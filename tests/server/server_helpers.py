@@ -360,7 +360,10 @@ def check_no_leak(messages: list[dict[str, Any]], deals: list[Deal], seat: int, 
             if number not in steps:
                 deal = deals[number - 1]
                 steps[number] = [
-                    (view_to_json(d.watcher_view(seat) if watching else d.view(seat)), hidden_cards(d, -1 if watching else seat))
+                    (
+                        view_to_json(d.watcher_view(seat) if watching else d.view(seat)),
+                        hidden_cards(d, -1 if watching else seat),
+                    )
                     for d in deal_steps(deal)
                 ]
                 position[number] = 0

@@ -5,10 +5,19 @@ which that account's invitations are dropped unseen; hostile input and floods.""
 
 from __future__ import annotations
 
+import argparse
+import io
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
 import pytest
 from friends_helpers import Person
 from server_helpers import another_visitor, raw_receive
 from starlette.testclient import TestClient
+from test_friends import seated_table
+
+from coinche.cli import _cmd_reports
+from coinche.server.features.following import FollowingStore
 
 
 def person(client: TestClient, name: str) -> Person:
@@ -91,3 +100,25 @@ def test_hostile_input(client: TestClient) -> None:
     frank.post("/inviter", {"table_id": table_id, "name": "Eve"}, f"/table/{table_id}")
     r = eve.post("/invitations/made-up", {"action": "accept"}, "/mes-amis")
     assert r.status_code == 303 and r.headers["location"] == "/mes-amis"  # type: ignore[attr-defined]
+
+
+def test_a_report_is_stored_once_limited_and_listed(make_client: Any) -> None:
+    client = make_client(report_limit="5/hour")
+    host, _, table_id, _ = seated_table(client, ("Paul", 2))
+    r = host.post(f"/table/{table_id}/signaler", {"seat": "2", "reason": "stalling"}, f"/table/{table_id}")
+    assert r.status_code == 303
+    assert "Signalement enregistré" in host.get(f"/table/{table_id}").text
+    host.post(f"/table/{table_id}/signaler", {"seat": "2", "reason": "name"}, f"/table/{table_id}")  # once
+    for form in ({"seat": "0", "reason": "name"}, {"seat": "1", "reason": "name"}, {"seat": "2", "reason": "rude"}):
+        assert host.post(f"/table/{table_id}/signaler", form, f"/table/{table_id}").status_code == 400, form
+    r = host.post(f"/table/{table_id}/signaler", {"seat": "2", "reason": "name"}, f"/table/{table_id}")
+    assert r.status_code == 429  # the sixth within the hour (refused ones count)
+    stranger = person(client, "Zed")
+    assert stranger.post(f"/table/{table_id}/signaler", {"seat": "0", "reason": "name"}, "/").status_code == 404
+    store = client.app.state.store  # type: ignore[attr-defined]
+    [report] = FollowingStore(store).reports(datetime.now(UTC) - timedelta(days=1))
+    assert (report.reporter, report.reported, report.reason) == ("Hote", "Paul", "stalling")
+    out = io.StringIO()
+    url = str(store.engine.url)
+    assert _cmd_reports(argparse.Namespace(db=url, days=30, json=False), out) == 0
+    assert "'Hote' reported 'Paul': stalling" in out.getvalue() and "reported by 1" in out.getvalue()

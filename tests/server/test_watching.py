@@ -22,7 +22,11 @@ def test_a_watcher_sees_a_whole_deal_and_no_hand(client: TestClient) -> None:
     assert paul.take_seat(code, 2).status_code == 303
     viewer = another_visitor(client)  # a guest may watch
     assert viewer.get(f"/table/{table_id}/regarder").status_code == 200
-    with host.connect(table_id) as h, paul.connect(table_id) as p, viewer.websocket_connect(f"/ws/watch/{table_id}") as w:
+    with (
+        host.connect(table_id) as h,
+        paul.connect(table_id) as p,
+        viewer.websocket_connect(f"/ws/watch/{table_id}") as w,
+    ):
         h.next_state()
         p.next_state()
         assert raw_receive(w)["type"] == "hello"
@@ -60,7 +64,7 @@ def test_a_watcher_sees_a_whole_deal_and_no_hand(client: TestClient) -> None:
 def test_the_players_close_the_table_to_watchers(client: TestClient) -> None:
     host = Person(another_visitor(client), "Hote")
     host.sign_up()
-    table_id, code = host.make_table(public="on")
+    table_id, _ = host.make_table(public="on")
     viewer = another_visitor(client)
     with viewer.websocket_connect(f"/ws/watch/{table_id}") as w:
         raw_receive(w)

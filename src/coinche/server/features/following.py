@@ -25,6 +25,7 @@ from ..infra.db import (
     InvitationRow,
     OnlineRow,
     OpenTableRow,
+    ReportRow,
     TablePlayerRow,
     TableRow,
     aware,
@@ -43,6 +44,8 @@ INVITATION_FOR: Final = timedelta(minutes=10)
 """An invitation not answered within this is gone."""
 MAX_FOLLOWS: Final = 500
 """Accounts one may follow."""
+REASONS: Final = ("cheating", "stalling", "leaving", "name", "other")
+"""Why a person may be reported (chosen from a list: no free text to moderate)."""
 MAX_PENDING: Final = 3
 """Invitations one person may have waiting for another at once (no flood)."""
 
@@ -66,6 +69,18 @@ class Invitation:
     table_id: str
     code: str | None
     created_at: datetime
+
+
+@dataclass(frozen=True)
+class Report:
+    """A report, as ``coinche reports`` lists it."""
+
+    created_at: datetime
+    table_id: str
+    reporter: str
+    reported: str
+    reported_id: str
+    reason: str
 
 
 class FollowingStore:
@@ -212,6 +227,38 @@ class FollowingStore:
             s.delete(row)
             return table.code if table is not None else None
 
+    def report(self, reporter: str, reported: str, name: str, table_id: str, reason: str, at: datetime) -> None:
+        """Store a report (the same person reported twice from one table: once)."""
+        engine = self.store.engine
+        with engine.begin() as conn:
+            conn.execute(
+                _insert_ignoring_conflicts(engine, ReportRow, ["reporter_id", "reported_id", "table_id"]),
+                {
+                    "id": new_id(),
+                    "reporter_id": reporter,
+                    "reported_id": reported,
+                    "reported_name": name[:40],
+                    "table_id": table_id,
+                    "reason": reason,
+                    "created_at": at,
+                },
+            )
+
+    def reports(self, since: datetime) -> list[Report]:
+        """The reports made since ``since``, newest first, with the reporter's account name
+        (or their player id for a guest)."""
+        with self.store.session() as s:
+            rows = s.execute(
+                select(ReportRow, AccountRow.name)
+                .outerjoin(AccountRow, AccountRow.player_id == ReportRow.reporter_id)
+                .where(ReportRow.created_at >= since)
+                .order_by(ReportRow.created_at.desc())
+            ).all()
+            return [
+                Report(aware(r.created_at), r.table_id, name or r.reporter_id, r.reported_name, r.reported_id, r.reason)
+                for r, name in rows
+            ]
+
 
 class Following:
     """Friends, who is online and invitations on a table service."""
@@ -287,3 +334,20 @@ class Following:
         code = await self.tables.db(self.store.answer, player, invitation_id[:32])
         await self.tables.hub.signal(person_channel(player), {"kind": "answered"})
         return code
+
+    async def report(self, player: str, table_id: str, seat: int, reason: str) -> None:
+        """``player``, seated at ``table_id``, reports the person at ``seat``. ``TableError``:
+        ``gone``, ``not_seated``, ``bad_seat`` (nobody else there), ``bad_reason``."""
+        if reason not in REASONS:
+            raise TableError("bad_reason")
+        live = await self.tables.table(table_id)
+        if live is None:
+            raise TableError("gone")
+        if live.seat_of(player) is None:
+            raise TableError("not_seated")
+        if not 0 <= seat <= 3:
+            raise TableError("bad_seat")
+        holder = live.seats[seat]
+        if holder.kind != "human" or holder.player is None or holder.player == player:
+            raise TableError("bad_seat")
+        await self.tables.db(self.store.report, player, holder.player, holder.name or "?", table_id, reason, self.now())

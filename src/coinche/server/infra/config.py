@@ -128,6 +128,8 @@ class Settings:
     """Follows, blocks and their undoing one player may do."""
     invite_limit: str = "10/minute"
     """Invitations by name one player may send (and at most three waiting for one person)."""
+    report_limit: str = "5/hour"
+    """Reports one player may make."""
     say_limit: str = "5 per 30 seconds"
     """Quick messages one player may send (``limits`` notation)."""
     join_limit: str = "30/minute"

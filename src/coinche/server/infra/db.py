@@ -496,6 +496,23 @@ class InvitationRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class ReportRow(Base):
+    """A player's report of another person at their table (``coinche reports`` lists them)."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    reporter_id: Mapped[str] = mapped_column(String(32))
+    reported_id: Mapped[str] = mapped_column(String(32), index=True)
+    reported_name: Mapped[str] = mapped_column(String(40))
+    """The name the reported person had at the table, as the reporter saw it."""
+    table_id: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+    __table_args__ = (UniqueConstraint("reporter_id", "reported_id", "table_id", name="uq_reports_once"),)
+
+
 class BlockRow(Base):
     """An account that blocked another: the other can no longer invite it, and quick play
     never seats the two together."""

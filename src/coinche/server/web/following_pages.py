@@ -20,7 +20,7 @@ from ..features.following import Following
 from ..table import i18n
 from ..table.live_table import TableError
 from .account_pages import limits_of
-from .pages import ADDRESSES, account_of, page, read_checked_form
+from .pages import ADDRESSES, account_of, page, player_in_session, read_checked_form
 
 ACTIONS: Final = frozenset({"follow", "unfollow", "block", "unblock"})
 NAME_MAX: Final = 64
@@ -106,9 +106,9 @@ async def invite(request: Request) -> Response:
     except TableError as e:
         if e.code in ("gone", "not_seated"):
             raise HTTPException(404) from None
-        request.session["invite_result"] = f"error.{e.code}"
+        request.session["table_notice"] = f"error.{e.code}"
     else:
-        request.session["invite_result"] = "sent"
+        request.session["table_notice"] = "invite_sent"
     return RedirectResponse(f"/table/{table_id}", status_code=303)
 
 
@@ -127,9 +127,35 @@ async def answer(request: Request) -> Response:
     return RedirectResponse(ADDRESSES[i18n.language(request.cookies.get("lang"))]["contacts"], status_code=303)
 
 
+async def report(request: Request) -> Response:
+    """From the table: report the person at ``seat`` for ``reason`` (one of ``REASONS``)."""
+    player = player_in_session(request)
+    if player is None:
+        raise HTTPException(403)
+    form = await read_checked_form(request)
+    seat, reason = form.get("seat"), form.get("reason")
+    if seat not in ("0", "1", "2", "3") or not isinstance(reason, str) or len(form.multi_items()) != 3:
+        raise HTTPException(400)
+    table_id = request.path_params["table_id"]
+    retry = await limits_of(request).hit(request.app.state.settings.report_limit, f"report:{player}")
+    if retry is not None:
+        response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry)
+        response.headers["Retry-After"] = str(retry)
+        return response
+    try:
+        await following_of(request).report(player, table_id, int(str(seat)), reason)
+    except TableError as e:
+        if e.code in ("gone", "not_seated"):
+            raise HTTPException(404) from None
+        raise HTTPException(400) from None
+    request.session["table_notice"] = "reported"
+    return RedirectResponse(f"/table/{table_id}", status_code=303)
+
+
 routes: list[BaseRoute] = [
     Route(ADDRESSES["fr"]["contacts"], friends_page, methods=["GET", "POST"]),
     Route(ADDRESSES["en"]["contacts"], friends_page, methods=["GET", "POST"]),
     Route("/inviter", invite, methods=["POST"]),
     Route("/invitations/{invitation_id}", answer, methods=["POST"]),
+    Route("/table/{table_id}/signaler", report, methods=["POST"]),
 ]

@@ -15,6 +15,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from ...engine.rules import OPTION_CHOICES, OPTION_NAMES, PROFILES, TARGET_RANGE, RulesError, RuleSet
 from ...engine.text import is_number, parse_number
+from ..features.following import REASONS
 from ..features.friends import PHRASES
 from ..live.tables import LEVELS
 from ..table import i18n
@@ -163,7 +164,8 @@ async def table_page(request: Request) -> Response:
         public=public,
         you_host=live.spec.code is not None and live.spec.host == player,
         can_invite=live.spec.code is not None and account_of(request) is not None,
-        invite_result=request.session.pop("invite_result", None),
+        notice=request.session.pop("table_notice", None),
+        report_reasons=REASONS,
         watchable=listed.watchable if listed is not None else None,
         phrases=PHRASES,
         friend_levels=FRIEND_LEVELS,

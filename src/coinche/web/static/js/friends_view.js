@@ -36,6 +36,9 @@ export class FriendsView {
       phrases: $('#phrases'),
       leaveButton: $('#leave-button'),
       leaveDialog: $('#leave-dialog'),
+      reportButton: $('#report-button'),
+      reportDialog: $('#report-dialog'),
+      reportPeople: $('#report-people'),
       idle: $('#idle'),
       idleText: $('#idle .notice-text'),
       idleCount: $('#idle .idle-count'),
@@ -79,6 +82,7 @@ export class FriendsView {
     this.els.lobby.hidden = !lobby;
     const f = this.friends;
     this.els.leaveButton.hidden = !(f.started || !f.you_host);
+    this.els.reportButton.hidden = !this.state.table.seats.some((e) => e.kind === 'human' && e.seat !== this.state.table.you);
     if (lobby) {
       this.root.classList.add('ready');
       document.getElementById('loading').hidden = true;
@@ -135,6 +139,30 @@ export class FriendsView {
     notice.dataset.kind = 'seat';
     notice.dataset.since = String(Date.now());
     notice.hidden = false;
+  }
+
+  /** The people one may report: every other person at the table, by the name shown. */
+  fillReport() {
+    const s = this.state;
+    const people = s.table.seats.filter((e) => e.kind === 'human' && e.seat !== s.table.you);
+    this.els.reportPeople.replaceChildren(
+      ...people.map((entry, i) => {
+        const choice = document.createElement('div');
+        choice.className = 'choice';
+        const input = Object.assign(document.createElement('input'), {
+          type: 'radio',
+          name: 'seat',
+          value: String(entry.seat),
+          id: `report-seat-${entry.seat}`,
+          required: true,
+          checked: i === 0,
+        });
+        const label = Object.assign(document.createElement('label'), { htmlFor: input.id, className: 'choice-name' });
+        label.textContent = s.table.seat_names[entry.seat];
+        choice.append(input, label);
+        return choice;
+      }),
+    );
   }
 
   /** Who holds each seat changed (a `presence` event). */
@@ -418,6 +446,10 @@ export class FriendsView {
     });
     document.addEventListener('click', (e) => {
       if (!els.phrases.hidden && !els.phrases.contains(e.target) && !els.sayButton.contains(e.target)) this.togglePhrases(false);
+    });
+    els.reportButton.addEventListener('click', () => {
+      this.fillReport();
+      els.reportDialog.showModal();
     });
     els.leaveButton.addEventListener('click', () => {
       els.leaveDialog.returnValue = '';

@@ -1,5 +1,6 @@
 """Friends and who is online: ``follows`` (an account following another), ``online`` (when
-a person's socket last said they are here) and ``invitations`` (by name, to a table).
+a person's socket last said they are here), ``invitations`` (by name, to a table) and
+``reports`` (a person reported from their table).
 
 Revision ID: 0024
 Revises: 0023
@@ -35,9 +36,25 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_invitations_to_id", "invitations", ["to_id"])
+    op.create_table(
+        "reports",
+        sa.Column("id", sa.String(16), primary_key=True),
+        sa.Column("reporter_id", sa.String(32), nullable=False),
+        sa.Column("reported_id", sa.String(32), nullable=False),
+        sa.Column("reported_name", sa.String(40), nullable=False),
+        sa.Column("table_id", sa.String(16), nullable=False),
+        sa.Column("reason", sa.String(16), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("reporter_id", "reported_id", "table_id", name="uq_reports_once"),
+    )
+    op.create_index("ix_reports_reported_id", "reports", ["reported_id"])
+    op.create_index("ix_reports_created_at", "reports", ["created_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_reports_created_at", table_name="reports")
+    op.drop_index("ix_reports_reported_id", table_name="reports")
+    op.drop_table("reports")
     op.drop_index("ix_invitations_to_id", table_name="invitations")
     op.drop_table("invitations")
     op.drop_table("online")
