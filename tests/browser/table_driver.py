@@ -376,10 +376,10 @@ class Table:
 def start_solo(
     page: Page, lang: str = "fr", profile: str = "classic", target: int = 700, how: How = "keyboard"
 ) -> Table:
-    """From the home page: the solo form (beginner computers, the quickest), "Jouer"
-    pressed from the keyboard; the table it lands on."""
+    """From the solo settings (the home page's solo choice opens them): beginner
+    computers, the quickest, "Jouer" pressed from the keyboard; the table it lands on."""
     words = WORDS[lang]
-    page.goto("/")
+    page.goto("/solo")
     page.get_by_role("radio", name=words[profile], exact=True).check()
     page.get_by_role("radio", name=words["beginner"], exact=True).check()
     page.get_by_role("spinbutton", name=words["target"]).fill(str(target))

@@ -413,7 +413,7 @@ def test_five_tables_at_once_give_no_more_than_three_deals(site: Site, make_page
     expect(first.get_by_text("Donnes gratuites restantes : 3")).to_be_visible()
     tabs = [first, *(another_page(first) for _ in range(4))]
     for tab in tabs:
-        tab.goto("/")
+        tab.goto("/solo")
         tab.get_by_role("radio", name="Débutant", exact=True).check()
     for tab in tabs:  # all sent before any answer is read
         tab.get_by_role("button", name="Jouer", exact=True).click(no_wait_after=True)

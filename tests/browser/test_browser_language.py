@@ -38,16 +38,16 @@ def test_home_page_switches_language_and_remembers_it(page: Page) -> None:
     assert_utf8(page)
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     expect(page.get_by_role("heading", level=1)).to_have_text("Jouer à la coinche")
-    expect(page.get_by_role("button", name="Jouer", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="Jouer contre l'ordinateur", exact=True)).to_be_visible()
     expect(page.get_by_text("Donnes gratuites restantes : 3")).to_be_visible()
 
     follow(page, "English")
     page.wait_for_url(re.compile(r"/$"))
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.get_by_role("heading", level=1)).to_have_text("Play coinche")
-    expect(page.get_by_role("button", name="Play", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="Play against the computer", exact=True)).to_be_visible()
     expect(page.get_by_role("link", name="Français", exact=True)).to_be_visible()
-    expect(page.get_by_role("radio", name="Classic", exact=True)).to_be_visible()
+    expect(page.locator(".way-solo .way-text")).to_contain_text("Classic")
     expect(page.get_by_text("Free deals left: 3")).to_be_visible()
     text = body_text(page)
     assert not FRENCH_ONLY.search(text), f"French left on the English home page: {FRENCH_ONLY.findall(text)}"
@@ -61,7 +61,7 @@ def test_home_page_switches_language_and_remembers_it(page: Page) -> None:
     expect(page.get_by_role("heading", level=1)).to_have_text("Page not found")
     other = page.context.new_page()
     other.goto("/")
-    expect(other.get_by_role("button", name="Play", exact=True)).to_be_visible()
+    expect(other.get_by_role("button", name="Play against the computer", exact=True)).to_be_visible()
     other.close()
 
     page.goto("/account")
@@ -71,7 +71,7 @@ def test_home_page_switches_language_and_remembers_it(page: Page) -> None:
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     expect(page.get_by_role("heading", level=1)).to_have_text("Mon compte")
     page.goto("/")
-    expect(page.get_by_role("button", name="Jouer", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="Jouer contre l'ordinateur", exact=True)).to_be_visible()
     text = body_text(page)
     assert not ENGLISH_ONLY.search(text), f"English left on the French home page: {ENGLISH_ONLY.findall(text)}"
 
@@ -120,5 +120,5 @@ def test_table_switches_language(page: Page) -> None:
 
     # Remembered on the next page.
     page.goto("/")
-    expect(page.get_by_role("button", name="Jouer", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="Jouer contre l'ordinateur", exact=True)).to_be_visible()
     assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]

@@ -67,14 +67,17 @@ def test_no_page_scrolls_sideways_on_a_phone(browser: Browser, server: str) -> N
         page.goto(path)
         wide.append(check_width(page, name))
 
-    # "Jouer" within the first screen of the home page.
+    # "Jouer contre l'ordinateur" within the first screen of the home page.
     page.goto("/")
-    play = page.get_by_role("button", name="Jouer", exact=True)
+    play = page.get_by_role("button", name="Jouer contre l'ordinateur", exact=True)
     box = play.bounding_box()
-    assert box is not None and box["y"] + box["height"] <= PHONE_390["height"], f"Jouer below the first screen: {box}"
+    assert box is not None and box["y"] + box["height"] <= PHONE_390["height"], f"below the first screen: {box}"
+    page.goto("/solo")
+    wide.append(check_width(page, "solo settings"))
+    page.goto("/")
 
     # A solo table.
-    page.get_by_role("button", name="Jouer", exact=True).tap()
+    page.get_by_role("button", name="Jouer contre l'ordinateur", exact=True).tap()
     page.wait_for_url(TABLE_URL)
     expect(page.locator("#hand button").first).to_be_visible()
     wide.append(check_width(page, "table"))

@@ -371,6 +371,8 @@ FORMS = [
     ("/my-friends", {"action": "follow", "name": "Marcel"}),
     ("/inviter", {"table_id": "abc", "name": "Marcel"}),
     ("/invitations/abc", {"action": "accept"}),
+    ("/table/abc/signaler", {"seat": "1", "reason": "name"}),
+    ("/table/abc/spectateurs", {"watchable": "off"}),
 ]
 
 

@@ -51,7 +51,8 @@ def test_an_open_table_is_listed_and_a_seat_taken_in_one_click(client: TestClien
         player.next_state()
         sent = player.send("host", op="start")
         assert player.answer(sent)["type"] == "ack"
-    assert "Hélène" not in listed(client)
+    text = listed(client)  # no seat to offer: only to watch
+    assert f'action="/rejoindre/{code}"' not in text and f'href="/table/{table_id}/regarder"' in text
 
 
 def test_the_hosts_switch(client: TestClient) -> None:

@@ -89,7 +89,7 @@ def test_unknown_pages_are_real_404_pages(client: TestClient, method: str, path:
 
 
 def test_wrong_method_is_a_clean_page(client: TestClient) -> None:
-    assert_clean_page(client.get("/solo"), 405, "fr", "error.page.title")
+    assert_clean_page(client.delete("/solo"), 405, "fr", "error.page.title")
     assert_clean_page(client.post("/"), 405, "fr", "error.page.title")
 
 
@@ -328,14 +328,14 @@ def test_an_option_left_as_the_rules_say_keeps_the_profile_value(client: TestCli
     assert rules == RuleSet.profile("house")
 
 
-def test_the_home_page_offers_every_option_and_the_whole_target_range(client: TestClient) -> None:
-    body = text_of(client.get("/"))
+def test_the_solo_settings_offer_every_option_and_the_whole_target_range(client: TestClient) -> None:
+    body = text_of(client.get("/solo"))
     assert 'type="number" id="target" name="target" min="100" max="10000"' in body
     assert "<details" in body and "Plus d'options" in body
     for name in OPTION_NAMES[1:]:
         assert f'name="{name}"' in body, name
     client.cookies.set("lang", "en")
-    assert "More options" in text_of(client.get("/"))
+    assert "More options" in text_of(client.get("/solo"))
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])

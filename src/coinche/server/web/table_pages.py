@@ -66,10 +66,34 @@ def rules_form_context() -> dict[str, Any]:
     }
 
 
+SOLO_KEPT: Final = "solo"
+"""The session's key of the last solo form's settings (the home page's "Jouer" plays them)."""
+DEFAULT_SOLO: Final = {"profile": "classic", "target": str(PROFILES["classic"].target), "level": "adaptive"}
+
+
+def remembered_solo(request: Request) -> dict[str, str]:
+    """The solo settings the visitor played last (checked again: a session is a cookie),
+    else the defaults."""
+    kept = request.session.get(SOLO_KEPT)
+    if not isinstance(kept, dict) or not all(
+        isinstance(k, str) and k in SOLO_FIELDS and k != "csrf" and isinstance(v, str) and len(v) <= 16
+        for k, v in kept.items()
+    ):
+        return dict(DEFAULT_SOLO)
+    try:
+        rules_from_form(FormData(list(kept.items())))
+    except HTTPException:
+        return dict(DEFAULT_SOLO)
+    if kept.get("level", "adaptive") not in LEVELS:
+        return dict(DEFAULT_SOLO)
+    return {**DEFAULT_SOLO, **kept}
+
+
 async def home(request: Request) -> Response:
     player = player_of(request)
     service = service_of(request)
     playing = await service.db(service.store.open_games, player)
+    solo_settings = remembered_solo(request)
     return page(
         request,
         "home.html",
@@ -77,6 +101,22 @@ async def home(request: Request) -> Response:
         levels=LEVELS,
         free_deals_left=await service.free_deals_left(player),
         resume=playing[0] if playing else None,
+        solo=solo_settings,
+        friend_defaults={"profile": "classic", "target": str(PROFILES["classic"].target)},
+    )
+
+
+async def solo_settings_page(request: Request) -> Response:
+    """``GET /solo``: the solo settings (rules, target, options, level), as last played."""
+    player = player_of(request)
+    service = service_of(request)
+    return page(
+        request,
+        "solo.html",
+        **rules_form_context(),
+        levels=LEVELS,
+        free_deals_left=await service.free_deals_left(player),
+        solo=remembered_solo(request),
     )
 
 
@@ -129,6 +169,9 @@ async def solo(request: Request) -> Response:
         response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry)
         response.headers["Retry-After"] = str(retry)
         return response
+    request.session[SOLO_KEPT] = {
+        k: v for k, v in form.items() if k != "csrf" and isinstance(v, str) and v and k in SOLO_FIELDS
+    }
     try:
         spec = await service_of(request).create_solo(player, rules, level)
     except TableError as e:
@@ -188,6 +231,7 @@ async def switch_language(request: Request) -> Response:
 routes: list[BaseRoute] = [
     Route("/", home),
     Route("/solo", solo, methods=["POST"]),
+    Route("/solo", solo_settings_page),
     Route("/table/{table_id}", table_page),
     Route("/langue/{lang}", switch_language),
     WebSocketRoute("/ws/table/{table_id}", table_socket),
