@@ -121,9 +121,11 @@ class Server:
         python_options: tuple[str, ...] = (),
         database_url: str | None = None,
         log_name: str = "server.log",
+        extra: tuple[str, ...] = (),
     ) -> None:
         """``python_options``: before ``-m coinche.cli`` (``-c`` and a profiling wrapper);
-        ``database_url``: None for an SQLite file in ``workdir``."""
+        ``database_url``: None for an SQLite file in ``workdir``; ``extra``: more options
+        of ``coinche serve``."""
         self.port = free_port()
         self.log = workdir / log_name
         command = [
@@ -147,7 +149,7 @@ class Server:
             "--workers",
             str(workers),
         ]
-        command += ["--free-deals", str(FREE_DEALS), "--idle-seconds", str(idle_seconds)]
+        command += ["--free-deals", str(FREE_DEALS), "--idle-seconds", str(idle_seconds), *extra]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env.pop("COINCHE_DATABASE_URL", None)
         with self.log.open("a") as out:

@@ -175,3 +175,57 @@ def test_a_drained_server_is_a_short_reconnection_through_nginx(tmp_path: Path, 
     ]
     seqs = [seq for seq, _, _ in turns]
     assert len(seqs) == len(set(seqs))
+
+
+def test_quick_play_on_two_servers_behind_nginx(tmp_path: Path, cluster_url: str) -> None:
+    """Five people press quick play through nginx (spread over two servers, each running
+    waves on the one queue in PostgreSQL): four sit together at once, the fifth with
+    computers once the wait is over (after stopping and pressing again); each learns their
+    table on their own socket, whichever server holds it. (Five: the sign-up limit of one
+    address.)"""
+    from websockets.sync.client import connect as ws_connect
+
+    people = [WebPerson(f"Rapide{i}") for i in range(5)]
+    with contextlib.ExitStack() as stack:
+        servers = [
+            stack.enter_context(ServerProcess(cluster_url, tmp_path / f"server-{n}.log", "--quick-wait", "2"))
+            for n in (1, 2)
+        ]
+        proxy = stack.enter_context(NginxProxy(tmp_path / "nginx", [s.port for s in servers]))
+        sockets = []
+        for p in people:
+            status, _ = p.post(
+                proxy, "/inscription", {"name": p.name, "password": "correct horse", "confirm": "correct horse"}
+            )
+            assert status == 303
+            ws = stack.enter_context(
+                ws_connect(
+                    f"ws://127.0.0.1:{proxy.port}/ws/me", additional_headers={"Cookie": p.cookie}, open_timeout=10
+                )
+            )
+            sockets.append(ws)
+        press = {"action": "join", "rules": "classic"}
+        assert people[4].post(proxy, "/partie-rapide", press) == (303, "/partie-rapide")
+        assert people[4].post(proxy, "/partie-rapide", {"action": "leave"}) == (303, "/partie-rapide")
+        for p in people:
+            assert p.post(proxy, "/partie-rapide", press) == (303, "/partie-rapide")
+        tables = []
+        for ws in sockets:
+            table = None
+            deadline = time.monotonic() + 30
+            while table is None:
+                assert time.monotonic() < deadline, "never seated"
+                message = json.loads(ws.recv(timeout=30))
+                if message["type"] == "quick":
+                    table = message["table"]
+            tables.append(table.removeprefix("/table/"))
+        counts = {t: tables.count(t) for t in tables}
+        assert sorted(counts.values()) == [1, 4], counts
+        rows = query(
+            cluster_url,
+            "SELECT tp.player_id, count(*) FROM table_players tp JOIN tables t ON t.id = tp.table_id "
+            "WHERE t.quick_play GROUP BY tp.player_id",
+        )
+        assert len(rows) == 5 and all(n == 1 for _, n in rows)  # nobody twice
+        [(seats,)] = query(cluster_url, "SELECT seats FROM tables WHERE id = :t", t=min(counts, key=counts.get))
+        assert sum(1 for s in (seats if isinstance(seats, list) else json.loads(seats)) if s["kind"] == "bot") == 3
