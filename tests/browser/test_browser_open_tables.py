@@ -64,3 +64,26 @@ def test_a_watcher_follows_a_public_game(make_page: Callable[..., Page], server:
     expect(host.locator("#watchers")).to_have_text("1 spectateur")
     keep_screenshot(watcher, "watching")
     assert watcher.js_errors == [] and host.js_errors == []  # type: ignore[attr-defined]
+
+
+def test_an_invitation_shows_on_any_page_and_is_accepted(make_page: Callable[..., Page], server: str) -> None:
+    host, friend = make_page(server), make_page(server)
+    signed_up(host, "Romy")
+    signed_up(friend, "Simon")
+    friend.goto("/regles")  # any page of the site
+    host.goto("/amis")
+    host.get_by_role("button", name="Créer la table", exact=True).click()
+    host.wait_for_url(TABLE_URL)
+    host.get_by_label("Inviter un joueur par son nom").fill("simon")
+    host.get_by_role("button", name="Inviter", exact=True).click()
+    expect(host.get_by_text("Invitation envoyée.")).to_be_visible()
+    banner = friend.get_by_role("complementary", name="Invitations reçues")
+    expect(banner).to_contain_text("Romy vous invite à sa table.")  # no reload: the person's socket
+    keep_screenshot(friend, "invitation")
+    banner.get_by_role("button", name="Accepter").click()
+    friend.wait_for_url(re.compile(r"/rejoindre/[A-Z0-9]{6}$"))
+    friend.get_by_role("button", name=re.compile(r"^S'asseoir en ")).first.click()
+    friend.wait_for_url(TABLE_URL)
+    expect(host.locator(".lobby-seat", has_text="Simon")).to_be_visible()
+    expect(friend.get_by_role("complementary", name="Invitations reçues")).to_be_hidden()
+    assert host.js_errors == [] and friend.js_errors == []  # type: ignore[attr-defined]

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 from friends_helpers import Person
-from server_helpers import another_visitor, raw_receive
+from server_helpers import another_visitor, live_table, raw_receive
 from starlette.testclient import TestClient
 
 MakeClient = Callable[..., TestClient]
@@ -75,3 +75,36 @@ def test_the_hosts_switch(client: TestClient) -> None:
     assert another_visitor(client).get("/tables-ouvertes?regles=<script>").status_code == 400
     r = host.post(f"/table/{table_id}/ouverte", {"public": "off"}, f"/table/{table_id}")
     assert r.status_code == 303 and "Jade" not in listed(client)
+
+
+def test_the_last_seat_goes_to_one_of_two_at_once(client: TestClient) -> None:
+    """Two people press "S'asseoir" on the last free seat at the same moment: one sits,
+    the other is told the table is full; nobody is seated twice."""
+    import threading
+
+    host = person(client, "Olga")
+    table_id, code = host.make_table(public="on")
+    for name, seat in (("Pia", "1"), ("Quentin", "2")):
+        assert person(client, name).post(f"/rejoindre/{code}", {"seat": seat}, "/tables-ouvertes").status_code == 303
+    racers = [person(client, "Rosa"), person(client, "Sami")]
+    tokens = []
+    for racer in racers:
+        page = racer.get("/tables-ouvertes").text
+        tokens.append(re.search(r'name="csrf" value="([^"]+)"', page)[1])  # type: ignore[index]
+    answers: list[int] = []
+
+    def press(racer: Person, token: str) -> None:
+        with racer.acting() as c:
+            r = c.post(f"/rejoindre/{code}", data={"csrf": token, "seat": "3"}, follow_redirects=False)
+            answers.append(r.status_code)
+
+    threads = [threading.Thread(target=press, args=pair) for pair in zip(racers, tokens, strict=True)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(answers) == [303, 409], answers
+    seats = live_table(client, table_id).seats
+    assert [s.kind for s in seats] == ["human"] * 4
+    assert sum(1 for s in seats if s.name in ("Rosa", "Sami")) == 1
+    assert f"/rejoindre/{code}" not in listed(client)  # full: no longer offered
