@@ -180,3 +180,14 @@ def test_hostile_presses(make_client: MakeClient) -> None:
             for _ in range(5):
                 raw_receive(ws, 2.0)
         assert closed.value.code == 1008
+
+
+def test_a_blocked_pair_is_never_seated_together(make_client: MakeClient) -> None:
+    client = make_client(quick_wait_seconds=1.0)
+    a, b = people(client, 2, prefix="Bloc")
+    assert a.post("/mes-amis", {"action": "block", "name": b.name}, "/mes-amis").status_code == 200
+    press(a, "classic")
+    press(b, "classic")
+    ta, tb = seated_at(a), seated_at(b)
+    assert ta != tb  # each alone with computers rather than together
+    assert [s.kind for s in spec_of(client, ta).seats].count("human") == 1

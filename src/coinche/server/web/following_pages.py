@@ -68,7 +68,7 @@ async def friends_page(request: Request) -> Response:
                 notice = i18n.gettext(lang, "contacts.blocked_notice", name=name)
             else:
                 await following.unblock(account.player, name)
-            if action != "follow" or notice is None:
+            if notice is None:  # undone: the page as it is now
                 return RedirectResponse(ADDRESSES[lang]["contacts"], status_code=303)
         except TableError as e:
             error = i18n.gettext(lang, f"contacts.error.{e.code}")
