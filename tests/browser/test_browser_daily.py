@@ -1,5 +1,6 @@
 """The daily challenge in a browser: a guest opens ``/defi``, sees the day's commitment,
-plays its four deals against the expert, ends on the link back to the challenge page,
+plays its four deals against the computers (the tests' server sets them to the confirmed
+level), ends on the link back to the challenge page,
 which then shows their four results and refuses a second attempt."""
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ def test_three_people_are_seated_together_with_a_computer(make_page: Callable[..
     for page, name in zip(pages, names, strict=True):
         signed_up(page, name)
         page.goto("/")
-        page.get_by_role("link", name="Trouver une partie").click()
+        page.goto("/partie-rapide")
         page.get_by_label("Classique", exact=True).check()
     for page in pages:
         page.get_by_role("button", name="Trouver une partie").click()
