@@ -5,13 +5,23 @@ press of "S'asseoir" seats the player in the table's lobby, under their account'
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 from table_driver import keep_screenshot
 
 PASSWORD = "correct horse battery staple"
 TABLE_URL = re.compile(r"/table/([^/]+)$")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, server_factory: Callable[..., Any]) -> Iterator[str]:
+    """A server of this module's own: its five sign-ups are all one address may make in an
+    hour, which the session's server keeps for the other modules."""
+    with server_factory(tmp_path_factory.mktemp("open-tables")) as base:
+        yield base
 
 
 def signed_up(page: Page, name: str) -> None:

@@ -185,6 +185,10 @@ class FollowingStore:
         with self.store.session() as s, s.begin():
             if s.get(BlockRow, (to, sender)) is not None:
                 raise TableError("blocked")
+            # the recipient's expired invitations go (the table stays small)
+            s.execute(
+                delete(InvitationRow).where(InvitationRow.to_id == to, InvitationRow.created_at <= at - INVITATION_FOR)
+            )
             pending = s.scalar(
                 select(func.count())
                 .select_from(InvitationRow)
