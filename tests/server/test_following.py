@@ -30,7 +30,6 @@ def act(p: Person, action: str, name: str) -> object:
     return p.post("/mes-amis", {"action": action, "name": name}, "/mes-amis")
 
 
-@pytest.mark.both_databases
 def test_following_online_and_an_invitation(client: TestClient) -> None:
     ana, bob = person(client, "Ana"), person(client, "Bob")
     r = act(ana, "follow", "bob")  # any case

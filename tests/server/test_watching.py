@@ -13,7 +13,6 @@ from starlette.websockets import WebSocketDisconnect
 from test_friends import drain, play_deal
 
 
-@pytest.mark.both_databases
 def test_a_watcher_sees_a_whole_deal_and_no_hand(client: TestClient) -> None:
     host = Person(another_visitor(client), "Hote")
     host.sign_up()
