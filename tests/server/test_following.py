@@ -10,7 +10,6 @@ import io
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import pytest
 from friends_helpers import Person
 from server_helpers import another_visitor, raw_receive
 from starlette.testclient import TestClient
