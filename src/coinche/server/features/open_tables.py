@@ -29,6 +29,9 @@ from .player_stats import ratings_of
 
 log = logging.getLogger("coinche.open_tables")
 
+LISTED_STEPS: Final = frozenset({"seat", "swap", "deal"})
+"""The steps that change what the list shows of a table (who sits, free seats, started);
+with the game's end, the only ones its row follows."""
 LIST_CHANNEL: Final = "open-tables"
 """The hub's key on which every change of the list is told (the pages reload it)."""
 WATCH_CLOSED: Final = "watch_closed"
@@ -205,6 +208,8 @@ class OpenTables:
         live = commit.table
         if live.spec.code is None or commit.again:
             return
+        if commit.step.kind not in LISTED_STEPS and not commit.game_over:
+            return  # a call or a card: nothing the list shows has changed
         try:
             if await self.tables.db(self.store.moved, live):
                 await self.tables.hub.signal(LIST_CHANNEL, {"kind": "changed"})

@@ -222,6 +222,7 @@ class QuickPlay:
         self.levels = level_ratings()
         self._runner: asyncio.Task[None] | None = None
         self._queue: Subscription | None = None
+        self._orphans_read: datetime | None = None
 
     @property
     def settings(self) -> Settings:
@@ -290,8 +291,10 @@ class QuickPlay:
         process that died; the tables made."""
         moment = self.settings.clock()
         claimed = await self.tables.db(self.store.claim_wave, moment, self.levels)
-        orphans = await self.tables.db(self.store.unmade, moment - UNMADE_AFTER)
-        claimed += [(table_id, rebuilt(people, self.levels)) for table_id, people in orphans]
+        if self._orphans_read is None or moment - self._orphans_read >= UNMADE_AFTER / 2:
+            self._orphans_read = moment  # a claim left unmade waits UNMADE_AFTER: no need to look each second
+            orphans = await self.tables.db(self.store.unmade, moment - UNMADE_AFTER)
+            claimed += [(table_id, rebuilt(people, self.levels)) for table_id, people in orphans]
         made = []
         for table_id, match in claimed:
             if await self._make(table_id, match):
