@@ -6,11 +6,11 @@ the tables a dead process claimed but never made found again."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy import update
-from starlette.testclient import TestClient
 
 from coinche.server.features.following import FollowingStore
 from coinche.server.features.quick_play import QuickPlayStore
@@ -24,16 +24,25 @@ LEVELS = LevelRatings.load()
 T0 = datetime(2026, 12, 4, 20, 0, tzinfo=now().tzinfo)
 
 
-def store_of(client: TestClient) -> Store:
-    return client.app.state.store  # type: ignore[attr-defined,no-any-return]
+@pytest.fixture
+def store(database_url: str) -> Iterator[Store]:
+    """The database alone, no application: an application runs waves of its own, on the
+    real clock, which would seat these tests' people before the tests' own waves."""
+    made = Store(database_url)
+    yield made
+    made.close()
 
 
-def queue(client: TestClient) -> QuickPlayStore:
-    return QuickPlayStore(store_of(client))
+def store_of(store: Store) -> Store:
+    return store
 
 
-def test_joining_twice_keeps_the_place_and_leaving_empties_it(client: TestClient) -> None:
-    q = queue(client)
+def queue(store: Store) -> QuickPlayStore:
+    return QuickPlayStore(store)
+
+
+def test_joining_twice_keeps_the_place_and_leaving_empties_it(store: Store) -> None:
+    q = queue(store)
     first = q.join("anne", "classic", Rating(25, 3), 20, T0)
     again = q.join("anne", "house", Rating(25, 3), 20, T0 + timedelta(seconds=5))  # another tab
     assert again.since == first.since == T0 and again.rules == "house" and again.table_id is None
@@ -42,8 +51,8 @@ def test_joining_twice_keeps_the_place_and_leaving_empties_it(client: TestClient
     assert not q.leave("anne")
 
 
-def test_a_wave_claims_four_people_and_a_seated_person_cannot_leave(client: TestClient) -> None:
-    q = queue(client)
+def test_a_wave_claims_four_people_and_a_seated_person_cannot_leave(store: Store) -> None:
+    q = queue(store)
     for name in ("a", "b", "c", "d", "e"):
         q.join(name, "classic", Rating(25, 3), 20, T0)
     [(table_id, match)] = q.claim_wave(T0 + timedelta(seconds=1), LEVELS)
@@ -59,8 +68,8 @@ def test_a_wave_claims_four_people_and_a_seated_person_cannot_leave(client: Test
     assert again.table_id is None and again.since == T0 + timedelta(seconds=60)  # a new wait
 
 
-def test_blocked_people_are_never_seated_together(client: TestClient) -> None:
-    q = queue(client)
+def test_blocked_people_are_never_seated_together(store: Store) -> None:
+    q = queue(store)
     blocks = FollowingStore(q.store)
     blocks.block("a", "b", T0)
     blocks.block("a", "b", T0)  # twice: once
@@ -71,9 +80,9 @@ def test_blocked_people_are_never_seated_together(client: TestClient) -> None:
     assert sorted(p for _, m in late for p in m.players) == list("abcd")
 
 
-def test_two_waves_at_once_seat_nobody_twice(make_client: object) -> None:
-    clients = [make_client(), make_client()]  # type: ignore[operator]
-    q1, q2 = queue(clients[0]), queue(clients[1])
+def test_two_waves_at_once_seat_nobody_twice(store: Store, database_url: str) -> None:
+    other = Store(database_url)  # a second process's
+    q1, q2 = queue(store), queue(other)
     for i in range(40):
         q1.join(f"p{i:02}", "classic", Rating(25 + (i % 7) * 0.3, 3), 20, T0)
     results: list[list[tuple[str, object]]] = [[], []]
@@ -94,16 +103,17 @@ def test_two_waves_at_once_seat_nobody_twice(make_client: object) -> None:
     for i in range(40):
         status = q2.status(f"p{i:02}")
         assert status is not None and status.table_id in tables
+    other.close()
 
 
-def test_a_table_claimed_but_never_made_is_found_again(client: TestClient) -> None:
-    q = queue(client)
+def test_a_table_claimed_but_never_made_is_found_again(store: Store) -> None:
+    q = queue(store)
     for name in "abcd":
         q.join(name, None, Rating(25, 3), 20, T0)
     [(table_id, _)] = q.claim_wave(T0 + timedelta(seconds=1), LEVELS)
     assert q.unmade(T0) == []  # claimed just now: its process is making it
     [(found, people)] = q.unmade(T0 + timedelta(seconds=30))
     assert found == table_id and sorted(w.player for w in people) == list("abcd")
-    with store_of(client).engine.begin() as conn:  # a wait of a table made long ago
+    with store_of(store).engine.begin() as conn:  # a wait of a table made long ago
         conn.execute(update(QuickWaitRow).values(table_id=None))
     assert q.unmade(T0 + timedelta(seconds=30)) == []
