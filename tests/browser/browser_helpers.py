@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -171,3 +172,16 @@ def new_context(browser: Browser, base_url: str, **options: Any) -> BrowserConte
     context = browser.new_context(base_url=base_url, locale="fr-FR", **options)
     context.add_init_script(LIVE_RECORDER)
     return context
+
+
+ACCOUNT_PASSWORD = "correct horse battery staple"
+
+
+def signed_up(page: Page, name: str) -> None:
+    """Sign up as ``name`` at ``/inscription`` (French), ending on the account page."""
+    page.goto("/inscription")
+    page.get_by_label("Nom", exact=True).fill(name)
+    page.get_by_label("Mot de passe", exact=True).fill(ACCOUNT_PASSWORD)
+    page.get_by_label("Confirmer le mot de passe", exact=True).fill(ACCOUNT_PASSWORD)
+    page.get_by_role("button", name="Créer mon compte", exact=True).click()
+    page.wait_for_url(re.compile(r"/compte$"))

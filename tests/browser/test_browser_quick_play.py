@@ -10,10 +10,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from browser_helpers import signed_up
 from playwright.sync_api import Page, expect
 from table_driver import keep_screenshot
 
-PASSWORD = "correct horse battery staple"
 TABLE_URL = re.compile(r"/table/([^/]+)$")
 
 
@@ -22,15 +22,6 @@ def quick_server(tmp_path_factory: pytest.TempPathFactory, server_factory: Calla
     """A server whose quick play waits 3 s for others."""
     with server_factory(tmp_path_factory.mktemp("quick"), "--quick-wait", "3") as base:
         yield base
-
-
-def signed_up(page: Page, name: str) -> None:
-    page.goto("/inscription")
-    page.get_by_label("Nom", exact=True).fill(name)
-    page.get_by_label("Mot de passe", exact=True).fill(PASSWORD)
-    page.get_by_label("Confirmer le mot de passe", exact=True).fill(PASSWORD)
-    page.get_by_role("button", name="Créer mon compte", exact=True).click()
-    page.wait_for_url(re.compile(r"/compte$"))
 
 
 def test_three_people_are_seated_together_with_a_computer(make_page: Callable[..., Page], quick_server: str) -> None:

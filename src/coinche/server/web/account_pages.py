@@ -70,11 +70,19 @@ def safe_next(value: object) -> str | None:
     return value
 
 
-def _lang_of_path(request: Request, key: str) -> tuple[str, str]:
-    """The language a page's address says, and the same page's address in the other one."""
+def lang_of_path(request: Request, key: str) -> tuple[str, str]:
+    """The language a page's address says (``ADDRESSES[lang][key]``), and the same page's
+    address in the other one."""
     lang = "en" if request.url.path == ADDRESSES["en"][key] else "fr"
     other = "fr" if lang == "en" else "en"
     return lang, ADDRESSES[other][key]
+
+
+def rate_limited(request: Request, retry_after: int) -> Response:
+    """The page of a request a rate limit refused: 429, and when to try again."""
+    response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry_after)
+    response.headers["Retry-After"] = str(retry_after)
+    return response
 
 
 def too_many(request: Request, lang: str, retry_after: int, template: str, **context: Any) -> Response:
@@ -103,7 +111,7 @@ def _logged_in(request: Request, target: str, token: str) -> Response:
 
 
 async def signup(request: Request) -> Response:
-    lang, other_url = _lang_of_path(request, "signup")
+    lang, other_url = lang_of_path(request, "signup")
     form = await read_checked_form(request) if request.method == "POST" else None
     if account_of(request) is not None:
         return RedirectResponse(ADDRESSES[lang]["account"], status_code=303)
@@ -137,7 +145,7 @@ async def signup(request: Request) -> Response:
 
 
 async def login(request: Request) -> Response:
-    lang, other_url = _lang_of_path(request, "login")
+    lang, other_url = lang_of_path(request, "login")
     if request.method == "GET":
         player_of(request)  # the form's CSRF token needs the visitor's id
         next_url = safe_next(request.query_params.get("next"))
@@ -268,7 +276,7 @@ NOTICES = {"password": "accounts.notice.password_changed", "abandoned": "account
 
 
 async def account(request: Request) -> Response:
-    return await account_page(request, _lang_of_path(request, "account")[0])
+    return await account_page(request, lang_of_path(request, "account")[0])
 
 
 async def change_password(request: Request) -> Response:

@@ -42,7 +42,7 @@ from ..table.live_table import TableError
 from ..table.matchpoints import DealField
 from ..table.ratings import NEW_PLAYER, Rating
 from ..table.seating import seat_names
-from .account_pages import address_of, limits_of
+from .account_pages import address_of, limits_of, rate_limited
 from .pages import ADDRESSES, account_of, page, player_in_session, player_of, read_checked_form, service_of
 
 PATHS = {lang: ADDRESSES[lang]["challenge"] for lang in i18n.LANGUAGES}
@@ -223,9 +223,7 @@ async def challenge(request: Request) -> Response:
         settings.table_limit_per_address, f"tables:{address_of(request)}"
     )
     if retry is not None:
-        response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry)
-        response.headers["Retry-After"] = str(retry)
-        return response
+        return rate_limited(request, retry)
     try:
         spec = await daily_of(request).start(player, is_guest=account_of(request) is None)
     except TableError as e:

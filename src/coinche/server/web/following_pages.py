@@ -19,7 +19,7 @@ from starlette.routing import BaseRoute, Route
 from ..features.following import Following
 from ..table import i18n
 from ..table.live_table import TableError
-from .account_pages import limits_of
+from .account_pages import lang_of_path, limits_of, rate_limited
 from .pages import ADDRESSES, account_of, page, player_in_session, read_checked_form
 
 ACTIONS: Final = frozenset({"follow", "unfollow", "block", "unblock"})
@@ -31,13 +31,8 @@ def following_of(request: Request) -> Following:
     return found
 
 
-def _lang_of_path(request: Request) -> tuple[str, str]:
-    lang = "en" if request.url.path == ADDRESSES["en"]["contacts"] else "fr"
-    return lang, ADDRESSES["fr" if lang == "en" else "en"]["contacts"]
-
-
 async def friends_page(request: Request) -> Response:
-    lang, other_url = _lang_of_path(request)
+    lang, other_url = lang_of_path(request, "contacts")
     account = account_of(request)
     if account is None:
         if request.method == "POST":
@@ -53,9 +48,7 @@ async def friends_page(request: Request) -> Response:
             raise HTTPException(400)
         retry = await limits_of(request).hit(request.app.state.settings.follow_limit, f"follow:{account.player}")
         if retry is not None:
-            response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry)
-            response.headers["Retry-After"] = str(retry)
-            return response
+            return rate_limited(request, retry)
         try:
             name = name.strip()[:NAME_MAX]
             if action == "follow":
@@ -98,9 +91,7 @@ async def invite(request: Request) -> Response:
         raise HTTPException(400)
     retry = await limits_of(request).hit(request.app.state.settings.invite_limit, f"invite:{account.player}")
     if retry is not None:
-        response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry)
-        response.headers["Retry-After"] = str(retry)
-        return response
+        return rate_limited(request, retry)
     try:
         await following_of(request).invite(account.player, name.strip()[:NAME_MAX], table_id[:32])
     except TableError as e:
@@ -139,9 +130,7 @@ async def report(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     retry = await limits_of(request).hit(request.app.state.settings.report_limit, f"report:{player}")
     if retry is not None:
-        response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry)
-        response.headers["Retry-After"] = str(retry)
-        return response
+        return rate_limited(request, retry)
     try:
         await following_of(request).report(player, table_id, int(str(seat)), reason)
     except TableError as e:

@@ -24,7 +24,7 @@ from ..table import i18n
 from ..table.live_table import LiveTable, TableError
 from ..table.lobby import FRIEND_LEVELS, seats_open
 from ..table.seating import seat_positions
-from .account_pages import accounts_of, address_of, limits_of
+from .account_pages import accounts_of, address_of, lang_of_path, limits_of, rate_limited
 from .pages import ADDRESSES, account_of, lang_of, page, player_of, read_checked_form, service_of
 from .table_pages import rules_form_context, rules_from_form
 
@@ -36,14 +36,9 @@ RULE_FIELDS: Final = frozenset({"profile", "target", "csrf", *OPTION_NAMES})
 SEAT_ERRORS: Final = frozenset({"full", "seat_taken", "in_progress", "over", "bad_seat", "not_private"})
 
 
-def _lang_of_path(request: Request) -> tuple[str, str]:
-    lang = "en" if request.url.path == ADDRESSES["en"]["friends"] else "fr"
-    return lang, ADDRESSES["fr" if lang == "en" else "en"]["friends"]
-
-
 async def new_table(request: Request) -> Response:
     """The form of a new friends' table (a signed-in player only), and making it."""
-    lang, other_url = _lang_of_path(request)
+    lang, other_url = lang_of_path(request, "friends")
     account = account_of(request)
     if account is None:
         if request.method == "POST":
@@ -65,9 +60,7 @@ async def new_table(request: Request) -> Response:
     settings = request.app.state.settings
     retry = await limits_of(request).hit(settings.table_limit, f"tables:{account.player}")
     if retry is not None:
-        response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry)
-        response.headers["Retry-After"] = str(retry)
-        return response
+        return rate_limited(request, retry)
     try:
         spec = await friends.create_table(
             service_of(request),
@@ -122,9 +115,7 @@ async def invitation(request: Request) -> Response:
     settings = request.app.state.settings
     retry = await limits_of(request).hit(settings.join_limit, f"join:{address_of(request)}")
     if retry is not None:
-        response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry)
-        response.headers["Retry-After"] = str(retry)
-        return response
+        return rate_limited(request, retry)
     form = await read_checked_form(request) if request.method == "POST" else None  # CSRF first
     code = clean_code(request.path_params["code"][:32])
     live = await friends.find(service, code) if code is not None else None

@@ -19,7 +19,7 @@ from starlette.routing import BaseRoute, Route
 from ..features.quick_play import RULES, QuickPlay, Wait
 from ..table.live_table import TableError
 from ..table.matchmaking import nearest_level
-from .account_pages import limits_of
+from .account_pages import lang_of_path, limits_of, rate_limited
 from .pages import ADDRESSES, account_of, page, read_checked_form
 
 ANY: Final = "any"
@@ -32,14 +32,9 @@ def quick_play_of(request: Request) -> QuickPlay:
     return quick
 
 
-def _lang_of_path(request: Request) -> tuple[str, str]:
-    lang = "en" if request.url.path == ADDRESSES["en"]["quick"] else "fr"
-    return lang, ADDRESSES["fr" if lang == "en" else "en"]["quick"]
-
-
 async def quick_page(request: Request) -> Response:
     """The choice of rules and the button; once pressed, the wait (or the table found)."""
-    lang, other_url = _lang_of_path(request)
+    lang, other_url = lang_of_path(request, "quick")
     account = account_of(request)
     if account is None:
         if request.method == "POST":
@@ -79,9 +74,7 @@ async def _pressed(request: Request, quick: QuickPlay, player: str, lang: str) -
         raise HTTPException(400)
     retry = await limits_of(request).hit(quick.settings.quick_limit, f"quick:{player}")
     if retry is not None:
-        response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry)
-        response.headers["Retry-After"] = str(retry)
-        return response
+        return rate_limited(request, retry)
     if action == "leave":
         await quick.leave(player)
     else:

@@ -22,7 +22,7 @@ from ..table import i18n
 from ..table.live_table import TableError
 from ..table.lobby import FRIEND_LEVELS
 from . import rules_pages
-from .account_pages import account_page, address_of, limits_of
+from .account_pages import account_page, address_of, limits_of, rate_limited
 from .pages import ADDRESSES, account_of, lang_of, page, player_in_session, player_of, read_checked_form, service_of
 from .table_socket import table_socket
 
@@ -166,9 +166,7 @@ async def solo(request: Request) -> Response:
         settings.table_limit_per_address, f"tables:{address_of(request)}"
     )
     if retry is not None:
-        response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry)
-        response.headers["Retry-After"] = str(retry)
-        return response
+        return rate_limited(request, retry)
     request.session[SOLO_KEPT] = {
         k: v for k, v in form.items() if k != "csrf" and isinstance(v, str) and v and k in SOLO_FIELDS
     }

@@ -28,7 +28,7 @@ from ...engine.record import NotJSONError, deal_record, decode_record, parse_rec
 from ..features.review import analysis_view, contract_code, review_deal
 from ..table import i18n
 from ..table.seating import seat_positions
-from .account_pages import address_of, limits_of
+from .account_pages import address_of, limits_of, rate_limited
 from .pages import ADDRESSES, lang_of, page, player_in_session, player_of
 from .review_pages import DEAL_NUMBER, render_review, reviews_of
 from .verify_page import read_record_form, record_error_words
@@ -62,9 +62,7 @@ def _page_for(lang: str) -> Any:
                 if retry is None:
                     retry = await limits.hit(settings.upload_limit, f"uploads:{player}")
                 if retry is not None:
-                    response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry)
-                    response.headers["Retry-After"] = str(retry)
-                    return response
+                    return rate_limited(request, retry)
                 try:
                     game = check_record(posted.raw)
                 except NotJSONError as e:  # a plain sentence, never the JSON parser's text
