@@ -556,6 +556,7 @@ def settings_for(tmp_path: Path, database_url: str | None = None, **overrides: A
         "table_limit_per_address": "10000/minute",
         "login_limit": "10000/minute",
         "signup_limit": "10000/minute",
+        "tournament_limit": "10000/minute",
         # A cheap hash: the argon2 parameters of the site have a test of their own.
         "argon2_time_cost": 1,
         "argon2_memory_kib": 8,

@@ -373,6 +373,10 @@ FORMS = [
     ("/invitations/abc", {"action": "accept"}),
     ("/table/abc/signaler", {"seat": "1", "reason": "name"}),
     ("/table/abc/spectateurs", {"watchable": "off"}),
+    ("/tournois/nouveau", {"name": "T", "profile": "classic", "format": "swiss"}),
+    ("/tournaments/new", {"name": "T", "profile": "classic", "format": "swiss"}),
+    ("/tournoi/abc", {"action": "enter"}),
+    ("/tournament/abc", {"action": "enter"}),
 ]
 
 
@@ -402,7 +406,11 @@ def test_every_route_that_changes_something_is_guarded(client: TestClient) -> No
         if isinstance(r, Route) and r.methods is not None and "POST" in r.methods
     }
     guarded = {
-        path.replace("/abc/", "/{table_id}/").replace("/ABCDEF", "/{code}").replace("ns/abc", "ns/{invitation_id}")
+        path.replace("/abc/", "/{table_id}/")
+        .replace("/ABCDEF", "/{code}")
+        .replace("ns/abc", "ns/{invitation_id}")
+        .replace("nt/abc", "nt/{tournament_id}")
+        .replace("oi/abc", "oi/{tournament_id}")
         for path, _ in FORMS
     }
     stateless = {"/calculateur", "/calculator", "/api/calculate"}

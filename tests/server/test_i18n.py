@@ -13,6 +13,7 @@ from coinche.engine.errors import IllegalAction
 from coinche.engine.messages import ENGLISH, Message
 from coinche.engine.rules import OPTION_NAMES, PROFILES
 from coinche.server.features.friends import PHRASES
+from coinche.server.features.tournaments import FORMATS, STATES
 from coinche.server.live.tables import LEVELS
 from coinche.server.table import i18n, rules_content
 from coinche.server.web import table_pages
@@ -70,6 +71,13 @@ def test_every_key_a_template_uses_exists() -> None:
         "home.option.": OPTION_NAMES[1:],
         "seat.short.": ("south", "west", "north", "east"),
         "friends.new.seat_": ("1", "2", "3"),
+        "tournament.format.": FORMATS,
+        "tournament.format_help.": FORMATS,
+        "tournament.rule_pairing.": FORMATS,
+        "tournament.rule_ranking.": FORMATS,
+        "tournament.none.": ("running", "open", "finished"),
+        "tournament.section.": ("running", "open", "finished"),
+        "tournament.state.": STATES,
         "say.": PHRASES,
         **rules_content.KEY_FAMILIES,
     }

@@ -3,7 +3,9 @@ give, None when there is nothing to store, or a refusal, with no service around 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import asyncio
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from test_steps import play
@@ -33,11 +35,23 @@ def test_an_idle_move_is_dropped_once_the_table_moved_on() -> None:
     live = play("classic", 5, 0)
     seat = live.game.to_move
     action = live.game.legal_actions()[0]
-    step = requests.idle_move(live, live.seq, seat, action)
+    step = requests.idle_move(live, live.seq, seat, action, NOW)
     assert step == Step(live.seq, "action", seat, action, played_by="idle")
-    assert requests.idle_move(live, live.seq - 1, seat, action) is None
+    assert requests.idle_move(live, live.seq - 1, seat, action, NOW) is None
     live.apply(step)
-    assert requests.idle_move(live, live.seq, seat, 10_000) is None  # not a legal action
+    assert requests.idle_move(live, live.seq, seat, 10_000, NOW) is None  # not a legal action
+
+
+def test_a_tournament_table_takes_no_move_once_its_round_is_closed() -> None:
+    live = play("classic", 5, 0)
+    live.spec = replace(live.spec, tournament="t1", tournament_round=1, deal_limit=4, closes_at=NOW)
+    seat = live.game.to_move
+    action = live.game.legal_actions()[0]
+    assert requests.idle_move(live, live.seq, seat, action, NOW - timedelta(seconds=1)) is not None
+    assert requests.idle_move(live, live.seq, seat, action, NOW) is None  # the computer neither
+    with pytest.raises(TableError) as refused:
+        asyncio.run(requests.play("p", action, "p:x", NOW)(live))
+    assert refused.value.code == "round_over"
 
 
 def test_the_next_deal_is_dealt_once_and_only_after_a_deal() -> None:
@@ -53,4 +67,4 @@ def test_the_next_deal_is_dealt_once_and_only_after_a_deal() -> None:
     assert step == Step(live.seq, "deal", 0, request_id="p:n2")
     live.apply(step)
     assert requests.next_deal(live, "p", "p:n2", NOW) is None  # the same request again
-    assert requests.deal_on(live) is None
+    assert requests.deal_on(live, NOW) is None

@@ -158,6 +158,15 @@ class Game:
         return self.winner is not None or self.finished
 
     @property
+    def leading_team(self) -> int | None:
+        """The team ahead on points (0: South-North), None when level: who wins a game of
+        a fixed number of deals (a tournament's round), which ``winner`` leaves to the
+        caller since such a game is not won by reaching the target."""
+        if self.totals[0] == self.totals[1]:
+            return None
+        return 0 if self.totals[0] > self.totals[1] else 1
+
+    @property
     def next_dealer(self) -> int:
         return (self.first_dealer + len(self.deals)) & 3
 

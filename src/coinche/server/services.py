@@ -16,6 +16,7 @@ from .features.history import History
 from .features.open_tables import OpenTables
 from .features.player_stats import PlayerStats
 from .features.quick_play import QuickPlay
+from .features.tournaments import Tournaments
 from .infra.config import Settings
 from .infra.hub import Hub, LocalHub
 from .infra.postgres_hub import PostgresHub
@@ -39,8 +40,10 @@ class Services:
     quick_play: QuickPlay
     open_tables: OpenTables
     following: Following
+    tournaments: Tournaments
 
     async def close(self) -> None:
+        await self.tournaments.close()
         await self.quick_play.close()
         await self.daily.close()
         await self.tables.close()
@@ -77,4 +80,5 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         QuickPlay(tables),
         OpenTables(tables),
         Following(tables),
+        Tournaments(tables),
     )

@@ -165,7 +165,8 @@ def game_plans(live: LiveTable) -> list[GamePlan]:
     each leaver alone as losing, in their seat; each person the host moved out while they
     were there alone on the real result, in the seat they held; nobody who stayed for fewer
     than half the deals."""
-    winner = live.game.winner
+    # A tournament's round is a game of so many deals: whoever is ahead on points won it.
+    winner = live.game.winner if live.spec.tournament is None else live.game.leading_team
     if winner is None:
         return []
     holders = list(live.spec.seats)

@@ -122,6 +122,11 @@ class Settings:
     (``coinche serve --quick-wait``)."""
     quick_wave_seconds: float = 1.0
     """Quick play: a wave seats who it can at least this often (and at each press)."""
+    tournament_tick_seconds: float = 1.0
+    """Tournaments: each process's runner looks at the running ones this often (and at each
+    result): a round starts, closes, a tournament ends on time."""
+    tournament_limit: str = "20/minute"
+    """Tournament forms (organise, enter, withdraw, answer a partner) one player may send."""
     quick_limit: str = "20/minute"
     """Presses of quick play (joining or leaving its queue) one player may make."""
     follow_limit: str = "30/minute"

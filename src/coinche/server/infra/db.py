@@ -109,6 +109,11 @@ class TableRow(Base):
     """Quick play seated its people (strangers; dealt at once, no host)."""
     idle_clock: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     """A person who lets their turn's time run out is warned, then played for."""
+    tournament_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The tournament whose round the table plays (``TableSpec.tournament``)."""
+    tournament_round: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    deal_limit: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    closes_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     deals_booked: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """Its first N finished deals had their bookkeeping (the listeners of its commits: history,
     statistics, the daily challenge): reading the table runs it for the later ones only."""
@@ -463,6 +468,91 @@ class OpenTableRow(Base):
     seq: Mapped[int] = mapped_column(Integer)
 
     __table_args__ = (Index("ix_open_tables_listed", "free_seats", "opened_at"),)
+
+
+class TournamentRow(Base):
+    """A tournament (``features/tournaments.py``): what its page says of it, its committed
+    secret (every round's deals derive from it; revealed once it is over) and where it
+    stands: ``state`` (``open``, ``running``, ``finished``, ``cancelled``), the ``round``
+    under way (0 before the start), its clock and whether it is closed (scored)."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    organiser_id: Mapped[str] = mapped_column(String(32))
+    profile: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    format: Mapped[str] = mapped_column(String(12))
+    rounds: Mapped[int] = mapped_column(Integer)
+    deals: Mapped[int] = mapped_column(Integer)
+    minutes_per_deal: Mapped[float] = mapped_column(Float)
+    break_seconds: Mapped[int] = mapped_column(Integer)
+    opens_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    code: Mapped[str | None] = mapped_column(String(8), nullable=True, unique=True)
+    alone: Mapped[bool] = mapped_column(Boolean)
+    computer_partner: Mapped[bool] = mapped_column(Boolean)
+    level: Mapped[str] = mapped_column(String(16))
+    secret: Mapped[bytes] = mapped_column(LargeBinary(32))
+    commitment: Mapped[str] = mapped_column(String(64))
+    state: Mapped[str] = mapped_column(String(12))
+    round: Mapped[int] = mapped_column(Integer)
+    round_ends_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    round_closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (Index("ix_tournaments_state", "state", "starts_at"),)
+
+
+class TournamentEntryRow(Base):
+    """A pair entered in a tournament (``second_ok``: the partner named accepted), or a
+    person alone (``second_id`` None) whom the start pairs with another."""
+
+    __tablename__ = "tournament_entries"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(String(16), index=True)
+    first_id: Mapped[str] = mapped_column(String(32))
+    second_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    second_ok: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    withdrawn_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (Index("ix_tournament_entries_tournament", "tournament_id"),)
+
+
+class TournamentPlayerRow(Base):
+    """A person's entry in a tournament: one per person (the primary key)."""
+
+    __tablename__ = "tournament_players"
+
+    tournament_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    entry_id: Mapped[str] = mapped_column(String(16))
+
+    __table_args__ = (Index("ix_tournament_players_player", "player_id"),)
+
+
+class TournamentTableRow(Base):
+    """A table of a tournament's round, named (and its seats written) in the transaction
+    that starts the round, before the table exists; its ``result`` once it is over or its
+    round's clock ran out: ``{"deals": [[ns, ew] | null, ...], "complete": bool}``."""
+
+    __tablename__ = "tournament_tables"
+
+    table_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(String(16))
+    round: Mapped[int] = mapped_column(Integer)
+    number: Mapped[int] = mapped_column(Integer)
+    ns_entry: Mapped[str] = mapped_column(String(16))
+    ew_entry: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    claimed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+
+    __table_args__ = (UniqueConstraint("tournament_id", "round", "number", name="uq_tournament_tables_number"),)
 
 
 class FollowRow(Base):

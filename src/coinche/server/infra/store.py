@@ -35,6 +35,7 @@ from .db import (
     TableRow,
     UploadAnalysisRow,
     UploadedRecordRow,
+    aware,
     is_postgresql,
     make_engine,
     migrate,
@@ -129,6 +130,10 @@ class Store:
                     adaptive_start=spec.adaptive_start,
                     quick_play=spec.quick_play,
                     idle_clock=spec.idle_clock,
+                    tournament_id=spec.tournament,
+                    tournament_round=spec.tournament_round,
+                    deal_limit=spec.deal_limit,
+                    closes_at=spec.closes_at,
                 )
             )
             s.flush()
@@ -159,6 +164,10 @@ class Store:
                 adaptive_start=row.adaptive_start,
                 quick_play=bool(row.quick_play),
                 idle_clock=bool(row.idle_clock),
+                tournament=row.tournament_id,
+                tournament_round=row.tournament_round,
+                deal_limit=row.deal_limit,
+                closes_at=None if row.closes_at is None else aware(row.closes_at),
             )
             return spec, self._steps(s, table_id, 0)
 

@@ -392,7 +392,11 @@ class Attendance:
             action = decision.action
         except PoolBusy:
             action = view.legal_actions[0]
-        await registry.write(table_id, None, requests.pure(lambda live: requests.idle_move(live, seq, seat, action)))
+        await registry.write(
+            table_id,
+            None,
+            requests.pure(lambda live: requests.idle_move(live, seq, seat, action, self.settings.clock())),
+        )
 
     async def close(self) -> None:
         tasks = [*self._grace.values(), *(task for _, task in self._idle.values()), *self._signals]

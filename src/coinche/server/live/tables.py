@@ -52,7 +52,7 @@ from ..table import requests
 from ..table.fair_deals import new_secret
 from ..table.live_table import Check, LiveTable, TableError, decision_seed
 from ..table.requests import check_turn, request_key, seat_held
-from ..table.spec import PlayedBy, Seat, Step, TableSpec
+from ..table.spec import PlayedBy, RoundDeals, Seat, Step, TableSpec
 from .presence import Attendance
 from .registry import Commit, LiveTables
 
@@ -200,6 +200,7 @@ class TableService:
         table_id: str | None = None,
         quick_play: bool = False,
         idle_clock: bool = True,
+        round_deals: RoundDeals | None = None,
     ) -> TableSpec:
         """A new table of ``rules`` with these four seats, stored: a ``bot`` seat may have
         any level the bot loader knows (a name or ``module:attribute``); ``level`` is the
@@ -235,6 +236,18 @@ class TableService:
         if challenge is not None:
             day, secret, table_seed, first_dealer = challenge
             spec = replace(spec, challenge=day, secret=secret, seed=table_seed, first_dealer=first_dealer)
+        if round_deals is not None:
+            r = round_deals
+            spec = replace(
+                spec,
+                tournament=r.tournament,
+                tournament_round=r.round,
+                secret=r.secret,
+                seed=r.seed,
+                first_dealer=r.first_dealer,
+                deal_limit=r.deals,
+                closes_at=r.closes_at,
+            )
         for attempt in range(1, 9):
             try:
                 await self.db(self.store.create_table, spec)
@@ -390,10 +403,11 @@ class TableService:
         try:
             while True:
                 live = await self._require(table_id)
-                if live.game.is_over:
+                now = self.settings.clock()
+                if live.game.is_over or requests.closed(live, now):
                     return live
                 if live.game.awaiting_deal:
-                    await self.write(table_id, None, requests.pure(requests.deal_on))
+                    await self.write(table_id, None, requests.pure(functools.partial(requests.deal_on, now=now)))
                     continue
                 if live.bot_to_move() is None:
                     raise TableError("not_seated")  # a person holds a seat: not a computers' table
@@ -517,7 +531,9 @@ class TableService:
             failures = 0
 
     def _next_turn(self, live: LiveTable) -> BotTurn | None:
-        """The computer's turn to play now, if it is one's."""
+        """The computer's turn to play now, if it is one's (none at a closed table)."""
+        if requests.closed(live, self.settings.clock()):
+            return None
         seat = live.bot_to_move()
         return None if seat is None else self._bot_turn(live, seat)
 
@@ -548,11 +564,10 @@ class TableService:
             )
             return Decision(turn.view.legal_actions[0])
 
-    @staticmethod
-    def _bot_step(live: LiveTable, turn: BotTurn, decision: Decision) -> Step | None:
+    def _bot_step(self, live: LiveTable, turn: BotTurn, decision: Decision) -> Step | None:
         """The step of ``decision`` at the table as it is now; None if it moved on since
-        ``turn`` (a late answer for a step already taken is dropped)."""
-        if live.seq != turn.seq or live.bot_to_move() != turn.seat:
+        ``turn`` (a late answer for a step already taken is dropped) or closed."""
+        if live.seq != turn.seq or live.bot_to_move() != turn.seat or requests.closed(live, self.settings.clock()):
             return None
         action = decision.action
         explanation = explanation_json(decision)

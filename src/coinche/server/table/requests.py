@@ -44,9 +44,18 @@ def check_turn(live: LiveTable, seat: int) -> None:
 
 def check_day(live: LiveTable, now: datetime) -> None:
     """A daily challenge's table takes no move once its day is over (by the server's
-    clock): its seed is public then, and with it every hand."""
+    clock): its seed is public then, and with it every hand; a tournament's table none once
+    its round's clock has run out (the round is scored as it stands)."""
     if live.spec.challenge is not None and now >= day_end(live.spec.challenge):
         raise TableError("challenge_over")
+    if closed(live, now):
+        raise TableError("round_over")
+
+
+def closed(live: LiveTable, now: datetime) -> bool:
+    """A tournament's table whose round's clock has run out: nobody moves there any more,
+    computers included."""
+    return live.spec.closes_at is not None and now >= live.spec.closes_at
 
 
 def play(player: str, action: Action, key: str, now: datetime) -> Check:
@@ -56,8 +65,8 @@ def play(player: str, action: Action, key: str, now: datetime) -> Check:
         if key in live.requests:
             return None
         seat = seat_held(live, player)
-        check_turn(live, seat)
         check_day(live, now)
+        check_turn(live, seat)
         game = live.game
         if action not in game.legal_actions():
             deal = game.current
@@ -90,9 +99,9 @@ def next_deal(live: LiveTable, player: str, key: str, now: datetime) -> Step | N
     return Step(live.seq, "deal", seat, request_id=key)
 
 
-def deal_on(live: LiveTable) -> Step | None:
-    """The next deal of a table played out by its computers (None: dealt, or over)."""
-    if live.game.is_over or not live.game.awaiting_deal:
+def deal_on(live: LiveTable, now: datetime) -> Step | None:
+    """The next deal of a table played out by its computers (None: dealt, over, or closed)."""
+    if live.game.is_over or not live.game.awaiting_deal or closed(live, now):
         return None
     return Step(live.seq, "deal", 0)
 
@@ -110,10 +119,10 @@ def stand_in(live: LiveTable, player: str, level: str | None, here: bool) -> Ste
     return Step(live.seq, "seat", seat, seat_data=replace(holder, stand_in=level))
 
 
-def idle_move(live: LiveTable, seq: int, seat: int, action: Action) -> Step | None:
+def idle_move(live: LiveTable, seq: int, seat: int, action: Action, now: datetime) -> Step | None:
     """The computer's ``action`` for the person at ``seat``, who let their time run out at
-    ``seq``; None once the table moved on."""
-    if live.seq != seq or action not in live.game.legal_actions():
+    ``seq``; None once the table moved on (or closed)."""
+    if live.seq != seq or action not in live.game.legal_actions() or closed(live, now):
         return None
     return Step(seq, "action", seat, action, played_by="idle")
 

@@ -5,6 +5,7 @@ database: the store writes and reads them, the live table applies them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Literal
 
 from ...engine.rules import RuleSet
@@ -116,6 +117,16 @@ class TableSpec:
     """Quick play seated these people together (``features/quick_play.py``): strangers,
     dealt at once, nobody hosts it; the friends' tables' rules of presence apply."""
 
+    tournament: str | None = None
+    """The tournament whose round this table plays (``features/tournaments.py``): its deals
+    are dealt under the label ``tournoi-<id>-<round>`` with the tournament's secret, so
+    every table of the round plays the same deals; None: any other table."""
+    tournament_round: int = 0
+    deal_limit: int | None = None
+    """The game ends after this many deals whatever the scores (a tournament's round)."""
+    closes_at: datetime | None = None
+    """No move is taken from then on (a tournament round's clock ran out)."""
+
     def seat_of(self, player: str) -> int | None:
         return seat_of(self.seats, player)
 
@@ -128,30 +139,48 @@ class TableSpec:
     def shared(self) -> bool:
         """A table made for several people (a friends' table or quick play's): who is here
         is told, a person away long is stood in for, and clocks run once two people sit."""
-        return self.code is not None or self.quick_play
+        return self.code is not None or self.quick_play or self.tournament is not None
 
     @property
     def dealing_id(self) -> str:
         """The table id the deals are dealt under (docs/dealing.md): the table's own id, or
         ``defi-<day>`` for a daily challenge's table (every player's table deals the same)."""
+        if self.tournament is not None:
+            return f"tournoi-{self.tournament}-{self.tournament_round}"
         return self.id if self.challenge is None else f"defi-{self.challenge}"
 
     @property
     def max_deals(self) -> int | None:
-        """The game ends after this many deals (the daily challenge: 4); None: when won."""
-        return None if self.challenge is None else 4
+        """The game ends after this many deals (the daily challenge: 4, a tournament's
+        round: its deals); None: when won."""
+        return 4 if self.challenge is not None else self.deal_limit
 
     @property
     def allows_hints(self) -> bool:
         """Whether a player may ask the expert what to play: not at the daily challenge (the
-        same help for everyone: none) nor among strangers (quick play is rated)."""
-        return self.challenge is None and not self.quick_play
+        same help for everyone: none) nor among strangers (quick play and tournaments are
+        rated)."""
+        return self.challenge is None and not self.quick_play and self.tournament is None
 
     @property
     def uses_free_deals(self) -> bool:
         """Each deal dealt counts a free deal of each guest seated (not at a friends' table,
         whose guests play the whole game, nor at the daily challenge)."""
-        return self.code is None and self.challenge is None and not self.quick_play
+        return self.code is None and self.challenge is None and not self.quick_play and self.tournament is None
+
+
+@dataclass(frozen=True)
+class RoundDeals:
+    """How a tournament's round deals at each of its tables (``TableService.create_table``):
+    the tournament's secret, the round's table seed and first dealer, its deals and clock."""
+
+    tournament: str
+    round: int
+    secret: bytes = field(repr=False)
+    seed: int
+    first_dealer: int
+    deals: int
+    closes_at: datetime
 
 
 @dataclass(frozen=True)

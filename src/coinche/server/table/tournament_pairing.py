@@ -40,7 +40,8 @@ class Standing:
     """A pair's results so far."""
 
     pair: str
-    wins: int = 0
+    wins: float = 0.0
+    """Games won (a tied game: half a win)."""
     points: int = 0
     """The sum of its point differences (its score minus its opponents', game by game)."""
     matchpoints: float = 0.0
@@ -53,8 +54,11 @@ def max_rounds(pairs: int) -> int:
     return max(1, pairs // 2)
 
 
-def rank(standings: Collection[Standing]) -> list[Standing]:
-    """The ranking: wins, point differences, matchpoints, then the name."""
+def rank(standings: Collection[Standing], by_matchpoints: bool = False) -> list[Standing]:
+    """The ranking: wins, point differences, matchpoints, then the name (``by_matchpoints``:
+    the duplicate format's, matchpoints first, then wins and points)."""
+    if by_matchpoints:
+        return sorted(standings, key=lambda s: (-s.matchpoints, -s.wins, -s.points, s.pair))
     return sorted(standings, key=lambda s: (-s.wins, -s.points, -s.matchpoints, s.pair))
 
 
@@ -66,11 +70,14 @@ def first_round(pairs: Sequence[str], seed: int) -> list[Pairing]:
     return _pair_in_order(drawn, frozenset())[0] if len(drawn) % 2 == 0 else _with_bye(drawn, frozenset())
 
 
-def next_round(standings: Collection[Standing], met: Collection[frozenset[str]]) -> list[Pairing]:
+def next_round(
+    standings: Collection[Standing], met: Collection[frozenset[str]], by_matchpoints: bool = False
+) -> list[Pairing]:
     """A later round: equal wins meet, top-down, nobody twice (``met``: the pairs of pairs
-    that have met). Raises ``ValueError`` when no pairing without a rematch exists (more
-    rounds than the field allows)."""
-    ranked = [s.pair for s in rank(standings)]
+    that have met; ``by_matchpoints``: the duplicate format's ranking orders them). Raises
+    ``ValueError`` when no pairing without a rematch exists (more rounds than the field
+    allows)."""
+    ranked = [s.pair for s in rank(standings, by_matchpoints)]
     seen = frozenset(met)
     if len(ranked) % 2 == 0:
         pairing, ok = _pair_in_order(ranked, seen)

@@ -35,6 +35,7 @@ from . import (
     review_pages,
     rules_pages,
     table_pages,
+    tournament_pages,
     upload_pages,
     verify_page,
     watch_socket,
@@ -69,6 +70,8 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.open_tables = services.open_tables
         app.state.following = services.following
         services.quick_play.start()
+        app.state.tournaments = services.tournaments
+        services.tournaments.start()
         app.state.accounts = AccountService(store, services.tables.db, settings)
         app.state.rate_limits = services.tables.rate_limits
         try:
@@ -94,6 +97,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *quick_pages.routes,
         *open_tables_pages.routes,
         *following_pages.routes,
+        *tournament_pages.routes,
         *watch_socket.routes,
         WebSocketRoute("/ws/me", person_socket),
         Mount("/static", StaticFiles(directory=str(WEB / "static")), name="static"),

@@ -10,29 +10,19 @@ account's name; a guest gets the invitation page, to give a name).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from typing import Any, Final
+from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from ...engine.rules import PROFILES
 from ..features.open_tables import LIST_CHANNEL, OpenTable, OpenTables
 from ..table.live_table import TableError
+from .change_socket import serve_changes
 from .pages import ADDRESSES, account_of, page, player_in_session, read_checked_form, service_of
-from .security import origin_allowed
-from .table_socket import CLOSE_ORIGIN, CLOSE_POLICY, CLOSE_TRY_LATER, _refuse
-
-PUSH_EVERY: Final = 1.0
-"""A list's socket says "changed" at most this often (changes in between are one)."""
-MAX_WATCHERS: Final = 2000
-"""Open list sockets one process serves."""
-
-_watching = 0
 
 
 def open_tables_of(request: Request | WebSocket) -> OpenTables:
@@ -103,38 +93,7 @@ async def watchers_switch(request: Request) -> Response:
 
 async def list_socket(websocket: WebSocket) -> None:
     """``/ws/open-tables``: ``{"type": "changed"}`` when the list may have changed."""
-    global _watching
-    service = service_of(websocket)
-    if not origin_allowed(websocket, service.settings.allowed_origins):
-        await websocket.close(code=CLOSE_ORIGIN)
-        return
-    if _watching >= MAX_WATCHERS:
-        await _refuse(websocket, CLOSE_TRY_LATER, "too many watchers")
-        return
-    _watching += 1
-    try:
-        await websocket.accept()
-        async with service.hub.subscribe(LIST_CHANNEL, steps=False) as sub:
-            reader = asyncio.ensure_future(websocket.receive())
-            try:
-                while True:
-                    told = asyncio.ensure_future(sub.wait())
-                    done, _ = await asyncio.wait({reader, told}, return_when=asyncio.FIRST_COMPLETED)
-                    if reader in done:
-                        told.cancel()
-                        if reader.result()["type"] != "websocket.disconnect":
-                            await websocket.close(code=CLOSE_POLICY, reason="nothing to send")
-                        return
-                    await websocket.send_text('{"type":"changed"}')
-                    await asyncio.sleep(PUSH_EVERY)
-            finally:
-                reader.cancel()
-                with contextlib.suppress(BaseException):
-                    await reader
-    except WebSocketDisconnect:
-        pass
-    finally:
-        _watching -= 1
+    await serve_changes(websocket, LIST_CHANNEL)
 
 
 routes: list[BaseRoute] = [

@@ -52,6 +52,8 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "quick": "/partie-rapide",
         "open_tables": "/tables-ouvertes",
         "contacts": "/mes-amis",
+        "tournaments": "/tournois",
+        "new_tournament": "/tournois/nouveau",
     },
     "en": {
         "calculator": "/calculator",
@@ -69,6 +71,8 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "quick": "/quick-game",
         "open_tables": "/open-tables",
         "contacts": "/my-friends",
+        "tournaments": "/tournaments",
+        "new_tournament": "/tournaments/new",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""

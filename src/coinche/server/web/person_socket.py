@@ -1,6 +1,7 @@
 """``/ws/me``: a signed-in person's own socket, open on every page of the site: quick
-play's seat found (``{"type": "quick", ...}``) and the invitations waiting for them
-(``{"type": "invitations", "list": [...]}``), and, while it is open, the person is online
+play's seat found (``{"type": "quick", ...}``), the invitations waiting for them
+(``{"type": "invitations", "list": [...]}``) and their table of a tournament's round under
+way (``{"type": "tournament", "table": ...}``: the page takes them there), and, while it is open, the person is online
 (``following.HEARTBEAT``).
 
 What the person is told goes on the hub under their ``person_channel``; a message there only
@@ -22,6 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..features.following import HEARTBEAT, Following
 from ..features.quick_play import QuickPlay, person_channel
+from ..features.tournaments import Tournaments
 from ..infra.hub import Subscription
 from .drain import CLOSE_RESTARTING, drain_of
 from .pages import account_of, service_of
@@ -49,6 +51,13 @@ async def quick_status(quick: QuickPlay, player: str) -> dict[str, Any]:
     message["rules"] = wait.rules
     message["seconds_left"] = round(wait.seconds_left(quick.settings.clock()), 1)
     return message
+
+
+async def tournament_message(tournaments: Tournaments, player: str) -> dict[str, Any]:
+    """The table of a tournament's round under way where the person sits (None: none):
+    their page takes them there."""
+    table_id = await tournaments.person_table(player)
+    return {"type": "tournament", "table": None if table_id is None else f"/table/{table_id}"}
 
 
 async def invitations_message(following: Following, player: str) -> dict[str, Any]:
@@ -92,6 +101,7 @@ async def person_socket(websocket: WebSocket) -> None:
 async def _serve(websocket: WebSocket, player: str, sub: Subscription) -> None:
     quick: QuickPlay = websocket.app.state.quick_play
     following: Following = websocket.app.state.following
+    tournaments: Tournaments = websocket.app.state.tournaments
     loop = asyncio.get_running_loop()
     reader = asyncio.ensure_future(websocket.receive())
     beat = 0.0
@@ -102,7 +112,12 @@ async def _serve(websocket: WebSocket, player: str, sub: Subscription) -> None:
                 await following.seen(player)
                 beat = loop.time() + HEARTBEAT
             status = await quick_status(quick, player)
-            for message in (status, await invitations_message(following, player)):
+            messages = (
+                status,
+                await invitations_message(following, player),
+                await tournament_message(tournaments, player),
+            )
+            for message in messages:
                 text = json.dumps(message, separators=(",", ":"))
                 if sent.get(message["type"]) != text or message["type"] == "quick":
                     await websocket.send_text(text)

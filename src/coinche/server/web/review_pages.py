@@ -41,16 +41,26 @@ async def _deal_of(request: Request) -> tuple[LiveTable, int, int] | None:
     """(table, deal number, the visitor's seat) when the visitor may review that deal."""
     text = request.path_params["n"]
     player = player_in_session(request)
-    if not DEAL_NUMBER.fullmatch(text) or player is None:
+    if not DEAL_NUMBER.fullmatch(text):
         return None
     live = await service_of(request).table(request.path_params["table_id"], fresh=True)
     if live is None:
         return None
-    seat = live.seat_of(player)
+    seat = None if player is None else live.seat_of(player)
     n = int(text)
+    if seat is None and await _tournament_over(request, live):
+        seat = 0  # a finished tournament's deals are everyone's to compare (from south's chair)
     if seat is None or finished_deal(live, n) is None:
         return None
     return live, n, seat
+
+
+async def _tournament_over(request: Request, live: LiveTable) -> bool:
+    """The table played a round of a tournament that is over (its deals are public then)."""
+    if live.spec.tournament is None:
+        return False
+    found = await request.app.state.tournaments.get(live.spec.tournament)
+    return found is not None and found.state == "finished"
 
 
 def _json_for_script(data: Any) -> str:

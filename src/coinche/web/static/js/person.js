@@ -1,7 +1,7 @@
 // A signed-in person's socket, on every page (`/ws/me`): the invitations waiting for them
 // show in a banner with "Accepter" and "Refuser" (real forms: the server answers them), and
 // every message is passed on to the page (`coinche:person` events; quick play's wait
-// listens). While it is open the person shows as online to their friends.
+// listens), and a tournament's round under way takes its entrant to their table. While it is open the person shows as online to their friends.
 
 const banner = document.getElementById('invitations');
 let retry = 1000;
@@ -32,6 +32,17 @@ const showInvitations = (list) => {
   banner.hidden = list.length === 0;
 };
 
+// A tournament's round started: its entrant is taken to their table from any page, once
+// per table (they may come back to the standings meanwhile).
+const goToTournamentTable = (table) => {
+  if (typeof table !== 'string' || !table.startsWith('/table/')) return;
+  if (location.pathname === table) return;
+  const key = `coinche-taken:${table}`;
+  if (sessionStorage.getItem(key)) return;
+  sessionStorage.setItem(key, '1');
+  location.assign(table);
+};
+
 const connect = () => {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const socket = new WebSocket(`${scheme}://${location.host}/ws/me`);
@@ -46,6 +57,7 @@ const connect = () => {
       return;
     }
     if (message.type === 'invitations' && Array.isArray(message.list)) showInvitations(message.list);
+    if (message.type === 'tournament') goToTournamentTable(message.table);
     window.dispatchEvent(new CustomEvent('coinche:person', { detail: message }));
   });
   socket.addEventListener('close', (event) => {

@@ -1,0 +1,982 @@
+"""Tournaments (issue 30): the club's "concours" online, every table of a round on the same
+deals, computers in every gap. No HTTP here: ``web/tournament_pages.py`` calls
+``Tournaments``; the pairing and the scoring are pure (``table/tournament_pairing.py``,
+``table/tournament_scoring.py``); ``docs/tournaments.md`` says the rules to players.
+
+**What two processes must agree on lives in the database.** A tournament's row says where
+it stands (``state``, the ``round`` under way, its clock, whether it is closed); every
+move from one stage to the next is one conditional UPDATE of that row (``WHERE round = r
+AND ...``), so when every process's runner sees the moment at once, one of them moves it
+and the others find nothing to do. The transaction that starts a round also names its
+tables and writes their seats (``tournament_tables``); the tables are made just after, and
+a table named but never made (its process died in between) is made by any runner
+``UNMADE_AFTER`` later: a restart of any process, at any moment, loses nothing.
+
+**The round.** A round is a game of ``deals`` deals at each table (``TableSpec.deal_limit``),
+dealt under the label ``tournoi-<id>-<round>`` from the tournament's secret (committed on
+its page from its creation, revealed when it is over: ``coinche verify`` checks any of its
+deals then), with the same first dealer and table seed everywhere, so the computers'
+choices depend on the cards and the people's moves only. Its clock is ``deals ×
+minutes_per_deal``: then its tables take no move (``requests.closed``) and the round is
+scored as it stands. Its results come from the commits of its tables (a game's end writes
+its table's result once, whichever process stores it); the round closes when its last
+table has one or its clock ran out, and the next starts ``break_seconds`` later.
+
+**People.** At a round's start, a person whose page is not open anywhere (not online: no
+person socket within ``following.ONLINE_FOR``) is replaced by a computer of the
+tournament's level for that round; their pair scores what it scores. Those online are taken
+to their table from whatever page they have open (their person socket's ``tournament``
+message). One who drops during the round is stood in for, as at every shared table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Final
+
+from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ...engine.rules import PROFILES, RuleSet
+from ..infra.db import (
+    OnlineRow,
+    TableRow,
+    TournamentEntryRow,
+    TournamentPlayerRow,
+    TournamentRow,
+    TournamentTableRow,
+    aware,
+)
+from ..infra.hub import Subscription
+from ..infra.store import Store, new_id
+from ..live.registry import Commit
+from ..live.tables import TableService
+from ..table.live_table import LiveTable, TableError
+from ..table.spec import RoundDeals, Seat
+from ..table.tournament_pairing import BYE, Standing, first_round, max_rounds, next_round, rank
+from ..table.tournament_scoring import DealScore, TableResult, met, standings
+from .following import ONLINE_FOR, FollowingStore
+from .quick_play import account_names, person_channel
+
+log = logging.getLogger("coinche.tournaments")
+
+FORMATS: Final = ("swiss", "duplicate")
+"""``swiss``: ranked by wins, then points, then matchpoints; ``duplicate``: by matchpoints."""
+LEVELS: Final = ("beginner", "confirmed", "expert")
+"""The computers' levels an organiser may choose (byes, absent people, a computer partner)."""
+STATES: Final = ("open", "running", "finished", "cancelled")
+RUN_CHANNEL: Final = "tournaments"
+"""The hub's key on which a result or a change wakes every process's runner (and the list)."""
+UNMADE_AFTER: Final = timedelta(seconds=10)
+LIMITS: Final = {"rounds": (1, 12), "deals": (1, 24), "minutes_per_deal": (0.5, 15.0), "break_seconds": (0, 900)}
+"""What an organiser may choose (inclusive)."""
+TAG: Final = b"coinche-tournament-v1"
+
+
+def channel(tournament_id: str) -> str:
+    """The hub's key of one tournament's page (its standings change)."""
+    return f"tournament:{tournament_id}"
+
+
+def commitment(tournament_id: str, secret: bytes) -> str:
+    """The tournament's commitment: hex SHA-256 of the tag, a zero byte, its id, a zero
+    byte, its 32-byte secret (shown from its creation; the secret once it is over)."""
+    return hashlib.sha256(TAG + b"\x00" + tournament_id.encode("ascii") + b"\x00" + secret).hexdigest()
+
+
+def round_seed(secret: bytes, number: int) -> int:
+    """The table seed of every table of round ``number`` (the computers' decisions)."""
+    digest = hmac.new(secret, f"coinche-tournament-round-{number}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> 2
+
+
+def draw_seed(secret: bytes) -> int:
+    """The seed of round 1's draw and of the pairing of people entered alone."""
+    return int.from_bytes(hmac.new(secret, b"coinche-tournament-draw", hashlib.sha256).digest()[:8], "big")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What an organiser asks for (checked by ``Plan.check``)."""
+
+    name: str
+    profile: str
+    format: str
+    rounds: int
+    deals: int
+    minutes_per_deal: float
+    starts_at: datetime
+    opens_at: datetime
+    private: bool = False
+    alone: bool = True
+    """People may enter alone: the start pairs them (by their order of entry, drawn)."""
+    computer_partner: bool = True
+    """One left alone at the start plays with a computer partner (else their entry ends)."""
+    level: str = "confirmed"
+    break_seconds: int = 60
+    target: int | None = None
+
+    def check(self, now: datetime) -> None:
+        if not 1 <= len(self.name.strip()) <= 60:
+            raise TableError("bad_name")
+        if self.profile not in PROFILES or self.format not in FORMATS or self.level not in LEVELS:
+            raise TableError("bad_rules")
+        for key, (low, high) in LIMITS.items():
+            if not low <= getattr(self, key) <= high:
+                raise TableError("bad_" + key)
+        if not self.opens_at <= self.starts_at or self.starts_at < now - timedelta(seconds=5):
+            raise TableError("bad_start")
+        if self.starts_at > now + timedelta(days=60):
+            raise TableError("bad_start")
+
+    @property
+    def rules(self) -> RuleSet:
+        base = PROFILES[self.profile]
+        return base if self.target is None else RuleSet.profile(self.profile, target=self.target)
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A tournament as its row says."""
+
+    id: str
+    name: str
+    organiser: str
+    rules: RuleSet
+    format: str
+    rounds: int
+    deals: int
+    minutes_per_deal: float
+    break_seconds: int
+    opens_at: datetime
+    starts_at: datetime
+    code: str | None
+    alone: bool
+    computer_partner: bool
+    level: str
+    commitment: str
+    state: str
+    round: int
+    round_ends_at: datetime | None
+    round_closed_at: datetime | None
+    finished_at: datetime | None
+    secret: bytes
+
+    @property
+    def revealed_secret(self) -> str | None:
+        """The secret, hex, once the tournament is over (every deal checkable then)."""
+        return self.secret.hex() if self.state in ("finished", "cancelled") else None
+
+    @property
+    def by_matchpoints(self) -> bool:
+        return self.format == "duplicate"
+
+    @property
+    def round_seconds(self) -> float:
+        return self.deals * self.minutes_per_deal * 60.0
+
+    def next_round_at(self) -> datetime | None:
+        if self.state != "running" or self.round_closed_at is None or self.round >= self.rounds:
+            return None
+        return self.round_closed_at + timedelta(seconds=self.break_seconds)
+
+    def round_deals(self, number: int, started: datetime) -> RoundDeals:
+        return RoundDeals(
+            self.id,
+            number,
+            self.secret,
+            round_seed(self.secret, number),
+            (number - 1) % 4,
+            self.deals,
+            started + timedelta(seconds=self.round_seconds),
+        )
+
+
+def _tournament_of(row: TournamentRow) -> Tournament:
+    def maybe(moment: datetime | None) -> datetime | None:
+        return None if moment is None else aware(moment)
+
+    return Tournament(
+        row.id,
+        row.name,
+        row.organiser_id,
+        RuleSet.profile(row.profile, **row.options),
+        row.format,
+        row.rounds,
+        row.deals,
+        row.minutes_per_deal,
+        row.break_seconds,
+        aware(row.opens_at),
+        aware(row.starts_at),
+        row.code,
+        row.alone,
+        row.computer_partner,
+        row.level,
+        row.commitment,
+        row.state,
+        row.round,
+        maybe(row.round_ends_at),
+        maybe(row.round_closed_at),
+        maybe(row.finished_at),
+        row.secret,
+    )
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A pair (``second`` accepted: ``second_ok``), or a person alone."""
+
+    id: str
+    first: str
+    second: str | None
+    second_ok: bool
+    withdrawn: bool
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return (self.first,) if self.second is None or not self.second_ok else (self.first, self.second)
+
+
+@dataclass(frozen=True)
+class RoundTable:
+    """A table of a round: its pairs (``ew`` None: computers), first seats and result."""
+
+    table_id: str
+    round: int
+    number: int
+    ns: str
+    ew: str | None
+    seats: tuple[Seat, ...]
+    result: TableResult | None
+    complete: bool
+    claimed_at: datetime
+
+
+def _round_table_of(row: TournamentTableRow) -> RoundTable:
+    result = None
+    complete = False
+    if row.result is not None:
+        deals: tuple[DealScore, ...] = tuple(None if d is None else (int(d[0]), int(d[1])) for d in row.result["deals"])
+        result = TableResult(row.round, row.ns_entry, row.ew_entry, deals)
+        complete = bool(row.result.get("complete"))
+    return RoundTable(
+        row.table_id,
+        row.round,
+        row.number,
+        row.ns_entry,
+        row.ew_entry,
+        tuple(Seat.from_json(x) for x in row.seats),
+        result,
+        complete,
+        aware(row.claimed_at),
+    )
+
+
+def result_json(live: LiveTable | None, deals: int) -> dict[str, Any]:
+    """A table's result as stored: each deal's points (None: not played), complete or not."""
+    scores: list[list[int] | None] = [None] * deals
+    complete = False
+    if live is not None:
+        for i, points in enumerate(live.game.history[:deals]):
+            scores[i] = [points[0], points[1]]
+        complete = live.game.is_over
+    return {"deals": scores, "complete": complete}
+
+
+class TournamentStore:
+    """The tournaments' rows (blocking calls: ``Tournaments`` runs them on the database's
+    threads)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # ----- organising, entering -----
+
+    def create(self, plan: Plan, organiser: str, at: datetime, test_seed: int | str | None = None) -> Tournament:
+        tournament_id = new_id()
+        if test_seed is None:
+            secret = secrets.token_bytes(32)
+        else:
+            secret = hashlib.sha256(f"coinche-test-tournament:{test_seed}:{tournament_id}".encode()).digest()
+        rules = plan.rules
+        with self.store.session() as s, s.begin():
+            row = TournamentRow(
+                id=tournament_id,
+                name=plan.name.strip(),
+                organiser_id=organiser,
+                profile=rules.name,
+                options=rules.options(),
+                format=plan.format,
+                rounds=plan.rounds,
+                deals=plan.deals,
+                minutes_per_deal=plan.minutes_per_deal,
+                break_seconds=plan.break_seconds,
+                opens_at=plan.opens_at,
+                starts_at=plan.starts_at,
+                code=secrets.token_hex(3).upper() if plan.private else None,
+                alone=plan.alone,
+                computer_partner=plan.computer_partner,
+                level=plan.level,
+                secret=secret,
+                commitment=commitment(tournament_id, secret),
+                state="open",
+                round=0,
+                created_at=at,
+            )
+            s.add(row)
+            s.flush()
+            return _tournament_of(row)
+
+    def get(self, tournament_id: str) -> Tournament | None:
+        with self.store.session() as s:
+            row = s.get(TournamentRow, tournament_id)
+            return None if row is None else _tournament_of(row)
+
+    def listing(self, limit: int = 50) -> dict[str, list[Tournament]]:
+        """The public tournaments: upcoming (soonest first), running, finished (latest
+        first)."""
+        out: dict[str, list[Tournament]] = {}
+        with self.store.session() as s:
+            for state, order in (
+                ("open", TournamentRow.starts_at),
+                ("running", TournamentRow.starts_at),
+                ("finished", TournamentRow.finished_at.desc()),
+            ):
+                rows = s.execute(
+                    select(TournamentRow)
+                    .where(TournamentRow.state == state, TournamentRow.code.is_(None))
+                    .order_by(order)
+                    .limit(limit)
+                ).scalars()
+                out[state] = [_tournament_of(r) for r in rows]
+        return out
+
+    def cancel(self, tournament_id: str, player: str) -> None:
+        with self.store.engine.begin() as conn:
+            done = conn.execute(
+                update(TournamentRow)
+                .where(
+                    TournamentRow.id == tournament_id,
+                    TournamentRow.organiser_id == player,
+                    TournamentRow.state == "open",
+                )
+                .values(state="cancelled")
+                .execution_options(preserve_rowcount=True)
+            )
+            if not done.rowcount:
+                raise TableError("not_open")
+
+    def enter(self, tournament_id: str, player: str, partner: str | None, code: str | None, at: datetime) -> Entry:
+        """``player`` enters, with ``partner`` (who must accept) or alone."""
+        with self.store.session() as s, s.begin():
+            row = s.get(TournamentRow, tournament_id)
+            if row is None:
+                raise TableError("gone")
+            if row.state != "open" or at < aware(row.opens_at) or at >= aware(row.starts_at):
+                raise TableError("not_open")
+            if row.code is not None and (code or "").strip().upper() != row.code:
+                raise TableError("bad_code")
+            if partner == player:
+                raise TableError("yourself")
+            if partner is None and not row.alone:
+                raise TableError("pairs_only")
+            taken = s.execute(
+                select(TournamentPlayerRow.player_id).where(
+                    TournamentPlayerRow.tournament_id == tournament_id,
+                    TournamentPlayerRow.player_id.in_([p for p in (player, partner) if p is not None]),
+                )
+            ).scalars()
+            for who in taken:
+                raise TableError("entered" if who == player else "partner_entered")
+            entry = TournamentEntryRow(
+                id=new_id(),
+                tournament_id=tournament_id,
+                first_id=player,
+                second_id=partner,
+                second_ok=False,
+                created_at=at,
+            )
+            s.add(entry)
+            s.add(TournamentPlayerRow(tournament_id=tournament_id, player_id=player, entry_id=entry.id))
+            try:
+                s.flush()
+            except IntegrityError:
+                raise TableError("entered") from None
+            return _entry_of(entry)
+
+    def answer(self, tournament_id: str, player: str, accept: bool, at: datetime) -> None:
+        """``player``, named as a partner, accepts (their entry is the pair's) or declines
+        (the one who named them is entered alone, or not at all where nobody may be)."""
+        with self.store.session() as s, s.begin():
+            row = s.get(TournamentRow, tournament_id)
+            if row is None or row.state != "open" or at >= aware(row.starts_at):
+                raise TableError("not_open")
+            entry = s.execute(
+                select(TournamentEntryRow).where(
+                    TournamentEntryRow.tournament_id == tournament_id,
+                    TournamentEntryRow.second_id == player,
+                    TournamentEntryRow.second_ok.is_(False),
+                )
+            ).scalar_one_or_none()
+            if entry is None:
+                raise TableError("no_proposal")
+            if not accept:
+                entry.second_id = None
+                if not row.alone:
+                    s.execute(delete(TournamentPlayerRow).where(TournamentPlayerRow.entry_id == entry.id))
+                    s.delete(entry)
+                return
+            s.add(TournamentPlayerRow(tournament_id=tournament_id, player_id=player, entry_id=entry.id))
+            try:
+                s.flush()
+            except IntegrityError:
+                raise TableError("entered") from None
+            entry.second_ok = True
+
+    def withdraw(self, tournament_id: str, player: str, at: datetime) -> None:
+        """``player``'s pair leaves: before the start, its entry goes; after, it is not
+        paired again (a round under way goes on: a computer stands in)."""
+        with self.store.session() as s, s.begin():
+            row = s.get(TournamentRow, tournament_id)
+            link = s.get(TournamentPlayerRow, (tournament_id, player))
+            if row is None or link is None:
+                raise TableError("not_entered")
+            entry = s.get(TournamentEntryRow, link.entry_id)
+            assert entry is not None
+            if row.state == "open":
+                s.execute(delete(TournamentPlayerRow).where(TournamentPlayerRow.entry_id == entry.id))
+                s.delete(entry)
+            elif row.state == "running":
+                entry.withdrawn_at = at
+            else:
+                raise TableError("not_open")
+
+    def entries(self, tournament_id: str) -> list[Entry]:
+        with self.store.session() as s:
+            rows = s.execute(
+                select(TournamentEntryRow)
+                .where(TournamentEntryRow.tournament_id == tournament_id)
+                .order_by(TournamentEntryRow.created_at, TournamentEntryRow.id)
+            ).scalars()
+            return [_entry_of(r) for r in rows]
+
+    def proposals(self, tournament_id: str, player: str) -> list[Entry]:
+        """Entries that name ``player`` as a partner, not accepted yet."""
+        with self.store.session() as s:
+            rows = s.execute(
+                select(TournamentEntryRow).where(
+                    TournamentEntryRow.tournament_id == tournament_id,
+                    TournamentEntryRow.second_id == player,
+                    TournamentEntryRow.second_ok.is_(False),
+                )
+            ).scalars()
+            return [_entry_of(r) for r in rows]
+
+    def tables(self, tournament_id: str, number: int | None = None) -> list[RoundTable]:
+        with self.store.session() as s:
+            query = select(TournamentTableRow).where(TournamentTableRow.tournament_id == tournament_id)
+            if number is not None:
+                query = query.where(TournamentTableRow.round == number)
+            rows = s.execute(query.order_by(TournamentTableRow.round, TournamentTableRow.number)).scalars()
+            return [_round_table_of(r) for r in rows]
+
+    def played_by(self, player: str, limit: int = 20) -> list[tuple[Tournament, str]]:
+        """The tournaments ``player`` entered (latest first) and their entry."""
+        with self.store.session() as s:
+            rows = s.execute(
+                select(TournamentRow, TournamentPlayerRow.entry_id)
+                .join(TournamentPlayerRow, TournamentPlayerRow.tournament_id == TournamentRow.id)
+                .where(TournamentPlayerRow.player_id == player, TournamentRow.state.in_(("running", "finished")))
+                .order_by(TournamentRow.starts_at.desc())
+                .limit(limit)
+            ).all()
+            return [(_tournament_of(t), entry) for t, entry in rows]
+
+    def person_table(self, player: str) -> str | None:
+        """The table of a round under way where ``player`` sits, its game not over."""
+        with self.store.session() as s:
+            found = s.execute(
+                select(TournamentTableRow.table_id, TournamentTableRow.seats)
+                .join(TournamentPlayerRow, TournamentPlayerRow.tournament_id == TournamentTableRow.tournament_id)
+                .join(TournamentRow, TournamentRow.id == TournamentTableRow.tournament_id)
+                .where(
+                    TournamentPlayerRow.player_id == player,
+                    or_(
+                        TournamentTableRow.ns_entry == TournamentPlayerRow.entry_id,
+                        TournamentTableRow.ew_entry == TournamentPlayerRow.entry_id,
+                    ),
+                    TournamentTableRow.round == TournamentRow.round,
+                    TournamentTableRow.result.is_(None),
+                    TournamentRow.state == "running",
+                    TournamentRow.round_closed_at.is_(None),
+                )
+            ).all()
+            for table_id, seats in found:
+                if any(seat.get("player") == player for seat in seats):
+                    return str(table_id)
+            return None
+
+    # ----- running -----
+
+    def due(self, at: datetime) -> list[Tournament]:
+        """The tournaments a runner looks at: those due to start, and those running."""
+        with self.store.session() as s:
+            rows = s.execute(
+                select(TournamentRow).where(
+                    or_(
+                        and_(TournamentRow.state == "open", TournamentRow.starts_at <= at),
+                        TournamentRow.state == "running",
+                    )
+                )
+            ).scalars()
+            return [_tournament_of(r) for r in rows]
+
+    def start_round(self, tournament_id: str, number: int, at: datetime) -> list[RoundTable]:
+        """Start round ``number`` if it is still to start (one process does: the row's
+        conditional UPDATE): pair it, name and seat its tables; the tables to make (none:
+        another process started it, or the tournament ended for want of entrants)."""
+        with self.store.session() as s, s.begin():
+            row = s.get(TournamentRow, tournament_id)
+            if row is None:
+                return []
+            if number == 1:
+                moved = s.execute(
+                    update(TournamentRow)
+                    .where(TournamentRow.id == tournament_id, TournamentRow.state == "open")
+                    .values(state="running", round=1, round_closed_at=None)
+                    .execution_options(synchronize_session=False)
+                )
+            else:
+                moved = s.execute(
+                    update(TournamentRow)
+                    .where(
+                        TournamentRow.id == tournament_id,
+                        TournamentRow.state == "running",
+                        TournamentRow.round == number - 1,
+                        TournamentRow.round_closed_at.is_not(None),
+                    )
+                    .values(round=number, round_closed_at=None)
+                    .execution_options(synchronize_session=False)
+                )
+            if moved.rowcount != 1:  # type: ignore[attr-defined]
+                return []
+            s.refresh(row)
+            tournament = _tournament_of(row)
+            if number == 1:
+                _pair_people_alone(s, tournament, at)
+            entries = [
+                _entry_of(e)
+                for e in s.execute(
+                    select(TournamentEntryRow).where(
+                        TournamentEntryRow.tournament_id == tournament_id, TournamentEntryRow.withdrawn_at.is_(None)
+                    )
+                ).scalars()
+            ]
+            if not entries:
+                row.state, row.finished_at = ("cancelled" if number == 1 else "finished"), at
+                return []
+            ids = sorted(e.id for e in entries)
+            if number == 1:
+                row.rounds = min(row.rounds, max_rounds(len(ids)))
+                pairing = first_round(ids, draw_seed(tournament.secret))
+            else:
+                done = [t.result for t in map(_round_table_of, _table_rows(s, tournament_id)) if t.result is not None]
+                field = [st for st in standings(ids, done) if st.pair in ids]
+                try:
+                    pairing = next_round(field, met(done), tournament.by_matchpoints)
+                except ValueError:  # every pairing repeats a game (entrants withdrew): it ends
+                    row.state, row.finished_at, row.round = "finished", at, number - 1
+                    row.round_closed_at = at
+                    return []
+            online = _online(s, [p for e in entries for p in e.players], at)
+            by_id = {e.id: e for e in entries}
+            row.round_ends_at = at + timedelta(seconds=tournament.round_seconds)
+            made = []
+            for i, (ns, ew) in enumerate(pairing, start=1):
+                seats = _seats(tournament, by_id[ns], None if ew is BYE else by_id[ew], online)
+                table = TournamentTableRow(
+                    table_id=new_id(),
+                    tournament_id=tournament_id,
+                    round=number,
+                    number=i,
+                    ns_entry=ns,
+                    ew_entry=ew,
+                    seats=[seat.to_json() for seat in seats],
+                    claimed_at=at,
+                )
+                s.add(table)
+                made.append(table)
+            s.flush()
+            return [_round_table_of(t) for t in made]
+
+    def record(self, table_id: str, result: dict[str, Any]) -> bool:
+        """A table's result, once (False: it had one)."""
+        with self.store.engine.begin() as conn:
+            done = conn.execute(
+                update(TournamentTableRow)
+                .where(TournamentTableRow.table_id == table_id, TournamentTableRow.result.is_(None))
+                .values(result=result)
+                .execution_options(preserve_rowcount=True)
+            )
+            return bool(done.rowcount)
+
+    def close_round(self, tournament_id: str, number: int, at: datetime) -> bool:
+        """Round ``number`` is scored (every table has its result): once."""
+        with self.store.engine.begin() as conn:
+            done = conn.execute(
+                update(TournamentRow)
+                .where(
+                    TournamentRow.id == tournament_id,
+                    TournamentRow.state == "running",
+                    TournamentRow.round == number,
+                    TournamentRow.round_closed_at.is_(None),
+                )
+                .values(round_closed_at=at)
+                .execution_options(preserve_rowcount=True)
+            )
+            return bool(done.rowcount)
+
+    def finish(self, tournament_id: str, number: int, at: datetime) -> bool:
+        with self.store.engine.begin() as conn:
+            done = conn.execute(
+                update(TournamentRow)
+                .where(
+                    TournamentRow.id == tournament_id,
+                    TournamentRow.state == "running",
+                    TournamentRow.round == number,
+                    TournamentRow.round_closed_at.is_not(None),
+                )
+                .values(state="finished", finished_at=at)
+                .execution_options(preserve_rowcount=True)
+            )
+            return bool(done.rowcount)
+
+    def unmade(self, tournament_id: str, number: int, older_than: datetime) -> list[RoundTable]:
+        """Tables of the round named before ``older_than`` and never made."""
+        with self.store.session() as s:
+            rows = s.execute(
+                select(TournamentTableRow)
+                .outerjoin(TableRow, TableRow.id == TournamentTableRow.table_id)
+                .where(
+                    TournamentTableRow.tournament_id == tournament_id,
+                    TournamentTableRow.round == number,
+                    TournamentTableRow.claimed_at < older_than,
+                    TableRow.id.is_(None),
+                )
+            ).scalars()
+            return [_round_table_of(r) for r in rows]
+
+
+def _entry_of(row: TournamentEntryRow) -> Entry:
+    return Entry(row.id, row.first_id, row.second_id, bool(row.second_ok), row.withdrawn_at is not None)
+
+
+def _table_rows(s: Any, tournament_id: str) -> Sequence[TournamentTableRow]:
+    query = select(TournamentTableRow).where(TournamentTableRow.tournament_id == tournament_id)
+    rows: Sequence[TournamentTableRow] = s.execute(query).scalars().all()
+    return rows
+
+
+def _online(s: Any, players: Sequence[str], at: datetime) -> set[str]:
+    if not players:
+        return set()
+    rows = s.execute(select(OnlineRow.player_id, OnlineRow.seen_at).where(OnlineRow.player_id.in_(list(players))))
+    return {pid for pid, seen in rows if at - aware(seen) <= ONLINE_FOR}
+
+
+def _pair_people_alone(s: Any, tournament: Tournament, at: datetime) -> None:
+    """At the start: a partner who never answered leaves the one who named them alone; the
+    people alone are paired in a draw; one left over plays with a computer partner, if the
+    organiser allows it, else their entry ends (``withdrawn``)."""
+    rows = (
+        s.execute(select(TournamentEntryRow).where(TournamentEntryRow.tournament_id == tournament.id)).scalars().all()
+    )
+    alone = []
+    for row in rows:
+        if not row.second_ok:
+            row.second_id = None
+            alone.append(row)
+    alone.sort(key=lambda r: r.id)
+    random.Random(draw_seed(tournament.secret) + 1).shuffle(alone)
+    while len(alone) >= 2:
+        keep, merged = alone.pop(), alone.pop()
+        keep.second_id, keep.second_ok = merged.first_id, True
+        s.execute(
+            update(TournamentPlayerRow)
+            .where(TournamentPlayerRow.entry_id == merged.id)
+            .values(entry_id=keep.id)
+            .execution_options(synchronize_session=False)
+        )
+        s.delete(merged)
+    if alone and not tournament.computer_partner:
+        alone[0].withdrawn_at = at
+    s.flush()
+
+
+def _seats(tournament: Tournament, ns: Entry, ew: Entry | None, online: set[str]) -> tuple[Seat, ...]:
+    """South and North: the first pair (its first entrant South); East and West: the
+    second, or computers. A person not online is a computer for the round."""
+    computer = Seat("bot", level=tournament.level)
+
+    def of(player: str | None) -> Seat:
+        return Seat("human", player=player) if player is not None and player in online else computer
+
+    ns_players = ns.players + (None,) * (2 - len(ns.players))
+    if ew is None:
+        return (of(ns_players[0]), computer, of(ns_players[1]), computer)
+    ew_players = ew.players + (None,) * (2 - len(ew.players))
+    return (of(ns_players[0]), of(ew_players[0]), of(ns_players[1]), of(ew_players[1]))
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    """One line of a tournament's standings, as the page shows it."""
+
+    rank: int
+    entry: Entry
+    standing: Standing
+    rounds: int
+
+
+class Tournaments:
+    """Tournaments on a table service: what people ask, the listener that records each
+    round table's result, and this process's runner (see the module)."""
+
+    def __init__(self, tables: TableService) -> None:
+        self.tables = tables
+        self.store = TournamentStore(tables.store)
+        self._runner: asyncio.Task[None] | None = None
+        self._wake: Subscription | None = None
+        self._playing: dict[str, asyncio.Task[None]] = {}
+        tables.registry.listen(self._committed)
+
+    def now(self) -> datetime:
+        return self.tables.settings.clock()
+
+    def start(self) -> None:
+        self._wake = self.tables.hub.subscribe(RUN_CHANNEL, steps=False)
+        self._runner = asyncio.get_running_loop().create_task(self._run())
+
+    async def close(self) -> None:
+        for task in list(self._playing.values()):
+            task.cancel()
+        if self._runner is not None:
+            self._runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._runner
+        if self._wake is not None:
+            self._wake.close()
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.tables.settings.tournament_tick_seconds)
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database may be away a moment: the next tick tries again
+                log.exception("tournaments: a tick failed")
+
+    async def _changed(self, tournament_id: str) -> None:
+        await self.tables.hub.signal(channel(tournament_id), {"kind": "changed"})
+
+    # ----- what people ask -----
+
+    async def create(self, plan: Plan, organiser: str) -> Tournament:
+        plan.check(self.now())
+        found = await self.tables.db(self.store.create, plan, organiser, self.now(), self.tables.settings.table_seed)
+        await self.tables.hub.signal(RUN_CHANNEL, {"kind": "created"})
+        return found
+
+    async def get(self, tournament_id: str) -> Tournament | None:
+        return await self.tables.db(self.store.get, tournament_id[:16])
+
+    async def listing(self) -> dict[str, list[Tournament]]:
+        return await self.tables.db(self.store.listing)
+
+    async def cancel(self, tournament_id: str, player: str) -> None:
+        await self.tables.db(self.store.cancel, tournament_id, player)
+        await self._changed(tournament_id)
+
+    async def enter(self, tournament_id: str, player: str, partner: str | None, code: str | None) -> Entry:
+        entry = await self.tables.db(self.store.enter, tournament_id, player, partner, code, self.now())
+        await self._changed(tournament_id)
+        if partner is not None:
+            await self.tables.hub.signal(person_channel(partner), {"kind": "tournament"})
+        return entry
+
+    async def answer(self, tournament_id: str, player: str, accept: bool) -> None:
+        await self.tables.db(self.store.answer, tournament_id, player, accept, self.now())
+        await self._changed(tournament_id)
+
+    async def withdraw(self, tournament_id: str, player: str) -> None:
+        await self.tables.db(self.store.withdraw, tournament_id, player, self.now())
+        await self._changed(tournament_id)
+
+    async def entries(self, tournament_id: str) -> list[Entry]:
+        return await self.tables.db(self.store.entries, tournament_id)
+
+    async def proposals(self, tournament_id: str, player: str) -> list[Entry]:
+        return await self.tables.db(self.store.proposals, tournament_id, player)
+
+    async def round_tables(self, tournament_id: str) -> list[RoundTable]:
+        return await self.tables.db(self.store.tables, tournament_id, None)
+
+    async def person_table(self, player: str) -> str | None:
+        return await self.tables.db(self.store.person_table, player)
+
+    async def played_by(self, player: str) -> list[tuple[Tournament, str]]:
+        return await self.tables.db(self.store.played_by, player)
+
+    async def account_named(self, name: str) -> str:
+        """The player of the account called ``name`` (any case)."""
+        found = await self.tables.db(FollowingStore(self.tables.store).account, name[:64])
+        if found is None:
+            raise TableError("no_account")
+        return found[0]
+
+    async def names(self, players: Sequence[str]) -> dict[str, str]:
+        return await self.tables.db(account_names, self.tables.store, list(players))
+
+    async def standings(self, tournament: Tournament) -> list[StandingLine]:
+        """The standings from the results so far (a round under way counts once scored)."""
+        entries = await self.entries(tournament.id)
+        tables = await self.round_tables(tournament.id)
+        return standings_of(tournament, entries, tables)
+
+    # ----- the runner -----
+
+    async def tick(self) -> None:
+        """Move every tournament that is due one stage on (see the module)."""
+        moment = self.now()
+        for tournament in await self.tables.db(self.store.due, moment):
+            if tournament.state == "open":
+                await self._start_round(tournament.id, 1)
+                continue
+            number = tournament.round
+            if tournament.round_closed_at is None:
+                await self._make_unmade(tournament, moment)
+                if await self._round_over(tournament, moment):
+                    await self._changed(tournament.id)
+                continue
+            next_at = tournament.next_round_at()
+            if next_at is None:
+                if await self.tables.db(self.store.finish, tournament.id, number, moment):
+                    await self._changed(tournament.id)
+                    await self.tables.hub.signal(RUN_CHANNEL, {"kind": "finished"})
+            elif moment >= next_at:
+                await self._start_round(tournament.id, number + 1)
+
+    async def _start_round(self, tournament_id: str, number: int) -> None:
+        made = await self.tables.db(self.store.start_round, tournament_id, number, self.now())
+        tournament = await self.get(tournament_id)
+        if tournament is not None:
+            for table in made:
+                await self._make(tournament, table)
+        await self._changed(tournament_id)
+
+    async def _make_unmade(self, tournament: Tournament, moment: datetime) -> None:
+        for table in await self.tables.db(self.store.unmade, tournament.id, tournament.round, moment - UNMADE_AFTER):
+            await self._make(tournament, table)
+
+    async def _make(self, tournament: Tournament, table: RoundTable) -> None:
+        players = [s.player for s in table.seats if s.player is not None]
+        names = await self.names(players)
+        seats = [
+            s if s.player is None else Seat("human", player=s.player, name=names.get(s.player, "?"))
+            for s in table.seats
+        ]
+        try:
+            await self.tables.create_table(
+                tournament.rules,
+                seats,
+                tournament.level,
+                table_id=table.table_id,
+                round_deals=tournament.round_deals(table.round, table.claimed_at),
+            )
+        except IntegrityError:  # made already (by another process, for a table left unmade)
+            return
+        live = await self.tables.table(table.table_id)
+        if live is not None:
+            self.tables.attendance.game_started(live)
+        self._play_computers(table)
+        for player in players:
+            await self.tables.hub.signal(person_channel(player), {"kind": "tournament", "table": table.table_id})
+
+    def _play_computers(self, table: RoundTable) -> None:
+        """A table of computers only (its people all away at the start) is played out here
+        (and by any process that finds it unplayed: each step is stored once)."""
+        if any(s.kind == "human" for s in table.seats):
+            return
+        task = self._playing.get(table.table_id)
+        if task is None or task.done():
+            task = asyncio.get_running_loop().create_task(self._play_out(table.table_id))
+            self._playing[table.table_id] = task
+
+    async def _play_out(self, table_id: str) -> None:
+        try:
+            await self.tables.play_out(table_id)
+        except Exception:
+            log.exception("tournament table %s: its computers could not play it out", table_id)
+        finally:
+            self._playing.pop(table_id, None)
+
+    async def _round_over(self, tournament: Tournament, moment: datetime) -> bool:
+        """Close the round under way when its tables all have a result, or its clock ran
+        out (the tables still playing are scored as they stand)."""
+        tables = await self.tables.db(self.store.tables, tournament.id, tournament.round)
+        waiting = [t for t in tables if t.result is None]
+        for table in waiting:
+            self._play_computers(table)
+        ends = tournament.round_ends_at
+        if waiting and (ends is None or moment < ends):
+            return False
+        for table in waiting:
+            live = await self.tables.table(table.table_id, fresh=True)
+            await self.tables.db(self.store.record, table.table_id, result_json(live, tournament.deals))
+        return await self.tables.db(self.store.close_round, tournament.id, tournament.round, moment)
+
+    async def _committed(self, commit: Commit) -> None:
+        live = commit.table
+        tournament_id = live.spec.tournament
+        if tournament_id is None:
+            return
+        if commit.deal_over is not None:
+            await self._changed(tournament_id)
+        result = result_json(live, live.spec.deal_limit or 0)
+        if commit.game_over and await self.tables.db(self.store.record, live.id, result):
+            await self.tables.hub.signal(RUN_CHANNEL, {"kind": "result"})
+
+
+def standings_of(tournament: Tournament, entries: Sequence[Entry], tables: Sequence[RoundTable]) -> list[StandingLine]:
+    """The standings lines, best first (equal lines share a rank)."""
+    paired = {t.ns for t in tables} | {t.ew for t in tables if t.ew is not None}
+    shown = [e for e in entries if e.id in paired or tournament.state == "open" or tournament.state == "cancelled"]
+    results = [t.result for t in tables if t.result is not None]
+    by_id = {e.id: e for e in shown}
+    found = {st.pair: st for st in standings(by_id, results)}
+    played: dict[str, int] = {}
+    for r in results:
+        for pair in (r.ns, r.ew):
+            if pair is not None:
+                played[pair] = played.get(pair, 0) + 1
+    ordered = rank([found[e] for e in by_id], tournament.by_matchpoints)
+    lines: list[StandingLine] = []
+    for i, st in enumerate(ordered):
+        key = (st.wins, st.points, st.matchpoints)
+        rank_now = i + 1
+        if lines and (lines[-1].standing.wins, lines[-1].standing.points, lines[-1].standing.matchpoints) == key:
+            rank_now = lines[-1].rank
+        lines.append(StandingLine(rank_now, by_id[st.pair], st, played.get(st.pair, 0)))
+    return lines

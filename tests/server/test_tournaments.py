@@ -1,0 +1,309 @@
+"""Tournaments through the site (issue 30): organising, entering (pairs, people alone, a
+private club's code), the rounds run by the application's runner on a clock the test
+moves, computers filling every gap, the same deals at every table of a round (checkable by
+``coinche verify`` once it is over), a round's clock running out, a process stopped
+between rounds and mid-round, and hostile forms."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from friends_helpers import Person
+from server_helpers import another_visitor, live_table, settings_for
+from starlette.testclient import TestClient
+
+from coinche.cli import main
+from coinche.engine.dealing import deal_seed, hands_from_seed
+from coinche.server.features.tournaments import Tournament, Tournaments, commitment
+from coinche.server.web.app import create_app
+from coinche.server.web.tournament_pages import CLUB_TIME
+
+MakeClient = Callable[..., TestClient]
+START = datetime(2026, 12, 5, 20, 0, tzinfo=UTC)
+
+
+class Clock:
+    """The server's clock, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = START - timedelta(hours=1)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def tournaments_of(client: TestClient) -> Tournaments:
+    found: Tournaments = client.app.state.tournaments  # type: ignore[attr-defined]
+    return found
+
+
+def people(client: TestClient, n: int, prefix: str) -> list[Person]:
+    out = []
+    for i in range(n):
+        person = Person(another_visitor(client), f"{prefix}{i}")
+        person.sign_up()
+        out.append(person)
+    return out
+
+
+def organise(person: Person, **form: str) -> str:
+    fields = {
+        "name": "Concours du samedi",
+        "profile": "classic",
+        "format": "swiss",
+        "rounds": "2",
+        "deals": "2",
+        "minutes_per_deal": "2",
+        "break_seconds": "0",
+        "level": "beginner",
+        "alone": "on",
+        "computer_partner": "on",
+        **form,
+    }
+    fields.setdefault("starts_at", _paris(START))
+    fields = {k: v for k, v in fields.items() if v != ""}
+    r = person.post("/tournois/nouveau", fields, "/tournois/nouveau")
+    assert r.status_code == 303, r.text
+    return str(r.headers["location"]).removeprefix("/tournoi/")
+
+
+def _paris(moment: datetime) -> str:
+    return moment.astimezone(CLUB_TIME).replace(tzinfo=None).isoformat()
+
+
+def enter(person: Person, tournament_id: str, partner: str = "", code: str | None = None) -> Any:
+    form = {"action": "enter", "partner": partner}
+    if code is not None:
+        form["code"] = code
+    return person.post(f"/tournoi/{tournament_id}", form, "/tournois/nouveau")
+
+
+def act(person: Person, tournament_id: str, action: str) -> Any:
+    return person.post(f"/tournoi/{tournament_id}", {"action": action}, "/tournois/nouveau")
+
+
+def wait_for(
+    client: TestClient, tournament_id: str, done: Callable[[Tournament], bool], seconds: float = 60
+) -> Tournament:
+    """The tournament once ``done`` says so (the runner works on its own each second)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        found = client.portal.call(tournaments_of(client).get, tournament_id)  # type: ignore[union-attr]
+        assert found is not None
+        if done(found):
+            return found
+        assert time.monotonic() < deadline, found
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+def test_a_swiss_of_four_pairs_runs_to_its_end_with_computers_for_the_absent(
+    make_client: MakeClient, clock: Clock, tmp_path: Path
+) -> None:
+    client = make_client(clock=clock, tournament_tick_seconds=0.1)
+    group = people(client, 8, "Concours")
+    tournament_id = organise(group[0])
+    # a pair formed in advance (named, then accepted), and six people alone
+    assert enter(group[0], tournament_id, partner="Concours1").status_code == 303
+    assert "Concours0" in group[1].get(f"/tournoi/{tournament_id}").text  # the proposal
+    assert act(group[1], tournament_id, "accept").status_code == 303
+    for person in group[2:]:
+        assert enter(person, tournament_id).status_code == 303
+    page = group[3].get(f"/tournoi/{tournament_id}").text
+    assert "7 inscrits" in page and commitment(tournament_id, b"\0" * 32) not in page
+
+    clock.now = START
+    tournament = wait_for(client, tournament_id, lambda t: t.state == "finished")
+    assert tournament.rounds == 2  # four pairs: two rounds without a rematch
+    tables = client.portal.call(tournaments_of(client).round_tables, tournament_id)  # type: ignore[union-attr]
+    assert [t.round for t in tables] == [1, 1, 2, 2]
+    assert all(t.result is not None and t.complete for t in tables)
+    # nobody's page was open: computers played every seat, the pairs scored what they scored
+    assert all(s.kind == "bot" for t in tables for s in t.seats)
+    pairs_met = [frozenset((t.ns, t.ew)) for t in tables]
+    assert len(set(pairs_met)) == 4  # no rematch
+
+    # the same deals at every table of a round, from the secret revealed at the end
+    secret = bytes.fromhex(tournament.revealed_secret or "")
+    assert commitment(tournament_id, secret) == tournament.commitment
+    for number in (1, 2):
+        round_tables = [live_table(client, t.table_id) for t in tables if t.round == number]
+        for deal in range(2):
+            dealt = {tuple(live.game.deals[deal].dealt) for live in round_tables}
+            assert len(dealt) == 1
+            dealer = round_tables[0].game.deals[deal].dealer
+            seed = deal_seed(secret, f"tournoi-{tournament_id}-{number}", deal + 1)
+            assert tuple(hands_from_seed(seed, dealer)) == dealt.pop()
+    assert client.get(f"/table/{tables[0].table_id}/donne/1").status_code == 200  # public once over
+    record = client.get(f"/table/{tables[0].table_id}/donne/1/record.json")
+    assert record.status_code == 200
+    path = tmp_path / "record.json"
+    path.write_text(record.text)
+    assert main(["verify", "--strict", str(path)]) == 0
+
+    # the standings and the comparison of the deals
+    lines = client.portal.call(tournaments_of(client).standings, tournament)  # type: ignore[union-attr]
+    assert len(lines) == 4 and lines[0].rank == 1 and all(line.rounds == 2 for line in lines)
+    assert sum(line.standing.wins for line in lines) == 4  # one game per table
+    page = client.get(f"/tournoi/{tournament_id}").text
+    assert "Terminé" in page and tournament.revealed_secret in page
+    compared = client.get(f"/tournoi/{tournament_id}/manche/1")
+    assert compared.status_code == 200 and "Donne 2" in compared.text
+    assert client.get(f"/tournament/{tournament_id}/manche/1").status_code == 200
+    assert "Concours du samedi" in client.get("/tournois").text
+
+
+@pytest.mark.parametrize("pairs", [1, 2, 3])
+def test_a_small_field_is_filled_by_computers(make_client: MakeClient, clock: Clock, pairs: int) -> None:
+    client = make_client(clock=clock, tournament_tick_seconds=0.1)
+    group = people(client, 2 * pairs, f"Petit{pairs}x")
+    tournament_id = organise(group[0], rounds="3", deals="1")
+    for i in range(0, len(group), 2):
+        assert enter(group[i], tournament_id, partner=group[i + 1].name).status_code == 303
+        assert act(group[i + 1], tournament_id, "accept").status_code == 303
+    clock.now = START
+    tournament = wait_for(client, tournament_id, lambda t: t.state == "finished")
+    tables = client.portal.call(tournaments_of(client).round_tables, tournament_id)  # type: ignore[union-attr]
+    assert tournament.rounds == max(1, pairs // 2)
+    per_round = (pairs + 1) // 2
+    assert len(tables) == per_round * tournament.rounds
+    byes = [t for t in tables if t.ew is None]
+    assert len(byes) == (tournament.rounds if pairs % 2 else 0)  # the odd pair plays two computers
+    assert len({t.ns for t in byes}) == len(byes)  # never the same pair twice
+
+
+def test_people_online_are_seated_and_a_round_clock_scores_what_was_played(
+    make_client: MakeClient, clock: Clock
+) -> None:
+    client = make_client(clock=clock, tournament_tick_seconds=0.1, grace_seconds=3600, idle_move_seconds=3600)
+    group = people(client, 2, "Pendule")
+    tournament_id = organise(group[0], rounds="1", deals="2", minutes_per_deal="1")
+    assert enter(group[0], tournament_id, partner="Pendule1").status_code == 303
+    assert act(group[1], tournament_id, "accept").status_code == 303
+    following = client.app.state.following  # type: ignore[attr-defined]
+    clock.now = START - timedelta(seconds=10)
+    for person in group:  # their pages are open somewhere: online
+        player = _player(client, person)
+        client.portal.call(following.seen, player)  # type: ignore[union-attr]
+    clock.now = START
+    tournament = wait_for(client, tournament_id, lambda t: t.state == "running")
+    tables = client.portal.call(tournaments_of(client).round_tables, tournament_id)  # type: ignore[union-attr]
+    (table,) = tables
+    assert [s.kind for s in table.seats] == ["human", "bot", "human", "bot"]
+    # the person socket takes them to their table
+    with group[0].acting() as c, c.websocket_connect("/ws/me") as ws:
+        for _ in range(5):
+            message = ws.receive_json()
+            if message["type"] == "tournament":
+                assert message["table"] == f"/table/{table.table_id}"
+                break
+        else:
+            raise AssertionError("no tournament message")
+    # nobody plays: the clock runs out, the round is scored as it stands
+    clock.now = START + timedelta(minutes=2, seconds=1)
+    tournament = wait_for(client, tournament_id, lambda t: t.state == "finished")
+    (table,) = client.portal.call(tournaments_of(client).round_tables, tournament_id)  # type: ignore[union-attr]
+    assert table.result is not None and not table.complete
+    assert table.result.deals == (None, None)
+    lines = client.portal.call(tournaments_of(client).standings, tournament)  # type: ignore[union-attr]
+    assert lines[0].standing.matchpoints == 25.0  # Funbridge's rule for a deal not played
+    assert lines[0].standing.wins == 0.5  # nothing played: a tie
+
+
+def _player(client: TestClient, person: Person) -> str:
+    return str(client.portal.call(tournaments_of(client).account_named, person.name))  # type: ignore[union-attr]
+
+
+def test_entering_refuses_what_it_must(make_client: MakeClient, clock: Clock) -> None:
+    client = make_client(clock=clock)
+    a, b, c = people(client, 3, "Club")
+    private = organise(a, private="on", alone="")
+    code = tournaments_of(client)
+    found = client.portal.call(code.get, private)  # type: ignore[union-attr]
+    assert found is not None and found.code is not None
+    assert "Concours du samedi" not in client.get("/tournois").text  # a club's: not listed
+    r = enter(b, private, partner="Club2", code="WRONG")
+    assert r.status_code == 400 and "code du tournoi" in r.text
+    r = enter(b, private, partner="", code=found.code)
+    assert r.status_code == 400 and "par paires" in r.text  # pairs only
+    r = enter(b, private, partner="Club1", code=found.code)
+    assert r.status_code == 400 and "vous-même" in r.text
+    r = enter(b, private, partner="Personne", code=found.code)
+    assert r.status_code == 400 and "Aucun compte" in r.text
+    assert enter(b, private, partner="Club2", code=found.code.lower()).status_code == 303
+    r = enter(b, private, partner="Club0", code=found.code)
+    assert r.status_code == 400 and "déjà inscrit" in r.text
+    assert act(c, private, "decline").status_code == 303  # pairs only: b's entry goes
+    assert client.portal.call(code.entries, private) == []  # type: ignore[union-attr]
+    # the organiser alone may cancel, before the start
+    assert act(b, private, "cancel").status_code == 400
+    assert act(a, private, "cancel").status_code == 303
+    assert enter(c, private, partner="Club1", code=found.code).status_code == 400
+    # hostile forms: a clear 400, nothing stored
+    for form in (
+        {"name": "x" * 61},
+        {"name": ""},
+        {"rounds": "0"},
+        {"rounds": "abc"},
+        {"deals": "99"},
+        {"minutes_per_deal": "-1"},
+        {"profile": "poker"},
+        {"format": "knockout"},
+        {"level": "god"},
+        {"starts_at": "demain"},
+        {"starts_at": "1999-01-01T00:00"},
+        {"break_seconds": "100000"},
+    ):
+        fields = {
+            "name": "T",
+            "profile": "classic",
+            "format": "swiss",
+            "rounds": "2",
+            "deals": "2",
+            "minutes_per_deal": "2",
+            "break_seconds": "0",
+            "starts_at": _paris(START),
+            "level": "beginner",
+            **form,
+        }
+        r = a.post("/tournois/nouveau", fields, "/tournois/nouveau")
+        assert r.status_code == 400, form
+    assert a.post("/tournoi/nope", {"action": "enter"}, "/tournois/nouveau").status_code == 404
+    public = organise(a)
+    assert a.post(f"/tournoi/{public}", {"action": "explode"}, f"/tournoi/{public}").status_code == 400
+    assert client.post(f"/tournoi/{public}", data={"action": "enter"}).status_code == 403  # no CSRF
+    assert client.get(f"/tournoi/{public}/manche/1").status_code == 404  # not over
+    assert client.get(f"/tournoi/{public}/manche/x").status_code == 404
+    assert client.get("/tournoi/" + "<script>").status_code == 404
+    # entries close at the start
+    clock.now = START + timedelta(seconds=1)
+    assert enter(b, public).status_code == 400
+
+
+def test_a_process_stopped_between_rounds_and_mid_round_loses_nothing(tmp_path: Path, clock: Clock) -> None:
+    settings = settings_for(tmp_path, clock=clock, tournament_tick_seconds=0.1)
+    with TestClient(create_app(settings)) as client:
+        group = people(client, 8, "Reprise")
+        tournament_id = organise(group[0], rounds="2", deals="1", break_seconds="600")
+        for person in group:
+            assert enter(person, tournament_id).status_code == 303
+        clock.now = START
+        wait_for(client, tournament_id, lambda t: t.round_closed_at is not None)  # round 1 over
+    clock.now = START + timedelta(minutes=11)  # the break ends while no process runs
+    with TestClient(create_app(settings)) as client:
+        wait_for(client, tournament_id, lambda t: t.round == 2)
+    # stopped mid-round 2: the next process finds its tables, plays them out and ends it
+    with TestClient(create_app(settings)) as client:
+        tournament = wait_for(client, tournament_id, lambda t: t.state == "finished")
+        tables = client.portal.call(tournaments_of(client).round_tables, tournament_id)  # type: ignore[union-attr]
+        assert tournament.rounds == 2 and [t.round for t in tables] == [1, 1, 2, 2]
+        assert all(t.result is not None and t.complete for t in tables)
