@@ -704,7 +704,10 @@ def _pair_people_alone(s: Any, tournament: Tournament, at: datetime) -> None:
     for row in rows:
         if not row.second_ok:
             row.second_id = None
-            alone.append(row)
+            if tournament.alone:
+                alone.append(row)
+            else:  # pairs only: a partner who never answered leaves no pair
+                row.withdrawn_at = at
     alone.sort(key=lambda r: r.id)
     random.Random(draw_seed(tournament.secret) + 1).shuffle(alone)
     while len(alone) >= 2:

@@ -23,7 +23,8 @@ const connect = () => {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const socket = new WebSocket(`${scheme}://${location.host}${part.dataset.socket}`);
   socket.addEventListener('open', () => {
-    if (retry > 500) reload(); // back after a cut: what changed meanwhile
+    // what changed between the page's rendering (or a cut) and this socket's start
+    reload();
     retry = 500;
   });
   socket.addEventListener('message', reload);
