@@ -301,7 +301,9 @@ def test_a_process_stopped_between_rounds_and_mid_round_loses_nothing(tmp_path: 
     clock.now = START + timedelta(minutes=11)  # the break ends while no process runs
     with TestClient(create_app(settings)) as client:
         wait_for(client, tournament_id, lambda t: t.round == 2)
-    # stopped mid-round 2: the next process finds its tables, plays them out and ends it
+    # stopped mid-round 2 (perhaps between naming its tables and making them): the next
+    # process makes what was not made (UNMADE_AFTER later), plays them out and ends it
+    clock.now += timedelta(seconds=11)
     with TestClient(create_app(settings)) as client:
         tournament = wait_for(client, tournament_id, lambda t: t.state == "finished")
         tables = client.portal.call(tournaments_of(client).round_tables, tournament_id)  # type: ignore[union-attr]

@@ -930,6 +930,9 @@ class Tournaments:
     async def _play_out(self, table_id: str) -> None:
         try:
             await self.tables.play_out(table_id)
+        except TableError as e:
+            if e.code != "gone":  # gone: named, not made yet (``_make_unmade`` makes it)
+                log.exception("tournament table %s: its computers could not play it out", table_id)
         except Exception:
             log.exception("tournament table %s: its computers could not play it out", table_id)
         finally:
