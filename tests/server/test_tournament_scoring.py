@@ -9,12 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coinche.server.table.tournament_pairing import Standing, rank
+from coinche.server.table.tournament_pairing import Standing, arena_pairing, rank
 from coinche.server.table.tournament_scoring import (
     UNPLAYED_PERCENT,
+    ArenaScore,
     DealScore,
     PairRound,
     TableResult,
+    arena_score,
+    arena_scores,
     deal_percents,
     met,
     pair_rounds,
@@ -182,3 +185,31 @@ def test_a_table_shares_each_deal_and_its_game(tables: list[TableResult]) -> Non
         assert first.win + second.win == 1.0  # a table's two pairs share one win
         assert first.points == -second.points
     assert next(lines, None) is None
+
+
+def test_the_arena_counts_two_a_win_one_a_tie_and_double_on_fire() -> None:
+    assert arena_score([]) == ArenaScore(0, 0, False)
+    # win, win (now on fire), win 4, loss 0 (fire out), win 2
+    assert arena_score([1.0, 1.0, 1.0, 0.0, 1.0]) == ArenaScore(10, 5, False)
+    assert arena_score([1.0, 1.0]) == ArenaScore(4, 2, True)
+    assert arena_score([1.0, 1.0, 0.5]) == ArenaScore(6, 3, False)  # a tie on fire: 2, and the fire is out
+    assert arena_score([0.5, 0.5, 1.0]) == ArenaScore(4, 3, False)
+
+
+def test_the_arena_scores_each_pair_in_the_order_of_its_games() -> None:
+    results = [
+        TableResult(2, "A", "B", ((100, 62),)),
+        TableResult(1, "A", "C", ((120, 42),)),
+        TableResult(3, "A", None, ((90, 72),)),
+    ]
+    scores = arena_scores(results)
+    assert scores["A"] == ArenaScore(2 + 2 + 4, 3, True)
+    assert scores["B"] == ArenaScore(0, 1, False) and scores["C"] == ArenaScore(0, 1, False)
+
+
+def test_the_arena_pairs_neighbours_and_not_the_last_opponent() -> None:
+    assert arena_pairing(["A", "B", "C", "D"], {}) == ([("A", "B"), ("C", "D")], None)
+    assert arena_pairing(["A", "B", "C", "D"], {"A": "B"}) == ([("A", "C"), ("B", "D")], None)
+    assert arena_pairing(["A", "B", "C"], {}) == ([("A", "B")], "C")
+    assert arena_pairing(["A", "B"], {"A": "B"}) == ([("A", "B")], None)  # nobody else: again
+    assert arena_pairing([], {}) == ([], None)

@@ -309,3 +309,68 @@ def test_a_process_stopped_between_rounds_and_mid_round_loses_nothing(tmp_path: 
         tables = client.portal.call(tournaments_of(client).round_tables, tournament_id)  # type: ignore[union-attr]
         assert tournament.rounds == 2 and [t.round for t in tables] == [1, 1, 2, 2]
         assert all(t.result is not None and t.complete for t in tables)
+
+
+def test_an_arena_pairs_again_whoever_finishes_and_ranks_by_its_points(make_client: MakeClient, clock: Clock) -> None:
+    client = make_client(
+        clock=clock, tournament_tick_seconds=0.05, grace_seconds=0.3, idle_warning_seconds=3000, idle_move_seconds=3600
+    )
+    group = people(client, 6, "Arene")
+    tournament_id = organise(group[0], format="arena", duration_minutes="5", deals="1", minutes_per_deal="3")
+    for i in (0, 2, 4):
+        assert enter(group[i], tournament_id, partner=group[i + 1].name).status_code == 303
+        assert act(group[i + 1], tournament_id, "accept").status_code == 303
+    players = [_player(client, p) for p in group]
+    following = client.app.state.following  # type: ignore[attr-defined]
+    tournaments = tournaments_of(client)
+
+    def all_seen() -> None:
+        for player in players:
+            client.portal.call(following.seen, player)  # type: ignore[union-attr]
+
+    clock.now = START - timedelta(seconds=5)
+    all_seen()
+    clock.now = START
+    deadline = time.monotonic() + 120
+    for step in range(100_000):  # the server's time runs about 40 times faster; everyone keeps a page open
+        found = client.portal.call(tournaments.get, tournament_id)  # type: ignore[union-attr]
+        assert found is not None
+        if found.state == "finished":
+            break
+        assert time.monotonic() < deadline, found
+        if step % 5 == 0:
+            all_seen()
+        clock.now += timedelta(seconds=4)
+        time.sleep(0.1)
+    tables = client.portal.call(tournaments.round_tables, tournament_id)  # type: ignore[union-attr]
+    assert all(t.result is not None for t in tables)
+    games: dict[str, list[int]] = {}
+    for t in tables:
+        for pair in (t.ns, t.ew):
+            if pair is not None:
+                games.setdefault(pair, []).append(t.round)
+    assert len(games) == 3 and all(len(rounds) >= 2 for rounds in games.values())  # paired again and again
+    assert all(len(set(rounds)) == len(rounds) for rounds in games.values())  # one game at a time
+    assert any(t.ew is None for t in tables)  # the odd pair out, after waiting, met computers
+    lines = client.portal.call(tournaments.standings, found)  # type: ignore[union-attr]
+    points = [line.arena.points for line in lines if line.arena is not None]
+    assert len(points) == 3 and points == sorted(points, reverse=True)
+    page = client.get(f"/tournoi/{tournament_id}").text
+    assert "Arène" in page and "Vague 1" in page
+
+
+def test_the_site_runs_a_daily_arena(make_client: MakeClient, clock: Clock) -> None:
+    clock.now = datetime(2026, 12, 5, 10, 0, tzinfo=UTC)
+    client = make_client(clock=clock, daily_arena_hour=20)
+    tournaments = tournaments_of(client)
+    client.portal.call(tournaments.keep_daily_arena)  # type: ignore[union-attr]
+    client.portal.call(tournaments.keep_daily_arena)  # type: ignore[union-attr]  # made once
+    listing = client.portal.call(tournaments.listing)  # type: ignore[union-attr]
+    arenas = [t for t in listing["open"] if t.id.startswith("arene-")]
+    assert [t.id for t in arenas] == ["arene-20261205", "arene-20261206"]
+    today = arenas[0]
+    assert today.is_arena and today.starts_at == datetime(2026, 12, 5, 19, 0, tzinfo=UTC)  # 20:00 in Paris
+    page = client.get("/tournois").text
+    assert "Arène du jour · 05/12/2026" in page
+    group = people(client, 1, "Quotidien")
+    assert enter(group[0], today.id).status_code == 303  # anyone may enter, alone

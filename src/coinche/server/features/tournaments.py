@@ -40,10 +40,12 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import time as dtime
 from typing import Any, Final
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy import and_, delete, or_, select, true, update
 from sqlalchemy.exc import IntegrityError
 
 from ...engine.rules import PROFILES, RuleSet
@@ -62,24 +64,73 @@ from ..live.registry import Commit
 from ..live.tables import TableService
 from ..table.live_table import LiveTable, TableError
 from ..table.spec import RoundDeals, Seat
-from ..table.tournament_pairing import BYE, Standing, first_round, max_rounds, next_round, rank
-from ..table.tournament_scoring import DealScore, TableResult, met, standings
+from ..table.tournament_pairing import BYE, Pairing, Standing, arena_pairing, first_round, max_rounds, next_round, rank
+from ..table.tournament_scoring import ArenaScore, DealScore, TableResult, arena_scores, met, standings
 from .following import ONLINE_FOR, FollowingStore
 from .quick_play import account_names, person_channel
 
 log = logging.getLogger("coinche.tournaments")
 
-FORMATS: Final = ("swiss", "duplicate")
-"""``swiss``: ranked by wins, then points, then matchpoints; ``duplicate``: by matchpoints."""
+FORMATS: Final = ("swiss", "duplicate", "arena")
+"""``swiss``: ranked by wins, then points, then matchpoints; ``duplicate``: by matchpoints;
+``arena``: for a fixed time, a pair that ends a game meets another that waits at once,
+ranked by the arena's points (``tournament_scoring.arena_score``)."""
+ARENA_BYE_AFTER: Final = timedelta(seconds=20)
+"""In an arena, a pair left over by the waves this long plays two computers."""
 LEVELS: Final = ("beginner", "confirmed", "expert")
 """The computers' levels an organiser may choose (byes, absent people, a computer partner)."""
 STATES: Final = ("open", "running", "finished", "cancelled")
 RUN_CHANNEL: Final = "tournaments"
 """The hub's key on which a result or a change wakes every process's runner (and the list)."""
 UNMADE_AFTER: Final = timedelta(seconds=10)
-LIMITS: Final = {"rounds": (1, 12), "deals": (1, 24), "minutes_per_deal": (0.5, 15.0), "break_seconds": (0, 900)}
+LIMITS: Final = {
+    "rounds": (1, 12),
+    "deals": (1, 24),
+    "minutes_per_deal": (0.5, 15.0),
+    "break_seconds": (0, 900),
+    "duration_minutes": (5, 240),
+}
 """What an organiser may choose (inclusive)."""
 TAG: Final = b"coinche-tournament-v1"
+SITE: Final = "site"
+"""The organiser of the tournaments the site runs by itself (the daily arena)."""
+DAILY_ARENA_EVERY: Final = 60.0
+"""How often a runner makes sure today's and tomorrow's daily arenas exist."""
+
+
+def _club_time() -> tzinfo:
+    try:
+        return ZoneInfo("Europe/Paris")
+    except ZoneInfoNotFoundError:  # a machine without the time zone database
+        return UTC
+
+
+CLUB_TIME: Final = _club_time()
+"""The time tournaments are told in (the clubs': Paris), and the daily arena's hour."""
+
+
+def daily_arena_id(day: date) -> str:
+    """The daily arena of ``day`` (club time): its id is the day's, so two processes
+    making it at once make one (the primary key)."""
+    return f"arene-{day:%Y%m%d}"
+
+
+def daily_arena_plan(day: date, hour: int, now: datetime) -> Plan:
+    """What the site runs every day at ``hour`` (club time): an hour's arena of the
+    classic rules, games of four deals, anyone alone or in pairs, computers confirmed."""
+    starts_at = datetime.combine(day, dtime(hour), CLUB_TIME).astimezone(UTC)
+    return Plan(
+        name=f"Arène du jour · {day:%d/%m/%Y}",
+        profile="classic",
+        format="arena",
+        rounds=1,
+        deals=4,
+        minutes_per_deal=2.0,
+        starts_at=starts_at,
+        opens_at=min(now, starts_at),
+        level="confirmed",
+        duration_minutes=60,
+    )
 
 
 def channel(tournament_id: str) -> str:
@@ -124,6 +175,8 @@ class Plan:
     level: str = "confirmed"
     break_seconds: int = 60
     target: int | None = None
+    duration_minutes: int = 60
+    """An arena's length."""
 
     def check(self, now: datetime) -> None:
         if not 1 <= len(self.name.strip()) <= 60:
@@ -157,6 +210,7 @@ class Tournament:
     deals: int
     minutes_per_deal: float
     break_seconds: int
+    duration_minutes: int
     opens_at: datetime
     starts_at: datetime
     code: str | None
@@ -181,15 +235,27 @@ class Tournament:
         return self.format == "duplicate"
 
     @property
+    def is_arena(self) -> bool:
+        return self.format == "arena"
+
+    @property
+    def ends_at(self) -> datetime | None:
+        """When an arena ends (its tables close then, as they stand)."""
+        return self.starts_at + timedelta(minutes=self.duration_minutes) if self.is_arena else None
+
+    @property
     def round_seconds(self) -> float:
         return self.deals * self.minutes_per_deal * 60.0
 
     def next_round_at(self) -> datetime | None:
-        if self.state != "running" or self.round_closed_at is None or self.round >= self.rounds:
+        if self.is_arena or self.state != "running" or self.round_closed_at is None or self.round >= self.rounds:
             return None
         return self.round_closed_at + timedelta(seconds=self.break_seconds)
 
     def round_deals(self, number: int, started: datetime) -> RoundDeals:
+        closes_at = started + timedelta(seconds=self.round_seconds)
+        if self.ends_at is not None:
+            closes_at = min(closes_at, self.ends_at)
         return RoundDeals(
             self.id,
             number,
@@ -197,7 +263,7 @@ class Tournament:
             round_seed(self.secret, number),
             (number - 1) % 4,
             self.deals,
-            started + timedelta(seconds=self.round_seconds),
+            closes_at,
         )
 
 
@@ -215,6 +281,7 @@ def _tournament_of(row: TournamentRow) -> Tournament:
         row.deals,
         row.minutes_per_deal,
         row.break_seconds,
+        row.duration_minutes,
         aware(row.opens_at),
         aware(row.starts_at),
         row.code,
@@ -259,12 +326,17 @@ class RoundTable:
     result: TableResult | None
     complete: bool
     claimed_at: datetime
+    ended_at: datetime | None = None
+    """When its result came."""
 
 
 def _round_table_of(row: TournamentTableRow) -> RoundTable:
     result = None
     complete = False
+    ended_at = None
     if row.result is not None:
+        if isinstance(row.result.get("at"), str):
+            ended_at = aware(datetime.fromisoformat(row.result["at"]))
         deals: tuple[DealScore, ...] = tuple(None if d is None else (int(d[0]), int(d[1])) for d in row.result["deals"])
         result = TableResult(row.round, row.ns_entry, row.ew_entry, deals)
         complete = bool(row.result.get("complete"))
@@ -278,6 +350,7 @@ def _round_table_of(row: TournamentTableRow) -> RoundTable:
         result,
         complete,
         aware(row.claimed_at),
+        ended_at,
     )
 
 
@@ -301,8 +374,16 @@ class TournamentStore:
 
     # ----- organising, entering -----
 
-    def create(self, plan: Plan, organiser: str, at: datetime, test_seed: int | str | None = None) -> Tournament:
-        tournament_id = new_id()
+    def create(
+        self,
+        plan: Plan,
+        organiser: str,
+        at: datetime,
+        test_seed: int | str | None = None,
+        tournament_id: str | None = None,
+    ) -> Tournament:
+        """A new tournament (``tournament_id``: the id it must have; taken: ``IntegrityError``)."""
+        tournament_id = tournament_id or new_id()
         if test_seed is None:
             secret = secrets.token_bytes(32)
         else:
@@ -320,6 +401,7 @@ class TournamentStore:
                 deals=plan.deals,
                 minutes_per_deal=plan.minutes_per_deal,
                 break_seconds=plan.break_seconds,
+                duration_minutes=plan.duration_minutes,
                 opens_at=plan.opens_at,
                 starts_at=plan.starts_at,
                 code=secrets.token_hex(3).upper() if plan.private else None,
@@ -514,7 +596,7 @@ class TournamentStore:
                         TournamentTableRow.ns_entry == TournamentPlayerRow.entry_id,
                         TournamentTableRow.ew_entry == TournamentPlayerRow.entry_id,
                     ),
-                    TournamentTableRow.round == TournamentRow.round,
+                    or_(TournamentTableRow.round == TournamentRow.round, TournamentRow.format == "arena"),
                     TournamentTableRow.result.is_(None),
                     TournamentRow.state == "running",
                     TournamentRow.round_closed_at.is_(None),
@@ -584,6 +666,9 @@ class TournamentStore:
             if not entries:
                 row.state, row.finished_at = ("cancelled" if number == 1 else "finished"), at
                 return []
+            if tournament.is_arena:  # its waves seat the pairs from now on
+                row.round, row.round_ends_at = 0, tournament.ends_at
+                return []
             ids = sorted(e.id for e in entries)
             if number == 1:
                 row.rounds = min(row.rounds, max_rounds(len(ids)))
@@ -618,13 +703,13 @@ class TournamentStore:
             s.flush()
             return [_round_table_of(t) for t in made]
 
-    def record(self, table_id: str, result: dict[str, Any]) -> bool:
-        """A table's result, once (False: it had one)."""
+    def record(self, table_id: str, result: dict[str, Any], at: datetime) -> bool:
+        """A table's result, once (False: it had one), with when it came."""
         with self.store.engine.begin() as conn:
             done = conn.execute(
                 update(TournamentTableRow)
                 .where(TournamentTableRow.table_id == table_id, TournamentTableRow.result.is_(None))
-                .values(result=result)
+                .values(result={**result, "at": at.isoformat()})
                 .execution_options(preserve_rowcount=True)
             )
             return bool(done.rowcount)
@@ -660,15 +745,86 @@ class TournamentStore:
             )
             return bool(done.rowcount)
 
-    def unmade(self, tournament_id: str, number: int, older_than: datetime) -> list[RoundTable]:
-        """Tables of the round named before ``older_than`` and never made."""
+    def arena_wave(self, tournament_id: str, wave: int, at: datetime) -> list[RoundTable]:
+        """An arena's wave ``wave`` (one process runs it: the row's conditional UPDATE of
+        ``round``): the pairs waiting (no game under way, one of them online at least),
+        ranked by their arena points, meet their neighbours; one left over waits for the
+        next wave, or plays two computers once it has waited ``ARENA_BYE_AFTER``. Nothing
+        to seat: nothing written."""
+        with self.store.session() as s, s.begin():
+            row = s.get(TournamentRow, tournament_id)
+            if row is None or row.state != "running" or row.round != wave:
+                return []
+            tournament = _tournament_of(row)
+            tables = [_round_table_of(t) for t in _table_rows(s, tournament_id)]
+            busy = {p for t in tables if t.result is None for p in (t.ns, t.ew) if p is not None}
+            entries = [
+                _entry_of(e)
+                for e in s.execute(
+                    select(TournamentEntryRow).where(
+                        TournamentEntryRow.tournament_id == tournament_id, TournamentEntryRow.withdrawn_at.is_(None)
+                    )
+                ).scalars()
+            ]
+            online = _online(s, [p for e in entries for p in e.players], at)
+            waiting = [e for e in entries if e.id not in busy and any(p in online for p in e.players)]
+            if not waiting:
+                return []
+            scores = arena_scores(t.result for t in tables if t.result is not None)
+            free_since: dict[str, datetime] = {}
+            last_opponent: dict[str, str | None] = {}
+            for t in sorted(tables, key=lambda t: t.round):
+                ended = t.ended_at or tournament.starts_at
+                for pair, other in ((t.ns, t.ew), (t.ew, t.ns)):
+                    if pair is not None:
+                        free_since[pair], last_opponent[pair] = ended, other
+
+            def order(entry: Entry) -> tuple[int, datetime, str]:
+                found = scores.get(entry.id)
+                return (-(found.points if found else 0), free_since.get(entry.id, tournament.starts_at), entry.id)
+
+            pairing, left = arena_pairing([e.id for e in sorted(waiting, key=order)], last_opponent)
+            pairings: list[Pairing] = list(pairing)
+            if left is not None and at - free_since.get(left, tournament.starts_at) >= ARENA_BYE_AFTER:
+                pairings.append((left, BYE))
+            if not pairings:
+                return []
+            moved = s.execute(
+                update(TournamentRow)
+                .where(TournamentRow.id == tournament_id, TournamentRow.round == wave)
+                .values(round=wave + 1)
+                .execution_options(synchronize_session=False)
+            )
+            if moved.rowcount != 1:  # type: ignore[attr-defined]
+                return []
+            by_id = {e.id: e for e in entries}
+            made = []
+            for i, (ns, ew) in enumerate(pairings, start=1):
+                seats = _seats(tournament, by_id[ns], None if ew is BYE else by_id[ew], online)
+                table = TournamentTableRow(
+                    table_id=new_id(),
+                    tournament_id=tournament_id,
+                    round=wave + 1,
+                    number=i,
+                    ns_entry=ns,
+                    ew_entry=ew,
+                    seats=[seat.to_json() for seat in seats],
+                    claimed_at=at,
+                )
+                s.add(table)
+                made.append(table)
+            s.flush()
+            return [_round_table_of(t) for t in made]
+
+    def unmade(self, tournament_id: str, number: int | None, older_than: datetime) -> list[RoundTable]:
+        """Tables of the round (None: of any) named before ``older_than`` and never made."""
         with self.store.session() as s:
             rows = s.execute(
                 select(TournamentTableRow)
                 .outerjoin(TableRow, TableRow.id == TournamentTableRow.table_id)
                 .where(
                     TournamentTableRow.tournament_id == tournament_id,
-                    TournamentTableRow.round == number,
+                    TournamentTableRow.round == number if number is not None else true(),
                     TournamentTableRow.claimed_at < older_than,
                     TableRow.id.is_(None),
                 )
@@ -748,6 +904,8 @@ class StandingLine:
     entry: Entry
     standing: Standing
     rounds: int
+    arena: ArenaScore | None = None
+    """An arena's points (and whether the pair is on fire)."""
 
 
 class Tournaments:
@@ -779,9 +937,36 @@ class Tournaments:
         if self._wake is not None:
             self._wake.close()
 
+    async def keep_daily_arena(self) -> None:
+        """Today's and tomorrow's daily arenas exist (``Settings.daily_arena_hour``, club
+        time; None: the site runs none)."""
+        hour = self.tables.settings.daily_arena_hour
+        if hour is None:
+            return
+        moment = self.now()
+        today = moment.astimezone(CLUB_TIME).date()
+        for day in (today, today + timedelta(days=1)):
+            plan = daily_arena_plan(day, hour, moment)
+            if plan.starts_at + timedelta(minutes=plan.duration_minutes) <= moment:
+                continue
+            if await self.get(daily_arena_id(day)) is not None:
+                continue
+            with contextlib.suppress(IntegrityError):  # another process made it first
+                await self.tables.db(
+                    self.store.create, plan, SITE, moment, self.tables.settings.table_seed, daily_arena_id(day)
+                )
+
     async def _run(self) -> None:
         assert self._wake is not None
+        loop = asyncio.get_running_loop()
+        kept = -DAILY_ARENA_EVERY
         while True:
+            if loop.time() - kept >= DAILY_ARENA_EVERY:
+                kept = loop.time()
+                try:
+                    await self.keep_daily_arena()
+                except Exception:
+                    log.exception("tournaments: the daily arena could not be made")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.tables.settings.tournament_tick_seconds)
             try:
@@ -868,6 +1053,9 @@ class Tournaments:
                 await self._start_round(tournament.id, 1)
                 continue
             number = tournament.round
+            if tournament.is_arena:
+                await self._arena(tournament, moment)
+                continue
             if tournament.round_closed_at is None:
                 await self._make_unmade(tournament, moment)
                 if await self._round_over(tournament, moment):
@@ -889,8 +1077,44 @@ class Tournaments:
                 await self._make(tournament, table)
         await self._changed(tournament_id)
 
+    async def _arena(self, tournament: Tournament, moment: datetime) -> None:
+        """An arena under way: seat the pairs waiting (a wave), follow its tables; at its
+        end, score the tables still playing as they stand and finish it."""
+        await self._make_unmade(tournament, moment)
+        ends = tournament.ends_at
+        assert ends is not None
+        if moment < ends:
+            made = await self.tables.db(self.store.arena_wave, tournament.id, tournament.round, moment)
+            for table in made:
+                await self._make(tournament, table)
+            if made:
+                await self._changed(tournament.id)
+        tables = await self.tables.db(self.store.tables, tournament.id, None)
+        waiting = []
+        for table in tables:
+            if table.result is not None:
+                continue
+            closes_at = tournament.round_deals(table.round, table.claimed_at).closes_at
+            if moment >= closes_at:  # its clock ran out: scored as it stands, its pairs free
+                live = await self.tables.table(table.table_id, fresh=True)
+                result = result_json(live, tournament.deals)
+                if await self.tables.db(self.store.record, table.table_id, result, moment):
+                    await self._changed(tournament.id)
+                continue
+            waiting.append(table)
+            await self._play_computers(table)
+        if moment < ends:
+            return
+        for table in waiting:
+            live = await self.tables.table(table.table_id, fresh=True)
+            await self.tables.db(self.store.record, table.table_id, result_json(live, tournament.deals), moment)
+        await self.tables.db(self.store.close_round, tournament.id, tournament.round, moment)
+        if await self.tables.db(self.store.finish, tournament.id, tournament.round, moment):
+            await self._changed(tournament.id)
+
     async def _make_unmade(self, tournament: Tournament, moment: datetime) -> None:
-        for table in await self.tables.db(self.store.unmade, tournament.id, tournament.round, moment - UNMADE_AFTER):
+        number = None if tournament.is_arena else tournament.round
+        for table in await self.tables.db(self.store.unmade, tournament.id, number, moment - UNMADE_AFTER):
             await self._make(tournament, table)
 
     async def _make(self, tournament: Tournament, table: RoundTable) -> None:
@@ -913,16 +1137,21 @@ class Tournaments:
         live = await self.tables.table(table.table_id)
         if live is not None:
             self.tables.attendance.game_started(live)
-        self._play_computers(table)
+        await self._play_computers(table)
         for player in players:
             await self.tables.hub.signal(person_channel(player), {"kind": "tournament", "table": table.table_id})
 
-    def _play_computers(self, table: RoundTable) -> None:
-        """A table of computers only (its people all away at the start) is played out here
-        (and by any process that finds it unplayed: each step is stored once)."""
-        if any(s.kind == "human" for s in table.seats):
-            return
+    async def _play_computers(self, table: RoundTable) -> None:
+        """A table of computers only (its people all away at the start, or all stood in for
+        since) is played out here, and by any process that finds it so (each step is stored
+        once): nobody watches it, so nothing else would play its computers' turns."""
         task = self._playing.get(table.table_id)
+        if task is not None and not task.done():
+            return
+        if any(s.kind == "human" for s in table.seats):
+            live = await self.tables.table(table.table_id)
+            if live is None or not all(seat.played_by_computer for seat in live.seats):
+                return
         if task is None or task.done():
             task = asyncio.get_running_loop().create_task(self._play_out(table.table_id))
             self._playing[table.table_id] = task
@@ -931,7 +1160,9 @@ class Tournaments:
         try:
             await self.tables.play_out(table_id)
         except TableError as e:
-            if e.code != "gone":  # gone: named, not made yet (``_make_unmade`` makes it)
+            # gone: named, not made yet (``_make_unmade`` makes it); not_seated: a person
+            # came back to their seat (they play it, their table is watched again)
+            if e.code not in ("gone", "not_seated"):
                 log.exception("tournament table %s: its computers could not play it out", table_id)
         except Exception:
             log.exception("tournament table %s: its computers could not play it out", table_id)
@@ -944,13 +1175,13 @@ class Tournaments:
         tables = await self.tables.db(self.store.tables, tournament.id, tournament.round)
         waiting = [t for t in tables if t.result is None]
         for table in waiting:
-            self._play_computers(table)
+            await self._play_computers(table)
         ends = tournament.round_ends_at
         if waiting and (ends is None or moment < ends):
             return False
         for table in waiting:
             live = await self.tables.table(table.table_id, fresh=True)
-            await self.tables.db(self.store.record, table.table_id, result_json(live, tournament.deals))
+            await self.tables.db(self.store.record, table.table_id, result_json(live, tournament.deals), moment)
         return await self.tables.db(self.store.close_round, tournament.id, tournament.round, moment)
 
     async def _committed(self, commit: Commit) -> None:
@@ -960,8 +1191,10 @@ class Tournaments:
             return
         if commit.deal_over is not None:
             await self._changed(tournament_id)
+        if not commit.game_over:
+            return
         result = result_json(live, live.spec.deal_limit or 0)
-        if commit.game_over and await self.tables.db(self.store.record, live.id, result):
+        if await self.tables.db(self.store.record, live.id, result, self.now()):
             await self.tables.hub.signal(RUN_CHANNEL, {"kind": "result"})
 
 
@@ -978,11 +1211,16 @@ def standings_of(tournament: Tournament, entries: Sequence[Entry], tables: Seque
             if pair is not None:
                 played[pair] = played.get(pair, 0) + 1
     ordered = rank([found[e] for e in by_id], tournament.by_matchpoints)
+    arena = arena_scores(results) if tournament.is_arena else {}
+    if tournament.is_arena:  # the arena's points first, then the usual order
+        ordered.sort(key=lambda st: -(arena[st.pair].points if st.pair in arena else 0))
+
+    def key(st: Standing) -> tuple[float, ...]:
+        return (arena[st.pair].points if st.pair in arena else 0, st.wins, st.points, st.matchpoints)
+
     lines: list[StandingLine] = []
     for i, st in enumerate(ordered):
-        key = (st.wins, st.points, st.matchpoints)
-        rank_now = i + 1
-        if lines and (lines[-1].standing.wins, lines[-1].standing.points, lines[-1].standing.matchpoints) == key:
-            rank_now = lines[-1].rank
-        lines.append(StandingLine(rank_now, by_id[st.pair], st, played.get(st.pair, 0)))
+        rank_now = lines[-1].rank if lines and key(lines[-1].standing) == key(st) else i + 1
+        score = arena.get(st.pair, ArenaScore(0, 0, False)) if tournament.is_arena else None
+        lines.append(StandingLine(rank_now, by_id[st.pair], st, played.get(st.pair, 0), score))
     return lines

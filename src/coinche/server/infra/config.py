@@ -125,6 +125,8 @@ class Settings:
     tournament_tick_seconds: float = 1.0
     """Tournaments: each process's runner looks at the running ones this often (and at each
     result): a round starts, closes, a tournament ends on time."""
+    daily_arena_hour: int | None = 20
+    """The hour (Paris time) of the arena the site runs every day for an hour (None: none)."""
     tournament_limit: str = "20/minute"
     """Tournament forms (organise, enter, withdraw, answer a partner) one player may send."""
     quick_limit: str = "20/minute"

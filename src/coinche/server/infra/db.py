@@ -488,6 +488,8 @@ class TournamentRow(Base):
     deals: Mapped[int] = mapped_column(Integer)
     minutes_per_deal: Mapped[float] = mapped_column(Float)
     break_seconds: Mapped[int] = mapped_column(Integer)
+    duration_minutes: Mapped[int] = mapped_column(Integer, default=60, server_default="60")
+    """An arena's length (the other formats: unused)."""
     opens_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     code: Mapped[str | None] = mapped_column(String(8), nullable=True, unique=True)

@@ -122,3 +122,18 @@ def _pair_in_order(order: list[str], met: frozenset[frozenset[str]]) -> tuple[li
         return result, True
     greedy = [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
     return [(a, b) for a, b in greedy], False
+
+
+def arena_pairing(waiting: Sequence[str], last_opponent: dict[str, str | None]) -> tuple[list[Pairing], str | None]:
+    """The arena's pairing of the pairs ``waiting`` (best ranked first): neighbours in the
+    ranking meet, a pair's last opponent swapped for the next one when another is there;
+    the pair left over when they are odd (it waits for the next wave)."""
+    left = list(waiting)
+    pairing: list[Pairing] = []
+    while len(left) >= 2:
+        first = left.pop(0)
+        pick = 0
+        if last_opponent.get(first) == left[0] and len(left) > 1:
+            pick = 1
+        pairing.append((first, left.pop(pick)))
+    return pairing, (left[0] if left else None)

@@ -150,3 +150,41 @@ def standings(pairs: Iterable[str], results: Iterable[TableResult]) -> list[Stan
 def met(results: Iterable[TableResult]) -> set[frozenset[str]]:
     """The pairs of pairs that have met."""
     return {frozenset((r.ns, r.ew)) for r in results if r.ew is not None}
+
+
+ARENA_WIN: Final = 2
+ARENA_TIE: Final = 1
+ON_FIRE_AFTER: Final = 2
+"""The arena's streak (Lichess's): after this many games won in a row a pair is *on fire*:
+its games count double (a win 4, a tie 2) until one is not won."""
+
+
+@dataclass(frozen=True)
+class ArenaScore:
+    """A pair's arena score after its games, in the order they ended."""
+
+    points: int
+    games: int
+    on_fire: bool
+    """Its next game counts double."""
+
+
+def arena_score(wins: Sequence[float]) -> ArenaScore:
+    """The arena's points of a pair whose games gave ``wins`` (1, 0.5, 0), in order: 2 a
+    win, 1 a tie, 0 a loss, doubled while on fire (see ``ON_FIRE_AFTER``)."""
+    points = 0
+    streak = 0
+    for win in wins:
+        fire = streak >= ON_FIRE_AFTER
+        base = ARENA_WIN if win == 1.0 else ARENA_TIE if win == 0.5 else 0
+        points += base * (2 if fire else 1)
+        streak = streak + 1 if win == 1.0 else 0
+    return ArenaScore(points, len(wins), streak >= ON_FIRE_AFTER)
+
+
+def arena_scores(results: Iterable[TableResult]) -> dict[str, ArenaScore]:
+    """Every pair's arena score (its games in the order of their waves)."""
+    return {
+        pair: arena_score([line.win for line in sorted(rounds, key=lambda r: r.round)])
+        for pair, rounds in pair_rounds(results).items()
+    }

@@ -9,9 +9,8 @@ entrants are taken to their tables by their person socket (``person.js``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -20,24 +19,24 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from ...engine.rules import PROFILES
-from ..features.tournaments import FORMATS, LEVELS, LIMITS, Plan, RoundTable, Tournament, Tournaments, channel
+from ..features.tournaments import (
+    CLUB_TIME,
+    FORMATS,
+    LEVELS,
+    LIMITS,
+    SITE,
+    Plan,
+    RoundTable,
+    Tournament,
+    Tournaments,
+    channel,
+)
 from ..table import i18n
 from ..table.live_table import TableError
 from ..table.tournament_scoring import deal_percents
 from .account_pages import lang_of_path, limits_of, rate_limited
 from .change_socket import serve_changes
 from .pages import ADDRESSES, account_of, page, read_checked_form, service_of
-
-
-def _club_time() -> tzinfo:
-    try:
-        return ZoneInfo("Europe/Paris")
-    except ZoneInfoNotFoundError:  # a machine without the time zone database
-        return UTC
-
-
-CLUB_TIME: Final = _club_time()
-"""The time a tournament's form and page speak in (the clubs': Paris)."""
 
 ENTRY_ACTIONS: Final = frozenset({"enter", "withdraw", "accept", "decline", "cancel"})
 PAGE_PATHS: Final = {"fr": "/tournoi", "en": "/tournament"}
@@ -102,6 +101,7 @@ def _plan_of(form: Any, now: datetime) -> Plan:
         computer_partner=form.get("computer_partner") == "on",
         level=str(form.get("level", "")),
         break_seconds=number("break_seconds"),
+        duration_minutes=number("duration_minutes") if form.get("duration_minutes") else 60,
     )
 
 
@@ -123,6 +123,7 @@ async def new_page(request: Request) -> Response:
         "deals": 12,
         "minutes_per_deal": 3,
         "break_seconds": 60,
+        "duration_minutes": 60,
         "starts_at": (now + timedelta(minutes=30)).astimezone(CLUB_TIME).strftime("%Y-%m-%dT%H:%M"),
         "level": "confirmed",
         "private": False,
@@ -179,6 +180,7 @@ async def _context(request: Request, tournament: Tournament, lang: str) -> dict[
     tables = await tournaments.round_tables(tournament.id)
     people = {p for e in entries for p in (e.first, e.second) if p is not None} | {tournament.organiser}
     names = await tournaments.names(sorted(people))
+    names[SITE] = "Coinche"
     entry_names = _entry_names(entries, names)
     entry_names.setdefault("", "")
     lines = await tournaments.standings(tournament)

@@ -34,6 +34,7 @@ def upgrade() -> None:
         sa.Column("deals", sa.Integer(), nullable=False),
         sa.Column("minutes_per_deal", sa.Float(), nullable=False),
         sa.Column("break_seconds", sa.Integer(), nullable=False),
+        sa.Column("duration_minutes", sa.Integer(), nullable=False, server_default="60"),
         sa.Column("opens_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("starts_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("code", sa.String(8), nullable=True, unique=True),
