@@ -158,6 +158,11 @@ def test_a_swiss_of_four_pairs_runs_to_its_end_with_computers_for_the_absent(
     assert "Terminé" in page and tournament.revealed_secret in page
     compared = client.get(f"/tournoi/{tournament_id}/manche/1")
     assert compared.status_code == 200 and "Donne 2" in compared.text
+    assert "Nord-Sud" in compared.text and "en cours de calcul" not in compared.text  # each deal's par
+    # a public tournament's tables may be watched; each entrant's profile shows the result
+    assert client.get(f"/table/{tables[0].table_id}/regarder").status_code == 200
+    profile = client.get("/joueur/Concours0").text
+    assert "Concours du samedi" in profile and "sur 4" in profile
     assert client.get(f"/tournament/{tournament_id}/manche/1").status_code == 200
     assert "Concours du samedi" in client.get("/tournois").text
 

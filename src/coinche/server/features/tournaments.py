@@ -48,7 +48,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy import and_, delete, or_, select, true, update
 from sqlalchemy.exc import IntegrityError
 
+from ...engine.dealing import deal_seed, hands_from_seed
 from ...engine.rules import PROFILES, RuleSet
+from ..compute.bot_pool import Priority
+from ..compute.jobs import par_job
 from ..infra.db import (
     OnlineRow,
     TableRow,
@@ -92,6 +95,8 @@ LIMITS: Final = {
 }
 """What an organiser may choose (inclusive)."""
 TAG: Final = b"coinche-tournament-v1"
+PARS_KEPT: Final = 512
+"""Deals' pars a process keeps (a finished tournament's comparison pages)."""
 SITE: Final = "site"
 """The organiser of the tournaments the site runs by itself (the daily arena)."""
 DAILY_ARENA_EVERY: Final = 60.0
@@ -918,6 +923,7 @@ class Tournaments:
         self._runner: asyncio.Task[None] | None = None
         self._wake: Subscription | None = None
         self._playing: dict[str, asyncio.Task[None]] = {}
+        self._pars: dict[tuple[str, int, int], asyncio.Task[dict[str, Any] | None]] = {}
         tables.registry.listen(self._committed)
 
     def now(self) -> datetime:
@@ -1036,6 +1042,44 @@ class Tournaments:
 
     async def names(self, players: Sequence[str]) -> dict[str, str]:
         return await self.tables.db(account_names, self.tables.store, list(players))
+
+    async def pars(self, tournament: Tournament, number: int, wait: float = 10.0) -> list[dict[str, Any] | None]:
+        """Each deal's double-dummy par of round ``number`` of a finished tournament
+        (computed once per process in the computers' pool; None: not ready in ``wait``)."""
+        if tournament.state != "finished":
+            return [None] * tournament.deals
+        tasks = [self._par_soon(tournament, number, deal) for deal in range(1, tournament.deals + 1)]
+        await asyncio.wait([asyncio.shield(t) for t in tasks], timeout=wait)
+        return [t.result() if t.done() and not t.cancelled() and t.exception() is None else None for t in tasks]
+
+    def _par_soon(self, tournament: Tournament, number: int, deal: int) -> asyncio.Task[dict[str, Any] | None]:
+        key = (tournament.id, number, deal)
+        task = self._pars.get(key)
+        if task is None:
+            if len(self._pars) >= PARS_KEPT:
+                self._pars.pop(next(iter(self._pars)))
+            task = self._pars[key] = asyncio.get_running_loop().create_task(self._par(tournament, number, deal))
+        return task
+
+    async def _par(self, tournament: Tournament, number: int, deal: int) -> dict[str, Any] | None:
+        dealer = ((number - 1) % 4 + deal - 1) % 4
+        hands = hands_from_seed(deal_seed(tournament.secret, f"tournoi-{tournament.id}-{number}", deal), dealer)
+        try:
+            return await self.tables.work.run(par_job(tournament.rules, dealer, hands), priority=Priority.ANALYSIS)
+        except Exception:
+            log.exception("tournament %s round %d deal %d: no par", tournament.id, number, deal)
+            self._pars.pop((tournament.id, number, deal), None)
+            return None
+
+    async def results_of(self, player: str) -> list[tuple[Tournament, StandingLine | None, int]]:
+        """The tournaments ``player`` played (latest first): their line of the standings
+        (None when their entry ended before any game) and the field's size."""
+        out = []
+        for tournament, entry_id in await self.played_by(player):
+            lines = await self.standings(tournament)
+            mine = next((line for line in lines if line.entry.id == entry_id), None)
+            out.append((tournament, mine, len(lines)))
+        return out
 
     async def standings(self, tournament: Tournament) -> list[StandingLine]:
         """The standings from the results so far (a round under way counts once scored)."""

@@ -157,10 +157,12 @@ async def profile(request: Request) -> Response:
     other = "fr" if lang == "en" else "en"
     rating = data.rating
     chart = chart_of(data.history)
+    tournaments = await request.app.state.tournaments.results_of(player)
     return page(
         request,
         "profile.html",
         lang=lang,
+        tournaments=tournaments,
         other_url=f"{ADDRESSES[other]['profile']}/{quote(shown, safe='')}",
         player_name=shown,
         display=rating.display,

@@ -36,6 +36,7 @@ from ..table.live_table import TableError
 from ..table.tournament_scoring import deal_percents
 from .account_pages import lang_of_path, limits_of, rate_limited
 from .change_socket import serve_changes
+from .daily_pages import par_rows
 from .pages import ADDRESSES, account_of, page, read_checked_form, service_of
 
 ENTRY_ACTIONS: Final = frozenset({"enter", "withdraw", "accept", "decline", "cancel"})
@@ -292,6 +293,8 @@ async def round_page(request: Request) -> Response:
         raise HTTPException(404)
     results = [t.result for t in tables if t.result is not None]
     played = [t for t in tables if t.result is not None]
+    pars = await tournaments.pars(tournament, number)
+    seats = [i18n.gettext(lang, f"seat.short.{seat}") for seat in ("south", "west", "north", "east")]
     deals = []
     for d in range(tournament.deals):
         percents = deal_percents(results, d) if results else []
@@ -299,7 +302,7 @@ async def round_page(request: Request) -> Response:
         for table, (ns_pct, ew_pct) in zip(played, percents, strict=True):
             assert table.result is not None
             rows.append((table, table.result.deals[d], ns_pct, ew_pct))
-        deals.append((d + 1, rows))
+        deals.append((d + 1, rows, par_rows(lang, seats, pars[d])))
     other = "fr" if lang == "en" else "en"
     return page(
         request,

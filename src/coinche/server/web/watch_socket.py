@@ -7,8 +7,9 @@ table's passing events (who came, quick messages, the clock); it takes no reques
 closes when the players close the table to watchers.
 
 Only a listed table (``open_tables``: its host made it public) may be watched, while it
-says so. Each watcher is counted as a row of presence (``Attendance.watcher_arrived``),
-so the players see how many watch, whichever process serves them.
+says so, and the tables of a public tournament. Each watcher is counted as a row of
+presence (``Attendance.watcher_arrived``), so the players see how many watch, whichever
+process serves them.
 """
 
 from __future__ import annotations
@@ -48,9 +49,17 @@ _watching: dict[str, int] = {}
 
 
 async def _watchable(request: Request | WebSocket, table_id: str) -> bool:
+    """A listed open table its players leave open to watchers, or a table of a public
+    tournament's round."""
     open_tables: OpenTables = request.app.state.open_tables
     listed = await open_tables.get(table_id)
-    return listed is not None and listed.watchable
+    if listed is not None:
+        return listed.watchable
+    live = await service_of(request).table(table_id)
+    if live is None or live.spec.tournament is None:
+        return False
+    tournament = await request.app.state.tournaments.get(live.spec.tournament)
+    return tournament is not None and tournament.code is None
 
 
 async def watch_page(request: Request) -> Response:
