@@ -5,10 +5,14 @@ styled like the rest of the site."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from browser_helpers import LIVE_RECORDER, new_page
 from playwright.sync_api import Browser, Page, expect
 from table_driver import keep_screenshot
 from test_browser_friends import TABLE_URL, host_table
+
+from coinche.server.features.tournaments import CLUB_TIME, daily_arena_id
 
 PHONE_390 = {"width": 390, "height": 844}
 
@@ -62,6 +66,7 @@ def test_no_page_scrolls_sideways_on_a_phone(browser: Browser, server: str) -> N
         "history": "/historique",
         "verify": "/verifier",
         "replay": "/revoir",
+        "tournaments": "/tournois",
     }
     for name, path in guest_pages.items():
         page.goto(path)
@@ -104,7 +109,15 @@ def test_no_page_scrolls_sideways_on_a_phone(browser: Browser, server: str) -> N
                             viewport: window.innerHeight}; }"""
     )
     assert where["top"] >= where["panelTop"] and where["bottom"] <= min(where["panelBottom"], where["viewport"]), where
-    for name, path in {"account": "/compte", "amis": "/amis", "profile": "/joueur/Phonie"}.items():
+    arena = f"/tournoi/{daily_arena_id(datetime.now(CLUB_TIME).date())}"  # the site runs one every day
+    signed_in_pages = {
+        "account": "/compte",
+        "amis": "/amis",
+        "profile": "/joueur/Phonie",
+        "tournament-new": "/tournois/nouveau",
+        "tournament": arena,
+    }
+    for name, path in signed_in_pages.items():
         page.goto(path)
         wide.append(check_width(page, name))
     other = phone_page(browser, server)

@@ -246,6 +246,10 @@ def page(
             "t": t,
             # plural entries: tn("key", count, ...) picks the form for count (ngettext)
             "tn": lambda key, count, **params: i18n.ngettext(lang, key, count, **params),
+            # numbers as the language writes them: num(2.5) is "2,5" in French
+            "num": lambda value, decimals=None: i18n.number(
+                lang, value, (1 if value % 1 else 0) if decimals is None else decimals
+            ),
             "lang": lang,
             "other_lang": other_lang,
             "language_switch": switch,
