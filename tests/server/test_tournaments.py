@@ -19,6 +19,7 @@ from starlette.testclient import TestClient
 
 from coinche.cli import main
 from coinche.engine.dealing import deal_seed, hands_from_seed
+from coinche.server.features.player_stats import ratings_of
 from coinche.server.features.tournaments import Tournament, Tournaments, commitment
 from coinche.server.web.app import create_app
 from coinche.server.web.tournament_pages import CLUB_TIME
@@ -379,3 +380,61 @@ def test_the_site_runs_a_daily_arena(make_client: MakeClient, clock: Clock) -> N
     assert "Arène du jour · 05/12/2026" in page
     group = people(client, 1, "Quotidien")
     assert enter(group[0], today.id).status_code == 303  # anyone may enter, alone
+
+
+def test_a_pair_that_drops_mid_round_is_played_for_then_paired_no_more(make_client: MakeClient, clock: Clock) -> None:
+    client = make_client(clock=clock, tournament_tick_seconds=0.05, grace_seconds=0.3)
+    group = people(client, 8, "Abandon")
+    tournament_id = organise(group[0], rounds="2", deals="1")
+    for i in range(0, 8, 2):
+        assert enter(group[i], tournament_id, partner=group[i + 1].name).status_code == 303
+        assert act(group[i + 1], tournament_id, "accept").status_code == 303
+    following = client.app.state.following  # type: ignore[attr-defined]
+    tournaments = tournaments_of(client)
+    clock.now = START - timedelta(seconds=5)
+    for person in group[:2]:  # the first pair has its pages open: seated in person
+        client.portal.call(following.seen, _player(client, person))  # type: ignore[union-attr]
+    clock.now = START
+    wait_for(client, tournament_id, lambda t: t.state == "running")
+    # it leaves the tournament at once: its seats are stood in for (nobody came), the round
+    # goes on, and its game counts
+    assert act(group[0], tournament_id, "withdraw").status_code == 303
+    found = wait_for(client, tournament_id, lambda t: t.state == "finished")
+    tables = client.portal.call(tournaments.round_tables, tournament_id)  # type: ignore[union-attr]
+    entries = {e.first: e for e in client.portal.call(tournaments.entries, tournament_id)}  # type: ignore[union-attr]
+    dropped = entries[_player(client, group[0])]
+    assert dropped.withdrawn
+    first = [t for t in tables if dropped.id in (t.ns, t.ew)]
+    assert len(first) == 1 and first[0].round == 1 and first[0].complete  # played for, scored
+    assert any(s.kind == "human" for s in first[0].seats)
+    later = [t for t in tables if t.round == 2]
+    assert len(later) == 2 and any(t.ew is None for t in later)  # three pairs left: one bye
+    lines = client.portal.call(tournaments.standings, found)  # type: ignore[union-attr]
+    assert len(lines) == 4 and next(line for line in lines if line.entry.id == dropped.id).rounds == 1
+    assert "retirée" in client.get(f"/tournoi/{tournament_id}").text
+    # the game its people held their seats in moved their ratings; their profile says it
+    service = client.app.state.service  # type: ignore[attr-defined]
+    pair = [_player(client, person) for person in group[:2]]
+    rated = client.portal.call(service.db, ratings_of, service.store, pair)  # type: ignore[union-attr]
+    assert set(rated) == set(pair)
+    profile = client.get(f"/joueur/{group[1].name}").text
+    assert "Concours du samedi" in profile
+
+
+@pytest.mark.both_databases
+def test_two_processes_on_postgresql_run_one_tournament(tmp_path: Path, database_url: str, clock: Clock) -> None:
+    if not database_url.startswith("postgresql"):
+        pytest.skip("one process only on SQLite")
+    settings = settings_for(tmp_path, database_url, clock=clock, tournament_tick_seconds=0.05)
+    with TestClient(create_app(settings)) as a, TestClient(create_app(settings)) as b:
+        group = people(a, 8, "Deux")
+        tournament_id = organise(group[0], rounds="2", deals="1")
+        for person in group:
+            assert enter(person, tournament_id).status_code == 303
+        clock.now = START
+        for client in (a, b):
+            wait_for(client, tournament_id, lambda t: t.state == "finished")
+        tables = a.portal.call(tournaments_of(a).round_tables, tournament_id)  # type: ignore[union-attr]
+        assert [t.round for t in tables] == [1, 1, 2, 2]  # each round started once, by one of them
+        assert all(t.result is not None and t.complete for t in tables)
+        assert b.get(f"/tournoi/{tournament_id}").text.count("Table 1") == 2
