@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 from friends_helpers import Person
-from server_helpers import another_visitor, live_table, settings_for
+from server_helpers import live_table, settings_for
 from starlette.testclient import TestClient
+from test_quick_play import people
 
 from coinche.cli import main
 from coinche.engine.dealing import deal_seed, hands_from_seed
@@ -41,15 +42,6 @@ class Clock:
 def tournaments_of(client: TestClient) -> Tournaments:
     found: Tournaments = client.app.state.tournaments  # type: ignore[attr-defined]
     return found
-
-
-def people(client: TestClient, n: int, prefix: str) -> list[Person]:
-    out = []
-    for i in range(n):
-        person = Person(another_visitor(client), f"{prefix}{i}")
-        person.sign_up()
-        out.append(person)
-    return out
 
 
 def organise(person: Person, **form: str) -> str:

@@ -660,14 +660,7 @@ class TournamentStore:
             tournament = _tournament_of(row)
             if number == 1:
                 _pair_people_alone(s, tournament, at)
-            entries = [
-                _entry_of(e)
-                for e in s.execute(
-                    select(TournamentEntryRow).where(
-                        TournamentEntryRow.tournament_id == tournament_id, TournamentEntryRow.withdrawn_at.is_(None)
-                    )
-                ).scalars()
-            ]
+            entries = _entries_in_play(s, tournament_id)
             if not entries:
                 row.state, row.finished_at = ("cancelled" if number == 1 else "finished"), at
                 return []
@@ -687,26 +680,8 @@ class TournamentStore:
                     row.state, row.finished_at, row.round = "finished", at, number - 1
                     row.round_closed_at = at
                     return []
-            online = _online(s, [p for e in entries for p in e.players], at)
-            by_id = {e.id: e for e in entries}
             row.round_ends_at = at + timedelta(seconds=tournament.round_seconds)
-            made = []
-            for i, (ns, ew) in enumerate(pairing, start=1):
-                seats = _seats(tournament, by_id[ns], None if ew is BYE else by_id[ew], online)
-                table = TournamentTableRow(
-                    table_id=new_id(),
-                    tournament_id=tournament_id,
-                    round=number,
-                    number=i,
-                    ns_entry=ns,
-                    ew_entry=ew,
-                    seats=[seat.to_json() for seat in seats],
-                    claimed_at=at,
-                )
-                s.add(table)
-                made.append(table)
-            s.flush()
-            return [_round_table_of(t) for t in made]
+            return _name_tables(s, tournament, number, pairing, entries, at)
 
     def record(self, table_id: str, result: dict[str, Any], at: datetime) -> bool:
         """A table's result, once (False: it had one), with when it came."""
@@ -719,8 +694,10 @@ class TournamentStore:
             )
             return bool(done.rowcount)
 
-    def close_round(self, tournament_id: str, number: int, at: datetime) -> bool:
-        """Round ``number`` is scored (every table has its result): once."""
+    def _move(self, tournament_id: str, number: int, closed: bool, **values: Any) -> bool:
+        """One stage change of a running tournament at round ``number`` (closed or not
+        yet): the conditional UPDATE only one process wins."""
+        closing = TournamentRow.round_closed_at
         with self.store.engine.begin() as conn:
             done = conn.execute(
                 update(TournamentRow)
@@ -728,27 +705,20 @@ class TournamentStore:
                     TournamentRow.id == tournament_id,
                     TournamentRow.state == "running",
                     TournamentRow.round == number,
-                    TournamentRow.round_closed_at.is_(None),
+                    closing.is_not(None) if closed else closing.is_(None),
                 )
-                .values(round_closed_at=at)
+                .values(**values)
                 .execution_options(preserve_rowcount=True)
             )
             return bool(done.rowcount)
 
+    def close_round(self, tournament_id: str, number: int, at: datetime) -> bool:
+        """Round ``number`` is scored (every table has its result): once."""
+        return self._move(tournament_id, number, False, round_closed_at=at)
+
     def finish(self, tournament_id: str, number: int, at: datetime) -> bool:
-        with self.store.engine.begin() as conn:
-            done = conn.execute(
-                update(TournamentRow)
-                .where(
-                    TournamentRow.id == tournament_id,
-                    TournamentRow.state == "running",
-                    TournamentRow.round == number,
-                    TournamentRow.round_closed_at.is_not(None),
-                )
-                .values(state="finished", finished_at=at)
-                .execution_options(preserve_rowcount=True)
-            )
-            return bool(done.rowcount)
+        """The last round closed: the tournament is over (once)."""
+        return self._move(tournament_id, number, True, state="finished", finished_at=at)
 
     def arena_wave(self, tournament_id: str, wave: int, at: datetime) -> list[RoundTable]:
         """An arena's wave ``wave`` (one process runs it: the row's conditional UPDATE of
@@ -763,14 +733,7 @@ class TournamentStore:
             tournament = _tournament_of(row)
             tables = [_round_table_of(t) for t in _table_rows(s, tournament_id)]
             busy = {p for t in tables if t.result is None for p in (t.ns, t.ew) if p is not None}
-            entries = [
-                _entry_of(e)
-                for e in s.execute(
-                    select(TournamentEntryRow).where(
-                        TournamentEntryRow.tournament_id == tournament_id, TournamentEntryRow.withdrawn_at.is_(None)
-                    )
-                ).scalars()
-            ]
+            entries = _entries_in_play(s, tournament_id)
             online = _online(s, [p for e in entries for p in e.players], at)
             waiting = [e for e in entries if e.id not in busy and any(p in online for p in e.players)]
             if not waiting:
@@ -802,24 +765,7 @@ class TournamentStore:
             )
             if moved.rowcount != 1:  # type: ignore[attr-defined]
                 return []
-            by_id = {e.id: e for e in entries}
-            made = []
-            for i, (ns, ew) in enumerate(pairings, start=1):
-                seats = _seats(tournament, by_id[ns], None if ew is BYE else by_id[ew], online)
-                table = TournamentTableRow(
-                    table_id=new_id(),
-                    tournament_id=tournament_id,
-                    round=wave + 1,
-                    number=i,
-                    ns_entry=ns,
-                    ew_entry=ew,
-                    seats=[seat.to_json() for seat in seats],
-                    claimed_at=at,
-                )
-                s.add(table)
-                made.append(table)
-            s.flush()
-            return [_round_table_of(t) for t in made]
+            return _name_tables(s, tournament, wave + 1, pairings, entries, at)
 
     def unmade(self, tournament_id: str, number: int | None, older_than: datetime) -> list[RoundTable]:
         """Tables of the round (None: of any) named before ``older_than`` and never made."""
@@ -839,6 +785,42 @@ class TournamentStore:
 
 def _entry_of(row: TournamentEntryRow) -> Entry:
     return Entry(row.id, row.first_id, row.second_id, bool(row.second_ok), row.withdrawn_at is not None)
+
+
+def _entries_in_play(s: Any, tournament_id: str) -> list[Entry]:
+    """The entries still in the tournament (not withdrawn)."""
+    rows = s.execute(
+        select(TournamentEntryRow).where(
+            TournamentEntryRow.tournament_id == tournament_id, TournamentEntryRow.withdrawn_at.is_(None)
+        )
+    ).scalars()
+    return [_entry_of(e) for e in rows]
+
+
+def _name_tables(
+    s: Any, tournament: Tournament, number: int, pairings: Sequence[Pairing], entries: Sequence[Entry], at: datetime
+) -> list[RoundTable]:
+    """Name round ``number``'s tables (or an arena wave's) and write their seats, in the
+    transaction that claimed the round: a person not online is a computer for it."""
+    online = _online(s, [p for e in entries for p in e.players], at)
+    by_id = {e.id: e for e in entries}
+    made = []
+    for i, (ns, ew) in enumerate(pairings, start=1):
+        seats = _seats(tournament, by_id[ns], None if ew is BYE else by_id[ew], online)
+        table = TournamentTableRow(
+            table_id=new_id(),
+            tournament_id=tournament.id,
+            round=number,
+            number=i,
+            ns_entry=ns,
+            ew_entry=ew,
+            seats=[seat.to_json() for seat in seats],
+            claimed_at=at,
+        )
+        s.add(table)
+        made.append(table)
+    s.flush()
+    return [_round_table_of(t) for t in made]
 
 
 def _table_rows(s: Any, tournament_id: str) -> Sequence[TournamentTableRow]:

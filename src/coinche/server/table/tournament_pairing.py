@@ -1,7 +1,7 @@
 """Pairing a Swiss "concours" by pairs (issue 30): who meets whom in each round, and the
 ranking, pure arithmetic on the results so far (no database, no clock).
 
-The club's rules, as ``docs/tournaments.md`` will say them on the tournament's page:
+The club's rules, as ``docs/tournaments.md`` and the tournament's page say them:
 
 - round 1 is drawn at random (from the tournament's seed, so anyone can check the draw);
 - from round 2, pairs with equal wins meet: the pairs are ranked (``rank``), taken from the
