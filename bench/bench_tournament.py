@@ -43,6 +43,8 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
+import pstats
 import random
 import statistics
 import tempfile
@@ -57,6 +59,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from bench_friends import PROFILED
 from bench_server import Server, answers, as_state, cpu_seconds, http_request, percentile
 from coinche.server.table.tournament_pairing import BYE, Pairing, first_round, next_round
 from coinche.server.table.tournament_scoring import DealScore, TableResult, met, standings
@@ -65,6 +68,8 @@ from databases import add_database_args, database_url
 SESSION_DAYS = 1
 TIMEOUT = 60.0
 HOST = "127.0.0.1"
+SLOW = 0.1
+"""A move answered later than this is counted by the 10 s of the run it came in."""
 
 
 def ms(seconds: float) -> str:
@@ -346,6 +351,8 @@ class Live:
     first_state: list[float] = field(default_factory=list)
     own: list[float] = field(default_factory=list)
     """A move -> the state answering it on the mover's socket."""
+    slow: list[float] = field(default_factory=list)
+    """When (monotonic) each move answered in more than ``SLOW`` came."""
     four: list[float] = field(default_factory=list)
     """A move -> its state on the sockets of all the table's people."""
     page: list[float] = field(default_factory=list)
@@ -422,6 +429,8 @@ async def play(
             if pending is not None and answers(state, me, pending):
                 if live.measuring:
                     live.own.append(arrived - sent_at)
+                    if arrived - sent_at > SLOW:
+                        live.slow.append(time.monotonic())
                 pending = None
             game = state["game"]
             if game is None or game["winner"] is not None:
@@ -518,6 +527,8 @@ async def person(
 async def read_standings(ports: list[int], tournament_id: str, every: float, live: Live) -> None:
     """The live standings fragment, as a page open on it reads it again on each change."""
     await live.go.wait()
+    if every <= 0:
+        return
     i = 0
     while time.monotonic() < live.deadline:
         port = ports[i % len(ports)]
@@ -543,8 +554,17 @@ async def live_bench(args: argparse.Namespace) -> None:
     with database_url(args) as url, tempfile.TemporaryDirectory(prefix="coinche-bench-") as folder:
         if args.servers > 1 and url.startswith("sqlite"):
             raise SystemExit("several servers share a PostgreSQL database: add --postgres")
+        profiling = ("-c", PROFILED.format(path=str(args.profile.resolve()))) if args.profile else ()
         servers = [
-            Server(Path(folder), args.workers, 0.7, 300.0, database_url=url, log_name=f"server{i}.log")
+            Server(
+                Path(folder),
+                args.workers,
+                0.7,
+                300.0,
+                profiling if i == 0 else (),
+                database_url=url,
+                log_name=f"server{i}.log",
+            )
             for i in range(args.servers)
         ]
         try:
@@ -578,6 +598,7 @@ async def live_bench(args: argparse.Namespace) -> None:
             live.go.set()
             seated_at = time.time()
             cpu_before = [cpu_seconds(s.proc.pid) for s in servers]
+            load_before = os.getloadavg()[0]
             measure_start = time.monotonic()
             live.deadline = measure_start + args.seconds
             live.measuring = True
@@ -625,12 +646,19 @@ async def live_bench(args: argparse.Namespace) -> None:
             )
             print(f"  move -> its state on the mover's socket: {spread(live.own)}")
             print(f"  move -> its state on all four sockets:   {spread(live.four)}")
+            buckets = Counter(int((moment - measure_start) // 10) for moment in live.slow)
+            print(
+                f"    moves answered after {SLOW * 1000:.0f} ms, by 10 s of the run: "
+                + " ".join(str(buckets.get(i, 0)) for i in range(int(elapsed // 10) + 1))
+            )
             print(f"  standings fragment ({live.page_lines} lines): {spread(live.page)}")
             print(
                 "  servers' CPU: "
                 + ", ".join(f"{c / elapsed:.0%}" for c in cpu)
-                + f" of a core (client: the same 2 cores); errors: {dict(live.errors) or 'none'}"
+                + f" of a core; the machine's load average {load_before:.1f} at the start, "
+                f"{os.getloadavg()[0]:.1f} at the end ({os.cpu_count()} cores, this client's included)"
             )
+            print(f"  errors: {dict(live.errors) or 'none'}")
         finally:
             for server in servers:
                 server.stop()
@@ -650,7 +678,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=12, help="deals a round (default 12)")
     parser.add_argument("--earlier-rounds", type=int, default=3, help="rounds of results before the one played")
     parser.add_argument("--lead", type=float, default=3.0, help="the round is due this many seconds ahead")
-    parser.add_argument("--standings-every", type=float, default=0.5, help="seconds between standings reads")
+    parser.add_argument("--standings-every", type=float, default=0.5, help="seconds between standings reads (0: none)")
+    parser.add_argument("--profile", type=Path, help="run the first server under cProfile, its profile written here")
     parser.add_argument("--rounds", type=int, default=12, help="pairing: rounds of each simulated tournament")
     parser.add_argument("--tournaments", type=int, default=5, help="pairing: simulated tournaments")
     parser.add_argument("--seed", type=int, default=1)
@@ -668,6 +697,9 @@ def main() -> None:
         pairing_bench(args)
     if not args.pairing_only:
         asyncio.run(live_bench(args))
+        if args.profile is not None and args.profile.exists():
+            print(f"  where the first server's event loop spent its time (cProfile, {args.profile}):")
+            pstats.Stats(str(args.profile)).sort_stats("tottime").print_stats(30)
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ def test_a_small_swiss_from_entering_to_the_final_standings(
     organiser.get_by_label("Pendule : minutes par donne").fill("5")
     organiser.get_by_label("Pause entre deux manches (secondes)").fill("0")
     organiser.get_by_label("Niveau de l'ordinateur", exact=False).select_option("beginner")
-    start = (datetime.now(UTC) + timedelta(seconds=25)).astimezone(CLUB_TIME)
+    start = (datetime.now(UTC) + timedelta(hours=2)).astimezone(CLUB_TIME)
     organiser.get_by_label("Début (heure de Paris)").fill(start.strftime("%Y-%m-%dT%H:%M:%S"))
     keep_screenshot(organiser, "tournament-new", full_page=True)
     organiser.get_by_role("button", name="Créer le tournoi").click()
@@ -67,10 +67,12 @@ def test_a_small_swiss_from_entering_to_the_final_standings(
     organiser.goto(address)
     expect(organiser.get_by_role("heading", name="3 inscrits")).to_be_visible()
     keep_screenshot(organiser, "tournament-entries", full_page=True)
-    # the start takes everyone from the tournament's page to their table
+    # everyone is there: the organiser starts it now, which takes everyone from the
+    # tournament's page to their table
+    organiser.get_by_role("button", name="Commencer maintenant").click()
     tables = set()
     for page in pages:
-        page.wait_for_url(TABLE_URL, timeout=60_000)
+        page.wait_for_url(TABLE_URL, timeout=20_000)
         found = TABLE_URL.search(page.url)
         assert found is not None
         tables.add(found[1])

@@ -36,12 +36,12 @@ def test_a_tournament_survives_its_server_killed_mid_round_and_between_rounds(tm
             "classic",
             "swiss",
             rounds=2,
-            deals=4,
+            deals=2,
             minutes_per_deal=5,
             starts_at=now + timedelta(seconds=1),
             opens_at=now,
             level="beginner",
-            break_seconds=4,
+            break_seconds=3,
         )
         rows = TournamentStore(store)
         tournament = rows.create(plan, "organiser", now)

@@ -244,6 +244,7 @@ def test_entering_refuses_what_it_must(make_client: MakeClient, clock: Clock) ->
     assert client.portal.call(code.entries, private) == []  # type: ignore[union-attr]
     # the organiser alone may cancel, before the start
     assert act(b, private, "cancel").status_code == 400
+    assert act(b, private, "start").status_code == 400  # nor start it
     assert act(a, private, "cancel").status_code == 303
     assert enter(c, private, partner="Club1", code=found.code).status_code == 400
     # hostile forms: a clear 400, nothing stored

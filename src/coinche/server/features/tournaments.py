@@ -448,6 +448,15 @@ class TournamentStore:
         return out
 
     def cancel(self, tournament_id: str, player: str) -> None:
+        """The organiser cancels before the start (``not_open`` for anyone else, or after)."""
+        self._organise(tournament_id, player, state="cancelled")
+
+    def start_now(self, tournament_id: str, player: str, at: datetime) -> None:
+        """The organiser starts it now (everyone is there): the next tick of any runner
+        starts it as at its hour."""
+        self._organise(tournament_id, player, starts_at=at)
+
+    def _organise(self, tournament_id: str, player: str, **values: Any) -> None:
         with self.store.engine.begin() as conn:
             done = conn.execute(
                 update(TournamentRow)
@@ -456,7 +465,7 @@ class TournamentStore:
                     TournamentRow.organiser_id == player,
                     TournamentRow.state == "open",
                 )
-                .values(state="cancelled")
+                .values(**values)
                 .execution_options(preserve_rowcount=True)
             )
             if not done.rowcount:
@@ -984,6 +993,10 @@ class Tournaments:
     async def cancel(self, tournament_id: str, player: str) -> None:
         await self.tables.db(self.store.cancel, tournament_id, player)
         await self._changed(tournament_id)
+
+    async def start_now(self, tournament_id: str, player: str) -> None:
+        await self.tables.db(self.store.start_now, tournament_id, player, self.now())
+        await self.tables.hub.signal(RUN_CHANNEL, {"kind": "start"})
 
     async def enter(self, tournament_id: str, player: str, partner: str | None, code: str | None) -> Entry:
         entry = await self.tables.db(self.store.enter, tournament_id, player, partner, code, self.now())

@@ -39,7 +39,7 @@ from .change_socket import serve_changes
 from .daily_pages import par_rows
 from .pages import ADDRESSES, account_of, page, read_checked_form, service_of
 
-ENTRY_ACTIONS: Final = frozenset({"enter", "withdraw", "accept", "decline", "cancel"})
+ENTRY_ACTIONS: Final = frozenset({"enter", "withdraw", "accept", "decline", "cancel", "start"})
 PAGE_PATHS: Final = {"fr": "/tournoi", "en": "/tournament"}
 
 
@@ -271,6 +271,8 @@ async def _act(tournaments: Tournaments, tournament: Tournament, player: str, ac
         await tournaments.withdraw(tournament.id, player)
     elif action in ("accept", "decline"):
         await tournaments.answer(tournament.id, player, action == "accept")
+    elif action == "start":
+        await tournaments.start_now(tournament.id, player)
     else:
         await tournaments.cancel(tournament.id, player)
 
