@@ -25,13 +25,16 @@ one PostgreSQL database (``--postgres``).
      transaction: pairing, its tables named), to its first and last table made (read back
      from the database), to every person told their table, to every first table state;
    - a person's move -> the state that answers it on their own socket (p50, p95, max), and
-     -> its state on all four sockets of the table;
+     -> its state on all four sockets of the table; the moves slower than 100 ms by 10 s
+     of the run (a burst every 30 s: the people's sockets' heartbeats, all opened at once);
    - the standings fragment's time (median, p95, max);
    - the servers' CPU over the measured time, and the errors.
 
     python bench/bench_tournament.py [--pairs 256] [--seconds 90] [--servers 1|2] [--postgres]
     python bench/bench_tournament.py --quick                # a small smoke run
     python bench/bench_tournament.py --pairing-only         # part 1 alone
+    python bench/bench_tournament.py --live-only --standings-every 0   # no standings reads
+    python bench/bench_tournament.py --live-only --profile /tmp/server.prof  # the first server under cProfile
 
 Only 127.0.0.1 is contacted; every wait has a timeout. The client shares the machine's
 cores with the servers: its own latency is in the figures.
@@ -110,6 +113,8 @@ class PairingTimes:
     standings: list[float] = field(default_factory=list)
     next: list[tuple[int, float]] = field(default_factory=list)
     """(round, seconds) of each ``next_round``."""
+    ranked: list[tuple[int, float]] = field(default_factory=list)
+    """(round, seconds) of the ``standings`` before it."""
 
 
 def simulate(
@@ -131,6 +136,7 @@ def simulate(
         done = time.perf_counter()
         if times is not None:
             times.standings.append(ranked_at - start)
+            times.ranked.append((number, ranked_at - start))
             times.next.append((number, done - ranked_at))
         out.append(pairing)
         results += play_round(number, pairing, deals, rng)
@@ -159,11 +165,12 @@ def pairing_bench(args: argparse.Namespace) -> None:
             f"max {ms(max(times.standings))}; next_round median {ms(statistics.median(nexts))}, "
             f"max {ms(worst)} (round {worst_round}); {len(nexts)} rounds paired"
         )
-        by_round: dict[int, list[float]] = {}
-        for number, s in times.next:
-            by_round.setdefault(number, []).append(s + 0.0)
-        line = ", ".join(f"r{n} {statistics.median(v) * 1000:.1f}" for n, v in sorted(by_round.items()))
-        print(f"    next_round median by round (ms): {line}")
+        for label, timed in (("next_round", times.next), ("standings after the rounds before", times.ranked)):
+            by_round: dict[int, list[float]] = {}
+            for number, s in timed:
+                by_round.setdefault(number, []).append(s)
+            line = ", ".join(f"r{n} {statistics.median(v) * 1000:.1f}" for n, v in sorted(by_round.items()))
+            print(f"    {label}, median by round (ms): {line}")
 
 
 # ----- 2. the live tournament: its setup in the database -----

@@ -45,7 +45,7 @@ from datetime import time as dtime
 from typing import Any, Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import and_, delete, or_, select, true, update
+from sqlalchemy import and_, delete, func, or_, select, true, update
 from sqlalchemy.exc import IntegrityError
 
 from ...engine.dealing import deal_seed, hands_from_seed
@@ -95,6 +95,10 @@ LIMITS: Final = {
 }
 """What an organiser may choose (inclusive)."""
 TAG: Final = b"coinche-tournament-v1"
+SNAPSHOTS_KEPT: Final = 64
+"""Tournaments whose standings a process keeps computed."""
+MAKING_AT_ONCE: Final = 16
+"""Tables of a round made together (the database's threads do the writes)."""
 PARS_KEPT: Final = 512
 """Deals' pars a process keeps (a finished tournament's comparison pages)."""
 SITE: Final = "site"
@@ -585,6 +589,27 @@ class TournamentStore:
             rows = s.execute(query.order_by(TournamentTableRow.round, TournamentTableRow.number)).scalars()
             return [_round_table_of(r) for r in rows]
 
+    def version(self, tournament_id: str) -> tuple[int, ...]:
+        """What the standings of a tournament under way depend on, counted: withdrawals,
+        tables, results."""
+        with self.store.session() as s:
+            withdrawn = s.execute(
+                select(func.count(TournamentEntryRow.withdrawn_at)).where(
+                    TournamentEntryRow.tournament_id == tournament_id
+                )
+            ).scalar_one()
+            tables = s.execute(
+                select(func.count(), func.count(TournamentTableRow.result)).where(
+                    TournamentTableRow.tournament_id == tournament_id
+                )
+            ).one()
+            return int(withdrawn), int(tables[0]), int(tables[1])
+
+    def snapshot(self, tournament: Tournament, key: Any) -> Snapshot:
+        entries = self.entries(tournament.id)
+        tables = self.tables(tournament.id)
+        return Snapshot(key, entries, tables, standings_of(tournament, entries, tables))
+
     def played_by(self, player: str, limit: int = 20) -> list[tuple[Tournament, str]]:
         """The tournaments ``player`` entered (latest first) and their entry."""
         with self.store.session() as s:
@@ -893,6 +918,16 @@ def _seats(tournament: Tournament, ns: Entry, ew: Entry | None, online: set[str]
 
 
 @dataclass(frozen=True)
+class Snapshot:
+    """A tournament's entries, tables and standings, as of ``key`` (its version)."""
+
+    key: Any
+    entries: list[Entry]
+    tables: list[RoundTable]
+    lines: list[StandingLine]
+
+
+@dataclass(frozen=True)
 class StandingLine:
     """One line of a tournament's standings, as the page shows it."""
 
@@ -914,6 +949,7 @@ class Tournaments:
         self._runner: asyncio.Task[None] | None = None
         self._wake: Subscription | None = None
         self._playing: dict[str, asyncio.Task[None]] = {}
+        self._snapshots: dict[str, Snapshot] = {}
         self._pars: dict[tuple[str, int, int], asyncio.Task[dict[str, Any] | None]] = {}
         tables.registry.listen(self._committed)
 
@@ -1078,9 +1114,25 @@ class Tournaments:
 
     async def standings(self, tournament: Tournament) -> list[StandingLine]:
         """The standings from the results so far (a round under way counts once scored)."""
-        entries = await self.entries(tournament.id)
-        tables = await self.round_tables(tournament.id)
-        return standings_of(tournament, entries, tables)
+        return (await self.snapshot(tournament)).lines
+
+    async def snapshot(self, tournament: Tournament) -> Snapshot:
+        """Its entries, tables and standings as of now: computed on the database's threads
+        (256 pairs after eleven rounds: about 50 ms, which the event loop must not spend),
+        and kept while nothing changes (``TournamentStore.version``: every standings read
+        of a round under way between two results is one small query)."""
+        if tournament.state == "open":  # entries come and go: nothing kept
+            return await self.tables.db(self.store.snapshot, tournament, None)
+        version = await self.tables.db(self.store.version, tournament.id)
+        key = (tournament.state, tournament.round, tournament.round_closed_at, version)
+        found = self._snapshots.get(tournament.id)
+        if found is not None and found.key == key:
+            return found
+        found = await self.tables.db(self.store.snapshot, tournament, key)
+        self._snapshots[tournament.id] = found
+        while len(self._snapshots) > SNAPSHOTS_KEPT:
+            self._snapshots.pop(next(iter(self._snapshots)))
+        return found
 
     # ----- the runner -----
 
@@ -1112,8 +1164,7 @@ class Tournaments:
         made = await self.tables.db(self.store.start_round, tournament_id, number, self.now())
         tournament = await self.get(tournament_id)
         if tournament is not None:
-            for table in made:
-                await self._make(tournament, table)
+            await self._make_all(tournament, made)
         await self._changed(tournament_id)
 
     async def _arena(self, tournament: Tournament, moment: datetime) -> None:
@@ -1124,8 +1175,7 @@ class Tournaments:
         assert ends is not None
         if moment < ends:
             made = await self.tables.db(self.store.arena_wave, tournament.id, tournament.round, moment)
-            for table in made:
-                await self._make(tournament, table)
+            await self._make_all(tournament, made)
             if made:
                 await self._changed(tournament.id)
         tables = await self.tables.db(self.store.tables, tournament.id, None)
@@ -1153,12 +1203,22 @@ class Tournaments:
 
     async def _make_unmade(self, tournament: Tournament, moment: datetime) -> None:
         number = None if tournament.is_arena else tournament.round
-        for table in await self.tables.db(self.store.unmade, tournament.id, number, moment - UNMADE_AFTER):
-            await self._make(tournament, table)
+        await self._make_all(
+            tournament, await self.tables.db(self.store.unmade, tournament.id, number, moment - UNMADE_AFTER)
+        )
 
-    async def _make(self, tournament: Tournament, table: RoundTable) -> None:
+    async def _make_all(self, tournament: Tournament, tables: Sequence[RoundTable]) -> None:
+        """Make a round's tables, ``MAKING_AT_ONCE`` at a time (128 one after the other took
+        seconds: each is a write and a read), their people's names read at once."""
+        if not tables:
+            return
+        names = await self.names(sorted({s.player for t in tables for s in t.seats if s.player is not None}))
+        for start in range(0, len(tables), MAKING_AT_ONCE):
+            batch = tables[start : start + MAKING_AT_ONCE]
+            await asyncio.gather(*(self._make(tournament, table, names) for table in batch))
+
+    async def _make(self, tournament: Tournament, table: RoundTable, names: dict[str, str]) -> None:
         players = [s.player for s in table.seats if s.player is not None]
-        names = await self.names(players)
         seats = [
             s if s.player is None else Seat("human", player=s.player, name=names.get(s.player, "?"))
             for s in table.seats

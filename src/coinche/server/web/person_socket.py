@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 from collections import Counter
 from typing import Any, Final
 
@@ -110,7 +111,9 @@ async def _serve(websocket: WebSocket, player: str, sub: Subscription) -> None:
         while True:
             if loop.time() >= beat:
                 await following.seen(player)
-                beat = loop.time() + HEARTBEAT
+                # each socket's own rhythm: sockets opened together (a tournament's
+                # entrants, a page reloaded by many) do not all read the database at once
+                beat = loop.time() + HEARTBEAT * random.uniform(0.75, 1.0)
             status = await quick_status(quick, player)
             messages = (
                 status,

@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
@@ -41,6 +41,10 @@ from .pages import ADDRESSES, account_of, page, read_checked_form, service_of
 
 ENTRY_ACTIONS: Final = frozenset({"enter", "withdraw", "accept", "decline", "cancel", "start"})
 PAGE_PATHS: Final = {"fr": "/tournoi", "en": "/tournament"}
+FRAGMENTS_KEPT: Final = 128
+"""Rendered standings fragments a process keeps (a change of the standings makes a new one)."""
+
+_fragments: dict[tuple[str, str, Any], bytes] = {}
 
 
 def tournaments_of(request: Request | WebSocket) -> Tournaments:
@@ -177,14 +181,15 @@ def _entry_names(entries: Sequence[Any], names: dict[str, str]) -> dict[str, str
 
 async def _context(request: Request, tournament: Tournament, lang: str) -> dict[str, Any]:
     tournaments = tournaments_of(request)
-    entries = await tournaments.entries(tournament.id)
-    tables = await tournaments.round_tables(tournament.id)
+    snapshot = await tournaments.snapshot(tournament)
+    version = snapshot.key
+    entries, tables = snapshot.entries, snapshot.tables
     people = {p for e in entries for p in (e.first, e.second) if p is not None} | {tournament.organiser}
     names = await tournaments.names(sorted(people))
     names[SITE] = "Coinche"
     entry_names = _entry_names(entries, names)
     entry_names.setdefault("", "")
-    lines = await tournaments.standings(tournament)
+    lines = snapshot.lines
     rounds: dict[int, list[RoundTable]] = {}
     for table in tables:
         rounds.setdefault(table.round, []).append(table)
@@ -198,6 +203,7 @@ async def _context(request: Request, tournament: Tournament, lang: str) -> dict[
         "local": local,
         "page_path": PAGE_PATHS[lang],
         "public": tournament.code is None,
+        "version": version,
     }
 
 
@@ -237,7 +243,15 @@ async def tournament_page(request: Request) -> Response:
         tournament = refreshed
     context = await _context(request, tournament, lang)
     if request.query_params.get("part") == "standings":
-        return page(request, "_tournament_standings.html", lang=lang, **context)
+        # every watcher of a round under way asks at each result: rendered once per change
+        key = (tournament.id, lang, context["version"])
+        body = _fragments.get(key)
+        if body is None or context["version"] is None:
+            body = bytes(page(request, "_tournament_standings.html", lang=lang, **context).body)
+            _fragments[key] = body
+            while len(_fragments) > FRAGMENTS_KEPT:
+                _fragments.pop(next(iter(_fragments)))
+        return HTMLResponse(body)
     mine = None
     proposals: list[Any] = []
     if account is not None:
