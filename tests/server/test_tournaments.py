@@ -6,6 +6,7 @@ between rounds and mid-round, and hostile forms."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -14,7 +15,7 @@ from typing import Any
 
 import pytest
 from friends_helpers import Person
-from server_helpers import live_table, settings_for
+from server_helpers import another_visitor, live_table, settings_for
 from starlette.testclient import TestClient
 from test_quick_play import people
 
@@ -77,7 +78,11 @@ def enter(person: Person, tournament_id: str, partner: str = "", code: str | Non
 
 
 def act(person: Person, tournament_id: str, action: str) -> Any:
-    return person.post(f"/tournoi/{tournament_id}", {"action": action}, "/tournois/nouveau")
+    form = {"action": action}
+    if action in ("accept", "decline"):  # the (first) proposal the page shows them
+        found = re.search(r'name="entry" value="([^"]+)"', person.get(f"/tournoi/{tournament_id}").text)
+        form["entry"] = found[1] if found else ""
+    return person.post(f"/tournoi/{tournament_id}", form, "/tournois/nouveau")
 
 
 def wait_for(
@@ -136,8 +141,9 @@ def test_a_swiss_of_four_pairs_runs_to_its_end_with_computers_for_the_absent(
             dealer = round_tables[0].game.deals[deal].dealer
             seed = deal_seed(secret, f"tournoi-{tournament_id}-{number}", deal + 1)
             assert tuple(hands_from_seed(seed, dealer)) == dealt.pop()
-    assert client.get(f"/table/{tables[0].table_id}/donne/1").status_code == 200  # public once over
-    record = client.get(f"/table/{tables[0].table_id}/donne/1/record.json")
+    assert group[3].get(f"/table/{tables[0].table_id}/donne/1").status_code == 200  # public once over
+    with group[3].acting() as c:
+        record = c.get(f"/table/{tables[0].table_id}/donne/1/record.json")
     assert record.status_code == 200
     path = tmp_path / "record.json"
     path.write_text(record.text)
@@ -206,6 +212,10 @@ def test_people_online_are_seated_and_a_round_clock_scores_what_was_played(
                 break
         else:
             raise AssertionError("no tournament message")
+    # while it runs, an entrant may not watch another table of the round (the same deals);
+    # anyone else may
+    assert group[1].get(f"/table/{table.table_id}/regarder").status_code == 404
+    assert another_visitor(client).get(f"/table/{table.table_id}/regarder").status_code == 200
     # nobody plays: the clock runs out, the round is scored as it stands
     clock.now = START + timedelta(minutes=2, seconds=1)
     tournament = wait_for(client, tournament_id, lambda t: t.state == "finished")
@@ -240,7 +250,11 @@ def test_entering_refuses_what_it_must(make_client: MakeClient, clock: Clock) ->
     assert enter(b, private, partner="Club2", code=found.code.lower()).status_code == 303
     r = enter(b, private, partner="Club0", code=found.code)
     assert r.status_code == 400 and "déjà inscrit" in r.text
-    assert act(c, private, "decline").status_code == 303  # pairs only: b's entry goes
+    r = c.post(f"/tournoi/{private}", {"action": "decline", "entry": "nope"}, "/tournois/nouveau")
+    assert r.status_code == 400  # not a proposal of theirs
+    entry = client.portal.call(code.entries, private)[0]  # type: ignore[union-attr]
+    r = c.post(f"/tournoi/{private}", {"action": "decline", "entry": entry.id}, "/tournois/nouveau")
+    assert r.status_code == 303  # pairs only: b's entry goes
     assert client.portal.call(code.entries, private) == []  # type: ignore[union-attr]
     # the organiser alone may cancel, before the start
     assert act(b, private, "cancel").status_code == 400
@@ -260,6 +274,8 @@ def test_entering_refuses_what_it_must(make_client: MakeClient, clock: Clock) ->
         {"level": "god"},
         {"starts_at": "demain"},
         {"starts_at": "1999-01-01T00:00"},
+        {"starts_at": "0001-01-01T00:00"},
+        {"starts_at": "9999-12-31T23:59"},
         {"break_seconds": "100000"},
     ):
         fields = {
@@ -431,3 +447,18 @@ def test_two_processes_on_postgresql_run_one_tournament(tmp_path: Path, database
         assert [t.round for t in tables] == [1, 1, 2, 2]  # each round started once, by one of them
         assert all(t.result is not None and t.complete for t in tables)
         assert b.get(f"/tournoi/{tournament_id}").text.count("Table 1") == 2
+
+
+def test_a_club_s_tournament_shows_on_profiles_to_their_owner_alone(make_client: MakeClient, clock: Clock) -> None:
+    client = make_client(clock=clock, tournament_tick_seconds=0.05)
+    a, b = people(client, 2, "Club")
+    tournament_id = organise(a, private="on", name="Le concours du club", rounds="1", deals="1")
+    found = client.portal.call(tournaments_of(client).get, tournament_id)  # type: ignore[union-attr]
+    assert found is not None and found.code is not None
+    assert enter(a, tournament_id, partner="Club1", code=found.code).status_code == 303
+    assert act(b, tournament_id, "accept").status_code == 303
+    clock.now = START
+    wait_for(client, tournament_id, lambda t: t.state == "finished")
+    assert "Le concours du club" in a.get("/joueur/Club0").text
+    assert "Le concours du club" not in b.get("/joueur/Club0").text
+    assert "Le concours du club" not in another_visitor(client).get("/joueur/Club0").text

@@ -392,6 +392,17 @@ class TournamentStore:
         tournament_id: str | None = None,
     ) -> Tournament:
         """A new tournament (``tournament_id``: the id it must have; taken: ``IntegrityError``)."""
+        for attempt in range(8):
+            try:
+                return self._create(plan, organiser, at, test_seed, tournament_id)
+            except IntegrityError:
+                if tournament_id is not None or not plan.private or attempt == 7:
+                    raise  # a private one's code (six hex digits) may clash: another code
+        raise AssertionError("unreachable")
+
+    def _create(
+        self, plan: Plan, organiser: str, at: datetime, test_seed: int | str | None, tournament_id: str | None
+    ) -> Tournament:
         tournament_id = tournament_id or new_id()
         if test_seed is None:
             secret = secrets.token_bytes(32)
@@ -513,15 +524,17 @@ class TournamentStore:
                 raise TableError("entered") from None
             return _entry_of(entry)
 
-    def answer(self, tournament_id: str, player: str, accept: bool, at: datetime) -> None:
-        """``player``, named as a partner, accepts (their entry is the pair's) or declines
-        (the one who named them is entered alone, or not at all where nobody may be)."""
+    def answer(self, tournament_id: str, player: str, entry_id: str, accept: bool, at: datetime) -> None:
+        """``player``, named as a partner in the entry ``entry_id`` (several may name
+        them), accepts (their entry is the pair's) or declines (the one who named them is
+        entered alone, or not at all where nobody may be)."""
         with self.store.session() as s, s.begin():
             row = s.get(TournamentRow, tournament_id)
             if row is None or row.state != "open" or at >= aware(row.starts_at):
                 raise TableError("not_open")
             entry = s.execute(
                 select(TournamentEntryRow).where(
+                    TournamentEntryRow.id == entry_id,
                     TournamentEntryRow.tournament_id == tournament_id,
                     TournamentEntryRow.second_id == player,
                     TournamentEntryRow.second_ok.is_(False),
@@ -589,6 +602,10 @@ class TournamentStore:
             rows = s.execute(query.order_by(TournamentTableRow.round, TournamentTableRow.number)).scalars()
             return [_round_table_of(r) for r in rows]
 
+    def entered(self, tournament_id: str, player: str) -> bool:
+        with self.store.session() as s:
+            return s.get(TournamentPlayerRow, (tournament_id, player)) is not None
+
     def version(self, tournament_id: str) -> tuple[int, ...]:
         """What the standings of a tournament under way depend on, counted: withdrawals,
         tables, results."""
@@ -610,13 +627,18 @@ class TournamentStore:
         tables = self.tables(tournament.id)
         return Snapshot(key, entries, tables, standings_of(tournament, entries, tables))
 
-    def played_by(self, player: str, limit: int = 20) -> list[tuple[Tournament, str]]:
-        """The tournaments ``player`` entered (latest first) and their entry."""
+    def played_by(self, player: str, private: bool, limit: int = 20) -> list[tuple[Tournament, str]]:
+        """The tournaments ``player`` entered (latest first) and their entry; a club's
+        (private) ones only when ``private`` (the player's own eyes)."""
         with self.store.session() as s:
             rows = s.execute(
                 select(TournamentRow, TournamentPlayerRow.entry_id)
                 .join(TournamentPlayerRow, TournamentPlayerRow.tournament_id == TournamentRow.id)
-                .where(TournamentPlayerRow.player_id == player, TournamentRow.state.in_(("running", "finished")))
+                .where(
+                    TournamentPlayerRow.player_id == player,
+                    TournamentRow.state.in_(("running", "finished")),
+                    true() if private else TournamentRow.code.is_(None),
+                )
                 .order_by(TournamentRow.starts_at.desc())
                 .limit(limit)
             ).all()
@@ -1041,8 +1063,8 @@ class Tournaments:
             await self.tables.hub.signal(person_channel(partner), {"kind": "tournament"})
         return entry
 
-    async def answer(self, tournament_id: str, player: str, accept: bool) -> None:
-        await self.tables.db(self.store.answer, tournament_id, player, accept, self.now())
+    async def answer(self, tournament_id: str, player: str, entry_id: str, accept: bool) -> None:
+        await self.tables.db(self.store.answer, tournament_id, player, entry_id[:16], accept, self.now())
         await self._changed(tournament_id)
 
     async def withdraw(self, tournament_id: str, player: str) -> None:
@@ -1061,8 +1083,8 @@ class Tournaments:
     async def person_table(self, player: str) -> str | None:
         return await self.tables.db(self.store.person_table, player)
 
-    async def played_by(self, player: str) -> list[tuple[Tournament, str]]:
-        return await self.tables.db(self.store.played_by, player)
+    async def played_by(self, player: str, private: bool = False) -> list[tuple[Tournament, str]]:
+        return await self.tables.db(self.store.played_by, player, private)
 
     async def account_named(self, name: str) -> str:
         """The player of the account called ``name`` (any case)."""
@@ -1070,6 +1092,17 @@ class Tournaments:
         if found is None:
             raise TableError("no_account")
         return found[0]
+
+    async def may_watch(self, tournament_id: str, player: str | None) -> bool:
+        """Whether ``player`` may watch the tables of ``tournament_id``: a public one's, and
+        not while it runs when they entered it (the round's other tables deal the same
+        cards: watching one would show their own deal's hands)."""
+        tournament = await self.get(tournament_id)
+        if tournament is None or tournament.code is not None:
+            return False
+        if tournament.state != "running" or player is None:
+            return True
+        return not await self.tables.db(self.store.entered, tournament_id, player)
 
     async def names(self, players: Sequence[str]) -> dict[str, str]:
         return await self.tables.db(account_names, self.tables.store, list(players))
@@ -1088,7 +1121,7 @@ class Tournaments:
         task = self._pars.get(key)
         if task is None:
             if len(self._pars) >= PARS_KEPT:
-                self._pars.pop(next(iter(self._pars)))
+                self._pars.pop(next(iter(self._pars))).cancel()
             task = self._pars[key] = asyncio.get_running_loop().create_task(self._par(tournament, number, deal))
         return task
 
@@ -1102,11 +1135,12 @@ class Tournaments:
             self._pars.pop((tournament.id, number, deal), None)
             return None
 
-    async def results_of(self, player: str) -> list[tuple[Tournament, StandingLine | None, int]]:
-        """The tournaments ``player`` played (latest first): their line of the standings
-        (None when their entry ended before any game) and the field's size."""
+    async def results_of(self, player: str, private: bool) -> list[tuple[Tournament, StandingLine | None, int]]:
+        """The tournaments ``player`` played (latest first; the private ones if
+        ``private``): their line of the standings (None when their entry ended before any
+        game) and the field's size."""
         out = []
-        for tournament, entry_id in await self.played_by(player):
+        for tournament, entry_id in await self.played_by(player, private):
             lines = await self.standings(tournament)
             mine = next((line for line in lines if line.entry.id == entry_id), None)
             out.append((tournament, mine, len(lines)))

@@ -23,7 +23,7 @@ from ..features.accounts import NAME_MAX, find_account
 from ..features.daily import challenge_days
 from ..features.player_stats import PROVISIONAL_SIGMA, PlayerStats, Profile
 from ..table import i18n
-from .pages import ADDRESSES, page, service_of
+from .pages import ADDRESSES, account_of, page, service_of
 
 CHART_POINTS = 300
 """At most this many points are drawn: a long history is down-sampled (each bucket's
@@ -157,7 +157,9 @@ async def profile(request: Request) -> Response:
     other = "fr" if lang == "en" else "en"
     rating = data.rating
     chart = chart_of(data.history)
-    tournaments = await request.app.state.tournaments.results_of(player)
+    viewer = account_of(request)
+    own = viewer is not None and viewer.player == player  # a club's tournaments: for their own eyes
+    tournaments = await request.app.state.tournaments.results_of(player, own)
     return page(
         request,
         "profile.html",

@@ -41,12 +41,12 @@ async def _deal_of(request: Request) -> tuple[LiveTable, int, int] | None:
     """(table, deal number, the visitor's seat) when the visitor may review that deal."""
     text = request.path_params["n"]
     player = player_in_session(request)
-    if not DEAL_NUMBER.fullmatch(text):
+    if not DEAL_NUMBER.fullmatch(text) or player is None:
         return None
     live = await service_of(request).table(request.path_params["table_id"], fresh=True)
     if live is None:
         return None
-    seat = None if player is None else live.seat_of(player)
+    seat = live.seat_of(player)
     n = int(text)
     if seat is None and await _tournament_over(request, live):
         seat = 0  # a finished tournament's deals are everyone's to compare (from south's chair)

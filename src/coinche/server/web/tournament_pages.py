@@ -89,8 +89,8 @@ def _plan_of(form: Any, now: datetime) -> Plan:
             raise TableError(f"bad_{key}") from None
 
     try:
-        starts_at = _parse_local(str(form.get("starts_at", "")))
-    except ValueError:
+        starts_at = _parse_local(str(form.get("starts_at", ""))[:40])
+    except (ValueError, OverflowError):
         raise TableError("bad_start") from None
     return Plan(
         name=str(form.get("name", ""))[:61],
@@ -284,7 +284,7 @@ async def _act(tournaments: Tournaments, tournament: Tournament, player: str, ac
     elif action == "withdraw":
         await tournaments.withdraw(tournament.id, player)
     elif action in ("accept", "decline"):
-        await tournaments.answer(tournament.id, player, action == "accept")
+        await tournaments.answer(tournament.id, player, str(form.get("entry", "")), action == "accept")
     elif action == "start":
         await tournaments.start_now(tournament.id, player)
     else:

@@ -33,7 +33,7 @@ from ..table import i18n
 from ..table.live_table import LiveTable
 from . import rules_pages
 from .drain import CLOSE_RESTARTING, drain_of
-from .pages import lang_of, page, service_of
+from .pages import account_of, lang_of, page, player_in_session, service_of
 from .protocol import event_message, hello_message, seat_state
 from .security import origin_allowed
 from .table_socket import CLOSE_NOT_SEATED, CLOSE_ORIGIN, CLOSE_POLICY, CLOSE_TRY_LATER, _refuse
@@ -50,7 +50,7 @@ _watching: dict[str, int] = {}
 
 async def _watchable(request: Request | WebSocket, table_id: str) -> bool:
     """A listed open table its players leave open to watchers, or a table of a public
-    tournament's round."""
+    tournament's round (not for its entrants while it runs)."""
     open_tables: OpenTables = request.app.state.open_tables
     listed = await open_tables.get(table_id)
     if listed is not None:
@@ -58,8 +58,10 @@ async def _watchable(request: Request | WebSocket, table_id: str) -> bool:
     live = await service_of(request).table(table_id)
     if live is None or live.spec.tournament is None:
         return False
-    tournament = await request.app.state.tournaments.get(live.spec.tournament)
-    return tournament is not None and tournament.code is None
+    account = account_of(request)
+    viewer = account.player if account is not None else player_in_session(request)
+    allowed: bool = await request.app.state.tournaments.may_watch(live.spec.tournament, viewer)
+    return allowed
 
 
 async def watch_page(request: Request) -> Response:
