@@ -462,3 +462,21 @@ def test_a_club_s_tournament_shows_on_profiles_to_their_owner_alone(make_client:
     assert "Le concours du club" in a.get("/joueur/Club0").text
     assert "Le concours du club" not in b.get("/joueur/Club0").text
     assert "Le concours du club" not in another_visitor(client).get("/joueur/Club0").text
+
+
+def test_a_partner_named_twice_answers_each_proposal(make_client: MakeClient, clock: Clock) -> None:
+    client = make_client(clock=clock)
+    a, b, c = people(client, 3, "Double")
+    tournament_id = organise(a)
+    assert enter(a, tournament_id, partner="Double1").status_code == 303
+    assert enter(c, tournament_id, partner="Double1").status_code == 303
+    page = b.get(f"/tournoi/{tournament_id}").text
+    assert "Double0 vous propose" in page and "Double2 vous propose" in page
+    entries = {e.first: e for e in client.portal.call(tournaments_of(client).entries, tournament_id)}  # type: ignore[union-attr]
+    by_c = entries[_player(client, c)]
+    form = {"action": "accept", "entry": by_c.id}
+    assert b.post(f"/tournoi/{tournament_id}", form, "/tournois/nouveau").status_code == 303
+    form["entry"] = entries[_player(client, a)].id
+    r = b.post(f"/tournoi/{tournament_id}", form, "/tournois/nouveau")
+    assert r.status_code == 400 and "déjà inscrit" in r.text  # one pair per person
+    assert "Vous êtes inscrit avec Double2." in b.get(f"/tournoi/{tournament_id}").text
