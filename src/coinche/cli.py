@@ -223,9 +223,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("files", nargs="+", metavar="RECORD")
 
+    p = sub.add_parser(
+        "engine", help="play a bot of this project over the engine protocol on stdin/stdout (docs/engine-protocol.md)"
+    )
+    p.add_argument("--level", default="expert", help="the bot (beginner, confirmed, expert, NAME@COMMIT, ...)")
+
     p = sub.add_parser("arena", help="duplicate match between two bots (each deal played twice, cards swapped)")
     _add_rules_args(p, default=None)
-    p.add_argument("--ns", required=True, help="bot of seats 0 and 2 (random, beginner, confirmed, expert, ...)")
+    p.add_argument(
+        "--ns",
+        required=True,
+        help="bot of seats 0 and 2 (random, beginner, confirmed, expert, ..., 'cmd:COMMAND')",
+    )
     p.add_argument("--ew", required=True, help="bot of seats 1 and 3")
     p.add_argument("--deals", type=_COUNT, required=True, help="number of duplicate deal pairs")
     p.add_argument("--seed", type=_SEED, default=1)
@@ -271,6 +280,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_score(args, sys.stdout)
         if args.command == "arena":
             return _cmd_arena(args, sys.stdout)
+        if args.command == "engine":
+            return _cmd_engine(args.level)
         if args.command == "solve":
             return _cmd_solve(args.file, args.json, sys.stdout)
     except RulesError as e:
@@ -534,6 +545,19 @@ def _cmd_arena(args: argparse.Namespace, out: TextIO) -> int:
         return 2
     print(json.dumps(result.to_json()) if args.json else result.format(), file=out)
     return 0
+
+
+def _cmd_engine(level: str) -> int:
+    from .bots.base import BotLoadError
+    from .bots.engine_protocol import serve
+    from .bots.loading import bot_factory
+
+    try:
+        factory = bot_factory(level)
+    except BotLoadError as e:
+        print(f"coinche engine: error: {e}", file=sys.stderr)
+        return 2
+    return serve(factory, f"coinche {level}", sys.stdin, sys.stdout)
 
 
 def _arena_progress(total: int) -> Callable[[int], None]:

@@ -47,6 +47,7 @@ from ..engine.actions import COINCHE, SURCOINCHE, Action, is_bid, is_declaration
 from ..engine.deal import Deal, Phase, View, random_hands
 from ..engine.rules import RuleSet
 from .base import Bot, BotFactory, Decision, failure_text
+from .engine_protocol import EngineBot
 from .loading import bot_factory, build_bot
 
 SIDES: Final = ("ns", "ew")
@@ -102,6 +103,10 @@ class ArenaResult:
     """Score diff (NS bots' team minus EW bots' team) of each duplicate pair, its two deals
     summed, in pair order: the match one pair at a time (the ratings' measure of the levels
     counts each pair as one game); not in ``to_json``."""
+    faults: dict[str, int] = field(default_factory=dict)
+    """Per side: the faults of engines speaking the protocol (``engine_protocol``: no
+    answer in time, not JSON, an illegal action, a crash), each played as its seat's first
+    legal action."""
 
     @property
     def pairs(self) -> int:
@@ -127,6 +132,7 @@ class ArenaResult:
             "card_time": {side: t.to_json() for side, t in self.card_time.items()},
             "stats": {side: dict(s) for side, s in self.stats.items()},
             "errors": list(self.error_log),
+            "faults": {side: self.faults.get(side, 0) for side in ("ns", "ew")},
         }
 
     @property
@@ -164,6 +170,9 @@ class ArenaResult:
             for attr in ("mean", "p95", "max"):
                 cells = "".join(f"{_fmt_time(getattr(table[s], attr)):>{width + 2}}" for s in SIDES)
                 lines.append(f"{what + ' time ' + attr:<22}{cells}")
+        if any(self.faults.values()):
+            cells = "".join(f"{self.faults.get(s, 0):>{width + 2}}" for s in SIDES)
+            lines.append(f"{'engine faults':<22}{cells}")
         if self.error_log:
             lines.append("")
             lines.append("bot errors (first ones):")
@@ -272,6 +281,7 @@ class SideTally:
     void: int = 0
     decisions: int = 0
     errors: int = 0
+    faults: int = 0
 
     def add(self, other: SideTally) -> None:
         for name in self.__dataclass_fields__:
@@ -419,6 +429,15 @@ def _play_half(task: _Task, pair: int, half: int, dealer: int, hands: Sequence[i
             raise
         except BaseException as e:
             error(s, f"observe_result raised {failure_text(e)}")
+        if isinstance(bots[s], EngineBot):  # a program: its faults counted, its process ended
+            engine = bots[s]
+            assert isinstance(engine, EngineBot)
+            tally[sides[s]].faults += engine.faults
+            for what in engine.fault_log[: MAX_ERROR_LOG - len(out.errors)]:
+                out.errors.append(
+                    f"pair {pair} half {half} seat {s} ({sides[s]} {specs[sides[s]]}): engine fault: {what}"
+                )
+            engine.close()
 
     result = deal.result()
     assert result is not None
@@ -536,6 +555,7 @@ def _combine(task: _Task, outcomes: Sequence[_PairOutcome], elapsed: float) -> A
         call_time={s: move_times(call_times[s]) for s in SIDES},
         card_time={s: move_times(card_times[s]) for s in SIDES},
         pair_diffs=tuple(sum(o.diffs) for o in outcomes),
+        faults={s: tallies[s].faults for s in SIDES},
     )
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .base import Bot, BotFactory, BotLoadError, failure_text
+from .engine_protocol import PREFIX, command_factory
 from .history import BASELINES, past_factory
 
 BUILTIN_BOTS: dict[str, str] = {
@@ -28,6 +29,8 @@ def bot_factory(spec: str) -> BotFactory:
     (``expert@023e446``, ``expert-v1``: see ``history.py``) or an importable
     ``module:attribute`` (a ``Bot`` subclass or any callable taking ``seed=`` and returning
     a ``Bot``)."""
+    if spec.startswith(PREFIX):  # a program speaking the engine protocol
+        return command_factory(spec)
     if spec in BASELINES or ("@" in spec and ":" not in spec):
         past = past_factory(spec)
         if past is not None:

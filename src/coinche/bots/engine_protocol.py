@@ -1,0 +1,240 @@
+"""The coinche engine protocol, version 1 (issue 31; ``docs/engine-protocol.md``): any
+program that reads JSON Lines on its standard input and writes them on its standard output
+plays, in any language. The host (the arena, later the site) runs the engine:
+
+- host -> engine ``{"type": "hello", "protocol": 1, "options": {...}}``; engine -> host
+  ``{"type": "hello", "protocol": 1, "name": ..., "author": ...}``;
+- host -> engine ``{"type": "decide", "id": N, "view": <a seat's view>, "game": null,
+  "time_ms": T}``; engine -> host ``{"type": "action", "id": N, "action": <one entry of
+  view.legal_actions>}`` (an ``"explanation"`` string may come with it);
+- host -> engine ``{"type": "deal_over", "view": <the seat's final view>}`` and
+  ``{"type": "quit"}`` (no answer to either).
+
+The host never trusts the engine: every read is bounded (a line of at most ``MAX_LINE``
+bytes, an answer within the decision's time), and whatever goes wrong — no answer in
+time, a line that is not JSON, an answer for another id, an action that is not legal, a
+crash — plays the seat's first legal action and counts a *fault* (``EngineBot.faults``);
+an engine that died or stalled is not asked again during the match. At the end the host
+sends ``quit`` and kills the process.
+
+``serve`` is the engine's side, for the project's own bots (``coinche engine --level``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import shlex
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from typing import IO, Any, Final
+
+from ..engine.deal import View
+from ..engine.errors import EngineError
+from ..engine.wire import action_from_json, action_to_json, view_from_json, view_to_json
+from .base import Bot, BotFactory, BotLoadError, Decision
+
+PROTOCOL: Final = 1
+PREFIX: Final = "cmd:"
+"""A bot name that starts with it is a command speaking the protocol (``cmd:python3 bot.py``)."""
+MAX_LINE: Final = 1 << 20
+"""The longest line a host reads from an engine (a view is a few kilobytes)."""
+DECISION_MS: Final = 10_000
+"""An engine's time for one decision (and for its hello)."""
+_EOF: Final = object()
+
+
+class EngineBot(Bot):
+    """A seat played by an engine program over the protocol (see the module)."""
+
+    name = "engine"
+
+    def __init__(self, command: str, seed: int | None = None, time_ms: int = DECISION_MS) -> None:
+        super().__init__(seed)
+        self.command = command
+        self.time_ms = time_ms
+        self.faults = 0
+        self.fault_log: list[str] = []
+        self.engine_name: str | None = None
+        self._next_id = 0
+        self._lines: queue.Queue[object] = queue.Queue(maxsize=64)
+        self._dead = False
+        try:
+            argv = shlex.split(command)
+        except ValueError as e:
+            raise BotLoadError(f"cannot read the command {command!r}: {e}") from None
+        if not argv:
+            raise BotLoadError("an engine needs a command: cmd:PROGRAM ARGS...")
+        try:
+            self._proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                bufsize=0,
+            )
+        except OSError as e:
+            raise BotLoadError(f"cannot start the engine {command!r}: {e}") from None
+        assert self._proc.stdout is not None
+        threading.Thread(target=self._read, args=(self._proc.stdout,), daemon=True).start()
+        self._send({"type": "hello", "protocol": PROTOCOL, "options": {"seed": seed}})
+        hello = self._answer(lambda m: m.get("type") == "hello")
+        if hello is None:
+            self._fault("no hello")
+        else:
+            name = hello.get("name")
+            self.engine_name = name[:64] if isinstance(name, str) else None
+
+    # ----- reading and writing, bounded -----
+
+    def _read(self, stream: IO[bytes]) -> None:
+        """The engine's lines, one by one (a longer line than ``MAX_LINE`` ends it)."""
+        try:
+            while True:
+                line = stream.readline(MAX_LINE + 1)
+                if not line or len(line) > MAX_LINE:
+                    break
+                self._lines.put(line)
+        except (OSError, ValueError):
+            pass
+        finally:
+            with contextlib.suppress(queue.Full):
+                self._lines.put(_EOF, timeout=1)
+
+    def _send(self, message: dict[str, Any]) -> None:
+        if self._dead:
+            return
+        try:
+            assert self._proc.stdin is not None
+            self._proc.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+            self._proc.stdin.flush()
+        except (OSError, ValueError):
+            self._dead = True
+
+    def _answer(self, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any] | None:
+        """The first message ``wanted`` accepts within the time (others are skipped), None
+        when none came: the engine is then dead to this match."""
+        if self._dead:
+            return None
+        deadline = time.monotonic() + self.time_ms / 1000
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                line = self._lines.get(timeout=max(0.0, left)) if left > 0 else self._lines.get_nowait()
+            except queue.Empty:
+                self._dead = True
+                return None
+            if line is _EOF:
+                self._dead = True
+                return None
+            try:
+                message = json.loads(line)  # type: ignore[arg-type]
+            except ValueError:
+                self._fault("a line that is not JSON")
+                continue
+            if isinstance(message, dict) and wanted(message):
+                return message
+
+    def _fault(self, what: str) -> None:
+        self.faults += 1
+        if len(self.fault_log) < 20:
+            self.fault_log.append(what)
+
+    # ----- the bot -----
+
+    def choose(self, view: View) -> Decision:
+        default = view.legal_actions[0]
+        self._next_id += 1
+        number = self._next_id
+        self._send({"type": "decide", "id": number, "view": view_to_json(view), "game": None, "time_ms": self.time_ms})
+        answer = self._answer(lambda m: m.get("type") == "action" and m.get("id") == number)
+        if answer is None:
+            self._fault("no answer in time" if self._proc.poll() is None else "the engine stopped")
+            return Decision(default)
+        try:
+            action = action_from_json(answer.get("action"), view)
+        except EngineError:
+            self._fault("an action the protocol cannot read")
+            return Decision(default)
+        if action not in view.legal_actions:
+            self._fault("an illegal action")
+            return Decision(default)
+        why = answer.get("explanation")
+        return Decision(action, why[:200] if isinstance(why, str) else None)
+
+    def observe_result(self, view: View) -> None:
+        self._send({"type": "deal_over", "view": view_to_json(view)})
+
+    def close(self) -> None:
+        """Say quit, then end the process (killed if it lingers)."""
+        self._send({"type": "quit"})
+        with contextlib.suppress(OSError, ValueError):
+            if self._proc.stdin is not None:
+                self._proc.stdin.close()
+        try:
+            self._proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait(timeout=5)
+
+    def __del__(self) -> None:
+        proc = getattr(self, "_proc", None)
+        if proc is not None and proc.poll() is None:
+            with contextlib.suppress(OSError):
+                proc.kill()
+
+
+def command_factory(spec: str) -> BotFactory:
+    """The factory of a ``cmd:...`` bot name."""
+    command = spec[len(PREFIX) :]
+
+    def make(seed: int | None = None) -> Bot:
+        return EngineBot(command, seed)
+
+    return make
+
+
+def serve(factory: BotFactory, name: str, stdin: IO[str], stdout: IO[str]) -> int:
+    """The engine's side: answer a host over ``stdin``/``stdout`` with the bot ``factory``
+    makes (``coinche engine``) until ``quit`` or the end of the input."""
+    bot: Bot | None = None
+
+    def say(message: dict[str, Any]) -> None:
+        stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
+        stdout.flush()
+
+    for line in stdin:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(message, dict):
+            continue
+        kind = message.get("type")
+        if kind == "hello":
+            options = message.get("options")
+            seed = options.get("seed") if isinstance(options, dict) else None
+            seed = seed if isinstance(seed, int) else None
+            bot = factory(seed=seed)
+            say({"type": "hello", "protocol": PROTOCOL, "name": name, "author": "coinche"})
+        elif kind == "decide":
+            if bot is None:
+                bot = factory(seed=None)
+            view = view_from_json(message["view"])
+            decision = bot.choose(view)
+            answer: dict[str, Any] = {
+                "type": "action",
+                "id": message.get("id"),
+                "action": action_to_json(decision.action, view),
+            }
+            if decision.explanation:
+                answer["explanation"] = decision.explanation
+            say(answer)
+        elif kind == "deal_over" and bot is not None:
+            bot.observe_result(view_from_json(message["view"]))
+        elif kind == "quit":
+            break
+    return 0

@@ -1,0 +1,147 @@
+"""The coinche engine protocol (issue 31, ``docs/engine-protocol.md``): the fifteen-line
+example engine plays through the arena, the project's own bots speak it (``coinche
+engine``), and engines that crash, stall, lie or write what is not JSON cost their seat
+its first legal action and a fault, never a hang."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from coinche.bots.arena import run_arena
+from coinche.bots.base import BotLoadError
+from coinche.bots.engine_protocol import EngineBot
+from coinche.bots.loading import bot_factory
+from coinche.engine.deal import Deal
+from coinche.engine.dealing import hands_from_seed
+from coinche.engine.rules import PROFILES
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "first_legal_bot.py"
+CLASSIC = PROFILES["classic"]
+
+
+def a_view(seed: int = 3) -> tuple[Deal, int]:
+    deal = Deal(CLASSIC, 0, tuple(hands_from_seed(seed.to_bytes(32, "big"), 0)))
+    return deal, deal.to_move
+
+
+def engine(tmp_path: Path, body: str, time_ms: int = 2000) -> EngineBot:
+    """An engine written for the test: ``body`` runs for each message ``m`` read."""
+    script = tmp_path / "engine.py"
+    script.write_text(
+        "import json, sys, time\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'hello':\n"
+        "        print(json.dumps({'type': 'hello', 'protocol': 1, 'name': 'test'}), flush=True)\n"
+        "        continue\n" + "".join(f"    {row}\n" for row in body.splitlines())
+    )
+    return EngineBot(f"{sys.executable} {script}", seed=1, time_ms=time_ms)
+
+
+def test_the_example_engine_plays_a_match_through_the_arena() -> None:
+    result = run_arena(CLASSIC, f"cmd:{sys.executable} {EXAMPLE}", "confirmed", 2, 7)
+    assert result.deals == 4 and result.error_log == ()
+    assert result.to_json()["faults"] == {"ns": 0, "ew": 0}
+    assert result.stats["ns"]["decisions"] > 0
+
+
+def test_the_project_s_bots_speak_the_protocol() -> None:
+    command = f"cmd:{sys.executable} -m coinche.cli engine --level beginner"
+    played = run_arena(CLASSIC, command, "beginner", 1, 5)
+    in_process = run_arena(CLASSIC, "beginner", "beginner", 1, 5)
+    assert played.to_json()["faults"] == {"ns": 0, "ew": 0} and played.error_log == ()
+    # the same bot with the same seeds: the same match, whether in process or over a pipe
+    assert played.pair_diffs == in_process.pair_diffs
+
+
+def test_an_engine_that_answers_well_is_followed(tmp_path: Path) -> None:
+    bot = engine(
+        tmp_path,
+        "if m['type'] == 'decide':\n"
+        "    a = m['view']['legal_actions'][-1]\n"
+        "    print(json.dumps({'type': 'action', 'id': m['id'], 'action': a, 'explanation': 'last'}), flush=True)",
+    )
+    deal, seat = a_view()
+    view = deal.view(seat)
+    decision = bot.choose(view)
+    assert decision.action == view.legal_actions[-1] and decision.explanation == "last"
+    assert bot.faults == 0 and bot.engine_name == "test"
+    bot.close()
+
+
+@pytest.mark.parametrize(
+    ("body", "fault"),
+    [
+        ("if m['type'] == 'decide':\n    sys.exit(3)", "the engine stopped"),
+        ("if m['type'] == 'decide':\n    time.sleep(30)", "no answer in time"),
+        ("if m['type'] == 'decide':\n    print('{not json', flush=True)\n    time.sleep(30)", "not JSON"),
+        (
+            "if m['type'] == 'decide':\n"
+            "    print(json.dumps({'type': 'action', 'id': m['id'], 'action': {'card': 'AS'}}), flush=True)",
+            "illegal",
+        ),
+        (
+            "if m['type'] == 'decide':\n"
+            "    print(json.dumps({'type': 'action', 'id': m['id'] + 7, 'action': {'call': 'pass'}}), flush=True)\n"
+            "    time.sleep(30)",
+            "no answer in time",
+        ),
+        ("if m['type'] == 'decide':\n    print('x' * 3_000_000, flush=True)\n    time.sleep(30)", ""),
+    ],
+    ids=["crash", "silent", "not-json", "lying", "other-id", "huge-line"],
+)
+def test_a_faulty_engine_costs_its_seat_the_first_legal_action(tmp_path: Path, body: str, fault: str) -> None:
+    bot = engine(tmp_path, body, time_ms=400)
+    deal, seat = a_view()
+    view = deal.view(seat)
+    started = time.monotonic()
+    decision = bot.choose(view)
+    assert decision.action == view.legal_actions[0]
+    assert bot.faults >= 1 and any(fault in f for f in bot.fault_log), bot.fault_log
+    # dead to the match: the next decision does not wait again
+    again = time.monotonic()
+    assert bot.choose(view).action == view.legal_actions[0]
+    assert time.monotonic() - again < 0.3
+    assert time.monotonic() - started < 5
+    bot.close()
+    assert bot._proc.poll() is not None  # ended
+
+
+def test_a_command_that_is_no_program_is_refused() -> None:
+    with pytest.raises(BotLoadError):
+        bot_factory("cmd:")(seed=1)
+    with pytest.raises(BotLoadError):
+        bot_factory("cmd:/nonexistent/engine --x")(seed=1)
+
+
+def test_the_engine_side_answers_a_host_line_by_line(tmp_path: Path) -> None:
+    import subprocess
+
+    deal, seat = a_view()
+    from coinche.engine.wire import view_to_json
+
+    lines = [
+        {"type": "hello", "protocol": 1, "options": {"seed": 4}},
+        "not json",
+        {"type": "decide", "id": 1, "view": view_to_json(deal.view(seat)), "game": None, "time_ms": 5000},
+        {"type": "quit"},
+    ]
+    text = "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines)
+    out = subprocess.run(
+        [sys.executable, "-m", "coinche.cli", "engine", "--level", "beginner"],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout.splitlines()
+    hello, action = (json.loads(line) for line in out)
+    assert hello["type"] == "hello" and hello["protocol"] == 1
+    assert action["type"] == "action" and action["id"] == 1
+    assert action["action"] in view_to_json(deal.view(seat))["legal_actions"]
