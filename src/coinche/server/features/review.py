@@ -74,6 +74,10 @@ AnalysisKey = tuple[str, str, int]
 """Whose deal an analysis is: (``table`` or ``upload``, its id, the deal number, 1-based)."""
 
 
+FINISHED_KEPT = 64
+"""Analyses a process keeps in memory once computed (the database keeps them all)."""
+
+
 @dataclass
 class Reviews:
     """The analyses of a server: computed once per deal in the pool, cached in the database
@@ -81,6 +85,11 @@ class Reviews:
 
     service: TableService
     running: dict[AnalysisKey, asyncio.Task[dict[str, Any] | None]] = field(default_factory=dict)
+    finished: dict[AnalysisKey, dict[str, Any]] = field(default_factory=dict)
+    """The analyses computed here lately, kept in memory from before their task ends: a
+    request that read the database just before one was saved finds it here, rather than
+    starting it again (a page and its analysis asked together did it twice, once in a
+    while)."""
 
     async def cached(self, table_id: str, n: int) -> dict[str, Any] | None:
         return await self._load(("table", table_id, n))
@@ -100,7 +109,10 @@ class Reviews:
     async def analysis_of(self, key: AnalysisKey, deal: Deal) -> dict[str, Any] | None:
         """The analysis of ``deal`` (finished), whoever's it is (``key``), if ready; else
         None, its computation started once."""
-        data = await self._load(key)
+        data = self.finished.get(key) or await self._load(key)
+        if data is not None:
+            return data
+        data = self.finished.get(key)  # computed here while the database was read
         if data is not None:
             return data
         if key not in self.running:
@@ -125,6 +137,9 @@ class Reviews:
             store = self.service.store
             save = store.save_analysis if key[0] == "table" else store.save_upload_analysis
             await self.service.db(save, key[1], key[2], data)
+            self.finished[key] = data  # before the task leaves ``running`` (see ``finished``)
+            while len(self.finished) > FINISHED_KEPT:
+                self.finished.pop(next(iter(self.finished)))
             return data
         except Exception:  # a failed analysis is computed again on the next request
             log.exception("%s %s deal %s: the analysis failed", *key)
