@@ -62,6 +62,9 @@ class EngineBot(Bot):
         self._next_id = 0
         self._lines: queue.Queue[object] = queue.Queue(maxsize=64)
         self._dead = False
+        self._ended = False
+        """Its output ended (it exited or closed it): told apart from a stall by the pipe,
+        not by the exit status, which may come a moment later."""
         try:
             argv = shlex.split(command)
         except ValueError as e:
@@ -128,7 +131,7 @@ class EngineBot(Bot):
                 self._dead = True
                 return None
             if line is _EOF:
-                self._dead = True
+                self._dead = self._ended = True
                 return None
             try:
                 message = json.loads(line)  # type: ignore[arg-type]
@@ -152,7 +155,7 @@ class EngineBot(Bot):
         self._send({"type": "decide", "id": number, "view": view_to_json(view), "game": None, "time_ms": self.time_ms})
         answer = self._answer(lambda m: m.get("type") == "action" and m.get("id") == number)
         if answer is None:
-            self._fault("no answer in time" if self._proc.poll() is None else "the engine stopped")
+            self._fault("the engine stopped" if self._ended else "no answer in time")
             return Decision(default)
         try:
             action = action_from_json(answer.get("action"), view)
