@@ -1219,9 +1219,7 @@ class Tournaments:
                 continue
             closes_at = tournament.round_deals(table.round, table.claimed_at).closes_at
             if moment >= closes_at:  # its clock ran out: scored as it stands, its pairs free
-                live = await self.tables.table(table.table_id, fresh=True)
-                result = result_json(live, tournament.deals)
-                if await self.tables.db(self.store.record, table.table_id, result, moment):
+                if await self._score_as_it_stands(tournament, table, moment):
                     await self._changed(tournament.id)
                 continue
             waiting.append(table)
@@ -1229,8 +1227,7 @@ class Tournaments:
         if moment < ends:
             return
         for table in waiting:
-            live = await self.tables.table(table.table_id, fresh=True)
-            await self.tables.db(self.store.record, table.table_id, result_json(live, tournament.deals), moment)
+            await self._score_as_it_stands(tournament, table, moment)
         await self.tables.db(self.store.close_round, tournament.id, tournament.round, moment)
         if await self.tables.db(self.store.finish, tournament.id, tournament.round, moment):
             await self._changed(tournament.id)
@@ -1302,6 +1299,12 @@ class Tournaments:
         finally:
             self._playing.pop(table_id, None)
 
+    async def _score_as_it_stands(self, tournament: Tournament, table: RoundTable, moment: datetime) -> bool:
+        """Record a table whose clock ran out as it stands (its table read afresh: another
+        process may have stored its last steps); False if it had a result already."""
+        live = await self.tables.table(table.table_id, fresh=True)
+        return await self.tables.db(self.store.record, table.table_id, result_json(live, tournament.deals), moment)
+
     async def _round_over(self, tournament: Tournament, moment: datetime) -> bool:
         """Close the round under way when its tables all have a result, or its clock ran
         out (the tables still playing are scored as they stand)."""
@@ -1313,8 +1316,7 @@ class Tournaments:
         if waiting and (ends is None or moment < ends):
             return False
         for table in waiting:
-            live = await self.tables.table(table.table_id, fresh=True)
-            await self.tables.db(self.store.record, table.table_id, result_json(live, tournament.deals), moment)
+            await self._score_as_it_stands(tournament, table, moment)
         return await self.tables.db(self.store.close_round, tournament.id, tournament.round, moment)
 
     async def _committed(self, commit: Commit) -> None:

@@ -244,13 +244,15 @@ async def tournament_page(request: Request) -> Response:
     context = await _context(request, tournament, lang)
     if request.query_params.get("part") == "standings":
         # every watcher of a round under way asks at each result: rendered once per change
-        key = (tournament.id, lang, context["version"])
-        body = _fragments.get(key)
-        if body is None or context["version"] is None:
+        version = context["version"]  # None: entries still open, nothing kept
+        key = (tournament.id, lang, version)
+        body = _fragments.get(key) if version is not None else None
+        if body is None:
             body = bytes(page(request, "_tournament_standings.html", lang=lang, **context).body)
-            _fragments[key] = body
-            while len(_fragments) > FRAGMENTS_KEPT:
-                _fragments.pop(next(iter(_fragments)))
+            if version is not None:
+                _fragments[key] = body
+                while len(_fragments) > FRAGMENTS_KEPT:
+                    _fragments.pop(next(iter(_fragments)))
         return HTMLResponse(body)
     mine = None
     proposals: list[Any] = []
