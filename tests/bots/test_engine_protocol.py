@@ -53,11 +53,22 @@ def test_the_example_engine_plays_a_match_through_the_arena() -> None:
 
 def test_the_project_s_bots_speak_the_protocol() -> None:
     command = f"cmd:{sys.executable} -m coinche.cli engine --level beginner"
-    played = run_arena(CLASSIC, command, "beginner", 1, 5)
-    in_process = run_arena(CLASSIC, "beginner", "beginner", 1, 5)
+    played = run_arena(CLASSIC, command, "beginner", 3, 5)
+    in_process = run_arena(CLASSIC, "beginner", "beginner", 3, 5)
     assert played.to_json()["faults"] == {"ns": 0, "ew": 0} and played.error_log == ()
     # the same bot with the same seeds: the same match, whether in process or over a pipe
     assert played.pair_diffs == in_process.pair_diffs
+
+
+def test_the_arena_keeps_one_process_a_seat_for_the_whole_match(tmp_path: Path) -> None:
+    started = tmp_path / "started"
+    script = tmp_path / "counting.py"
+    script.write_text(f"import os\nopen({str(started)!r}, 'a').write(f'{{os.getpid()}}\\n')\n" + EXAMPLE.read_text())
+    result = run_arena(CLASSIC, f"cmd:{sys.executable} {script}", "random", 3, 2)
+    assert result.deals == 6 and result.to_json()["faults"] == {"ns": 0, "ew": 0}
+    # the example side holds two seats in each half: four processes for six deals (and one
+    # started first to check the command before anything is played)
+    assert len(started.read_text().split()) == 5
 
 
 def test_an_engine_that_answers_well_is_followed(tmp_path: Path) -> None:

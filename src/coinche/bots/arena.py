@@ -16,6 +16,8 @@ sums (a t interval on the pairs, halved to a per-deal figure).
 
 Four fresh bots are built for every played deal (every pair half), each with a seed derived
 from ``(seed, pair, half, seat)``; every bot sees ``observe_result`` once the deal is over.
+A program speaking the engine protocol (``cmd:...``) is started once per seat for a run of
+pairs and told each new deal with its seed (``engine_protocol``): it plays as a fresh bot.
 A bot that raises (anything but ``KeyboardInterrupt``: a ``sys.exit`` in a bot is that bot's
 failure), returns something that is not a ``Decision`` or an action outside
 ``view.legal_actions`` is recorded as an error and a random legal action (from a seeded
@@ -46,8 +48,8 @@ from typing import Any, Final
 from ..engine.actions import COINCHE, SURCOINCHE, Action, is_bid, is_declaration
 from ..engine.deal import Deal, Phase, View, random_hands
 from ..engine.rules import RuleSet
-from .base import Bot, BotFactory, Decision, failure_text
-from .engine_protocol import EngineBot
+from .base import Bot, BotFactory, BotLoadError, Decision, failure_text
+from .engine_protocol import PREFIX, EngineBot
 from .loading import bot_factory, build_bot
 
 SIDES: Final = ("ns", "ew")
@@ -228,10 +230,13 @@ def run_arena(
     outcomes: list[_PairOutcome] = []
     start = time.perf_counter()
     if jobs == 1:
-        for i in range(deals):
-            outcomes.append(_play_pair(task, i))
-            if progress is not None:
-                progress(i + 1)
+        try:
+            for i in range(deals):
+                outcomes.append(_play_pair(task, i))
+                if progress is not None:
+                    progress(i + 1)
+        finally:
+            _close_engines()
     else:
         chunk = max(1, min(50, deals // (jobs * 4)))
         chunks = [(task, range(lo, min(lo + chunk, deals))) for lo in range(0, deals, chunk)]
@@ -317,7 +322,17 @@ def pair_deal(seed: int, pair: int) -> tuple[int, tuple[int, ...]]:
 
 def _play_chunk(args: tuple[_Task, range]) -> list[_PairOutcome]:
     task, pairs = args
-    return [_play_pair(task, i) for i in pairs]
+    try:
+        return [_play_pair(task, i) for i in pairs]
+    finally:
+        _close_engines()
+
+
+def _close_engines() -> None:
+    """End the engines' processes (told ``quit``, killed if they linger)."""
+    while _ENGINES:
+        _, engine = _ENGINES.popitem()
+        engine.close()
 
 
 _FACTORIES: dict[str, BotFactory] = {}
@@ -348,7 +363,22 @@ class _Unbuilt(Bot):
         raise RuntimeError(f"the bot could not be built: {self.problem}")
 
 
-def _build(spec: str, seed: int) -> Bot:
+_ENGINES: dict[tuple[str, int], EngineBot] = {}
+"""The engine playing each seat for each ``cmd:`` spec, kept from deal to deal (one process
+a seat for a whole run of pairs: starting a program is slower than many decisions)."""
+
+
+def _build(spec: str, seed: int, seat: int) -> Bot:
+    if spec.startswith(PREFIX):
+        engine = _ENGINES.get((spec, seat))
+        if engine is None:
+            try:
+                engine = _ENGINES[spec, seat] = EngineBot(spec[len(PREFIX) :], seed)
+            except BotLoadError as e:
+                return _Unbuilt(str(e))
+        else:
+            engine.new_deal(seed)
+        return engine
     try:
         return _make_bot(_factory(spec), spec, seed)
     except Exception as e:  # build_bot turns whatever the bot's code raised into BotLoadError
@@ -371,7 +401,8 @@ def _side_of(seat: int, half: int) -> str:
 def _play_half(task: _Task, pair: int, half: int, dealer: int, hands: Sequence[int], out: _PairOutcome) -> None:
     specs = {"ns": task.ns, "ew": task.ew}
     sides = [_side_of(s, half) for s in range(4)]
-    bots = [_build(specs[sides[s]], derive_seed(task.seed, pair, half, s)) for s in range(4)]
+    bots = [_build(specs[sides[s]], derive_seed(task.seed, pair, half, s), s) for s in range(4)]
+    faults_before = [b.faults if isinstance(b, EngineBot) else 0 for b in bots]
     fallback = random.Random(derive_seed(task.seed, pair, half, "fallback"))
     deal = Deal(task.rules, dealer, hands)
     times = out.times
@@ -429,15 +460,15 @@ def _play_half(task: _Task, pair: int, half: int, dealer: int, hands: Sequence[i
             raise
         except BaseException as e:
             error(s, f"observe_result raised {failure_text(e)}")
-        if isinstance(bots[s], EngineBot):  # a program: its faults counted, its process ended
+        if isinstance(bots[s], EngineBot):  # a program: its faults of this deal counted
             engine = bots[s]
             assert isinstance(engine, EngineBot)
-            tally[sides[s]].faults += engine.faults
-            for what in engine.fault_log[: MAX_ERROR_LOG - len(out.errors)]:
+            faults = engine.take_faults()
+            tally[sides[s]].faults += engine.faults - faults_before[s]
+            for what in faults[: max(0, MAX_ERROR_LOG - len(out.errors))]:
                 out.errors.append(
                     f"pair {pair} half {half} seat {s} ({sides[s]} {specs[sides[s]]}): engine fault: {what}"
                 )
-            engine.close()
 
     result = deal.result()
     assert result is not None

@@ -7,8 +7,12 @@ plays, in any language. The host (the arena, later the site) runs the engine:
 - host -> engine ``{"type": "decide", "id": N, "view": <a seat's view>, "game": null,
   "time_ms": T}``; engine -> host ``{"type": "action", "id": N, "action": <one entry of
   view.legal_actions>}`` (an ``"explanation"`` string may come with it);
-- host -> engine ``{"type": "deal_over", "view": <the seat's final view>}`` and
-  ``{"type": "quit"}`` (no answer to either).
+- host -> engine ``{"type": "deal", "seed": S}`` before each deal but the first of a
+  match (the engine starts the new deal afresh, drawing its chances from ``S``),
+  ``{"type": "deal_over", "view": <the seat's final view>}`` and ``{"type": "quit"}`` (no
+  answer to any of them).
+
+One process plays one seat for a whole match: the arena keeps it from deal to deal.
 
 The host never trusts the engine: every read is bounded (a line of at most ``MAX_LINE``
 bytes, an answer within the decision's time), and whatever goes wrong — no answer in
@@ -44,6 +48,8 @@ MAX_LINE: Final = 1 << 20
 """The longest line a host reads from an engine (a view is a few kilobytes)."""
 DECISION_MS: Final = 10_000
 """An engine's time for one decision (and for its hello)."""
+FAULTS_KEPT: Final = 20
+"""Descriptions of faults kept (an engine writing garbage lines makes one a line)."""
 _EOF: Final = object()
 
 
@@ -58,6 +64,9 @@ class EngineBot(Bot):
         self.time_ms = time_ms
         self.faults = 0
         self.fault_log: list[str] = []
+        """What the first faults were (at most ``FAULTS_KEPT``)."""
+        self._recent: list[str] = []
+        """What the faults since ``take_faults`` were (at most ``FAULTS_KEPT``)."""
         self.engine_name: str | None = None
         self._next_id = 0
         self._lines: queue.Queue[object] = queue.Queue(maxsize=64)
@@ -143,8 +152,9 @@ class EngineBot(Bot):
 
     def _fault(self, what: str) -> None:
         self.faults += 1
-        if len(self.fault_log) < 20:
-            self.fault_log.append(what)
+        for log in (self.fault_log, self._recent):
+            if len(log) < FAULTS_KEPT:
+                log.append(what)
 
     # ----- the bot -----
 
@@ -170,6 +180,17 @@ class EngineBot(Bot):
 
     def observe_result(self, view: View) -> None:
         self._send({"type": "deal_over", "view": view_to_json(view)})
+
+    def new_deal(self, seed: int | None) -> None:
+        """The next deal of the match starts: the engine draws its chances from ``seed``
+        (so a deal played by a process kept from the last one is played as by a new one)."""
+        self._send({"type": "deal", "seed": seed})
+
+    def take_faults(self) -> list[str]:
+        """What the faults since the last call were (the first ``FAULTS_KEPT``; ``faults``
+        counts them all)."""
+        taken, self._recent = self._recent, []
+        return taken
 
     def close(self) -> None:
         """Say quit, then end the process (killed if it lingers)."""
@@ -223,6 +244,9 @@ def serve(factory: BotFactory, name: str, stdin: IO[str], stdout: IO[str]) -> in
             seed = seed if isinstance(seed, int) else None
             bot = factory(seed=seed)
             say({"type": "hello", "protocol": PROTOCOL, "name": name, "author": "coinche"})
+        elif kind == "deal":
+            seed = message.get("seed")
+            bot = factory(seed=seed if isinstance(seed, int) else None)
         elif kind == "decide":
             if bot is None:
                 bot = factory(seed=None)
