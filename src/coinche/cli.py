@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, Final, NoReturn, TextIO
 
 from .engine.actions import call_str
@@ -228,6 +230,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--level", default="expert", help="the bot (beginner, confirmed, expert, NAME@COMMIT, ...)")
 
+    p = sub.add_parser(
+        "connect",
+        help="play on a site through its bot API: a protocol engine, with a bot's token (docs/bot-api.md)",
+    )
+    p.add_argument("--url", required=True, help="the site, e.g. https://coinche.example")
+    p.add_argument("--token", help="the bot's token (or the environment's COINCHE_BOT_TOKEN)")
+    p.add_argument("--no-accept", action="store_true", help="leave invitations unanswered")
+    p.add_argument("--games", type=_COUNT, default=0, help="play this many games against the computers, then stop")
+    p.add_argument("--rules", default="classic", help="their rules (a profile)")
+    p.add_argument("--level", default="expert", help="their computers' level")
+    p.add_argument("--log", help="append every event received to this file (NDJSON)")
+    p.add_argument("engine", nargs=argparse.REMAINDER, metavar="-- COMMAND", help="the engine's command line")
+
     p = sub.add_parser("arena", help="duplicate match between two bots (each deal played twice, cards swapped)")
     _add_rules_args(p, default=None)
     p.add_argument(
@@ -261,6 +276,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _cmd_connect(args: argparse.Namespace) -> int:
+    from .bot_bridge import connect
+
+    command = list(args.engine)
+    if command and command[0] == "--":
+        command = command[1:]
+    token = args.token or os.environ.get("COINCHE_BOT_TOKEN")
+    if not command or not token:
+        print("coinche connect: error: give a token (--token) and an engine command after --", file=sys.stderr)
+        return 2
+    log = Path(args.log) if args.log else None
+    return connect(args.url, token, shlex.join(command), not args.no_accept, args.games, args.rules, args.level, log)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -282,6 +311,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_arena(args, sys.stdout)
         if args.command == "engine":
             return _cmd_engine(args.level)
+        if args.command == "connect":
+            return _cmd_connect(args)
         if args.command == "solve":
             return _cmd_solve(args.file, args.json, sys.stdout)
     except RulesError as e:

@@ -27,9 +27,10 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select, text, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from ..infra.config import Settings
-from ..infra.db import AccountRow, PlayerRow, SessionRow, aware
+from ..infra.db import AccountRow, BotTokenRow, PlayerRow, SessionRow, aware
 from ..infra.store import Database, Store, _insert_ignoring_conflicts, new_id
 from ..table.names import clean_name, login_key, name_key, name_skeleton
 
@@ -216,17 +217,24 @@ class AccountStore:
             conn.execute(update(PlayerRow).where(still_guest).values(retired_at=_now()))
 
     def delete(self, account_id: str) -> None:
-        """The account goes, with its sessions; its player stays (finished games name it,
-        as a deleted account)."""
+        """The account goes, with its sessions and its bots (``bots.py``); its player stays
+        (finished games name it, as a deleted account)."""
         with self.store.session() as s, s.begin():
             row = s.get(AccountRow, account_id)
             if row is None:
                 return
-            s.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
-            s.execute(
-                update(PlayerRow).where(PlayerRow.id == row.player_id).values(deleted_at=_now(), retired_at=_now())
-            )
-            s.delete(row)
+            for bot in s.scalars(select(AccountRow).where(AccountRow.bot_owner_id == account_id)):
+                remove_account(s, bot)  # its bots go with it
+            remove_account(s, row)
+
+
+def remove_account(s: Session, row: AccountRow) -> None:
+    """Delete an account's row with its sessions and tokens (a bot's); its player stays,
+    marked deleted (finished games name it, as a deleted account)."""
+    s.execute(delete(SessionRow).where(SessionRow.account_id == row.id))
+    s.execute(delete(BotTokenRow).where(BotTokenRow.bot_id == row.id))
+    s.execute(update(PlayerRow).where(PlayerRow.id == row.player_id).values(deleted_at=_now(), retired_at=_now()))
+    s.delete(row)
 
 
 class AccountService:
@@ -346,6 +354,6 @@ def find_account(store: Store, name: str) -> tuple[str, str] | None:
         row = s.execute(
             select(AccountRow.name, AccountRow.player_id)
             .join(PlayerRow, PlayerRow.id == AccountRow.player_id)
-            .where(AccountRow.name_key == name_key(name), PlayerRow.deleted_at.is_(None))
+            .where(AccountRow.name_key == login_key(name), PlayerRow.deleted_at.is_(None))
         ).first()
         return None if row is None else (row.name, row.player_id)

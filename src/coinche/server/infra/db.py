@@ -258,6 +258,20 @@ class AccountRow(Base):
     password_hash: Mapped[str] = mapped_column(String(256))
     player_id: Mapped[str] = mapped_column(String(32), ForeignKey("players.id"), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    bot_owner_id: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
+    """A bot account's owner (an account's id); None for a person's account."""
+
+
+class BotTokenRow(Base):
+    """A bot's token for the bot API: its SHA-256 only (shown once, revoked by deleting it)."""
+
+    __tablename__ = "bot_tokens"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    bot_id: Mapped[str] = mapped_column(String(16), index=True)
+    hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class SessionRow(Base):

@@ -20,11 +20,27 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
+BOT_MARK = "\N{ROBOT FACE}"
+"""What follows a bot's name everywhere it is shown (``Zébulon 🤖``): no person's name can
+hold it (letters, digits, ``-`` and ``_`` only)."""
+
+
+def bot_name(base: str) -> str:
+    """The name a bot account is shown by: its base name and the robot mark."""
+    return f"{base} {BOT_MARK}"
+
+
+def base_name(name: str) -> str:
+    """A name without a bot's mark: what makes it unique and finds it."""
+    return name.removesuffix(BOT_MARK).rstrip()
+
+
 def login_key(typed: str) -> str:
     """The key an account is looked up by, from a name as typed (surrounding spaces of any
-    kind, any case, full-width letters): the one key of everything that reaches the same
-    account, so the per-name log-in limit counts all of them in one window."""
-    return name_key(clean_name(typed))
+    kind, any case, full-width letters, a bot's mark or not): the one key of everything
+    that reaches the same account, so the per-name log-in limit counts all of them in one
+    window."""
+    return name_key(base_name(clean_name(typed)))
 
 
 def name_skeleton(name: str) -> str:

@@ -18,12 +18,15 @@ from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from ..features.accounts import AccountService
+from ..features.bots import BotStore
 from ..infra.config import Settings
 from ..infra.hub import Hub
 from ..infra.store import Store
 from ..services import start_services
 from . import (
     account_pages,
+    bot_api,
+    bot_pages,
     calculator_page,
     daily_pages,
     following_pages,
@@ -74,6 +77,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         services.tournaments.start()
         app.state.accounts = AccountService(store, services.tables.db, settings)
         app.state.rate_limits = services.tables.rate_limits
+        app.state.bots = BotStore(store)
         try:
             yield
         finally:
@@ -98,6 +102,8 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *open_tables_pages.routes,
         *following_pages.routes,
         *tournament_pages.routes,
+        *bot_pages.routes,
+        *bot_api.routes,
         *watch_socket.routes,
         WebSocketRoute("/ws/me", person_socket),
         Mount("/static", StaticFiles(directory=str(WEB / "static")), name="static"),

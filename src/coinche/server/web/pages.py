@@ -54,6 +54,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "contacts": "/mes-amis",
         "tournaments": "/tournois",
         "new_tournament": "/tournois/nouveau",
+        "bots": "/robots",
     },
     "en": {
         "calculator": "/calculator",
@@ -73,6 +74,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "contacts": "/my-friends",
         "tournaments": "/tournaments",
         "new_tournament": "/tournaments/new",
+        "bots": "/bots",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""

@@ -160,10 +160,12 @@ async def profile(request: Request) -> Response:
     viewer = account_of(request)
     own = viewer is not None and viewer.player == player  # a club's tournaments: for their own eyes
     tournaments = await request.app.state.tournaments.results_of(player, own)
+    bot_owner = await service.db(request.app.state.bots.owner_of, player)
     return page(
         request,
         "profile.html",
         lang=lang,
+        bot_owner=bot_owner,
         tournaments=tournaments,
         other_url=f"{ADDRESSES[other]['profile']}/{quote(shown, safe='')}",
         player_name=shown,

@@ -1,0 +1,566 @@
+"""The bot API (issue 31, ``docs/bot-api.md``): programs play on the site with a bot
+account's token, as Lichess's Bot API lets them play chess.
+
+``GET /api/bot/stream`` is the bot's event stream, NDJSON (one JSON object a line): its
+tables, its turns with the seat's view (``docs/wire.md``: never more than the seat may
+see), each deal's end, the invitations it receives; a ``ping`` every
+``Settings.bot_heartbeat`` seconds. The POSTs act, each answered in JSON: an action with
+an ``id`` (a resent id is answered again, not played again: the page's idempotent
+requests), the next deal, leaving, accepting an invitation, joining a friends' table by
+its code, starting a game against the site's computers (rated: the bots' leaderboard).
+
+The stream holds no state of its own worth keeping: it follows its tables' steps on the
+hub and reads each table as it is (``LiveTable``), so a notification merged or lost loses
+nothing, and a bot that reconnects (to this process or another) is told where every table
+stands. While its stream is open the bot is present at its tables (``attach``); when it
+closes, the stand-in rules of friends' tables apply (a computer plays for it after its
+time). Every request is authenticated by the token alone (no cookie, so no CSRF), read
+strictly (at most ``MAX_BODY`` bytes of JSON), rate limited per bot, and refused with a
+status and a JSON ``{"error": code, "message": text}``: bad input changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Final
+
+import anyio
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+from starlette.types import Receive, Scope, Send
+
+from ...engine.errors import EngineError
+from ...engine.rules import PROFILES, RuleSet
+from ...engine.wire import action_from_json, rules_to_json, view_to_json
+from ..features import friends
+from ..features.accounts import Account
+from ..features.bots import BotStore
+from ..features.following import Following
+from ..features.quick_play import person_channel
+from ..infra.hub import Subscription
+from ..live.tables import LEVELS, TableService
+from ..table import requests
+from ..table.live_table import LiveTable, TableError
+from .drain import drain_of
+from .forms import _read_body
+from .pages import service_of
+from .protocol import error_message
+
+log = logging.getLogger("coinche.bot_api")
+
+API: Final = "/api/bot"
+MAX_BODY: Final = 16 * 1024
+"""The most read of a request's body (an action is under 100 bytes)."""
+MAX_ID: Final = 64
+"""The longest request id."""
+MAX_TABLES: Final = 64
+"""Tables one stream follows at once."""
+MAX_STREAMS: Final = 2
+"""Streams one bot may have open in one process."""
+CATCH_UP_DEALS: Final = 1
+"""Deals ended while the bot was away that the stream tells of (the last ones)."""
+
+_streams: Counter[str] = Counter()
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.retry_after = retry_after
+
+
+TABLE_STATUS: Final = {"gone": 404, "not_seated": 403, "not_host": 403}
+"""The status of a refusal of the table (others: 409, the table is not in that state)."""
+
+
+def refusal(e: TableError) -> ApiError:
+    """A refusal of the table, in English (the engine's words for an illegal action)."""
+    return ApiError(TABLE_STATUS.get(e.code, 409), e.code, error_message("en", e.code, error=e)["message"])
+
+
+def error_response(e: ApiError) -> Response:
+    response = JSONResponse({"error": e.code, "message": e.message}, status_code=e.status)
+    if e.retry_after is not None:
+        response.headers["Retry-After"] = str(e.retry_after)
+    return response
+
+
+def bots_of(request: Request) -> BotStore:
+    found: BotStore = request.app.state.bots
+    return found
+
+
+async def authenticate(request: Request) -> Account:
+    """The bot whose token the ``Authorization: Bearer`` header holds (``ApiError`` 401)."""
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "no_token", "send the bot's token: Authorization: Bearer <token>")
+    service = service_of(request)
+    bot = await service.db(bots_of(request).bot_of_token, token.strip(), datetime.now(UTC))
+    if bot is None:
+        raise ApiError(401, "bad_token", "this token opens no bot (revoked, or never made)")
+    return bot
+
+
+async def limited(request: Request, bot: Account, limit: str, kind: str) -> None:
+    """Count one request of ``kind`` for the bot (``ApiError`` 429 past ``limit``)."""
+    retry = await service_of(request).rate_limits.hit(limit, f"bot-{kind}:{bot.player}")
+    if retry is not None:
+        raise ApiError(429, "rate_limited", f"too many requests: try again in {retry} s", retry)
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    """The request's JSON object (an empty body: ``{}``); ``ApiError`` 400 or 413."""
+    try:
+        body = await _read_body(request, MAX_BODY)
+    except HTTPException as e:
+        if e.status_code == 413:
+            raise ApiError(413, "too_big", f"a request's body is at most {MAX_BODY} bytes") from None
+        raise ApiError(400, "bad_body", "the body could not be read") from None
+    if not body.strip():
+        return {}
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        raise ApiError(400, "not_json", "the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "not_an_object", "the body is a JSON object")
+    return data
+
+
+def request_id(data: dict[str, Any]) -> str:
+    rid = data.get("id")
+    if not isinstance(rid, str) or not 1 <= len(rid) <= MAX_ID or not rid.isprintable():
+        raise ApiError(400, "bad_id", f"each request has an id: a string of 1 to {MAX_ID} characters")
+    return rid
+
+
+def endpoint(
+    handler: Callable[[Request, Account], Awaitable[dict[str, Any]]], limit: str = "bot_request_limit"
+) -> Callable[[Request], Awaitable[Response]]:
+    """A JSON endpoint of a bot: authenticated, rate limited, its refusals JSON."""
+
+    async def run(request: Request) -> Response:
+        try:
+            bot = await authenticate(request)
+            await limited(request, bot, getattr(request.app.state.settings, limit), limit.removesuffix("_limit"))
+            return JSONResponse(await handler(request, bot))
+        except ApiError as e:
+            return error_response(e)
+        except TableError as e:
+            return error_response(refusal(e))
+
+    return run
+
+
+# ----- the requests -----
+
+
+async def account(request: Request, bot: Account) -> dict[str, Any]:
+    service = service_of(request)
+    owner = await service.db(bots_of(request).owner_of, bot.player)
+    return {"name": bot.name, "owner": owner, "player": bot.player}
+
+
+async def seated(request: Request, bot: Account, table_id: str) -> tuple[LiveTable, int]:
+    service = service_of(request)
+    live = await service.table(table_id[:32]) if table_id.isascii() else None
+    if live is None:
+        raise TableError("gone")
+    seat = live.seat_of(bot.player)
+    if seat is None:
+        live = await service.table(live.id, fresh=True) or live  # seated through another process
+        seat = live.seat_of(bot.player)
+    if seat is None:
+        raise TableError("not_seated")
+    return live, seat
+
+
+async def act(request: Request, bot: Account) -> dict[str, Any]:
+    """``{"id": ..., "action": <an entry of the view's legal_actions>}``: the table's step
+    after it."""
+    data = await read_json(request)
+    rid = request_id(data)
+    live, seat = await seated(request, bot, request.path_params["table_id"])
+    deal = live.game.current
+    view = deal.view(seat) if deal is not None and not deal.is_over else None
+    try:
+        action = action_from_json(data.get("action"), view)
+    except EngineError as e:
+        raise ApiError(400, "bad_action", f"not an action of the wire format: {e}") from None
+    service = service_of(request)
+    key = requests.request_key(bot.player, rid)
+    check = requests.play(bot.player, action, key, service.settings.clock())
+    return {"step": await service.registry.write(live.id, key, check)}
+
+
+async def next_deal(request: Request, bot: Account) -> dict[str, Any]:
+    data = await read_json(request)
+    rid = request_id(data)
+    live, _ = await seated(request, bot, request.path_params["table_id"])
+    return {"step": await service_of(request).next_deal(live.id, bot.player, rid)}
+
+
+async def leave(request: Request, bot: Account) -> dict[str, Any]:
+    """Give up the table's game: alone with computers it ends (lost, for the ratings); with
+    people a computer plays the bot's seat to the end (``friends.give_up``)."""
+    live, _ = await seated(request, bot, request.path_params["table_id"])
+    await friends.give_up(service_of(request), live.id, bot.player)
+    return {"ok": True}
+
+
+async def sit(request: Request, bot: Account, live: LiveTable, data: dict[str, Any]) -> dict[str, Any]:
+    """Take ``data["seat"]`` at a friends' table, or the first seat a computer holds."""
+    service = service_of(request)
+    wanted = data.get("seat")
+    if wanted is None:
+        free = [i for i, s in enumerate(live.seats) if s.kind == "bot"]
+        if not free:
+            raise TableError("full")
+        wanted = free[0]
+    if not isinstance(wanted, int) or isinstance(wanted, bool) or not 0 <= wanted <= 3:
+        raise ApiError(400, "bad_seat", "a seat is 0, 1, 2 or 3")
+    await friends.take_seat(service, live.id, bot.player, bot.name, wanted)
+    await service.hub.signal(person_channel(bot.player), {"kind": "seated", "table": live.id})
+    return {"table": live.id, "seat": wanted}
+
+
+async def join(request: Request, bot: Account) -> dict[str, Any]:
+    """A friends' table by its code: ``{"seat": n}`` or the first computer's seat."""
+    data = await read_json(request)
+    code = friends.clean_code(request.path_params["code"])
+    live = await friends.find(service_of(request), code) if code is not None else None
+    if live is None:
+        raise TableError("gone")
+    return await sit(request, bot, live, data)
+
+
+async def accept(request: Request, bot: Account) -> dict[str, Any]:
+    """Accept an invitation: its table's seat (``{"seat": n}`` or a computer's)."""
+    data = await read_json(request)
+    following: Following = request.app.state.following
+    code = await following.answer(bot.player, request.path_params["invitation_id"])
+    live = await friends.find(service_of(request), code) if code is not None else None
+    if live is None:
+        raise TableError("gone")
+    return await sit(request, bot, live, data)
+
+
+async def decline(request: Request, bot: Account) -> dict[str, Any]:
+    following: Following = request.app.state.following
+    await following.answer(bot.player, request.path_params["invitation_id"])
+    return {"ok": True}
+
+
+async def new_game(request: Request, bot: Account) -> dict[str, Any]:
+    """A rated game against the site's computers: ``{"rules": profile, "level": level}``
+    (the bot at seat 0, a computer partner); ``{"table": id}``."""
+    data = await read_json(request)
+    profile = data.get("rules", "classic")
+    level = data.get("level", "expert")
+    if profile not in PROFILES:
+        raise ApiError(400, "bad_rules", f"rules are one of {', '.join(PROFILES)}")
+    if level not in LEVELS:
+        raise ApiError(400, "bad_level", f"a level is one of {', '.join(LEVELS)}")
+    service = service_of(request)
+    spec = await service.create_solo(bot.player, RuleSet.profile(str(profile)), str(level))
+    await service.hub.signal(person_channel(bot.player), {"kind": "seated", "table": spec.id})
+    return {"table": spec.id}
+
+
+# ----- the stream -----
+
+
+@dataclass
+class Followed:
+    """A table the stream follows: what it was told of it so far."""
+
+    seat: int
+    subscription: Subscription
+    watcher: asyncio.Task[None]
+    deals_told: int
+    turn_told: int = -1
+    wait_told: int = -1
+
+
+@dataclass(eq=False)
+class BotStream:
+    """One open stream of one bot (see the module)."""
+
+    service: TableService
+    following: Following
+    bots: BotStore
+    bot: Account
+    token: str
+    heartbeat: float
+    tables: dict[str, Followed] = field(default_factory=dict)
+    invitations_told: set[str] = field(default_factory=set)
+    changed: set[str] = field(default_factory=set)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    restarting: bool = False
+
+    def restart(self) -> None:
+        """The server drains: say ``restarting`` and end (the bot connects again)."""
+        self.restarting = True
+        self.wake.set()
+
+    async def run(self, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+        service = self.service
+        player = self.bot.player
+        async with service.hub.subscribe(person_channel(player), steps=False) as personal:
+            told = asyncio.ensure_future(self._person_events(personal))
+            try:
+                await send({"type": "hello", "protocol": 1, "name": self.bot.name})
+                await self._look_around(send)
+                loop = asyncio.get_running_loop()
+                beat = loop.time() + self.heartbeat
+                while not self.restarting:
+                    for table_id in list(self.changed):
+                        self.changed.discard(table_id)
+                        await self._table_news(table_id, send)
+                    if self.changed:
+                        continue
+                    self.wake.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.wake.wait(), timeout=max(0.0, beat - loop.time()))
+                    if loop.time() >= beat:
+                        if await service.db(self.bots.bot_of_token, self.token, datetime.now(UTC)) is None:
+                            await send({"type": "revoked"})
+                            return
+                        await send({"type": "ping"})
+                        await self._look_around(send)
+                        beat = loop.time() + self.heartbeat
+                await send({"type": "restarting"})
+            finally:
+                told.cancel()
+                for table_id in list(self.tables):
+                    self._unfollow(table_id)
+
+    async def _person_events(self, personal: Subscription) -> None:
+        """Whatever comes on the bot's own channel (an invitation, a table found): look again."""
+        while True:
+            await personal.wait()
+            self.changed.add("")
+            self.wake.set()
+
+    async def _look_around(self, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+        """Follow the bot's games in progress not followed yet; tell the new invitations."""
+        player = self.bot.player
+        for table_id in await self.service.db(self.service.store.open_games, player):
+            if table_id not in self.tables and len(self.tables) < MAX_TABLES:
+                await self._follow(table_id, send)
+        invitations = await self.following.invitations(player)
+        for invitation in invitations:
+            if invitation.id not in self.invitations_told:
+                self.invitations_told.add(invitation.id)
+                await send(
+                    {
+                        "type": "invitation",
+                        "id": invitation.id,
+                        "from": invitation.from_name,
+                        "table": invitation.table_id,
+                        "code": invitation.code,
+                    }
+                )
+        if len(self.invitations_told) > 1000:
+            self.invitations_told = {i.id for i in invitations}
+
+    async def _follow(self, table_id: str, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+        service = self.service
+        subscription = service.hub.subscribe(table_id, events=False)
+        live = await service.table(table_id, fresh=True)
+        seat = live.seat_of(self.bot.player) if live is not None else None
+        if live is None or seat is None or live.game.is_over:
+            subscription.close()
+            return
+        watcher = asyncio.ensure_future(self._watch(table_id, subscription))
+        done = _deals_over(live)
+        self.tables[table_id] = Followed(seat, subscription, watcher, max(0, done - CATCH_UP_DEALS))
+        await service.attach(live, self.bot.player)  # present: a computer standing in steps back
+        await send(
+            {
+                "type": "table",
+                "table": table_id,
+                "seat": seat,
+                "rules": rules_to_json(live.spec.rules),
+                "players": [_holder_name(live, i) for i in range(4)],
+                "friends": live.spec.code is not None,
+            }
+        )
+        self.changed.add(table_id)
+
+    async def _watch(self, table_id: str, subscription: Subscription) -> None:
+        while True:
+            await subscription.wait()
+            self.changed.add(table_id)
+            self.wake.set()
+
+    def _unfollow(self, table_id: str) -> None:
+        followed = self.tables.pop(table_id, None)
+        if followed is not None:
+            followed.watcher.cancel()
+            followed.subscription.close()
+            self.service.detach(table_id, self.bot.player)
+
+    async def _table_news(self, table_id: str, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+        """What changed at a table since the bot was last told (its whole state is read: a
+        merged notification loses nothing)."""
+        if table_id == "":
+            await self._look_around(send)
+            return
+        followed = self.tables.get(table_id)
+        if followed is None:
+            return
+        live = await self.service.table(table_id)
+        seat = live.seat_of(self.bot.player) if live is not None else None
+        if live is None or seat is None:
+            await send({"type": "table_left", "table": table_id})
+            self._unfollow(table_id)
+            return
+        followed.seat = seat
+        game = live.game
+        done = _deals_over(live)
+        for number in range(max(followed.deals_told + 1, done - CATCH_UP_DEALS + 1), done + 1):
+            deal = game.deals[number - 1]
+            result = deal.result()
+            await send(
+                {
+                    "type": "deal_over",
+                    "table": table_id,
+                    "deal": number,
+                    "view": view_to_json(deal.view(seat)),
+                    "score": list(result.score) if result is not None else None,
+                }
+            )
+        followed.deals_told = max(followed.deals_told, done)
+        if game.is_over:
+            await send({"type": "game_over", "table": table_id, "totals": list(game.totals), "winner": game.winner})
+            self._unfollow(table_id)
+            return
+        if live.person_to_move() == seat and followed.turn_told != live.seq:
+            followed.turn_told = live.seq
+            view = game.view(seat)
+            await send(
+                {
+                    "type": "turn",
+                    "table": table_id,
+                    "step": live.seq,
+                    "seat": seat,
+                    "view": view_to_json(view.deal),
+                    "game": {
+                        "deal_number": view.deal_number,
+                        "target": view.target,
+                        "totals": list(view.totals),
+                        "history": [list(h) for h in view.history],
+                        "winner": view.winner,
+                    },
+                    "time_ms": int(self.service.settings.idle_move_seconds * 1000),
+                }
+            )
+        elif live.started and game.awaiting_deal and followed.wait_told != live.seq:
+            followed.wait_told = live.seq
+            await send({"type": "deal_wait", "table": table_id, "step": live.seq})
+
+
+def _deals_over(live: LiveTable) -> int:
+    deals = live.game.deals
+    return len(deals) if deals and deals[-1].is_over else max(0, len(deals) - 1)
+
+
+def _holder_name(live: LiveTable, seat: int) -> str | None:
+    holder = live.seats[seat]
+    return holder.name if holder.kind == "human" else f"computer ({holder.level})"
+
+
+class StreamResponse(Response):
+    """The NDJSON stream: its lines as they come, until the bot disconnects (read at once
+    from ``receive``, not at the next write) or the stream ends."""
+
+    media_type = "application/x-ndjson"
+
+    def __init__(self, stream: BotStream, on_end: Callable[[], None]) -> None:
+        super().__init__(headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        self.stream = stream
+        self.on_end = on_end
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = [*self.raw_headers, (b"content-type", self.media_type.encode())]
+        headers = [(k, v) for k, v in headers if k != b"content-length"]
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+
+            async def line(message: dict[str, Any]) -> None:
+                body = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+                await send({"type": "http.response.body", "body": body, "more_body": True})
+
+            async with anyio.create_task_group() as group:
+
+                async def gone() -> None:
+                    while (await receive())["type"] != "http.disconnect":
+                        pass
+                    group.cancel_scope.cancel()
+
+                group.start_soon(gone)
+                with contextlib.suppress(OSError):  # the client went while we wrote
+                    await self.stream.run(line)
+                group.cancel_scope.cancel()
+            with contextlib.suppress(Exception):
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            self.on_end()
+
+
+async def stream(request: Request) -> Response:
+    try:
+        bot = await authenticate(request)
+        settings = request.app.state.settings
+        await limited(request, bot, settings.bot_request_limit, "stream")
+        if _streams[bot.player] >= MAX_STREAMS:
+            raise ApiError(429, "too_many_streams", f"a bot has at most {MAX_STREAMS} streams open")
+        drain = drain_of(request.app)
+        if drain is not None and drain.draining:
+            raise ApiError(503, "restarting", "the server restarts: connect again")
+    except ApiError as e:
+        return error_response(e)
+    token = request.headers["authorization"].partition(" ")[2].strip()
+    session = BotStream(
+        service_of(request), request.app.state.following, bots_of(request), bot, token, settings.bot_heartbeat
+    )
+    if drain is not None:
+        drain.opened(session)
+    _streams[bot.player] += 1  # the response's end takes it back (``ended``)
+
+    def ended() -> None:
+        _streams[bot.player] -= 1
+        if _streams[bot.player] <= 0:
+            del _streams[bot.player]
+        if drain is not None:
+            drain.closed(session)
+
+    return StreamResponse(session, ended)
+
+
+routes: list[BaseRoute] = [
+    Route(f"{API}/account", endpoint(account), methods=["GET"]),
+    Route(f"{API}/stream", stream, methods=["GET"]),
+    Route(f"{API}/tables/{{table_id}}/action", endpoint(act, "bot_action_limit"), methods=["POST"]),
+    Route(f"{API}/tables/{{table_id}}/next-deal", endpoint(next_deal, "bot_action_limit"), methods=["POST"]),
+    Route(f"{API}/tables/{{table_id}}/leave", endpoint(leave), methods=["POST"]),
+    Route(f"{API}/join/{{code}}", endpoint(join), methods=["POST"]),
+    Route(f"{API}/invitations/{{invitation_id}}/accept", endpoint(accept), methods=["POST"]),
+    Route(f"{API}/invitations/{{invitation_id}}/decline", endpoint(decline), methods=["POST"]),
+    Route(f"{API}/games", endpoint(new_game), methods=["POST"]),
+]
