@@ -16,7 +16,7 @@ from browser_helpers import signed_up
 from playwright.sync_api import Page, expect
 from table_driver import Table, keep_screenshot
 
-from coinche.server.web.tournament_pages import CLUB_TIME
+from coinche.server.table.days import CLUB_TIME
 
 TABLE_URL = re.compile(r"/table/([^/]+)$")
 TOURNAMENT_URL = re.compile(r"/tournoi/([^/?]+)$")

@@ -23,8 +23,8 @@ from coinche.cli import main
 from coinche.engine.dealing import deal_seed, hands_from_seed
 from coinche.server.features.player_stats import ratings_of
 from coinche.server.features.tournaments import Tournament, Tournaments, commitment
+from coinche.server.table.days import CLUB_TIME
 from coinche.server.web.app import create_app
-from coinche.server.web.tournament_pages import CLUB_TIME
 
 MakeClient = Callable[..., TestClient]
 START = datetime(2026, 12, 5, 20, 0, tzinfo=UTC)

@@ -40,10 +40,9 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, timedelta
 from datetime import time as dtime
 from typing import Any, Final
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy import and_, delete, func, or_, select, true, update
 from sqlalchemy.exc import IntegrityError
@@ -65,6 +64,7 @@ from ..infra.hub import Subscription
 from ..infra.store import Store, new_id
 from ..live.registry import Commit
 from ..live.tables import TableService
+from ..table.days import CLUB_TIME
 from ..table.live_table import LiveTable, TableError
 from ..table.spec import RoundDeals, Seat
 from ..table.tournament_pairing import BYE, Pairing, Standing, arena_pairing, first_round, max_rounds, next_round, rank
@@ -105,17 +105,6 @@ SITE: Final = "site"
 """The organiser of the tournaments the site runs by itself (the daily arena)."""
 DAILY_ARENA_EVERY: Final = 60.0
 """How often a runner makes sure today's and tomorrow's daily arenas exist."""
-
-
-def _club_time() -> tzinfo:
-    try:
-        return ZoneInfo("Europe/Paris")
-    except ZoneInfoNotFoundError:  # a machine without the time zone database
-        return UTC
-
-
-CLUB_TIME: Final = _club_time()
-"""The time tournaments are told in (the clubs': Paris), and the daily arena's hour."""
 
 
 def daily_arena_id(day: date) -> str:

@@ -7,7 +7,8 @@ over) and ``daily.py`` both need it, so it lives here, below both.
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 
 def utc_now() -> datetime:
@@ -29,3 +30,22 @@ def day_end(day: str) -> datetime:
 
 def next_day(day: str) -> str:
     return (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+
+
+def _club_time() -> tzinfo:
+    try:
+        return ZoneInfo("Europe/Paris")
+    except ZoneInfoNotFoundError:  # a machine without the time zone database
+        return UTC
+
+
+CLUB_TIME = _club_time()
+"""The time the site tells moments in (the clubs': Paris): tournaments, tokens, the daily
+arena's hour."""
+
+
+def club_clock(moment: datetime | None) -> str:
+    """A moment as a page shows it: club time, to the minute ("" for None)."""
+    if moment is None:
+        return ""
+    return moment.astimezone(CLUB_TIME).strftime("%d/%m/%Y %H:%M")

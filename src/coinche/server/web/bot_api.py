@@ -39,8 +39,8 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
 from ...engine.errors import EngineError
-from ...engine.rules import PROFILES, RuleSet
-from ...engine.wire import action_from_json, rules_to_json, view_to_json
+from ...engine.rules import PROFILES, RulesError, RuleSet
+from ...engine.wire import WireError, action_from_json, rules_from_json, rules_to_json, view_to_json
 from ..features import friends
 from ..features.accounts import Account
 from ..features.bots import BotStore
@@ -266,19 +266,35 @@ async def decline(request: Request, bot: Account) -> dict[str, Any]:
 
 
 async def new_game(request: Request, bot: Account) -> dict[str, Any]:
-    """A rated game against the site's computers: ``{"rules": profile, "level": level}``
-    (the bot at seat 0, a computer partner); ``{"table": id}``."""
+    """A rated game against the site's computers: ``{"rules": PROFILE or a rules object of
+    docs/wire.md, "target": N, "level": LEVEL}`` (the bot at seat 0, a computer partner);
+    ``{"table": id}``."""
     data = await read_json(request)
-    profile = data.get("rules", "classic")
     level = data.get("level", "expert")
-    if profile not in PROFILES:
-        raise ApiError(400, "bad_rules", f"rules are one of {', '.join(PROFILES)}")
     if level not in LEVELS:
         raise ApiError(400, "bad_level", f"a level is one of {', '.join(LEVELS)}")
     service = service_of(request)
-    spec = await service.create_solo(bot.player, RuleSet.profile(str(profile)), str(level))
+    spec = await service.create_solo(bot.player, rules_of(data), str(level))
     await service.hub.signal(person_channel(bot.player), {"kind": "seated", "table": spec.id})
     return {"table": spec.id}
+
+
+def rules_of(data: dict[str, Any]) -> RuleSet:
+    """The rules a request asks for: a profile's name or a rules object, and a target."""
+    asked = data.get("rules", "classic")
+    target = data.get("target")
+    try:
+        if isinstance(asked, dict):
+            rules = rules_from_json(asked)
+        elif isinstance(asked, str) and asked in PROFILES:
+            rules = RuleSet.profile(asked)
+        else:
+            raise ApiError(400, "bad_rules", f"rules are one of {', '.join(PROFILES)}, or a rules object")
+        if target is not None:
+            rules = rules.with_options({"target": target})
+    except (WireError, RulesError, TypeError) as e:
+        raise ApiError(400, "bad_rules", f"these rules cannot be played: {e}") from None
+    return rules
 
 
 # ----- the stream -----

@@ -28,6 +28,7 @@ from ..features.accounts import Account, AccountService, token_hash
 from ..infra.store import new_id
 from ..live.tables import TableService
 from ..table import i18n
+from ..table.days import club_clock
 from .forms import MAX_FORM_BYTES, read_form
 from .security import origin_allowed
 
@@ -259,6 +260,7 @@ def page(
             "addresses": ADDRESSES[lang],
             "account": account_of(request),
             "csrf": lambda: csrf_token(request),
+            "local": club_clock,
             **context,
         },
         status_code=status,

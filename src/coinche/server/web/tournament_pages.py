@@ -20,7 +20,6 @@ from starlette.websockets import WebSocket
 
 from ...engine.rules import PROFILES
 from ..features.tournaments import (
-    CLUB_TIME,
     FORMATS,
     LEVELS,
     LIMITS,
@@ -32,6 +31,7 @@ from ..features.tournaments import (
     channel,
 )
 from ..table import i18n
+from ..table.days import CLUB_TIME
 from ..table.live_table import TableError
 from ..table.tournament_scoring import deal_percents
 from .account_pages import lang_of_path, limits_of, rate_limited
@@ -52,13 +52,6 @@ def tournaments_of(request: Request | WebSocket) -> Tournaments:
     return found
 
 
-def local(moment: datetime | None) -> str:
-    """A moment as the page shows it: club time (Paris), to the minute."""
-    if moment is None:
-        return ""
-    return moment.astimezone(CLUB_TIME).strftime("%d/%m/%Y %H:%M")
-
-
 def _parse_local(text: str) -> datetime:
     moment = datetime.fromisoformat(text)
     if moment.tzinfo is None:
@@ -75,7 +68,6 @@ async def list_page(request: Request) -> Response:
         lang=lang,
         other_url=other_url,
         listing=found,
-        local=local,
         page_path=PAGE_PATHS[lang],
         signed_in=account_of(request) is not None,
     )
@@ -200,7 +192,6 @@ async def _context(request: Request, tournament: Tournament, lang: str) -> dict[
         "entry_names": entry_names,
         "lines": lines,
         "rounds": sorted(rounds.items(), reverse=True),
-        "local": local,
         "page_path": PAGE_PATHS[lang],
         "public": tournament.code is None,
         "version": version,
