@@ -43,9 +43,9 @@ def test_a_bot_plays_a_friends_table_through_coinche_connect(tmp_path: Path) -> 
         owner, bot, token = made_bot(url)
         sid = session_of(url, owner)
         log = tmp_path / "events.ndjson"
+        command = ["connect", "--url", server.base, "--log", str(log), "--", sys.executable, str(EXAMPLE)]
         bridge = subprocess.Popen(
-            [sys.executable, "-m", "coinche.cli", "connect", "--url", server.base, "--log", str(log)]
-            + ["--", sys.executable, str(EXAMPLE)],
+            [sys.executable, "-m", "coinche.cli", *command],
             env={**os.environ, "COINCHE_BOT_TOKEN": token},  # not on the command line: ps shows it
             stdout=subprocess.DEVNULL,
             stderr=(tmp_path / "bridge.log").open("w"),
