@@ -373,6 +373,7 @@ FORMS = [
     ("/invitations/abc", {"action": "accept"}),
     ("/table/abc/signaler", {"seat": "1", "reason": "name"}),
     ("/table/abc/spectateurs", {"watchable": "off"}),
+    ("/table/abc/robots", {"bots": "on"}),
     ("/tournois/nouveau", {"name": "T", "profile": "classic", "format": "swiss"}),
     ("/tournaments/new", {"name": "T", "profile": "classic", "format": "swiss"}),
     ("/tournoi/abc", {"action": "enter"}),

@@ -28,6 +28,7 @@ import uvicorn
 from friends_helpers import Person
 from server_helpers import CSRF_FIELD, check_no_leak, free_port, is_my_turn, settings_for, ws_receive
 from starlette.testclient import TestClient
+from test_tournaments import Clock, organise
 from websockets.sync.client import connect
 
 from coinche.engine.wire import action_to_json
@@ -315,6 +316,58 @@ def test_a_flood_is_rate_limited(make_client: MakeClient) -> None:
     assert statuses[:3] == [200, 200, 200] and statuses[3:] == [429, 429, 429]
     r = client.post("/api/bot/games", json={}, headers=bearer(token))
     assert int(r.headers["retry-after"]) > 0 and r.json()["error"] == "rate_limited"
+
+
+# ----- where bots are welcome -----
+
+
+def test_a_bot_joins_only_the_tables_that_welcome_it(client: TestClient) -> None:
+    host, owner = Person(client, "Hote"), Person(client, "Maud")
+    host.sign_up()
+    owner.sign_up()
+    token = bot_page_token(owner, "Zebulon")
+    table_id, code = host.make_table()
+
+    def join() -> httpx.Response:
+        return client.post(f"/api/bot/join/{code}", json={}, headers=bearer(token))
+
+    assert join().status_code == 403 and join().json()["error"] == "bots_not_welcome"
+    assert host.post(f"/table/{table_id}/ouverte", {"public": "on"}, "/amis").status_code == 303
+    assert join().status_code == 403  # public, but not to bots
+    assert client.get("/api/bot/open-tables", headers=bearer(token)).json() == {"tables": []}
+    assert owner.post(f"/table/{table_id}/robots", {"bots": "on"}, "/amis").status_code == 403  # not the host's
+    assert host.post(f"/table/{table_id}/robots", {"bots": "on"}, "/amis").status_code == 303
+    assert "Les robots peuvent prendre une place libre" in html.unescape(host.get(f"/table/{table_id}").text)
+    listed = client.get("/api/bot/open-tables", headers=bearer(token)).json()["tables"]
+    assert [t["code"] for t in listed] == [code] and listed[0]["free_seats"] == 3
+    assert join().json() == {"table": table_id, "seat": 1}
+    assert join().json() == {"table": table_id, "seat": 1}  # sat already: nothing changes
+    assert client.post(f"/api/bot/join/{code}", json={"seat": 7}, headers=bearer(token)).status_code == 400
+
+
+def test_a_bot_enters_only_the_tournaments_that_welcome_bots(make_client: MakeClient) -> None:
+    clock = Clock()
+    client = make_client(clock=clock)
+    organiser, owner = Person(client, "Orga"), Person(client, "Maud")
+    organiser.sign_up()
+    owner.sign_up()
+    token = bot_page_token(owner, "Zebulon")
+    people_only = organise(organiser)
+    welcoming = organise(organiser, name="Tournoi des robots", bots="on")
+    r = client.post(f"/api/bot/tournaments/{people_only}/enter", json={}, headers=bearer(token))
+    assert r.status_code == 409 and r.json()["error"] == "no_bots", r.text
+    r = client.post(f"/api/bot/tournaments/{people_only}/enter", json={"partner": 3}, headers=bearer(token))
+    assert r.status_code == 400
+    # nor may a person name a bot as their partner there
+    r = owner.post(f"/tournoi/{people_only}", {"action": "enter", "partner": "Zebulon"}, "/tournois/nouveau")
+    assert "robots ne peuvent pas" in html.unescape(r.text)
+    listed = client.get("/api/bot/tournaments", headers=bearer(token)).json()["tournaments"]
+    assert [t["id"] for t in listed] == [welcoming]
+    r = client.post(f"/api/bot/tournaments/{welcoming}/enter", json={}, headers=bearer(token))
+    assert r.status_code == 200 and "entry" in r.json()
+    assert "Robots" in organiser.get(f"/tournoi/{welcoming}").text
+    r = client.post(f"/api/bot/tournaments/{welcoming}/withdraw", json={}, headers=bearer(token))
+    assert r.json() == {"ok": True}
 
 
 # ----- the stream -----

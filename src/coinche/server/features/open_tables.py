@@ -55,6 +55,8 @@ class OpenTable:
     started: bool
     opened_at: datetime
     watchable: bool = True
+    bots: bool = False
+    """Bots may take its free seats (its host allows them)."""
 
     def waited(self, at: datetime) -> int:
         """Seconds since the table was opened."""
@@ -72,6 +74,7 @@ def _open_table(row: OpenTableRow) -> OpenTable:
         row.started,
         aware(row.opened_at),
         bool(row.watchable),
+        bool(row.bots),
     )
 
 
@@ -161,6 +164,24 @@ class OpenTableStore:
             )
             return bool(changed.rowcount)
 
+    def set_bots(self, table_id: str, bots: bool) -> bool:
+        """False when the table is not listed (bots join open tables only)."""
+        with self.store.engine.begin() as conn:
+            changed = conn.execute(
+                update(OpenTableRow)
+                .where(OpenTableRow.table_id == table_id)
+                .values(bots=bots)
+                .execution_options(preserve_rowcount=True)
+            )
+            return bool(changed.rowcount)
+
+    def for_bots(self, limit: int = LISTED) -> list[OpenTable]:
+        """The tables with a free seat whose hosts welcome bots, the longest waiting first."""
+        with self.store.session() as s:
+            query = select(OpenTableRow).where(OpenTableRow.free_seats > 0, OpenTableRow.bots)
+            rows = s.execute(query.order_by(OpenTableRow.opened_at).limit(limit)).scalars().all()
+            return [_open_table(r) for r in rows]
+
     def is_open(self, table_id: str) -> bool:
         with self.store.session() as s:
             return s.get(OpenTableRow, table_id) is not None
@@ -245,6 +266,21 @@ class OpenTables:
             raise TableError("not_public")
         if not watchable:
             await self.tables.hub.signal(table_id, {"kind": WATCH_CLOSED})
+
+    async def set_bots(self, table_id: str, player: PlayerId, bots: bool) -> None:
+        """The host of a public table lets bots take its free seats, or not. ``TableError``:
+        ``gone``, ``not_host``, ``not_public``."""
+        live = await self.tables.table(table_id, fresh=True)
+        if live is None or live.spec.code is None:
+            raise TableError("gone")
+        if player != live.spec.host:
+            raise TableError("not_host")
+        if not await self.tables.db(self.store.set_bots, table_id, bots):
+            raise TableError("not_public")
+        await self.tables.hub.signal(LIST_CHANNEL, {"kind": "changed"})
+
+    async def for_bots(self) -> list[OpenTable]:
+        return await self.tables.db(self.store.for_bots)
 
     async def is_public(self, table_id: str) -> bool:
         return await self.tables.db(self.store.is_open, table_id)

@@ -52,6 +52,7 @@ from ...engine.rules import PROFILES, RuleSet
 from ..compute.bot_pool import Priority
 from ..compute.jobs import par_job
 from ..infra.db import (
+    AccountRow,
     OnlineRow,
     TableRow,
     TournamentEntryRow,
@@ -175,6 +176,8 @@ class Plan:
     target: int | None = None
     duration_minutes: int = 60
     """An arena's length."""
+    bots: bool = False
+    """Bots (``bots.py``) may enter."""
 
     def check(self, now: datetime) -> None:
         if not 1 <= len(self.name.strip()) <= 60:
@@ -222,6 +225,8 @@ class Tournament:
     round_closed_at: datetime | None
     finished_at: datetime | None
     secret: bytes
+    bots: bool = False
+    """Bots may enter."""
 
     @property
     def revealed_secret(self) -> str | None:
@@ -293,6 +298,7 @@ def _tournament_of(row: TournamentRow) -> Tournament:
         maybe(row.round_closed_at),
         maybe(row.finished_at),
         row.secret,
+        bool(row.bots),
     )
 
 
@@ -416,6 +422,7 @@ class TournamentStore:
                 code=secrets.token_hex(3).upper() if plan.private else None,
                 alone=plan.alone,
                 computer_partner=plan.computer_partner,
+                bots=plan.bots,
                 level=plan.level,
                 secret=secret,
                 commitment=commitment(tournament_id, secret),
@@ -489,6 +496,13 @@ class TournamentStore:
                 raise TableError("yourself")
             if partner is None and not row.alone:
                 raise TableError("pairs_only")
+            if not row.bots:
+                named = [p for p in (player, partner) if p is not None]
+                robots = select(AccountRow.id).where(
+                    AccountRow.player_id.in_(named), AccountRow.bot_owner_id.is_not(None)
+                )
+                if s.execute(robots.limit(1)).first() is not None:
+                    raise TableError("no_bots")
             taken = s.execute(
                 select(TournamentPlayerRow.player_id).where(
                     TournamentPlayerRow.tournament_id == tournament_id,

@@ -478,6 +478,8 @@ class OpenTableRow(Base):
     started: Mapped[bool] = mapped_column(Boolean, default=False)
     watchable: Mapped[bool] = mapped_column(Boolean, default=True)
     """Anyone may watch the game (its players may close it to watchers)."""
+    bots: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Bots may take its free seats through the bot API (its host says so)."""
     opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     seq: Mapped[int] = mapped_column(Integer)
 
@@ -509,6 +511,8 @@ class TournamentRow(Base):
     code: Mapped[str | None] = mapped_column(String(8), nullable=True, unique=True)
     alone: Mapped[bool] = mapped_column(Boolean)
     computer_partner: Mapped[bool] = mapped_column(Boolean)
+    bots: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Bots may enter (alone, or in a pair)."""
     level: Mapped[str] = mapped_column(String(16))
     secret: Mapped[bytes] = mapped_column(LargeBinary(32))
     commitment: Mapped[str] = mapped_column(String(64))

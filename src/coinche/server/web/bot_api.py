@@ -46,12 +46,14 @@ from ..features.accounts import Account
 from ..features.bots import BotStore
 from ..features.following import Following
 from ..features.quick_play import person_channel
+from ..features.tournaments import Tournaments
 from ..infra.hub import Subscription
 from ..live.tables import LEVELS, TableService
-from ..table import requests
+from ..table import i18n, requests
 from ..table.live_table import LiveTable, TableError
 from .drain import drain_of
 from .forms import _read_body
+from .open_tables_pages import open_tables_of
 from .pages import service_of
 from .protocol import error_message
 
@@ -85,9 +87,23 @@ TABLE_STATUS: Final = {"gone": 404, "not_seated": 403, "not_host": 403}
 """The status of a refusal of the table (others: 409, the table is not in that state)."""
 
 
+REFUSAL_FAMILIES: Final = ("error.", "friends.error.", "tournament.error.", "contacts.error.")
+"""Where a refusal's words are looked for (the table's, a friends' table's...)."""
+
+
 def refusal(e: TableError) -> ApiError:
-    """A refusal of the table, in English (the engine's words for an illegal action)."""
-    return ApiError(TABLE_STATUS.get(e.code, 409), e.code, error_message("en", e.code, error=e)["message"])
+    """A refusal of the table, in English: the engine's words for an illegal action, else
+    the first family's that has the code."""
+    if e.message is not None:
+        text = error_message("en", e.code, error=e)["message"]
+    else:
+        for family in REFUSAL_FAMILIES:
+            text = i18n.gettext("en", family + e.code)
+            if text != family + e.code:
+                break
+        else:
+            text = e.code.replace("_", " ")
+    return ApiError(TABLE_STATUS.get(e.code, 409), e.code, text)
 
 
 def error_response(e: ApiError) -> Response:
@@ -226,6 +242,8 @@ async def sit(request: Request, bot: Account, live: LiveTable, data: dict[str, A
     """Take ``data["seat"]`` at a friends' table, or the first seat a computer holds."""
     service = service_of(request)
     wanted = data.get("seat")
+    if wanted is None and live.seat_of(bot.player) is not None:
+        return {"table": live.id, "seat": live.seat_of(bot.player)}  # sat already: stays
     if wanted is None:
         free = [i for i, s in enumerate(live.seats) if s.kind == "bot"]
         if not free:
@@ -239,13 +257,83 @@ async def sit(request: Request, bot: Account, live: LiveTable, data: dict[str, A
 
 
 async def join(request: Request, bot: Account) -> dict[str, Any]:
-    """A friends' table by its code: ``{"seat": n}`` or the first computer's seat."""
+    """A friends' table by its code, public with bots welcome or one the bot is invited
+    to: ``{"seat": n}`` or the first computer's seat."""
     data = await read_json(request)
     code = friends.clean_code(request.path_params["code"])
     live = await friends.find(service_of(request), code) if code is not None else None
     if live is None:
         raise TableError("gone")
+    listed = await open_tables_of(request).get(live.id)
+    if listed is None or not listed.bots:
+        following: Following = request.app.state.following
+        if not any(i.table_id == live.id for i in await following.invitations(bot.player)):
+            raise ApiError(403, "bots_not_welcome", "this table is not open to bots and nobody invited this one")
     return await sit(request, bot, live, data)
+
+
+async def open_tables(request: Request, bot: Account) -> dict[str, Any]:
+    """The public tables with a free seat whose hosts welcome bots."""
+    found = await open_tables_of(request).for_bots()
+    return {
+        "tables": [
+            {"code": t.code, "rules": t.profile, "target": t.target, "free_seats": t.free_seats, "seats": t.seats}
+            for t in found
+        ]
+    }
+
+
+def tournaments_of(request: Request) -> Tournaments:
+    found: Tournaments = request.app.state.tournaments
+    return found
+
+
+async def tournaments(request: Request, bot: Account) -> dict[str, Any]:
+    """The tournaments open for entries that bots may enter."""
+    listing = await tournaments_of(request).listing()
+    return {
+        "tournaments": [
+            {
+                "id": t.id,
+                "name": t.name,
+                "format": t.format,
+                "rules": rules_to_json(t.rules),
+                "starts_at": t.starts_at.isoformat(),
+                "alone": t.alone,
+            }
+            for t in listing.get("open", [])
+            if t.bots and t.code is None
+        ]
+    }
+
+
+async def enter(request: Request, bot: Account) -> dict[str, Any]:
+    """Enter a tournament that welcomes bots: ``{"partner": NAME}`` (who must accept) or
+    alone; ``"code"`` for a private one."""
+    data = await read_json(request)
+    partner_name, code = data.get("partner"), data.get("code")
+    if not (partner_name is None or isinstance(partner_name, str)) or not (code is None or isinstance(code, str)):
+        raise ApiError(400, "bad_entry", "partner and code are strings")
+    chosen = tournaments_of(request)
+    partner = await chosen.account_named(partner_name) if partner_name else None
+    entry = await chosen.enter(request.path_params["tournament_id"][:32], bot.player, partner, code)
+    return {"entry": entry.id}
+
+
+async def withdraw(request: Request, bot: Account) -> dict[str, Any]:
+    await tournaments_of(request).withdraw(request.path_params["tournament_id"][:32], bot.player)
+    return {"ok": True}
+
+
+async def answer_entry(request: Request, bot: Account) -> dict[str, Any]:
+    """Answer a proposal to play a tournament as someone's partner: ``{"entry": id,
+    "accept": true}``."""
+    data = await read_json(request)
+    entry, accepted = data.get("entry"), data.get("accept")
+    if not isinstance(entry, str) or not isinstance(accepted, bool):
+        raise ApiError(400, "bad_answer", "entry is a string, accept a boolean")
+    await tournaments_of(request).answer(request.path_params["tournament_id"][:32], bot.player, entry, accepted)
+    return {"ok": True}
 
 
 async def accept(request: Request, bot: Account) -> dict[str, Any]:
@@ -340,6 +428,7 @@ class BotStream:
             told = asyncio.ensure_future(self._person_events(personal))
             try:
                 await send({"type": "hello", "protocol": 1, "name": self.bot.name})
+                await self.following.seen(player)  # online: a tournament's round seats it
                 await self._look_around(send)
                 loop = asyncio.get_running_loop()
                 beat = loop.time() + self.heartbeat
@@ -357,6 +446,7 @@ class BotStream:
                             await send({"type": "revoked"})
                             return
                         await send({"type": "ping"})
+                        await self.following.seen(player)
                         await self._look_around(send)
                         beat = loop.time() + self.heartbeat
                 await send({"type": "restarting"})
@@ -579,4 +669,9 @@ routes: list[BaseRoute] = [
     Route(f"{API}/invitations/{{invitation_id}}/accept", endpoint(accept), methods=["POST"]),
     Route(f"{API}/invitations/{{invitation_id}}/decline", endpoint(decline), methods=["POST"]),
     Route(f"{API}/games", endpoint(new_game), methods=["POST"]),
+    Route(f"{API}/open-tables", endpoint(open_tables), methods=["GET"]),
+    Route(f"{API}/tournaments", endpoint(tournaments), methods=["GET"]),
+    Route(f"{API}/tournaments/{{tournament_id}}/enter", endpoint(enter), methods=["POST"]),
+    Route(f"{API}/tournaments/{{tournament_id}}/withdraw", endpoint(withdraw), methods=["POST"]),
+    Route(f"{API}/tournaments/{{tournament_id}}/answer", endpoint(answer_entry), methods=["POST"]),
 ]

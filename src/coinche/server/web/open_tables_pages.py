@@ -73,6 +73,23 @@ async def host_switch(request: Request) -> Response:
     return RedirectResponse(f"/table/{table_id}", status_code=303)
 
 
+async def bots_switch(request: Request) -> Response:
+    """The host of a public table lets bots take its free seats (``bots=on``) or not."""
+    account = account_of(request)
+    if account is None:
+        raise HTTPException(403)
+    form = await read_checked_form(request)
+    bots = form.get("bots")
+    if bots not in ("on", "off") or len(form.multi_items()) != 2:
+        raise HTTPException(400)
+    table_id = request.path_params["table_id"]
+    try:
+        await open_tables_of(request).set_bots(table_id, account.player, bots == "on")
+    except TableError as e:
+        raise HTTPException(404 if e.code == "gone" else 403) from None
+    return RedirectResponse(f"/table/{table_id}", status_code=303)
+
+
 async def watchers_switch(request: Request) -> Response:
     """A player of a public table opens it to watchers (``watchable=on``) or closes it."""
     account = account_of(request)
@@ -101,5 +118,6 @@ routes: list[BaseRoute] = [
     Route(ADDRESSES["en"]["open_tables"], list_page),
     Route("/table/{table_id}/ouverte", host_switch, methods=["POST"]),
     Route("/table/{table_id}/spectateurs", watchers_switch, methods=["POST"]),
+    Route("/table/{table_id}/robots", bots_switch, methods=["POST"]),
     WebSocketRoute("/ws/open-tables", list_socket),
 ]

@@ -208,6 +208,7 @@ async def table_page(request: Request) -> Response:
         notice=request.session.pop("table_notice", None),
         report_reasons=REASONS,
         watchable=listed.watchable if listed is not None else None,
+        bots_welcome=listed.bots if listed is not None else None,
         phrases=PHRASES,
         friend_levels=FRIEND_LEVELS,
         trick_hold_ms=round(request.app.state.settings.trick_pause * 1000),

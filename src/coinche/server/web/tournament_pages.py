@@ -96,6 +96,7 @@ def _plan_of(form: Any, now: datetime) -> Plan:
         private=form.get("private") == "on",
         alone=form.get("alone") == "on",
         computer_partner=form.get("computer_partner") == "on",
+        bots=form.get("bots") == "on",
         level=str(form.get("level", "")),
         break_seconds=number("break_seconds"),
         duration_minutes=number("duration_minutes") if form.get("duration_minutes") else 60,
@@ -126,6 +127,7 @@ async def new_page(request: Request) -> Response:
         "private": False,
         "alone": True,
         "computer_partner": True,
+        "bots": False,
     }
     error = None
     status = 200
@@ -139,7 +141,7 @@ async def new_page(request: Request) -> Response:
         if retry is not None:
             return rate_limited(request, retry)
         values.update({k: v for k, v in form.items() if k in values and isinstance(v, str)})
-        for box in ("private", "alone", "computer_partner"):
+        for box in ("private", "alone", "computer_partner", "bots"):
             values[box] = form.get(box) == "on"
         try:
             created = await tournaments.create(_plan_of(form, now), account.player)

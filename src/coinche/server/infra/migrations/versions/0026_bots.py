@@ -1,6 +1,7 @@
 """Bot accounts (issue 31): an account may be a program's, owned by a person's account
 (``accounts.bot_owner_id``), and play through the bot API with revocable tokens
-(``bot_tokens``: only each token's SHA-256 is kept).
+(``bot_tokens``: only each token's SHA-256 is kept); the open tables and the tournaments
+that bots may join (``open_tables.bots``, ``tournaments.bots``).
 
 Revision ID: 0026
 Revises: 0025
@@ -28,9 +29,15 @@ def upgrade() -> None:
         sa.Column("used_at", sa.DateTime(timezone=True), nullable=True),
     )
     op.create_index("ix_bot_tokens_bot_id", "bot_tokens", ["bot_id"])
+    for table in ("open_tables", "tournaments"):
+        with op.batch_alter_table(table) as batch:
+            batch.add_column(sa.Column("bots", sa.Boolean(), nullable=False, server_default=sa.false()))
 
 
 def downgrade() -> None:
+    for table in ("open_tables", "tournaments"):
+        with op.batch_alter_table(table) as batch:
+            batch.drop_column("bots")
     op.drop_index("ix_bot_tokens_bot_id", "bot_tokens")
     op.drop_table("bot_tokens")
     with op.batch_alter_table("accounts") as batch:
