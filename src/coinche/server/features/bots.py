@@ -39,6 +39,11 @@ NO_PASSWORD: Final = "!bot"
 """A bot's password hash: no password is ever verified against it (not an argon2 hash)."""
 USED_EVERY: Final = timedelta(minutes=5)
 """A token's last use is written at most this often (not at every move)."""
+TRUSTED_FOR: Final = timedelta(seconds=5)
+"""How long a process trusts its last reading of a token (a bot's moves do not each read
+it): a token revoked in any process is refused everywhere within this."""
+TRUSTED_KEPT: Final = 10_000
+"""Tokens a process trusts at once (a bounded cache)."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,8 @@ class BotStore:
         self.store = store
         self._used: dict[str, datetime] = {}
         """When each token's use was last written here (bounded: tokens are few)."""
+        self._trusted: dict[str, tuple[Account, datetime]] = {}
+        """The bot of each token read lately (its SHA-256), and when (``TRUSTED_FOR``)."""
 
     def create(self, owner: Account, base: str) -> Account:
         """A new bot of ``owner`` named ``base`` (shown with the mark). ``AccountError``:
@@ -156,18 +163,21 @@ class BotStore:
         return token
 
     def revoke(self, owner_id: str, token_id: str) -> bool:
-        """Revoke one of the owner's bots' tokens (whether there was one): at once, in
-        every process (each request reads it)."""
+        """Revoke one of the owner's bots' tokens (whether there was one): in every process
+        within ``TRUSTED_FOR``."""
         with self.store.session() as s, s.begin():
             owned = select(AccountRow.id).where(AccountRow.bot_owner_id == owner_id)
             done = s.execute(delete(BotTokenRow).where(BotTokenRow.id == token_id, BotTokenRow.bot_id.in_(owned)))
-            return bool(done.rowcount)  # type: ignore[attr-defined]
+        self._trusted.clear()  # this process refuses it at once
+        return bool(done.rowcount)  # type: ignore[attr-defined]
 
     def delete_bot(self, owner_id: str, bot_id: str) -> bool:
         """The owner deletes a bot: its tokens go, its player stays (finished games name it)."""
         with self.store.session() as s, s.begin():
             mine = select(AccountRow).where(AccountRow.id == bot_id, AccountRow.bot_owner_id == owner_id)
-            return _delete_bots(s, mine) > 0
+            deleted = _delete_bots(s, mine) > 0
+        self._trusted.clear()
+        return deleted
 
     def delete_bots_of(self, owner_id: str) -> int:
         """The owner's account goes: so do its bots."""
@@ -178,6 +188,9 @@ class BotStore:
         """The bot a token opens (None: unknown or revoked)."""
         if not token.startswith(TOKEN_PREFIX) or len(token) > 100:
             return None
+        found = self.trusted(token, at)
+        if found is not None:
+            return found
         digest = token_hash(token)
         with self.store.session() as s:
             row = s.execute(
@@ -194,7 +207,18 @@ class BotStore:
             self._used[row.id] = at
             with self.store.session() as s, s.begin():
                 s.execute(update(BotTokenRow).where(BotTokenRow.id == row.id).values(used_at=at))
-        return Account(row.account, row.name, row.player_id)
+        bot = Account(row.account, row.name, row.player_id)
+        if len(self._trusted) >= TRUSTED_KEPT:
+            self._trusted.clear()
+        self._trusted[digest] = (bot, at)
+        return bot
+
+    def trusted(self, token: str, at: datetime) -> Account | None:
+        """The bot of a token read within ``TRUSTED_FOR`` (no I/O: None, read it)."""
+        trusted = self._trusted.get(token_hash(token))
+        if trusted is not None and at - trusted[1] < TRUSTED_FOR:
+            return trusted[0]
+        return None
 
     def owner_of(self, player: str) -> str | None:
         """The name of the owner of the bot playing as ``player`` (None: not a bot)."""

@@ -99,7 +99,8 @@ GUEST_KEYS = ("player", "guest")
 class VisitorMiddleware:
     """ASGI middleware: finds the account of the request's session cookie, else checks that
     the guest the signed ``session`` cookie names is still one (one database read, off the
-    loop), for the pages and the table socket; static files skip it.
+    loop), for the pages and the table socket; static files and the bot API (which reads a
+    token, never a cookie) skip it.
 
     A guest who signed up or logged in to an account is retired (``PlayerRow.retired_at``,
     shared by every process): a copy of their cookie is dropped here, so the request is a new
@@ -109,7 +110,7 @@ class VisitorMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] in ("http", "websocket") and not scope["path"].startswith("/static/"):
+        if scope["type"] in ("http", "websocket") and not scope["path"].startswith(("/static/", "/api/bot/")):
             token = HTTPConnection(scope).cookies.get(SESSION_COOKIE)
             accounts: AccountService | None = getattr(scope["app"].state, "accounts", None)
             account = await accounts.session_account(token) if token and accounts is not None else None
