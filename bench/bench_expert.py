@@ -5,8 +5,9 @@ Prints, for calls and for cards, the count, mean, p50, p95 (nearest rank) and ma
 cards by trick. With ``--ref expert-v1`` the reference bot is timed on the very same views
 (its choice is not played), so that both figures see the same machine load. A bot of an
 earlier commit (``expert-v1``, ``expert@REV``) plays in a process of its own tree and on
-its own solver (see ``coinche.bots.history``): its times include the pipe to it, about
-0.3 ms a decision.
+its own solver, speaking the engine protocol (see ``coinche.bots.history``; one process a
+seat for the whole run, told each deal's seed): its times include the pipe to it, about
+1.4 ms a decision (``bench_engine_protocol.py``).
 
     python bench/bench_expert.py [--bot expert] [--ref expert-v1] [--vs confirmed] [--rules online] [--deals 40]
 """
@@ -18,6 +19,8 @@ import random
 import time
 from collections import defaultdict
 
+from coinche.bots.base import Bot
+from coinche.bots.engine_protocol import EngineBot
 from coinche.bots.loading import load_bot
 from coinche.engine.actions import is_declaration
 from coinche.engine.deal import Deal, Phase, random_hands
@@ -48,15 +51,26 @@ def main() -> None:
     rules = RuleSet.profile(args.rules)
     rng = random.Random(args.seed)
     names = [args.bot] + ([args.ref] if args.ref else [])
+    kept: dict[tuple[str, int], EngineBot] = {}
+
+    def seat_bot(name: str, seat: int, seed: int) -> Bot:
+        """A fresh bot of ``seed``; a program's process is kept and told the new seed."""
+        engine = kept.get((name, seat))
+        if engine is not None:
+            engine.new_deal(seed)
+            return engine
+        bot = load_bot(name, seed=seed)
+        if isinstance(bot, EngineBot):
+            kept[name, seat] = bot
+        return bot
+
     calls: dict[str, list[float]] = defaultdict(list)
     cards: dict[str, list[float]] = defaultdict(list)
     by_trick: dict[tuple[str, int], list[float]] = defaultdict(list)
     clock = time.perf_counter
     for d in range(args.deals):
         deal = Deal(rules, rng.randrange(4), random_hands(rng))
-        bots = {
-            name: [load_bot(name if s & 1 == 0 else args.vs, seed=1000 * d + s) for s in range(4)] for name in names
-        }
+        bots = {name: [seat_bot(name if s & 1 == 0 else args.vs, s, 1000 * d + s) for s in range(4)] for name in names}
         while not deal.is_over:
             seat = deal.to_move
             view = deal.view(seat)

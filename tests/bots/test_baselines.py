@@ -3,7 +3,8 @@ expert did at its commit (a golden duplicate result measured then).
 
 ``expert-v1`` is commit 37946d1 and ``expert-v2`` commit 023e446: each runs that commit's
 whole tree (its engine, bots, fitted data and C solver, built from the git history into
-the cache of ``coinche.bots.history``) in a process of its own. The figures were first
+the cache of ``coinche.bots.history``) in a process of its own, which speaks the coinche
+engine protocol (``history_driver.py``: the arena plays it as any program). The figures were first
 measured with copies of those bots running on the engine and solver of later commits,
 and are the commits' own too: the old trees' arena (``PYTHONPATH=<tree>/src``, ``expert``
 against ``confirmed``) gives them as well. Should such a test fail, the bridge between
@@ -27,11 +28,10 @@ import pytest
 from coinche.bots import history
 from coinche.bots.arena import run_arena
 from coinche.bots.base import BotLoadError
-from coinche.bots.history import BASELINES, PastBot, PastBotError
+from coinche.bots.history import BASELINES, PastBot
 from coinche.bots.loading import load_bot
 from coinche.engine.deal import Deal, random_hands
 from coinche.engine.rules import RuleSet
-from coinche.engine.wire import view_to_json
 
 
 def test_expert_v1_loads_by_name() -> None:
@@ -81,23 +81,32 @@ def test_any_revision_names_its_commit() -> None:
 
 
 def test_parameters_and_errors_cross_to_the_old_process() -> None:
-    """The old bot gets its parameters; a failure in the old process comes back as
-    ``PastBotError``, and the bot of a dead process is an error while the next one starts
-    a new process."""
+    """The old bot gets its parameters; one it cannot be built with is a ``BotLoadError``;
+    a process that dies costs its seat its first legal action and a fault, never an
+    exception, and the next bot starts a new process."""
     assert isinstance(load_bot("expert-v1", seed=1, samples=5), PastBot)
     with pytest.raises(BotLoadError, match="unexpected keyword argument 'nonsense'"):
         load_bot("expert-v1", seed=1, nonsense=1)
     bot = load_bot("expert-v1", seed=1)
-    assert isinstance(bot, PastBot)
+    assert isinstance(bot, PastBot) and bot.engine_name == "expert"
     view = Deal(RuleSet.profile("classic"), 0, random_hands(random.Random(5))).view(1)
-    assert bot.choose(view).action in view.legal_actions
-    with pytest.raises(PastBotError, match="KeyError"):
-        bot._driver.request({"op": "choose", "bot": -1, "view": view_to_json(view)})
-    bot._driver.proc.kill()
-    with pytest.raises(PastBotError, match="ended"):
-        bot.choose(view)
+    assert bot.choose(view).action in view.legal_actions and bot.faults == 0
+    bot._proc.kill()
+    assert bot.choose(view).action == view.legal_actions[0] and bot.faults == 1
     again = load_bot("expert-v1", seed=1)
-    assert isinstance(again, PastBot) and again.choose(view).action in view.legal_actions
+    assert isinstance(again, PastBot) and again.choose(view).action in view.legal_actions and again.faults == 0
+    for b in (bot, again):
+        b.close()
+
+
+def test_a_past_bot_speaks_the_engine_protocol() -> None:
+    """``expert@023e446`` is a program like any other: ``coinche engine --level`` plays it
+    over a pipe, one process more, and the arena gets the same match as with the bot in its
+    own engine process."""
+    command = f"cmd:{sys.executable} -m coinche.cli engine --level expert@023e446"
+    piped = run_arena(RuleSet.profile("classic"), command, "confirmed", deals=1, seed=11)
+    direct = run_arena(RuleSet.profile("classic"), "expert-v2", "confirmed", deals=1, seed=11)
+    assert piped.pair_diffs == direct.pair_diffs and piped.to_json()["faults"] == {"ns": 0, "ew": 0}
 
 
 _BUILD = """

@@ -16,8 +16,9 @@ sums (a t interval on the pairs, halved to a per-deal figure).
 
 Four fresh bots are built for every played deal (every pair half), each with a seed derived
 from ``(seed, pair, half, seat)``; every bot sees ``observe_result`` once the deal is over.
-A program speaking the engine protocol (``cmd:...``) is started once per seat for a run of
-pairs and told each new deal with its seed (``engine_protocol``): it plays as a fresh bot.
+A program speaking the engine protocol (``cmd:...``, and a bot of an earlier commit) is
+started once per seat for a run of pairs and told each new deal with its seed
+(``engine_protocol``): it plays as a fresh bot.
 A bot that raises (anything but ``KeyboardInterrupt``: a ``sys.exit`` in a bot is that bot's
 failure), returns something that is not a ``Decision`` or an action outside
 ``view.legal_actions`` is recorded as an error and a random legal action (from a seeded
@@ -48,8 +49,8 @@ from typing import Any, Final
 from ..engine.actions import COINCHE, SURCOINCHE, Action, is_bid, is_declaration
 from ..engine.deal import Deal, Phase, View, random_hands
 from ..engine.rules import RuleSet
-from .base import Bot, BotFactory, BotLoadError, Decision, failure_text
-from .engine_protocol import PREFIX, EngineBot
+from .base import Bot, BotFactory, Decision, failure_text
+from .engine_protocol import EngineBot
 from .loading import bot_factory, build_bot
 
 SIDES: Final = ("ns", "ew")
@@ -257,7 +258,8 @@ def run_arena(
 def _check_spec(spec: str) -> None:
     """Fail early on a bot spec that cannot be loaded (not a bot's in-game error)."""
     bot = _make_bot(bot_factory(spec), spec, seed=0)
-    del bot
+    if isinstance(bot, EngineBot):
+        bot.close()
 
 
 @dataclass(frozen=True)
@@ -364,25 +366,23 @@ class _Unbuilt(Bot):
 
 
 _ENGINES: dict[tuple[str, int], EngineBot] = {}
-"""The engine playing each seat for each ``cmd:`` spec, kept from deal to deal (one process
-a seat for a whole run of pairs: starting a program is slower than many decisions)."""
+"""The engine process playing each seat for each spec that makes one (``cmd:...``, a bot
+of an earlier commit), kept from deal to deal: one process a seat for a whole run of
+pairs (starting a program is slower than many decisions), told each deal's seed."""
 
 
 def _build(spec: str, seed: int, seat: int) -> Bot:
-    if spec.startswith(PREFIX):
-        engine = _ENGINES.get((spec, seat))
-        if engine is None:
-            try:
-                engine = _ENGINES[spec, seat] = EngineBot(spec[len(PREFIX) :], seed)
-            except BotLoadError as e:
-                return _Unbuilt(str(e))
-        else:
-            engine.new_deal(seed)
+    engine = _ENGINES.get((spec, seat))
+    if engine is not None:
+        engine.new_deal(seed)
         return engine
     try:
-        return _make_bot(_factory(spec), spec, seed)
+        bot = _make_bot(_factory(spec), spec, seed)
     except Exception as e:  # build_bot turns whatever the bot's code raised into BotLoadError
         return _Unbuilt(str(e))
+    if isinstance(bot, EngineBot):
+        _ENGINES[spec, seat] = bot
+    return bot
 
 
 def _play_pair(task: _Task, pair: int) -> _PairOutcome:

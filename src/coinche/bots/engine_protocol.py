@@ -33,7 +33,7 @@ import shlex
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any, Final
 
 from ..engine.deal import View
@@ -58,9 +58,19 @@ class EngineBot(Bot):
 
     name = "engine"
 
-    def __init__(self, command: str, seed: int | None = None, time_ms: int = DECISION_MS) -> None:
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        seed: int | None = None,
+        time_ms: int = DECISION_MS,
+        env: Mapping[str, str] | None = None,
+        cwd: str | None = None,
+    ) -> None:
+        """Start the engine ``command`` (a command line split as a shell would, or its
+        words) and say hello; ``BotLoadError`` when it cannot start or answers the hello
+        with ``{"type": "error", "message": ...}`` (an engine that cannot play says why)."""
         super().__init__(seed)
-        self.command = command
+        self.command = command if isinstance(command, str) else shlex.join(command)
         self.time_ms = time_ms
         self.faults = 0
         self.fault_log: list[str] = []
@@ -75,7 +85,7 @@ class EngineBot(Bot):
         """Its output ended (it exited or closed it): told apart from a stall by the pipe,
         not by the exit status, which may come a moment later."""
         try:
-            argv = shlex.split(command)
+            argv = shlex.split(command) if isinstance(command, str) else list(command)
         except ValueError as e:
             raise BotLoadError(f"cannot read the command {command!r}: {e}") from None
         if not argv:
@@ -87,15 +97,22 @@ class EngineBot(Bot):
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
                 bufsize=0,
+                env=None if env is None else dict(env),
+                cwd=cwd,
             )
         except OSError as e:
             raise BotLoadError(f"cannot start the engine {command!r}: {e}") from None
         assert self._proc.stdout is not None
         threading.Thread(target=self._read, args=(self._proc.stdout,), daemon=True).start()
         self._send({"type": "hello", "protocol": PROTOCOL, "options": {"seed": seed}})
-        hello = self._answer(lambda m: m.get("type") == "hello")
+        hello = self._answer(lambda m: m.get("type") in ("hello", "error"))
+        self.hello: dict[str, Any] = hello or {}
+        """The engine's hello (its ``name``, ``author``, anything more it says)."""
         if hello is None:
             self._fault("no hello")
+        elif hello.get("type") == "error":
+            self.close()
+            raise BotLoadError(f"the engine cannot play: {str(hello.get('message'))[:500]}")
         else:
             name = hello.get("name")
             self.engine_name = name[:64] if isinstance(name, str) else None
@@ -246,7 +263,11 @@ def serve(factory: BotFactory, name: str, stdin: IO[str], stdout: IO[str]) -> in
             say({"type": "hello", "protocol": PROTOCOL, "name": name, "author": "coinche"})
         elif kind == "deal":
             seed = message.get("seed")
-            bot = factory(seed=seed if isinstance(seed, int) else None)
+            seed = seed if isinstance(seed, int) else None
+            if isinstance(bot, EngineBot):  # a program itself (a bot of an earlier commit): kept
+                bot.new_deal(seed)
+            else:
+                bot = factory(seed=seed)
         elif kind == "decide":
             if bot is None:
                 bot = factory(seed=None)
@@ -264,4 +285,6 @@ def serve(factory: BotFactory, name: str, stdin: IO[str], stdout: IO[str]) -> in
             bot.observe_result(view_from_json(message["view"]))
         elif kind == "quit":
             break
+    if isinstance(bot, EngineBot):
+        bot.close()
     return 0

@@ -9,26 +9,18 @@ keyed by the commit and the interpreter's ABI (``$XDG_CACHE_HOME/coinche/trees/`
 ``~/.cache``), its C extensions (listed in its ``setup.py``) compiled there with gcc, and
 its bots run in a separate Python process under that tree's code.
 
-The process is ``history_driver.py`` (of the current tree, run with ``PYTHONPATH`` on the
-old tree's ``src``), one per commit and per process of ours, shared by every bot of that
-commit as the copies used to share one interpreter. It speaks JSON lines on its stdin and
-stdout, one answer line per request line, in the wire format (``engine/wire.py``) that
-both sides have: a seat's view is ``view_to_json``, an action ``action_to_json``:
-
-* first, unasked, ``{"ready": true, "coinche": PATH}`` once the old code is imported;
-* ``{"op": "new", "bot": ID, "name": NAME, "seed": S, "params": {...}}`` builds a bot:
-  ``{"ok": true, "observes": BOOL}`` (whether it has an ``observe_result`` of its own);
-* ``{"op": "choose", "bot": ID, "view": VIEW}``: ``{"action": ACTION, "explanation": ...,
-  "private_explanation": ..., "reason": MESSAGE, "private_reason": MESSAGE}``;
-* ``{"op": "observe", "bot": ID, "view": VIEW}``: ``{"ok": true}``;
-* any request may carry ``"drop": [ID, ...]``, bots gone on our side, forgotten first;
-* a failure is ``{"error": "Type: text"}``, and the bot's decision then raises here.
-
-The old side rebuilds the seat's ``View`` with its own ``view_from_json``, so its bot sees
-exactly what ours would, hidden cards excepted as always; a commit can be played from the
-one that brought the wire format (303a2bf) on. What the two catalogues may not share
-stays behind: the result's score lines are not sent (no bot reads them), and a reason
-whose message id ours no longer has comes back as its English text only.
+The bot plays as an engine speaking the coinche engine protocol (``docs/engine-protocol.md``,
+``engine_protocol.EngineBot``): ``history_driver.py`` (of the current tree, run with
+``PYTHONPATH`` on the old tree's ``src``) builds the old bot and answers ``decide`` with
+its action, in the wire format (``engine/wire.py``) both sides have, so a past bot plays
+wherever any program does: the arena keeps one process a seat for a whole match and tells
+it each deal's seed (``deal``), so it plays as a fresh bot of that seed would. The old side
+rebuilds the seat's ``View`` with its own ``view_from_json``, so its bot sees exactly what
+ours would, hidden cards excepted as always; a commit can be played from the one that
+brought the wire format (303a2bf) on. What the two catalogues may not share stays
+behind: the result's score lines are not sent (no bot reads them), and only the English
+explanation of a decision comes back. A bot that cannot be built (an unknown parameter)
+is a ``BotLoadError`` here; a failure in a decision is a fault of the engine.
 
 Building is safe when several processes (pytest-xdist workers) want the same commit at
 once: one builds under a file lock, into a temporary folder renamed into place when
@@ -39,7 +31,6 @@ A tree is never rebuilt: delete its folder to build it again.
 
 from __future__ import annotations
 
-import atexit
 import fcntl
 import functools
 import json
@@ -51,23 +42,22 @@ import sys
 import sysconfig
 import tarfile
 import tempfile
-import threading
 import time
-import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import Any, Final
 
-from ..engine.deal import View
-from ..engine.messages import Message
-from ..engine.wire import WireError, action_from_json, message_from_json, view_to_json
-from .base import Bot, BotFactory, BotLoadError, Decision
+from .base import BotFactory, BotLoadError
+from .engine_protocol import EngineBot
 
 DRIVER: Final = Path(__file__).with_name("history_driver.py")
 """The script the old tree's process runs (it adapts to that tree's API)."""
 _SPEC: Final = re.compile(r"(?P<name>[a-z][a-z0-9_-]*)@(?P<rev>[^\s:@]+)")
 _FULL_COMMIT: Final = re.compile(r"[0-9a-f]{40}")
+PAST_DECISION_MS: Final = 120_000
+"""An old bot's time for one decision: long, so that a loaded machine never turns a slow
+decision into a fault (a baseline must play exactly as it did)."""
 _TREE_PATHS: Final = ("src/coinche", "setup.py")
 """What of a commit is exported: its package, and the list of its C extensions."""
 
@@ -79,11 +69,6 @@ BASELINES: dict[str, str] = {
 """The expert frozen as named baselines: the commit each one plays (``expert@COMMIT``, built
 from the git history by ``history.py``). ``expert-v1``: as issue 9 started; ``expert-v2``: as
 issue 20 started. Not in ``loading.BUILTIN_BOTS``: the server never builds a commit."""
-
-
-class PastBotError(RuntimeError):
-    """The old tree's process failed: it could not start, it died, or it answered with an
-    error (its bot raised)."""
 
 
 def parse_spec(spec: str) -> tuple[str, str] | None:
@@ -108,7 +93,7 @@ def past_factory(spec: str) -> BotFactory | None:
 
 
 def _past_bot(*, spec: str, name: str, commit: str, seed: int | None = None, **params: Any) -> PastBot:
-    return PastBot(_driver(commit), spec, name, seed, params)
+    return PastBot(spec, name, commit, seed, params)
 
 
 # ----- the repository and the cache -----
@@ -261,177 +246,32 @@ def _compile(tree: Path) -> list[str]:
     return built
 
 
-# ----- the old tree's process -----
-
-
-class _Driver:
-    """One old tree's process, owned by the process that started it (a forked child
-    starts its own: the pipes are not shared)."""
-
-    def __init__(self, commit: str) -> None:
-        self.commit = commit
-        self.tree = build_tree(commit)
-        self.pid = os.getpid()
-        self.lock = threading.Lock()
-        self.next_id = 0
-        self.gone: list[int] = []
-        """Bots dropped on our side, to forget with the next request."""
-        self.stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 (open as long as the process)
-        # PYTHONPATH: the old tree's code, and none of ours (-P: nor the script's folder);
-        # a fixed hash seed: the old process decides alike whatever ours is.
-        env = dict(os.environ, PYTHONPATH=str(self.tree / "src"), PYTHONHASHSEED="0")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-P", str(DRIVER)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.stderr,
-            env=env,
-            cwd=self.tree,
-        )
-        hello = self._read()
-        if "error" in hello:
-            self.close()
-            raise PastBotError(f"commit {commit[:12]} cannot be played: {hello['error']}")
-        where = str(hello.get("coinche", ""))
-        if not hello.get("ready") or not Path(where).resolve().is_relative_to(self.tree.resolve()):
-            self.close()
-            raise PastBotError(f"the process of commit {commit[:12]} imported coinche from {where or 'nowhere'}")
-
-    def request(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Send one request and read its answer (``PastBotError`` on a failure)."""
-        with self.lock:
-            if self.gone:
-                message["drop"], self.gone = self.gone, []
-            line = json.dumps(message, separators=(",", ":")) + "\n"
-            try:
-                assert self.proc.stdin is not None
-                self.proc.stdin.write(line.encode())
-                self.proc.stdin.flush()
-            except (BrokenPipeError, ValueError):
-                raise PastBotError(self._died()) from None
-            answer = self._read()
-        if "error" in answer:
-            raise PastBotError(str(answer["error"]))
-        return answer
-
-    def _read(self) -> dict[str, Any]:
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line:
-            raise PastBotError(self._died())
-        try:
-            answer = json.loads(line)
-        except ValueError:
-            answer = None
-        if not isinstance(answer, dict):
-            raise PastBotError(f"the process of commit {self.commit[:12]} answered {line[:200]!r}")
-        return answer
-
-    def _died(self) -> str:
-        try:
-            code = self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            code = None
-        self.stderr.seek(0)
-        tail = self.stderr.read().decode(errors="replace").strip().splitlines()[-5:]
-        return f"the process of commit {self.commit[:12]} ended (exit {code}): " + " | ".join(tail)
-
-    def new_bot(self) -> int:
-        """A number for a new bot, unique in this process of the old tree."""
-        with self.lock:
-            self.next_id += 1
-            return self.next_id
-
-    def drop(self, bot: int) -> None:
-        """Called when a bot is collected: no I/O here, the next request carries it."""
-        self.gone.append(bot)
-
-    def close(self) -> None:
-        """End the process: it exits when its stdin closes."""
-        if self.pid != os.getpid():
-            return
-        try:
-            if self.proc.stdin is not None:
-                self.proc.stdin.close()
-            self.proc.wait(timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
-        self.stderr.close()
-
-
-_DRIVERS: dict[str, _Driver] = {}
-_DRIVERS_LOCK = threading.Lock()
-
-
-def _driver(commit: str) -> _Driver:
-    with _DRIVERS_LOCK:
-        d = _DRIVERS.get(commit)
-        if d is None or d.pid != os.getpid() or d.proc.poll() is not None:
-            d = _DRIVERS[commit] = _Driver(commit)
-        return d
-
-
-def _forget_after_fork() -> None:
-    """A forked child leaves its parent's processes to the parent (and takes a fresh lock:
-    the parent's may have been held by another thread at the fork)."""
-    global _DRIVERS_LOCK
-    _DRIVERS.clear()
-    _DRIVERS_LOCK = threading.Lock()
-
-
-@atexit.register
-def _close_all() -> None:
-    for d in list(_DRIVERS.values()):
-        d.close()
-    _DRIVERS.clear()
-
-
-os.register_at_fork(after_in_child=_forget_after_fork)
-
-
 # ----- the bot -----
 
 
-class PastBot(Bot):
-    """A bot of an earlier commit, playing in that commit's process: every decision sends
-    the seat's view there and brings the action (and its reasons) back."""
+class PastBot(EngineBot):
+    """A bot of an earlier commit, playing in a process of that commit's tree as an engine
+    speaking the coinche engine protocol (``history_driver.py``): every decision sends the
+    seat's view there and brings the action (and its explanation) back; a failure there is
+    a fault of the engine (its seat plays its first legal action), never a crash here."""
 
-    def __init__(self, driver: _Driver, spec: str, name: str, seed: int | None, params: dict[str, Any]) -> None:
-        super().__init__(seed)
-        self.name = spec
-        self.commit = driver.commit
-        self._driver = driver
-        self._id = driver.new_bot()
+    def __init__(self, spec: str, name: str, commit: str, seed: int | None, params: dict[str, Any]) -> None:
         try:
-            json.dumps(params)
+            words = json.dumps(params)
         except (TypeError, ValueError) as e:
-            raise TypeError(f"the parameters of a bot of an earlier commit are JSON data: {e}") from None
-        answer = driver.request({"op": "new", "bot": self._id, "name": name, "seed": seed, "params": params})
-        self._observes = bool(answer.get("observes"))
-        weakref.finalize(self, driver.drop, self._id)
-
-    def choose(self, view: View) -> Decision:
-        answer = self._driver.request({"op": "choose", "bot": self._id, "view": view_to_json(view)})
-        return Decision(
-            action_from_json(answer["action"], view),
-            answer.get("explanation"),
-            answer.get("private_explanation"),
-            _message(answer.get("reason")),
-            _message(answer.get("private_reason")),
-        )
-
-    def observe_result(self, view: View) -> None:
-        if self._observes:
-            self._driver.request({"op": "observe", "bot": self._id, "view": view_to_json(view)})
-
-
-def _message(data: Any) -> Message | None:
-    """A reason of the old bot as a message of ours; None when it has none, or an id our
-    catalogue no longer has (its English text stays in the decision's explanation)."""
-    if not isinstance(data, dict):
-        return None
-    try:
-        return message_from_json(data)
-    except (WireError, KeyError, TypeError):
-        return None
+            raise BotLoadError(f"the parameters of a bot of an earlier commit are JSON data: {e}") from None
+        tree = build_tree(commit)
+        # PYTHONPATH: the old tree's code, and none of ours (-P: nor the script's folder);
+        # a fixed hash seed: the old process decides alike whatever ours is.
+        env = dict(os.environ, PYTHONPATH=str(tree / "src"), PYTHONHASHSEED="0")
+        argv = [sys.executable, "-P", str(DRIVER), name, words]
+        try:
+            super().__init__(argv, seed, PAST_DECISION_MS, env=env, cwd=str(tree))
+        except BotLoadError as e:
+            raise BotLoadError(f"{spec} ({commit[:12]}): {e}") from None
+        self.name = spec
+        self.commit = commit
+        where = str(self.hello.get("coinche", ""))
+        if not where or not Path(where).resolve().is_relative_to(tree.resolve()):
+            self.close()
+            raise BotLoadError(f"the process of commit {commit[:12]} imported coinche from {where or 'nowhere'}")

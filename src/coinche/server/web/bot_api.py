@@ -68,6 +68,12 @@ MAX_TABLES: Final = 64
 """Tables one stream follows at once."""
 MAX_STREAMS: Final = 2
 """Streams one bot may have open in one process."""
+SEEN_EVERY: Final = 2
+"""Heartbeats between two writes that the bot is online (``following.ONLINE_FOR`` is
+longer than two of them)."""
+LOOK_EVERY: Final = 4
+"""Heartbeats between two readings of the bot's games and invitations from the database
+(its hub channel tells of them at once: this is for a message lost)."""
 CATCH_UP_DEALS: Final = 1
 """Deals ended while the bot was away that the stream tells of (the last ones)."""
 
@@ -433,6 +439,7 @@ class BotStream:
                 await self._look_around(send)
                 loop = asyncio.get_running_loop()
                 beat = loop.time() + self.heartbeat
+                beats = 0
                 while not self.restarting:
                     for table_id in list(self.changed):
                         self.changed.discard(table_id)
@@ -443,12 +450,15 @@ class BotStream:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self.wake.wait(), timeout=max(0.0, beat - loop.time()))
                     if loop.time() >= beat:
+                        beats += 1
                         if await service.db(self.bots.bot_of_token, self.token, datetime.now(UTC)) is None:
                             await send({"type": "revoked"})
                             return
                         await send({"type": "ping"})
-                        await self.following.seen(player)
-                        await self._look_around(send)
+                        if beats % SEEN_EVERY == 0:
+                            await self.following.seen(player)
+                        if beats % LOOK_EVERY == 0:  # a safety net: the bot's channel tells at once
+                            await self._look_around(send)
                         beat = loop.time() + self.heartbeat
                 await send({"type": "restarting"})
             finally:
