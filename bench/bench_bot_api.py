@@ -1,9 +1,10 @@
 """Load on one server through the bot API: many bots, each at its own table against the
 computers, all playing at once (issue 31: 200 bots at 200 tables, move p95 under 100 ms).
 
-Starts ``coinche serve`` on a free loopback port with a temporary SQLite file (the
-computers' display pause as on the site, ``--bot-delay``), makes ``--bots`` bot accounts
-and tokens in its database, then each bot opens its event stream and starts a game against ``--level`` computers
+Starts ``coinche serve`` on a free loopback port with a temporary SQLite file
+(``--postgres``: a PostgreSQL cluster of its own), the computers' display pause as on the
+site (``--bot-delay``); makes ``--bots`` bot accounts and tokens in its database; then
+each bot opens its event stream and starts a game against ``--level`` computers
 (``POST /api/bot/games``), plays its first legal action ``--think`` seconds after each
 turn, asks for the next deal after each one, and starts another game when one ends, for
 ``--seconds``. One asyncio client speaks HTTP/1.1 itself (a stream and a kept-alive
@@ -16,7 +17,7 @@ connection per bot). It prints:
 - errors: refused actions, broken streams, timeouts.
 
     python bench/bench_bot_api.py [--bots 200] [--seconds 60] [--think 0] [--level beginner]
-        [--bot-delay 0.7] [--workers 2]
+        [--bot-delay 0.7] [--workers 2] [--postgres]
 
 ``--bot-delay 0 --think 0`` plays every move at once: the server's saturation.
 
@@ -34,17 +35,16 @@ import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from coinche.server.features.accounts import AccountStore
 from coinche.server.features.bots import BotStore
 from coinche.server.infra.store import Store, new_id
+from databases import add_database_args, database_url
 
 HOST = "127.0.0.1"
 
@@ -203,11 +203,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--think", type=float, default=0.0)
     parser.add_argument("--level", default="beginner")
+    add_database_args(parser)
     parser.add_argument("--bot-delay", type=float, default=0.7, help="the computers' display pause (the site's)")
     parser.add_argument("--workers", type=int, default=2, help="the server's bot processes (the site's default)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as workdir:
-        url = f"sqlite:///{Path(workdir) / 'bench.db'}"
+    with database_url(args) as url:
         port = free_port()
         command = [sys.executable, "-m", "coinche.cli", "serve", "--host", HOST, "--port", str(port), "--db", url]
         command += ["--bot-delay", str(args.bot_delay), "--workers", str(args.workers)]
