@@ -49,7 +49,7 @@ def bot_page_token(person: Person, name: str) -> str:
     """``person`` (signed in) makes a bot called ``name`` on the bots' page and a token
     for it; the token, as the page shows it once."""
     r = person.post("/robots", {"action": "create", "value": name}, "/robots")
-    assert r.status_code == 200 and f"{name} 🤖" in html.unescape(r.text), r.text
+    assert r.status_code == 200 and f"{name} (robot)" in html.unescape(r.text), r.text
     bot_id = re.search(r'name="value" value="([^"]+)" class="primary small"', r.text)
     assert bot_id is not None
     r = person.post("/robots", {"action": "token", "value": bot_id[1]}, "/robots")
@@ -182,10 +182,10 @@ def test_a_bot_is_made_marked_given_a_token_once_and_revoked(client: TestClient)
     token = bot_page_token(owner, "Zebulon")
     assert token.startswith("cbot_")
     r = client.get("/api/bot/account", headers=bearer(token))
-    assert r.json() == {"name": "Zebulon 🤖", "owner": "Maud", "player": r.json()["player"]}
+    assert r.json() == {"name": "Zebulon (robot)", "owner": "Maud", "player": r.json()["player"]}
     # the page lists the bot, never the token again
     page = owner.get("/robots").text
-    assert "Zebulon 🤖" in html.unescape(page) and token not in page
+    assert "Zebulon (robot)" in html.unescape(page) and token not in page
     assert "Un robot de" in owner.get("/joueur/Zebulon").text  # its profile names its owner
     # its name is taken, for people too; nobody logs in as a bot
     person = Person(client, "Zebulon")
@@ -304,7 +304,7 @@ def test_a_game_against_the_computers_and_bad_requests_that_change_nothing(clien
     assert live.game.is_over
     client.portal.call(service.detach, table_id, bot)
     page = client.get("/robots").text
-    assert "Zebulon 🤖" in html.unescape(page.split("bots-leaderboard", 1)[1])  # rated: on the leaderboard
+    assert "Zebulon (robot)" in html.unescape(page.split("bots-leaderboard", 1)[1])  # rated: on the leaderboard
 
 
 def test_a_flood_is_rate_limited(make_client: MakeClient) -> None:
@@ -381,7 +381,7 @@ def test_a_bot_plays_a_game_through_its_stream_and_learns_nothing_it_may_not(tmp
     with serving(settings) as base:
         stream = Stream(base, token)
         try:
-            assert stream.next() == {"type": "hello", "protocol": 1, "name": "Zebulon 🤖"}
+            assert stream.next() == {"type": "hello", "protocol": 1, "name": "Zebulon (robot)"}
             r = api_post(base, token, "/api/bot/games", {"level": "beginner", "target": 500})
             table_id = r.json()["table"]
             table = stream.next("table")
@@ -434,7 +434,7 @@ def test_a_bot_invited_to_friends_table_that_stalls_then_leaves_is_stood_in_for(
             assert invitation["from"] == "Owner" and invitation["table"] == table_id
             r = api_post(base, token, f"/api/bot/invitations/{invitation['id']}/accept")
             assert r.json() == {"table": table_id, "seat": 1}, r.text
-            assert stream.next("table")["players"][1] == "Zebulon 🤖"
+            assert stream.next("table")["players"][1] == "Zebulon (robot)"
             cookie = "; ".join(f"{k}={v}" for k, v in host.cookies.items())
             with connect(
                 f"ws://{base.removeprefix('http://')}/ws/table/{table_id}", additional_headers={"Cookie": cookie}

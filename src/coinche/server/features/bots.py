@@ -27,7 +27,7 @@ from ..table.names import bot_name, clean_name, name_key, name_skeleton
 from ..table.ratings import Rating
 from .accounts import Account, AccountError, check_name, remove_account, token_hash
 
-BOT_NAME_MAX: Final = 20
+BOT_NAME_MAX: Final = 16
 """A bot's name without its mark (the column holds 24 with it)."""
 MAX_BOTS: Final = 5
 """Bots one account may own."""

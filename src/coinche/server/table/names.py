@@ -20,9 +20,10 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
-BOT_MARK = "\N{ROBOT FACE}"
-"""What follows a bot's name everywhere it is shown (``Zébulon 🤖``): no person's name can
-hold it (letters, digits, ``-`` and ``_`` only)."""
+BOT_MARK = "(robot)"
+"""What follows a bot's name everywhere it is shown (``Zébulon (robot)``: the word is the
+same in French and English, every font has it, a screen reader says it): no person's name
+can hold it (letters, digits, ``-`` and ``_`` only)."""
 
 
 def bot_name(base: str) -> str:
