@@ -10,6 +10,7 @@ account's name; a guest gets the invitation page, to give a name).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -56,56 +57,44 @@ async def list_page(request: Request) -> Response:
     return page(request, "open_tables.html", lang=lang, other_url=other_url, **context)
 
 
-async def host_switch(request: Request) -> Response:
-    """The host opens their table to everyone (``public=on``) or closes it (``off``)."""
-    account = account_of(request)
-    if account is None:
+Switch = Callable[[OpenTables, str, str, bool], Awaitable[None]]
+"""One of ``OpenTables``' switches: (the table, the player, on or off)."""
+
+
+async def _switch(request: Request, field: str, player: str | None, change: Switch) -> Response:
+    """A form of one box ``field`` (``on``/``off``) that ``change`` applies; back to the
+    table (404 for a table that is not there, 403 for a player who may not)."""
+    if player is None:
         raise HTTPException(403)
     form = await read_checked_form(request)
-    public = form.get("public")
-    if public not in ("on", "off") or len(form.multi_items()) != 2:
+    value = form.get(field)
+    if value not in ("on", "off") or len(form.multi_items()) != 2:
         raise HTTPException(400)
     table_id = request.path_params["table_id"]
     try:
-        await open_tables_of(request).set_public(table_id, account.player, public == "on")
+        await change(open_tables_of(request), table_id, player, value == "on")
     except TableError as e:
         raise HTTPException(404 if e.code == "gone" else 403) from None
     return RedirectResponse(f"/table/{table_id}", status_code=303)
+
+
+async def host_switch(request: Request) -> Response:
+    """The host opens their table to everyone (``public=on``) or closes it (``off``)."""
+    account = account_of(request)
+    return await _switch(request, "public", account.player if account else None, OpenTables.set_public)
 
 
 async def bots_switch(request: Request) -> Response:
     """The host of a public table lets bots take its free seats (``bots=on``) or not."""
     account = account_of(request)
-    if account is None:
-        raise HTTPException(403)
-    form = await read_checked_form(request)
-    bots = form.get("bots")
-    if bots not in ("on", "off") or len(form.multi_items()) != 2:
-        raise HTTPException(400)
-    table_id = request.path_params["table_id"]
-    try:
-        await open_tables_of(request).set_bots(table_id, account.player, bots == "on")
-    except TableError as e:
-        raise HTTPException(404 if e.code == "gone" else 403) from None
-    return RedirectResponse(f"/table/{table_id}", status_code=303)
+    return await _switch(request, "bots", account.player if account else None, OpenTables.set_bots)
 
 
 async def watchers_switch(request: Request) -> Response:
     """A player of a public table opens it to watchers (``watchable=on``) or closes it."""
     account = account_of(request)
     player = account.player if account is not None else player_in_session(request)
-    if player is None:
-        raise HTTPException(403)
-    form = await read_checked_form(request)
-    watchable = form.get("watchable")
-    if watchable not in ("on", "off") or len(form.multi_items()) != 2:
-        raise HTTPException(400)
-    table_id = request.path_params["table_id"]
-    try:
-        await open_tables_of(request).set_watchable(table_id, player, watchable == "on")
-    except TableError as e:
-        raise HTTPException(404 if e.code == "gone" else 403) from None
-    return RedirectResponse(f"/table/{table_id}", status_code=303)
+    return await _switch(request, "watchable", player, OpenTables.set_watchable)
 
 
 async def list_socket(websocket: WebSocket) -> None:
