@@ -116,6 +116,16 @@ def deal_over(table: Table) -> bool:
     return table.next_deal_button().is_visible()
 
 
+OFFERS = """() => {
+  const shown = (el) => el.checkVisibility();
+  if ([...document.querySelectorAll('button[data-do="next"]')].some(shown)) return "over";
+  const buttons = '#hand button:not(:disabled), #bidding button:not(:disabled), #declare button:not(:disabled)';
+  return [...document.querySelectorAll(buttons)].some(shown) ? "act" : "";
+}"""
+"""What a page offers now: ``"act"`` (a card, a call or a declaration to make), ``"over"``
+(the deal's summary), or nothing."""
+
+
 def play_until(tables: list[Table], done: Callable[[], bool], timeout: float = 90.0) -> dict[int, int]:
     """Each page plays whenever its turn comes, until ``done()``; how many things each
     page did (by index). The first page opens the auction with a bid."""
@@ -126,7 +136,9 @@ def play_until(tables: list[Table], done: Callable[[], bool], timeout: float = 9
         assert time.monotonic() < deadline, f"nothing ended within {timeout:.0f} s: {acts}"
         moved = False
         for i, table in enumerate(tables):
-            if table.page.is_closed() or deal_over(table):
+            # one cheap look first: the buttons by their roles and names (the accessibility
+            # tree, costly) only on a page that offers something to do
+            if table.page.is_closed() or table.page.evaluate(OFFERS) != "act":
                 continue
             if act_once(table, bidder=i == 0 and not bid):
                 acts[i] += 1

@@ -555,8 +555,11 @@ class Database:
 
     def __init__(self, store: Store, threads: int = 4) -> None:
         self.store = store
-        self._threads = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="coinche-db")
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="coinche-db-steps")
+        if store.postgresql:
+            self._threads = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="coinche-db")
+            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="coinche-db-steps")
+        else:
+            self._threads = self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="coinche-db")
         self._steps: list[tuple[str, Step, asyncio.Future[None]]] = []
         self._flushing: asyncio.Task[None] | None = None
 
