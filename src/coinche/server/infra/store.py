@@ -545,13 +545,16 @@ def _no_stop_iteration(call: Callable[[], T]) -> T:
 
 
 class Database:
-    """The store's blocking calls, awaited on a few threads of their own so that the event
-    loop never waits on the database (SQLite serialises the writes itself).
+    """The store's blocking calls, awaited on threads of their own so that the event loop
+    never waits on the database.
 
     The tables' steps go through one writer thread that stores all the steps waiting at
     once in one transaction (a group commit): one step alone is written at once, and under
-    load many tables' moves share a commit instead of queueing for SQLite's write lock on
-    several threads."""
+    load many tables' moves share a commit. On PostgreSQL the other calls have a few threads
+    of their own; on SQLite every call shares the writer's one thread: SQLite has one writer
+    at a time, and a thread that finds its lock taken sleeps in its busy handler (tens of
+    milliseconds a try), so two threads writing make a move wait far longer than one
+    thread's queue does (and WAL reads are a fraction of a millisecond)."""
 
     def __init__(self, store: Store, threads: int = 4) -> None:
         self.store = store
