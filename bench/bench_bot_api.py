@@ -30,32 +30,23 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
-import signal
 import statistics
-import subprocess
-import sys
+import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+from bench_server import HOST, Server, percentile
 from coinche.server.features.accounts import AccountStore
 from coinche.server.features.bots import BotStore
 from coinche.server.infra.store import Store, new_id
 from databases import add_database_args, database_url
 
-HOST = "127.0.0.1"
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        port: int = s.getsockname()[1]
-        return port
+IDLE_SECONDS = 300.0
+"""Tables unused this long leave the server's memory (the site's setting)."""
 
 
 def make_bots(url: str, count: int) -> list[str]:
@@ -180,11 +171,6 @@ async def play(port: int, token: str, deadline: float, think: float, level: str,
         posts.close()
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
-
-
 async def run(port: int, tokens: list[str], seconds: float, think: float, level: str) -> Figures:
     figures = Figures()
     deadline = time.monotonic() + seconds
@@ -207,27 +193,16 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.7, help="the computers' display pause (the site's)")
     parser.add_argument("--workers", type=int, default=2, help="the server's bot processes (the site's default)")
     args = parser.parse_args()
-    with database_url(args) as url:
-        port = free_port()
-        command = [sys.executable, "-m", "coinche.cli", "serve", "--host", HOST, "--port", str(port), "--db", url]
-        command += ["--bot-delay", str(args.bot_delay), "--workers", str(args.workers)]
-        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    with database_url(args) as url, tempfile.TemporaryDirectory() as workdir:
+        server = Server(Path(workdir), args.workers, args.bot_delay, IDLE_SECONDS, database_url=url)
         try:
-            time.sleep(0.5)
-            for _ in range(100):
-                with contextlib.suppress(OSError):
-                    import urllib.request
-
-                    urllib.request.urlopen(f"http://{HOST}:{port}/", timeout=2).close()
-                    break
-                time.sleep(0.2)
+            asyncio.run(server.wait_ready())
             tokens = make_bots(url, args.bots)
             started = time.monotonic()
-            figures = asyncio.run(run(port, tokens, args.seconds, args.think, args.level))
+            figures = asyncio.run(run(server.port, tokens, args.seconds, args.think, args.level))
             elapsed = time.monotonic() - started
         finally:
-            os.killpg(server.pid, signal.SIGTERM)
-            server.wait(timeout=30)
+            server.stop()
     ms = 1000.0
     moves, turns = figures.moves, figures.turns
     print(

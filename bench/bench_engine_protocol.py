@@ -19,15 +19,11 @@ import statistics
 import sys
 import time
 
+from bench_server import percentile
 from coinche.bots.engine_protocol import EngineBot
 from coinche.bots.loading import load_bot
 from coinche.engine.deal import Deal, random_hands
 from coinche.engine.rules import RuleSet
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def main() -> None:

@@ -62,7 +62,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from bench_friends import PROFILED
+from bench_friends import PROFILED, choose
 from bench_server import Server, answers, as_state, cpu_seconds, http_request, percentile
 from coinche.server.table.tournament_pairing import BYE, Pairing, first_round, next_round
 from coinche.server.table.tournament_scoring import DealScore, TableResult, met, standings
@@ -386,17 +386,6 @@ class Shared:
 
 
 SHARED: dict[str, Shared] = {}
-
-
-def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """A random card; in the auction mostly a pass, else the lowest bid (never a double)."""
-    calls = [a for a in legal if "call" in a]
-    if not calls:
-        return rng.choice(legal)
-    bids = [a for a in calls if a["call"] not in ("pass", "coinche", "surcoinche")]
-    if bids and rng.random() < 0.3:
-        return bids[0]
-    return next((a for a in calls if a["call"] == "pass"), calls[0])
 
 
 async def table_message(ws: ClientConnection, timeout: float) -> dict[str, Any]:

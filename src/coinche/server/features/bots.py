@@ -188,10 +188,10 @@ class BotStore:
         """The bot a token opens (None: unknown or revoked)."""
         if not token.startswith(TOKEN_PREFIX) or len(token) > 100:
             return None
-        found = self.trusted(token, at)
+        digest = token_hash(token)
+        found = self._trusted_of(digest, at)
         if found is not None:
             return found
-        digest = token_hash(token)
         with self.store.session() as s:
             row = s.execute(
                 select(BotTokenRow.id, AccountRow.id.label("account"), AccountRow.name, AccountRow.player_id)
@@ -215,7 +215,10 @@ class BotStore:
 
     def trusted(self, token: str, at: datetime) -> Account | None:
         """The bot of a token read within ``TRUSTED_FOR`` (no I/O: None, read it)."""
-        trusted = self._trusted.get(token_hash(token))
+        return self._trusted_of(token_hash(token), at)
+
+    def _trusted_of(self, digest: str, at: datetime) -> Account | None:
+        trusted = self._trusted.get(digest)
         if trusted is not None and at - trusted[1] < TRUSTED_FOR:
             return trusted[0]
         return None

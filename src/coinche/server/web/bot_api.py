@@ -49,7 +49,7 @@ from ..features.quick_play import person_channel
 from ..features.tournaments import Tournaments
 from ..infra.hub import Subscription
 from ..live.tables import LEVELS, TableService
-from ..table import i18n, requests
+from ..table import i18n
 from ..table.live_table import LiveTable, TableError
 from .drain import drain_of
 from .forms import _read_body
@@ -224,10 +224,7 @@ async def act(request: Request, bot: Account) -> dict[str, Any]:
         action = action_from_json(data.get("action"), view)
     except EngineError as e:
         raise ApiError(400, "bad_action", f"not an action of the wire format: {e}") from None
-    service = service_of(request)
-    key = requests.request_key(bot.player, rid)
-    check = requests.play(bot.player, action, key, service.settings.clock())
-    return {"step": await service.registry.write(live.id, key, check)}
+    return {"step": await service_of(request).act(live.id, bot.player, action, rid)}
 
 
 async def next_deal(request: Request, bot: Account) -> dict[str, Any]:
