@@ -27,6 +27,8 @@ from slow_bot import FIRST
 from starlette.testclient import TestClient
 
 from coinche.engine.rules import RuleSet
+from coinche.server.features.accounts import AccountStore
+from coinche.server.infra.store import new_id
 from coinche.server.table.live_table import TableError
 from coinche.server.table.spec import Seat
 
@@ -164,3 +166,28 @@ def test_the_account_page_says_one_free_deal_in_the_singular(make_client: MakeCl
     page = client.get("/compte").text
     assert "il vous reste 1 donne gratuite." in page and "1 donnes" not in page
     assert "you have 1 free deal left." in client.get("/account").text
+
+
+def test_an_account_has_no_limit_and_its_deals_write_no_count(client: TestClient) -> None:
+    """The database says once that the player has an account; after that this process
+    deals to them without a write (a table of bots and people with accounts deals as fast
+    as it plays)."""
+    service = service_of(client)
+    account = AccountStore(service.store).create("Sans Limite", None, "a long enough password", new_id(12))
+    used: list[str] = []
+    count = service.store.use_free_deal
+
+    def counting(player: str, free: int) -> bool | None:
+        used.append(player)
+        return count(player, free)
+
+    service.store.use_free_deal = counting  # type: ignore[method-assign]
+    try:
+        for _ in range(service.settings.free_deals + 3):
+            assert call(client, service._use_free_deals, [account.player])
+            call(client, service._give_back_free_deals, [account.player])
+    finally:
+        del service.store.use_free_deal
+    assert used == [account.player]
+    assert call(client, service.free_deals_left, account.player, True) is None
+    assert service.store.deals_played(account.player) == 0

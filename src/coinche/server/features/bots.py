@@ -42,6 +42,9 @@ USED_EVERY: Final = timedelta(minutes=5)
 TRUSTED_FOR: Final = timedelta(seconds=5)
 """How long a process trusts its last reading of a token (a bot's moves do not each read
 it): a token revoked in any process is refused everywhere within this."""
+_OWNER: Final = AccountRow.__table__.alias("owner")
+"""The accounts again, as a bot's owner (made once: an alias is a few hundred objects in
+reference cycles, garbage for the collector at each request that made one)."""
 TRUSTED_KEPT: Final = 10_000
 """Tokens a process trusts at once (a bounded cache)."""
 
@@ -225,12 +228,11 @@ class BotStore:
 
     def owner_of(self, player: str) -> str | None:
         """The name of the owner of the bot playing as ``player`` (None: not a bot)."""
-        owner = AccountRow.__table__.alias("owner")
         with self.store.session() as s:
             found = s.execute(
-                select(owner.c.name)
+                select(_OWNER.c.name)
                 .select_from(AccountRow)
-                .join(owner, owner.c.id == AccountRow.bot_owner_id)
+                .join(_OWNER, _OWNER.c.id == AccountRow.bot_owner_id)
                 .where(AccountRow.player_id == player)
             ).first()
         return None if found is None else str(found[0])
@@ -242,18 +244,17 @@ class BotStore:
 
     def leaderboard(self, limit: int = 100) -> list[BotStanding]:
         """The bots that played rated games, best rating first."""
-        owner = AccountRow.__table__.alias("owner")
         with self.store.session() as s:
             rows = s.execute(
                 select(
                     AccountRow.name,
-                    owner.c.name.label("owner"),
+                    _OWNER.c.name.label("owner"),
                     PlayerStatsRow.mu,
                     PlayerStatsRow.sigma,
                     PlayerStatsRow.games_played,
                     PlayerStatsRow.games_won,
                 )
-                .join(owner, owner.c.id == AccountRow.bot_owner_id)
+                .join(_OWNER, _OWNER.c.id == AccountRow.bot_owner_id)
                 .join(PlayerStatsRow, PlayerStatsRow.player_id == AccountRow.player_id)
                 .where(PlayerStatsRow.games_played > 0)
             ).all()

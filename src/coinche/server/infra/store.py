@@ -9,9 +9,10 @@ client.
 from __future__ import annotations
 
 import asyncio
+import functools
 import secrets
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
@@ -29,6 +30,7 @@ from .db import (
     AccountRow,
     ActionRow,
     AnalysisRow,
+    Base,
     PlayerRow,
     SettingRow,
     TablePlayerRow,
@@ -41,6 +43,7 @@ from .db import (
     migrate,
     now,
 )
+from .lanes import Lanes
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -432,18 +435,19 @@ class Store:
 
     # ----- players -----
 
-    def use_free_deal(self, player_id: str, free: int) -> bool:
-        """Count one free deal for the player as it is dealt, if they have one left (a player
-        with an account has no limit); whether they had. One atomic update: two tables, or
-        two processes, dealing at once never both get the last one."""
+    def use_free_deal(self, player_id: str, free: int) -> bool | None:
+        """Count one free deal for the player as it is dealt, if they have one left: whether
+        they had; None for a player with an account (no limit, nothing counted). One atomic
+        update: two tables, or two processes, dealing at once never both get the last one."""
         with self.engine.begin() as conn:
+            if conn.scalar(select(AccountRow.id).where(AccountRow.player_id == player_id)) is not None:
+                return None
             conn.execute(
                 _insert_ignoring_conflicts(self.engine, PlayerRow, ["id"]), {"id": player_id, "deals_played": 0}
             )
-            has_account = select(AccountRow.id).where(AccountRow.player_id == player_id).exists()
             used = conn.execute(
                 update(PlayerRow)
-                .where(PlayerRow.id == player_id, (PlayerRow.deals_played < free) | has_account)
+                .where(PlayerRow.id == player_id, PlayerRow.deals_played < free)
                 .values(deals_played=PlayerRow.deals_played + 1)
             )
             return used.rowcount == 1
@@ -516,22 +520,32 @@ def _step_row(table_id: str, step: Step) -> dict[str, Any]:
 
 
 def _insert_ignoring_conflicts(
-    engine: Engine, row: type[Any], key: list[str], update: Sequence[str] = (), add: Sequence[str] = ()
+    engine: Engine, row: type[Base], key: list[str], update: Sequence[str] = (), add: Sequence[str] = ()
 ) -> Executable:
     """``INSERT … ON CONFLICT (key) DO NOTHING`` (its row count says whether the row went
     in), or ``DO UPDATE`` the columns ``update`` (set to the new row's) and ``add`` (the new
     row's added to the stored one: counters, in one statement and no read), in the
     database's own dialect."""
-    statement = postgresql_insert(row) if is_postgresql(engine) else sqlite_insert(row)
+    return _conflict_statement(is_postgresql(engine), row, tuple(key), tuple(update), tuple(add))
+
+
+@functools.cache
+def _conflict_statement(
+    postgresql: bool, row: type[Base], key: tuple[str, ...], update: tuple[str, ...], add: tuple[str, ...]
+) -> Executable:
+    """``_insert_ignoring_conflicts``'s statement, made once for each use (each one made
+    anew built an alias of the table, its ``excluded`` row: hundreds of objects in cycles
+    for the garbage collector, at every deal's bookkeeping)."""
+    statement = postgresql_insert(row) if postgresql else sqlite_insert(row)
     # An INSERT's row count is kept only when asked for (psycopg's cursor is closed before
     # SQLAlchemy reads it: -1 otherwise, and every step would look taken).
     statement = statement.execution_options(preserve_rowcount=True)
     if update or add:
         table = row.__table__
-        changed = {name: statement.excluded[name] for name in update}
+        changed: dict[str, Any] = {name: statement.excluded[name] for name in update}
         changed.update({name: table.c[name] + statement.excluded[name] for name in add})
-        return statement.on_conflict_do_update(index_elements=key, set_=changed)
-    return statement.on_conflict_do_nothing(index_elements=key)
+        return statement.on_conflict_do_update(index_elements=list(key), set_=changed)
+    return statement.on_conflict_do_nothing(index_elements=list(key))
 
 
 def _no_stop_iteration(call: Callable[[], T]) -> T:
@@ -554,15 +568,19 @@ class Database:
     of their own; on SQLite every call shares the writer's one thread: SQLite has one writer
     at a time, and a thread that finds its lock taken sleeps in its busy handler (tens of
     milliseconds a try), so two threads writing make a move wait far longer than one
-    thread's queue does (and WAL reads are a fraction of a millisecond)."""
+    thread's queue does (and WAL reads are a fraction of a millisecond). That one thread
+    serves the steps first (``Lanes``): a move never queues behind other calls."""
 
     def __init__(self, store: Store, threads: int = 4) -> None:
         self.store = store
+        self._threads: Executor
+        self._writer: Executor
         if store.postgresql:
             self._threads = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="coinche-db")
             self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="coinche-db-steps")
         else:
-            self._threads = self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="coinche-db")
+            lanes = Lanes("coinche-db")
+            self._threads, self._writer = lanes.other, lanes.urgent
         self._steps: list[tuple[str, Step, asyncio.Future[None]]] = []
         self._flushing: asyncio.Task[None] | None = None
 

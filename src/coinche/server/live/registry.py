@@ -13,7 +13,9 @@ The registry imports none of the features. They register at start-up:
 
 * ``listen(listener)``: told of each step this process stores (``Commit``), the table
   locked, before it is announced: the bookkeeping of a finished deal or game (history,
-  statistics, the daily challenge, free deals). A deal's or a game's end is *booked* once
+  statistics, the daily challenge, free deals). The listeners are told all at once: each
+  does its own bookkeeping, and their database calls queue together, not one after the
+  other. A deal's or a game's end is *booked* once
   every listener ran through for it; a table read from the database tells its listeners
   again of the ends not booked (a crash between the step and its bookkeeping), and only
   of those: a read never writes twice.
@@ -308,13 +310,14 @@ class LiveTables:
         """Tell every listener of ``commit`` (a failing one is logged, the others are told
         all the same); book the deal's and the game's end it brings when they all ran."""
         live = commit.table
+        outcomes = await asyncio.gather(*(listener(commit) for listener in self._listeners), return_exceptions=True)
         failed = False
-        for listener in self._listeners:
-            try:
-                await listener(commit)
-            except Exception:
+        for outcome in outcomes:
+            if isinstance(outcome, Exception):
                 failed = True
-                log.exception("table %s: a listener of step %s failed", live.id, commit.step.seq)
+                log.error("table %s: a listener of step %s failed", live.id, commit.step.seq, exc_info=outcome)
+            elif isinstance(outcome, BaseException):
+                raise outcome
         if failed:
             return  # told again at the table's next read
         try:

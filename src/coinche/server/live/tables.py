@@ -268,10 +268,11 @@ class TableService:
     def _moved(self, live: LiveTable, step: Step) -> None:
         """The table moved on (a step stored here, or read from another's): its computers
         play if it is watched here, and who must play is timed; a deal dealt counted free
-        deals, in the database: read them again."""
+        deals, in the database: read them again (an account has none to read)."""
         if live.spec.uses_free_deals and step.kind == "deal":
             for player in live.human_players:
-                self.forget_player(player)
+                if not self._unlimited(player):
+                    self.forget_player(player)
         if self.watchers[live.id]:
             self._schedule_bots(live)
             self.attendance.turn_changed(live)
@@ -297,10 +298,18 @@ class TableService:
 
     async def _use_free_deals(self, players: Sequence[str]) -> bool:
         """Count a free deal for each player as a deal is dealt to them; False (none counted)
-        if one of them has none left."""
+        if one of them has none left. A player this process knows has an account is not
+        asked of the database (accounts have no limit: a table of bots and people with
+        accounts deals without a write)."""
         used: list[str] = []
         for player in players:
-            if not await self.db(self.store.use_free_deal, player, self.settings.free_deals):
+            if self._unlimited(player):
+                continue
+            had = await self.db(self.store.use_free_deal, player, self.settings.free_deals)
+            if had is None:
+                self._remember_deals(player, None)
+                continue
+            if not had:
                 await self._give_back_free_deals(used)
                 return False
             used.append(player)
@@ -310,8 +319,15 @@ class TableService:
     async def _give_back_free_deals(self, players: Sequence[str]) -> None:
         """Give back the free deal counted for each player (a void deal, a deal not dealt)."""
         for player in players:
+            if self._unlimited(player):
+                continue
             await self.db(self.store.give_back_free_deal, player)
             self.forget_player(player)
+
+    def _unlimited(self, player: str) -> bool:
+        """This process knows ``player`` has an account (an account made since is read
+        again: ``forget_player``)."""
+        return player in self._deals_played and self._deals_played[player] is None
 
     def _remember_deals(self, player: str, played: int | None) -> None:
         """Keep a player's count (the most recent ``DEALS_CACHE`` players: a visitor without a

@@ -3,8 +3,8 @@ account's token, as Lichess's Bot API lets them play chess.
 
 ``GET /api/bot/stream`` is the bot's event stream, NDJSON (one JSON object a line): its
 tables, its turns with the seat's view (``docs/wire.md``: never more than the seat may
-see), each deal's end, the invitations it receives; a ``ping`` every
-``Settings.bot_heartbeat`` seconds. The POSTs act, each answered in JSON: an action with
+see), each deal's end, the invitations it receives; a ``ping`` at most
+``Settings.bot_heartbeat`` seconds apart. The POSTs act, each answered in JSON: an action with
 an ``id`` (a resent id is answered again, not played again: the page's idempotent
 requests), the next deal, leaving, accepting an invitation, joining a friends' table by
 its code, starting a game against the site's computers (rated: the bots' leaderboard).
@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -68,6 +69,10 @@ MAX_TABLES: Final = 64
 """Tables one stream follows at once."""
 MAX_STREAMS: Final = 2
 """Streams one bot may have open in one process."""
+BEAT_SPREAD: Final = 0.5
+"""Each heartbeat comes a random time between this part of ``Settings.bot_heartbeat`` and
+all of it: streams opened together (the bots reconnecting after a restart) do not read
+the database all at the same moment, a burst that held every table's moves behind it."""
 SEEN_EVERY: Final = 2
 """Heartbeats between two writes that the bot is online (``following.ONLINE_FOR`` is
 longer than two of them)."""
@@ -435,7 +440,7 @@ class BotStream:
                 await self.following.seen(player)  # online: a tournament's round seats it
                 await self._look_around(send)
                 loop = asyncio.get_running_loop()
-                beat = loop.time() + self.heartbeat
+                beat = loop.time() + self.heartbeat * random.uniform(BEAT_SPREAD, 1.0)
                 beats = 0
                 while not self.restarting:
                     for table_id in list(self.changed):
@@ -456,7 +461,7 @@ class BotStream:
                             await self.following.seen(player)
                         if beats % LOOK_EVERY == 0:  # a safety net: the bot's channel tells at once
                             await self._look_around(send)
-                        beat = loop.time() + self.heartbeat
+                        beat = loop.time() + self.heartbeat * random.uniform(BEAT_SPREAD, 1.0)
                 await send({"type": "restarting"})
             finally:
                 told.cancel()
