@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from job_helpers import Forged, finished_deal_game, forged_text
 
+from coinche.bots.puzzles import best_puzzle, find_puzzles
+from coinche.engine.cards import card_str
 from coinche.engine.game import Game
 from coinche.engine.rules import RuleSet
 from coinche.server.compute import jobs
@@ -21,15 +23,18 @@ from coinche.server.compute.jobs import (
     DECISION,
     KINDS,
     PAR,
+    PUZZLE,
     STANDINGS,
     JobRefused,
     analysis_job,
     decision_job,
     par_job,
+    puzzle_job,
     read_answer,
     standings_job,
 )
 from coinche.server.features.daily import compute_standings, day_hands
+from played_deals import played_deal
 
 
 def through_json(job: jobs.Job[Any]) -> Any:
@@ -37,8 +42,8 @@ def through_json(job: jobs.Job[Any]) -> Any:
     return jobs.loads(jobs.dumps(job.args))
 
 
-def test_the_registry_holds_the_four_kinds_and_nothing_else() -> None:
-    assert sorted(KINDS) == ["analysis", "decision", "par", "standings"]
+def test_the_registry_holds_the_five_kinds_and_nothing_else() -> None:
+    assert sorted(KINDS) == ["analysis", "decision", "par", "puzzle", "standings"]
     for name in ("os:system", "builtins:eval", "pickle", "", "decide"):
         with pytest.raises(JobRefused, match="unknown job kind"):
             jobs.kind_named(name)
@@ -157,6 +162,33 @@ def test_an_analysis_round_trips_and_refuses_what_is_not_a_deal() -> None:
     ):
         with pytest.raises(JobRefused):
             ANALYSIS.read(bad)
+
+
+def test_a_puzzle_round_trips_and_refuses_bad_data() -> None:
+    rules = RuleSet.profile("classic")
+    for seed in range(200):  # the first deal that gives a puzzle
+        deal = played_deal("classic", seed)
+        best = best_puzzle(find_puzzles(rules, deal.dealer, deal.dealt, deal.log))
+        if best is not None:
+            break
+    assert best is not None
+    args = through_json(puzzle_job(deal))
+    data = PUZZLE.read(jobs.loads(jobs.dumps(PUZZLE.run(args))))
+    assert data == jobs.puzzle_to_json(best)
+    assert data is not None and data["solution"] == card_str(best.solution) and data["upto"] == len(best.log)
+    assert PUZZLE.read(None) is None
+    with pytest.raises(JobRefused):
+        PUZZLE.run({**args, "log": [9999]})
+    for bad in (
+        {**data, "goal": "win"},
+        {**data, "solution": "ZZ"},
+        {**data, "themes": ["os.system"]},
+        {**data, "values": [["AS", -1]]},
+        {**data, "seat": 4},
+        {k: v for k, v in data.items() if k != "line"},
+    ):
+        with pytest.raises(JobRefused):
+            PUZZLE.read(bad)
 
 
 def test_standings_and_par_round_trip_and_refuse_bad_data() -> None:

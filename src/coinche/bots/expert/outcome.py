@@ -93,6 +93,10 @@ class Scorer:
                 return x
         return self.remaining + 1
 
+    def made(self, value: int) -> bool:
+        """Whether the contract is made when our team takes ``value`` points from now."""
+        return self._made(value)
+
     def _made(self, value: int) -> bool:
         m = self._made_cache.get(value)
         if m is None:

@@ -3,7 +3,8 @@
 A job is a kind's name and its arguments as JSON; its answer is JSON too. The kinds are a
 fixed registry (``KINDS``), the same in every server and worker: ``decision`` (a hint, a
 stand-in's move: a built-in bot's name, its seed and one seat's ``View`` in the wire
-format), ``analysis`` (a finished deal's double-dummy review), ``standings`` (the daily
+format), ``analysis`` (a finished deal's double-dummy review), ``puzzle`` (a finished deal's
+card-play puzzle, if it has one), ``standings`` (the daily
 challenge's ranking) and ``par`` (a challenge deal's double-dummy par). ``bot_jobs`` rows
 cross the database, which other programs may write: a row's kind is looked up in the
 registry (an unknown one is refused, never imported), its arguments and the answer are
@@ -28,6 +29,7 @@ from typing import Any, Generic, TypeVar
 from ...bots.analysis import analyse_deal, card_values, par_of_deal
 from ...bots.base import Decision
 from ...bots.loading import BUILTIN_BOTS
+from ...bots.puzzles import THEMES, Puzzle, best_puzzle, find_puzzles
 from ...engine.actions import card_of, is_card, is_declaration
 from ...engine.cards import FULL_DECK, TRUMP_NAMES, CardSet, card_str, parse_card
 from ...engine.deal import Deal, Declaration, LogEntry, Phase, View
@@ -346,6 +348,71 @@ def read_analysis(answer: Any) -> dict[str, Any]:
 ANALYSIS: JobKind[dict[str, Any]] = JobKind("analysis", run_analysis, read_analysis)
 
 
+# ----- a finished deal's puzzle -----
+
+
+def puzzle_job(deal: Deal) -> Job[dict[str, Any] | None]:
+    """The best card-play puzzle of a finished deal (``bots.puzzles``), None if it has none."""
+    entries = [e if isinstance(e, int) else {"melds": [m.name for m in e.melds]} for e in deal.log]
+    return Job(
+        PUZZLE, {"rules": rules_to_json(deal.rules), "dealer": deal.dealer, "hands": list(deal.dealt), "log": entries}
+    )
+
+
+def puzzle_to_json(puzzle: Puzzle) -> dict[str, Any]:
+    """A puzzle as a job answers it: the position is the deal's log up to ``upto``."""
+    return {
+        "upto": len(puzzle.log),
+        "seat": puzzle.seat,
+        "goal": puzzle.goal,
+        "solution": card_str(puzzle.solution),
+        "values": [[card_str(c), v] for c, v in puzzle.values],
+        "line": [card_str(c) for c in puzzle.line],
+        "themes": list(puzzle.themes),
+        "swing": puzzle.swing,
+    }
+
+
+def run_puzzle(args: Any) -> Any:
+    data = _object(args, ("rules", "dealer", "hands", "log"))
+    rules, dealer, hands = _rules(data["rules"]), _int(data["dealer"], 0, 3), _hands(data["hands"])
+    entries = [_entry(e) for e in _list(data["log"], MAX_ENTRIES)]
+    try:
+        Deal.from_log(rules, dealer, hands, entries)
+    except EngineError as e:
+        raise JobRefused(f"not a deal: {short_repr(str(e))}") from None
+    found = best_puzzle(find_puzzles(rules, dealer, hands, entries))
+    return None if found is None else puzzle_to_json(found)
+
+
+def read_puzzle(answer: Any) -> dict[str, Any] | None:
+    if answer is None:
+        return None
+    data = _object(answer, ("upto", "seat", "goal", "solution", "values", "line", "themes", "swing"))
+    if data["goal"] not in ("make", "beat"):
+        raise JobRefused(f"not a goal: {short_repr(data['goal'])}")
+    values = []
+    for pair in _list(data["values"], 8):
+        card, value = _list(pair, 2, 2)
+        values.append([_card(card), _int(value, 0, 1000)])
+    themes = [_str(t, 32) for t in _list(data["themes"], len(THEMES))]
+    if not set(themes) <= set(THEMES):
+        raise JobRefused(f"not themes: {short_repr(themes)}")
+    return {
+        "upto": _int(data["upto"], 0, MAX_ENTRIES),
+        "seat": _int(data["seat"], 0, 3),
+        "goal": data["goal"],
+        "solution": _card(data["solution"]),
+        "values": values,
+        "line": [_card(c) for c in _list(data["line"], 32)],
+        "themes": themes,
+        "swing": _int(data["swing"], 0, 10_000),
+    }
+
+
+PUZZLE: JobKind[dict[str, Any] | None] = JobKind("puzzle", run_puzzle, read_puzzle)
+
+
 # ----- the daily challenge: a day's ranking, a deal's par -----
 
 
@@ -422,7 +489,7 @@ PAR: JobKind[dict[str, Any]] = JobKind("par", run_par, read_par)
 
 # ----- the registry -----
 
-KINDS: Mapping[str, JobKind[Any]] = {kind.name: kind for kind in (DECISION, ANALYSIS, STANDINGS, PAR)}
+KINDS: Mapping[str, JobKind[Any]] = {kind.name: kind for kind in (DECISION, ANALYSIS, PUZZLE, STANDINGS, PAR)}
 """Every kind a worker computes, by name: nothing else is ever run."""
 
 

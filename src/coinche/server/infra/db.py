@@ -716,6 +716,63 @@ class RateLimitHitRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class PuzzleRow(Base):
+    """A card-play puzzle found in a finished deal (``features/puzzles.py``): the deal as
+    dealt and its log up to the position, the solver's answer, and the puzzle's rating (it
+    wins when a player misses it)."""
+
+    __tablename__ = "puzzles"
+    __table_args__ = (UniqueConstraint("table_id", "deal", name="uq_puzzles_table_deal"),)
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(16))
+    deal: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    dealer: Mapped[int] = mapped_column(Integer)
+    hands: Mapped[list[int]] = mapped_column(JSON)
+    log: Mapped[list[Any]] = mapped_column(JSON)
+    """The deal's log up to the position (``jobs.analysis_job``'s entries)."""
+    seat: Mapped[int] = mapped_column(Integer)
+    goal: Mapped[str] = mapped_column(String(8))
+    solution: Mapped[str] = mapped_column(String(4))
+    values: Mapped[list[Any]] = mapped_column(JSON)
+    line: Mapped[list[str]] = mapped_column(JSON)
+    themes: Mapped[list[str]] = mapped_column(JSON)
+    swing: Mapped[int] = mapped_column(Integer)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    tries: Mapped[int] = mapped_column(Integer, default=0)
+    solved: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class PuzzleTryRow(Base):
+    """A player's first try at a puzzle (the one that is rated)."""
+
+    __tablename__ = "puzzle_tries"
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    puzzle_id: Mapped[str] = mapped_column(String(16), ForeignKey("puzzles.id", ondelete="CASCADE"), primary_key=True)
+    card: Mapped[str] = mapped_column(String(4))
+    solved: Mapped[bool] = mapped_column(Boolean)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class PuzzlePlayerRow(Base):
+    """A player's puzzle rating and streak."""
+
+    __tablename__ = "puzzle_players"
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    tries: Mapped[int] = mapped_column(Integer, default=0)
+    solved: Mapped[int] = mapped_column(Integer, default=0)
+    streak: Mapped[int] = mapped_column(Integer, default=0)
+    best_streak: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
 class SettingRow(Base):
     __tablename__ = "settings"
 

@@ -232,3 +232,21 @@ def adaptive_start(rating: Rating, levels: LevelRatings | None = None) -> float:
     if mu <= c:
         return 0.5 * (mu - b) / (c - b)
     return 0.5 + 0.5 * (mu - c) / (e - c)
+
+
+def rate_puzzle(player: Rating, puzzle: Rating, solved: bool) -> tuple[Rating, Rating]:
+    """A player's first try at a puzzle as a game of one against one (the puzzle wins when
+    the player misses it): both new ratings, by the same model as the games'. A puzzle
+    starts at ``puzzle_start``, and settles as players try it (Lichess rates its puzzles
+    the same way, with Glicko-2)."""
+    model = make_model()
+    lib = [[model.rating(mu=player.mu, sigma=player.sigma)], [model.rating(mu=puzzle.mu, sigma=puzzle.sigma)]]
+    (new_player,), (new_puzzle,) = model.rate(lib, ranks=[0.0, 1.0] if solved else [1.0, 0.0])
+    return Rating(new_player.mu, new_player.sigma), Rating(new_puzzle.mu, new_puzzle.sigma)
+
+
+def puzzle_start(choices: int, cards_left: int) -> Rating:
+    """A new puzzle's rating, before anyone tried it: harder with more cards to choose
+    from and more tricks to see through (a guess to start from; the tries correct it)."""
+    mu = float(MODEL_PARAMS["mu"]) + 1.5 * (choices - 2) + 1.0 * (cards_left - 3)
+    return Rating(mu, float(MODEL_PARAMS["sigma"]))
