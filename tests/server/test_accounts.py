@@ -380,6 +380,8 @@ FORMS = [
     ("/tournament/abc", {"action": "enter"}),
     ("/robots", {"action": "create", "value": "Zebulon"}),
     ("/bots", {"action": "create", "value": "Zebulon"}),
+    ("/problemes/abc", {"card": "AS"}),
+    ("/puzzles/abc", {"card": "AS"}),
 ]
 
 
@@ -414,6 +416,8 @@ def test_every_route_that_changes_something_is_guarded(client: TestClient) -> No
         .replace("ns/abc", "ns/{invitation_id}")
         .replace("nt/abc", "nt/{tournament_id}")
         .replace("oi/abc", "oi/{tournament_id}")
+        .replace("mes/abc", "mes/{puzzle_id}")
+        .replace("les/abc", "les/{puzzle_id}")
         for path, _ in FORMS
     }
     stateless = {"/calculateur", "/calculator", "/api/calculate"}

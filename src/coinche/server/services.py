@@ -15,6 +15,7 @@ from .features.following import Following
 from .features.history import History
 from .features.open_tables import OpenTables
 from .features.player_stats import PlayerStats
+from .features.puzzles import Puzzles
 from .features.quick_play import QuickPlay
 from .features.tournaments import Tournaments
 from .infra.config import Settings
@@ -41,8 +42,10 @@ class Services:
     open_tables: OpenTables
     following: Following
     tournaments: Tournaments
+    puzzles: Puzzles
 
     async def close(self) -> None:
+        await self.puzzles.close()
         await self.tournaments.close()
         await self.quick_play.close()
         await self.daily.close()
@@ -81,4 +84,5 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         OpenTables(tables),
         Following(tables),
         Tournaments(tables),
+        Puzzles(tables),
     )

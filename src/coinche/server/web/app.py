@@ -34,6 +34,7 @@ from . import (
     history_pages,
     open_tables_pages,
     profile_pages,
+    puzzle_pages,
     quick_pages,
     review_pages,
     rules_pages,
@@ -78,6 +79,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.accounts = AccountService(store, services.tables.db, settings)
         app.state.rate_limits = services.tables.rate_limits
         app.state.bots = BotStore(store)
+        app.state.puzzles = services.puzzles
         try:
             yield
         finally:
@@ -97,6 +99,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *upload_pages.routes,
         *history_pages.routes,
         *daily_pages.routes,
+        *puzzle_pages.routes,
         *profile_pages.routes,
         *quick_pages.routes,
         *open_tables_pages.routes,

@@ -56,6 +56,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "tournaments": "/tournois",
         "new_tournament": "/tournois/nouveau",
         "bots": "/robots",
+        "puzzles": "/problemes",
     },
     "en": {
         "calculator": "/calculator",
@@ -76,6 +77,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "tournaments": "/tournaments",
         "new_tournament": "/tournaments/new",
         "bots": "/bots",
+        "puzzles": "/puzzles",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""

@@ -1,0 +1,369 @@
+"""Puzzles from the site's own deals (issue 32): found by the solver, rated, one a day.
+
+A listener of the tables' commits hands each finished deal with a contract to the
+workers' ``puzzle`` job (``bots.puzzles``: one card, and only one, reaches the side's
+goal) and stores what it finds, one puzzle a deal at most. Not every deal: a deal of the
+daily challenge or of a tournament stays out (others play the same cards later), and the
+search is a bonus, never a wait: it runs after the deal's bookkeeping, a few at a time
+(``MAX_SEARCHING``), and is skipped when the pool is busy.
+
+A player's first try at a puzzle is rated (``ratings.rate_puzzle``: the player against the
+puzzle, the same model as the games); a later try is only shown. A solved first try adds
+one to the player's streak, a missed one ends it. The puzzle of the day is drawn from the
+puzzles found before the day began, the same for everyone (``of_day``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, Final
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ...bots.puzzles import Goal
+from ...engine.actions import card_of, is_card
+from ...engine.cards import CardSet
+from ...engine.deal import Deal, Declaration, LogEntry
+from ...engine.melds import parse_meld
+from ...engine.record import deal_record
+from ...engine.rules import RuleSet
+from ...engine.wire import rules_from_json, rules_to_json
+from ..compute.bot_pool import PoolBusy, Priority
+from ..compute.jobs import puzzle_job
+from ..infra.db import PuzzlePlayerRow, PuzzleRow, PuzzleTryRow, now
+from ..infra.store import Store, new_id
+from ..live.registry import Commit
+from ..live.tables import TableService
+from ..table.days import day_end
+from ..table.ratings import NEW_PLAYER, Rating, puzzle_start, rate_puzzle
+
+log = logging.getLogger("coinche.puzzles")
+
+MAX_SEARCHING: Final = 4
+"""Deals searched at once by this process; a deal that ends beyond them is not searched."""
+PUZZLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,16}")
+DAY_POOL: Final = 500
+"""The puzzle of the day is drawn among the last this many found before the day."""
+
+
+@dataclass(frozen=True)
+class StoredPuzzle:
+    """A puzzle as stored: its deal up to the position and the solver's answer."""
+
+    id: str
+    rules: RuleSet
+    dealer: int
+    hands: tuple[CardSet, ...]
+    log: tuple[LogEntry, ...]
+    seat: int
+    goal: Goal
+    solution: str
+    values: tuple[tuple[str, int], ...]
+    """Each legal card and the points the mover's team takes from the position with it."""
+    line: tuple[str, ...]
+    themes: tuple[str, ...]
+    swing: int
+    rating: Rating
+    tries: int
+    solved: int
+
+    def position(self) -> Deal:
+        """The deal at the position, rebuilt by the engine."""
+        return Deal.from_log(self.rules, self.dealer, self.hands, self.log)
+
+    def record(self) -> dict[str, Any]:
+        """The position as a deal record (``RECORD.md``: an unfinished deal) with the
+        solution and every card's value, so that anyone can check it."""
+        record = deal_record(self.position())
+        record["puzzle"] = {
+            "seat": self.seat,
+            "goal": self.goal,
+            "solution": self.solution,
+            "values": {card: value for card, value in self.values},
+            "line": list(self.line),
+            "themes": list(self.themes),
+        }
+        return record
+
+
+@dataclass(frozen=True)
+class Tried:
+    """What a try at a puzzle gave."""
+
+    solved: bool
+    rated: bool
+    """The player's first try: it moved both ratings."""
+    before: Rating
+    after: Rating
+    streak: int
+
+
+@dataclass(frozen=True)
+class PuzzlePlayer:
+    rating: Rating
+    tries: int
+    solved: int
+    streak: int
+    best_streak: int
+
+
+def _entry_json(entry: LogEntry) -> Any:
+    return entry if isinstance(entry, int) else {"melds": [m.name for m in entry.melds]}
+
+
+def _entry(value: Any) -> LogEntry:
+    if isinstance(value, int):
+        return value
+    return Declaration(tuple(parse_meld(m) for m in value["melds"]))
+
+
+def _stored(row: PuzzleRow) -> StoredPuzzle:
+    return StoredPuzzle(
+        id=row.id,
+        rules=rules_from_json(row.rules),
+        dealer=row.dealer,
+        hands=tuple(row.hands),
+        log=tuple(_entry(e) for e in row.log),
+        seat=row.seat,
+        goal="make" if row.goal == "make" else "beat",
+        solution=row.solution,
+        values=tuple((str(c), int(v)) for c, v in row.values),
+        line=tuple(row.line),
+        themes=tuple(row.themes),
+        swing=row.swing,
+        rating=Rating(row.mu, row.sigma),
+        tries=row.tries,
+        solved=row.solved,
+    )
+
+
+class PuzzleStore:
+    """The puzzles' rows (every method one short transaction, on a database thread)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def add(self, table_id: str, number: int, deal: Deal, found: dict[str, Any]) -> str | None:
+        """Store the puzzle ``found`` (the ``puzzle`` job's answer) of deal ``number`` of a
+        table; its id, None if that deal has one already."""
+        upto = found["upto"]
+        start = puzzle_start(len(found["values"]), _cards_left(deal, found))
+        row = PuzzleRow(
+            id=new_id(8),
+            table_id=table_id,
+            deal=number,
+            created_at=now(),
+            rules=rules_to_json(deal.rules),
+            dealer=deal.dealer,
+            hands=list(deal.dealt),
+            log=[_entry_json(e) for e in deal.log[:upto]],
+            seat=found["seat"],
+            goal=found["goal"],
+            solution=found["solution"],
+            values=found["values"],
+            line=found["line"],
+            themes=found["themes"],
+            swing=found["swing"],
+            mu=start.mu,
+            sigma=start.sigma,
+            tries=0,
+            solved=0,
+        )
+        try:
+            with self.store.session() as s, s.begin():
+                s.add(row)
+        except IntegrityError:
+            return None
+        return row.id
+
+    def get(self, puzzle_id: str) -> StoredPuzzle | None:
+        with self.store.session() as s:
+            row = s.get(PuzzleRow, puzzle_id)
+            return None if row is None else _stored(row)
+
+    def count(self) -> int:
+        with self.store.session() as s:
+            return int(s.scalar(select(func.count()).select_from(PuzzleRow)) or 0)
+
+    def of_day(self, day: str) -> str | None:
+        """The puzzle of ``day`` (the daily challenge's days: ``table.days``): drawn, by
+        a hash of the day, among the ``DAY_POOL`` puzzles found last before the day
+        began, so it never changes once the day has begun and is the same in every
+        process."""
+        start = day_end(day) - timedelta(days=1)
+        with self.store.session() as s:
+            ids = s.scalars(
+                select(PuzzleRow.id)
+                .where(PuzzleRow.created_at < start)
+                .order_by(PuzzleRow.created_at.desc())
+                .limit(DAY_POOL)
+            ).all()
+        if not ids:
+            return None
+        return min(ids, key=lambda i: hashlib.sha256(f"{day}/{i}".encode()).digest())
+
+    def next_for(self, player: str, skip: str | None = None) -> str | None:
+        """The puzzle the player has not tried whose rating is nearest theirs (the streak
+        mode's next one)."""
+        mine = self.player(player).rating
+        tried = select(PuzzleTryRow.puzzle_id).where(PuzzleTryRow.player_id == player)
+        with self.store.session() as s:
+            found = s.scalar(
+                select(PuzzleRow.id)
+                .where(PuzzleRow.id.not_in(tried), PuzzleRow.id != (skip or ""))
+                .order_by(func.abs(PuzzleRow.mu - mine.mu), PuzzleRow.id)
+                .limit(1)
+            )
+        return None if found is None else str(found)
+
+    def player(self, player: str) -> PuzzlePlayer:
+        with self.store.session() as s:
+            row = s.get(PuzzlePlayerRow, player)
+            if row is None:
+                return PuzzlePlayer(NEW_PLAYER, 0, 0, 0, 0)
+            return PuzzlePlayer(Rating(row.mu, row.sigma), row.tries, row.solved, row.streak, row.best_streak)
+
+    def tried(self, player: str, puzzle_id: str) -> str | None:
+        """The card the player chose at their first try, None if they have not tried."""
+        with self.store.session() as s:
+            row = s.get(PuzzleTryRow, (player, puzzle_id))
+            return None if row is None else row.card
+
+    def record_try(self, player: str, puzzle_id: str, card: str, solved: bool) -> Tried:
+        """A player's try: the first one rates the player and the puzzle and moves the
+        streak, in one transaction. Two first tries at once: one is stored, the other is
+        read again as a later one."""
+        for _ in range(2):
+            try:
+                return self._record_try(player, puzzle_id, card, solved)
+            except IntegrityError:
+                continue
+        return self._record_try(player, puzzle_id, card, solved)
+
+    def _record_try(self, player: str, puzzle_id: str, card: str, solved: bool) -> Tried:
+        with self.store.session() as s, s.begin():
+            puzzle = s.get(PuzzleRow, puzzle_id, with_for_update=True)
+            assert puzzle is not None
+            me = s.get(PuzzlePlayerRow, player, with_for_update=True)
+            if me is None:
+                me = PuzzlePlayerRow(
+                    player_id=player,
+                    mu=NEW_PLAYER.mu,
+                    sigma=NEW_PLAYER.sigma,
+                    tries=0,
+                    solved=0,
+                    streak=0,
+                    best_streak=0,
+                    updated_at=now(),
+                )
+                s.add(me)
+                s.flush()
+            before = Rating(me.mu, me.sigma)
+            if s.get(PuzzleTryRow, (player, puzzle_id)) is not None:
+                return Tried(solved, False, before, before, me.streak)
+            s.add(PuzzleTryRow(player_id=player, puzzle_id=puzzle_id, card=card, solved=solved, at=now()))
+            after, puzzle_after = rate_puzzle(before, Rating(puzzle.mu, puzzle.sigma), solved)
+            streak = me.streak + 1 if solved else 0
+            s.execute(
+                update(PuzzlePlayerRow)
+                .where(PuzzlePlayerRow.player_id == player)
+                .values(
+                    mu=after.mu,
+                    sigma=after.sigma,
+                    tries=PuzzlePlayerRow.tries + 1,
+                    solved=PuzzlePlayerRow.solved + (1 if solved else 0),
+                    streak=streak,
+                    best_streak=max(me.best_streak, streak),
+                    updated_at=now(),
+                )
+            )
+            s.execute(
+                update(PuzzleRow)
+                .where(PuzzleRow.id == puzzle_id)
+                .values(
+                    mu=puzzle_after.mu,
+                    sigma=puzzle_after.sigma,
+                    tries=PuzzleRow.tries + 1,
+                    solved=PuzzleRow.solved + (1 if solved else 0),
+                )
+            )
+            return Tried(solved, True, before, after, streak)
+
+
+def _cards_left(deal: Deal, found: dict[str, Any]) -> int:
+    """Cards in the mover's hand at the position of ``found``."""
+    seat, upto = found["seat"], found["upto"]
+    played = sum(1 for e in deal.log[:upto] if isinstance(e, int) and is_card(e) and deal.dealt[seat] >> card_of(e) & 1)
+    return 8 - played
+
+
+class Puzzles:
+    """The puzzles on a table service: it listens to the tables' commits and searches each
+    finished deal (see the module)."""
+
+    def __init__(self, tables: TableService) -> None:
+        self.tables = tables
+        self.store = PuzzleStore(tables.store)
+        self._searching: set[asyncio.Task[None]] = set()
+        tables.registry.listen(self._committed)
+
+    async def _committed(self, commit: Commit) -> None:
+        live, number = commit.table, commit.deal_over
+        if number is None or live.spec.challenge is not None or live.spec.tournament is not None:
+            return
+        deal = live.game.deals[number - 1]
+        if deal.contract is None or len(self._searching) >= MAX_SEARCHING:
+            return
+        task = asyncio.get_running_loop().create_task(self._search(live.id, number, deal))
+        self._searching.add(task)
+        task.add_done_callback(self._searching.discard)
+
+    async def _search(self, table_id: str, number: int, deal: Deal) -> None:
+        try:
+            found = await self.tables.work.run(puzzle_job(deal), priority=Priority.ANALYSIS)
+            if found is not None:
+                await self.tables.db(self.store.add, table_id, number, deal, found)
+        except PoolBusy:
+            log.debug("table %s deal %s: the pool is busy, no puzzle search", table_id, number)
+        except Exception:
+            log.exception("table %s deal %s: the puzzle search failed", table_id, number)
+
+    async def settle(self) -> None:
+        """Wait for the searches in flight (what a test waits for)."""
+        while self._searching:
+            await asyncio.gather(*self._searching, return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop the searches in flight (a bonus: the next deals give puzzles again)."""
+        for task in list(self._searching):
+            task.cancel()
+        await asyncio.gather(*self._searching, return_exceptions=True)
+
+    async def puzzle(self, puzzle_id: str) -> StoredPuzzle | None:
+        if PUZZLE_ID.fullmatch(puzzle_id) is None:
+            return None
+        return await self.tables.db(self.store.get, puzzle_id)
+
+    async def of_day(self, day: str) -> str | None:
+        return await self.tables.db(self.store.of_day, day)
+
+    async def next_for(self, player: str, skip: str | None = None) -> str | None:
+        return await self.tables.db(self.store.next_for, player, skip)
+
+    async def player(self, player: str) -> PuzzlePlayer:
+        return await self.tables.db(self.store.player, player)
+
+    async def tried(self, player: str, puzzle_id: str) -> str | None:
+        return await self.tables.db(self.store.tried, player, puzzle_id)
+
+    async def attempt(self, player: str, puzzle: StoredPuzzle, card: str) -> Tried:
+        """The player plays ``card`` (a legal card of the position: ``ValueError`` if not)."""
+        if card not in {c for c, _ in puzzle.values}:
+            raise ValueError(f"{card} is not a card the position lets the player play")
+        return await self.tables.db(self.store.record_try, player, puzzle.id, card, card == puzzle.solution)
