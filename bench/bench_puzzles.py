@@ -4,24 +4,33 @@
 
 Prints the CPU time of the play and of the search, the puzzles found (every one, and the
 one a deal gives: ``best_puzzle``), both per CPU-minute of search, the share of deals that
-give one, the themes, and the search time per deal (median, 95th percentile, max).
+give one, the themes, and the search time per deal (median, 95th percentile, max); the
+solver's check of a stored puzzle (``confirm``: what the puzzle of the day passes first);
+and, with ``--pages N``, the time of a puzzle's page on a ``coinche serve`` (SQLite) that
+holds the puzzles found, N requests one after the other.
 
-    python bench/bench_puzzles.py [--deals 500] [--rules classic] [--bot confirmed]
+    python bench/bench_puzzles.py [--deals 500] [--rules classic] [--bot confirmed] [--pages 300]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
 import statistics
+import tempfile
 import time
 from collections import Counter
+from pathlib import Path
 
-from bench_server import percentile
+from bench_server import Server, http_request, percentile
 from coinche.bots.loading import load_bot
-from coinche.bots.puzzles import best_puzzle, find_puzzles
+from coinche.bots.puzzles import Puzzle, best_puzzle, confirm, find_puzzles
 from coinche.engine.deal import Deal, Declaration, random_hands
 from coinche.engine.rules import RuleSet
+from coinche.server.compute.jobs import puzzle_to_json
+from coinche.server.features.puzzles import PuzzleStore
+from coinche.server.infra.store import Store
 
 
 def main() -> None:
@@ -29,12 +38,14 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=500)
     parser.add_argument("--rules", default="classic")
     parser.add_argument("--bot", default="confirmed")
+    parser.add_argument("--pages", type=int, default=0, help="requests of puzzle pages on a server")
     args = parser.parse_args()
     rules = RuleSet.profile(args.rules)
     rng = random.Random(1)
     play_cpu = 0.0
     searches: list[float] = []
     found = given = 0
+    kept: list[tuple[Deal, Puzzle]] = []
     themes: Counter[str] = Counter()
     for n in range(args.deals):
         bots = [load_bot(args.bot, seed=n * 4 + s) for s in range(4)]
@@ -55,6 +66,7 @@ def main() -> None:
         best = best_puzzle(puzzles)
         if best is not None:
             given += 1
+            kept.append((deal, best))
             themes.update(best.themes or ("(none)",))
     search_cpu = sum(searches)
     per_minute = 60.0 / search_cpu if search_cpu else float("inf")
@@ -64,9 +76,46 @@ def main() -> None:
     print(f"  per CPU-minute of search: {found * per_minute:.0f} positions, {given * per_minute:.0f} puzzles")
     print(f"  per CPU-minute of play and search: {given * 60 / (play_cpu + search_cpu):.0f} puzzles")
     ms = [s * 1000 for s in searches]
-    median, p95 = statistics.median(ms), percentile(ms, 95)
+    median, p95 = statistics.median(ms), percentile(ms, 0.95)
     print(f"  search per deal: median {median:.1f} ms, p95 {p95:.1f} ms, max {max(ms):.1f} ms")
     print(f"  themes of the puzzles given: {dict(themes.most_common())}")
+    checks = []
+    for deal, best in kept:
+        t0 = time.perf_counter()
+        assert confirm(rules, deal.dealer, deal.dealt, best.log, best.solution)
+        checks.append((time.perf_counter() - t0) * 1000)
+    if checks:
+        median, p95 = statistics.median(checks), percentile(checks, 0.95)
+        print(f"  a puzzle's check: median {median:.1f} ms, p95 {p95:.1f} ms, max {max(checks):.1f} ms")
+    if args.pages and kept:
+        asyncio.run(pages(kept, args.pages))
+
+
+async def pages(kept: list[tuple[Deal, Puzzle]], requests: int) -> None:
+    """A server holding the puzzles; the time of their pages, one request at a time."""
+    with tempfile.TemporaryDirectory() as tmp:
+        server = Server(Path(tmp), workers=1, bot_delay=0, idle_seconds=300)
+        try:
+            await server.wait_ready()
+            store = Store(f"sqlite:///{Path(tmp) / 'bench.db'}")
+            ids = [
+                PuzzleStore(store).add(f"bench{n}", 1, deal, puzzle_to_json(best))
+                for n, (deal, best) in enumerate(kept)
+            ]
+            store.close()
+            times = []
+            for n in range(requests):
+                path = f"/problemes/{ids[n % len(ids)]}"
+                t0 = time.perf_counter()
+                status, _, _ = await http_request(server.port, "GET", path, timeout=10)
+                times.append((time.perf_counter() - t0) * 1000)
+                assert status == 200, status
+            median, p95 = statistics.median(times), percentile(times, 0.95)
+            slowest = max(times)
+            print(f"  a puzzle's page ({requests} requests): median {median:.1f} ms, p95 {p95:.1f} ms, ", end="")
+            print(f"max {slowest:.1f} ms")
+        finally:
+            server.stop()
 
 
 if __name__ == "__main__":

@@ -142,9 +142,17 @@ def test_the_puzzle_of_the_day_is_drawn_from_before_the_day(client: TestClient) 
     first = client.get("/problemes/jour", follow_redirects=False).headers["location"]
     assert first.rsplit("/", 1)[1] in ids
     assert client.get("/problemes/jour", follow_redirects=False).headers["location"] == first
-    assert client.get("/puzzles/day", follow_redirects=False).headers["location"] == first.replace(
-        "/problemes", "/puzzles"
-    )
+    english = client.get("/puzzles/day", follow_redirects=False).headers["location"]
+    assert english == first.replace("/problemes", "/puzzles")
+    # A stored puzzle the solver no longer confirms is not the day's: the next one is.
+    first_id = first.rsplit("/", 1)[1]
+    with service_of(client).store.session() as s, s.begin():
+        row = s.get(PuzzleRow, first_id)
+        assert row is not None
+        row.solution = next(c for c, _ in row.values if c != row.solution)
+    puzzles_of(client)._days.clear()  # as another process, or the next start, would
+    other = client.get("/problemes/jour", follow_redirects=False).headers["location"]
+    assert other.rsplit("/", 1)[1] in ids and other != first
 
 
 def test_bad_input_changes_nothing(client: TestClient) -> None:

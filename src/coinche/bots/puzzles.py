@@ -155,6 +155,16 @@ def puzzle_at(deal: Deal, log: tuple[LogEntry, ...]) -> Puzzle | None:
     )
 
 
+def confirm(rules: RuleSet, dealer: int, hands: Sequence[CardSet], log: Sequence[LogEntry], solution: int) -> bool:
+    """The position of ``log`` is still a puzzle whose one card is ``solution`` (by this
+    engine and this solver: a stored puzzle is checked again before it is the day's)."""
+    deal = Deal.from_log(rules, dealer, hands, log)
+    if deal.phase is not Phase.PLAY or deal.contract is None:
+        return False
+    found = puzzle_at(deal, tuple(log))
+    return found is not None and found.solution == solution
+
+
 def _belotes_known(deal: Deal, seat: int) -> bool:
     """No belote can still be announced but by ``seat`` (the scoring counts the others'
     only once announced)."""

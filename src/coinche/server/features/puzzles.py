@@ -26,9 +26,9 @@ from typing import Any, Final
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ...bots.puzzles import Goal
+from ...bots.puzzles import Goal, confirm
 from ...engine.actions import card_of, is_card
-from ...engine.cards import CardSet
+from ...engine.cards import CardSet, parse_card
 from ...engine.deal import Deal, Declaration, LogEntry
 from ...engine.melds import parse_meld
 from ...engine.record import deal_record
@@ -50,6 +50,8 @@ MAX_SEARCHING: Final = 4
 PUZZLE_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,16}")
 DAY_POOL: Final = 500
 """The puzzle of the day is drawn among the last this many found before the day."""
+DAY_TRIES: Final = 5
+"""Candidates checked again by the solver for the day's puzzle before giving up."""
 
 
 @dataclass(frozen=True)
@@ -191,11 +193,11 @@ class PuzzleStore:
         with self.store.session() as s:
             return int(s.scalar(select(func.count()).select_from(PuzzleRow)) or 0)
 
-    def of_day(self, day: str) -> str | None:
-        """The puzzle of ``day`` (the daily challenge's days: ``table.days``): drawn, by
-        a hash of the day, among the ``DAY_POOL`` puzzles found last before the day
-        began, so it never changes once the day has begun and is the same in every
-        process."""
+    def day_candidates(self, day: str) -> list[str]:
+        """The puzzles that may be ``day``'s (the daily challenge's days: ``table.days``),
+        in the order they are offered: the ``DAY_POOL`` puzzles found last before the day
+        began, ordered by a hash of the day and the puzzle, so the order never changes
+        once the day has begun and is the same in every process."""
         start = day_end(day) - timedelta(days=1)
         with self.store.session() as s:
             ids = s.scalars(
@@ -204,9 +206,7 @@ class PuzzleStore:
                 .order_by(PuzzleRow.created_at.desc())
                 .limit(DAY_POOL)
             ).all()
-        if not ids:
-            return None
-        return min(ids, key=lambda i: hashlib.sha256(f"{day}/{i}".encode()).digest())
+        return sorted(ids, key=lambda i: hashlib.sha256(f"{day}/{i}".encode()).digest())
 
     def next_for(self, player: str, skip: str | None = None) -> str | None:
         """The puzzle the player has not tried whose rating is nearest theirs (the streak
@@ -296,6 +296,11 @@ class PuzzleStore:
             return Tried(solved, True, before, after, streak)
 
 
+def _confirm(puzzle: StoredPuzzle) -> bool:
+    """In a pool process: the solver's check of a stored puzzle (``bots.puzzles.confirm``)."""
+    return confirm(puzzle.rules, puzzle.dealer, puzzle.hands, puzzle.log, parse_card(puzzle.solution))
+
+
 def _cards_left(deal: Deal, found: dict[str, Any]) -> int:
     """Cards in the mover's hand at the position of ``found``."""
     seat, upto = found["seat"], found["upto"]
@@ -311,6 +316,7 @@ class Puzzles:
         self.tables = tables
         self.store = PuzzleStore(tables.store)
         self._searching: set[asyncio.Task[None]] = set()
+        self._days: dict[str, str] = {}
         tables.registry.listen(self._committed)
 
     async def _committed(self, commit: Commit) -> None:
@@ -351,7 +357,20 @@ class Puzzles:
         return await self.tables.db(self.store.get, puzzle_id)
 
     async def of_day(self, day: str) -> str | None:
-        return await self.tables.db(self.store.of_day, day)
+        """The puzzle of ``day``: the first candidate that the solver confirms is still a
+        puzzle of one card (a puzzle stored by an older engine or solver may not be);
+        remembered for the day."""
+        if day in self._days:
+            return self._days[day]
+        chosen = None
+        for puzzle_id in (await self.tables.db(self.store.day_candidates, day))[:DAY_TRIES]:
+            puzzle = await self.puzzle(puzzle_id)
+            if puzzle is not None and await self.tables.pool.run(_confirm, puzzle, priority=Priority.HINT):
+                chosen = puzzle_id
+                break
+        if chosen is not None:
+            self._days = {day: chosen}
+        return chosen
 
     async def next_for(self, player: str, skip: str | None = None) -> str | None:
         return await self.tables.db(self.store.next_for, player, skip)
