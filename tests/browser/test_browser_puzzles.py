@@ -1,0 +1,97 @@
+"""Puzzles in Chromium (issue 32): from the home page to a puzzle, missed by the keyboard
+(the card buttons are real buttons: Tab, Enter), the answer read by a screen reader (a
+status region, every card's value), then the next one solved, in French and English."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+from table_driver import keep_screenshot
+
+from coinche.bots.puzzles import best_puzzle, find_puzzles
+from coinche.engine.cards import card_str
+from coinche.server.compute.jobs import puzzle_to_json
+from coinche.server.features.puzzles import PuzzleStore
+from coinche.server.infra.store import Store
+from played_deals import played_deal
+
+
+def stored_puzzles(db: Path, count: int) -> dict[str, str]:
+    """``count`` puzzles of played deals stored in the server's database: id -> solution."""
+    store = Store(f"sqlite:///{db}")
+    try:
+        found: dict[str, str] = {}
+        for seed in range(400):
+            deal = played_deal("classic", seed)
+            best = best_puzzle(find_puzzles(deal.rules, deal.dealer, deal.dealt, deal.log))
+            if best is None:
+                continue
+            puzzle_id = PuzzleStore(store).add(f"seed{seed}", 1, deal, puzzle_to_json(best))
+            assert puzzle_id is not None
+            found[puzzle_id] = card_str(best.solution)
+            if len(found) == count:
+                return found
+        raise AssertionError("too few puzzles")
+    finally:
+        store.close()
+
+
+def card_buttons(page: Page) -> list[str]:
+    return [b.get_attribute("value") or "" for b in page.locator("button.card-button").all()]
+
+
+def test_a_puzzle_missed_by_keyboard_then_one_solved(
+    browser: Browser, server_factory: Callable[..., Any], tmp_path: Path
+) -> None:
+    with server_factory(tmp_path) as base:
+        solutions = stored_puzzles(tmp_path / "coinche.db", 2)
+        context = browser.new_context(base_url=base, locale="fr-FR")
+        page = context.new_page()
+        page.goto("/")
+        page.get_by_role("link", name="Résoudre des problèmes").click()
+        expect(page).to_have_url(re.compile(r"/problemes$"))
+        page.get_by_role("link", name="Enchaîner les problèmes").click()
+        expect(page.get_by_role("heading", level=1)).to_have_text(re.compile(r"^Problème "))
+        puzzle_id = page.url.split("?")[0].rsplit("/", 1)[1]
+        solution = solutions[puzzle_id]
+        legal = card_buttons(page)
+        wrong = next(c for c in legal if c != solution)
+        # By the keyboard: focus the wrong card's button and press Enter.
+        button = page.locator(f'button.card-button[value="{wrong}"]')
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            if button.evaluate("b => b === document.activeElement"):
+                break
+        else:
+            raise AssertionError("Tab never reached the card's button")
+        page.keyboard.press("Enter")
+        answer = page.get_by_role("status")
+        expect(answer).to_contain_text("Manqué")
+        expect(answer).to_contain_text("Seul ")
+        rows = page.get_by_role("table").get_by_role("row")
+        expect(rows).to_have_count(1 + len(legal))  # a row for each card the position allowed
+        expect(page.locator("tr.solution")).to_have_count(1)
+        expect(page.locator("button.card-button")).to_have_count(0)  # answered: no more buttons
+        keep_screenshot(page, "puzzle_missed")
+
+        page.get_by_role("link", name="Problème suivant").click()
+        expect(page.get_by_role("heading", level=1)).to_have_text(re.compile(r"^Problème "))
+        second = page.url.split("?")[0].rsplit("/", 1)[1]
+        assert second != puzzle_id
+        page.get_by_role("button", name=re.compile(r"^Jouer ")).first.wait_for()
+        page.locator(f'button.card-button[value="{solutions[second]}"]').click()
+        expect(page.get_by_role("status")).to_contain_text("Bravo")
+        expect(page.get_by_role("status")).to_contain_text("série : 1")
+
+        # The same page in English.
+        page.goto(f"/puzzles/{second}")
+        expect(page.get_by_role("heading", level=1)).to_have_text(f"Puzzle {second}")
+        expect(page.get_by_text(re.compile("find the card that (makes|beats) the contract"))).to_be_visible()
+        page.locator(f'button.card-button[value="{solutions[second]}"]').click()
+        expect(page.get_by_role("status")).to_contain_text("Well done")
+        keep_screenshot(page, "puzzle_solved_en")
+        context.close()
