@@ -58,6 +58,10 @@ def check(puzzle: Puzzle, twin: bool) -> None:
         assert not position.trick and position.contract is not None and puzzle.solution >> 3 == position.contract.trump
     if "throw_in" in puzzle.themes:
         assert not position.trick
+    if "keep_master" in puzzle.themes:  # a discard: neither the suit led nor a trump
+        assert position.trick and puzzle.solution >> 3 != position.trick[0] >> 3
+    if "undertrump" in puzzle.themes:
+        assert position.rules.undertrump == "forced" and position.trick
     if "ruff" in puzzle.themes:
         assert position.trick and position.contract is not None and puzzle.solution >> 3 == position.contract.trump
 

@@ -42,8 +42,8 @@ def through_json(job: jobs.Job[Any]) -> Any:
     return jobs.loads(jobs.dumps(job.args))
 
 
-def test_the_registry_holds_the_five_kinds_and_nothing_else() -> None:
-    assert sorted(KINDS) == ["analysis", "decision", "par", "puzzle", "standings"]
+def test_the_registry_holds_the_six_kinds_and_nothing_else() -> None:
+    assert sorted(KINDS) == ["analysis", "compare", "decision", "par", "puzzle", "standings"]
     for name in ("os:system", "builtins:eval", "pickle", "", "decide"):
         with pytest.raises(JobRefused, match="unknown job kind"):
             jobs.kind_named(name)
@@ -189,6 +189,32 @@ def test_a_puzzle_round_trips_and_refuses_bad_data() -> None:
     ):
         with pytest.raises(JobRefused):
             PUZZLE.read(bad)
+
+
+def test_a_comparison_round_trips_and_refuses_bad_data() -> None:
+    deal = played_deal("classic", 3)
+    args = through_json(jobs.compare_job(deal, 2, "beginner"))
+    data = jobs.COMPARE.read(jobs.loads(jobs.dumps(jobs.COMPARE.run(args))))
+    assert data == jobs.COMPARE.read(jobs.COMPARE.run(args))  # the same deal again: seeded
+    assert len(data["log"]) >= 4 and (data["first"] is None or data["first"] < len(data["log"]))
+    unfinished = {**args, "log": args["log"][:10]}
+    for forged in (
+        {**args, "level": "os.system"},
+        {**args, "seat": 4},
+        {**args, "log": [9999]},
+        unfinished,
+        {k: v for k, v in args.items() if k != "seat"},
+    ):
+        with pytest.raises(JobRefused):
+            jobs.COMPARE.run(forged)
+    for bad in (
+        {**data, "first": -1},
+        {**data, "values": {"ZZ": 1}},
+        {**data, "log": [{"melds": ["nonsense"]}]},
+        {"log": data["log"]},
+    ):
+        with pytest.raises(JobRefused):
+            jobs.COMPARE.read(bad)
 
 
 def test_standings_and_par_round_trip_and_refuse_bad_data() -> None:

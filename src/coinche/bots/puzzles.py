@@ -14,8 +14,10 @@ mover's own (the scoring counts a belote once announced; the mover's own is anno
 The solution's line (best play after it) names the puzzle's themes: ``trump_extraction``
 (a trump led while a defender holds trumps), ``ruff``, ``throw_in`` (a lead that gives the
 trick to the other side on purpose), ``duck`` (a card that lets the trick go when another
-would win it), ``unblock`` (a high card under the partner's winning one), ``belote`` (the
-goal is reached only with the belote counted), ``last_trick`` (only with the ten of der).
+would win it), ``unblock`` (a high card under the partner's winning one), ``keep_master``
+(a discard that keeps the master of a suit), ``undertrump`` (a trump under the opponent's,
+where the rules force it), ``belote`` (the goal is reached only with the belote counted),
+``last_trick`` (only with the ten of der).
 """
 
 from __future__ import annotations
@@ -44,7 +46,9 @@ MIN_CHOICES: Final = 2
 """The fewest distinct cards the mover may play."""
 
 Goal = Literal["make", "beat"]
-Theme = Literal["trump_extraction", "ruff", "throw_in", "duck", "unblock", "belote", "last_trick"]
+Theme = Literal[
+    "trump_extraction", "ruff", "throw_in", "duck", "unblock", "keep_master", "undertrump", "belote", "last_trick"
+]
 THEMES: Final[tuple[Theme, ...]] = get_args(Theme)
 
 
@@ -231,6 +235,19 @@ def themes(deal: Deal, solution: int, played_out: Deal, scorer: Scorer, value: i
         could_win = any(tt.beats(c, trick[trick_winner(trick, tt)]) for c in legal)
         if done.winner & 1 != team and could_win and not partner_holds:
             found.append("duck")
+        held = deal.hands[0] | deal.hands[1] | deal.hands[2] | deal.hands[3]
+        discard = solution >> 3 != trick[0] >> 3 and not is_trump
+        if discard and any(c >> 3 != solution >> 3 and not tt.above[c] & held for c in legal):
+            found.append("keep_master")  # another card it could throw is master of its suit
+        winning = trick[trick_winner(trick, tt)]
+        if (
+            is_trump
+            and deal.rules.undertrump == "forced"
+            and not partner_holds
+            and tt.trump_mask >> winning & 1
+            and not tt.beats(solution, winning)
+        ):
+            found.append("undertrump")
         same_suit = [c for c in legal if c >> 3 == solution >> 3]
         if (
             partner_holds

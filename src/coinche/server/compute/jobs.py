@@ -4,7 +4,8 @@ A job is a kind's name and its arguments as JSON; its answer is JSON too. The ki
 fixed registry (``KINDS``), the same in every server and worker: ``decision`` (a hint, a
 stand-in's move: a built-in bot's name, its seed and one seat's ``View`` in the wire
 format), ``analysis`` (a finished deal's double-dummy review), ``puzzle`` (a finished deal's
-card-play puzzle, if it has one), ``standings`` (the daily
+card-play puzzle, if it has one), ``compare`` (a finished deal played again with the
+expert in one seat), ``standings`` (the daily
 challenge's ranking) and ``par`` (a challenge deal's double-dummy par). ``bot_jobs`` rows
 cross the database, which other programs may write: a row's kind is looked up in the
 registry (an unknown one is refused, never imported), its arguments and the answer are
@@ -20,6 +21,7 @@ the workers' path is the one every test exercises.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -28,7 +30,8 @@ from typing import Any, Generic, TypeVar
 
 from ...bots.analysis import analyse_deal, card_values, par_of_deal
 from ...bots.base import Decision
-from ...bots.loading import BUILTIN_BOTS
+from ...bots.compare import replay_as
+from ...bots.loading import BUILTIN_BOTS, load_bot
 from ...bots.puzzles import THEMES, Puzzle, best_puzzle, find_puzzles
 from ...engine.actions import card_of, is_card, is_declaration
 from ...engine.cards import FULL_DECK, TRUMP_NAMES, CardSet, card_str, parse_card
@@ -413,6 +416,58 @@ def read_puzzle(answer: Any) -> dict[str, Any] | None:
 PUZZLE: JobKind[dict[str, Any] | None] = JobKind("puzzle", run_puzzle, read_puzzle)
 
 
+# ----- a finished deal played again with the expert in one seat -----
+
+
+def compare_job(deal: Deal, seat: int, level: str) -> Job[dict[str, Any]]:
+    """Deal ``deal`` again with the expert in ``seat`` and, once it differs, computers of
+    ``level`` in the others (``bots.compare``)."""
+    entries = [e if isinstance(e, int) else {"melds": [m.name for m in e.melds]} for e in deal.log]
+    args = {"rules": rules_to_json(deal.rules), "dealer": deal.dealer, "hands": list(deal.dealt), "log": entries}
+    return Job(COMPARE, {**args, "seat": seat, "level": level})
+
+
+def run_compare(args: Any) -> Any:
+    data = _object(args, ("rules", "dealer", "hands", "log", "seat", "level"))
+    rules, dealer, hands = _rules(data["rules"]), _int(data["dealer"], 0, 3), _hands(data["hands"])
+    entries = [_entry(e) for e in _list(data["log"], MAX_ENTRIES)]
+    seat, level = _int(data["seat"], 0, 3), data["level"]
+    if level not in COMPARE_LEVELS:
+        raise JobRefused(f"not a computers' level: {short_repr(level)}")
+    try:
+        original = Deal.from_log(rules, dealer, hands, entries)
+    except EngineError as e:
+        raise JobRefused(f"not a deal: {short_repr(str(e))}") from None
+    if not original.is_over:
+        raise JobRefused("the deal is not over")
+    seed = int.from_bytes(hashlib.sha256(json.dumps([dealer, hands, seat]).encode()).digest()[:4], "big")
+    expert = load_bot("expert", seed=seed)
+    others = [load_bot(level, seed=seed + s + 1) for s in range(4)]
+    compared = replay_as(rules, dealer, hands, entries, seat, expert, others)
+    log = [e if isinstance(e, int) else {"melds": [m.name for m in e.melds]} for e in compared.deal.log]
+    values = None if compared.values is None else {card_str(c): v for c, v in sorted(compared.values.items())}
+    return {"log": log, "first": compared.first, "values": values}
+
+
+def read_compare(answer: Any) -> dict[str, Any]:
+    data = _object(answer, ("log", "first", "values"))
+    log = [_entry(e) for e in _list(data["log"], MAX_ENTRIES)]
+    first = None if data["first"] is None else _int(data["first"], 0, MAX_ENTRIES)
+    values = data["values"]
+    if values is not None and (not isinstance(values, Mapping) or len(values) > 8):
+        raise JobRefused(f"not card values: {short_repr(values)}")
+    return {
+        "log": log,
+        "first": first,
+        "values": None if values is None else {_card(c): _int(v, 0, 1000) for c, v in values.items()},
+    }
+
+
+COMPARE_LEVELS = ("beginner", "confirmed", "expert")
+"""The computers that may play the other seats of a comparison."""
+COMPARE: JobKind[dict[str, Any]] = JobKind("compare", run_compare, read_compare)
+
+
 # ----- the daily challenge: a day's ranking, a deal's par -----
 
 
@@ -489,7 +544,7 @@ PAR: JobKind[dict[str, Any]] = JobKind("par", run_par, read_par)
 
 # ----- the registry -----
 
-KINDS: Mapping[str, JobKind[Any]] = {kind.name: kind for kind in (DECISION, ANALYSIS, PUZZLE, STANDINGS, PAR)}
+KINDS: Mapping[str, JobKind[Any]] = {kind.name: kind for kind in (DECISION, ANALYSIS, PUZZLE, COMPARE, STANDINGS, PAR)}
 """Every kind a worker computes, by name: nothing else is ever run."""
 
 

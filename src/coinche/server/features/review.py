@@ -52,15 +52,21 @@ def first_step(game: Game, n: int) -> int:
     return sum(len(d.log) for d in game.deals[: n - 1])
 
 
+def contract_call(contract: Contract | None) -> str | None:
+    """A contract as the results keep it: its call, `` x2`` or `` x4`` when coinched or
+    surcoinched (``100H x2``); None for a deal all passed."""
+    if contract is None:
+        return None
+    return contract.call + (f" x{contract.multiplier}" if contract.multiplier > 1 else "")
+
+
 def deal_result(live: LiveTable, number: int) -> dict[str, Any]:
     """What ``challenge_results`` keeps of the table's finished deal ``number``."""
     deal = live.game.deals[number - 1]
     res = deal.result()
     assert res is not None
     contract = res.contract
-    call = None
-    if contract is not None:
-        call = contract.call + (f" x{contract.multiplier}" if contract.multiplier > 1 else "")
+    call = contract_call(contract)
     return {
         "score": res.score[0] - res.score[1],
         "contract": call,

@@ -23,6 +23,7 @@ from ...bots.expert.outcome import Scorer
 from ...engine.actions import call_str
 from ...engine.cards import TRUMP_NAMES, card_str, sorted_cards
 from ..features.puzzles import Puzzles, StoredPuzzle, Tried
+from ..features.review import contract_call
 from ..table import i18n
 from ..table.days import day_of
 from ..table.seating import seat_names
@@ -149,7 +150,7 @@ def position_context(lang: str, puzzle: StoredPuzzle) -> dict[str, Any]:
         hands.append({"seat": names[s], "mover": mover, "cards": shown})
     trick = [{"seat": names[(deal.trick_leader + i) & 3], "code": card_str(c)} for i, c in enumerate(deal.trick)]
     team = puzzle.seat & 1
-    call = contract.call + (f" x{contract.multiplier}" if contract.multiplier > 1 else "")
+    call = contract_call(contract)
     return {
         "puzzle": puzzle,
         "goal_text": i18n.gettext(lang, f"puzzles.goal.{puzzle.goal}", seat=names[puzzle.seat]),

@@ -17,12 +17,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ...engine.actions import call_str, card_of, is_card
+from ...engine.cards import card_str
+from ...engine.deal import Deal
 from ...engine.record import deal_record
-from ..features.review import Reviews, analysis_view, build_review, finished_deal, first_step
+from ..features.comparisons import Comparisons, deal_lines, first_entry
+from ..features.review import Reviews, analysis_view, build_review, contract_call, finished_deal, first_step
 from ..table import i18n
 from ..table.fair_deals import dealing_info
 from ..table.live_table import LiveTable
 from ..table.seating import seat_names
+from .daily_pages import contract_text, made_text
 from .pages import lang_of, page, player_in_session, service_of
 
 DEAL_NUMBER = re.compile(r"[1-9][0-9]{0,5}")
@@ -88,10 +93,16 @@ async def review_page(request: Request) -> Response:
     stop = start + len(live.game.deals[n - 1].log)
     review = build_review(live, n, seat, lang, await service_of(request).explanations(live, start, stop))
     analysis = await reviews_of(request).analysis(live, n)  # the first visit starts it
-    return render_review(request, review, analysis, "review.back")
+    return render_review(request, review, analysis, "review.back", compare_url=f"/table/{live.id}/donne/{n}/expert")
 
 
-def render_review(request: Request, review: dict[str, Any], analysis: dict[str, Any] | None, back_key: str) -> Response:
+def render_review(
+    request: Request,
+    review: dict[str, Any],
+    analysis: dict[str, Any] | None,
+    back_key: str,
+    compare_url: str | None = None,
+) -> Response:
     """The review page of ``review`` (``review.build_review`` or ``review_deal``), with its
     analysis when it is ready: the one rendering of a table's deal and an uploaded one."""
     lang = lang_of(request)
@@ -108,6 +119,7 @@ def render_review(request: Request, review: dict[str, Any], analysis: dict[str, 
         analysis=analysis_view(lang, review["seat_names"], analysis) if analysis is not None else None,
         payload=_json_for_script({**review, "short_names": short, "teams": teams}),
         catalogue=_json_for_script(_catalogue(lang)),
+        compare_url=compare_url,
     )
 
 
@@ -137,8 +149,83 @@ async def review_record(request: Request) -> Response:
     )
 
 
+def comparisons_of(request: Request) -> Comparisons:
+    """The server's comparisons with the expert (made on first use, as the reviews)."""
+    service = service_of(request)
+    found: Comparisons | None = getattr(request.app.state, "comparisons", None)
+    if found is None or found.service is not service:
+        found = request.app.state.comparisons = Comparisons(service)
+    return found
+
+
+async def compare_page(request: Request) -> Response:
+    """The deal as played and as the expert would have played it in the visitor's seat."""
+    found = await _deal_of(request)
+    if found is None:
+        raise HTTPException(404)
+    live, n, seat = found
+    lang = lang_of(request)
+    data = comparisons_of(request).of(live, n, seat)
+    back = f"/table/{live.id}/donne/{n}"
+    if data is None:
+        return page(request, "compare.html", pending=True, back=back, n=n)
+    original = live.game.deals[n - 1]
+    expert = Deal.from_log(original.rules, original.dealer, original.dealt, data["log"])
+    names = seat_names(lang, live.spec.rules.direction, seat)
+    first = data["first"]
+    team = seat & 1
+    sides = []
+    for key, deal in (("compare.yours", original), ("compare.experts", expert)):
+        lines = deal_lines(lang, deal, names, first)
+        result = lines["result"]
+        contract = result.contract if result is not None else None
+        call = contract_call(contract)
+        lines["title"] = i18n.gettext(lang, key)
+        lines["contract"] = contract_text(lang, call)
+        lines["made"] = made_text(lang, None if result is None else result.made)
+        lines["score"] = 0 if result is None else result.score[team]
+        sides.append(lines)
+    difference = None
+    if first is not None:
+        kind, played = first_entry(original, first)
+        _, chosen = first_entry(expert, first)
+        if kind == "card":
+            assert isinstance(played, int) and isinstance(chosen, int)
+            a, b = card_str(card_of(played)), card_str(card_of(chosen))
+            values = data["values"] or {}
+            difference = i18n.gettext(
+                lang,
+                "compare.first_card",
+                trick=sum(1 for e in original.log[:first] if isinstance(e, int) and is_card(e)) // 4 + 1,
+                played=i18n.card_with_article(lang, a),
+                chosen=i18n.card_with_article(lang, b),
+            )
+            if a in values and b in values:
+                difference += " " + i18n.gettext(lang, "compare.cost", played=values[a], chosen=values[b])
+        else:
+            assert isinstance(played, int) and isinstance(chosen, int)
+            difference = i18n.gettext(
+                lang,
+                "compare.first_call",
+                played=i18n.call_name(lang, call_str(played)),
+                chosen=i18n.call_name(lang, call_str(chosen)),
+            )
+    return page(
+        request,
+        "compare.html",
+        pending=False,
+        back=back,
+        n=n,
+        sides=sides,
+        difference=difference,
+        same=first is None,
+        card_name=lambda code: i18n.card_name(lang, code),
+    )
+
+
 routes: list[BaseRoute] = [
     Route("/table/{table_id}/donne/{n}", review_page),
     Route("/table/{table_id}/donne/{n}/analyse", review_analysis),
     Route("/table/{table_id}/donne/{n}/record.json", review_record),
+    Route("/table/{table_id}/donne/{n}/expert", compare_page),
 ]
