@@ -176,3 +176,14 @@ def test_missing_playwright_fails_under_ci(tmp_path: Path, no_playwright: str) -
     status, out = run_pytest(tmp_path, ci=True, pythonpath=no_playwright)
     assert status not in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED), out
     assert "browser tests cannot run under CI=true: browser tests need the playwright package" in out, out
+
+
+def test_no_two_test_modules_share_a_name() -> None:
+    """pytest imports test modules by their file name (no packages here): two files of one
+    name in two folders make the second fail to collect, a whole module of tests lost."""
+    tests = Path(__file__).resolve().parent
+    seen: dict[str, Path] = {}
+    for path in sorted(tests.rglob("test_*.py")):
+        if path.name in seen:
+            raise AssertionError(f"{path.relative_to(tests)} and {seen[path.name].relative_to(tests)} share a name")
+        seen[path.name] = path

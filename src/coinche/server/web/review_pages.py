@@ -196,7 +196,7 @@ async def compare_page(request: Request) -> Response:
             difference = i18n.gettext(
                 lang,
                 "compare.first_card",
-                trick=sum(1 for e in original.log[:first] if isinstance(e, int) and is_card(e)) // 4 + 1,
+                number=sum(1 for e in original.log[:first] if isinstance(e, int) and is_card(e)) // 4 + 1,
                 played=i18n.card_with_article(lang, a),
                 chosen=i18n.card_with_article(lang, b),
             )
