@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from coinche.bots.loading import load_bot
-from coinche.engine.deal import Deal, Declaration, random_hands
+from coinche.engine.deal import Deal, random_hands
 from coinche.engine.rules import RuleSet
 
 
@@ -17,9 +17,5 @@ def played_deal(profile: str, seed: int, level: str = "confirmed") -> Deal:
     bots = [load_bot(level, seed=seed * 4 + s) for s in range(4)]
     deal = Deal(rules, seed % 4, random_hands(rng))
     while not deal.is_over:
-        action = bots[deal.to_move].choose(deal.view(deal.to_move)).action
-        if isinstance(action, Declaration):
-            deal.declare(action.melds)
-        else:
-            deal.apply(action)
+        deal.apply(bots[deal.to_move].choose(deal.view(deal.to_move)).action)  # a meld declaration too
     return deal

@@ -71,8 +71,6 @@ class Puzzle:
     values: tuple[tuple[int, int], ...]
     """Each legal card and the card points the mover's team takes from the position on
     with it (best play after it), the solution's first."""
-    reached: tuple[int, ...]
-    """The cards that reach the goal: the solution alone (kept for the check)."""
     swing: int
     """Deal score (the mover's team's margin) the solution is worth more than the best
     other card."""
@@ -83,15 +81,20 @@ class Puzzle:
     @property
     def cards_left(self) -> int:
         """Cards in the mover's hand at the position."""
-        return 8 - sum(1 for e in self.log if isinstance(e, int) and is_card(e) and _mover_of(self, e))
+        return cards_left(self.hands[self.seat], self.log)
 
     def position(self) -> Deal:
         """The deal at the position, rebuilt by the engine from the log."""
         return Deal.from_log(self.rules, self.dealer, self.hands, self.log)
 
 
-def _mover_of(puzzle: Puzzle, entry: int) -> bool:
-    return bool(puzzle.hands[puzzle.seat] >> card_of(entry) & 1)
+def cards_left(dealt: CardSet, log: Sequence[LogEntry]) -> int:
+    """Cards of the hand ``dealt`` still held after the cards of ``log``."""
+    played = 0
+    for entry in log:
+        if isinstance(entry, int) and is_card(entry):
+            played |= 1 << card_of(entry)
+    return (dealt & ~played).bit_count()
 
 
 def find_puzzles(rules: RuleSet, dealer: int, hands: Sequence[CardSet], log: Sequence[LogEntry]) -> list[Puzzle]:
@@ -152,10 +155,9 @@ def puzzle_at(deal: Deal, log: tuple[LogEntry, ...]) -> Puzzle | None:
         goal=goal,
         solution=solution,
         values=ordered,
-        reached=tuple(reached),
         swing=round(swing),
         line=line,
-        themes=themes(deal, solution, played_out, scorer, values[solution]),
+        themes=themes(deal, solution, set(values), played_out, scorer, values[solution]),
     )
 
 
@@ -210,8 +212,11 @@ def _play(deal: Deal, card: int) -> None:
     deal.apply(max(actions, key=is_announce))
 
 
-def themes(deal: Deal, solution: int, played_out: Deal, scorer: Scorer, value: int) -> tuple[Theme, ...]:
-    """What the solution does, read from the position and the deal played out after it."""
+def themes(
+    deal: Deal, solution: int, legal: set[int], played_out: Deal, scorer: Scorer, value: int
+) -> tuple[Theme, ...]:
+    """What the solution does, read from the position (``legal``: the mover's legal cards)
+    and the deal played out after it."""
     assert deal.contract is not None
     trump = deal.contract.trump
     seat, team = deal.to_move, deal.to_move & 1
@@ -229,17 +234,17 @@ def themes(deal: Deal, solution: int, played_out: Deal, scorer: Scorer, value: i
     if leading and done.winner & 1 != team:
         found.append("throw_in")
     if not leading:
-        holder = (deal.trick_leader + trick_winner(trick, tt)) & 3
+        best = trick_winner(trick, tt)
+        holder, winning = (deal.trick_leader + best) & 3, trick[best]
         partner_holds = holder & 1 == team
-        legal = [c for c in _cards(deal.hands[seat]) if c != solution and _legal(deal, c)]
-        could_win = any(tt.beats(c, trick[trick_winner(trick, tt)]) for c in legal)
+        others = [c for c in legal if c != solution]
+        could_win = any(tt.beats(c, winning) for c in others)
         if done.winner & 1 != team and could_win and not partner_holds:
             found.append("duck")
         held = deal.hands[0] | deal.hands[1] | deal.hands[2] | deal.hands[3]
         discard = solution >> 3 != trick[0] >> 3 and not is_trump
-        if discard and any(c >> 3 != solution >> 3 and not tt.above[c] & held for c in legal):
+        if discard and any(c >> 3 != solution >> 3 and not tt.above[c] & held for c in others):
             found.append("keep_master")  # another card it could throw is master of its suit
-        winning = trick[trick_winner(trick, tt)]
         if (
             is_trump
             and deal.rules.undertrump == "forced"
@@ -248,7 +253,7 @@ def themes(deal: Deal, solution: int, played_out: Deal, scorer: Scorer, value: i
             and not tt.beats(solution, winning)
         ):
             found.append("undertrump")
-        same_suit = [c for c in legal if c >> 3 == solution >> 3]
+        same_suit = [c for c in others if c >> 3 == solution >> 3]
         if (
             partner_holds
             and done.winner == holder
@@ -264,11 +269,3 @@ def themes(deal: Deal, solution: int, played_out: Deal, scorer: Scorer, value: i
     if played_out.tricks[-1].winner & 1 == team and value >= 10 and scorer.made(value - 10) != scorer.made(value):
         found.append("last_trick")
     return tuple(found)
-
-
-def _cards(cards: CardSet) -> list[int]:
-    return [c for c in range(32) if cards >> c & 1]
-
-
-def _legal(deal: Deal, card: int) -> bool:
-    return any(is_card(a) and card_of(a) == card for a in deal.legal_actions())

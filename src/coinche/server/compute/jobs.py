@@ -269,12 +269,25 @@ def is_step(entry: LogEntry) -> bool:
     return not isinstance(entry, Declaration) and not is_declaration(entry)
 
 
+def log_json(entries: Sequence[LogEntry]) -> list[Any]:
+    """A deal's log as JSON: an action as its number, a declaration as its melds' names
+    (``entry_from_json`` reads it back)."""
+    return [e if isinstance(e, int) else {"melds": [m.name for m in e.melds]} for e in entries]
+
+
+def deal_args(deal: Deal) -> dict[str, Any]:
+    """A deal as the jobs on deals take it: its rules, dealer, hands and log (``read_deal``)."""
+    return {
+        "rules": rules_to_json(deal.rules),
+        "dealer": deal.dealer,
+        "hands": list(deal.dealt),
+        "log": log_json(deal.log),
+    }
+
+
 def analysis_job(deal: Deal) -> Job[dict[str, Any]]:
-    """The analysis of a finished deal: its rules, dealer, hands and log."""
-    entries = [e if isinstance(e, int) else {"melds": [m.name for m in e.melds]} for e in deal.log]
-    return Job(
-        ANALYSIS, {"rules": rules_to_json(deal.rules), "dealer": deal.dealer, "hands": list(deal.dealt), "log": entries}
-    )
+    """The analysis of a finished deal."""
+    return Job(ANALYSIS, deal_args(deal))
 
 
 def _rules(value: Any) -> RuleSet:
@@ -288,7 +301,8 @@ def _hands(value: Any) -> list[CardSet]:
     return [_int(h, 0, FULL_DECK) for h in _list(value, 4, 4)]
 
 
-def _entry(value: Any) -> LogEntry:
+def entry_from_json(value: Any) -> LogEntry:
+    """A log entry of ``log_json``, checked (``JobRefused``)."""
     if isinstance(value, int) and not isinstance(value, bool):
         return _int(value, 0, 1 << 16)
     melds = _list(_object(value, ("melds",))["melds"], 8)
@@ -298,15 +312,20 @@ def _entry(value: Any) -> LogEntry:
         raise JobRefused(str(e)) from None
 
 
-def run_analysis(args: Any) -> Any:
-    data = _object(args, ("rules", "dealer", "hands", "log"))
+def read_deal(data: Mapping[str, Any]) -> Deal:
+    """The deal of ``deal_args`` (more keys may come with them), rebuilt by the engine: a
+    deal that is not one is refused here (``JobRefused``)."""
     rules, dealer, hands = _rules(data["rules"]), _int(data["dealer"], 0, 3), _hands(data["hands"])
-    entries = [_entry(e) for e in _list(data["log"], MAX_ENTRIES)]
+    entries = [entry_from_json(e) for e in _list(data["log"], MAX_ENTRIES)]
     try:
-        Deal.from_log(rules, dealer, hands, entries)  # a deal that is not one is refused here
+        return Deal.from_log(rules, dealer, hands, entries)
     except EngineError as e:
         raise JobRefused(f"not a deal: {short_repr(str(e))}") from None
-    return analyse(rules, dealer, hands, entries)
+
+
+def run_analysis(args: Any) -> Any:
+    deal = read_deal(_object(args, ("rules", "dealer", "hands", "log")))
+    return analyse(deal.rules, deal.dealer, deal.dealt, deal.log)
 
 
 def _trump_rows(value: Any) -> list[dict[str, Any]]:
@@ -356,10 +375,7 @@ ANALYSIS: JobKind[dict[str, Any]] = JobKind("analysis", run_analysis, read_analy
 
 def puzzle_job(deal: Deal) -> Job[dict[str, Any] | None]:
     """The best card-play puzzle of a finished deal (``bots.puzzles``), None if it has none."""
-    entries = [e if isinstance(e, int) else {"melds": [m.name for m in e.melds]} for e in deal.log]
-    return Job(
-        PUZZLE, {"rules": rules_to_json(deal.rules), "dealer": deal.dealer, "hands": list(deal.dealt), "log": entries}
-    )
+    return Job(PUZZLE, deal_args(deal))
 
 
 def puzzle_to_json(puzzle: Puzzle) -> dict[str, Any]:
@@ -377,14 +393,8 @@ def puzzle_to_json(puzzle: Puzzle) -> dict[str, Any]:
 
 
 def run_puzzle(args: Any) -> Any:
-    data = _object(args, ("rules", "dealer", "hands", "log"))
-    rules, dealer, hands = _rules(data["rules"]), _int(data["dealer"], 0, 3), _hands(data["hands"])
-    entries = [_entry(e) for e in _list(data["log"], MAX_ENTRIES)]
-    try:
-        Deal.from_log(rules, dealer, hands, entries)
-    except EngineError as e:
-        raise JobRefused(f"not a deal: {short_repr(str(e))}") from None
-    found = best_puzzle(find_puzzles(rules, dealer, hands, entries))
+    deal = read_deal(_object(args, ("rules", "dealer", "hands", "log")))
+    found = best_puzzle(find_puzzles(deal.rules, deal.dealer, deal.dealt, deal.log))
     return None if found is None else puzzle_to_json(found)
 
 
@@ -422,36 +432,29 @@ PUZZLE: JobKind[dict[str, Any] | None] = JobKind("puzzle", run_puzzle, read_puzz
 def compare_job(deal: Deal, seat: int, level: str) -> Job[dict[str, Any]]:
     """Deal ``deal`` again with the expert in ``seat`` and, once it differs, computers of
     ``level`` in the others (``bots.compare``)."""
-    entries = [e if isinstance(e, int) else {"melds": [m.name for m in e.melds]} for e in deal.log]
-    args = {"rules": rules_to_json(deal.rules), "dealer": deal.dealer, "hands": list(deal.dealt), "log": entries}
-    return Job(COMPARE, {**args, "seat": seat, "level": level})
+    return Job(COMPARE, {**deal_args(deal), "seat": seat, "level": level})
 
 
 def run_compare(args: Any) -> Any:
     data = _object(args, ("rules", "dealer", "hands", "log", "seat", "level"))
-    rules, dealer, hands = _rules(data["rules"]), _int(data["dealer"], 0, 3), _hands(data["hands"])
-    entries = [_entry(e) for e in _list(data["log"], MAX_ENTRIES)]
     seat, level = _int(data["seat"], 0, 3), data["level"]
     if level not in COMPARE_LEVELS:
         raise JobRefused(f"not a computers' level: {short_repr(level)}")
-    try:
-        original = Deal.from_log(rules, dealer, hands, entries)
-    except EngineError as e:
-        raise JobRefused(f"not a deal: {short_repr(str(e))}") from None
+    original = read_deal(data)
     if not original.is_over:
         raise JobRefused("the deal is not over")
+    dealer, hands = original.dealer, list(original.dealt)
     seed = int.from_bytes(hashlib.sha256(json.dumps([dealer, hands, seat]).encode()).digest()[:4], "big")
     expert = load_bot("expert", seed=seed)
     others = [load_bot(level, seed=seed + s + 1) for s in range(4)]
-    compared = replay_as(rules, dealer, hands, entries, seat, expert, others)
-    log = [e if isinstance(e, int) else {"melds": [m.name for m in e.melds]} for e in compared.deal.log]
+    compared = replay_as(original.rules, dealer, hands, original.log, seat, expert, others)
     values = None if compared.values is None else {card_str(c): v for c, v in sorted(compared.values.items())}
-    return {"log": log, "first": compared.first, "values": values}
+    return {"log": log_json(compared.deal.log), "first": compared.first, "values": values}
 
 
 def read_compare(answer: Any) -> dict[str, Any]:
     data = _object(answer, ("log", "first", "values"))
-    log = [_entry(e) for e in _list(data["log"], MAX_ENTRIES)]
+    log = [entry_from_json(e) for e in _list(data["log"], MAX_ENTRIES)]
     first = None if data["first"] is None else _int(data["first"], 0, MAX_ENTRIES)
     values = data["values"]
     if values is not None and (not isinstance(values, Mapping) or len(values) > 8):

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from ...engine.actions import call_str, card_of, is_card, is_declaration
 from ...engine.cards import card_str
-from ...engine.deal import Deal, Declaration, LogEntry
+from ...engine.deal import Deal, LogEntry
 from ..compute.bot_pool import Priority
 from ..compute.jobs import COMPARE_LEVELS, compare_job
 from ..live.tables import TableService
@@ -80,13 +80,11 @@ def deal_lines(lang: str, deal: Deal, names: list[str], first: int | None) -> di
     for i, entry in enumerate(deal.log):
         seat = replay.to_move
         marked = i == first
-        if isinstance(entry, Declaration) or is_declaration(entry):
-            pass
-        elif isinstance(entry, int) and is_card(entry):
+        if isinstance(entry, int) and is_card(entry):
             if not replay.trick:
                 tricks.append([])
             tricks[-1].append({"seat": names[seat], "code": card_str(card_of(entry)), "first": marked})
-        else:
+        elif isinstance(entry, int) and not is_declaration(entry):  # a call (a declaration shows nothing here)
             calls.append({"seat": names[seat], "call": i18n.call_name(lang, call_str(entry)), "first": marked})
         replay.replay_entry(entry)
     return {"calls": calls, "tricks": tricks, "result": deal.result()}

@@ -26,16 +26,14 @@ from typing import Any, Final
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ...bots.puzzles import Goal, confirm
-from ...engine.actions import card_of, is_card
+from ...bots.puzzles import Goal, cards_left, confirm
 from ...engine.cards import CardSet, parse_card
-from ...engine.deal import Deal, Declaration, LogEntry
-from ...engine.melds import parse_meld
+from ...engine.deal import Deal, LogEntry
 from ...engine.record import deal_record
 from ...engine.rules import RuleSet
 from ...engine.wire import rules_from_json, rules_to_json
 from ..compute.bot_pool import PoolBusy, Priority
-from ..compute.jobs import puzzle_job
+from ..compute.jobs import entry_from_json, log_json, puzzle_job
 from ..infra.db import PuzzlePlayerRow, PuzzleRow, PuzzleTryRow, now
 from ..infra.store import Store, new_id
 from ..live.registry import Commit
@@ -115,23 +113,13 @@ class PuzzlePlayer:
     best_streak: int
 
 
-def _entry_json(entry: LogEntry) -> Any:
-    return entry if isinstance(entry, int) else {"melds": [m.name for m in entry.melds]}
-
-
-def _entry(value: Any) -> LogEntry:
-    if isinstance(value, int):
-        return value
-    return Declaration(tuple(parse_meld(m) for m in value["melds"]))
-
-
 def _stored(row: PuzzleRow) -> StoredPuzzle:
     return StoredPuzzle(
         id=row.id,
         rules=rules_from_json(row.rules),
         dealer=row.dealer,
         hands=tuple(row.hands),
-        log=tuple(_entry(e) for e in row.log),
+        log=tuple(entry_from_json(e) for e in row.log),
         seat=row.seat,
         goal="make" if row.goal == "make" else "beat",
         solution=row.solution,
@@ -154,8 +142,8 @@ class PuzzleStore:
     def add(self, table_id: str, number: int, deal: Deal, found: dict[str, Any]) -> str | None:
         """Store the puzzle ``found`` (the ``puzzle`` job's answer) of deal ``number`` of a
         table; its id, None if that deal has one already."""
-        upto = found["upto"]
-        start = puzzle_start(len(found["values"]), _cards_left(deal, found))
+        log = deal.log[: found["upto"]]
+        start = puzzle_start(len(found["values"]), cards_left(deal.dealt[found["seat"]], log))
         row = PuzzleRow(
             id=new_id(8),
             table_id=table_id,
@@ -164,7 +152,7 @@ class PuzzleStore:
             rules=rules_to_json(deal.rules),
             dealer=deal.dealer,
             hands=list(deal.dealt),
-            log=[_entry_json(e) for e in deal.log[:upto]],
+            log=log_json(log),
             seat=found["seat"],
             goal=found["goal"],
             solution=found["solution"],
@@ -299,13 +287,6 @@ class PuzzleStore:
 def _confirm(puzzle: StoredPuzzle) -> bool:
     """In a pool process: the solver's check of a stored puzzle (``bots.puzzles.confirm``)."""
     return confirm(puzzle.rules, puzzle.dealer, puzzle.hands, puzzle.log, parse_card(puzzle.solution))
-
-
-def _cards_left(deal: Deal, found: dict[str, Any]) -> int:
-    """Cards in the mover's hand at the position of ``found``."""
-    seat, upto = found["seat"], found["upto"]
-    played = sum(1 for e in deal.log[:upto] if isinstance(e, int) and is_card(e) and deal.dealt[seat] >> card_of(e) & 1)
-    return 8 - played
 
 
 class Puzzles:

@@ -22,6 +22,7 @@ from starlette.routing import BaseRoute, Route
 from ...bots.expert.outcome import Scorer
 from ...engine.actions import call_str
 from ...engine.cards import TRUMP_NAMES, card_str, sorted_cards
+from ...engine.deal import Deal
 from ..features.puzzles import Puzzles, StoredPuzzle, Tried
 from ..features.review import contract_call
 from ..table import i18n
@@ -107,32 +108,36 @@ async def puzzle_page(request: Request) -> Response:
     status = 200
     if form is not None:
         chosen = form.get("card")
-        if not isinstance(chosen, str) or chosen not in {c for c, _ in puzzle.values}:
-            status = 400  # not a card of the position: the page again, nothing recorded
-        else:
+        try:
+            if not isinstance(chosen, str):
+                raise ValueError("no card")
+            tried = await puzzles_of(request).attempt(player_of(request), puzzle, chosen)
             card = chosen
-            tried = await puzzles_of(request).attempt(player_of(request), puzzle, card)
+        except ValueError:
+            status = 400  # not a card of the position: the page again, nothing recorded
+    deal = puzzle.position()
+    streak_mode = request.query_params.get("serie") == "1"
     return page(
         request,
         "puzzle.html",
         status=status,
         lang=lang,
         other_url=puzzle_url(_other(lang), puzzle.id),
-        **position_context(lang, puzzle),
-        **({} if card is None else answer_context(lang, puzzle, card, tried)),
-        streak_mode=request.query_params.get("serie") == "1",
+        **position_context(lang, puzzle, deal),
+        **({} if card is None else answer_context(lang, puzzle, deal, card, tried)),
+        streak_mode=streak_mode,
         streak_url=f"{PATHS[lang]}/{STREAK_WORD[lang]}?after={puzzle.id}",
         record_url=f"{puzzle_url(lang, puzzle.id)}/record.json",
         home_url=PATHS[lang],
-        action=puzzle_url(lang, puzzle.id) + ("?serie=1" if request.query_params.get("serie") == "1" else ""),
+        action=puzzle_url(lang, puzzle.id) + ("?serie=1" if streak_mode else ""),
         card_name=lambda code: i18n.card_name(lang, code),
         card_with_article=lambda code: i18n.card_with_article(lang, code),
     )
 
 
-def position_context(lang: str, puzzle: StoredPuzzle) -> dict[str, Any]:
-    """What the page shows of the position, all read from the engine's deal."""
-    deal = puzzle.position()
+def position_context(lang: str, puzzle: StoredPuzzle, deal: Deal) -> dict[str, Any]:
+    """What the page shows of the position (``deal``: ``puzzle.position()``), all read
+    from the engine's deal."""
     contract = deal.contract
     assert contract is not None
     names = seat_names(lang, deal.rules.direction, puzzle.seat)
@@ -166,9 +171,9 @@ def position_context(lang: str, puzzle: StoredPuzzle) -> dict[str, Any]:
     }
 
 
-def answer_context(lang: str, puzzle: StoredPuzzle, card: str, tried: Tried | None) -> dict[str, Any]:
-    """The answer: every card's value and outcome, the line, the sentence why."""
-    deal = puzzle.position()
+def answer_context(lang: str, puzzle: StoredPuzzle, deal: Deal, card: str, tried: Tried | None) -> dict[str, Any]:
+    """The answer at the position ``deal``: every card's value and outcome, the line, the
+    sentence why."""
     scorer = Scorer(deal.view(puzzle.seat))
     rows = []
     for code, value in puzzle.values:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -23,6 +24,7 @@ from ...engine.deal import Deal
 from ...engine.record import deal_record
 from ..features.comparisons import Comparisons, deal_lines, first_entry
 from ..features.review import Reviews, analysis_view, build_review, contract_call, finished_deal, first_step
+from ..live.tables import TableService
 from ..table import i18n
 from ..table.fair_deals import dealing_info
 from ..table.live_table import LiveTable
@@ -33,13 +35,27 @@ from .pages import lang_of, page, player_in_session, service_of
 DEAL_NUMBER = re.compile(r"[1-9][0-9]{0,5}")
 
 
-def reviews_of(request: Request) -> Reviews:
-    """The server's analyses (made on first use: they belong to the table service)."""
+class _OfService(Protocol):
+    service: TableService
+
+
+S = TypeVar("S", bound=_OfService)
+
+
+def _of_service(request: Request, name: str, make: Callable[[TableService], S]) -> S:
+    """The application's ``name``, made on first use for its table service (and again if
+    the service changed: they belong to it)."""
     service = service_of(request)
-    reviews: Reviews | None = getattr(request.app.state, "reviews", None)
-    if reviews is None or reviews.service is not service:
-        reviews = request.app.state.reviews = Reviews(service)
-    return reviews
+    found: S | None = getattr(request.app.state, name, None)
+    if found is None or found.service is not service:
+        found = make(service)
+        setattr(request.app.state, name, found)
+    return found
+
+
+def reviews_of(request: Request) -> Reviews:
+    """The server's analyses."""
+    return _of_service(request, "reviews", Reviews)
 
 
 async def _deal_of(request: Request) -> tuple[LiveTable, int, int] | None:
@@ -150,12 +166,8 @@ async def review_record(request: Request) -> Response:
 
 
 def comparisons_of(request: Request) -> Comparisons:
-    """The server's comparisons with the expert (made on first use, as the reviews)."""
-    service = service_of(request)
-    found: Comparisons | None = getattr(request.app.state, "comparisons", None)
-    if found is None or found.service is not service:
-        found = request.app.state.comparisons = Comparisons(service)
-    return found
+    """The server's comparisons with the expert."""
+    return _of_service(request, "comparisons", Comparisons)
 
 
 async def compare_page(request: Request) -> Response:
