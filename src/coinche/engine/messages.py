@@ -266,6 +266,83 @@ ENGLISH: Final[dict[str, str]] = {
     "bot.ruff": "ruff",
     "bot.must_go_over": "must go over",
     "bot.cannot_win_low": "cannot win: play low",
+    # --- what a call says (bots.call_reading): the rules' terms, then the expert's reading ---
+    "meaning.open": (
+        "{call} opens the auction: the team undertakes to make at least "
+        "{value} points with this trump; a bid never names a card"
+    ),
+    "meaning.raise": "{call} raises the partner's {earlier}: {promise} ({hands})",
+    "meaning.raise.one": "one more trick",
+    "meaning.raise.two": "two more tricks",
+    "meaning.raise.three": "three more tricks",
+    "meaning.raise.one_hands": "a side Ace, or two trumps including the 9",
+    "meaning.raise.two_hands": (
+        "two side Aces; or an Ace and two trumps including the 9; or three trumps including the 9 and the Ace"
+    ),
+    "meaning.raise.three_hands": (
+        "three Aces; or two Aces and the 10 of one of their suits; or two Aces and two "
+        "trumps including the 9; or four trumps including the 9, the Ace and the 10"
+    ),
+    "meaning.raise.or_nine": "{hands}; or the lone trump 9",
+    "meaning.raise.or_jack": "{hands}; or else the trump Jack or the belote",
+    "meaning.raise_many": "{call} raises the partner's {earlier} by {count} steps: as many more tricks",
+    "meaning.again": "{call} bids its own trump again, above its {earlier}: more than its first bid promised",
+    "meaning.change": "{call} names another trump than the partner's {current}: it prefers its own",
+    "meaning.overcall": "{call} outbids the opponents' {current}: it disputes the contract",
+    "meaning.capot": "{call}: the team undertakes to win all eight tricks",
+    "meaning.generale": "{call}: the bidder undertakes to win all eight tricks alone, the partner none",
+    "meaning.coinche": (
+        "coinche: tells the takers of {current} that they will fail; the contract's "
+        "stakes are multiplied by {factor} and nobody may bid any more"
+    ),
+    "meaning.surcoinche": (
+        "surcoinche: the takers answer that they will make their {current}; "
+        "the stakes are multiplied by {factor} and the auction is closed"
+    ),
+    "meaning.pass_open": "pass before any bid: no hand to open",
+    "meaning.pass_partner": "pass over the partner's {current}: no further trick to promise",
+    "meaning.pass_own": "pass: stays at its own {current}",
+    "meaning.pass_opponent": "pass: does not dispute the opponents' {current}",
+    "meaning.pass_coinched": "pass: leaves the {current} coinched as it is",
+    "meaning.expert_strength": (
+        "the expert's card play reads a hand at least as strong in {trump} as this one: {example}"
+    ),
+    "meaning.expert_partner": (
+        "as partner, the expert's auction counts this hand alone as worth about {points} "
+        "of the {total} points in {trump} (a hand it knows nothing of: {unknown})"
+    ),
+    "meaning.raise_plain": "{call} raises the partner's {earlier}: {promise}",
+    "meaning.expert_partner_suit": (
+        "as partner, the expert's auction counts this hand alone as worth about {points} of the {total} points in a"
+        " suit (a hand it knows nothing of: {unknown})"
+    ),
+    "meaning.expert_nothing": "the expert reads nothing of the hand into it",
+    "meaning.holding_beyond": "more than any hand of eight cards",
+    "meaning.holding_nothing": "no card at all",
+    "meaning.and": "{first} and {last}",
+    "meaning.part.trumps_jack": "the trump Jack",
+    "meaning.part.trumps_nine": "the trump 9",
+    "meaning.part.trumps_ace": "the trump Ace",
+    "meaning.part.trumps_jack_nine": "the trump Jack and 9",
+    "meaning.part.trumps_jack_ace": "the trump Jack and Ace",
+    "meaning.part.trumps_nine_ace": "the trump 9 and Ace",
+    "meaning.part.trumps_jack_nine_ace": "the trump Jack, 9 and Ace",
+    "meaning.part.other_trumps": "{count} other trumps",
+    "meaning.part.other_trumps_one": "another trump",
+    "meaning.part.trumps": "{count} trumps",
+    "meaning.part.trumps_one": "a trump",
+    "meaning.part.side_aces": "{count} side Aces",
+    "meaning.part.side_aces_one": "a side Ace",
+    "meaning.part.side_tens": "{count} Tens with their Ace",
+    "meaning.part.side_tens_one": "a Ten with its Ace",
+    "meaning.part.aces": "{count} Aces",
+    "meaning.part.aces_one": "an Ace",
+    "meaning.part.tens": "{count} Tens",
+    "meaning.part.tens_one": "a Ten",
+    "meaning.part.jacks": "{count} Jacks",
+    "meaning.part.jacks_one": "a Jack",
+    "meaning.part.nines": "{count} 9s",
+    "meaning.part.nines_one": "a 9",
     # The bases named inside the takers' and defense's lines ({base} above).
     "base.card_points": "{points} card points",
     "base.flat": "{points} (flat)",

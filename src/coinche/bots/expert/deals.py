@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from typing import Final
 
-from ...engine.actions import PASS, bid_rank, bid_trump, is_numeric_bid
+from ...engine.actions import PASS, Action, bid_rank, bid_trump, is_numeric_bid
 from ...engine.cards import ACE, ALL_TRUMP, JACK, NINE, NO_TRUMP, SUIT_MASKS, TEN, CardSet, Trump, card
 from ...engine.deal import View
 from ...engine.play import tables
@@ -93,18 +94,32 @@ def auction_likelihood(view: View, info: AuctionInfo, hands: Sequence[CardSet]) 
     strong in it; a seat that passed is unlikely to hold a strong hand. A soft score
     (not a probability model) on ``hand_strength``."""
     logw = 0.0
+    # Each seat's highest value bid in each trump so far: a bid is read against its
+    # partner's earlier bid in that trump, not against what came after it.
+    bid_so_far: dict[tuple[int, Trump], int] = {}
     for seat, call in info.calls:
-        if seat == view.seat:
-            continue
-        h = hands[seat]
         if is_numeric_bid(call):
             t = bid_trump(call)
-            s = hand_strength(h, t)
-            # Openings around 80 promise a hand of strength ~45; each +10 about +10 strength.
-            partner_bid = info.value_in((seat + 2) & 3, t)
-            expected = 40 + (bid_rank(call) // 10 - max(80, partner_bid + 10 if partner_bid else 80))
-            logw -= max(0.0, expected - s) ** 2 / 200.0
-        elif call == PASS and info.last_bid is None:
-            best = max(hand_strength(h, t) for t in range(4))
-            logw -= max(0.0, best - 55) ** 2 / 200.0
+            if seat != view.seat:
+                promised = promised_strength(bid_so_far.get(((seat + 2) & 3, t), 0), call)
+                logw -= max(0.0, promised - hand_strength(hands[seat], t)) ** 2 / STRENGTH_SPREAD
+            bid_so_far[seat, t] = max(bid_so_far.get((seat, t), 0), bid_rank(call) // 10)
+        elif call == PASS and info.last_bid is None and seat != view.seat:
+            best = max(hand_strength(hands[seat], t) for t in range(4))
+            logw -= max(0.0, best - PASS_STRENGTH) ** 2 / STRENGTH_SPREAD
     return math.exp(max(logw, -50.0))
+
+
+STRENGTH_SPREAD: Final = 200.0
+"""How soft the reading is: a hand ``d`` strength short of a call's promise is
+``exp(-d**2 / STRENGTH_SPREAD)`` as likely (10 short: 0.6; 20 short: 0.14)."""
+
+PASS_STRENGTH: Final = 55
+"""A seat that passed while nobody had bid is read as holding no trump stronger than this."""
+
+
+def promised_strength(partner_value: int, call: Action) -> float:
+    """The ``hand_strength`` in its trump that a numeric bid is read as showing, given the
+    highest value the bidder's partner had bid in that trump before it (0: none): an opening
+    of 80 about 40, each step above 80, or above the partner's bid, about as much more."""
+    return 40 + (bid_rank(call) // 10 - max(80, partner_value + 10 if partner_value else 80))

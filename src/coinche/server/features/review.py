@@ -30,6 +30,7 @@ from ..table import i18n
 from ..table.fair_deals import dealing_info
 from ..table.live_table import LiveTable
 from ..table.seating import seat_names, seat_positions
+from .call_meanings import meaning_json
 
 log = logging.getLogger("coinche.review")
 
@@ -333,6 +334,8 @@ def review_deal(
             step["code"] = card_str(card_of(action)) if kind == "card" else call_str(action)
             step["text"] = _sentence(lang, names, seat, action)
             step["explanation"] = explanation_text(lang, explanations.get(index))
+            if kind == "call":
+                step["meaning"] = meaning_json(lang, deal.rules, deal.dealer, calls, len(d.auction.calls) - 1)
         return step
 
     steps.append(position("start", None, None, -1))

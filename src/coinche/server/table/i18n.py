@@ -35,7 +35,7 @@ CARD_NAME_PARAMS: Final = frozenset({"played"})
 """Cards named in full words ("Dame de cœur"): the card a computer's reason is about."""
 CARDS_PARAMS: Final = frozenset({"cards"})
 SUIT_PARAMS: Final = frozenset({"suit"})
-CALL_PARAMS: Final = frozenset({"call", "current"})
+CALL_PARAMS: Final = frozenset({"call", "current", "earlier"})
 TRUMP_PARAMS: Final = frozenset({"trump"})
 
 

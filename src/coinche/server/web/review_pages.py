@@ -22,6 +22,7 @@ from ...engine.actions import call_str, card_of, is_card
 from ...engine.cards import card_str
 from ...engine.deal import Deal
 from ...engine.record import deal_record
+from ..features.call_meanings import deal_meanings
 from ..features.comparisons import Comparisons, deal_lines, first_entry
 from ..features.review import Reviews, analysis_view, build_review, contract_call, finished_deal, first_step
 from ..live.tables import TableService
@@ -235,9 +236,24 @@ async def compare_page(request: Request) -> Response:
     )
 
 
+async def call_meanings(request: Request) -> Response:
+    """What each call of a deal says (``features.call_meanings``): for a player seated at
+    the table, a deal in progress included (a person's calls read once it is over)."""
+    text = request.path_params["n"]
+    player = player_in_session(request)
+    live = await service_of(request).table(request.path_params["table_id"]) if player is not None else None
+    if live is None or player is None or live.seat_of(player) is None or not DEAL_NUMBER.fullmatch(text):
+        return JSONResponse({"error": "not_found"}, status_code=404)
+    found = deal_meanings(lang_of(request), live, int(text))
+    if found is None:
+        return JSONResponse({"error": "not_found"}, status_code=404)
+    return JSONResponse(found, headers={"Cache-Control": "no-store"})
+
+
 routes: list[BaseRoute] = [
     Route("/table/{table_id}/donne/{n}", review_page),
     Route("/table/{table_id}/donne/{n}/analyse", review_analysis),
     Route("/table/{table_id}/donne/{n}/record.json", review_record),
     Route("/table/{table_id}/donne/{n}/expert", compare_page),
+    Route("/table/{table_id}/donne/{n}/encheres", call_meanings),
 ]

@@ -105,6 +105,13 @@ function valuesHTML(step) {
   );
 }
 
+/** What a call says (the rules' terms) and what the expert reads into it. */
+function meaningHTML(m) {
+  if (!m) return '';
+  return `<div class="call-meaning"><p><strong>${esc(t('review.meaning'))} :</strong> ${esc(m.said)}</p>` +
+    `<ul>${m.expert.map((line) => `<li>${esc(line)}</li>`).join('')}</ul></div>`;
+}
+
 function show(k, { announce = true } = {}) {
   current = Math.max(0, Math.min(steps.length - 1, k));
   const step = steps[current];
@@ -112,7 +119,7 @@ function show(k, { announce = true } = {}) {
   els.counter.textContent = counter;
   els.text.textContent = step.text;
   const decl = step.declaration ? `<p>${esc(step.declaration.text)}${step.declaration.explanation ? ` — ${explanationHTML(step.declaration.explanation)}` : ''}</p>` : '';
-  els.explanation.innerHTML = decl + (step.explanation ? `<p><strong>${esc(t('review.explanation'))} :</strong> ${explanationHTML(step.explanation)}</p>` : '');
+  els.explanation.innerHTML = decl + (step.explanation ? `<p><strong>${esc(t('review.explanation'))} :</strong> ${explanationHTML(step.explanation)}</p>` : '') + meaningHTML(step.meaning);
   els.board.innerHTML = boardHTML(step);
   els.points.textContent = step.kind === 'card' ? t('review.card_points', { a: step.points[0], b: step.points[1], team_a: data.teams[0], team_b: data.teams[1] }) : '';
   els.values.innerHTML = valuesHTML(step);

@@ -7,7 +7,6 @@ import { t, esc, callHTML, parseCall, trumpVisual, meldName, callName } from './
 import { cardBack } from './cards.js';
 import { say, sayNow } from './live.js';
 import { BiddingBox } from './bidding.js';
-import { summaryHTML } from './summary.js';
 import { legalOf, bestBid, gameOver, playing, turnKey } from './table_state.js';
 import { multiplierWord, declareName, turnSentence, hintSentence, readKey, goalText } from './table_sentences.js';
 import { TrickView, showTrick, POSITIONS, trickTiming } from './trick_view.js';
@@ -51,6 +50,7 @@ export class TableView {
       history: $('#history'),
       historyHead: $('#history thead tr'),
       historyBody: $('#history tbody'),
+      meaning: $('#call-meaning'),
       score: $('#score'),
       level: $('#level'),
       lastTrick: $('#last-trick'),
@@ -275,16 +275,38 @@ export class TableView {
     setHTML(els.historyHead, order.map((seat) => `<th scope="col">${esc(t(`seat.short.${this.posOf(seat)}`))}</th>`).join(''));
     const rows = [];
     for (let i = 0; i < d.calls.length; i += 4) {
-      const cells = d.calls.slice(i, i + 4).map((c) => `<td class="call-cell hist-${parseCall(c.call).kind}">${callHTML(c.call)}</td>`);
+      const cells = d.calls.slice(i, i + 4).map((c, k) => `<td class="call-cell hist-${parseCall(c.call).kind}">${this.callCell(c, i + k)}</td>`);
       while (cells.length < 4) cells.push('<td></td>');
       rows.push(`<tr>${cells.join('')}</tr>`);
     }
     if (!rows.length) rows.push('<tr><td></td><td></td><td></td><td></td></tr>');
+    const focused = document.activeElement && document.activeElement.closest('#history button.call-ask');
     if (setHTML(els.historyBody, rows.join(''))) {
+      if (focused) {  // a new call redraws the table: the player stays on the call they were on
+        const again = els.historyBody.querySelector(`button.call-ask[data-index="${focused.dataset.index}"]`);
+        if (again) again.focus();
+      }
       const box = els.historyBody.closest('.history-scroll');
       box.scrollTop = box.scrollHeight;
     }
     els.history.classList.toggle('empty', d.calls.length === 0);
+  }
+
+  /** A call of the auction's table: a button that asks what it says (not for a watcher,
+   * who has no seat to ask from). */
+  callCell(c, index) {
+    if (this.state.table.watching) return callHTML(c.call);
+    const label = t('js.meaning.ask', { call: callName(c.call), seat: this.names[c.seat] });
+    return `<button type="button" class="call-ask" data-index="${index}" aria-label="${esc(label)}">${callHTML(c.call)}</button>`;
+  }
+
+  /** What the calls say (call_meanings.js), loaded at the first question. */
+  async meanings() {
+    if (!this.callMeanings) {
+      const { CallMeanings } = await import('./call_meanings.js');
+      this.callMeanings ??= new CallMeanings(this.els.meaning, () => this.state, () => this.names);
+    }
+    return this.callMeanings;
   }
 
   renderLastTrick() {
@@ -443,10 +465,20 @@ export class TableView {
 
   // ----- the end of a deal -----
 
-  openSummary() {
+  /** The summary of a state (summary.js: loaded at the end of the first deal, not with
+   * the page). */
+  async summaryHTML(state) {
+    const { summaryHTML } = await import('./summary.js');
+    return summaryHTML(state);
+  }
+
+  async openSummary() {
     if (!this.state) return;
     const els = this.els;
-    els.summary.innerHTML = summaryHTML(this.state);
+    const key = this.summaryKey;
+    const html = await this.summaryHTML(this.state);
+    if (key !== this.summaryKey || !this.state) return; // the table went on while it loaded
+    els.summary.innerHTML = html;
     if (!els.summary.open) els.summary.showModal();
     // The way on has the focus, but the dialog opens at its top: the result first (its
     // buttons stay in sight at the bottom, see table.css).
@@ -493,10 +525,10 @@ export class TableView {
   }
 
   /** The summary kept open, saying who went on. */
-  holdSummary(text) {
+  async holdSummary(text) {
     const sum = this.els.summary;
     if (!sum.open) {
-      sum.innerHTML = summaryHTML(this.summaryState);
+      sum.innerHTML = await this.summaryHTML(this.summaryState);
       sum.showModal();
     }
     sum.querySelector('h2').insertAdjacentHTML('afterend', `<p class="went-on" role="status">${esc(text)}</p>`);
@@ -626,6 +658,10 @@ export class TableView {
       if (!els.summaryButton.hidden) els.summaryButton.focus();
     });
     document.addEventListener('keydown', (e) => this.onKey(e));
+    els.historyBody.addEventListener('click', (e) => {
+      const button = e.target.closest('button.call-ask');
+      if (button) this.meanings().then((m) => m.ask(Number(button.dataset.index)));
+    });
   }
 
   onKey(e) {
@@ -646,6 +682,11 @@ export class TableView {
       return;
     }
     if (!this.state || !this.state.game) return;
+    if (e.key === '7' && !this.state.table.watching) {
+      e.preventDefault();
+      this.meanings().then((m) => m.askLast());
+      return;
+    }
     const text = readKey(e.key, this.state, this.trick.shown);
     if (text !== null) {
       e.preventDefault();
