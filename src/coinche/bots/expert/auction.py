@@ -46,43 +46,99 @@ OUTCOMES = 20
 """Points values (equally likely) the distribution of a team's points is cut into."""
 
 
-def choose_call(view: View, config: ExpertConfig, rng: random.Random) -> Decision:
-    """The call with the best expected score margin for our team."""
-    del rng  # the calls are deterministic: the same hand and auction give the same call
-    acts = view.legal_actions
+@dataclass(frozen=True)
+class Appraisal:
+    """What the expert computed of every call open to it: the expected score margin of its
+    team (``bid_value_expected``: a bid's coinche risk counted) and how often the contract is
+    made or fails. ``choose_call`` decides on it; a bidding puzzle shows it."""
+
+    view: View
+    contract: Contract | None
+    """The contract the auction stands at (None before a bid)."""
+    current: Action | None
+    """The highest bid (None before one)."""
+    pass_value: float
+    pass_fails: float | None
+    """How often the standing contract fails (None before a bid)."""
+    coinche: tuple[float, float] | None
+    """Coinching: its expected margin and the contract's failure rate (None: not open)."""
+    surcoinche: tuple[float, float] | None
+    """Surcoinching: its expected margin and the contract's made rate (None: not open)."""
+    bids: tuple[tuple[float, Action, Outlook], ...]
+    """The bids valued (``bid_options``), in legal order."""
+
+
+def appraise(view: View, config: ExpertConfig, every_bid: bool = False) -> Appraisal:
+    """Every call open to ``view``'s seat, valued (``every_bid``: the bids out of reach and
+    the capots too unlikely to be bid as well, for showing what they are worth)."""
     info = parse_auction(view.calls, view.dealer, view.rules)
     book = calibration()
     contract = info.contract()
+    pass_out: Outlook | None = None
+    pass_value, pass_fails = 0.0, None
+    coinche = surcoinche = None
+    acts = view.legal_actions
     if contract is not None:
         pass_out = current_outlook(view, info, book)
         pass_value = pass_out.margin(contract)
-    else:
-        pass_out, pass_value = None, 0.0
-    if SURCOINCHE in acts and pass_out is not None and contract is not None:
-        return _surcoinche(view, contract, pass_out, pass_value, config)
-    if COINCHE in acts and pass_out is not None and contract is not None:
-        coinched = contract_of(info.last_bid or 0, info.bidder, True, False, view.rules)
-        value = pass_out.margin(coinched)
-        fails = 1.0 - pass_out.made_rate(contract)
+        pass_fails = 1.0 - pass_out.made_rate(contract)
+        if SURCOINCHE in acts:
+            doubled = Contract(
+                contract.kind, contract.value, contract.trump, contract.taker, view.rules.surcoinche_multiplier
+            )
+            surcoinche = (pass_out.margin(doubled), pass_out.made_rate(contract))
+        if COINCHE in acts:
+            coinched = contract_of(info.last_bid or 0, info.bidder, True, False, view.rules)
+            coinche = (pass_out.margin(coinched), pass_fails)
+    bids = tuple(bid_options(view, info, book, config, every_bid))
+    return Appraisal(view, contract, info.last_bid, pass_value, pass_fails, coinche, surcoinche, bids)
+
+
+def choose_call(view: View, config: ExpertConfig, rng: random.Random) -> Decision:
+    """The call with the best expected score margin for our team."""
+    del rng  # the calls are deterministic: the same hand and auction give the same call
+    return decide_call(appraise(view, config), config)
+
+
+def decide_call(appraisal: Appraisal, config: ExpertConfig) -> Decision:
+    """The expert's call on its appraisal: surcoinche when it pays and is made often enough;
+    coinche when it adds enough and the contract fails often enough; else the best bid if it
+    beats passing; else pass."""
+    view, contract = appraisal.view, appraisal.contract
+    pass_value = appraisal.pass_value
+    if appraisal.surcoinche is not None and contract is not None:
+        value, made = appraisal.surcoinche
+        if made >= config.surcoinche_made and value > pass_value:
+            return Decision.reasoned(SURCOINCHE, Message.of("bot.surcoinche_estimate", percent=round(100 * made)))
+        return Decision.reasoned(PASS, Message.of("bot.pass_made_rate", percent=round(100 * made)))
+    if appraisal.coinche is not None and contract is not None:
+        value, fails = appraisal.coinche
         if value > pass_value + config.coinche_margin and fails >= config.coinche_fails:
             return Decision.reasoned(
                 COINCHE,
                 Message.of(
                     "bot.coinche_estimate",
-                    call=call_str(info.last_bid or 0),
+                    call=call_str(appraisal.current or 0),
                     percent=round(100 * fails),
                     expected=f"{value:+.0f}",
                 ),
             )
     best: tuple[float, Action, Outlook] | None = None
-    for option in bid_options(view, info, book, config):
+    for option in appraisal.bids:
         if best is None or option[0] > best[0] + 1e-9:
             best = option
     if best is None or best[0] <= pass_value + config.bid_margin:
-        if contract is not None and pass_out is not None and contract.team != view.seat & 1 and COINCHE in acts:
-            fails = 1.0 - pass_out.made_rate(contract)
+        if (
+            contract is not None
+            and appraisal.pass_fails is not None
+            and contract.team != view.seat & 1
+            and appraisal.coinche is not None
+        ):
             return Decision.reasoned(
-                PASS, Message.of("bot.pass_estimate", expected=f"{pass_value:+.0f}", percent=round(100 * fails))
+                PASS,
+                Message.of(
+                    "bot.pass_estimate", expected=f"{pass_value:+.0f}", percent=round(100 * appraisal.pass_fails)
+                ),
             )
         return Decision.reasoned(PASS, Message.of("bot.pass_no_contract", expected=f"{pass_value:+.0f}"))
     value, action, out = best
@@ -101,11 +157,12 @@ def choose_call(view: View, config: ExpertConfig, rng: random.Random) -> Decisio
 
 
 def bid_options(
-    view: View, info: AuctionInfo, book: Calibration, config: ExpertConfig
+    view: View, info: AuctionInfo, book: Calibration, config: ExpertConfig, every_bid: bool = False
 ) -> list[tuple[float, Action, Outlook]]:
     """The bids worth valuing, in legal order, each with its expected margin (the coinche
     it may draw counted) and our team's outlook as its takers. No bar on how often a bid is
-    made: the expected score decides (only the capot needs ``config.capot_made``)."""
+    made: the expected score decides (only the capot needs ``config.capot_made``).
+    ``every_bid``: every bid but the générale, out of reach or not (to show its worth)."""
     options = []
     estimates: dict[Trump, Estimate] = {}
     for a in view.legal_actions:
@@ -116,10 +173,10 @@ def bid_options(
             estimates[t] = team_estimate(view.hand, view.seat, view.dealer, info, view.rules, t, book)
         est = estimates[t]
         bid = contract_of(a, view.seat, False, False, view.rules)
-        if not is_capot(a) and out_of_reach(bid, est):
+        if not every_bid and not is_capot(a) and out_of_reach(bid, est):
             continue
         out = taker_outlook(view, info, book, est, bid)
-        if is_capot(a) and out.made_rate(bid) < config.capot_made:
+        if not every_bid and is_capot(a) and out.made_rate(bid) < config.capot_made:
             continue  # the evaluator's sweep chance runs high on bidding hands
         options.append((bid_value_expected(out, bid, config), a, out))
     return options
@@ -146,16 +203,6 @@ def bid_value_expected(out: Outlook, bid: Contract, config: ExpertConfig) -> flo
         return plain
     doubled = Contract(bid.kind, bid.value, bid.trump, bid.taker, 2)
     return (1.0 - q) * plain + q * out.margin(doubled)
-
-
-def _surcoinche(view: View, contract: Contract, out: Outlook, pass_value: float, config: ExpertConfig) -> Decision:
-    """Surcoinche when the coinched contract (ours) is made often enough to pay for the risk."""
-    made = out.made_rate(contract)
-    doubled = Contract(contract.kind, contract.value, contract.trump, contract.taker, view.rules.surcoinche_multiplier)
-    value = out.margin(doubled)
-    if made >= config.surcoinche_made and value > pass_value:
-        return Decision.reasoned(SURCOINCHE, Message.of("bot.surcoinche_estimate", percent=round(100 * made)))
-    return Decision.reasoned(PASS, Message.of("bot.pass_made_rate", percent=round(100 * made)))
 
 
 # ----- our team's points -----
