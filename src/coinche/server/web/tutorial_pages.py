@@ -21,10 +21,8 @@ from starlette.routing import BaseRoute, Route
 from ...engine.actions import action_str, call_str, is_card
 from ...engine.cards import card_str, sorted_cards
 from ...engine.deal import Deal
-from ..features.review import contract_call
 from ..table import i18n, tutorial
 from ..table.seating import seat_names
-from .daily_pages import contract_text
 from .pages import ADDRESSES, page, read_checked_form
 
 PATHS = {lang: ADDRESSES[lang]["learn"] for lang in i18n.LANGUAGES}
@@ -96,7 +94,9 @@ def step_context(lang: str, step: int) -> dict[str, Any]:
     ]
     calls = [{"code": call_str(a), "name": i18n.call_name(lang, call_str(a))} for a in offered if not is_card(a)]
     auction = [
-        {"seat": names[(deal.dealer + 1 + i) & 3], "call": i18n.call_name(lang, call_str(a))}
+        i18n.gettext(
+            lang, "tutorial.did.call", seat=names[(deal.dealer + 1 + i) & 3], call=i18n.call_name(lang, call_str(a))
+        )
         for i, a in enumerate(deal.auction.calls)
     ]
     trick = [{"seat": names[(deal.trick_leader + i) & 3], "code": card_str(c)} for i, c in enumerate(deal.trick)]
@@ -159,7 +159,11 @@ def _score(lang: str, deal: Deal, names: list[str]) -> str | None:
     return i18n.gettext(
         lang,
         "tutorial.score",
-        contract=contract_text(lang, contract_call(contract)),
+        contract=i18n.gettext(
+            lang,
+            f"tutorial.contract.x{contract.multiplier}",
+            call=i18n.call_name(lang, contract.call),
+        ),
         seat=names[contract.taker],
         us=ours,
         them=len(deal.tricks) - ours,
