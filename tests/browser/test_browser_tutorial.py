@@ -45,7 +45,7 @@ def newcomer_seconds(lang: str, step: int) -> float:
 def test_the_first_deal_by_keyboard_in_under_two_minutes(page: Page) -> None:
     started = time.monotonic()
     page.goto("/")
-    page.get_by_role("link", name="Apprendre en jouant").click()
+    page.get_by_role("link", name="Jouer la donne guidée").click()
     expect(page).to_have_url(re.compile(r"/apprendre$"))
     times: list[tuple[int, str, float]] = []
 
