@@ -62,13 +62,15 @@ def test_the_first_deal_by_keyboard_in_under_two_minutes(page: Page) -> None:
         expect(page.get_by_text(f"Étape {step} / {tutorial.STEPS}")).to_be_visible()
         lesson = i18n.gettext("fr", f"tutorial.step.{tutorial.lesson(step)}")
         expect(page.get_by_role("status")).to_contain_text(lesson)
-        assert page.evaluate("() => document.activeElement.tagName") == "BUTTON", step  # autofocus
+        # the page's autofocus: the first playable button (Chromium applies it once rendered)
+        expect(page.locator("form.tutorial-moves button").first).to_be_focused()
         if step == 5:  # following suit: first the Ten, which is legal, and explained
             tab_to(page, "TS")
             page.keyboard.press("Enter")
             expect(page.get_by_role("status")).to_contain_text(i18n.gettext("fr", "tutorial.wrong.follow"))
             expect(page).to_have_url(re.compile(r"/apprendre/5$"))
             expect(page.get_by_text("Étape 5 / 12")).to_be_visible()
+            expect(page.locator("#why")).to_be_focused()  # the explanation is read first
             keep_screenshot(page, "tutorial_wrong_move", full_page=True)
             page.locator("button.card-button").first.focus()  # back to the cards, as Shift+Tab would
         expected = tutorial.expected(step)
@@ -117,7 +119,8 @@ def test_the_first_steps_in_english(page: Page) -> None:
     expect(page).to_have_url(re.compile(r"/learn/3$"))
     expect(page.get_by_role("status")).to_contain_text("two more tricks")
     expect(page.get_by_role("list").filter(has_text="North (partner): 100 hearts").first).to_be_visible()
-    page.keyboard.press("Enter")  # the focus is on Pass
+    expect(page.get_by_role("button", name="Pass", exact=True)).to_be_focused()
+    page.keyboard.press("Enter")
     expect(page).to_have_url(re.compile(r"/learn/4$"))
     expect(page.get_by_role("status")).to_contain_text("East coinches")
     expect(page.get_by_role("button", name="Surcoinche")).to_be_visible()
