@@ -53,7 +53,8 @@ def test_every_page_is_under_its_budget(make_client: MakeClient, lang: str) -> N
     table = create_solo(client, "classic", 700, "confirmed")
     rules = [f"/{'regles' if lang == 'fr' else 'rules'}{suffix}" for suffix in ("", *(f"/{p}" for p in PROFILES))]
     calculator = "/calculateur" if lang == "fr" else "/calculator"
-    pages = ["/", "/compte", f"/table/{table}", calculator, *rules]  # the review checks itself (test_review)
+    learn = "/apprendre/5" if lang == "fr" else "/learn/5"
+    pages = ["/", "/compte", f"/table/{table}", calculator, learn, *rules]  # the review checks itself (test_review)
     weights: dict[str, int] = {}
     for path in pages:
         sizes = page_weight(client, path)

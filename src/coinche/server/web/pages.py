@@ -57,6 +57,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "new_tournament": "/tournois/nouveau",
         "bots": "/robots",
         "puzzles": "/problemes",
+        "learn": "/apprendre",
     },
     "en": {
         "calculator": "/calculator",
@@ -78,6 +79,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "new_tournament": "/tournaments/new",
         "bots": "/bots",
         "puzzles": "/puzzles",
+        "learn": "/learn",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""
