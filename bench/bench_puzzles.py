@@ -6,6 +6,7 @@ Prints the CPU time of the play and of the search, the puzzles found (every one,
 one a deal gives: ``best_puzzle``), both per CPU-minute of search, the share of deals that
 give one, the themes, and the search time per deal (median, 95th percentile, max); the
 solver's check of a stored puzzle (``confirm``: what the puzzle of the day passes first);
+the bidding puzzles (``bots.bidding_puzzles``, the ``bidding_puzzle`` job) of the same deals;
 and, with ``--pages N``, the time of a puzzle's page on a ``coinche serve`` (SQLite) that
 holds the puzzles found, N requests one after the other.
 
@@ -24,8 +25,10 @@ from collections import Counter
 from pathlib import Path
 
 from bench_server import Server, http_request, percentile
+from coinche.bots.bidding_puzzles import best_bidding_puzzle, find_bidding_puzzles
 from coinche.bots.loading import load_bot
 from coinche.bots.puzzles import Puzzle, best_puzzle, confirm, find_puzzles
+from coinche.engine.actions import call_str, is_numeric_bid
 from coinche.engine.deal import Deal, random_hands
 from coinche.engine.rules import RuleSet
 from coinche.server.compute.jobs import puzzle_to_json
@@ -47,6 +50,9 @@ def main() -> None:
     found = given = 0
     kept: list[tuple[Deal, Puzzle]] = []
     themes: Counter[str] = Counter()
+    bidding: list[float] = []
+    bidding_given = 0
+    bidding_kinds: Counter[str] = Counter()
     for n in range(args.deals):
         bots = [load_bot(args.bot, seed=n * 4 + s) for s in range(4)]
         deal = Deal(rules, n % 4, random_hands(rng))
@@ -64,6 +70,12 @@ def main() -> None:
             given += 1
             kept.append((deal, best))
             themes.update(best.themes or ("(none)",))
+        t3 = time.process_time()
+        call = best_bidding_puzzle(find_bidding_puzzles(rules, deal.dealer, deal.dealt, deal.auction.calls))
+        bidding.append(time.process_time() - t3)
+        if call is not None:
+            bidding_given += 1
+            bidding_kinds[call_str(call.call) if not is_numeric_bid(call.call) else "a bid"] += 1
     search_cpu = sum(searches)
     per_minute = 60.0 / search_cpu if search_cpu else float("inf")
     print(f"{args.deals} deals of {args.rules} played by {args.bot}")
@@ -75,6 +87,13 @@ def main() -> None:
     median, p95 = statistics.median(ms), percentile(ms, 0.95)
     print(f"  search per deal: median {median:.1f} ms, p95 {p95:.1f} ms, max {max(ms):.1f} ms")
     print(f"  themes of the puzzles given: {dict(themes.most_common())}")
+    bidding_cpu = sum(bidding)
+    ms = [s * 1000 for s in bidding]
+    print(
+        f"  bidding puzzles: {bidding_given} deals give one ({100 * bidding_given / args.deals:.0f} %),"
+        f" {bidding_given * 60 / bidding_cpu:.0f} per CPU-minute of search; the expert's calls {dict(bidding_kinds)}"
+    )
+    print(f"  bidding search per deal: median {statistics.median(ms):.1f} ms, p95 {percentile(ms, 0.95):.1f} ms")
     checks = []
     for deal, best in kept:
         t0 = time.perf_counter()

@@ -382,6 +382,8 @@ FORMS = [
     ("/bots", {"action": "create", "value": "Zebulon"}),
     ("/problemes/abc", {"card": "AS"}),
     ("/puzzles/abc", {"card": "AS"}),
+    ("/problemes/encheres/abc", {"call": "pass"}),
+    ("/puzzles/bidding/abc", {"call": "pass"}),
     ("/apprendre/2", {"action": "80H"}),
     ("/learn/2", {"action": "80H"}),
 ]
@@ -420,6 +422,8 @@ def test_every_route_that_changes_something_is_guarded(client: TestClient) -> No
         .replace("oi/abc", "oi/{tournament_id}")
         .replace("mes/abc", "mes/{puzzle_id}")
         .replace("les/abc", "les/{puzzle_id}")
+        .replace("res/abc", "res/{puzzle_id}")
+        .replace("ing/abc", "ing/{puzzle_id}")
         .replace("dre/2", "dre/{step}")
         .replace("arn/2", "arn/{step}")
         for path, _ in FORMS

@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 from job_helpers import Forged, finished_deal_game, forged_text
 
+from coinche.bots.bidding_puzzles import best_bidding_puzzle, find_bidding_puzzles
 from coinche.bots.puzzles import best_puzzle, find_puzzles
+from coinche.engine.actions import call_str
 from coinche.engine.cards import card_str
 from coinche.engine.game import Game
 from coinche.engine.rules import RuleSet
@@ -43,7 +45,7 @@ def through_json(job: jobs.Job[Any]) -> Any:
 
 
 def test_the_registry_holds_the_six_kinds_and_nothing_else() -> None:
-    assert sorted(KINDS) == ["analysis", "compare", "decision", "par", "puzzle", "standings"]
+    assert sorted(KINDS) == ["analysis", "bidding_puzzle", "compare", "decision", "par", "puzzle", "standings"]
     for name in ("os:system", "builtins:eval", "pickle", "", "decide"):
         with pytest.raises(JobRefused, match="unknown job kind"):
             jobs.kind_named(name)
@@ -189,6 +191,35 @@ def test_a_puzzle_round_trips_and_refuses_bad_data() -> None:
     ):
         with pytest.raises(JobRefused):
             PUZZLE.read(bad)
+
+
+def test_a_bidding_puzzle_round_trips_and_refuses_bad_data() -> None:
+    for seed in range(50):  # the first deal whose auction gives one
+        deal = played_deal("classic", seed)
+        best = best_bidding_puzzle(find_bidding_puzzles(deal.rules, deal.dealer, deal.dealt, deal.auction.calls))
+        if best is not None:
+            break
+    assert best is not None
+    args = through_json(jobs.bidding_puzzle_job(deal))
+    data = jobs.BIDDING_PUZZLE.read(jobs.loads(jobs.dumps(jobs.BIDDING_PUZZLE.run(args))))
+    assert data == jobs.bidding_puzzle_to_json(best)
+    assert data is not None and data["call"] == call_str(best.call) and data["upto"] == best.upto
+    assert jobs.BIDDING_PUZZLE.read(None) is None
+    with pytest.raises(JobRefused):
+        jobs.BIDDING_PUZZLE.run({**args, "log": [9999]})
+    for bad in (
+        {**data, "call": "80Q"},
+        {**data, "call": "generaleH"},  # not among the calls valued
+        {**data, "values": [["pass", "a lot", None]]},
+        {**data, "values": [["pass", 1e300, None]]},
+        {**data, "values": [["pass", 0, 2]]},
+        {**data, "values": [["pass", 0, None]] * 200},
+        {**data, "seat": -1},
+        {**data, "played": "x" * 100},
+        {k: v for k, v in data.items() if k != "margin"},
+    ):
+        with pytest.raises(JobRefused):
+            jobs.BIDDING_PUZZLE.read(bad)
 
 
 def test_a_comparison_round_trips_and_refuses_bad_data() -> None:

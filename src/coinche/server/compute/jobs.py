@@ -30,10 +30,11 @@ from typing import Any, Generic, TypeVar
 
 from ...bots.analysis import analyse_deal, card_values, par_of_deal
 from ...bots.base import Decision
+from ...bots.bidding_puzzles import BiddingPuzzle, best_bidding_puzzle, find_bidding_puzzles
 from ...bots.compare import replay_as
 from ...bots.loading import BUILTIN_BOTS, load_bot
 from ...bots.puzzles import THEMES, Puzzle, best_puzzle, find_puzzles
-from ...engine.actions import card_of, is_card, is_declaration
+from ...engine.actions import call_str, card_of, is_card, is_declaration, parse_call
 from ...engine.cards import FULL_DECK, TRUMP_NAMES, CardSet, card_str, parse_card
 from ...engine.deal import Deal, Declaration, LogEntry, Phase, View
 from ...engine.errors import EngineError, short_repr
@@ -426,6 +427,72 @@ def read_puzzle(answer: Any) -> dict[str, Any] | None:
 PUZZLE: JobKind[dict[str, Any] | None] = JobKind("puzzle", run_puzzle, read_puzzle)
 
 
+# ----- a finished deal's bidding puzzle -----
+
+
+def bidding_puzzle_job(deal: Deal) -> Job[dict[str, Any] | None]:
+    """The best bidding puzzle of a finished deal's auction (``bots.bidding_puzzles``),
+    None if it has none."""
+    return Job(BIDDING_PUZZLE, deal_args(deal))
+
+
+def bidding_puzzle_to_json(puzzle: BiddingPuzzle) -> dict[str, Any]:
+    """A bidding puzzle as the job answers it: the position is the auction's first
+    ``upto`` calls."""
+    return {
+        "upto": puzzle.upto,
+        "seat": puzzle.seat,
+        "call": call_str(puzzle.call),
+        "played": call_str(puzzle.played),
+        "values": [
+            [call_str(v.call), round(v.expected, 1), None if v.chance is None else round(v.chance, 3)]
+            for v in puzzle.values
+        ],
+        "margin": round(puzzle.margin, 1),
+    }
+
+
+def run_bidding_puzzle(args: Any) -> Any:
+    deal = read_deal(_object(args, ("rules", "dealer", "hands", "log")))
+    found = best_bidding_puzzle(find_bidding_puzzles(deal.rules, deal.dealer, deal.dealt, deal.auction.calls))
+    return None if found is None else bidding_puzzle_to_json(found)
+
+
+def _call(value: Any) -> str:
+    try:
+        return call_str(parse_call(_str(value, 16)))
+    except EngineError as e:
+        raise JobRefused(str(e)) from None
+
+
+def read_bidding_puzzle(answer: Any) -> dict[str, Any] | None:
+    if answer is None:
+        return None
+    data = _object(answer, ("upto", "seat", "call", "played", "values", "margin"))
+    values = []
+    for entry in _list(data["values"], MAX_CALL_VALUES):
+        call, expected, chance = _list(entry, 3, 3)
+        values.append(
+            [_call(call), _number(expected, -10_000, 10_000), None if chance is None else _number(chance, 0, 1)]
+        )
+    calls = {v[0] for v in values}
+    if _call(data["call"]) not in calls:
+        raise JobRefused("the expert's call is not among the calls valued")
+    return {
+        "upto": _int(data["upto"], 0, MAX_ENTRIES),
+        "seat": _int(data["seat"], 0, 3),
+        "call": _call(data["call"]),
+        "played": _call(data["played"]),
+        "values": values,
+        "margin": _number(data["margin"], 0, 10_000),
+    }
+
+
+MAX_CALL_VALUES = 128
+"""More calls than any auction offers (numeric bids, capots, pass, coinche, surcoinche)."""
+BIDDING_PUZZLE: JobKind[dict[str, Any] | None] = JobKind("bidding_puzzle", run_bidding_puzzle, read_bidding_puzzle)
+
+
 # ----- a finished deal played again with the expert in one seat -----
 
 
@@ -547,7 +614,9 @@ PAR: JobKind[dict[str, Any]] = JobKind("par", run_par, read_par)
 
 # ----- the registry -----
 
-KINDS: Mapping[str, JobKind[Any]] = {kind.name: kind for kind in (DECISION, ANALYSIS, PUZZLE, COMPARE, STANDINGS, PAR)}
+KINDS: Mapping[str, JobKind[Any]] = {
+    kind.name: kind for kind in (DECISION, ANALYSIS, PUZZLE, BIDDING_PUZZLE, COMPARE, STANDINGS, PAR)
+}
 """Every kind a worker computes, by name: nothing else is ever run."""
 
 

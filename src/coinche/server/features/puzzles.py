@@ -2,8 +2,9 @@
 
 A listener of the tables' commits hands each finished deal with a contract to the
 workers' ``puzzle`` job (``bots.puzzles``: one card, and only one, reaches the side's
-goal) and stores what it finds, one puzzle a deal at most. Not every deal: a deal of the
-daily challenge or of a tournament stays out (others play the same cards later), and the
+goal), then to their ``bidding_puzzle`` job (``features/bidding_puzzles.py``), and stores
+what it finds, one puzzle of each kind a deal at most. Not every deal: a deal of the daily
+challenge or of a tournament stays out (others play the same cards later), and the
 search is a bonus, never a wait: it runs after the deal's bookkeeping, a few at a time
 (``MAX_SEARCHING``), and is skipped when the pool is busy.
 
@@ -27,19 +28,22 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ...bots.puzzles import Goal, cards_left, confirm
+from ...engine.actions import call_str, parse_call
 from ...engine.cards import CardSet, parse_card
 from ...engine.deal import Deal, LogEntry
+from ...engine.errors import EngineError
 from ...engine.record import deal_record
 from ...engine.rules import RuleSet
 from ...engine.wire import rules_from_json, rules_to_json
 from ..compute.bot_pool import PoolBusy, Priority
-from ..compute.jobs import entry_from_json, log_json, puzzle_job
+from ..compute.jobs import bidding_puzzle_job, entry_from_json, log_json, puzzle_job
 from ..infra.db import PuzzlePlayerRow, PuzzleRow, PuzzleTryRow, now
 from ..infra.store import Store, new_id
 from ..live.registry import Commit
 from ..live.tables import TableService
 from ..table.days import day_end
 from ..table.ratings import NEW_PLAYER, Rating, puzzle_start, rate_puzzle
+from .bidding_puzzles import BiddingPuzzleStore, StoredBiddingPuzzle
 
 log = logging.getLogger("coinche.puzzles")
 
@@ -296,6 +300,7 @@ class Puzzles:
     def __init__(self, tables: TableService) -> None:
         self.tables = tables
         self.store = PuzzleStore(tables.store)
+        self.bidding = BiddingPuzzleStore(tables.store)
         self._searching: set[asyncio.Task[None]] = set()
         self._days: dict[str, str] = {}
         tables.registry.listen(self._committed)
@@ -316,6 +321,9 @@ class Puzzles:
             found = await self.tables.work.run(puzzle_job(deal), priority=Priority.ANALYSIS)
             if found is not None:
                 await self.tables.db(self.store.add, table_id, number, deal, found)
+            call = await self.tables.work.run(bidding_puzzle_job(deal), priority=Priority.ANALYSIS)
+            if call is not None:
+                await self.tables.db(self.bidding.add, table_id, number, deal, call)
         except PoolBusy:
             log.debug("table %s deal %s: the pool is busy, no puzzle search", table_id, number)
         except Exception:
@@ -367,3 +375,24 @@ class Puzzles:
         if card not in {c for c, _ in puzzle.values}:
             raise ValueError(f"{card} is not a card the position lets the player play")
         return await self.tables.db(self.store.record_try, player, puzzle.id, card, card == puzzle.solution)
+
+    async def bidding_puzzle(self, puzzle_id: str) -> StoredBiddingPuzzle | None:
+        if PUZZLE_ID.fullmatch(puzzle_id) is None:
+            return None
+        return await self.tables.db(self.bidding.get, puzzle_id)
+
+    async def next_bidding(self, player: str, skip: str | None = None) -> str | None:
+        return await self.tables.db(self.bidding.next_for, player, skip)
+
+    async def answer(self, player: str, puzzle: StoredBiddingPuzzle, call: str) -> bool:
+        """The player answers ``call`` (a call open at the position: ``ValueError`` if not);
+        whether it is as good as the expert's. The first answer is kept."""
+        try:
+            action = parse_call(call)
+        except EngineError:
+            raise ValueError(f"{call!r} is not a call") from None
+        if puzzle.value_of(action) is None:
+            raise ValueError(f"{call} is not a call the position lets the player make")
+        good = puzzle.good(action)
+        await self.tables.db(self.bidding.record_answer, player, puzzle.id, call_str(action), good)
+        return good

@@ -773,6 +773,48 @@ class PuzzlePlayerRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class BiddingPuzzleRow(Base):
+    """A bidding puzzle found in a finished deal's auction (``features/puzzles.py``): the
+    deal as dealt, the calls before the position, the expert's call and every call's value."""
+
+    __tablename__ = "bidding_puzzles"
+    __table_args__ = (UniqueConstraint("table_id", "deal", name="uq_bidding_puzzles_table_deal"),)
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(16))
+    deal: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    dealer: Mapped[int] = mapped_column(Integer)
+    hands: Mapped[list[int]] = mapped_column(JSON)
+    calls: Mapped[list[str]] = mapped_column(JSON)
+    """The calls before the position, in record notation."""
+    seat: Mapped[int] = mapped_column(Integer)
+    call: Mapped[str] = mapped_column(String(16))
+    """The expert's call."""
+    played: Mapped[str] = mapped_column(String(16))
+    """The call made at the table."""
+    values: Mapped[list[Any]] = mapped_column(JSON)
+    """Every call open to the seat as ``[call, expected margin, chance or null]``, best first."""
+    margin: Mapped[float] = mapped_column(Float)
+    tries: Mapped[int] = mapped_column(Integer, default=0)
+    solved: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class BiddingPuzzleTryRow(Base):
+    """A player's first answer to a bidding puzzle."""
+
+    __tablename__ = "bidding_puzzle_tries"
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    puzzle_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("bidding_puzzles.id", ondelete="CASCADE"), primary_key=True
+    )
+    call: Mapped[str] = mapped_column(String(16))
+    solved: Mapped[bool] = mapped_column(Boolean)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
 class SettingRow(Base):
     __tablename__ = "settings"
 

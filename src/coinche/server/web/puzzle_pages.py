@@ -20,9 +20,12 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...bots.expert.outcome import Scorer
-from ...engine.actions import call_str
+from ...bots.knowledge import parse_auction
+from ...engine.actions import COINCHE, PASS, Action, call_str, is_bid, parse_call
 from ...engine.cards import TRUMP_NAMES, card_str, sorted_cards
 from ...engine.deal import Deal
+from ..features.bidding_puzzles import StoredBiddingPuzzle
+from ..features.call_meanings import meaning_json
 from ..features.puzzles import Puzzles, StoredPuzzle, Tried
 from ..features.review import contract_call
 from ..table import i18n
@@ -33,6 +36,7 @@ from .pages import ADDRESSES, page, player_in_session, player_of, read_checked_f
 
 PATHS = {lang: ADDRESSES[lang]["puzzles"] for lang in i18n.LANGUAGES}
 DAY_WORD = {"fr": "jour", "en": "day"}
+BIDDING_WORD = {"fr": "encheres", "en": "bidding"}
 STREAK_WORD = {"fr": "serie", "en": "streak"}
 VIEWER = 0
 """The seat the page draws at the bottom: the mover's is turned to it."""
@@ -69,6 +73,8 @@ async def home(request: Request) -> Response:
         other_url=PATHS[_other(lang)],
         mine=mine,
         count=await puzzles.tables.db(puzzles.store.count),
+        bidding_count=await puzzles.tables.db(puzzles.bidding.count),
+        bidding_url=bidding_url(lang),
         day_url=None if day is None else puzzle_url(lang, day),
         streak_url=f"{PATHS[lang]}/{STREAK_WORD[lang]}",
     )
@@ -216,6 +222,134 @@ def _tricks(line: tuple[str, ...], first: int) -> list[list[str]]:
     return [list(line[:first])] + [list(line[i : i + 4]) for i in range(first, len(line), 4)]
 
 
+def bidding_url(lang: str, puzzle_id: str | None = None) -> str:
+    base = f"{PATHS[lang]}/{BIDDING_WORD[lang]}"
+    return base if puzzle_id is None else f"{base}/{puzzle_id}"
+
+
+async def next_bidding(request: Request) -> Response:
+    """The latest bidding puzzle the visitor has not answered (after ``?after=``)."""
+    lang = _lang(request)
+    found = await puzzles_of(request).next_bidding(player_of(request), request.query_params.get("after"))
+    if found is None:
+        return RedirectResponse(PATHS[lang], status_code=303)
+    return RedirectResponse(bidding_url(lang, found), status_code=303)
+
+
+async def bidding_page(request: Request) -> Response:
+    """ "What do you call?": the seat's hand and the auction so far, a form of the calls the
+    engine allows (pass, coinche, surcoinche, every bid but the générale); once answered,
+    the expert's call and every call's value as it computed them, and why."""
+    form = await read_checked_form(request) if request.method == "POST" else None
+    puzzles = puzzles_of(request)
+    puzzle = await puzzles.bidding_puzzle(request.path_params["puzzle_id"])
+    if puzzle is None:
+        raise HTTPException(404)
+    lang = _lang(request)
+    status = 200
+    chosen: str | None = None
+    if form is not None:
+        call = form.get("call")
+        if call == "bid":
+            call = form.get("bid")
+        try:
+            if not isinstance(call, str):
+                raise ValueError("no call")
+            await puzzles.answer(player_of(request), puzzle, call)
+            chosen = call_str(parse_call(call))
+        except ValueError:
+            status = 400  # not a call of the position: the page again, nothing recorded
+    deal = puzzle.position()
+    names = seat_names(lang, deal.rules.direction, puzzle.seat)
+    calls = [
+        {"seat": names[(deal.dealer + 1 + i) & 3], "call": i18n.call_name(lang, call_str(a))}
+        for i, a in enumerate(puzzle.calls)
+    ]
+    legal = [a for a in deal.legal_actions() if puzzle.value_of(a) is not None]
+    bids = [a for a in legal if is_bid(a)]
+    return page(
+        request,
+        "bidding_puzzle.html",
+        status=status,
+        lang=lang,
+        other_url=bidding_url(_other(lang), puzzle.id),
+        puzzle=puzzle,
+        seat=names[puzzle.seat],
+        dealer=names[deal.dealer],
+        calls=calls,
+        hand=[card_str(c) for c in sorted_cards(deal.hands[puzzle.seat])],
+        others=[{"code": call_str(a), "name": i18n.call_name(lang, call_str(a))} for a in legal if not is_bid(a)],
+        bids=[{"code": call_str(a), "name": i18n.call_name(lang, call_str(a))} for a in bids],
+        action=bidding_url(lang, puzzle.id),
+        next_url=f"{bidding_url(lang)}?after={puzzle.id}",
+        home_url=PATHS[lang],
+        card_name=lambda code: i18n.card_name(lang, code),
+        **({} if chosen is None else bidding_answer(lang, puzzle, chosen)),
+    )
+
+
+SHOWN_CALLS = 10
+"""The best calls the answer lists (and the player's, and passing, wherever they stand)."""
+
+
+def bidding_answer(lang: str, puzzle: StoredBiddingPuzzle, chosen: str) -> dict[str, Any]:
+    """The expert's call, the calls' values, and one sentence why."""
+    mine = parse_call(chosen)
+    best = puzzle.value_of(puzzle.call)
+    assert best is not None
+    rows = []
+    for i, (call, expected, chance) in enumerate(puzzle.values):
+        if i >= SHOWN_CALLS and call not in (mine, PASS, puzzle.call):
+            continue
+        rows.append(
+            {
+                "call": i18n.call_name(lang, call_str(call)),
+                "expected": f"{expected:+.0f}",
+                "chance": ""
+                if chance is None
+                else i18n.gettext(lang, _chance_key(puzzle, call), percent=round(100 * chance)),
+                "expert": call == puzzle.call,
+                "chosen": call == mine,
+            }
+        )
+    others = [v for v in puzzle.values if not puzzle.good(v[0])]
+    why = i18n.gettext(
+        lang,
+        "puzzles.bidding.why",
+        call=i18n.call_name(lang, call_str(puzzle.call)),
+        expected=f"{best[1]:+.0f}",
+        other=i18n.call_name(lang, call_str(others[0][0])) if others else "",
+        other_expected=f"{others[0][1]:+.0f}" if others else "",
+    )
+    reading = meaning_json(lang, puzzle.rules, puzzle.dealer, [*puzzle.calls, puzzle.call], len(puzzle.calls))
+    return {
+        "answered": True,
+        "solved": puzzle.good(mine),
+        "chosen": i18n.call_name(lang, chosen),
+        "expert_call": i18n.call_name(lang, call_str(puzzle.call)),
+        "rows": rows,
+        "why": why,
+        "reading": reading,
+    }
+
+
+def _chance_key(puzzle: StoredBiddingPuzzle, call: Action) -> str:
+    """How a call's chance reads: the contract's failure for a coinche, or a pass under the
+    other team's contract; its success otherwise."""
+    if call == COINCHE:
+        return "puzzles.bidding.fails"
+    if call == PASS:
+        own = _standing_team(puzzle) == puzzle.seat & 1
+        return "puzzles.bidding.made" if own else "puzzles.bidding.fails"
+    return "puzzles.bidding.made"
+
+
+def _standing_team(puzzle: StoredBiddingPuzzle) -> int | None:
+    """The team whose bid stands at the position (None before any bid)."""
+    info = parse_auction(puzzle.calls, puzzle.dealer, puzzle.rules)
+    return None if info.bidder < 0 else info.bidder & 1
+
+
 async def record(request: Request) -> Response:
     puzzle = await _puzzle(request)
     body = json.dumps(puzzle.record(), ensure_ascii=False, indent=1)
@@ -230,6 +364,8 @@ routes: list[BaseRoute] = [
     *(Route(PATHS[lang], home) for lang in i18n.LANGUAGES),
     *(Route(f"{PATHS[lang]}/{DAY_WORD[lang]}", of_day) for lang in i18n.LANGUAGES),
     *(Route(f"{PATHS[lang]}/{STREAK_WORD[lang]}", streak) for lang in i18n.LANGUAGES),
+    *(Route(bidding_url(lang), next_bidding) for lang in i18n.LANGUAGES),
+    *(Route(bidding_url(lang, "{puzzle_id}"), bidding_page, methods=["GET", "POST"]) for lang in i18n.LANGUAGES),
     *(Route(PATHS[lang] + "/{puzzle_id}", puzzle_page, methods=["GET", "POST"]) for lang in i18n.LANGUAGES),
     *(Route(PATHS[lang] + "/{puzzle_id}/record.json", record) for lang in i18n.LANGUAGES),
 ]
