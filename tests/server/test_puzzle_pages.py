@@ -14,13 +14,14 @@ import pytest
 from server_helpers import call, csrf_of, service_of
 from starlette.testclient import TestClient
 
+from coinche.bots.bidding_puzzles import best_bidding_puzzle, find_bidding_puzzles
 from coinche.bots.puzzles import best_puzzle, find_puzzles
 from coinche.engine.deal import Deal
 from coinche.engine.record import parse_record, replay
 from coinche.engine.rules import RuleSet
 from coinche.server.compute.jobs import puzzle_to_json
 from coinche.server.features.puzzles import Puzzles
-from coinche.server.infra.db import PuzzlePlayerRow, PuzzleRow
+from coinche.server.infra.db import BiddingPuzzleRow, PuzzlePlayerRow, PuzzleRow
 from coinche.server.table.spec import Seat
 from played_deals import played_deal
 
@@ -189,3 +190,14 @@ def test_the_finished_deals_of_a_table_give_their_puzzles_through_the_job(client
         ids = [r.id for r in rows]
     for puzzle_id in ids:
         assert client.get(f"/puzzles/{puzzle_id}").status_code == 200
+    calls = {
+        n
+        for n, deal in enumerate(live.game.deals, 1)
+        if best_bidding_puzzle(find_bidding_puzzles(deal.rules, deal.dealer, deal.dealt, deal.auction.calls))
+        and deal.contract is not None
+    }
+    with service.store.session() as s:
+        bidding = s.query(BiddingPuzzleRow).all()
+        assert {r.deal for r in bidding} == calls and {r.table_id for r in bidding} <= {spec.id}
+    for row in bidding:
+        assert client.get(f"/puzzles/bidding/{row.id}").status_code == 200
