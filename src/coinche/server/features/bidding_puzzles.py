@@ -102,12 +102,7 @@ class BiddingPuzzleStore:
             tries=0,
             solved=0,
         )
-        try:
-            with self.store.session() as s, s.begin():
-                s.add(row)
-        except IntegrityError:
-            return None
-        return row.id
+        return row.id if self.store.add_once(row) else None
 
     def get(self, puzzle_id: str) -> StoredBiddingPuzzle | None:
         with self.store.session() as s:

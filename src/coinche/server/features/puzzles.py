@@ -169,12 +169,7 @@ class PuzzleStore:
             tries=0,
             solved=0,
         )
-        try:
-            with self.store.session() as s, s.begin():
-                s.add(row)
-        except IntegrityError:
-            return None
-        return row.id
+        return row.id if self.store.add_once(row) else None
 
     def get(self, puzzle_id: str) -> StoredPuzzle | None:
         with self.store.session() as s:

@@ -387,6 +387,16 @@ class Store:
         except IntegrityError:
             pass
 
+    def add_once(self, row: Base) -> bool:
+        """Insert ``row``; False (nothing written) when one of its unique keys is taken
+        already: what a second finder of the same thing gets."""
+        try:
+            with self.session() as s, s.begin():
+                s.add(row)
+        except IntegrityError:
+            return False
+        return True
+
     # ----- uploaded records -----
 
     def save_upload(self, owner: str, record: str, kept: int, days: int) -> str:
