@@ -83,9 +83,15 @@ def same_count_after_declaring(page: Page) -> None:
     page.route_web_socket(re.compile(r"/ws/table/"), relay)
 
 
+MAX_DEALS = 60
+"""South holds a meld in 23.5 % of deals (of 20,000 dealt): 60 deals miss it once in ten million
+runs. Not 20 deals of one game: South bids every hand, and a game lost by the 15th deal
+missed it one run in fifty."""
+
+
 @pytest.fixture(scope="module")
 def roomy_server(server_factory: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
-    with server_factory(Path(tmp_path_factory.mktemp("melds")), "--free-deals", "24") as base:
+    with server_factory(Path(tmp_path_factory.mktemp("melds")), "--free-deals", str(MAX_DEALS)) as base:
         yield base
 
 
@@ -96,11 +102,15 @@ def test_focus_goes_to_the_hand_after_a_declaration(make_page: Any, roomy_server
     table = WatchedTable(page, "fr", "keyboard")
     table.checked = []
     melds = 0
-    for _ in range(20):  # South holds a meld in about one deal of four: 20 deals miss it 0.3 % of runs
+    for _ in range(MAX_DEALS):
         played = table.play_deal(bid=True, declare=True)
         melds += sum(1 for name in table.checked if name.startswith("Annoncer"))
-        if melds or played.end != "next":  # one declaration is the case looked at
+        if melds:  # one declaration is the case looked at
             break
-        table.next_deal()
+        if played.end == "over":  # South bids every hand: the game may be lost before a meld comes
+            start_solo(page, profile="classic", target=3000)
+        else:
+            assert played.end == "next", played
+            table.next_deal()
     assert melds >= 1, f"no meld to declare in the deals played ({table.checked}, {played})"
     assert not page.js_errors, page.js_errors

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import Human, MakeClient, create_solo, hidden_cards, live_table, named_cards, service_of
+from server_helpers import Human, MakeClient, call, create_solo, hidden_cards, live_table, named_cards, service_of
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
@@ -224,6 +224,7 @@ def test_explanations_are_stored_and_shown_in_both_languages(played: Played, mak
 
 def test_the_analysis_is_computed_once_and_cached(played: Played, monkeypatch: pytest.MonkeyPatch) -> None:
     client = played.client
+    call(client, client.app.state.puzzles.settle)  # type: ignore[attr-defined]  # the deal's puzzle searches, in the pool too
     pool = service_of(client).pool
     calls = []
     run = pool.run
@@ -237,7 +238,7 @@ def test_the_analysis_is_computed_once_and_cached(played: Played, monkeypatch: p
     assert first.status_code in (200, 202)
     client.get(played.base)  # shares it
     data = wait_analysis(client, played.base + "/analyse")
-    assert len(calls) == 1
+    assert [fn.__name__ for fn in calls if fn.__name__ == "run_analysis"] == ["run_analysis"]
     assert not reviews_of_client(client).running
 
     async def failing(fn: Any, *args: Any, **kwargs: Any) -> Any:
