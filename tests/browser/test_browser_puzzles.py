@@ -12,9 +12,12 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 from table_driver import keep_screenshot
 
+from coinche.bots.bidding_puzzles import best_bidding_puzzle, find_bidding_puzzles
 from coinche.bots.puzzles import best_puzzle, find_puzzles
+from coinche.engine.actions import call_str, is_numeric_bid
 from coinche.engine.cards import card_str
-from coinche.server.compute.jobs import puzzle_to_json
+from coinche.server.compute.jobs import bidding_puzzle_to_json, puzzle_to_json
+from coinche.server.features.bidding_puzzles import BiddingPuzzleStore
 from coinche.server.features.puzzles import PuzzleStore
 from coinche.server.infra.store import Store
 from played_deals import played_deal
@@ -94,4 +97,54 @@ def test_a_puzzle_missed_by_keyboard_then_one_solved(
         page.locator(f'button.card-button[value="{solutions[second]}"]').click()
         expect(page.get_by_role("status")).to_contain_text("Well done")
         keep_screenshot(page, "puzzle_solved_en")
+        context.close()
+
+
+def stored_bidding_puzzle(db: Path) -> tuple[str, str]:
+    """A bidding puzzle of a played deal stored in the server's database: (id, the expert's call)."""
+    store = Store(f"sqlite:///{db}")
+    try:
+        for seed in range(60):
+            deal = played_deal("classic", seed)
+            best = best_bidding_puzzle(find_bidding_puzzles(deal.rules, deal.dealer, deal.dealt, deal.auction.calls))
+            if best is not None and is_numeric_bid(best.call):
+                puzzle_id = BiddingPuzzleStore(store).add(f"seed{seed}", 1, deal, bidding_puzzle_to_json(best))
+                assert puzzle_id is not None
+                return puzzle_id, call_str(best.call)
+        raise AssertionError("no bidding puzzle whose answer is a bid")
+    finally:
+        store.close()
+
+
+def test_a_bidding_puzzle_answered_by_keyboard_in_french_and_english(
+    browser: Browser, server_factory: Callable[..., Any], tmp_path: Path
+) -> None:
+    """From the puzzles' page to a bidding puzzle; the expert's bid chosen in the list by the
+    keyboard and announced with Enter; the answer read in a status region, every call's
+    worth in a table; the page in English."""
+    with server_factory(tmp_path) as base:
+        puzzle_id, expert = stored_bidding_puzzle(tmp_path / "coinche.db")
+        context = browser.new_context(base_url=base, locale="fr-FR")
+        page = context.new_page()
+        page.goto("/problemes")
+        page.get_by_role("link", name="Que dites-vous ? Des problèmes d'enchères").click()
+        expect(page).to_have_url(re.compile(rf"/problemes/encheres/{puzzle_id}$"))
+        expect(page.get_by_role("heading", level=1)).to_contain_text("Que dites-vous ?")
+        bids = page.get_by_label("Enchérir :")
+        bids.focus()
+        bids.select_option(expert)  # what the arrow keys do in a list, in one step
+        page.keyboard.press("Tab")
+        expect(page.get_by_role("button", name="Annoncer", exact=True)).to_be_focused()
+        page.keyboard.press("Enter")
+        answer = page.get_by_role("status")
+        expect(answer).to_contain_text("Bien vu")
+        expect(answer).to_contain_text("rapporte en moyenne")
+        expect(page.get_by_role("table", name="Ce que vaut chaque enchère")).to_be_visible()
+        expect(page.locator("tr.solution")).to_have_count(1)
+        expect(page.get_by_role("button", name="Annoncer")).to_have_count(0)  # answered: no more form
+        keep_screenshot(page, "bidding_puzzle_solved")
+        page.goto(f"/puzzles/bidding/{puzzle_id}")
+        expect(page.get_by_role("heading", level=1)).to_contain_text("What do you call?")
+        page.get_by_role("button", name="Pass", exact=True).press("Enter")
+        expect(page.get_by_role("status")).to_contain_text("expert")
         context.close()
