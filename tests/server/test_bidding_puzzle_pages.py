@@ -7,15 +7,17 @@ from __future__ import annotations
 import html
 import re
 
-from server_helpers import call, csrf_of
+from server_helpers import MakeClient, call, csrf_of, service_of
 from starlette.testclient import TestClient
 from test_puzzle_pages import puzzles_of
 
 from coinche.bots.bidding_puzzles import best_bidding_puzzle, find_bidding_puzzles
 from coinche.engine.actions import call_str
 from coinche.engine.deal import Deal
+from coinche.engine.rules import RuleSet
 from coinche.server.compute.jobs import bidding_puzzle_to_json
 from coinche.server.infra.db import BiddingPuzzleRow, BiddingPuzzleTryRow
+from coinche.server.table.spec import Seat
 from played_deals import played_deal
 
 
@@ -111,3 +113,18 @@ def _rows(client: TestClient) -> list[BiddingPuzzleRow]:
     store = puzzles_of(client).bidding.store
     with store.session() as s:
         return list(s.query(BiddingPuzzleRow).all())
+
+
+def test_the_auctions_are_searched_at_most_every_so_often(make_client: MakeClient) -> None:
+    """With the default spacing a game's deals give one bidding puzzle search, not one a
+    deal: a budget of the workers' time."""
+    client = make_client()
+    service = service_of(client)
+    bot = Seat("bot", level="beginner")
+    spec = call(client, service.create_table, RuleSet.profile("classic", target=1000), [bot] * 4, "beginner")
+    live = call(client, service.play_out, spec.id)
+    call(client, puzzles_of(client).settle)
+    played = sum(1 for deal in live.game.deals if deal.contract is not None)
+    assert played > 1
+    with service.store.session() as s:
+        assert s.query(BiddingPuzzleRow).count() <= 1

@@ -11,7 +11,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from server_helpers import call, csrf_of, service_of
+from server_helpers import MakeClient, call, csrf_of, service_of
 from starlette.testclient import TestClient
 
 from coinche.bots.bidding_puzzles import best_bidding_puzzle, find_bidding_puzzles
@@ -171,9 +171,11 @@ def test_bad_input_changes_nothing(client: TestClient) -> None:
     assert json.loads(client.get(f"/puzzles/{puzzle_id}/record.json").text)["puzzle"]["goal"] in ("make", "beat")
 
 
-def test_the_finished_deals_of_a_table_give_their_puzzles_through_the_job(client: TestClient) -> None:
+def test_the_finished_deals_of_a_table_give_their_puzzles_through_the_job(make_client: MakeClient) -> None:
     """Four computers play a game: each deal of it with a puzzle gives one, through the
-    listener and the workers' ``puzzle`` job, and the page shows it."""
+    listener and the workers' ``puzzle`` job, and the page shows it; each deal's auction
+    too when the bidding search is not spaced out (``bidding_puzzle_seconds`` 0)."""
+    client = make_client(bidding_puzzle_seconds=0.0)
     service = service_of(client)
     bot = Seat("bot", level="beginner")
     spec = call(client, service.create_table, RuleSet.profile("classic", target=1000), [bot] * 4, "beginner")

@@ -2,9 +2,10 @@
 
 A listener of the tables' commits hands each finished deal with a contract to the
 workers' ``puzzle`` job (``bots.puzzles``: one card, and only one, reaches the side's
-goal), then to their ``bidding_puzzle`` job (``features/bidding_puzzles.py``), and stores
-what it finds, one puzzle of each kind a deal at most. Not every deal: a deal of the daily
-challenge or of a tournament stays out (others play the same cards later), and the
+goal), then, at most every ``Settings.bidding_puzzle_seconds``, to their
+``bidding_puzzle`` job (``features/bidding_puzzles.py``), and stores what it finds, one
+puzzle of each kind a deal at most. Not every deal: a deal of the daily challenge or of a
+tournament stays out (others play the same cards later), and the
 search is a bonus, never a wait: it runs after the deal's bookkeeping, a few at a time
 (``MAX_SEARCHING``), and is skipped when the pool is busy.
 
@@ -20,6 +21,7 @@ import asyncio
 import hashlib
 import logging
 import re
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Final
@@ -296,6 +298,7 @@ class Puzzles:
         self.tables = tables
         self.store = PuzzleStore(tables.store)
         self.bidding = BiddingPuzzleStore(tables.store)
+        self._next_bidding = 0.0
         self._searching: set[asyncio.Task[None]] = set()
         self._days: dict[str, str] = {}
         tables.registry.listen(self._committed)
@@ -316,13 +319,24 @@ class Puzzles:
             found = await self.tables.work.run(puzzle_job(deal), priority=Priority.ANALYSIS)
             if found is not None:
                 await self.tables.db(self.store.add, table_id, number, deal, found)
-            call = await self.tables.work.run(bidding_puzzle_job(deal), priority=Priority.ANALYSIS)
-            if call is not None:
-                await self.tables.db(self.bidding.add, table_id, number, deal, call)
+            if self._bidding_due():
+                call = await self.tables.work.run(bidding_puzzle_job(deal), priority=Priority.ANALYSIS)
+                if call is not None:
+                    await self.tables.db(self.bidding.add, table_id, number, deal, call)
         except PoolBusy:
             log.debug("table %s deal %s: the pool is busy, no puzzle search", table_id, number)
         except Exception:
             log.exception("table %s deal %s: the puzzle search failed", table_id, number)
+
+    def _bidding_due(self) -> bool:
+        """Whether this deal's auction is searched too: at most once every
+        ``Settings.bidding_puzzle_seconds`` in this process (a budget of its workers' time,
+        not a fact processes share)."""
+        now = time.monotonic()
+        if now < self._next_bidding:
+            return False
+        self._next_bidding = now + self.tables.settings.bidding_puzzle_seconds
+        return True
 
     async def settle(self) -> None:
         """Wait for the searches in flight (what a test waits for)."""

@@ -87,6 +87,10 @@ class Settings:
     it looks again (a computer's turn asks it; tests look every time)."""
     free_deals: int = 3
     """Deals a guest plays without an account."""
+    bidding_puzzle_seconds: float = 10.0
+    """A process searches a finished deal's auction for a bidding puzzle at most this often
+    (a search costs about 0.1 s of a worker, and nine deals in ten give one: far more than
+    players answer); 0: every deal it searches for a card puzzle."""
     secret_key: str | None = None
     """Signs the guest cookie and the forms' tokens (``coinche serve --secret-file`` or
     ``$COINCHE_SECRET_KEY``); None: kept in the database (made once, survives restarts)."""
