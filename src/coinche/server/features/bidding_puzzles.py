@@ -10,7 +10,7 @@ the page shows the expert's call, every call's value as the expert computed it, 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -23,9 +23,6 @@ from ...engine.rules import RuleSet
 from ...engine.wire import rules_from_json, rules_to_json
 from ..infra.db import BiddingPuzzleRow, BiddingPuzzleTryRow, now
 from ..infra.store import Store, new_id
-
-RECENT: Final = 200
-"""The next puzzle offered is among the last this many found that the player has not answered."""
 
 
 @dataclass(frozen=True)
@@ -41,7 +38,8 @@ class StoredBiddingPuzzle:
     """The expert's call."""
     played: Action
     values: tuple[tuple[Action, float, float | None], ...]
-    """Every call open to the seat: its expected margin and chance (see ``bots.bidding_puzzles``), best first."""
+    """Every call open to the seat: its expected margin and chance (``bots.bidding_puzzles``),
+    best first."""
     margin: float
     tries: int
     solved: int
