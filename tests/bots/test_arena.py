@@ -119,6 +119,26 @@ class SlowWhenForcedBot(Bot):
         return Decision(PASS if PASS in legal else legal[0])
 
 
+class SlowOnTrickBot(Bot):
+    """Opens the auction when nobody has bid (so the deal is played), else passes; thinks
+    long (on the virtual clock) over a card with a choice in the first two tricks, less
+    later, not at all when forced."""
+
+    name = "slow-on-first-tricks"
+    FIRST_TRICKS = 0.05
+    LATER = 0.01
+
+    def choose(self, view: View) -> Decision:
+        legal = view.legal_actions
+        if view.phase is Phase.AUCTION:
+            bids = [a for a in legal if is_bid(a)]
+            opening = bids and not any(is_bid(c) for c in view.calls)
+            return Decision(bids[0] if opening else PASS if PASS in legal else legal[0])
+        if len(legal) > 1 and not is_declaration(legal[0]):
+            VirtualClock.now += self.FIRST_TRICKS if len(view.tricks) < 2 else self.LATER
+        return Decision(legal[0])
+
+
 def not_a_bot(seed: int | None = None) -> object:
     return object()
 
@@ -137,7 +157,7 @@ def spec(attr: str) -> str:
 def outcome(result: ArenaResult) -> dict[str, Any]:
     """Everything but the timings."""
     data = result.to_json()
-    del data["deals_per_s"], data["move_time"], data["call_time"], data["card_time"]
+    del data["deals_per_s"], data["move_time"], data["call_time"], data["card_time"], data["card_phase_time"]
     return data
 
 
@@ -291,6 +311,7 @@ def test_json_has_the_documented_keys() -> None:
     assert set(data["move_time"]["ns"]) == {"mean", "p95", "max"}
     for timing in ("call_time", "card_time"):
         assert set(data[timing]) == {"ns", "ew"} and set(data[timing]["ew"]) == {"mean", "p95", "max"}
+    assert set(data["card_phase_time"]["ns"]) == {"tricks 1-2", "tricks 3-5", "tricks 6-8"}
     assert set(data["stats"]) == {"ns", "ew"}
     assert {"bid_rate", "taker_rate", "made_rate", "coinche_rate", "errors"} <= set(data["stats"]["ew"])
     assert json.loads(json.dumps(data, allow_nan=False)) == data
@@ -330,6 +351,20 @@ def test_paired_ci_and_seeds() -> None:
     assert 0 <= derive_seed("x") < 2**63
 
 
+def test_the_cards_time_by_part_of_the_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each card with a choice is timed in its part of the play too (issue 33: where a card
+    search runs long): every card of ``card_time`` in one of the parts, by its trick."""
+    monkeypatch.setattr(arena, "time", VirtualClock)
+    r = run_arena(CLASSIC, spec("SlowOnTrickBot"), "random", deals=3, seed=2)
+    phases = r.card_phase_time["ns"]
+    assert phases["tricks 1-2"].max == pytest.approx(SlowOnTrickBot.FIRST_TRICKS)
+    assert phases["tricks 3-5"].max == pytest.approx(SlowOnTrickBot.LATER)
+    assert phases["tricks 6-8"].max <= SlowOnTrickBot.LATER + 1e-9
+    assert r.card_time["ns"].max == pytest.approx(SlowOnTrickBot.FIRST_TRICKS)
+    assert "card p95, tricks 1-2" in r.format()
+    assert [arena.phase_of(t) for t in range(1, 9)] == ["tricks 1-2"] * 2 + ["tricks 3-5"] * 3 + ["tricks 6-8"] * 3
+
+
 def test_honest_timing_leaves_out_forced_moves(monkeypatch: pytest.MonkeyPatch) -> None:
     """``move_time`` times every decision; ``call_time`` and ``card_time`` only those with
     more than one legal action (issue 9): a bot slow on forced moves only is fast there.
@@ -342,5 +377,6 @@ def test_honest_timing_leaves_out_forced_moves(monkeypatch: pytest.MonkeyPatch) 
     assert r.move_time["ns"].max == pytest.approx(slow)  # every deal ends on forced cards
     assert 0 < r.move_time["ns"].mean < slow
     assert r.call_time["ns"].max == 0 and r.card_time["ns"].max == 0
+    assert all(t.max == 0 for t in r.card_phase_time["ns"].values())
     assert r.move_time["ew"].max == 0
     assert SlowWhenForcedBot.seen["call"] > 0 and SlowWhenForcedBot.seen["card"] > 0

@@ -26,7 +26,8 @@ generator) is played for it: a bot never crashes or ends the arena.
 
 Timings: ``move_time`` covers every ``choose`` call, forced ones included (a single legal
 action); ``call_time`` and ``card_time`` only the decisions with a real choice (more than
-one legal action), calls and cards apart: the figures a person waiting at a table feels.
+one legal action), calls and cards apart: the figures a person waiting at a table feels;
+``card_phase_time`` the cards' again by part of the play (``PHASES``: where a search runs long).
 
 Everything but the timings (``deals_per_s``, ``*_time``) depends only on ``rules``, the
 two specs, ``deals`` and ``seed``, whatever ``jobs`` is: each worker recomputes its pairs from
@@ -58,6 +59,16 @@ MAX_ERROR_LOG: Final = 50
 """At most this many error messages are kept (the ``errors`` counts are always complete)."""
 _MAX_STEPS: Final = 1000
 """A deal never takes this many actions; reaching it means an engine bug, not a bot's."""
+
+
+PHASES: tuple[tuple[str, int, int], ...] = (("tricks 1-2", 1, 2), ("tricks 3-5", 3, 5), ("tricks 6-8", 6, 8))
+"""The parts of the play a card's time is also reported by (``card_phase_time``): the first
+tricks, where a card search has the most deals and cards to weigh, the middle, the end."""
+
+
+def phase_of(trick: int) -> str:
+    """The part of the play (``PHASES``) of trick ``trick`` (1-based)."""
+    return next(name for name, first, last in PHASES if first <= trick <= last)
 
 
 @dataclass(frozen=True)
@@ -110,6 +121,8 @@ class ArenaResult:
     """Per side: the faults of engines speaking the protocol (``engine_protocol``: no
     answer in time, not JSON, an illegal action, a crash), each played as its seat's first
     legal action."""
+    card_phase_time: dict[str, dict[str, MoveTimes]] = field(default_factory=dict)
+    """Per side, per part of the play (``PHASES``): ``card_time`` of the cards played there."""
 
     @property
     def pairs(self) -> int:
@@ -133,6 +146,10 @@ class ArenaResult:
             "move_time": {side: t.to_json() for side, t in self.move_time.items()},
             "call_time": {side: t.to_json() for side, t in self.call_time.items()},
             "card_time": {side: t.to_json() for side, t in self.card_time.items()},
+            "card_phase_time": {
+                side: {phase: t.to_json() for phase, t in phases.items()}
+                for side, phases in self.card_phase_time.items()
+            },
             "stats": {side: dict(s) for side, s in self.stats.items()},
             "errors": list(self.error_log),
             "faults": {side: self.faults.get(side, 0) for side in ("ns", "ew")},
@@ -173,6 +190,10 @@ class ArenaResult:
             for attr in ("mean", "p95", "max"):
                 cells = "".join(f"{_fmt_time(getattr(table[s], attr)):>{width + 2}}" for s in SIDES)
                 lines.append(f"{what + ' time ' + attr:<22}{cells}")
+        for phase, _, _ in PHASES:
+            if all(phase in self.card_phase_time.get(s, {}) for s in SIDES):
+                cells = "".join(f"{_fmt_time(self.card_phase_time[s][phase].p95):>{width + 2}}" for s in SIDES)
+                lines.append(f"{'card p95, ' + phase:<22}{cells}")
         if any(self.faults.values()):
             cells = "".join(f"{self.faults.get(s, 0):>{width + 2}}" for s in SIDES)
             lines.append(f"{'engine faults':<22}{cells}")
@@ -306,6 +327,9 @@ class _PairOutcome:
     call_times: dict[str, list[float]] = field(default_factory=lambda: {s: [] for s in SIDES})
     """Times of the decisions with a choice only (more than one legal action)."""
     card_times: dict[str, list[float]] = field(default_factory=lambda: {s: [] for s in SIDES})
+    card_phase_times: dict[str, dict[str, list[float]]] = field(
+        default_factory=lambda: {s: {p: [] for p, _, _ in PHASES} for s in SIDES}
+    )
     errors: list[str] = field(default_factory=list)
 
 
@@ -448,6 +472,8 @@ def _play_half(task: _Task, pair: int, half: int, dealer: int, hands: Sequence[i
                     error(seat, f"illegal action {a!r}")
         if chosen is not None and not is_declaration(legal[0]):  # a meld declaration is neither
             chosen[side].append(elapsed)
+            if chosen is out.card_times:
+                out.card_phase_times[side][phase_of(len(deal.tricks) + 1)].append(elapsed)
         tally[side].decisions += 1
         if action is None:
             action = legal[fallback.randrange(len(legal))]
@@ -559,6 +585,7 @@ def _combine(task: _Task, outcomes: Sequence[_PairOutcome], elapsed: float) -> A
     times: dict[str, list[float]] = {s: [] for s in SIDES}
     call_times: dict[str, list[float]] = {s: [] for s in SIDES}
     card_times: dict[str, list[float]] = {s: [] for s in SIDES}
+    phase_times: dict[str, dict[str, list[float]]] = {s: {p: [] for p, _, _ in PHASES} for s in SIDES}
     errors: list[str] = []
     for o in outcomes:
         for s in SIDES:
@@ -566,6 +593,8 @@ def _combine(task: _Task, outcomes: Sequence[_PairOutcome], elapsed: float) -> A
             times[s].extend(o.times[s])
             call_times[s].extend(o.call_times[s])
             card_times[s].extend(o.card_times[s])
+            for p, _, _ in PHASES:
+                phase_times[s][p].extend(o.card_phase_times[s][p])
         errors.extend(o.errors)
     played = 2 * len(outcomes)
     return ArenaResult(
@@ -587,6 +616,7 @@ def _combine(task: _Task, outcomes: Sequence[_PairOutcome], elapsed: float) -> A
         card_time={s: move_times(card_times[s]) for s in SIDES},
         pair_diffs=tuple(sum(o.diffs) for o in outcomes),
         faults={s: tallies[s].faults for s in SIDES},
+        card_phase_time={s: {p: move_times(phase_times[s][p]) for p, _, _ in PHASES} for s in SIDES},
     )
 
 
