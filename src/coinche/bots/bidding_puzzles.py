@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from ..engine.actions import COINCHE, PASS, SURCOINCHE, Action, is_generale
 from ..engine.auction import contract_of
 from ..engine.cards import CardSet
 from ..engine.deal import Deal, Phase
 from ..engine.rules import RuleSet
-from .expert.auction import appraise, decide_call
+from .expert.auction import Appraisal, appraise, decide_call
 from .expert.config import ExpertConfig
 
 MIN_MARGIN: Final = 20.0
@@ -32,8 +32,7 @@ MAX_GOOD: Final = 3
 passing, opening and changing suit are all worth the same is no puzzle."""
 
 
-@dataclass(frozen=True)
-class CallValue:
+class CallValue(NamedTuple):
     """A call and what the expert computed of it: the expected score margin of the caller's
     team, and the chance its contract is made (a bid, a surcoinche, a pass under the team's
     own contract) or fails (a coinche, a pass under the other team's); None for a pass
@@ -42,6 +41,17 @@ class CallValue:
     call: Action
     expected: float
     chance: float | None
+
+
+def value_of(values: Sequence[CallValue], call: Action) -> CallValue | None:
+    """``call``'s value among ``values`` (None: not a call valued)."""
+    return next((v for v in values if v.call == call), None)
+
+
+def good_answer(values: Sequence[CallValue], expert: Action, call: Action) -> bool:
+    """``call`` is as good an answer as the expert's: valued within ``CLOSE`` of it."""
+    found, best = value_of(values, call), value_of(values, expert)
+    return found is not None and best is not None and found.expected >= best.expected - CLOSE
 
 
 @dataclass(frozen=True)
@@ -59,13 +69,10 @@ class BiddingPuzzle:
     """The call made at the table."""
 
     def value_of(self, call: Action) -> CallValue | None:
-        return next((v for v in self.values if v.call == call), None)
+        return value_of(self.values, call)
 
     def good(self, call: Action) -> bool:
-        """``call`` is as good an answer as the expert's (``CLOSE`` to it)."""
-        found = self.value_of(call)
-        best = self.value_of(self.call)
-        return found is not None and best is not None and found.expected >= best.expected - CLOSE
+        return good_answer(self.values, self.call, call)
 
 
 def call_values(view_deal: Deal, config: ExpertConfig, every_bid: bool = True) -> tuple[Action, tuple[CallValue, ...]]:
@@ -75,7 +82,12 @@ def call_values(view_deal: Deal, config: ExpertConfig, every_bid: bool = True) -
     view = view_deal.view(view_deal.to_move)
     weighed = appraise(view, config)
     chosen = decide_call(weighed, config).action
-    appraisal = appraise(view, config, every_bid=True) if every_bid else weighed
+    return chosen, valued_calls(appraise(view, config, every_bid=True) if every_bid else weighed)
+
+
+def valued_calls(appraisal: Appraisal) -> tuple[CallValue, ...]:
+    """The calls of an appraisal with their values, the best first (the générale aside)."""
+    view = appraisal.view
     own = appraisal.contract is not None and appraisal.contract.team == view.seat & 1
     pass_chance = None
     if appraisal.pass_fails is not None:
@@ -90,7 +102,7 @@ def call_values(view_deal: Deal, config: ExpertConfig, every_bid: bool = True) -
             continue
         values.append(CallValue(action, value, out.made_rate(contract_of(action, view.seat, False, False, view.rules))))
     values.sort(key=lambda v: -v.expected)
-    return chosen, tuple(values)
+    return tuple(values)
 
 
 def find_bidding_puzzles(
@@ -109,11 +121,9 @@ def find_bidding_puzzles(
         far = [v.expected for v in values if v.expected < best.expected - CLOSE]
         margin = best.expected - max(far) if far else 0.0
         few_good = len(values) - len(far) <= MAX_GOOD
-        played_value = next((v for v in values if v.call == played), None)
-        played_good = played_value is not None and played_value.expected >= best.expected - CLOSE
-        if far and few_good and margin >= MIN_MARGIN and (chosen != PASS or not played_good):
-            _, values = call_values(deal, config)  # every answer's worth, to show it
-            found.append(BiddingPuzzle(upto, seat, chosen, values, margin, played))
+        if far and few_good and margin >= MIN_MARGIN and (chosen != PASS or not good_answer(values, chosen, played)):
+            every = valued_calls(appraise(deal.view(seat), config, every_bid=True))  # every answer's worth, to show it
+            found.append(BiddingPuzzle(upto, seat, chosen, every, margin, played))
         deal.apply(played)
     return found
 

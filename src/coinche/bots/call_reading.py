@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import product
 
 from ..engine.actions import (
@@ -205,10 +206,12 @@ def _trump_read(before: AuctionInfo, call: Action) -> Trump | None:
 # ----- a holding that shows a strength -----
 
 
+@cache
 def example_holding(trump: Trump, strength: float) -> Message:
     """The fewest cards whose ``hand_strength`` in ``trump`` reaches ``strength``, in words
     ("the trump Jack and 9, a side Ace"): what the expert's reading means at the table. A
-    kind of hand, never anyone's cards."""
+    kind of hand, never anyone's cards. Kept: a table's page asks again for every call of the
+    deal, and a bid's strength takes a few dozen values."""
     best: tuple[int, float, tuple[int, ...]] | None = None
     for shape in _shapes(trump):
         hand = _hand_of(trump, shape)

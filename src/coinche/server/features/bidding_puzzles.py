@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ...bots.bidding_puzzles import CLOSE
+from ...bots.bidding_puzzles import CallValue, good_answer, value_of
 from ...engine.actions import Action, call_str, parse_call
 from ...engine.cards import CardSet
 from ...engine.deal import Deal
@@ -37,7 +37,7 @@ class StoredBiddingPuzzle:
     call: Action
     """The expert's call."""
     played: Action
-    values: tuple[tuple[Action, float, float | None], ...]
+    values: tuple[CallValue, ...]
     """Every call open to the seat: its expected margin and chance (``bots.bidding_puzzles``),
     best first."""
     margin: float
@@ -48,13 +48,12 @@ class StoredBiddingPuzzle:
         """The deal at the seat's turn to call, rebuilt by the engine."""
         return Deal.from_log(self.rules, self.dealer, self.hands, self.calls)
 
-    def value_of(self, call: Action) -> tuple[Action, float, float | None] | None:
-        return next((v for v in self.values if v[0] == call), None)
+    def value_of(self, call: Action) -> CallValue | None:
+        return value_of(self.values, call)
 
     def good(self, call: Action) -> bool:
-        """``call`` is as good an answer as the expert's (within ``CLOSE`` of its value)."""
-        found, best = self.value_of(call), self.value_of(self.call)
-        return found is not None and best is not None and found[1] >= best[1] - CLOSE
+        """``call`` is as good an answer as the expert's (``bots.bidding_puzzles.good_answer``)."""
+        return good_answer(self.values, self.call, call)
 
 
 def _stored(row: BiddingPuzzleRow) -> StoredBiddingPuzzle:
@@ -67,7 +66,7 @@ def _stored(row: BiddingPuzzleRow) -> StoredBiddingPuzzle:
         seat=row.seat,
         call=parse_call(row.call),
         played=parse_call(row.played),
-        values=tuple((parse_call(c), float(e), None if p is None else float(p)) for c, e, p in row.values),
+        values=tuple(CallValue(parse_call(c), float(e), None if p is None else float(p)) for c, e, p in row.values),
         margin=row.margin,
         tries=row.tries,
         solved=row.solved,

@@ -312,14 +312,14 @@ def bidding_answer(lang: str, puzzle: StoredBiddingPuzzle, chosen: str) -> dict[
                 "chosen": call == mine,
             }
         )
-    others = [v for v in puzzle.values if not puzzle.good(v[0])]
+    others = [v for v in puzzle.values if not puzzle.good(v.call)]
     why = i18n.gettext(
         lang,
         "puzzles.bidding.why",
         call=i18n.call_name(lang, call_str(puzzle.call)),
-        expected=f"{best[1]:+.0f}",
-        other=i18n.call_name(lang, call_str(others[0][0])) if others else "",
-        other_expected=f"{others[0][1]:+.0f}" if others else "",
+        expected=f"{best.expected:+.0f}",
+        other=i18n.call_name(lang, call_str(others[0].call)) if others else "",
+        other_expected=f"{others[0].expected:+.0f}" if others else "",
     )
     reading = meaning_json(lang, puzzle.rules, puzzle.dealer, [*puzzle.calls, puzzle.call], len(puzzle.calls))
     return {
