@@ -11,7 +11,9 @@ turn, asks for the next deal after each one, and starts another game when one en
 connection per bot). It prints:
 
 - actions per second (the bots', all tables);
-- the round trip of an action's POST (p50, p95, max): the move;
+- the round trip of an action's POST (p50, p95, max): the move; over the whole run, and
+  after the first ``--warm-up`` seconds (all the bots arrive in the same instant, a
+  restart's reconnection: their streams, games and tables are opened together);
 - the time from a move's answer to the bot's next turn on its stream (p50, p95), which
   holds the three computers' moves;
 - errors: refused actions, broken streams, timeouts.
@@ -68,6 +70,8 @@ def make_bots(url: str, count: int) -> list[str]:
 @dataclass
 class Figures:
     moves: list[float] = field(default_factory=list)
+    moved_at: list[float] = field(default_factory=list)
+    """When each move was answered (``time.monotonic``)."""
     turns: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     games: int = 0
@@ -155,6 +159,7 @@ async def play(port: int, token: str, deadline: float, think: float, level: str,
                 t0 = clock()
                 status, answer = await posts.post(f"/api/bot/tables/{table}/action", body)
                 figures.moves.append(clock() - t0)
+                figures.moved_at.append(time.monotonic())
                 answered[table] = clock()
                 if status != 200:
                     figures.errors[f"action {status} {answer.get('error')}"] += 1
@@ -189,6 +194,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--think", type=float, default=0.0)
     parser.add_argument("--level", default="beginner")
+    parser.add_argument("--warm-up", type=float, default=10.0, help="seconds left out of the second figure")
     add_database_args(parser)
     parser.add_argument("--bot-delay", type=float, default=0.7, help="the computers' display pause (the site's)")
     parser.add_argument("--workers", type=int, default=2, help="the server's bot processes (the site's default)")
@@ -214,6 +220,12 @@ def main() -> None:
         print(
             f"  action POST round trip: p50 {statistics.median(moves) * ms:.1f} ms, "
             f"p95 {percentile(moves, 0.95) * ms:.1f} ms, max {max(moves) * ms:.1f} ms"
+        )
+    later = [m for m, at in zip(moves, figures.moved_at, strict=True) if at - started >= args.warm_up]
+    if later:
+        print(
+            f"  ...after the first {args.warm_up:.0f} s:  p50 {statistics.median(later) * ms:.1f} ms, "
+            f"p95 {percentile(later, 0.95) * ms:.1f} ms, max {max(later) * ms:.1f} ms ({len(later)} actions)"
         )
     if turns:
         print(

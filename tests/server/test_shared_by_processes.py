@@ -154,3 +154,37 @@ def test_a_seat_taken_through_one_process_opens_the_table_through_another(tmp_pa
             paul.client = b
             with paul.connect(table_id) as p:
                 assert p.next_state()["table"]["you"] == 2
+
+
+def test_a_burst_of_publishes_reaches_the_other_process_whole_and_in_order(postgres_url: str) -> None:
+    """Publishes made together go in one round trip each batch (the moves of many tables
+    do not queue for a round trip each): every one returns, and the other process hears
+    each table's newest seq and every event, in the order they were sent."""
+    tables = [new_id() for _ in range(5)]
+
+    async def scenario() -> tuple[dict[str, int], list[int]]:
+        listening, talking = PostgresHub(postgres_url), PostgresHub(postgres_url)
+        await listening.start()
+        await talking.start()
+        try:
+            subs = [listening.subscribe(t, events=False) for t in tables]
+            heard = listening.subscribe(tables[0], steps=False)
+            sends = [talking.publish(t, seq) for seq in range(1, 41) for t in tables]
+            sends += [talking.signal(tables[0], {"n": n}) for n in range(12)]
+            await asyncio.wait_for(asyncio.gather(*sends), 15)
+            newest: dict[str, int] = {}
+            for table_id, sub in zip(tables, subs, strict=True):
+                while newest.get(table_id) != 40:
+                    newest[table_id], _ = await asyncio.wait_for(sub.wait(), 15)
+            events: list[int] = []
+            while len(events) < 12:
+                _, got = await asyncio.wait_for(heard.wait(), 15)
+                events += [e["n"] for e in got]
+            return newest, events
+        finally:
+            await listening.close()
+            await talking.close()
+
+    newest, events = run_async(scenario)
+    assert newest == dict.fromkeys(tables, 40)
+    assert events == list(range(12))

@@ -52,6 +52,9 @@ class PostgresHub(Hub):
         """This process's mark in its payloads (its own echoes are dropped)."""
         self._publisher: psycopg.AsyncConnection[Any] | None = None
         self._publish_lock: asyncio.Lock | None = None
+        self._outbox: list[tuple[str, asyncio.Future[None]]] = []
+        """Payloads waiting for the next send, each with the future its sender awaits."""
+        self._sending: asyncio.Task[None] | None = None
         self._listener: asyncio.Task[None] | None = None
         self.connected = False
         """Whether the listening connection is up (readiness)."""
@@ -115,23 +118,51 @@ class PostgresHub(Hub):
             self.deliver_here(table_id, int(top) + 1)
 
     async def _notify(self, payload: dict[str, Any]) -> None:
+        """Send ``payload`` to the other processes; returns once it is sent. The payloads
+        that come while a send is under way go together in the next one (one round trip
+        for all of them, in order): under load a move does not wait for every move
+        before it to make a round trip of its own."""
         text = json.dumps(payload, separators=(",", ":"))
         if len(text.encode()) > MAX_PAYLOAD:
             log.warning("hub: an event of %d bytes is too big to send; dropped", len(text))
             return
         assert self._publish_lock is not None, "start() the hub first"
+        sent: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._outbox.append((text, sent))
+        if self._sending is None or self._sending.done():
+            self._sending = asyncio.get_running_loop().create_task(self._send_all())
+        await asyncio.shield(sent)
+
+    async def _send_all(self) -> None:
+        """Send what the outbox holds, a batch a round trip, until it is empty."""
+        assert self._publish_lock is not None
         async with self._publish_lock:
-            for attempt in range(2):
+            while self._outbox:
+                batch, self._outbox = self._outbox, []
                 try:
-                    if self._publisher is None or self._publisher.closed:
-                        self._publisher = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-                    await self._publisher.execute("SELECT pg_notify(%s, %s)", (CHANNEL, text))
-                    return
-                except psycopg.OperationalError as e:
-                    self._publisher = None
-                    if attempt:
-                        # The step is stored: the others read it at their next catch-up.
-                        log.warning("hub: could not notify the other processes (%s)", e)
+                    await self._send([text for text, _ in batch])
+                except Exception:  # the steps are stored: the others read them at their next catch-up
+                    log.exception("hub: could not notify the other processes")
+                finally:  # nobody waits for ever, even when the loop closes
+                    for _, sent in batch:
+                        if not sent.done():
+                            sent.set_result(None)
+
+    async def _send(self, payloads: list[str]) -> None:
+        for attempt in range(2):
+            try:
+                if self._publisher is None or self._publisher.closed:
+                    self._publisher = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                await self._publisher.execute(
+                    "SELECT pg_notify(%s, p) FROM unnest(%s::text[]) WITH ORDINALITY AS n(p, i) ORDER BY i",
+                    (CHANNEL, payloads),
+                )
+                return
+            except psycopg.OperationalError as e:
+                self._publisher = None
+                if attempt:
+                    # The steps are stored: the others read them at their next catch-up.
+                    log.warning("hub: could not notify the other processes (%s)", e)
 
     async def publish(self, table_id: str, seq: int) -> None:
         self.deliver_here(table_id, seq)
@@ -146,6 +177,9 @@ class PostgresHub(Hub):
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._listener
+        if self._sending is not None:  # what was published is sent before the connection closes
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(self._sending, timeout=5)
         if self._publisher is not None:
             with contextlib.suppress(Exception):
                 await self._publisher.close()
