@@ -119,6 +119,28 @@ def test_the_card_play_weights_a_bid_against_the_partners_earlier_bid() -> None:
     assert ratio == pytest.approx(math.exp(40**2 / 200))
 
 
+def test_the_card_play_reads_a_pass_after_the_partners_opening() -> None:
+    """North passes South's 80 spades: the pass denies a hand that would have bid 90 in
+    another suit (50 of strength, and 15 more of slack): a North with five hearts to the
+    Jack and 9 and three Aces (94 in hearts, 29 too many) is exp(-29**2 / 200) as likely
+    as a weak North; after a coinche, a pass only declines the surcoinche and is not read."""
+    strong, weak = "JH 9H AH TH KH AS AD AC", "7H 8H QH 7D 8D 7C 8C TC"
+    south, east = "JS 9S 8S 7S QD KD QC KC", "TS KS QS JD 9D TD 9C JC"
+
+    def deal(north: str, west: str) -> tuple[int, ...]:
+        return tuple(sum(1 << parse_card(c) for c in hand.split()) for hand in (south, west, north, east))
+
+    view = Deal(CLASSIC, 3, deal(weak, strong)).view(1)  # West reads: its own calls are not weighed
+    assert hand_strength(deal(strong, weak)[2], HEARTS) == 94
+    info = parse_auction(calls("80S pass pass pass"), 3, CLASSIC)
+    ratio = auction_likelihood(view, info, deal(strong, weak)) / auction_likelihood(view, info, deal(weak, strong))
+    assert ratio == pytest.approx(math.exp(-(29**2) / 200))
+    coinched = parse_auction(calls("80S coinche pass pass pass"), 3, CLASSIC)
+    assert auction_likelihood(view, coinched, deal(strong, weak)) == auction_likelihood(
+        view, coinched, deal(weak, strong)
+    )
+
+
 def _hands(south: str, west: str) -> tuple[int, ...]:
     """South and West as given; North with the 7, 8, Ace and 10 of hearts and two Aces;
     East all the clubs."""

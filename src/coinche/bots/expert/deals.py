@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from ...engine.actions import PASS, Action, bid_rank, bid_trump, is_numeric_bid
+from ...engine.actions import COINCHE, PASS, SURCOINCHE, Action, bid_rank, bid_trump, is_numeric_bid
 from ...engine.cards import ACE, ALL_TRUMP, JACK, NINE, NO_TRUMP, SUIT_MASKS, TEN, CardSet, Trump, card
 from ...engine.deal import View
 from ...engine.play import tables
@@ -91,12 +91,17 @@ def hand_strength(hand: CardSet, trump: Trump) -> float:
 
 def auction_likelihood(view: View, info: AuctionInfo, hands: Sequence[CardSet]) -> float:
     """How well a deal explains the other seats' calls: a seat that bid a trump is likely
-    strong in it; a seat that passed is unlikely to hold a strong hand. A soft score
-    (not a probability model) on ``hand_strength``."""
+    strong in it; a seat that passed is unlikely to hold a hand that would have bid over
+    the auction as it stood (before any bid, or over its partner's bid, or over the
+    opponents'). A soft score (not a probability model) on ``hand_strength``."""
     logw = 0.0
-    # Each seat's highest value bid in each trump so far: a bid is read against its
+    # Each seat's highest value bid in each trump so far: a call is read against its
     # partner's earlier bid in that trump, not against what came after it.
     bid_so_far: dict[tuple[int, Trump], int] = {}
+    highest = 0
+    """The highest value bid so far (0: none)."""
+    doubled = False
+    """A coinche was said: a pass then declines the surcoinche, it does not deny a bid."""
     for seat, call in info.calls:
         if is_numeric_bid(call):
             t = bid_trump(call)
@@ -104,9 +109,13 @@ def auction_likelihood(view: View, info: AuctionInfo, hands: Sequence[CardSet]) 
                 promised = promised_strength(bid_so_far.get(((seat + 2) & 3, t), 0), call)
                 logw -= max(0.0, promised - hand_strength(hands[seat], t)) ** 2 / STRENGTH_SPREAD
             bid_so_far[seat, t] = max(bid_so_far.get((seat, t), 0), bid_rank(call) // 10)
-        elif call == PASS and info.last_bid is None and seat != view.seat:
-            best = max(hand_strength(hands[seat], t) for t in range(4))
-            logw -= max(0.0, best - PASS_STRENGTH) ** 2 / STRENGTH_SPREAD
+            highest = max(highest, bid_rank(call) // 10)
+        elif call == PASS and seat != view.seat and not doubled:
+            logw -= max(0.0, passed_excess(hands[seat], seat, highest, bid_so_far)) ** 2 / STRENGTH_SPREAD
+        elif call in (COINCHE, SURCOINCHE):
+            doubled = True
+        elif call != PASS:  # a capot or a générale: no value bid can follow
+            highest = MAX_BID + 10
     return math.exp(max(logw, -50.0))
 
 
@@ -117,9 +126,35 @@ STRENGTH_SPREAD: Final = 200.0
 PASS_STRENGTH: Final = 55
 """A seat that passed while nobody had bid is read as holding no trump stronger than this."""
 
+PASS_SLACK: Final = PASS_STRENGTH - 40
+"""A pass is read as denying a suit this much stronger than the cheapest bid open to the
+seat would have shown (an opening of 80 shows 40: a pass before any bid denies 55)."""
+
+MAX_BID: Final = 160
+"""The highest value bid (RULES.md: none above 160)."""
+
+
+def passed_excess(hand: CardSet, seat: int, highest: int, bid_so_far: dict[tuple[int, Trump], int]) -> float:
+    """How much stronger in its best suit a hand is than a pass over ``highest`` (the
+    highest value bid so far, 0 for none) allows: the cheapest bid open to the seat in
+    each suit shows ``promised_strength`` (read against its partner's earlier bid there),
+    and a pass denies more than ``PASS_SLACK`` above it. Negative: the pass fits."""
+    value = max(80, highest + 10)
+    if value > MAX_BID:
+        return -math.inf
+    partner = (seat + 2) & 3
+    return max(
+        hand_strength(hand, t) - _promised_at(bid_so_far.get((partner, t), 0), value) - PASS_SLACK for t in range(4)
+    )
+
 
 def promised_strength(partner_value: int, call: Action) -> float:
     """The ``hand_strength`` in its trump that a numeric bid is read as showing, given the
     highest value the bidder's partner had bid in that trump before it (0: none): an opening
     of 80 about 40, each step above 80, or above the partner's bid, about as much more."""
-    return 40 + (bid_rank(call) // 10 - max(80, partner_value + 10 if partner_value else 80))
+    return _promised_at(partner_value, bid_rank(call) // 10)
+
+
+def _promised_at(partner_value: int, value: int) -> float:
+    """``promised_strength`` of a bid of ``value``."""
+    return 40 + (value - max(80, partner_value + 10 if partner_value else 80))
