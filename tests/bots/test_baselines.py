@@ -109,6 +109,26 @@ def test_a_past_bot_speaks_the_engine_protocol() -> None:
     assert piped.pair_diffs == direct.pair_diffs and piped.to_json()["faults"] == {"ns": 0, "ew": 0}
 
 
+def test_the_driver_plays_a_tree_of_today() -> None:
+    """``load_bot`` moved to ``bots/loading.py`` (f51cf78): the driver finds it there too,
+    so a commit of after the move plays (``expert@<recent>`` failed with an ImportError).
+    Run on this tree's ``src``, as ``history.py`` runs it on a built one."""
+    src = Path(__file__).resolve().parents[2] / "src"
+    env = dict(os.environ, PYTHONPATH=str(src))
+    hello = json.dumps({"type": "hello", "protocol": 1}) + "\n" + json.dumps({"type": "quit"}) + "\n"
+    done = subprocess.run(
+        [sys.executable, "-P", str(history.DRIVER), "random", "{}"],
+        input=hello,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    first = json.loads(done.stdout.splitlines()[0])
+    assert first["type"] == "hello" and first["protocol"] == 1, done.stdout + done.stderr
+
+
 _BUILD = """
 import json, sys
 from coinche.bots import history

@@ -4,7 +4,7 @@ protocol, version 1 (``docs/engine-protocol.md``), spoken for one bot of the old
 Run as a script by ``history.py`` with ``PYTHONPATH`` on the old tree's ``src``, so every
 ``coinche`` import below is that commit's code: ``python history_driver.py NAME PARAMS``
 (``PARAMS``: the bot's parameters, a JSON object). This file is of the current tree and
-uses only what the old trees have too (``bots.base.load_bot``, ``engine.wire``'s views and
+uses only what the old trees have too (``load_bot``, from ``bots.base`` or ``bots.loading``; ``engine.wire``'s views and
 actions, ``Decision``'s fields read with defaults), never imported by the package: it
 cannot use the current tree's ``engine_protocol.serve``, whose loop it repeats for the old
 API. Its ``hello`` also says where it imported ``coinche`` from (the host checks it is the
@@ -31,10 +31,12 @@ def _serve(name: str, params: dict[str, Any], out: TextIO) -> None:
 
     try:
         import coinche
-
-        # the old tree's module, where load_bot lived (today's has it in bots/loading.py)
-        from coinche.bots.base import load_bot  # type: ignore[attr-defined]
         from coinche.engine import wire
+
+        try:  # where load_bot lives since f51cf78
+            from coinche.bots.loading import load_bot
+        except ImportError:  # the older trees' module
+            from coinche.bots.base import load_bot  # type: ignore[attr-defined,no-redef]
     except ImportError as e:  # a commit from before the wire format
         send({"type": "error", "message": f"this commit cannot be played: {failed(e)}"})
         return
