@@ -64,6 +64,7 @@ WORDS = {
         "classic": "Classique",
         "online": "En ligne",
         "beginner": "Débutant",
+        "adaptive": "Adaptatif",
         "pass": "Passe",
         "next_deal": "Donne suivante",
         "new_game": "Nouvelle partie",
@@ -80,6 +81,7 @@ WORDS = {
         "classic": "Classic",
         "online": "Online",
         "beginner": "Beginner",
+        "adaptive": "Adaptive",
         "pass": "Pass",
         "next_deal": "Next deal",
         "new_game": "New game",
@@ -374,14 +376,20 @@ class Table:
 
 
 def start_solo(
-    page: Page, lang: str = "fr", profile: str = "classic", target: int = 700, how: How = "keyboard"
+    page: Page,
+    lang: str = "fr",
+    profile: str = "classic",
+    target: int = 700,
+    how: How = "keyboard",
+    level: str = "beginner",
 ) -> Table:
-    """From the solo settings (the home page's solo choice opens them): beginner
-    computers, the quickest, "Jouer" pressed from the keyboard; the table it lands on."""
+    """From the solo settings (the home page's solo choice opens them): computers of
+    ``level`` (beginner, the quickest, unless told), "Jouer" pressed from the keyboard;
+    the table it lands on."""
     words = WORDS[lang]
     page.goto("/solo")
     page.get_by_role("radio", name=words[profile], exact=True).check()
-    page.get_by_role("radio", name=words["beginner"], exact=True).check()
+    page.get_by_role("radio", name=words[level], exact=True).check()
     page.get_by_role("spinbutton", name=words["target"]).fill(str(target))
     play = page.get_by_role("button", name=words["play"], exact=True)
     if how == "tap":

@@ -6,6 +6,11 @@ with the knob: 0.0 is always the beginner, 0.5 always the confirmed player, 1.0 
 expert, and levels in between mix the two neighbours. After each deal the knob moves up
 when the human's team scored more than the bots' team and down when it scored less, by a
 step that shrinks as the knob settles, so it converges to the human's level.
+
+The raw score of a deal is mostly the cards dealt: a player dealt poor cards loses deals
+however well they play. On the site the knob follows the human's score *against the deal's
+double-dummy par* instead (``follows_par``, ``observe_against_par``): above par is a deal
+their side played better than the other, whatever the cards.
 """
 
 from __future__ import annotations
@@ -52,11 +57,14 @@ class AdaptiveBot(Bot):
         human_seat: int | None = None,
         step: float = 0.1,
         expert_samples: int = 60,
+        follows_par: bool = False,
     ) -> None:
         super().__init__(seed)
         self.level = min(1.0, max(0.0, level))
         self.human_seat = human_seat
         self.step = step
+        self.follows_par = follows_par
+        """The knob moves by ``observe_against_par`` only, not by the raw result."""
         self.deals = 0
         sub = None if seed is None else seed * 3
         self.levels: tuple[Bot, Bot, Bot] = (
@@ -92,14 +100,32 @@ class AdaptiveBot(Bot):
         return Decision.reasoned(decision.action, self.tag(reason), self.tag(private))
 
     def observe_result(self, view: View) -> None:
-        """Move the knob: up when the human's team won the deal, down when it lost."""
+        """Move the knob (unless it ``follows_par``): up when the human's team won the
+        deal, down when it lost."""
         result = view.result
         for bot in self.levels:
             bot.observe_result(view)
-        if result is None or result.contract is None:
+        if result is None or result.contract is None or self.follows_par:
             return
-        human_team = (self.human_seat & 1) if self.human_seat is not None else 1 - (view.seat & 1)
-        diff = result.score[human_team] - result.score[1 - human_team]
+        human_team = self._human_team(view)
+        self._move(result.score[human_team] - result.score[1 - human_team])
+
+    def observe_against_par(self, view: View, par: int) -> int | None:
+        """Move the knob by the human's deal against its par (``par``: team 0's, as
+        ``analysis.par_margin``): up when their team's margin beat it, down when it fell
+        short. Returns that difference (None for a deal nobody took)."""
+        result = view.result
+        if result is None or result.contract is None:
+            return None
+        human_team = self._human_team(view)
+        against = result.score[human_team] - result.score[1 - human_team] - (par if human_team == 0 else -par)
+        self._move(against)
+        return against
+
+    def _human_team(self, view: View) -> int:
+        return (self.human_seat & 1) if self.human_seat is not None else 1 - (view.seat & 1)
+
+    def _move(self, diff: int) -> None:
         if diff == 0:
             return
         self.deals += 1

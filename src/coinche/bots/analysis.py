@@ -133,6 +133,20 @@ def best_contracts(
     return out[0], out[1]
 
 
+def par_margin(sides: Sequence[tuple[int, Sequence[int]]]) -> int:
+    """The deal's par for team 0, from each side's best contract (``(team, score)``, as
+    ``SideBest``): the side whose best contract leaves it more over the other takes the
+    deal at par, by that margin (negative when it is team 1's); 0 when neither makes one.
+    What a side scores against it is its share of the deal that the cards dealt do not
+    decide (the adaptive level follows it)."""
+    par = 0
+    for team, score in sides:
+        net = score[team] - score[1 - team]
+        if net > abs(par):
+            par = net if team == 0 else -net
+    return par
+
+
 def par_of_deal(rules: RuleSet, dealer: int, hands: Sequence[CardSet]) -> dict[str, object]:
     """The analysis rows and each side's best contract as JSON (the daily challenge's
     comparison shows it; one worker task per deal of the day)."""

@@ -1,6 +1,6 @@
 """The one place that builds the server's parts from its ``Settings``: the computers' pool,
 the hub, the table service and the features that listen to it (the daily challenge, the
-history, the players' statistics). ``coinche serve`` (the web application's start) and
+history, the players' statistics, the adaptive level's pars). ``coinche serve`` (the web application's start) and
 ``coinche worker`` both build them here, so a worker plays by the settings the servers
 play by."""
 
@@ -10,6 +10,7 @@ import asyncio
 from dataclasses import dataclass
 
 from .compute.bot_pool import BotPool
+from .features.adaptive_level import AdaptiveLevel
 from .features.daily import DailyChallenge
 from .features.following import Following
 from .features.history import History
@@ -43,8 +44,10 @@ class Services:
     following: Following
     tournaments: Tournaments
     puzzles: Puzzles
+    adaptive_level: AdaptiveLevel
 
     async def close(self) -> None:
+        await self.adaptive_level.close()
         await self.puzzles.close()
         await self.tournaments.close()
         await self.quick_play.close()
@@ -85,4 +88,5 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         Following(tables),
         Tournaments(tables),
         Puzzles(tables),
+        AdaptiveLevel(tables),
     )

@@ -105,6 +105,9 @@ class TableRow(Base):
     """The day (``YYYY-MM-DD``) of the daily challenge the table plays; None: another table."""
     adaptive_start: Mapped[float | None] = mapped_column(Float, nullable=True)
     """Where an adaptive table's knob started (from the player's rating); None: 0.5."""
+    adaptive_par: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Its adaptive knob follows the player's score against each deal's par (``par`` steps);
+    False: against the other side's score (the tables of before it)."""
     quick_play: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Quick play seated its people (strangers; dealt at once, no host)."""
     idle_clock: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
@@ -164,14 +167,15 @@ class ActionRow(Base):
     """0 for the table's first step."""
     kind: Mapped[str] = mapped_column(String(8), default="action", server_default="action")
     """``action`` (``seat`` took ``action``), ``deal`` (``seat`` asked for the next deal),
-    ``seat`` (``seat`` is now held as ``data`` says) or ``swap`` (``seat`` and
-    ``data["with"]`` exchange their holders)."""
+    ``seat`` (``seat`` is now held as ``data`` says), ``swap`` (``seat`` and
+    ``data["with"]`` exchange their holders) or ``par`` (the double-dummy par of deal
+    ``data["deal"]``, ``data["par"]`` for team 0, which an adaptive knob follows)."""
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[int | None] = mapped_column(Integer, nullable=True)
     data: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     """A ``seat`` step's new seat (``Seat.to_json``); a ``swap`` step's other seat
     (``{"with": n}``); an action a computer played for an absent or idle person
-    (``{"by": "away" | "idle"}``)."""
+    (``{"by": "away" | "idle"}``); a ``par`` step's deal and par (``{"deal": n, "par": m}``)."""
     request_id: Mapped[str | None] = mapped_column(String(120), nullable=True)
     """``player:id`` of the client request that made the step, so a resend is applied once."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

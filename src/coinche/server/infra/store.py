@@ -74,11 +74,12 @@ def new_id(nbytes: int = 6) -> str:
 
 
 def _step_of(row: Any) -> Step:
-    kind: StepKind = row.kind if row.kind in ("action", "deal", "seat", "swap") else "action"
+    kind: StepKind = row.kind if row.kind in ("action", "deal", "seat", "swap", "par") else "action"
     data = row.data if isinstance(row.data, dict) else {}
     seat_data = Seat.from_json(data) if kind == "seat" else None
     other = data.get("with") if kind == "swap" else None
     by = data.get("by") if kind == "action" else None
+    par = (data.get("deal"), data.get("par")) if kind == "par" else None
     return Step(
         row.seq,
         kind,
@@ -88,6 +89,7 @@ def _step_of(row: Any) -> Step:
         row.request_id,
         other_seat=other if isinstance(other, int) else None,
         played_by=by if by in ("away", "idle") else None,
+        par=(par[0], par[1]) if par is not None and isinstance(par[0], int) and isinstance(par[1], int) else None,
     )
 
 
@@ -131,6 +133,7 @@ class Store:
                     deal_secret=spec.secret,
                     challenge_day=spec.challenge,
                     adaptive_start=spec.adaptive_start,
+                    adaptive_par=spec.adaptive_par,
                     quick_play=spec.quick_play,
                     idle_clock=spec.idle_clock,
                     tournament_id=spec.tournament,
@@ -165,6 +168,7 @@ class Store:
                 secret=row.deal_secret,
                 challenge=row.challenge_day,
                 adaptive_start=row.adaptive_start,
+                adaptive_par=bool(row.adaptive_par),
                 quick_play=bool(row.quick_play),
                 idle_clock=bool(row.idle_clock),
                 tournament=row.tournament_id,
@@ -513,6 +517,8 @@ def _step_data(step: Step) -> dict[str, Any] | None:
         return {"with": step.other_seat}
     if step.played_by is not None:
         return {"by": step.played_by}
+    if step.par is not None:
+        return {"deal": step.par[0], "par": step.par[1]}
     return None
 
 

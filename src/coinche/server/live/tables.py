@@ -230,6 +230,7 @@ class TableService:
             late_joins=late_joins,
             secret=new_secret(seed, self._created),
             adaptive_start=adaptive_start,
+            adaptive_par=level == "adaptive",
             quick_play=quick_play,
             idle_clock=idle_clock,
         )

@@ -68,6 +68,9 @@ class LiveTable:
     replaced: Seat | None = None
     """The holder a ``seat`` step replaced, when the last step read was one (what the live
     region says of it: "Paul quitte la table")."""
+    against_par: dict[int, int | None] = field(default_factory=dict)
+    """An adaptive table that follows the par: for each deal (from 1) whose ``par`` step was
+    read, the human's team's score against it (None: nobody took the deal)."""
     dealt_by: int | None = None
     """The seat whose request dealt the deal in progress (or the last one), None when no
     ``deal`` step dealt it (a computers' table, an old log): the others are told who went on."""
@@ -89,7 +92,9 @@ class LiveTable:
         live = LiveTable(spec, game, list(spec.seats))
         if spec.level == "adaptive":
             start = 0.5 if spec.adaptive_start is None else spec.adaptive_start
-            live.tracker = AdaptiveBot(seed=spec.seed, level=start, human_seat=live.human_seat)
+            live.tracker = AdaptiveBot(
+                seed=spec.seed, level=start, human_seat=live.human_seat, follows_par=spec.adaptive_par
+            )
         for step in steps:
             live.apply(step)
         return live
@@ -115,6 +120,9 @@ class LiveTable:
             if game.awaiting_deal:
                 game.deal_next()
                 self.dealt_by = step.seat
+        elif step.kind == "par":
+            assert step.par is not None
+            self._follow_par(*step.par)
         elif step.kind == "swap":
             assert step.other_seat is not None
             seats = self.seats
@@ -194,6 +202,30 @@ class LiveTable:
         """Let the adaptive level learn from a finished deal (live, or replayed at a rebuild)."""
         if self.tracker is not None:
             self.tracker.observe_result(deal.view((self.human_seat + 1) & 3))
+
+    def _follow_par(self, number: int, par: int) -> None:
+        """The par of deal ``number`` came (a ``par`` step): the adaptive knob moves by the
+        human's score against it. A par step is stored once per deal, after it."""
+        deals = self.game.deals
+        if self.tracker is None or not 1 <= number <= len(deals) or number in self.against_par:
+            return
+        deal = deals[number - 1]
+        if deal.is_over:
+            self.against_par[number] = self.tracker.observe_against_par(deal.view((self.human_seat + 1) & 3), par)
+
+    def wants_par(self, number: int) -> bool:
+        """Whether deal ``number`` (from 1) is over and its par is still to be stored here:
+        not once the game is over (the computers' level at its end is the one the game is
+        rated against, and it is final)."""
+        deals = self.game.deals
+        return (
+            self.tracker is not None
+            and self.spec.adaptive_par
+            and not self.game.is_over
+            and 1 <= number <= len(deals)
+            and deals[number - 1].is_over
+            and number not in self.against_par
+        )
 
     @property
     def started(self) -> bool:

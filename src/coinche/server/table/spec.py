@@ -11,7 +11,7 @@ from typing import Any, Literal
 from ...engine.rules import RuleSet
 
 SeatKind = Literal["human", "bot"]
-StepKind = Literal["action", "deal", "seat", "swap"]
+StepKind = Literal["action", "deal", "seat", "swap", "par"]
 PlayedBy = Literal["away", "idle"]
 
 
@@ -109,6 +109,10 @@ class TableSpec:
     the game ends after them, and it uses no free deal. None: any other table."""
     adaptive_start: float | None = None
     """An adaptive table's knob at the start (0..1, from the player's rating); None: 0.5."""
+    adaptive_par: bool = False
+    """The adaptive knob moves with the player's score against each deal's double-dummy par
+    (a ``par`` step, stored once the workers computed it), not with the raw score that the
+    cards dealt decide. False: tables of before it."""
     idle_clock: bool = True
     """A person who lets their turn's time run out is warned, then the computer plays that
     move for them (a clock everyone at the table sees): at quick play and open tables
@@ -201,5 +205,8 @@ class Step:
     played_by: PlayedBy | None = None
     """An action a computer chose for a person's seat: ``away`` (they were replaced after
     their connection dropped) or ``idle`` (they let their turn's time run out)."""
+    par: tuple[int, int] | None = None
+    """A ``par`` step's deal (from 1) and that deal's double-dummy par for team 0
+    (``analysis.par_margin``)."""
     explanation: dict[str, Any] | None = None
     """A computer's reasons (only when written; not read back with the log)."""

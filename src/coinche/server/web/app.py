@@ -81,6 +81,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.rate_limits = services.tables.rate_limits
         app.state.bots = BotStore(store)
         app.state.puzzles = services.puzzles
+        app.state.adaptive_level = services.adaptive_level
         try:
             yield
         finally:

@@ -406,7 +406,10 @@ class Followed:
     watcher: asyncio.Task[None]
     deals_told: int
     turn_told: int = -1
+    """The table's count of actions when the turn was told last (a step that is no move, a
+    deal's par, does not tell the same turn again)."""
     wait_told: int = -1
+    """The deals dealt when the wait for the next one was told last."""
 
 
 @dataclass(eq=False)
@@ -569,8 +572,8 @@ class BotStream:
             await send({"type": "game_over", "table": table_id, "totals": list(game.totals), "winner": game.winner})
             self._unfollow(table_id)
             return
-        if live.person_to_move() == seat and followed.turn_told != live.seq:
-            followed.turn_told = live.seq
+        if live.person_to_move() == seat and followed.turn_told != len(live.action_seqs):
+            followed.turn_told = len(live.action_seqs)
             view = game.view(seat)
             await send(
                 {
@@ -589,8 +592,8 @@ class BotStream:
                     "time_ms": int(self.service.settings.idle_move_seconds * 1000),
                 }
             )
-        elif live.started and game.awaiting_deal and followed.wait_told != live.seq:
-            followed.wait_told = live.seq
+        elif live.started and game.awaiting_deal and followed.wait_told != len(game.deals):
+            followed.wait_told = len(game.deals)
             await send({"type": "deal_wait", "table": table_id, "step": live.seq})
 
 

@@ -205,6 +205,22 @@ def level_label(lang: str, live: LiveTable) -> str:
     return adaptive_label(lang, level)
 
 
+def level_follows(lang: str, live: LiveTable) -> dict[str, str] | None:
+    """What an adaptive computer's level follows, at a table that follows the par: a
+    summary (the last deal's score against its par, once there is one) and why (None at
+    other tables)."""
+    if live.adaptive_level is None or not live.spec.adaptive_par:
+        return None
+    scored = [diff for diff in live.against_par.values() if diff is not None]
+    if scored:
+        last = scored[-1]
+        diff = f"+{last}" if last > 0 else f"\u2212{-last}" if last < 0 else "0"
+        summary = i18n.gettext(lang, "level.last_par", diff=diff)
+    else:
+        summary = i18n.gettext(lang, "level.follows_summary")
+    return {"summary": summary, "why": i18n.gettext(lang, "level.follows_par")}
+
+
 def adaptive_label(lang: str, level: float) -> str:
     """The adaptive computer's knob in words: the level it plays, or the two it mixes
     ("Adaptatif, surtout Débutant", "Adaptatif, entre Confirmé et Expert")."""
@@ -452,6 +468,7 @@ def seat_state(
         tuple(live.seats),
         tuple(presence) if presence is not None else None,
         live.adaptive_level,
+        len(live.against_par),
         free_left,
         started,
     )
@@ -473,6 +490,7 @@ def seat_state(
             "seat_names": names,
             "level": live.spec.level,
             "level_label": level_label(lang, live),
+            "level_follows": level_follows(lang, live),
             "free_deals_left": free_left,
             "friends": None if watching else friends_json(live, seat),
             "hints": live.spec.allows_hints and not watching,

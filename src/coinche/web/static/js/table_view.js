@@ -53,6 +53,7 @@ export class TableView {
       meaning: $('#call-meaning'),
       score: $('#score'),
       level: $('#level'),
+      levelFollows: $('#level-follows'),
       lastTrick: $('#last-trick'),
       lastTrickGrid: $('#last-trick .mini-trick'),
       lastTrickWinner: $('#last-trick .last-trick-winner'),
@@ -266,6 +267,12 @@ export class TableView {
           `<span class="visually-hidden">${esc(t('js.read.deal_points', { us: points[u], them: points[1 - u] }))}</span></p>`
         : '');
     this.els.level.textContent = t('js.computer', { level: this.state.table.level_label });
+    const follows = this.state.table.level_follows;
+    this.els.levelFollows.hidden = !follows;
+    if (follows) {
+      this.els.levelFollows.querySelector('summary').textContent = follows.summary;
+      this.els.levelFollows.querySelector('p').textContent = follows.why;
+    }
   }
 
   renderHistory() {
