@@ -23,6 +23,7 @@ from server_helpers import ServerProcess, is_my_turn, query, request, ws_act, ws
 from coinche.engine.wire import game_view_to_json
 from coinche.server.infra.store import Store
 from coinche.server.table.live_table import LiveTable
+from coinche.server.table.spec import Step, TableSpec
 
 pytestmark = pytest.mark.both_databases
 
@@ -32,16 +33,21 @@ def stored_actions(db: str, table_id: str) -> int:
     return int(count)
 
 
-def pars_missing(db: str, table_id: str) -> bool:
-    """Whether a finished deal of an adaptive table still waits for its par step (the
-    workers compute it after the deal: it may land after the client's last state)."""
+def stored_table(db: str, table_id: str) -> tuple[TableSpec, list[Step]]:
+    """The table and its log as the database holds them."""
     store = Store(db)
     try:
         loaded = store.load_table(table_id)
     finally:
         store.close()
     assert loaded is not None
-    live = LiveTable.build(*loaded)
+    return loaded
+
+
+def pars_missing(db: str, table_id: str) -> bool:
+    """Whether a finished deal of an adaptive table still waits for its par step (the
+    workers compute it after the deal: it may land after the client's last state)."""
+    live = LiveTable.build(*stored_table(db, table_id))
     return any(live.wants_par(n) for n in range(1, len(live.game.deals) + 1))
 
 
@@ -100,13 +106,7 @@ def test_a_restart_resumes_the_deal_where_it_was(
     assert status in ((0, -signal.SIGTERM) if sig is signal.SIGTERM else (-signal.SIGKILL,))
 
     # The database alone holds it all: the game rebuilt from it shows the same.
-    store = Store(db)
-    try:
-        loaded = store.load_table(table_id)
-    finally:
-        store.close()
-    assert loaded is not None
-    spec, steps = loaded
+    spec, steps = stored_table(db, table_id)
     assert len(steps) == count
     game = LiveTable.build(spec, steps).game
     assert game_view_to_json(game.view(0)) == before["game"]
