@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from coinche.bots.call_reading import example_holding, read_call, read_calls
 from coinche.bots.expert.auction import partner_context
 from coinche.bots.expert.calibration import calibration
-from coinche.bots.expert.deals import auction_likelihood, hand_strength, promised_strength
+from coinche.bots.expert.deals import auction_likelihood, hand_strength, pass_ceiling, promised_strength
 from coinche.bots.knowledge import parse_auction
 from coinche.engine.actions import parse_call
 from coinche.engine.cards import HEARTS, NO_TRUMP, SPADES, parse_card
@@ -139,6 +139,22 @@ def test_the_card_play_reads_a_pass_after_the_partners_opening() -> None:
     assert auction_likelihood(view, coinched, deal(strong, weak)) == auction_likelihood(
         view, coinched, deal(weak, strong)
     )
+
+
+def test_a_pass_reads_as_the_card_play_reads_it() -> None:
+    """The reading says what the card play denies after a pass: over the partner's opening,
+    a hand of the partner's suit beyond its ceiling (``pass_ceiling``: 55); before any bid,
+    any suit beyond 55; after a coinche, nothing (the pass declines the surcoinche)."""
+    over_partner = read_call(CLASSIC, 3, calls("80S pass pass"), 2)
+    line = over_partner.expert[0]
+    assert line.id == "meaning.expert_pass_trump" and line.args["trump"] == "S"
+    assert line.args["example"] == example_holding(SPADES, pass_ceiling(80, 80) + 1)
+    assert pass_ceiling(80, 80) == 55 == pass_ceiling(0, 0)
+    opening = read_call(CLASSIC, 3, calls("pass"), 0).expert[0]
+    assert opening.id == "meaning.expert_pass_suit"
+    coinched = read_call(CLASSIC, 3, calls("80S coinche pass"), 2)
+    assert all(m.id not in ("meaning.expert_pass_trump", "meaning.expert_pass_suit") for m in coinched.expert)
+    assert pass_ceiling(160, 0) is None  # nothing left to bid: nothing denied
 
 
 def _hands(south: str, west: str) -> tuple[int, ...]:

@@ -49,7 +49,7 @@ from ..engine.messages import Message
 from ..engine.rules import RuleSet
 from .expert.auction import partner_context
 from .expert.calibration import UNKNOWN_PARTNER, calibration
-from .expert.deals import hand_strength, promised_strength
+from .expert.deals import hand_strength, pass_ceiling, promised_strength
 from .hand_evaluator import MAX_POINTS
 from .knowledge import AuctionInfo, bid_value, parse_auction
 
@@ -166,14 +166,17 @@ UNKNOWN = round(UNKNOWN_PARTNER)
 
 def _expert(before: AuctionInfo, upto: AuctionInfo, seat: int, call: Action) -> tuple[Message, ...]:
     """What the expert's own logic takes from the call: the strength its card play weights
-    the caller's hand by (``deals.auction_likelihood``: numeric bids only; a pass is not
-    read there once a contract exists, which is always the case in the play), and as the
-    caller's partner the worth its auction gives the caller's hand."""
+    the caller's hand by (``deals.auction_likelihood``: a bid's least strength, a pass's
+    most), and as the caller's partner the worth its auction gives the caller's hand."""
     out: list[Message] = []
     if is_numeric_bid(call):
         trump = bid_trump(call)
         example = example_holding(trump, promised_strength(before.value_in((seat + 2) & 3, trump), call))
         out.append(Message.of("meaning.expert_strength", trump=TRUMP_NAMES[trump], example=example))
+    elif call == PASS and not before.coinched:
+        denied = _pass_denies(before, seat)
+        if denied is not None:
+            out.append(denied)
     read_in = _trump_read(before, call)
     context = partner_context(upto, (seat + 2) & 3, read_in) if read_in is not None else None
     if read_in is not None and context is not None:
@@ -189,6 +192,24 @@ def _expert(before: AuctionInfo, upto: AuctionInfo, seat: int, call: Action) -> 
     if not out:
         out.append(Message.of("meaning.expert_nothing"))
     return tuple(out)
+
+
+def _pass_denies(before: AuctionInfo, seat: int) -> Message | None:
+    """What the expert's card play reads a pass as denying: a hand beyond the lowest of the
+    suits' ceilings (``deals.pass_ceiling``), named when it is the partner's suit (a
+    raise refused) or said of any suit; None when no value bid was left."""
+    partner = (seat + 2) & 3
+    ceilings = []
+    for suit in range(4):
+        ceiling = pass_ceiling(before.current_value, before.value_in(partner, suit))
+        if ceiling is None:
+            return None
+        ceilings.append((ceiling, suit))
+    ceiling, suit = min(ceilings)
+    example = example_holding(suit, ceiling + 1)
+    if before.value_in(partner, suit):
+        return Message.of("meaning.expert_pass_trump", trump=TRUMP_NAMES[suit], example=example)
+    return Message.of("meaning.expert_pass_suit", example=example)
 
 
 def _trump_read(before: AuctionInfo, call: Action) -> Trump | None:

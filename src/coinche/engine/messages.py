@@ -316,6 +316,12 @@ ENGLISH: Final[dict[str, str]] = {
         "as partner, the expert's auction counts this hand alone as worth about {points} of the {total} points in a"
         " suit (a hand it knows nothing of: {unknown})"
     ),
+    "meaning.expert_pass_trump": (
+        "the expert's card play reads a hand as strong in {trump} as this one as unlikely: {example}"
+    ),
+    "meaning.expert_pass_suit": (
+        "the expert's card play reads a hand as strong in any suit as this one as unlikely: {example}"
+    ),
     "meaning.expert_nothing": "the expert reads nothing of the hand into it",
     "meaning.holding_beyond": "more than any hand of eight cards",
     "meaning.holding_nothing": "no card at all",

@@ -134,18 +134,27 @@ MAX_BID: Final = 160
 """The highest value bid (RULES.md: none above 160)."""
 
 
-def passed_excess(hand: CardSet, seat: int, highest: int, bid_so_far: dict[tuple[int, Trump], int]) -> float:
-    """How much stronger in its best suit a hand is than a pass over ``highest`` (the
-    highest value bid so far, 0 for none) allows: the cheapest bid open to the seat in
-    each suit shows ``promised_strength`` (read against its partner's earlier bid there),
-    and a pass denies more than ``PASS_SLACK`` above it. Negative: the pass fits."""
+def pass_ceiling(highest: int, partner_value: int) -> float | None:
+    """The strongest ``hand_strength`` in a suit that a pass over ``highest`` (the highest
+    value bid so far, 0 for none) leaves likely, given the passer's partner's earlier bid in
+    that suit (0: none): the cheapest bid open there would have shown ``promised_strength``,
+    and a pass denies more than ``PASS_SLACK`` above it. None: no value bid is left."""
     value = max(80, highest + 10)
     if value > MAX_BID:
-        return -math.inf
+        return None
+    return _promised_at(partner_value, value) + PASS_SLACK
+
+
+def passed_excess(hand: CardSet, seat: int, highest: int, bid_so_far: dict[tuple[int, Trump], int]) -> float:
+    """How much stronger in its best suit a hand is than a pass over ``highest`` allows
+    (``pass_ceiling``). Negative: the pass fits."""
     partner = (seat + 2) & 3
-    return max(
-        hand_strength(hand, t) - _promised_at(bid_so_far.get((partner, t), 0), value) - PASS_SLACK for t in range(4)
-    )
+    excess = -math.inf
+    for t in range(4):
+        ceiling = pass_ceiling(highest, bid_so_far.get((partner, t), 0))
+        if ceiling is not None:
+            excess = max(excess, hand_strength(hand, t) - ceiling)
+    return excess
 
 
 def promised_strength(partner_value: int, call: Action) -> float:
