@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -189,6 +190,22 @@ def test_work_budget_bounds_the_search_and_keeps_it_reproducible() -> None:
     assert 8 <= a.deals < 100
     full = search(view, cards, ExpertConfig(), random.Random(5))
     assert full is not None and full.nodes > a.nodes
+
+
+def test_the_first_tricks_spend_their_share_of_the_budget() -> None:
+    """Tricks 1 and 2 (``early_tricks``) may spend ``early_share`` of ``work``; later tricks
+    all of it: a first-trick search with half the share searches no more nodes than with all
+    of it, and never much beyond its own budget (one more deal's search at most)."""
+    config = ExpertConfig(work=200_000, early_share=0.5, min_deals=2)
+    assert (config.work_at(1), config.work_at(2), config.work_at(3)) == (100_000, 100_000, 200_000)
+    first_trick = [view for view, _ in card_views("online", 3, 4) if not view.tricks][:6]
+    assert first_trick
+    for view in first_trick:
+        cards = [a for a in view.legal_actions if not is_announce(a)]
+        half = search(view, cards, config, random.Random(1))
+        whole = search(view, cards, replace(config, early_share=1.0), random.Random(1))
+        assert half is not None and whole is not None
+        assert half.nodes <= whole.nodes and half.deals <= whole.deals
 
 
 def test_expert_card_decisions_are_reproducible_from_the_seed() -> None:

@@ -11,7 +11,7 @@ Three things keep it fast without losing the accuracy of ``config.samples`` deal
   than the leader's (a paired bound from the batch's spread) gets no more deals; when one
   card is left it is played;
 * when few cards are unseen, every consistent layout is searched instead of a sample;
-* a budget of solver nodes (``config.work``), not of wall-clock time, bounds the work, so
+* a budget of solver nodes (``config.work_at``), not of wall-clock time, bounds the work, so
   that a decision depends only on the view and the seed, never on the machine's load.
 """
 
@@ -115,7 +115,8 @@ def search(view: View, cards: Sequence[int], config: ExpertConfig, rng: random.R
     mid = scorer.remaining / 2
     swing = abs(scorer.margin_if(mid, True) - scorer.margin_if(mid, False))
     allowance = abs(scorer.margin(round(mid) + config.points_allowance) - scorer.margin(round(mid)))
-    stage1_budget = config.work * 3 // 4
+    budget = config.work_at(len(view.tricks) + 1)
+    stage1_budget = budget * 3 // 4
     n = 0
     for i, hands in enumerate(deals):
         if i >= config.min_deals and (len(alive) == 1 or work.nodes >= stage1_budget):
@@ -136,7 +137,7 @@ def search(view: View, cards: Sequence[int], config: ExpertConfig, rng: random.R
     exact_made = dict.fromkeys(alive, 0.0)
     exact_w = 0.0
     for i in range(k):
-        if i and work.nodes >= config.work:
+        if i and work.nodes >= budget:
             break
         for c in alive:
             value = points_after(positions[i], c, team, work)
