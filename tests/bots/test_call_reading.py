@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from coinche.bots.call_reading import example_holding, read_call, read_calls
 from coinche.bots.expert.auction import partner_context
 from coinche.bots.expert.calibration import calibration
-from coinche.bots.expert.deals import auction_likelihood, hand_strength, pass_ceiling, promised_strength
+from coinche.bots.expert.deals import PASS_SLACK, auction_likelihood, hand_strength, pass_ceiling, promised_strength
 from coinche.bots.knowledge import parse_auction
 from coinche.engine.actions import parse_call
 from coinche.engine.cards import HEARTS, NO_TRUMP, SPADES, parse_card
@@ -148,13 +148,15 @@ def test_a_pass_reads_as_the_card_play_reads_it() -> None:
     over_partner = read_call(CLASSIC, 3, calls("80S pass pass"), 2)
     line = over_partner.expert[0]
     assert line.id == "meaning.expert_pass_trump" and line.args["trump"] == "S"
-    assert line.args["example"] == example_holding(SPADES, pass_ceiling(80, 80) + 1)
-    assert pass_ceiling(80, 80) == 55 == pass_ceiling(0, 0)
+    ceiling = pass_ceiling(80, 80, 160)
+    assert ceiling == 55 == pass_ceiling(0, 0, 160)
+    assert line.args["example"] == example_holding(SPADES, ceiling + 1)
     opening = read_call(CLASSIC, 3, calls("pass"), 0).expert[0]
     assert opening.id == "meaning.expert_pass_suit"
     coinched = read_call(CLASSIC, 3, calls("80S coinche pass"), 2)
     assert all(m.id not in ("meaning.expert_pass_trump", "meaning.expert_pass_suit") for m in coinched.expert)
-    assert pass_ceiling(160, 0) is None  # nothing left to bid: nothing denied
+    assert pass_ceiling(160, 0, 160) is None  # nothing left to bid: nothing denied
+    assert pass_ceiling(160, 0, 180) == 40 + 90 + PASS_SLACK  # the house rules' 170 was open
 
 
 def _hands(south: str, west: str) -> tuple[int, ...]:

@@ -39,7 +39,8 @@ def test_the_level_says_it_follows_the_score_against_par(
     table.play_deal()
     table.press(table.next_deal_button())
     expect(follows).to_be_visible()
-    expect(follows.locator("summary")).to_have_text(re.compile(after))
+    # the deal has a contract (the player bids); its par comes from the workers soon after
+    expect(follows.locator("summary")).to_have_text(re.compile(after), timeout=20_000)
     follows.locator("summary").focus()
     page.keyboard.press("Enter")
     expect(follows.locator("p")).to_be_visible()

@@ -45,7 +45,7 @@ def test_the_knob_follows_the_score_against_each_deals_par(client: TestClient) -
     pars = [step.par for step in live.steps if step.kind == "par"]
     over = [n for n, deal in enumerate(live.game.deals, start=1) if deal.is_over]
     assert not live.game.is_over
-    assert [n for n, _ in pars] == over  # one par step a finished deal, in order
+    assert sorted(n for n, _ in pars) == over  # one par step a finished deal
     # Each par is the analysis's, and the knob moved by the score against it alone.
     by_hand = AdaptiveBot(level=0.5, human_seat=0, follows_par=True)
     for number, par in pars:
@@ -60,18 +60,16 @@ def test_the_knob_follows_the_score_against_each_deals_par(client: TestClient) -
         if result is not None and result.contract is not None:
             assert against == result.score[0] - result.score[1] - par
     assert live.adaptive_level == pytest.approx(by_hand.level)
-    assert live.adaptive_level != 0.5 or all(a in (None, 0) for a in live.against_par.values())
     # Read again from the log: the same knob, the same scores against par.
     service.registry.forget(spec.id)
     again = call(client, service.table, spec.id)
     assert again is not None
     assert again.adaptive_level == live.adaptive_level and again.against_par == live.against_par
     # The state says what the level follows, and the last deal's score against its par.
-    scored = [a for a in live.against_par.values() if a is not None]
+    last = live.against_par[max(live.against_par)]
     shown = level_follows("fr", live)
     assert shown is not None and "par" in shown["why"]
-    if scored:
-        last = scored[-1]
+    if last is not None:
         sign = "+" if last > 0 else "\u2212" if last < 0 else ""
         assert shown["summary"] == f"Dernière donne : {sign}{abs(last)} face au par."
     english = level_follows("en", live)

@@ -171,13 +171,14 @@ def test_a_burst_of_publishes_reaches_the_other_process_whole_and_in_order(postg
             heard = listening.subscribe(tables[0], steps=False)
             sends = [talking.publish(t, seq) for seq in range(1, 41) for t in tables]
             sends += [talking.signal(tables[0], {"n": n}) for n in range(12)]
+            sends += [talking.signal(tables[0], {"n": "again"}) for _ in range(2)]  # equal, and two
             await asyncio.wait_for(asyncio.gather(*sends), 15)
             newest: dict[str, int] = {}
             for table_id, sub in zip(tables, subs, strict=True):
                 while newest.get(table_id) != 40:
                     newest[table_id], _ = await asyncio.wait_for(sub.wait(), 15)
             events: list[int] = []
-            while len(events) < 12:
+            while len(events) < 14:
                 _, got = await asyncio.wait_for(heard.wait(), 15)
                 events += [e["n"] for e in got]
             return newest, events
@@ -187,4 +188,4 @@ def test_a_burst_of_publishes_reaches_the_other_process_whole_and_in_order(postg
 
     newest, events = run_async(scenario)
     assert newest == dict.fromkeys(tables, 40)
-    assert events == list(range(12))
+    assert events == [*range(12), "again", "again"]

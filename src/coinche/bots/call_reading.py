@@ -198,10 +198,12 @@ def _pass_denies(before: AuctionInfo, seat: int) -> Message | None:
     """What the expert's card play reads a pass as denying: a hand beyond the lowest of the
     suits' ceilings (``deals.pass_ceiling``), named when it is the partner's suit (a
     raise refused) or said of any suit; None when no value bid was left."""
+    if before.last_bid is not None and not is_numeric_bid(before.last_bid):
+        return None  # a capot or a générale: no value bid is left to deny
     partner = (seat + 2) & 3
     ceilings = []
     for suit in range(4):
-        ceiling = pass_ceiling(before.current_value, before.value_in(partner, suit))
+        ceiling = pass_ceiling(before.current_value, before.value_in(partner, suit), before.rules.max_bid)
         if ceiling is None:
             return None
         ceilings.append((ceiling, suit))

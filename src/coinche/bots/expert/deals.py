@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from ...engine.actions import COINCHE, PASS, SURCOINCHE, Action, bid_rank, bid_trump, is_numeric_bid
+from ...engine.actions import PASS, Action, bid_rank, bid_trump, is_numeric_bid
 from ...engine.cards import ACE, ALL_TRUMP, JACK, NINE, NO_TRUMP, SUIT_MASKS, TEN, CardSet, Trump, card
 from ...engine.deal import View
 from ...engine.play import tables
@@ -100,8 +100,9 @@ def auction_likelihood(view: View, info: AuctionInfo, hands: Sequence[CardSet]) 
     bid_so_far: dict[tuple[int, Trump], int] = {}
     highest = 0
     """The highest value bid so far (0: none)."""
-    doubled = False
-    """A coinche was said: a pass then declines the surcoinche, it does not deny a bid."""
+    closed = False
+    """A coinche was said (a pass then declines the surcoinche, it does not deny a bid), or a
+    capot or a générale (no value bid is left to deny)."""
     for seat, call in info.calls:
         if is_numeric_bid(call):
             t = bid_trump(call)
@@ -110,12 +111,11 @@ def auction_likelihood(view: View, info: AuctionInfo, hands: Sequence[CardSet]) 
                 logw -= max(0.0, promised - hand_strength(hands[seat], t)) ** 2 / STRENGTH_SPREAD
             bid_so_far[seat, t] = max(bid_so_far.get((seat, t), 0), bid_rank(call) // 10)
             highest = max(highest, bid_rank(call) // 10)
-        elif call == PASS and seat != view.seat and not doubled:
-            logw -= max(0.0, passed_excess(hands[seat], seat, highest, bid_so_far)) ** 2 / STRENGTH_SPREAD
-        elif call in (COINCHE, SURCOINCHE):
-            doubled = True
-        elif call != PASS:  # a capot or a générale: no value bid can follow
-            highest = MAX_BID + 10
+        elif call == PASS and seat != view.seat and not closed:
+            excess = passed_excess(hands[seat], seat, highest, bid_so_far, view.rules.max_bid)
+            logw -= max(0.0, excess) ** 2 / STRENGTH_SPREAD
+        elif call != PASS:  # a coinche, a surcoinche, a capot or a générale
+            closed = True
     return math.exp(max(logw, -50.0))
 
 
@@ -130,28 +130,28 @@ PASS_SLACK: Final = PASS_STRENGTH - 40
 """A pass is read as denying a suit this much stronger than the cheapest bid open to the
 seat would have shown (an opening of 80 shows 40: a pass before any bid denies 55)."""
 
-MAX_BID: Final = 160
-"""The highest value bid (RULES.md: none above 160)."""
 
-
-def pass_ceiling(highest: int, partner_value: int) -> float | None:
+def pass_ceiling(highest: int, partner_value: int, max_bid: int) -> float | None:
     """The strongest ``hand_strength`` in a suit that a pass over ``highest`` (the highest
     value bid so far, 0 for none) leaves likely, given the passer's partner's earlier bid in
     that suit (0: none): the cheapest bid open there would have shown ``promised_strength``,
-    and a pass denies more than ``PASS_SLACK`` above it. None: no value bid is left."""
+    and a pass denies more than ``PASS_SLACK`` above it. None: no value bid is left (the
+    table's ``max_bid`` reached)."""
     value = max(80, highest + 10)
-    if value > MAX_BID:
+    if value > max_bid:
         return None
     return _promised_at(partner_value, value) + PASS_SLACK
 
 
-def passed_excess(hand: CardSet, seat: int, highest: int, bid_so_far: dict[tuple[int, Trump], int]) -> float:
+def passed_excess(
+    hand: CardSet, seat: int, highest: int, bid_so_far: dict[tuple[int, Trump], int], max_bid: int
+) -> float:
     """How much stronger in its best suit a hand is than a pass over ``highest`` allows
     (``pass_ceiling``). Negative: the pass fits."""
     partner = (seat + 2) & 3
     excess = -math.inf
     for t in range(4):
-        ceiling = pass_ceiling(highest, bid_so_far.get((partner, t), 0))
+        ceiling = pass_ceiling(highest, bid_so_far.get((partner, t), 0), max_bid)
         if ceiling is not None:
             excess = max(excess, hand_strength(hand, t) - ceiling)
     return excess

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import secrets
@@ -55,6 +56,10 @@ class PostgresHub(Hub):
         self._outbox: list[tuple[str, asyncio.Future[None]]] = []
         """Payloads waiting for the next send, each with the future its sender awaits."""
         self._sending: asyncio.Task[None] | None = None
+        self._sent = itertools.count()
+        """Numbers each payload: PostgreSQL delivers identical payloads of one transaction
+        once, and two equal events sent in one batch are two events."""
+        self._closed = False
         self._listener: asyncio.Task[None] | None = None
         self.connected = False
         """Whether the listening connection is up (readiness)."""
@@ -122,11 +127,13 @@ class PostgresHub(Hub):
         that come while a send is under way go together in the next one (one round trip
         for all of them, in order): under load a move does not wait for every move
         before it to make a round trip of its own."""
-        text = json.dumps(payload, separators=(",", ":"))
+        assert self._publish_lock is not None, "start() the hub first"
+        if self._closed:  # the process is stopping: the others read the log at their next catch-up
+            return
+        text = json.dumps({**payload, "n": next(self._sent)}, separators=(",", ":"))
         if len(text.encode()) > MAX_PAYLOAD:
             log.warning("hub: an event of %d bytes is too big to send; dropped", len(text))
             return
-        assert self._publish_lock is not None, "start() the hub first"
         sent: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._outbox.append((text, sent))
         if self._sending is None or self._sending.done():
@@ -177,9 +184,14 @@ class PostgresHub(Hub):
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._listener
+        self._closed = True
         if self._sending is not None:  # what was published is sent before the connection closes
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(self._sending, timeout=5)
+        for _, sent in self._outbox:  # not sent in time: nobody waits for them any more
+            if not sent.done():
+                sent.set_result(None)
+        self._outbox.clear()
         if self._publisher is not None:
             with contextlib.suppress(Exception):
                 await self._publisher.close()

@@ -211,9 +211,8 @@ def level_follows(lang: str, live: LiveTable) -> dict[str, str] | None:
     other tables)."""
     if live.adaptive_level is None or not live.spec.adaptive_par:
         return None
-    scored = [diff for diff in live.against_par.values() if diff is not None]
-    if scored:
-        last = scored[-1]
+    last = live.against_par[max(live.against_par)] if live.against_par else None
+    if last is not None:
         diff = f"+{last}" if last > 0 else f"\u2212{-last}" if last < 0 else "0"
         summary = i18n.gettext(lang, "level.last_par", diff=diff)
     else:
