@@ -41,8 +41,9 @@ def test_the_level_says_it_follows_the_score_against_par(
     expect(follows).to_be_visible()
     # the deal has a contract (the player bids); its par comes from the workers soon after
     expect(follows.locator("summary")).to_have_text(re.compile(after), timeout=20_000)
-    follows.locator("summary").focus()
-    page.keyboard.press("Enter")
+    # at the player's turn (the table moves the focus to the bidding box when it comes)
+    expect(table.pass_button()).to_be_visible(timeout=30_000)
+    follows.locator("summary").press("Enter")
     expect(follows.locator("p")).to_be_visible()
     expect(follows.locator("p")).to_contain_text(why)
     keep_screenshot(follows, f"adaptive-follows-{lang}")

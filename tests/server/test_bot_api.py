@@ -414,7 +414,9 @@ def test_a_bot_plays_a_game_through_its_stream_and_learns_nothing_it_may_not(tmp
 
 
 def test_a_bot_invited_to_friends_table_that_stalls_then_leaves_is_stood_in_for(tmp_path: Path) -> None:
-    settings = settings_for(tmp_path, **FAST, bot_action_limit="20/minute")
+    # an idle clock of 3 s: on a loaded machine a clock of 1 s ran out for the host too, and
+    # for the bot's next turn before its closed stream's grace period was over
+    settings = settings_for(tmp_path, **(FAST | {"idle_move_seconds": 3.0}), bot_action_limit="20/minute")
     owner, bot, token = made_bot(settings.database_url)
     sid = session_of(settings.database_url, owner)
     with serving(settings) as base, httpx.Client(base_url=base, cookies={"sid": sid}) as host:
@@ -450,15 +452,23 @@ def test_a_bot_invited_to_friends_table_that_stalls_then_leaves_is_stood_in_for(
                 ]
                 assert {r.status_code for r in flood} <= {400, 409, 429} and flood[-1].status_code == 429
                 host_plays_until(ws, lambda: table_of(settings.database_url, table_id).seq > turn["step"] + 1)
-                # ...then it goes: a computer stands in for it until the deal's end
+                # ...then it goes: a computer stands in for it until the deal's end (once the
+                # grace period is over; the host waits for it, so that the bot's next turn does
+                # not come first and run out its idle clock on a loaded machine)
                 stream.close()
+                deadline = time.monotonic() + 30
+                while table_of(settings.database_url, table_id).seats[1].stand_in is None:
+                    assert time.monotonic() < deadline, "the bot was never stood in for"
+                    time.sleep(0.05)
                 host_plays_until(ws, lambda: table_of(settings.database_url, table_id).game.awaiting_deal)
         finally:
             stream.close()
     live = table_of(settings.database_url, table_id)
     bot_steps = [s for s in live.steps if s.kind == "action" and s.seat == 1]
     # its stalled move was played for it as an idle person's, the others as an absent one's
-    assert bot_steps[0].played_by == "idle" and {s.played_by for s in bot_steps[1:]} == {"away"}
+    assert bot_steps[0].played_by == "idle" and {s.played_by for s in bot_steps[1:]} == {"away"}, [
+        (s.seq, s.kind, s.seat, s.played_by, s.seat_data) for s in live.steps
+    ]
     assert live.seats[1].player == bot.player  # still its seat: a computer only stood in
 
 
