@@ -605,6 +605,10 @@ export class TableView {
     const key = `${turnKey(this.state)}:${kind}`;
     if (key === this.focusKey && !this.focusLost()) return;
     this.focusKey = key;
+    // a playable card the player already went to (the cards are enabled before the turn's
+    // animations end): the focus stays on it, so that Enter plays that card, not the first
+    const el = document.activeElement;
+    if (kind === 'card' && el && el.closest('#hand') && el.tagName === 'BUTTON' && !el.disabled) return;
     if (legal.calls.length) this.bidding.focus();
     else if (legal.declares.length) els.declareChoices.querySelector('button')?.focus({ preventScroll: true });
     else this.hand.focusFirst();
