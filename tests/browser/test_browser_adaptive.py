@@ -24,8 +24,8 @@ def adaptive_server(tmp_path_factory: pytest.TempPathFactory, server_factory: Ca
 @pytest.mark.parametrize(
     ("lang", "before", "after", "why"),
     [
-        ("fr", "Suit votre jeu face au par", r"Dernière donne : [+\u2212]?\d+ face au par\.", "de mauvaises cartes"),
-        ("en", "Follows your play against par", r"Last deal: [+\u2212]?\d+ against par\.", "poor cards"),
+        ("fr", "Suit votre jeu face au par", r"Dernière donne : [+\u2212]?\d+ face au par\.", "ne le font pas baisser"),
+        ("en", "Follows your play against par", r"Last deal: [+\u2212]?\d+ against par\.", "cards do not lower it"),
     ],
 )
 def test_the_level_says_it_follows_the_score_against_par(

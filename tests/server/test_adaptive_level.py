@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 from test_daily import account
 from test_player_stats import person, play_to_end
 
-from coinche.bots.adaptive import AdaptiveBot
+from coinche.bots.adaptive import PAR_SHARE, AdaptiveBot
 from coinche.bots.analysis import par_margin, par_of_deal
 from coinche.engine.rules import RuleSet
 from coinche.server.features.adaptive_level import AdaptiveLevel
@@ -58,7 +58,7 @@ def test_the_knob_follows_the_score_against_each_deals_par(client: TestClient) -
         assert live.against_par[number] == against
         result = deal.result()
         if result is not None and result.contract is not None:
-            assert against == result.score[0] - result.score[1] - par
+            assert against == result.score[0] - result.score[1] - round(PAR_SHARE * par)
     assert live.adaptive_level == pytest.approx(by_hand.level)
     # Read again from the log: the same knob, the same scores against par.
     service.registry.forget(spec.id)
