@@ -52,10 +52,10 @@ class PostgresHub(Hub):
         self.token = secrets.token_hex(6)
         """This process's mark in its payloads (its own echoes are dropped)."""
         self._publisher: psycopg.AsyncConnection[Any] | None = None
-        self._publish_lock: asyncio.Lock | None = None
         self._outbox: list[tuple[str, asyncio.Future[None]]] = []
         """Payloads waiting for the next send, each with the future its sender awaits."""
         self._sending: asyncio.Task[None] | None = None
+        """The one task sending the outbox (started by the first payload that finds none)."""
         self._sent = itertools.count()
         """Numbers each payload: PostgreSQL delivers identical payloads of one transaction
         once, and two equal events sent in one batch are two events."""
@@ -66,7 +66,6 @@ class PostgresHub(Hub):
 
     async def start(self) -> None:
         """Connect and listen (returns once listening, so that no publish after it is missed)."""
-        self._publish_lock = asyncio.Lock()
         ready = asyncio.Event()
         self._listener = asyncio.get_running_loop().create_task(self._listen(ready))
         await asyncio.wait_for(ready.wait(), timeout=30)
@@ -127,7 +126,7 @@ class PostgresHub(Hub):
         that come while a send is under way go together in the next one (one round trip
         for all of them, in order): under load a move does not wait for every move
         before it to make a round trip of its own."""
-        assert self._publish_lock is not None, "start() the hub first"
+        assert self._listener is not None, "start() the hub first"
         if self._closed:  # the process is stopping: the others read the log at their next catch-up
             return
         text = json.dumps({**payload, "n": next(self._sent)}, separators=(",", ":"))
@@ -141,19 +140,18 @@ class PostgresHub(Hub):
         await asyncio.shield(sent)
 
     async def _send_all(self) -> None:
-        """Send what the outbox holds, a batch a round trip, until it is empty."""
-        assert self._publish_lock is not None
-        async with self._publish_lock:
-            while self._outbox:
-                batch, self._outbox = self._outbox, []
-                try:
-                    await self._send([text for text, _ in batch])
-                except Exception:  # the steps are stored: the others read them at their next catch-up
-                    log.exception("hub: could not notify the other processes")
-                finally:  # nobody waits for ever, even when the loop closes
-                    for _, sent in batch:
-                        if not sent.done():
-                            sent.set_result(None)
+        """Send what the outbox holds, a batch a round trip, until it is empty (the only
+        task that sends: one round trip at a time on the one connection)."""
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            try:
+                await self._send([text for text, _ in batch])
+            except Exception:  # the steps are stored: the others read them at their next catch-up
+                log.exception("hub: could not notify the other processes")
+            finally:  # nobody waits for ever, even when the loop closes
+                for _, sent in batch:
+                    if not sent.done():
+                        sent.set_result(None)
 
     async def _send(self, payloads: list[str]) -> None:
         for attempt in range(2):

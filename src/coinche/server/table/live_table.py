@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...bots.adaptive import AdaptiveBot
-from ...engine.deal import Deal
+from ...engine.deal import Deal, View
 from ...engine.game import Game
 from ...engine.messages import Message
 from .fair_deals import hand_source
@@ -201,7 +201,7 @@ class LiveTable:
     def track(self, deal: Deal) -> None:
         """Let the adaptive level learn from a finished deal (live, or replayed at a rebuild)."""
         if self.tracker is not None:
-            self.tracker.observe_result(deal.view((self.human_seat + 1) & 3))
+            self.tracker.observe_result(self._tracked_view(deal))
 
     def _follow_par(self, number: int, par: int) -> None:
         """The par of deal ``number`` came (a ``par`` step): the adaptive knob moves by the
@@ -211,7 +211,12 @@ class LiveTable:
             return
         deal = deals[number - 1]
         if deal.is_over:
-            self.against_par[number] = self.tracker.observe_against_par(deal.view((self.human_seat + 1) & 3), par)
+            self.against_par[number] = self.tracker.observe_against_par(self._tracked_view(deal), par)
+
+    def _tracked_view(self, deal: Deal) -> View:
+        """The finished deal as the adaptive knob reads it: from the seat after the human's
+        (a computer's: the knob is the computers')."""
+        return deal.view((self.human_seat + 1) & 3)
 
     def wants_par(self, number: int) -> bool:
         """Whether deal ``number`` (from 1) is over and its par is still to be stored here:
