@@ -13,10 +13,11 @@ from test_player_stats import person, play_to_end
 
 from coinche.bots.adaptive import PAR_SHARE, AdaptiveBot
 from coinche.bots.analysis import par_margin, par_of_deal
+from coinche.bots.base import Decision
 from coinche.engine.rules import RuleSet
 from coinche.server.features.adaptive_level import AdaptiveLevel
 from coinche.server.table.live_table import LiveTable
-from coinche.server.table.spec import Seat
+from coinche.server.table.spec import Seat, Step
 from coinche.server.web.protocol import level_follows
 
 RULES = RuleSet.profile("classic", target=3000)
@@ -127,3 +128,36 @@ def test_a_table_of_before_follows_the_raw_score(client: TestClient) -> None:
         if deal.is_over:
             by_hand.observe_result(deal.view(1))
     assert live.adaptive_level == pytest.approx(by_hand.level)
+
+
+def test_a_par_stored_while_a_computer_thinks_does_not_restart_it(client: TestClient) -> None:
+    """A par comes back whenever its analysis is done, often while a computer thinks on the
+    next deal: its move, chosen at the step before the par, is still stored (at the next
+    step); a move of anyone else since makes it stale."""
+    anne = account(client, "Anne")
+    service = service_of(client)
+    spec = call(client, service.create_table, RULES, (person(anne), ADAPTIVE, ADAPTIVE, ADAPTIVE), "adaptive")
+
+    def computer_to_move_after_a_deal(live: LiveTable) -> bool:
+        return sum(d.is_over for d in live.game.deals) >= 1 and live.bot_to_move() is not None
+
+    play_to_end(client, spec.id, seed=13, until=computer_to_move_after_a_deal)
+    call(client, adaptive_of(client).settle)
+    live = call(client, service.table, spec.id)
+    assert live is not None and live.bot_to_move() is not None
+    turn = service._bot_turn(live, live.bot_to_move())
+    decision = Decision(turn.view.legal_actions[0])
+
+    async def par(table: LiveTable) -> Step | None:
+        return Step(table.seq, "par", 0, par=(1, 0))
+
+    call(client, service.write, spec.id, None, par)
+    assert live.seq == turn.seq + 1 and not live.moved_on_since(turn.seq)
+    step = service._bot_step(live, turn, decision)
+    assert step is not None and step.seq == live.seq and step.action == decision.action
+
+    async def move(table: LiveTable) -> Step | None:
+        return service._bot_step(table, turn, decision)
+
+    call(client, service.write, spec.id, None, move)
+    assert live.moved_on_since(turn.seq) and service._bot_step(live, turn, decision) is None

@@ -111,9 +111,10 @@ def seeded_id(seed: int | str, created: int, attempt: int) -> str:
 
 @dataclass(frozen=True)
 class BotTurn:
-    """A computer's turn as it was asked: the seat, the step its move must be, the seat's
-    view, which bot decides (with its seed), and whether a trick was just gathered (the
-    longer pause)."""
+    """A computer's turn as it was asked: the seat, the step it was asked at (its move is
+    stored at the next step unless the table moved on since: ``LiveTable.moved_on_since``),
+    the seat's view, which bot decides (with its seed), and whether a trick was just
+    gathered (the longer pause)."""
 
     seat: int
     seq: int
@@ -584,7 +585,8 @@ class TableService:
     def _bot_step(self, live: LiveTable, turn: BotTurn, decision: Decision) -> Step | None:
         """The step of ``decision`` at the table as it is now; None if it moved on since
         ``turn`` (a late answer for a step already taken is dropped) or closed."""
-        if live.seq != turn.seq or live.bot_to_move() != turn.seat or requests.closed(live, self.settings.clock()):
+        moved = live.moved_on_since(turn.seq)
+        if moved or live.bot_to_move() != turn.seat or requests.closed(live, self.settings.clock()):
             return None
         action = decision.action
         explanation = explanation_json(decision)
@@ -592,7 +594,7 @@ class TableService:
             log.warning("table %s seat %s: bot %s chose %r, not legal", live.id, turn.seat, turn.spec.name, action)
             action, explanation = turn.view.legal_actions[0], None
         by: PlayedBy | None = "away" if live.seats[turn.seat].kind == "human" else None
-        return Step(turn.seq, "action", turn.seat, action, explanation=explanation, played_by=by)
+        return Step(live.seq, "action", turn.seat, action, explanation=explanation, played_by=by)
 
     # ----- computers' turns on worker processes (``worker.py``) -----
 
@@ -616,9 +618,9 @@ class TableService:
                     await asyncio.wait_for(sub.wait(), timeout=1.0)
                 if self.registry.get(live.id) is not live or not self.watchers[live.id]:
                     return True  # nobody to play for here any more
-                if live.seq == turn.seq:  # read the log: a notification may be lost
+                if not live.moved_on_since(turn.seq):  # read the log: a notification may be lost
                     await self.registry.table(live.id, fresh=True)
-                if live.seq != turn.seq:
+                if live.moved_on_since(turn.seq):
                     return True
                 if not await self.work.workers_alive():
                     break
@@ -638,9 +640,9 @@ class TableService:
             return False
 
         def asked(live: LiveTable) -> BotTurn | None:
-            if live.seq != seq or live.bot_to_move() != seat:
+            if live.moved_on_since(seq) or live.bot_to_move() != seat:
                 return None
-            return self._bot_turn(live, seat)
+            return replace(self._bot_turn(live, seat), seq=seq)
 
         turn = await self.registry.look(table_id, asked)
         if turn is None:

@@ -152,6 +152,13 @@ class LiveTable:
         """How many steps of the log this state includes: the next step is numbered ``seq``."""
         return len(self.steps)
 
+    def moved_on_since(self, seq: int) -> bool:
+        """Whether a step that changes the game or the seats was read at step ``seq`` or
+        later: a ``par`` step (the adaptive level's reading of a finished deal, stored
+        whenever its analysis comes back) does not, so a computer that started thinking at
+        ``seq`` still plays what it chose (at the next step's number)."""
+        return any(step.kind != "par" for step in self.steps[seq:])
+
     @property
     def last(self) -> Step | None:
         return self.steps[-1] if self.steps else None
