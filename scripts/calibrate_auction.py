@@ -12,6 +12,14 @@ the deals themselves (hands, calls, result): the estimates are made when fitting
 partner table of the same fit, so that the shifts measure the estimates the auction will
 make.
 
+Real play is slow (the expert's cards: about 3 s a deal on a core), and a line needs many
+contracts: ``--auction-only N`` also plays N deals per profile whose auction alone is
+played (about 0.1 s each), recording the double-dummy points of their contract. The lines
+are fitted on every contract's double-dummy points less real play's shortfall (``dd -
+taken``, its mean per trump kind over the deals whose cards were played), with real play's
+spread around double dummy added to theirs; the made rates, the sweeps and the report's
+levels come from the played deals alone.
+
 It then writes ``src/coinche/bots/data/auction_calibration.json`` (what each table means:
 ``coinche.bots.expert.calibration``): per profile, and pooled, the lines that predict the
 points taken from the estimate, for the takers and the defence, the sweep correction, the
@@ -19,6 +27,7 @@ spread, the partner table, and a report of the double-dummy optimism and the est
 error per trump kind and bid level.
 
     python scripts/calibrate_auction.py --deals 800 --jobs 2 --minutes 20 --log /tmp/calib.jsonl
+    python scripts/calibrate_auction.py --deals 0 --auction-only 5000 --log /tmp/calib.jsonl
     python scripts/calibrate_auction.py --fit-only --log /tmp/calib.jsonl
 
 ``--log`` keeps the played deals (JSON lines, appended as they finish), so that a run cut by
@@ -39,6 +48,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +61,7 @@ from coinche.bots.loading import load_bot
 from coinche.bots.solver import Position, solve
 from coinche.engine.actions import is_bid
 from coinche.engine.auction import contract_of
-from coinche.engine.deal import Deal, random_hands
+from coinche.engine.deal import Deal, Phase, random_hands
 from coinche.engine.rules import RuleSet
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "src" / "coinche" / "bots" / "data" / "auction_calibration.json"
@@ -62,12 +72,15 @@ than its own), with their settings: ``expert-v1``'s card play on fewer deals, fo
 calls are its own)."""
 MIN_LINE = 20
 """Fewest contracts a fitted line rests on (fewer: the pooled profiles' line is used)."""
+MIN_SHORTFALL = 30
+"""Fewest played contracts a profile's real-play shortfall rests on (fewer: the pooled one)."""
 
 
-def play_deal(profile: str, seed: int, opponent: str) -> dict[str, Any]:
-    """One deal of the expert (seats of the team ``seed & 1``... see ``EXPERT_TEAM``) against
-    ``opponent``: its hands, calls, contract and result (the estimates are made at fit time,
-    with the partner table of the same fit)."""
+def play_deal(profile: str, seed: int, opponent: str, cards: bool = True) -> dict[str, Any]:
+    """One deal of the expert (the team ``expert_team(seed)``) against ``opponent``: its
+    hands, calls, contract and result (the estimates are made at fit time, with the partner
+    table of the same fit). ``cards``: the cards are played; else the auction alone, and
+    the contract has only its double-dummy points (``"cards": false`` in the record)."""
     rules = RuleSet.profile(profile)
     rng = random.Random(seed)
     dealer = seed & 3
@@ -79,13 +92,11 @@ def play_deal(profile: str, seed: int, opponent: str) -> dict[str, Any]:
         for s in range(4)
     ]
     actions = []
-    while not deal.is_over:
+    while not deal.is_over and (cards or deal.phase is Phase.AUCTION):
         seat = deal.to_move
         a = bots[seat].choose(deal.view(seat)).action
         deal.apply(a)
         actions.append(a)
-    result = deal.result()
-    assert result is not None
     rec: dict[str, Any] = {
         "profile": profile,
         "seed": seed,
@@ -95,13 +106,12 @@ def play_deal(profile: str, seed: int, opponent: str) -> dict[str, Any]:
         "actions": actions,
         "opponent": opponent,
         "expert_team": team,
+        "cards": cards,
     }
-    contract = result.contract
+    contract = deal.contract
     if contract is None:
         return rec
     team = contract.taker & 1
-    swept = result.sweep in ("taker", "taker_alone")
-    taken = 162 if swept else 0 if result.sweep == "defense" else min(result.card_points[team], 162)
     pos = Position(
         (hands[0], hands[1], hands[2], hands[3]),
         contract.trump,
@@ -115,11 +125,14 @@ def play_deal(profile: str, seed: int, opponent: str) -> dict[str, Any]:
         "value": contract.value,
         "taker": contract.taker,
         "coinched": contract.multiplier > 1,
-        "made": bool(result.made),
-        "taken": taken,
-        "swept": swept,
         "dd": min(solve(pos, team), 162),
     }
+    if cards:
+        result = deal.result()
+        assert result is not None
+        swept = result.sweep in ("taker", "taker_alone")
+        taken = 162 if swept else 0 if result.sweep == "defense" else min(result.card_points[team], 162)
+        rec["contract"].update(made=bool(result.made), taken=taken, swept=swept)
     return rec
 
 
@@ -167,23 +180,24 @@ def contract_row(rec: dict[str, Any], book: Calibration) -> dict[str, Any]:
     defence = [
         team_estimate(hands[d], d, dealer, full, rules, trump, book) for d in (1 - team, 3 - team) if is_expert(rec, d)
     ]
+    played = "taken" in c
     return {
+        "played": played,
         "expert_taker": is_expert(rec, taker),
         "kind": trump_kind(trump),
         "level": level_of(c["value"]),
         "value": c["value"],
         "contested": seen == "contested",
         "coinched": c["coinched"],
-        "made": c["made"],
+        "made": c.get("made"),
         "estimate": est.mean_162,
         "sd": est.sd,
         "p_sweep": est.p_sweep,
-        "taken": c["taken"],
-        "swept": c["swept"],
+        "taken": c.get("taken"),
+        "swept": c.get("swept"),
         "dd": c["dd"],
         "defence_estimates": [e.mean_162 for e in defence],
         "defence_sds": [e.sd for e in defence],
-        "defence_taken": 162 - c["taken"],
     }
 
 
@@ -193,23 +207,42 @@ def expert_team(seed: int) -> int:
     return (seed >> 2) & 1
 
 
-def _play(args: tuple[str, int, str]) -> dict[str, Any]:
+def _play(args: tuple[str, int, str, bool]) -> dict[str, Any]:
     return play_deal(*args)
 
 
+AUCTION_ONLY_SEEDS = 500_000
+"""The seeds of the deals whose auction alone is played start here (after the played ones)."""
+
+
 def run(
-    profiles: Sequence[str], opponents: Sequence[str], deals: int, seed: int, jobs: int, minutes: float, log: Path
+    profiles: Sequence[str],
+    opponents: Sequence[str],
+    deals: int,
+    seed: int,
+    jobs: int,
+    minutes: float,
+    log: Path,
+    auction_only: int = 0,
+    auction_opponents: Sequence[str] = (),
 ) -> None:
     done = set()
     if log.exists():
         for line in log.read_text().splitlines():
             r = json.loads(line)
             done.add((r["profile"], r["seed"]))
+    first = seed * 1_000_000
     tasks = [
-        (p, seed * 1_000_000 + i, opponents[i % len(opponents)])
+        (p, first + AUCTION_ONLY_SEEDS + i, auction_opponents[i % len(auction_opponents)], False)
+        for i in range(auction_only)
+        for p in profiles
+        if (p, first + AUCTION_ONLY_SEEDS + i) not in done
+    ]
+    tasks += [
+        (p, first + i, opponents[i % len(opponents)], True)
         for i in range(deals)
         for p in profiles
-        if (p, seed * 1_000_000 + i) not in done
+        if (p, first + i) not in done
     ]
     deadline = time.monotonic() + 60 * minutes
     with log.open("a") as out, ProcessPoolExecutor(jobs) as pool:
@@ -222,7 +255,7 @@ def run(
             out.write(json.dumps(fut.result()) + "\n")
             out.flush()
             n += 1
-            if n % 50 == 0:
+            if n % 500 == 0:
                 print(f"{n} deals played", file=sys.stderr)
             if time.monotonic() < deadline:
                 nxt = next(rest, None)
@@ -244,13 +277,14 @@ def fit(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     partner = {name: partner_table(recs) for name, recs in by_profile.items()}
     book = Calibration({name: {"partner": table} for name, table in partner.items()}, {})
     rows = {id(r): contract_row(r, book) for r in records if "contract" in r}
+    pooled = shortfalls(list(rows.values()))
     # The takers' lines rest on the expert's own contracts; the defence lines on its
     # defenders (``contract_row`` keeps only those), whoever took.
     profiles: dict[str, Any] = {}
     report: dict[str, Any] = {}
     for name, recs in sorted(by_profile.items()):
         cs = [rows[id(r)] for r in recs if id(r) in rows]
-        profiles[name], report[name] = line_tables(cs)
+        profiles[name], report[name] = line_tables(cs, shortfalls(cs, pooled))
         profiles[name]["partner"] = partner[name]
         report[name]["deals"] = len(recs)
     return {"profiles": profiles, "meta": {"report": report}}
@@ -268,15 +302,61 @@ def partner_table(recs: Sequence[dict[str, Any]]) -> dict[str, dict[str, float]]
     return dict(table)
 
 
-def line_tables(cs: Sequence[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Take and defend lines and the sweep correction from contract rows; and a report."""
+@dataclass(frozen=True)
+class Shortfall:
+    """How many card points fewer than double dummy the takers took in real play, over
+    the deals whose cards were played: the mean, its variance, how many contracts."""
+
+    mean: float
+    variance: float
+    contracts: int
+
+
+NO_SHORTFALL = Shortfall(0.0, 0.0, 0)
+
+
+def shortfalls(
+    cs: Sequence[dict[str, Any]], fallback: dict[tuple[str, str], Shortfall] | None = None
+) -> dict[tuple[str, str], Shortfall]:
+    """The shortfall of real play per side the expert held (``take``: its own contracts,
+    ``defend``: the contracts it defended) and trump kind, from contract rows; a kind with
+    fewer than ``MIN_SHORTFALL`` played contracts takes ``fallback``'s figure (the pooled
+    profiles'), then the suits' figure, then none."""
+    out: dict[tuple[str, str], Shortfall] = {}
+    played = [c for c in cs if c["played"]]
+    for side, keep in (("take", lambda c: c["expert_taker"]), ("defend", lambda c: bool(c["defence_estimates"]))):
+        for kind in ("suit", "sa", "ta"):
+            gaps = [c["dd"] - c["taken"] for c in played if c["kind"] == kind and keep(c)]
+            if len(gaps) >= MIN_SHORTFALL:
+                mean = sum(gaps) / len(gaps)
+                var = sum((g - mean) ** 2 for g in gaps) / (len(gaps) - 1)
+                out[(side, kind)] = Shortfall(mean, var, len(gaps))
+            elif fallback is not None and (side, kind) in fallback:
+                out[(side, kind)] = fallback[(side, kind)]
+            elif kind != "suit" and (side, "suit") in out:
+                out[(side, kind)] = out[(side, "suit")]
+    return out
+
+
+def line_tables(
+    cs: Sequence[dict[str, Any]], short: dict[tuple[str, str], Shortfall]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Take and defend lines and the sweep correction from contract rows; and a report.
+
+    The lines rest on every contract's double-dummy points less the real play's shortfall
+    (``short``): a deal whose auction alone was played counts as much as one whose cards
+    were; the spread of real play around double dummy is added to the lines' spread. The
+    made rates, sweeps and levels are those of the deals whose cards were played."""
     take: dict[str, Any] = {}
     defend: dict[str, Any] = {}
     every = cs
     cs = [c for c in every if c["expert_taker"]]
-    rep: dict[str, Any] = {"contracts": len(cs)}
+    played = [c for c in cs if c["played"]]
+    rep: dict[str, Any] = {"contracts": len(cs), "played": len(played)}
     for kind in sorted({c["kind"] for c in cs}):
         kc = [c for c in cs if c["kind"] == kind]
+        pk = [c for c in kc if c["played"]]
+        gap = short.get(("take", kind), NO_SHORTFALL)
         groups = (
             ("free", [c for c in kc if not c["contested"]], None),
             ("contested", [c for c in kc if c["contested"]], None),
@@ -286,41 +366,46 @@ def line_tables(cs: Sequence[dict[str, Any]]) -> tuple[dict[str, Any], dict[str,
         for label, fc, other in groups:
             if len(fc) >= MIN_LINE:
                 xs = [(c["estimate"], min(c[other], 250) if other else 0) for c in fc]
-                take[kind][label] = line(xs, [float(c["taken"]) for c in fc], [c["sd"] for c in fc])
+                ys = [float(c["dd"]) - gap.mean for c in fc]
+                take[kind][label] = line(xs, ys, [c["sd"] for c in fc], gap.variance)
         levels = {}
         for level in sorted({c["level"] for c in kc}):
-            lc = [c for c in kc if c["level"] == level]
-            levels[level] = {
-                "contracts": len(lc),
-                "made": round(_mean(float(c["made"]) for c in lc)[0], 3),
-                "estimate_minus_taken": round(_mean(c["estimate"] - c["taken"] for c in lc)[0], 1),
-                "double_dummy_minus_taken": round(_mean(c["dd"] - c["taken"] for c in lc)[0], 1),
-            }
+            lc = [c for c in pk if c["level"] == level]
+            levels[level] = {"contracts": sum(c["level"] == level for c in kc), "played": len(lc)}
+            if lc:
+                levels[level].update(
+                    made=round(_mean(float(c["made"]) for c in lc)[0], 3),
+                    estimate_minus_taken=round(_mean(c["estimate"] - c["taken"] for c in lc)[0], 1),
+                    double_dummy_minus_taken=round(_mean(c["dd"] - c["taken"] for c in lc)[0], 1),
+                )
         dc = [c for c in every if c["kind"] == kind]
+        dgap = short.get(("defend", kind), NO_SHORTFALL)
         xs = [(e, min(c["value"], 250)) for c in dc for e in c["defence_estimates"]]
-        ys = [float(c["defence_taken"]) for c in dc for _ in c["defence_estimates"]]
+        ys = [162.0 - c["dd"] + dgap.mean for c in dc for _ in c["defence_estimates"]]
         sds = [s for c in dc for s in c["defence_sds"]]
         if len(xs) < MIN_LINE:
             continue
-        defend[kind] = line(xs, ys, sds)
-        opt, n = _mean(c["dd"] - c["taken"] for c in kc)
-        bias, _ = _mean(c["estimate"] - c["dd"] for c in kc)
+        defend[kind] = line(xs, ys, sds, dgap.variance)
+        bias, n = _mean(c["estimate"] - c["dd"] for c in kc)
         rep[kind] = {
             "contracts": n,
-            "made": round(_mean(float(c["made"]) for c in kc)[0], 3),
+            "played": len(pk),
+            "made": round(_mean(float(c["made"]) for c in pk)[0], 3) if pk else None,
             "coinched": round(_mean(float(c["coinched"]) for c in kc)[0], 3),
-            "double_dummy_optimism": round(opt, 1),
+            "double_dummy_optimism": round(gap.mean, 1),
+            "double_dummy_optimism_contracts": gap.contracts,
+            "defence_double_dummy_optimism": round(dgap.mean, 1),
             "estimate_minus_double_dummy": round(bias, 1),
             "levels": levels,
         }
-    pred_sweeps = sum(c["p_sweep"] for c in cs)
-    sweeps = sum(c["swept"] for c in cs)
+    pred_sweeps = sum(c["p_sweep"] for c in played)
+    sweeps = sum(c["swept"] for c in played)
     rep["sweeps"] = {"observed": sweeps, "predicted": round(pred_sweeps, 1)}
-    rep["made"] = round(_mean(float(c["made"]) for c in cs)[0], 3) if cs else None
+    rep["made"] = round(_mean(float(c["made"]) for c in played)[0], 3) if played else None
     tables = {
         "take": take,
         "defend": defend,
-        "sweep_logit": round(sweep_logit([c["p_sweep"] for c in cs], sweeps), 3),
+        "sweep_logit": round(sweep_logit([c["p_sweep"] for c in played], sweeps), 3),
     }
     return tables, rep
 
@@ -345,18 +430,20 @@ def least_squares(rows: Sequence[Sequence[float]], ys: Sequence[float]) -> list[
     return out
 
 
-def line(xs: Sequence[tuple[float, float]], ys: Sequence[float], sds: Sequence[float]) -> dict[str, float]:
+def line(
+    xs: Sequence[tuple[float, float]], ys: Sequence[float], sds: Sequence[float], added_variance: float = 0.0
+) -> dict[str, float]:
     """The line of ``Calibration``: points = e + w * (a + b * e + c * o - e), with e the
     estimate, o the other figure and w = min(sd / estimate_sd, 1) the estimate's own
     uncertainty against the typical one; and the spread of the points around it, per unit
-    of w."""
+    of w (``added_variance``: a spread the ``ys`` do not hold, added to it)."""
     ref = math.sqrt(sum(s * s for s in sds) / max(len(sds), 1))
     ws = [min(s / ref, 1.0) if ref > 0 else 1.0 for s in sds]
     rows = [(w, w * e, w * o) for (e, o), w in zip(xs, ws, strict=True)]
     target = [y - e + w * e for (e, _), y, w in zip(xs, ys, ws, strict=True)]
     a, b, c = least_squares(rows, target)
     resid = [(t - (a * r[0] + b * r[1] + c * r[2])) / max(r[0], 0.05) for r, t in zip(rows, target, strict=True)]
-    sd = math.sqrt(sum(x * x for x in resid) / max(len(resid) - 3, 1))
+    sd = math.sqrt(sum(x * x for x in resid) / max(len(resid) - 3, 1) + added_variance)
     return {
         "intercept": round(a, 3),
         "estimate": round(b, 4),
@@ -384,9 +471,11 @@ def sweep_logit(predicted: Sequence[float], observed: int) -> float:
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--profiles", default=",".join(PROFILES))
-    ap.add_argument("--deals", type=int, default=600, help="deals per profile")
+    ap.add_argument("--deals", type=int, default=600, help="deals per profile whose cards are played")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--opponents", default=",".join(OPPONENTS), help="the bots the expert meets, in turn")
+    ap.add_argument("--auction-only", type=int, default=0, help="deals per profile whose auction alone is played")
+    ap.add_argument("--auction-opponents", default="expert,confirmed", help="the bots the expert meets there")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--minutes", type=float, default=30.0, help="no new deal is started after this")
     ap.add_argument("--log", type=Path, required=True, help="JSON lines of played deals (appended)")
@@ -395,11 +484,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     profiles = [p for p in args.profiles.split(",") if p]
     opponents = [o for o in args.opponents.split(",") if o]
-    for o in opponents:
+    auction_opponents = [o for o in args.auction_opponents.split(",") if o]
+    for o in opponents + auction_opponents:
         if o not in OPPONENTS:
             ap.error(f"unknown opponent {o!r}: one of {', '.join(OPPONENTS)}")
     if not args.fit_only:
-        run(profiles, opponents, args.deals, args.seed, args.jobs, args.minutes, args.log)
+        run(
+            profiles,
+            opponents,
+            args.deals,
+            args.seed,
+            args.jobs,
+            args.minutes,
+            args.log,
+            args.auction_only,
+            auction_opponents,
+        )
     records = [json.loads(line) for line in args.log.read_text().splitlines()]
     data = fit(records)
     data["meta"].update(

@@ -288,6 +288,52 @@ def test_fit_measures_estimate_minus_points_taken() -> None:
     assert predicted.mean == pytest.approx(90.0, abs=2.0)
 
 
+def test_deals_of_the_auction_alone_count_on_double_dummy_less_the_real_plays_shortfall() -> None:
+    """The lines rest on every contract's double-dummy points less what real play falls
+    short of them: a deal whose auction alone was played (no card played, its double-dummy
+    points only) counts in the lines, not in the made rates; real play's spread is added."""
+    script = _script()
+    rng = random.Random(6)
+    calls = [parse_call(c) for c in ("80H", "pass", "pass", "pass")]
+    records: list[dict[str, Any]] = []
+    for i in range(120):
+        played = i < 40
+        contract: dict[str, Any] = {"trump": 1, "value": 80, "taker": 0, "coinched": False, "dd": 0}
+        if played:
+            contract.update(made=True, taken=0, swept=False)
+        hands = list(random_hands(rng))
+        records.append(
+            {"profile": "online", "seed": i, "dealer": 3, "hands": hands, "calls": calls, "contract": contract}
+        )
+    book = Calibration({POOLED: {"partner": script.partner_table(records)}}, {})
+    for i, r in enumerate(records):
+        e = round(script.contract_row(r, book)["estimate"])
+        r["contract"]["dd"] = e - 4
+        if "taken" in r["contract"]:
+            r["contract"]["taken"] = e - 4 - (3 if i % 2 else 9)  # short of double dummy by 6, spread 3
+    data = script.fit(records)
+    free = data["profiles"]["online"]["take"]["suit"]["free"]
+    for e in (70.0, 90.0):  # double dummy (estimate - 4) less the shortfall (6)
+        assert free["intercept"] + free["estimate"] * e == pytest.approx(e - 10.0, abs=1.0)
+    assert 2.5 < free["sd"] < 4.0  # real play's spread around double dummy, added
+    report = data["meta"]["report"]["online"]
+    assert report["contracts"] == 120 and report["played"] == 40
+    assert report["suit"]["double_dummy_optimism"] == pytest.approx(6.0)
+    assert report["suit"]["levels"]["80"] == {
+        "contracts": 120,
+        "played": 40,
+        "made": 1.0,
+        "estimate_minus_taken": pytest.approx(10.0, abs=0.6),
+        "double_dummy_minus_taken": 6.0,
+    }
+    # A deal of the auction alone, as the script plays it: the calls, the double-dummy
+    # points of the contract, no card.
+    rec = script.play_deal("online", 7, "confirmed", cards=False)
+    assert rec["cards"] is False and rec["actions"] == rec["calls"]
+    if "contract" in rec:
+        assert "taken" not in rec["contract"] and 0 <= rec["contract"]["dd"] <= 162
+
+
 @pytest.mark.parametrize("profile", ["online", "classic"])
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10**9), opening=st.sampled_from(["", "80S", "90H", "100D pass"]))
