@@ -405,7 +405,7 @@ def line_tables(
     tables = {
         "take": take,
         "defend": defend,
-        "sweep_logit": round(sweep_logit([c["p_sweep"] for c in played], sweeps), 3),
+        "sweep_line": sweep_line([c["p_sweep"] for c in played], [bool(c["swept"]) for c in played]),
     }
     return tables, rep
 
@@ -453,19 +453,53 @@ def line(
     }
 
 
-def sweep_logit(predicted: Sequence[float], observed: int) -> float:
-    """The shift b of ``Calibration.sweep_chance`` (log-odds moved by b * (1 - p)) with which
-    the predicted sweeps are as many as the sweeps made (+ 1 of prior both ways, so that no
-    sweep seen is not minus infinity); bisection."""
-    ps = [min(max(p, 1e-9), 1 - 1e-9) for p in predicted]
-    target = observed + 1.0
-    lo, hi = -10.0, 10.0
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        total = sum(1 / (1 + math.exp(-(math.log(p / (1 - p)) + mid * (1 - p)))) for p in ps)
-        total += 1.0 / (1 + math.exp(-mid / 2))
-        lo, hi = (mid, hi) if total < target else (lo, mid)
-    return (lo + hi) / 2
+def sweep_line(predicted: Sequence[float], swept: Sequence[bool]) -> dict[str, float]:
+    """``Calibration.sweep_chance``'s line: the sweep's log-odds as ``intercept + slope *
+    logit(p)`` of the evaluator's ``p``, by maximum likelihood (Newton's method, each step
+    halved until it gains), with a weak prior towards the evaluator as it is (intercept 0,
+    slope 1: one pseudo-contract's worth) so that few contracts, or none swept, leave it
+    finite."""
+    xs = [math.log(p / (1 - p)) for p in (min(max(q, 1e-6), 1 - 1e-6) for q in predicted)]
+    ys = [1.0 if s else 0.0 for s in swept]
+    prior = 1.0
+
+    def chance(a: float, b: float, x: float) -> float:
+        return 1.0 / (1.0 + math.exp(-max(min(a + b * x, 50.0), -50.0)))
+
+    def log_likelihood(a: float, b: float) -> float:
+        total = -prior / 2 * (a * a + (b - 1.0) ** 2)
+        for x, y in zip(xs, ys, strict=True):
+            p = min(max(chance(a, b, x), 1e-15), 1 - 1e-15)
+            total += math.log(p) if y else math.log(1 - p)
+        return total
+
+    a, b = 0.0, 1.0
+    best = log_likelihood(a, b)
+    for _ in range(100):
+        ga, gb = -prior * a, -prior * (b - 1.0)
+        haa, hab, hbb = prior, 0.0, prior
+        for x, y in zip(xs, ys, strict=True):
+            p = chance(a, b, x)
+            w = p * (1 - p)
+            ga += y - p
+            gb += (y - p) * x
+            haa += w
+            hab += w * x
+            hbb += w * x * x
+        det = haa * hbb - hab * hab
+        da, db = (hbb * ga - hab * gb) / det, (haa * gb - hab * ga) / det
+        step = 1.0
+        while step > 1e-6:
+            value = log_likelihood(a + step * da, b + step * db)
+            if value >= best:
+                break
+            step /= 2
+        else:
+            break
+        a, b, best = a + step * da, b + step * db, value
+        if step * (abs(da) + abs(db)) < 1e-9:
+            break
+    return {"intercept": round(a, 4), "slope": round(b, 4)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

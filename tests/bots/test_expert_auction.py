@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 from pathlib import Path
@@ -202,7 +203,9 @@ def test_shipped_calibration_covers_every_profile(profile: str) -> None:
                 assert -40 < d.mean < 200 and d.sd is not None and 5 < d.sd < 60
         for ctx in ("named:80", "named:130", "raised:10", "passed", "other"):
             assert 0 < book.partner_points(rules, trump, ctx) <= 162
-    assert book.sweep_chance(rules, 0.999) > 0.99 and book.sweep_chance(rules, 0.0) < 0.01
+    # Monotone, a sure sweep nearly sure, none where the evaluator sees none.
+    chances = [book.sweep_chance(rules, p) for p in (0.0, 0.01, 0.5, 0.9, 0.999, 1.0)]
+    assert chances == sorted(chances) and chances[-1] > 0.95 and chances[0] < 0.01
 
 
 def test_calibration_falls_back_to_the_pooled_table_then_the_nearest_level() -> None:
@@ -286,6 +289,27 @@ def test_fit_measures_estimate_minus_points_taken() -> None:
     back = Calibration(data["profiles"], data["meta"])
     predicted = back.takers(rules, 1, "free", guess(100.0, sd=free["estimate_sd"]), 0)
     assert predicted.mean == pytest.approx(90.0, abs=2.0)
+
+
+def test_the_sweep_chance_is_refitted_on_the_log_odds_scale() -> None:
+    """The evaluator's sweep chances rated against the sweeps made: a line on the log-odds
+    scale, by maximum likelihood (a one-figure shift in proportion to 1 - p left its 0.9 to
+    0.95, swept 20 % of the time, above 0.85)."""
+    script = _script()
+    rng = random.Random(8)
+    ps = [rng.random() ** 0.5 for _ in range(4000)]
+    truth = [1 / (1 + math.exp(-(-2.0 + 0.5 * math.log(p / (1 - p))))) for p in ps]
+    swept = [rng.random() < t for t in truth]
+    fitted = script.sweep_line(ps, swept)
+    assert fitted["intercept"] == pytest.approx(-2.0, abs=0.25)
+    assert fitted["slope"] == pytest.approx(0.5, abs=0.1)
+    book = Calibration({POOLED: {"sweep_line": fitted}}, {})
+    online = RuleSet.profile("online")
+    assert book.sweep_chance(online, 0.95) == pytest.approx(0.37, abs=0.04)  # the truth: 0.371
+    # Nothing swept: finite all the same (the prior), and low.
+    none = script.sweep_line([0.5] * 50, [False] * 50)
+    assert -10 < none["intercept"] < 0
+    assert Calibration({POOLED: {"sweep_line": none}}, {}).sweep_chance(online, 0.5) < 0.1
 
 
 def test_deals_of_the_auction_alone_count_on_double_dummy_less_the_real_plays_shortfall() -> None:
