@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from coinche.bots.engine_protocol import EngineBot
 from coinche.bots.expert import ExpertBot
 from coinche.bots.expert.auction import partner_context, situation, team_estimate
 from coinche.bots.expert.calibration import POOLED, Calibration, level_of, trump_kind
@@ -92,11 +93,16 @@ def play_deal(profile: str, seed: int, opponent: str, cards: bool = True) -> dic
         for s in range(4)
     ]
     actions = []
-    while not deal.is_over and (cards or deal.phase is Phase.AUCTION):
-        seat = deal.to_move
-        a = bots[seat].choose(deal.view(seat)).action
-        deal.apply(a)
-        actions.append(a)
+    try:
+        while not deal.is_over and (cards or deal.phase is Phase.AUCTION):
+            seat = deal.to_move
+            a = bots[seat].choose(deal.view(seat)).action
+            deal.apply(a)
+            actions.append(a)
+    finally:
+        for bot in bots:
+            if isinstance(bot, EngineBot):
+                bot.close()  # a bot of another commit is a process
     rec: dict[str, Any] = {
         "profile": profile,
         "seed": seed,

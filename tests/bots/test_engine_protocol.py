@@ -5,6 +5,7 @@ its first legal action and a fault, never a hang."""
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 import time
@@ -156,3 +157,16 @@ def test_the_engine_side_answers_a_host_line_by_line(tmp_path: Path) -> None:
     assert hello["type"] == "hello" and hello["protocol"] == 1
     assert action["type"] == "action" and action["id"] == 1
     assert action["action"] in view_to_json(deal.view(seat))["legal_actions"]
+
+
+def test_an_engine_bot_dropped_without_close_ends_its_process() -> None:
+    """A program that makes bots and drops them (a calibration's deal, a script) does not
+    leak their engines: the reader thread does not keep the bot alive, and the collected
+    bot ends its process."""
+    bot = EngineBot(f"{sys.executable} {EXAMPLE}", seed=1)
+    deal, seat = a_view()
+    assert bot.choose(deal.view(seat)).action in deal.legal_actions()
+    proc = bot._proc
+    del bot
+    gc.collect()
+    assert proc.wait(timeout=10) is not None

@@ -103,7 +103,11 @@ class EngineBot(Bot):
         except OSError as e:
             raise BotLoadError(f"cannot start the engine {command!r}: {e}") from None
         assert self._proc.stdout is not None
-        threading.Thread(target=self._read, args=(self._proc.stdout,), daemon=True).start()
+        # The thread holds the stream and the queue, not the bot: a bot dropped without
+        # ``close`` is collected and its ``__del__`` ends the process (a reader holding the
+        # bot kept both alive: a calibration run leaked a thousand engines and ran out of
+        # memory).
+        threading.Thread(target=_read_lines, args=(self._proc.stdout, self._lines), daemon=True).start()
         self._send({"type": "hello", "protocol": PROTOCOL, "options": {"seed": seed}})
         hello = self._answer(lambda m: m.get("type") in ("hello", "error"))
         self.hello: dict[str, Any] = hello or {}
@@ -118,20 +122,6 @@ class EngineBot(Bot):
             self.engine_name = name[:64] if isinstance(name, str) else None
 
     # ----- reading and writing, bounded -----
-
-    def _read(self, stream: IO[bytes]) -> None:
-        """The engine's lines, one by one (a longer line than ``MAX_LINE`` ends it)."""
-        try:
-            while True:
-                line = stream.readline(MAX_LINE + 1)
-                if not line or len(line) > MAX_LINE:
-                    break
-                self._lines.put(line)
-        except (OSError, ValueError):
-            pass
-        finally:
-            with contextlib.suppress(queue.Full):
-                self._lines.put(_EOF, timeout=1)
 
     def _send(self, message: dict[str, Any]) -> None:
         if self._dead:
@@ -226,6 +216,22 @@ class EngineBot(Bot):
         if proc is not None and proc.poll() is None:
             with contextlib.suppress(OSError):
                 proc.kill()
+
+
+def _read_lines(stream: IO[bytes], lines: queue.Queue[object]) -> None:
+    """An engine's lines, one by one, into ``lines`` (a longer line than ``MAX_LINE`` ends
+    them), then ``_EOF``."""
+    try:
+        while True:
+            line = stream.readline(MAX_LINE + 1)
+            if not line or len(line) > MAX_LINE:
+                break
+            lines.put(line)
+    except (OSError, ValueError):
+        pass
+    finally:
+        with contextlib.suppress(queue.Full):
+            lines.put(_EOF, timeout=1)
 
 
 def command_factory(spec: str) -> BotFactory:
