@@ -73,7 +73,7 @@ than its own), with their settings: ``expert-v1``'s card play on fewer deals, fo
 calls are its own)."""
 MIN_LINE = 20
 """Fewest contracts a fitted line rests on (fewer: the pooled profiles' line is used)."""
-MIN_SHORTFALL = 30
+MIN_SHORTFALL = 100
 """Fewest played contracts a profile's real-play shortfall rests on (fewer: the pooled one)."""
 
 
@@ -283,7 +283,7 @@ def fit(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     partner = {name: partner_table(recs) for name, recs in by_profile.items()}
     book = Calibration({name: {"partner": table} for name, table in partner.items()}, {})
     rows = {id(r): contract_row(r, book) for r in records if "contract" in r}
-    pooled = shortfalls(list(rows.values()))
+    pooled = shortfalls(list(rows.values()), least=MIN_LINE)
     # The takers' lines rest on the expert's own contracts; the defence lines on its
     # defenders (``contract_row`` keeps only those), whoever took.
     profiles: dict[str, Any] = {}
@@ -322,18 +322,18 @@ NO_SHORTFALL = Shortfall(0.0, 0.0, 0)
 
 
 def shortfalls(
-    cs: Sequence[dict[str, Any]], fallback: dict[tuple[str, str], Shortfall] | None = None
+    cs: Sequence[dict[str, Any]], fallback: dict[tuple[str, str], Shortfall] | None = None, least: int = MIN_SHORTFALL
 ) -> dict[tuple[str, str], Shortfall]:
     """The shortfall of real play per side the expert held (``take``: its own contracts,
     ``defend``: the contracts it defended) and trump kind, from contract rows; a kind with
-    fewer than ``MIN_SHORTFALL`` played contracts takes ``fallback``'s figure (the pooled
-    profiles'), then the suits' figure, then none."""
+    fewer than ``least`` played contracts takes ``fallback``'s figure (a profile: the
+    pooled profiles'), then the suits' figure, then none."""
     out: dict[tuple[str, str], Shortfall] = {}
     played = [c for c in cs if c["played"]]
     for side, keep in (("take", lambda c: c["expert_taker"]), ("defend", lambda c: bool(c["defence_estimates"]))):
         for kind in ("suit", "sa", "ta"):
             gaps = [c["dd"] - c["taken"] for c in played if c["kind"] == kind and keep(c)]
-            if len(gaps) >= MIN_SHORTFALL:
+            if len(gaps) >= least:
                 mean = sum(gaps) / len(gaps)
                 var = sum((g - mean) ** 2 for g in gaps) / (len(gaps) - 1)
                 out[(side, kind)] = Shortfall(mean, var, len(gaps))
@@ -436,26 +436,39 @@ def least_squares(rows: Sequence[Sequence[float]], ys: Sequence[float]) -> list[
     return out
 
 
+SLOPE_RANGE = (0.2, 1.5)
+"""The slopes a fitted line may have: more estimated points never mean fewer taken, and
+contracts bid on a narrow band of estimates (SA: 134 and more) fit a slope of noise."""
+
+
 def line(
     xs: Sequence[tuple[float, float]], ys: Sequence[float], sds: Sequence[float], added_variance: float = 0.0
 ) -> dict[str, float]:
     """The line of ``Calibration``: points = e + w * (a + b * e + c * o - e), with e the
     estimate, o the other figure and w = min(sd / estimate_sd, 1) the estimate's own
-    uncertainty against the typical one; and the spread of the points around it, per unit
-    of w (``added_variance``: a spread the ``ys`` do not hold, added to it)."""
+    uncertainty against the typical one (b kept within ``SLOPE_RANGE``); the spread of the
+    points around it, per unit of w (``added_variance``: a spread the ``ys`` do not hold,
+    added to it); and the band of estimates it rests on (``low``, ``high``: the 5th and 95th
+    percentiles), beyond which ``Calibration`` keeps its correction as at the band's end."""
     ref = math.sqrt(sum(s * s for s in sds) / max(len(sds), 1))
     ws = [min(s / ref, 1.0) if ref > 0 else 1.0 for s in sds]
     rows = [(w, w * e, w * o) for (e, o), w in zip(xs, ws, strict=True)]
     target = [y - e + w * e for (e, _), y, w in zip(xs, ys, ws, strict=True)]
     a, b, c = least_squares(rows, target)
+    if not SLOPE_RANGE[0] <= b <= SLOPE_RANGE[1]:
+        b = min(max(b, SLOPE_RANGE[0]), SLOPE_RANGE[1])
+        a, c = least_squares([(r[0], r[2]) for r in rows], [t - b * r[1] for r, t in zip(rows, target, strict=True)])
     resid = [(t - (a * r[0] + b * r[1] + c * r[2])) / max(r[0], 0.05) for r, t in zip(rows, target, strict=True)]
     sd = math.sqrt(sum(x * x for x in resid) / max(len(resid) - 3, 1) + added_variance)
+    es = sorted(e for e, _ in xs)
     return {
         "intercept": round(a, 3),
         "estimate": round(b, 4),
         "other": round(c, 4),
         "sd": round(sd, 2),
         "estimate_sd": round(ref, 2),
+        "low": round(es[len(es) // 20], 1),
+        "high": round(es[-1 - len(es) // 20], 1),
     }
 
 

@@ -22,6 +22,7 @@ from coinche.bots.expert.auction import (
     out_of_reach,
     outlook,
     partner_context,
+    sure_sweep,
     team_estimate,
 )
 from coinche.bots.expert.calibration import (
@@ -289,6 +290,25 @@ def test_fit_measures_estimate_minus_points_taken() -> None:
     back = Calibration(data["profiles"], data["meta"])
     predicted = back.takers(rules, 1, "free", guess(100.0, sd=free["estimate_sd"]), 0)
     assert predicted.mean == pytest.approx(90.0, abs=2.0)
+
+
+@pytest.mark.parametrize(
+    ("hand", "on_lead", "sure"),
+    [
+        ("JH 9H AH TH KH QH 8H 7H", False, True),  # eight trumps: every trick, whoever leads
+        ("JH 9H AH TH KH AS AD AC", True, True),  # five top trumps draw three, then the aces
+        ("JH 9H AH TH KH AS AD AC", False, False),  # a side lead may be ruffed over the ace
+        ("JH 9H AH TH AS TS AD AC", True, True),  # four draw four; the ten under the ace
+        ("JH 9H AH TH KS AS AD AC", True, False),  # KS with AS, not the ten
+        ("JH 9H AH 7H AS TS AD AC", True, False),  # the 7 is no top trump
+        ("JH 9H AH AS TS KS AD AC", True, False),  # three trumps cannot draw five
+    ],
+)
+def test_a_sure_sweep_is_certain(hand: str, on_lead: bool, sure: bool) -> None:
+    """A hand that takes every trick alone whatever the others hold: the evaluator's
+    regression gives eight trumps 0.96, the calibrated line 0.6; the auction counts it as
+    certain (and bids the capot, ``test_eight_trumps_bid_the_capot``)."""
+    assert sure_sweep(parse_cards(hand), 1, on_lead) is sure
 
 
 def test_the_sweep_chance_is_refitted_on_the_log_odds_scale() -> None:

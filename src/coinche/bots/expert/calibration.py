@@ -28,7 +28,9 @@ and writes ``data/auction_calibration.json``, per profile and pooled (``POOLED``
 * each line also keeps ``sd``, the spread of the real results around it, and
   ``estimate_sd``, the evaluator's own spread on the contracts it was fitted on: the auction
   gives the team's points the shape of the evaluator's quantiles, scaled to that spread, and
-  applies a line in proportion to the estimate's uncertainty (``_predict``);
+  applies a line in proportion to the estimate's uncertainty (``_predict``), and ``low`` and
+  ``high``, the band of estimates it was fitted on (outside it, the correction at the
+  band's end);
 * ``partner[kind][context]``: the partner's own one-hand estimate, on average, given what it
   called (``partner_context``), the input ``estimate_pair`` asks for.
 
@@ -89,13 +91,18 @@ class Prediction:
 def _predict(line: tuple[float, ...] | None, est: Estimate, other: int) -> Prediction:
     """The line's prediction, applied in proportion to the estimate's own uncertainty: the
     line is fitted on typical hands (whose estimates spread ``estimate_sd``); a hand the
-    evaluator is sure of (eight trumps) keeps its estimate and its narrow spread."""
+    evaluator is sure of (eight trumps) keeps its estimate and its narrow spread. Outside
+    the estimates the line was fitted on (``low`` to ``high``), its correction stays what it
+    is at the nearer end: the expert contracts SA only on estimates of 134 and more, and
+    a line extrapolated from there to a hand of 70 predicted 139 points."""
     if line is None:
         return Prediction(est.mean_162, None)
-    a, b, c, sd, ref = line
+    a, b, c, sd, ref, low, high = line
     weight = min(est.sd / ref, 1.0) if ref > 0 else 1.0
-    mean = min(max(a + b * est.mean_162 + c * min(other, 250), 0.0), 162.0)
-    return Prediction(est.mean_162 + (mean - est.mean_162) * weight, sd * weight)
+    e = est.mean_162
+    at = min(max(e, low), high)
+    mean = min(max(a + b * at + c * min(other, 250) + (e - at), 0.0), 162.0)
+    return Prediction(e + (mean - e) * weight, sd * weight)
 
 
 @dataclass(frozen=True)
@@ -125,7 +132,10 @@ class Calibration:
     def _line(self, rules: RuleSet, *path: str) -> tuple[float, ...] | None:
         names = ("intercept", "estimate", "other", "sd", "estimate_sd")
         values = [self._lookup(rules, *path, n) for n in names]
-        return None if any(v is None for v in values) else tuple(v or 0.0 for v in values)
+        if any(v is None for v in values):
+            return None
+        low, high = self._lookup(rules, *path, "low"), self._lookup(rules, *path, "high")
+        return (*(v or 0.0 for v in values), 0.0 if low is None else low, 162.0 if high is None else high)
 
     def takers(self, rules: RuleSet, trump: Trump, situation: str, est: Estimate, other: int) -> Prediction:
         """The takers' points, from their estimate: ``situation`` is ``free``,
