@@ -12,9 +12,9 @@ the deals themselves (hands, calls, result): the estimates are made when fitting
 partner table of the same fit, so that the shifts measure the estimates the auction will
 make.
 
-Real play is slow (the expert's cards: about 3 s a deal on a core), and a line needs many
+Real play is slow (the expert's cards: about 1 s a deal on a core), and a line needs many
 contracts: ``--auction-only N`` also plays N deals per profile whose auction alone is
-played (about 0.1 s each), recording the double-dummy points of their contract. The lines
+played (about 50 ms each), recording the double-dummy points of their contract. The lines
 are fitted on every contract's double-dummy points less real play's shortfall (``dd -
 taken``, its mean per trump kind over the deals whose cards were played), with real play's
 spread around double dummy added to theirs; the made rates, the sweeps and the report's
