@@ -30,21 +30,10 @@ from ...engine.actions import (
     is_generale,
 )
 from ...engine.auction import contract_of
-from ...engine.cards import (
-    NO_TRUMP,
-    PLAIN_ORDER,
-    SUIT_MASKS,
-    SUITS,
-    TRUMP_NAMES,
-    TRUMP_ORDER,
-    CardSet,
-    Trump,
-    card,
-    count,
-    mask_of,
-)
+from ...engine.cards import NO_TRUMP, SUIT_MASKS, TRUMP_NAMES, CardSet, Trump, cards_of, count
 from ...engine.deal import View
 from ...engine.messages import Message
+from ...engine.play import tables
 from ...engine.rules import RuleSet
 from ...engine.scoring import Contract, DealScore, score_deal
 from ..base import Decision
@@ -347,19 +336,13 @@ def sure_sweep(hand: CardSet, trump: Trump, on_lead: bool) -> bool:
     trumps 0.96, which the calibration's line takes to 0.6."""
     if trump >= NO_TRUMP:
         return False
-    trumps = hand & SUIT_MASKS[trump]
-    held = count(trumps)
+    held = count(hand & SUIT_MASKS[trump])
     if held == 8:
         return True
     if not on_lead or held < 8 - held:
         return False
-    for suit in SUITS:
-        cards = hand & SUIT_MASKS[suit]
-        order = TRUMP_ORDER if suit == trump else PLAIN_ORDER
-        top = mask_of(card(suit, rank) for rank in order[8 - count(cards) :])
-        if cards != top:
-            return False
-    return True
+    above = tables(trump).above
+    return not any(above[c] & ~hand for c in cards_of(hand))  # each suit headed by its best
 
 
 def sweep_chance(view: View, book: Calibration, est: Estimate, trump: Trump) -> float:
