@@ -23,8 +23,7 @@ and writes ``data/auction_calibration.json``, per profile and pooled (``POOLED``
   whose cards were played): the evaluator rates a bidding hand's sweep far too high (its
   0.9 to 0.95 were swept 20 % of the time, 39 % double dummy: the partner's cards decide a
   sweep, and a hand chosen for its sweep chance is the evaluator's most optimistic), and
-  too low on hands it gives no chance (0.01 for 4 %); a file of before has a one-figure
-  ``sweep_logit`` shift instead, in proportion to ``1 - p``;
+  too low on hands it gives no chance (0.01 for 4 %);
 * each line also keeps ``sd``, the spread of the real results around it, and
   ``estimate_sd``, the evaluator's own spread on the contracts it was fitted on: the auction
   gives the team's points the shape of the evaluator's quantiles, scaled to that spread, and
@@ -151,16 +150,13 @@ class Calibration:
 
     def sweep_chance(self, rules: RuleSet, p: float) -> float:
         """The evaluator's sweep chance ``p`` as self-play found it: the fitted
-        ``sweep_line`` on the log-odds scale (else the older ``sweep_logit`` shift, in
-        proportion to ``1 - p``)."""
+        ``sweep_line`` on the log-odds scale (none fitted: ``p`` as it is)."""
         p = min(max(p, 1e-9), 1 - 1e-9)
         z = math.log(p / (1 - p))
         intercept = self._lookup(rules, "sweep_line", "intercept")
         slope = self._lookup(rules, "sweep_line", "slope")
         if intercept is not None and slope is not None:
             z = intercept + slope * z
-        else:
-            z += (self._lookup(rules, "sweep_logit") or 0.0) * (1 - p)
         return 1.0 / (1.0 + math.exp(-min(max(z, -50.0), 50.0)))
 
     def partner_points(self, rules: RuleSet, trump: Trump, context: str) -> float:
