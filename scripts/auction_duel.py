@@ -226,14 +226,16 @@ def report(rows: Rows) -> dict[str, Any]:
 
 
 def parse_settings(items: Sequence[str]) -> dict[str, list[tuple[str, float]]]:
-    known = {f.name for f in dataclasses.fields(ExpertBot().config)}
+    default = ExpertBot().config
+    known = {f.name for f in dataclasses.fields(default)}
     out: dict[str, list[tuple[str, float]]] = {"ns": [], "ew": []}
     for item in items:
         side, _, rest = item.partition(":")
         name, _, value = rest.partition("=")
         if side not in out or name not in known or not value:
             raise SystemExit(f"--set wants ns:KNOB=VALUE or ew:KNOB=VALUE with a knob of ExpertConfig, not {item!r}")
-        out[side].append((name, float(value)))
+        kind = type(getattr(default, name))  # an int knob (a count) stays an int
+        out[side].append((name, kind(float(value))))
     return out
 
 
