@@ -22,29 +22,37 @@
  *     from there (so it does not depend on the points already won), the cards they were
  *     found for and the best lead. Another position of that shape reuses the bounds shifted
  *     by the points of corresponding cards (payoff similarity): 4x fewer nodes than keying
- *     on the exact cards.
+ *     on the exact cards. In front of it, a small direct-mapped table keyed by the exact
+ *     cards (two tricks or more left) answers the positions met again without computing
+ *     their shape or quick bounds.
  *   - The exact value comes from one full-window search with principal-variation scouting
  *     (every card after the first searched with a null window first). A threshold question
  *     (can_reach) is a single null-window search.
  *   - Quick bounds at trick starts: the team cannot win more than the points left; in a
  *     suit contract the trumps above all of the other team's trumps are sure points; the
- *     side on lead wins at least the trick of a master no opponent can ruff (one trick only,
- *     see quick_trick). The search then runs in the window these bounds leave.
- *   - Equivalent cards: two cards of one suit in one hand, worth the same points, with
- *     no card of that suit between them still held by someone else or lying in the
- *     trick, give the same value: only one is searched.
+ *     side on lead wins at least the tricks of the masters the leader can cash one after the
+ *     other before an opponent may ruff (see quick_tricks). The search then runs in the
+ *     window these bounds leave.
+ *   - Dominated cards: cards of one suit in one hand with no card of that suit between them
+ *     still held by someone else or lying in the trick are interchangeable but for their
+ *     points. Of such a run only one is searched: the richest when the trick surely goes to
+ *     the player's team whatever the seats after it play (always known for the fourth seat),
+ *     the cheapest when it surely goes to the other team, else one per point value (see
+ *     drop_dominated).
  *   - Move ordering: the table's best lead, two killer leads per depth and seat, then a
  *     static heuristic (sure winners and their points, feeding the partner's safe trick,
  *     cheapest discards). Killers and history for the followers were measured and lost
  *     (they displace the static order, which cuts off on the first card 89 to 95% of the
  *     time).
  *   - The last two tricks: plain alpha-beta over every legal card (at most 16 lines), no
- *     table, ordering or equivalences.
+ *     ordering, equivalences or transposition table (only the table of exact positions).
  *   - can_sweep is a separate, boolean search on tricks (points do not matter there).
  *
- * The transposition table (2^16 buckets of two entries, 4 MB) belongs to the module state;
- * it is allocated on first use and emptied for each public call by bumping a generation
- * number. The GIL is held throughout, so the table is never used by two searches at once.
+ * The transposition table (2^14 buckets of two entries, 1 MB: as many nodes as 4 MB on full
+ * deals, and both tables stay in a 2 MB L2 cache) and the table of exact positions (2^14
+ * entries, 384 KB) belong to the module state; they are allocated on first use and emptied
+ * for each public call by bumping a generation number. The GIL is held throughout, so the
+ * tables are never used by two searches at once.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -57,9 +65,12 @@
 #define NO_TRUMP 4
 #define ALL_TRUMP 5
 
-#define TT_BUCKET_BITS 16                /* 2^16 buckets of 64 bytes: 4 MB */
+#define TT_BUCKET_BITS 14                /* 2^14 buckets of 64 bytes: 1 MB */
 #define TT_BUCKETS (1u << TT_BUCKET_BITS)
 #define TT_WAYS 2                        /* entries per bucket: one cache line */
+
+#define END_BITS 14                      /* table of exact positions: 2^14 entries of 24 bytes */
+#define END_ENTRIES (1u << END_BITS)
 
 #define MAX_BONUS 1000
 #define INF 30000
@@ -119,7 +130,24 @@ typedef struct {
     uint8_t pad[64 - TT_WAYS * sizeof(TTEntry)];
 } TTBucket;
 
-/* The module state: the transposition table and its generation counter. */
+/* The table of exact positions: bounds of trick starts (two cards a hand or more) keyed by the
+ * exact cards, direct-mapped. About half the trick starts of two to four cards a hand met in a
+ * search recur with the very same cards (the trick before played in another order); this
+ * table answers them before the shape, the quick bounds and the transposition table are
+ * computed, and is the only table of the last two tricks. */
+typedef struct {
+    uint32_t hand[4]; /* the four hands */
+    int16_t lower;    /* the value is >= lower */
+    int16_t upper;    /* the value is <= upper */
+    uint8_t meta;     /* leader | (sweep eligibility + 1) << 2 */
+    uint8_t pad;
+    uint16_t gen;     /* generation that wrote the entry; other generations are empty */
+} EndEntry;
+
+_Static_assert(END_ENTRIES * sizeof(EndEntry) % sizeof(TTBucket) == 0, "the exact table fills whole buckets");
+
+/* The module state: the transposition table (and the table of exact positions after it) and
+ * their generation counter. */
 typedef struct {
     void *memory;     /* the allocation (the table starts at the next 64-byte boundary) */
     TTBucket *table;  /* NULL until the first search */
@@ -210,6 +238,7 @@ typedef struct {
     int team;            /* the team whose points are counted: the maximizer */
     int sweep_seat;      /* can_sweep: the seat that must win every trick, -1: any seat of team */
     TTBucket *tt;
+    EndEntry *end;       /* the table of exact positions (after the buckets) */
     uint16_t gen;
     uint64_t nodes;      /* trick starts visited */
     int killers[9][4][2]; /* by cards left and seat: the last two leads that caused a cutoff */
@@ -320,6 +349,75 @@ static uint32_t drop_equivalents(const Solver *s, uint32_t legal, uint32_t in_pl
     return legal;
 }
 
+/* Could the seat holding `hand`, playing later in a trick of suit `led`, beat card x? Never
+ * no when it may: a seat void in the suit led is taken to ruff whenever it holds a trump. */
+static inline int can_beat(const Solver *s, uint32_t hand, int led, int x) {
+    uint32_t follow = hand & SUIT_MASK[led];
+    if (follow) return (x >> 3) == led && (follow & s->above[x]) != 0;
+    uint32_t trumps = hand & s->trump_mask;
+    if (!trumps) return 0;
+    if (s->trump_mask >> x & 1) return (trumps & s->above[x]) != 0;
+    return 1;
+}
+
+/* Which team surely takes trick t once the seat to move plays c: 0 or 1, -1 when the seats
+ * still to play may change it (a seat of the other team may beat the winning card). */
+static int sure_trick_team(const Solver *s, const Trick *t, int c) {
+    if (t->n == 3) /* the fourth seat: its card decides */
+        return beats(s, c, t->win_card) ? (t->leader + 3) & 1 : (t->leader + t->win_idx) & 1;
+    Trick child = *t;
+    trick_add(s, &child, c);
+    int wteam = (child.leader + child.win_idx) & 1;
+    for (int j = child.n; j < 4; j++) {
+        int seat = (child.leader + j) & 3;
+        if ((seat & 1) != wteam && can_beat(s, s->hand[seat], child.led, child.win_card)) return -1;
+    }
+    return wteam;
+}
+
+/* Drop the legal cards of the seat to move that are never better than another one. In a run
+ * of its legal cards of one suit with no card of another seat still in play (held, or in the
+ * trick) between them, all give the trick to the same seat and they are interchangeable
+ * afterwards but for their points. So when the trick surely goes to its team, whatever the
+ * seats after it play, the strongest card of the run (the richest: points grow with strength
+ * in every suit) is at least as good as the others; when it surely goes to the other team,
+ * the weakest (the cheapest); otherwise the cards worth the same points (the zero-point
+ * ones) are alike. One is kept. */
+static uint32_t drop_dominated(const Solver *s, const Trick *t, int seat, uint32_t legal) {
+    uint32_t others = (s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3] | t->cards) & ~s->hand[seat];
+    for (uint32_t m = legal; m;) {
+        int suit = lowest_card(m) >> 3, shift = 8 * suit;
+        uint32_t lb = legal >> shift & 0xFF;
+        m &= ~SUIT_MASK[suit];
+        if (!(lb & (lb - 1))) continue;
+        const uint8_t *to_strength = STRENGTH_BYTE[s->trump_order[suit]];
+        /* in strength order: the legal cards, and the cards of the other seats or the trick */
+        uint32_t ls = to_strength[lb], os = to_strength[others >> shift & 0xFF];
+        uint32_t ranks = COMPRESS[ls | os][ls]; /* the legal cards among the suit's cards in play */
+        if (!(ranks & (ranks >> 1))) continue;   /* no two of them adjacent */
+        int last = -1, keep = -1, team = -2; /* previous legal card, card kept of its run, who takes the trick */
+        for (; ls; ls &= ls - 1) {
+            int k = lowest_card(ls), c = s->order[suit][k];
+            if (last < 0 || (os & ((1u << k) - (2u << last)))) { /* a new run */
+                keep = c;
+                team = -2; /* not known yet */
+            } else {
+                if (team == -2) team = sure_trick_team(s, t, keep);
+                if (team == (seat & 1)) {
+                    legal &= ~(1u << keep); /* keep the stronger */
+                    keep = c;
+                } else if (team >= 0 || s->points[c] == s->points[keep]) {
+                    legal &= ~(1u << c); /* keep the weaker */
+                } else {
+                    keep = c;
+                }
+            }
+            last = k;
+        }
+    }
+    return legal;
+}
+
 /* ------------------------------------------------------------------------------------ */
 /* Move ordering                                                                        */
 /* ------------------------------------------------------------------------------------ */
@@ -332,49 +430,28 @@ static inline int top_card(const Solver *s, uint32_t mask, int suit) {
     return -1;
 }
 
-/* Could the seat holding `hand`, playing later in a trick of suit `led`, beat card x (then
- * winning it)? An estimate used only to order moves. */
-static inline int can_beat(const Solver *s, uint32_t hand, int led, int x) {
-    uint32_t follow = hand & SUIT_MASK[led];
-    if (follow) return (x >> 3) == led && (follow & s->above[x]) != 0;
-    uint32_t trumps = hand & s->trump_mask;
-    if (!trumps) return 0;
-    if (s->trump_mask >> x & 1) return (trumps & s->above[x]) != 0;
-    return 1;
-}
-
 /* Sort the legal cards of the seat to move, most promising first, into moves[]; returns
- * their number. The table's best lead comes first, then the killer leads (the two last
- * leads that refuted a trick start with as many cards left, by this seat), then by a static
- * score:
- *   leading:    a sure winner (no higher card outside, no ruff), richest first; then a low
- *               card to the partner's master; then the others, lowest first;
- *   following:  a win the left-hand opponent cannot take back, richest first; the partner's
- *               safe trick, fed with points (non-master cards first); a win that may be
- *               overtaken, cheapest first; else the cheapest discard. */
-static int order_moves(const Solver *s, const Trick *t, int seat, uint32_t legal, int tt_move, const int *killers,
-                       int *moves) {
+ * their number (order_moves for the leader, order_follow for the others). The leader's
+ * order: the table's best lead, then the killer leads (the two last leads that refuted a
+ * trick start with as many cards left, by this seat), then by a static score: a sure winner
+ * (no higher card outside, no ruff), richest first; then a low card to the partner's master;
+ * then the others, lowest first. */
+static int order_moves(const Solver *s, int seat, uint32_t legal, int tt_move, const int *killers, int *moves) {
     uint32_t lho = s->hand[(seat + 1) & 3], partner = s->hand[(seat + 2) & 3], rho = s->hand[(seat + 3) & 3];
-    uint32_t others = lho | partner | rho, opp = lho | rho;
+    uint32_t opp = lho | rho;
     int scores[8];
     int n = 0;
-    int partner_wins = 0, lho_to_play = 0, partner_safe = 0;
-    if (t->n > 0) {
-        partner_wins = ((t->leader + t->win_idx) & 1) == (seat & 1);
-        lho_to_play = t->n < 3; /* the left-hand opponent still plays after this seat */
-        partner_safe = partner_wins && (!lho_to_play || !can_beat(s, lho, t->led, t->win_card));
-    }
     while (legal) {
         int c = lowest_card(legal);
         legal &= legal - 1;
         int suit = c >> 3, pts = s->points[c], sc;
         if (c == tt_move) {
             sc = 1 << 20;
-        } else if (killers && c == killers[0]) {
+        } else if (c == killers[0]) {
             sc = 1 << 19;
-        } else if (killers && c == killers[1]) {
+        } else if (c == killers[1]) {
             sc = 1 << 18;
-        } else if (t->n == 0) {
+        } else {
             uint32_t sm = SUIT_MASK[suit];
             int ruff = s->trump < NO_TRUMP && suit != s->trump &&
                        ((!(lho & sm) && (lho & s->trump_mask)) || (!(rho & sm) && (rho & s->trump_mask)));
@@ -386,7 +463,33 @@ static int order_moves(const Solver *s, const Trick *t, int seat, uint32_t legal
                 sc = 3000 - 16 * pts;
             else
                 sc = 1000 - 8 * s->power[c] - pts;
-        } else if (beats(s, c, t->win_card)) {
+        }
+        int i = n++; /* insertion sort, descending */
+        while (i > 0 && scores[i - 1] < sc) {
+            scores[i] = scores[i - 1];
+            moves[i] = moves[i - 1];
+            i--;
+        }
+        scores[i] = sc;
+        moves[i] = c;
+    }
+    return n;
+}
+
+/* The followers' order: a win the left-hand opponent cannot take back (always, for the fourth
+ * seat), richest first; the partner's safe trick, fed with points (non-master cards first); a
+ * win that may be overtaken, cheapest first; else the cheapest discard. */
+static int order_follow(const Solver *s, const Trick *t, int seat, uint32_t legal, int *moves) {
+    uint32_t lho = s->hand[(seat + 1) & 3];
+    uint32_t others = lho | s->hand[(seat + 2) & 3] | s->hand[(seat + 3) & 3];
+    int lho_to_play = t->n < 3; /* the left-hand opponent still plays after this seat */
+    int partner_wins = ((t->leader + t->win_idx) & 1) == (seat & 1);
+    int partner_safe = partner_wins && (!lho_to_play || !can_beat(s, lho, t->led, t->win_card));
+    int scores[8];
+    int n = 0;
+    for (; legal; legal &= legal - 1) {
+        int c = lowest_card(legal), pts = s->points[c], sc;
+        if (beats(s, c, t->win_card)) {
             if (!lho_to_play || !can_beat(s, lho, t->led, c))
                 sc = 4000 + 16 * pts - s->power[c];
             else
@@ -407,6 +510,7 @@ static int order_moves(const Solver *s, const Trick *t, int seat, uint32_t legal
     }
     return n;
 }
+
 
 /* ------------------------------------------------------------------------------------ */
 /* Transposition table access                                                           */
@@ -592,37 +696,81 @@ static void sure_bounds(const Solver *s, int elig, int *lo, int *hi) {
     }
 }
 
-/* The fewest points among the cards of a non-empty set. */
-static inline int min_points(const Solver *s, uint32_t m) {
-    int p = 255;
-    for (; m; m &= m - 1)
-        if (s->points[lowest_card(m)] < p) p = s->points[lowest_card(m)];
+/* The fewest points the seat holding `h` gives to `total` tricks in which it must follow at
+ * least min(its length, k[suit]) times in each suit: its k[suit] weakest cards of each suit
+ * (points grow with strength in every suit), then its cheapest other cards. */
+static int min_given(const Solver *s, uint32_t h, const int *k, int total) {
+    int p = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        if (!k[suit]) continue;
+        uint32_t hs = STRENGTH_BYTE[s->trump_order[suit]][h >> 8 * suit & 0xFF];
+        int m = k[suit];
+        h &= ~SUIT_MASK[suit];
+        for (; hs && m; hs &= hs - 1, m--, total--) p += s->strength_points[suit][lowest_card(hs)];
+        for (; hs; hs &= hs - 1) h |= 1u << s->order[suit][lowest_card(hs)]; /* not played: back */
+    }
+    if (total <= 0 || popcount32(h & s->zero_mask) >= total) return p; /* the rest: worthless cards */
+    for (; total > 0; total--) { /* the cheapest of the rest */
+        int best = -1;
+        for (uint32_t m = h; m; m &= m - 1) {
+            int c = lowest_card(m);
+            if (best < 0 || s->points[c] < s->points[best]) best = c;
+        }
+        p += s->points[best];
+        h ^= 1u << best;
+    }
     return p;
 }
 
-/* A one-trick lower bound of the points the leader's team wins from this trick start (DDS's
- * quick tricks, kept to one trick): a lead that surely wins the trick (the master of its
- * suit, that no opponent can ruff) brings its points and, from each other seat, at least
- * its cheapest card it may play (of the suit led, else any). 0 when no lead is sure. */
-static int quick_trick(const Solver *s, int leader) {
+/* A lower bound of the points the leader's team wins from this trick start (DDS's quick
+ * tricks): the leader cashes its masters one after the other (its cards above every card of
+ * their suit held by another seat), first its trumps in a suit contract, then in every
+ * suit where no opponent may ruff before it stops: at most as many rounds of a plain suit as
+ * each opponent still holding trumps after those rounds of trumps can follow. Every trick
+ * brings its master's points and, from each other seat, at least its cheapest cards it may
+ * play (see min_given); when they are all the tricks left, the last-trick bonus too. 0 when
+ * no lead is sure. */
+static int quick_tricks(const Solver *s, int leader) {
     uint32_t lead = s->hand[leader], lho = s->hand[(leader + 1) & 3], rho = s->hand[(leader + 3) & 3];
     uint32_t others = lho | rho | s->hand[(leader + 2) & 3];
-    int best = 0;
-    for (int suit = 0; suit < 4; suit++) {
-        uint32_t sm = SUIT_MASK[suit];
-        if (!(lead & sm)) continue;
-        int c = top_card(s, lead, suit);
-        if (s->above[c] & others) continue; /* not the master of its suit */
-        if (!(s->trump_mask & sm) && (((lho & s->trump_mask) && !(lho & sm)) || ((rho & s->trump_mask) && !(rho & sm))))
-            continue; /* an opponent may ruff it */
-        int q = s->points[c];
-        for (int i = 1; i < 4; i++) {
-            uint32_t h = s->hand[(leader + i) & 3];
-            q += min_points(s, (h & sm) ? h & sm : h);
-        }
-        if (q > best) best = q;
+    int k[4] = {0, 0, 0, 0}, total = 0, q = 0;
+    uint32_t ruffers = 0; /* the opponents that may ruff a plain suit (suit contract) */
+    if (s->trump < NO_TRUMP) {
+        int suit = s->trump, shift = 8 * suit;
+        uint32_t ls = STRENGTH_BYTE[1][lead >> shift & 0xFF], os = STRENGTH_BYTE[1][others >> shift & 0xFF];
+        uint32_t masters = os ? ls & ~((2u << (31 - __builtin_clz(os))) - 1) : ls;
+        int n = popcount32(masters); /* rounds of trumps: an opponent follows while it can */
+        k[suit] = n;
+        total = n;
+        for (; masters; masters &= masters - 1) q += s->strength_points[suit][lowest_card(masters)];
+        if (popcount32(lho & s->trump_mask) > n) ruffers |= lho;
+        if (popcount32(rho & s->trump_mask) > n) ruffers |= rho;
     }
-    return best;
+    for (uint32_t m = lead & ~s->trump_mask; m;) {
+        int suit = lowest_card(m) >> 3, shift = 8 * suit;
+        m &= ~SUIT_MASK[suit];
+        const uint8_t *to_strength = STRENGTH_BYTE[s->trump_order[suit]];
+        uint32_t ls = to_strength[lead >> shift & 0xFF], os = to_strength[others >> shift & 0xFF];
+        uint32_t masters = os ? ls & ~((2u << (31 - __builtin_clz(os))) - 1) : ls;
+        if (!masters) continue;
+        int n = popcount32(masters);
+        if (ruffers) {
+            if ((ruffers & lho) && popcount32(lho & SUIT_MASK[suit]) < n) n = popcount32(lho & SUIT_MASK[suit]);
+            if ((ruffers & rho) && popcount32(rho & SUIT_MASK[suit]) < n) n = popcount32(rho & SUIT_MASK[suit]);
+            if (!n) continue;
+        }
+        k[suit] = n;
+        total += n;
+        for (int i = 0; i < n; i++) { /* the n strongest, the richest */
+            int top = 31 - __builtin_clz(masters);
+            q += s->strength_points[suit][top];
+            masters ^= 1u << top;
+        }
+    }
+    if (!total) return 0;
+    for (int i = 1; i < 4; i++) q += min_given(s, s->hand[(leader + i) & 3], k, total);
+    if (total == popcount32(lead)) q += s->last_bonus;
+    return q;
 }
 
 static int search_start(Solver *s, int leader, int elig, int alpha, int beta);
@@ -646,13 +794,16 @@ static int search_play(Solver *s, const Trick *t, int alpha, int beta, int tt_mo
     int seat = (t->leader + t->n) & 3;
     uint32_t hand = s->hand[seat];
     uint32_t legal = legal_mask(s, hand, t, seat);
-    if (legal & (legal - 1) & s->zero_mask) {
-        uint32_t in_play = s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3] | t->cards;
-        legal = drop_equivalents(s, legal, in_play, 1);
-    }
+    if (legal & (legal - 1)) legal = drop_dominated(s, t, seat, legal);
     int moves[8];
-    int *killers = s->killers[popcount32(hand)][seat];
-    int nm = order_moves(s, t, seat, legal, tt_move, t->n == 0 ? killers : NULL, moves);
+    int *killers = t->n == 0 ? s->killers[popcount32(hand)][seat] : NULL;
+    int nm;
+    if (!(legal & (legal - 1))) { /* a single card: nothing to order */
+        moves[0] = lowest_card(legal);
+        nm = 1;
+    } else {
+        nm = t->n ? order_follow(s, t, seat, legal, moves) : order_moves(s, seat, legal, tt_move, killers, moves);
+    }
     int maximizing = (seat & 1) == s->team;
     int best = maximizing ? -INF : INF, bc = -1;
     for (int i = 0; i < nm; i++) {
@@ -748,9 +899,37 @@ TWO_TRICKS_PLY(two_tricks_3rd, two_tricks_4th)
 TWO_TRICKS_PLY(two_tricks_2nd, two_tricks_3rd)
 TWO_TRICKS_PLY(two_tricks_lead, two_tricks_2nd)
 
-static int two_tricks(Solver *s, const Trick *t, int alpha, int beta) { return two_tricks_lead(s, t, alpha, beta); }
+/* The entry of the table of exact positions for the current trick start. */
+static inline EndEntry *exact_entry(const Solver *s, int meta) {
+    uint64_t x = (uint64_t)(s->hand[0] ^ (s->hand[1] << 7 | s->hand[1] >> 25)) * 0x9e3779b97f4a7c15ULL +
+                 (uint64_t)(s->hand[2] ^ (s->hand[3] << 13 | s->hand[3] >> 19)) * 0xc2b2ae3d27d4eb4fULL +
+                 (uint64_t)meta * 0x165667b19e3779f9ULL;
+    return s->end + (x >> (64 - END_BITS));
+}
 
-/* Value of the trick start where `leader` leads, by fail-soft alpha-beta with the table. */
+static inline int exact_match(const EndEntry *e, const Solver *s, int meta) {
+    return e->gen == s->gen && e->meta == meta && e->hand[0] == s->hand[0] && e->hand[1] == s->hand[1] &&
+           e->hand[2] == s->hand[2] && e->hand[3] == s->hand[3];
+}
+
+/* Record lower <= value <= upper for the current trick start in its entry e, merged with what
+ * the entry knows of it (if the search below has not replaced it since). */
+static inline void exact_store(const Solver *s, EndEntry *e, int meta, int lower, int upper) {
+    if (exact_match(e, s, meta)) {
+        if (e->lower > lower) lower = e->lower;
+        if (e->upper < upper) upper = e->upper;
+    }
+    memcpy(e->hand, s->hand, sizeof e->hand);
+    e->lower = (int16_t)lower;
+    e->upper = (int16_t)upper;
+    e->meta = (uint8_t)meta;
+    e->gen = s->gen;
+}
+
+static int search_deep(Solver *s, int leader, int elig, int alpha, int beta, int top);
+
+/* Value of the trick start where `leader` leads, by fail-soft alpha-beta with the tables: the
+ * table of exact positions first, then (three cards a hand or more) search_deep. */
 static int search_start(Solver *s, int leader, int elig, int alpha, int beta) {
     s->nodes++;
     uint32_t lead_hand = s->hand[leader];
@@ -759,10 +938,36 @@ static int search_start(Solver *s, int leader, int elig, int alpha, int beta) {
     int top = s->remaining + s->last_bonus + ((elig == 2 || elig == s->team) ? s->sweep_bonus : 0);
     if (top <= alpha) return top;
     if (beta <= 0) return 0;
-    if (popcount32(lead_hand) == 2) { /* two tricks left: searching costs less than the table */
-        Trick t2 = {leader, 0, 0, 0, 0, 0, elig, 0};
-        return two_tricks(s, &t2, alpha, beta);
+    /* the table of exact positions: the same cards, leader and sweep eligibility */
+    int emeta = leader | (elig + 1) << 2;
+    EndEntry *e = exact_entry(s, emeta);
+    int ehit = exact_match(e, s, emeta);
+    if (ehit) {
+        if (e->lower >= beta || e->lower >= e->upper) return e->lower;
+        if (e->upper <= alpha) return e->upper;
+        if (e->lower > alpha) alpha = e->lower;
+        if (e->upper < beta) beta = e->upper;
     }
+    int v;
+    uint32_t rest = lead_hand & (lead_hand - 1);
+    if (!(rest & (rest - 1))) { /* two tricks left: searching costs less than a shape */
+        Trick t2 = {leader, 0, 0, 0, 0, 0, elig, 0};
+        v = two_tricks_lead(s, &t2, alpha, beta);
+    } else {
+        v = search_deep(s, leader, elig, alpha, beta, top);
+    }
+    if (v <= alpha)
+        exact_store(s, e, emeta, -INF, v);
+    else if (v >= beta)
+        exact_store(s, e, emeta, v, INF);
+    else
+        exact_store(s, e, emeta, v, v);
+    return v;
+}
+
+/* A trick start with three cards a hand or more: the quick bounds, the transposition table,
+ * then the search. */
+static int search_deep(Solver *s, int leader, int elig, int alpha, int beta, int top) {
     int meta = tt_meta(leader, elig, 0), tt_move = -1, tt_lower, tt_upper;
     Shape sh;
     shape_of(s, &sh);
@@ -773,7 +978,7 @@ static int search_start(Solver *s, int leader, int elig, int alpha, int beta) {
     if (s->trump < NO_TRUMP) sure_bounds(s, elig, &lo, &hi);
     if (hi <= alpha) return hi;
     if (lo >= beta) return lo;
-    int q = quick_trick(s, leader);
+    int q = quick_tricks(s, leader);
     if (q) {
         if ((leader & 1) == s->team) {
             if (q >= beta) return q;
@@ -1030,7 +1235,7 @@ static int parse_position(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t ex
 static int begin_search(PyObject *module, Solver *s) {
     ModuleState *st = get_state(module);
     if (!st->table) {
-        st->memory = calloc((size_t)TT_BUCKETS + 1, sizeof(TTBucket));
+        st->memory = calloc((size_t)TT_BUCKETS + 1 + END_ENTRIES * sizeof(EndEntry) / sizeof(TTBucket), sizeof(TTBucket));
         if (!st->memory) {
             PyErr_NoMemory();
             return -1;
@@ -1039,10 +1244,11 @@ static int begin_search(PyObject *module, Solver *s) {
         st->gen = 0;
     }
     if (++st->gen == 0) { /* wrapped: really clear */
-        memset(st->table, 0, (size_t)TT_BUCKETS * sizeof(TTBucket));
+        memset(st->table, 0, (size_t)TT_BUCKETS * sizeof(TTBucket) + END_ENTRIES * sizeof(EndEntry));
         st->gen = 1;
     }
     s->tt = st->table;
+    s->end = (EndEntry *)(st->table + TT_BUCKETS);
     s->gen = st->gen;
     return 0;
 }
