@@ -430,6 +430,19 @@ static inline int top_card(const Solver *s, uint32_t mask, int suit) {
     return -1;
 }
 
+/* Insert card c of score sc into moves[0..n) kept sorted by descending score (insertion sort:
+ * at most eight cards). */
+static inline void insert_move(int *scores, int *moves, int n, int c, int sc) {
+    int i = n;
+    while (i > 0 && scores[i - 1] < sc) {
+        scores[i] = scores[i - 1];
+        moves[i] = moves[i - 1];
+        i--;
+    }
+    scores[i] = sc;
+    moves[i] = c;
+}
+
 /* Sort the legal cards of the seat to move, most promising first, into moves[]; returns
  * their number (order_moves for the leader, order_follow for the others). The leader's
  * order: the table's best lead, then the killer leads (the two last leads that refuted a
@@ -464,14 +477,7 @@ static int order_moves(const Solver *s, int seat, uint32_t legal, int tt_move, c
             else
                 sc = 1000 - 8 * s->power[c] - pts;
         }
-        int i = n++; /* insertion sort, descending */
-        while (i > 0 && scores[i - 1] < sc) {
-            scores[i] = scores[i - 1];
-            moves[i] = moves[i - 1];
-            i--;
-        }
-        scores[i] = sc;
-        moves[i] = c;
+        insert_move(scores, moves, n++, c, sc);
     }
     return n;
 }
@@ -499,18 +505,10 @@ static int order_follow(const Solver *s, const Trick *t, int seat, uint32_t lega
         } else {
             sc = 1000 - 16 * pts - s->power[c];
         }
-        int i = n++; /* insertion sort, descending */
-        while (i > 0 && scores[i - 1] < sc) {
-            scores[i] = scores[i - 1];
-            moves[i] = moves[i - 1];
-            i--;
-        }
-        scores[i] = sc;
-        moves[i] = c;
+        insert_move(scores, moves, n++, c, sc);
     }
     return n;
 }
-
 
 /* ------------------------------------------------------------------------------------ */
 /* Transposition table access                                                           */
