@@ -109,6 +109,22 @@ static inline int lowest_card(uint32_t x) {
 #endif
 }
 
+/* The highest card of a non-empty set. */
+static inline int highest_card(uint32_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return 31 - __builtin_clz(x);
+#else
+    int c = 31;
+    while (!(x >> c & 1u)) c--;
+    return c;
+#endif
+}
+
+/* Of the cards `ls` (a suit in strength order), those above every card of `os` (the other
+ * seats' cards of that suit in strength order): the masters. */
+static inline uint32_t masters_over(uint32_t ls, uint32_t os) {
+    return os ? ls & ~((2u << highest_card(os)) - 1) : ls;
+}
 
 /* ------------------------------------------------------------------------------------ */
 /* Transposition table                                                                  */
@@ -736,7 +752,7 @@ static int quick_tricks(const Solver *s, int leader) {
     if (s->trump < NO_TRUMP) {
         int suit = s->trump, shift = 8 * suit;
         uint32_t ls = STRENGTH_BYTE[1][lead >> shift & 0xFF], os = STRENGTH_BYTE[1][others >> shift & 0xFF];
-        uint32_t masters = os ? ls & ~((2u << (31 - __builtin_clz(os))) - 1) : ls;
+        uint32_t masters = masters_over(ls, os);
         int n = popcount32(masters); /* rounds of trumps: an opponent follows while it can */
         k[suit] = n;
         total = n;
@@ -749,7 +765,7 @@ static int quick_tricks(const Solver *s, int leader) {
         m &= ~SUIT_MASK[suit];
         const uint8_t *to_strength = STRENGTH_BYTE[s->trump_order[suit]];
         uint32_t ls = to_strength[lead >> shift & 0xFF], os = to_strength[others >> shift & 0xFF];
-        uint32_t masters = os ? ls & ~((2u << (31 - __builtin_clz(os))) - 1) : ls;
+        uint32_t masters = masters_over(ls, os);
         if (!masters) continue;
         int n = popcount32(masters);
         if (ruffers) {
@@ -760,7 +776,7 @@ static int quick_tricks(const Solver *s, int leader) {
         k[suit] = n;
         total += n;
         for (int i = 0; i < n; i++) { /* the n strongest, the richest */
-            int top = 31 - __builtin_clz(masters);
+            int top = highest_card(masters);
             q += s->strength_points[suit][top];
             masters ^= 1u << top;
         }
