@@ -31,8 +31,11 @@
  *   - Quick bounds at trick starts: the team cannot win more than the points left; in a
  *     suit contract the trumps above all of the other team's trumps are sure points; the
  *     side on lead wins at least the tricks of the masters the leader can cash one after the
- *     other before an opponent may ruff (see quick_tricks). The search then runs in the
- *     window these bounds leave.
+ *     other before an opponent may ruff (see quick_tricks), or those of the partner's
+ *     masters when the leader can put the partner on lead at once with a card of a suit the
+ *     partner cashes (see partner_tricks). The search then runs in the window these bounds
+ *     leave. The quick tricks are counted after the transposition table is probed: it
+ *     answers most of the trick starts they would.
  *   - Dominated cards: cards of one suit in one hand with no card of that suit between them
  *     still held by someone else or lying in the trick are interchangeable but for their
  *     points. Of such a run only one is searched: the richest when the trick surely goes to
@@ -41,9 +44,10 @@
  *     drop_dominated).
  *   - Move ordering: the table's best lead, two killer leads per depth and seat, then a
  *     static heuristic (sure winners and their points, feeding the partner's safe trick,
- *     cheapest discards). Killers and history for the followers were measured and lost
- *     (they displace the static order, which cuts off on the first card 89 to 95% of the
- *     time).
+ *     the cheapest sure win, cheapest discards; in a suit contract, a lead the partner may
+ *     ruff early and one an opponent may ruff last). Killers and history for the followers
+ *     were measured and lost (they displace the static order, which cuts off on the first
+ *     card 89 to 95% of the time).
  *   - The last two tricks: plain alpha-beta over every legal card (at most 16 lines), no
  *     ordering, equivalences or transposition table (only the table of exact positions).
  *   - can_sweep is a separate, boolean search on tricks (points do not matter there).
@@ -463,8 +467,10 @@ static inline void insert_move(int *scores, int *moves, int n, int c, int sc) {
  * their number (order_moves for the leader, order_follow for the others). The leader's
  * order: the table's best lead, then the killer leads (the two last leads that refuted a
  * trick start with as many cards left, by this seat), then by a static score: a sure winner
- * (no higher card outside, no ruff), richest first; then a low card to the partner's master;
- * then the others, lowest first. */
+ * (no higher card outside, no ruff), richest first, the trumps after the plain suits (on 1200
+ * suit-contract deals, 4% fewer trick starts than trumps first); then a low card to the
+ * partner's master; in a suit contract, then a card of a suit the partner may ruff (3% fewer);
+ * then the others, lowest first, the suits an opponent may ruff last (3% fewer). */
 static int order_moves(const Solver *s, int seat, uint32_t legal, int tt_move, const int *killers, int *moves) {
     uint32_t lho = s->hand[(seat + 1) & 3], partner = s->hand[(seat + 2) & 3], rho = s->hand[(seat + 3) & 3];
     uint32_t opp = lho | rho;
@@ -486,10 +492,14 @@ static int order_moves(const Solver *s, int seat, uint32_t legal, int tt_move, c
                        ((!(lho & sm) && (lho & s->trump_mask)) || (!(rho & sm) && (rho & s->trump_mask)));
             int pc;
             if (!(s->above[c] & opp) && !ruff)
-                sc = 4000 + 16 * pts;
+                sc = 4000 + 16 * pts - ((s->trump_mask >> c & 1) ? 500 : 0);
             else if (!ruff && !(s->above[c] & partner) && (pc = top_card(s, partner, suit)) >= 0 &&
                      !(s->above[pc] & opp))
                 sc = 3000 - 16 * pts;
+            else if (s->trump < NO_TRUMP && suit != s->trump && !(partner & sm) && (partner & s->trump_mask))
+                sc = 2000 - 8 * s->power[c] - pts;
+            else if (ruff)
+                sc = 500 - 8 * s->power[c] - pts;
             else
                 sc = 1000 - 8 * s->power[c] - pts;
         }
@@ -499,8 +509,11 @@ static int order_moves(const Solver *s, int seat, uint32_t legal, int tt_move, c
 }
 
 /* The followers' order: a win the left-hand opponent cannot take back (always, for the fourth
- * seat), richest first; the partner's safe trick, fed with points (non-master cards first); a
- * win that may be overtaken, cheapest first; else the cheapest discard. */
+ * seat), cheapest first (keeping the strong cards for later tricks: 10 to 14% fewer trick
+ * starts than richest first, in every trump mode); the partner's safe trick, fed with points
+ * (non-master cards first), in a suit contract before overtaking the partner (2.5% fewer;
+ * 3% more at SA); a win that may be overtaken, cheapest first; else the cheapest discard,
+ * the sooner when the partner is winning. */
 static int order_follow(const Solver *s, const Trick *t, int seat, uint32_t legal, int *moves) {
     uint32_t lho = s->hand[(seat + 1) & 3];
     uint32_t others = lho | s->hand[(seat + 2) & 3] | s->hand[(seat + 3) & 3];
@@ -511,15 +524,17 @@ static int order_follow(const Solver *s, const Trick *t, int seat, uint32_t lega
     int n = 0;
     for (; legal; legal &= legal - 1) {
         int c = lowest_card(legal), pts = s->points[c], sc;
-        if (beats(s, c, t->win_card)) {
+        if (partner_safe && s->trump < NO_TRUMP) {
+            sc = 3000 + 16 * pts - ((s->above[c] & others) ? 0 : 160);
+        } else if (beats(s, c, t->win_card)) {
             if (!lho_to_play || !can_beat(s, lho, t->led, c))
-                sc = 4000 + 16 * pts - s->power[c];
+                sc = 4000 - 16 * pts - s->power[c];
             else
                 sc = 2000 - 16 * pts - s->power[c];
         } else if (partner_safe) {
             sc = 3000 + 16 * pts - ((s->above[c] & others) ? 0 : 160);
         } else {
-            sc = 1000 - 16 * pts - s->power[c];
+            sc = (partner_wins ? 2500 : 1000) - 16 * pts - s->power[c];
         }
         insert_move(scores, moves, n++, c, sc);
     }
@@ -743,8 +758,8 @@ static int min_given(const Solver *s, uint32_t h, const int *k, int total) {
  * each opponent still holding trumps after those rounds of trumps can follow. Every trick
  * brings its master's points and, from each other seat, at least its cheapest cards it may
  * play (see min_given); when they are all the tricks left, the last-trick bonus too. 0 when
- * no lead is sure. */
-static int quick_tricks(const Solver *s, int leader) {
+ * no lead is sure. *cashed: the suits it cashes (bit suit), for partner_tricks. */
+static int quick_tricks(const Solver *s, int leader, int *cashed) {
     uint32_t lead = s->hand[leader], lho = s->hand[(leader + 1) & 3], rho = s->hand[(leader + 3) & 3];
     uint32_t others = lho | rho | s->hand[(leader + 2) & 3];
     int k[4] = {0, 0, 0, 0}, total = 0, q = 0;
@@ -781,10 +796,43 @@ static int quick_tricks(const Solver *s, int leader) {
             masters ^= 1u << top;
         }
     }
+    *cashed = 0;
     if (!total) return 0;
+    for (int suit = 0; suit < 4; suit++)
+        if (k[suit]) *cashed |= 1 << suit;
     for (int i = 1; i < 4; i++) q += min_given(s, s->hand[(leader + i) & 3], k, total);
     if (total == popcount32(lead)) q += s->last_bonus;
     return q;
+}
+
+/* A lower bound of the points the leader's team wins by handing the lead to the partner at
+ * once: the leader leads any card of a suit in which the partner holds a master (a card
+ * above every other seat's card of the suit), the partner takes the trick with it and cashes
+ * its quick tricks (see quick_tricks). The partner's master takes that trick unless an
+ * opponent void in the suit ruffs it, so in a suit contract a plain suit serves only when
+ * every opponent holding a trump holds that suit. The trick led by the leader is then one of
+ * the rounds of that suit quick_tricks(partner) counts, in which every seat follows as it
+ * would (no trump has been drawn yet, but no opponent may ruff it either), and the leader's
+ * card is one of those min_given counts for the leader. 0 when there is no such entry. */
+static int partner_tricks(const Solver *s, int leader) {
+    int partner = (leader + 2) & 3;
+    uint32_t lead = s->hand[leader], mate = s->hand[partner];
+    uint32_t lho = s->hand[(leader + 1) & 3], rho = s->hand[(leader + 3) & 3];
+    uint32_t others = lead | lho | rho;
+    int entries = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        uint32_t sm = SUIT_MASK[suit];
+        if (!(lead & sm) || !(mate & sm)) continue;
+        if (s->trump < NO_TRUMP && suit != s->trump &&
+            (((lho & s->trump_mask) && !(lho & sm)) || ((rho & s->trump_mask) && !(rho & sm))))
+            continue;
+        const uint8_t *to_strength = STRENGTH_BYTE[s->trump_order[suit]];
+        int shift = 8 * suit;
+        if (masters_over(to_strength[mate >> shift & 0xFF], to_strength[others >> shift & 0xFF])) entries |= 1 << suit;
+    }
+    if (!entries) return 0;
+    int cashed, q = quick_tricks(s, partner, &cashed);
+    return (cashed & entries) ? q : 0;
 }
 
 static int search_start(Solver *s, int leader, int elig, int alpha, int beta);
@@ -979,39 +1027,41 @@ static int search_start(Solver *s, int leader, int elig, int alpha, int beta) {
     return v;
 }
 
-/* A trick start with three cards a hand or more: the quick bounds, the transposition table,
- * then the search. */
+/* A trick start with three cards a hand or more: the sure points, the transposition table,
+ * the quick tricks, then the search. */
 static int search_deep(Solver *s, int leader, int elig, int alpha, int beta, int top) {
     int meta = tt_meta(leader, elig, 0), tt_move = -1, tt_lower, tt_upper;
-    Shape sh;
-    shape_of(s, &sh);
-    TTBucket *bucket = s->tt + tt_index(sh.key, meta);
-    __builtin_prefetch(bucket);
     /* quick bounds: between the sure points and all points left */
     int lo = 0, hi = top;
     if (s->trump < NO_TRUMP) sure_bounds(s, elig, &lo, &hi);
     if (hi <= alpha) return hi;
     if (lo >= beta) return lo;
-    int q = quick_tricks(s, leader);
-    if (q) {
-        if ((leader & 1) == s->team) {
-            if (q >= beta) return q;
-            if (q > lo) lo = q;
-        } else {
-            int h2 = s->remaining + s->last_bonus - q;
-            if (h2 <= alpha) return h2;
-            if (h2 < hi) hi = h2;
-        }
-    }
     if (lo >= hi) return lo;
     if (lo > alpha) alpha = lo; /* search the window the bounds leave (never empty) */
     if (hi < beta) beta = hi;
+
+    Shape sh;
+    shape_of(s, &sh);
 
     if (tt_probe(s, &sh, meta, &tt_lower, &tt_upper, &tt_move)) {
         if (tt_lower >= beta || tt_lower >= tt_upper) return tt_lower; /* (an exact value: no empty window) */
         if (tt_upper <= alpha) return tt_upper;
         if (tt_lower > alpha) alpha = tt_lower;
         if (tt_upper < beta) beta = tt_upper;
+    }
+    /* the quick tricks of the leader, then of its partner (see partner_tricks): after the
+     * table, which answers most of the trick starts they would */
+    for (int line = 0; line < 2; line++) {
+        int cashed, q = line ? partner_tricks(s, leader) : quick_tricks(s, leader, &cashed);
+        if (!q) continue;
+        if ((leader & 1) == s->team) {
+            if (q >= beta) return q;
+            if (q > alpha) alpha = q;
+        } else {
+            int h2 = s->remaining + s->last_bonus - q;
+            if (h2 <= alpha) return h2;
+            if (h2 < beta) beta = h2;
+        }
     }
     Trick t = {leader, 0, 0, 0, 0, 0, elig, 0};
     int best_card = -1;
