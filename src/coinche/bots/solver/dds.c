@@ -45,9 +45,9 @@
  *   - Move ordering: the table's best lead, two killer leads per depth and seat, then a
  *     static heuristic (a low lead to the partner's master, sure winners and their points,
  *     feeding the partner's safe trick, the cheapest sure win, cheapest discards; in a suit
- *     contract, a lead the partner may ruff early and one an opponent may ruff last). Killers and history for the followers
- *     were measured and lost (they displace the static order, which cuts off on the first
- *     card 89 to 95% of the time).
+ *     contract, a lead the partner may ruff early and one an opponent may ruff last).
+ *     Killers and history for the followers were measured and lost (they displace the
+ *     static order, which cuts off on the first card 89 to 95% of the time).
  *   - The last two tricks: plain alpha-beta over every legal card (at most 16 lines), no
  *     ordering, equivalences or transposition table (only the table of exact positions).
  *   - can_sweep is a separate, boolean search on tricks (points do not matter there).
