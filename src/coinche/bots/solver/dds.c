@@ -529,15 +529,14 @@ static int order_follow(const Solver *s, const Trick *t, int seat, uint32_t lega
     int n = 0;
     for (; legal; legal &= legal - 1) {
         int c = lowest_card(legal), pts = s->points[c], sc;
-        if (partner_safe && s->trump < NO_TRUMP) {
+        int wins = beats(s, c, t->win_card);
+        if (partner_safe && (s->trump < NO_TRUMP || !wins)) { /* feed the partner's trick */
             sc = 3000 + 16 * pts - ((s->above[c] & others) ? 0 : 160);
-        } else if (beats(s, c, t->win_card)) {
+        } else if (wins) {
             if (!lho_to_play || !can_beat(s, lho, t->led, c))
                 sc = 4000 - 16 * pts - s->power[c];
             else
                 sc = 2000 - 16 * pts - s->power[c];
-        } else if (partner_safe) {
-            sc = 3000 + 16 * pts - ((s->above[c] & others) ? 0 : 160);
         } else {
             sc = (partner_wins ? 2500 : 1000) - 16 * pts - s->power[c];
         }
