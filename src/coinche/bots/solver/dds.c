@@ -369,6 +369,12 @@ static uint32_t drop_equivalents(const Solver *s, uint32_t legal, uint32_t in_pl
     return legal;
 }
 
+/* Could the seat holding `hand` ruff a lead of plain suit `suit` in a suit contract (void in
+ * it, holding a trump)? */
+static inline int may_ruff(const Solver *s, uint32_t hand, int suit) {
+    return s->trump < NO_TRUMP && suit != s->trump && !(hand & SUIT_MASK[suit]) && (hand & s->trump_mask);
+}
+
 /* Could the seat holding `hand`, playing later in a trick of suit `led`, beat card x? Never
  * no when it may: a seat void in the suit led is taken to ruff whenever it holds a trump. */
 static inline int can_beat(const Solver *s, uint32_t hand, int led, int x) {
@@ -492,16 +498,14 @@ static int order_moves(const Solver *s, int seat, uint32_t legal, int tt_move, c
         } else if (c == killers[1]) {
             sc = 1 << 18;
         } else {
-            uint32_t sm = SUIT_MASK[suit];
-            int ruff = s->trump < NO_TRUMP && suit != s->trump &&
-                       ((!(lho & sm) && (lho & s->trump_mask)) || (!(rho & sm) && (rho & s->trump_mask)));
+            int ruff = may_ruff(s, lho, suit) || may_ruff(s, rho, suit);
             int pc;
             if (!(s->above[c] & opp) && !ruff)
                 sc = 4000 + 16 * pts - ((s->trump_mask >> c & 1) ? 500 : 0);
             else if (!ruff && (s->above[c] & partner) && (pc = top_card(s, partner, suit)) >= 0 &&
                      !(s->above[pc] & opp))
                 sc = 5000 - 16 * pts;
-            else if (s->trump < NO_TRUMP && suit != s->trump && !(partner & sm) && (partner & s->trump_mask))
+            else if (may_ruff(s, partner, suit))
                 sc = 4500 - 8 * s->power[c] - pts;
             else if (ruff)
                 sc = 500 - 8 * s->power[c] - pts;
@@ -827,9 +831,7 @@ static int partner_tricks(const Solver *s, int leader) {
     for (int suit = 0; suit < 4; suit++) {
         uint32_t sm = SUIT_MASK[suit];
         if (!(lead & sm) || !(mate & sm)) continue;
-        if (s->trump < NO_TRUMP && suit != s->trump &&
-            (((lho & s->trump_mask) && !(lho & sm)) || ((rho & s->trump_mask) && !(rho & sm))))
-            continue;
+        if (may_ruff(s, lho, suit) || may_ruff(s, rho, suit)) continue;
         const uint8_t *to_strength = STRENGTH_BYTE[s->trump_order[suit]];
         int shift = 8 * suit;
         if (masters_over(to_strength[mate >> shift & 0xFF], to_strength[others >> shift & 0xFF])) entries |= 1 << suit;
