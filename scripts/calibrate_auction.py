@@ -68,10 +68,12 @@ from coinche.engine.rules import RuleSet
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "src" / "coinche" / "bots" / "data" / "auction_calibration.json"
 PROFILES = ("classic", "federation", "house", "online")
 OPPONENTS: dict[str, dict[str, Any]] = {"expert": {}, "expert-v1": {"samples": 40}, "confirmed": {}, "expert-v2": {}}
-"""The project's bots the expert meets (the lines then hold against other styles of bidding
-than its own), with their settings: ``expert-v1``'s card play on fewer deals, for time (its
-calls are its own). ``expert-v2`` is not in the default mix: name it with ``--opponents``
-to measure real play's shortfall against the defence the arena meets."""
+"""The project's bots the expert may meet (the lines then hold against other styles of
+bidding than its own), with their settings: ``expert-v1``'s card play on fewer deals, for
+time (its calls are its own)."""
+DEFAULT_OPPONENTS = ("expert", "expert-v1", "confirmed")
+"""The mix of the played deals unless ``--opponents`` names others (``expert-v2``: to measure
+real play's shortfall against the defence the arena meets)."""
 MIN_LINE = 20
 """Fewest contracts a fitted line rests on (fewer: the pooled profiles' line is used)."""
 MIN_SHORTFALL = 100
@@ -381,27 +383,17 @@ def line_tables(
             levels[level] = {"contracts": sum(c["level"] == level for c in kc), "played": len(lc)}
             if lc:
                 levels[level].update(
-                    made=round(_mean(float(c["made"]) for c in lc)[0], 3),
-                    estimate_minus_taken=round(_mean(c["estimate"] - c["taken"] for c in lc)[0], 1),
-                    double_dummy_minus_taken=round(_mean(c["dd"] - c["taken"] for c in lc)[0], 1),
+                    played_figures(lc), estimate_minus_taken=round(_mean(c["estimate"] - c["taken"] for c in lc)[0], 1)
                 )
-        # Where the made rate goes: against expert-v2, contracts it coinched were made 36-44 %,
-        # the others 74 % (issue 33); and the shortfall is larger after an uncontested auction
-        # (the defenders learnt nothing from it).
-        auctions = {
-            label: {
-                "played": len(lc),
-                "made": round(_mean(float(c["made"]) for c in lc)[0], 3),
-                "double_dummy_minus_taken": round(_mean(c["dd"] - c["taken"] for c in lc)[0], 1),
-            }
-            for label, lc in (
-                ("free", [c for c in pk if not c["contested"]]),
-                ("contested", [c for c in pk if c["contested"]]),
-                ("coinched", [c for c in pk if c["coinched"]]),
-                ("not coinched", [c for c in pk if not c["coinched"]]),
-            )
-            if lc
-        }
+        # Where the made rate goes, by the lines' groups: against expert-v2, contracts it
+        # coinched were made 36-44 %, the others 74 % (issue 33); and the shortfall is larger
+        # after an uncontested auction (the defenders learnt nothing from it).
+        auctions = {}
+        not_coinched = [c for c in kc if not c["coinched"]]
+        for label, fc in [(label, fc) for label, fc, _ in groups] + [("not coinched", not_coinched)]:
+            lc = [c for c in fc if c["played"]]
+            if lc:
+                auctions[label] = {"played": len(lc), **played_figures(lc)}
         dc = [c for c in every if c["kind"] == kind]
         dgap = short.get(("defend", kind), NO_SHORTFALL)
         xs = [(e, min(c["value"], 250)) for c in dc for e in c["defence_estimates"]]
@@ -433,6 +425,15 @@ def line_tables(
         "sweep_line": sweep_line([c["p_sweep"] for c in played], [bool(c["swept"]) for c in played]),
     }
     return tables, rep
+
+
+def played_figures(cs: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """The made rate and real play's shortfall (double dummy less the points taken) of
+    contract rows whose cards were played (not empty)."""
+    return {
+        "made": round(_mean(float(c["made"]) for c in cs)[0], 3),
+        "double_dummy_minus_taken": round(_mean(c["dd"] - c["taken"] for c in cs)[0], 1),
+    }
 
 
 def least_squares(rows: Sequence[Sequence[float]], ys: Sequence[float]) -> list[float]:
@@ -545,7 +546,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--profiles", default=",".join(PROFILES))
     ap.add_argument("--deals", type=int, default=600, help="deals per profile whose cards are played")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--opponents", default="expert,expert-v1,confirmed", help="the bots the expert meets, in turn")
+    ap.add_argument("--opponents", default=",".join(DEFAULT_OPPONENTS), help="the bots the expert meets, in turn")
     ap.add_argument("--auction-only", type=int, default=0, help="deals per profile whose auction alone is played")
     ap.add_argument("--auction-opponents", default="expert,confirmed", help="the bots the expert meets there")
     ap.add_argument("--jobs", type=int, default=2)
