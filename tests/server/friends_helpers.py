@@ -13,6 +13,8 @@ from typing import Any
 from server_helpers import CSRF_FIELD, MAX_MESSAGES, Human, raw_receive, receive, request
 from starlette.testclient import TestClient, WebSocketTestSession
 
+from coinche.server.table.kinds import invitation_code
+
 PASSWORD = "correct horse"
 
 
@@ -83,7 +85,7 @@ class Person:
 def code_of(client: TestClient, table_id: str) -> str:
     service = client.app.state.service  # type: ignore[attr-defined]
     live = service.registry.get(table_id)
-    code = live.spec.code if live is not None else None
+    code = invitation_code(live.spec.kind) if live is not None else None
     if code is None:
         with client.app.state.store.session() as s:  # type: ignore[attr-defined]
             from coinche.server.infra.db import TableRow

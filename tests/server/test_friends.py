@@ -479,7 +479,7 @@ def test_a_person_back_is_told_what_the_computer_played_for_them(make_client: An
 def test_a_host_may_play_without_the_clock(make_client: Any) -> None:
     client = make_client(grace_seconds=60, idle_warning_seconds=0.4, idle_move_seconds=0.8)
     host, (paul,), table_id, _code = seated_table(client, ("Paul", 2), idle_clock="")
-    assert not live_table(client, table_id).spec.idle_clock
+    assert not live_table(client, table_id).spec.kind.idle_clock
     with host.connect(table_id) as h, paul.connect(table_id) as p:
         h.next_state()
         p.next_state()

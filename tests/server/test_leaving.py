@@ -18,6 +18,7 @@ from test_ratings import close, hand_update
 from coinche.server.features import friends
 from coinche.server.features.player_stats import Profile, game_plans
 from coinche.server.infra.db import TableRow
+from coinche.server.table.kinds import FriendsTable
 from coinche.server.table.live_table import LiveTable, TableError
 from coinche.server.table.lobby import STAND_IN_LEVEL
 from coinche.server.table.ratings import NEW_PLAYER
@@ -40,9 +41,7 @@ def friends_table(client: TestClient, host: str, others: dict[int, str], late_jo
         RULES,
         (seats[0], seats[1], seats[2], seats[3]),
         "confirmed",
-        friends.new_code(),
-        host,
-        late_joins,
+        FriendsTable(friends.new_code(), host, joins_late=late_joins),
     )
     return spec.id
 

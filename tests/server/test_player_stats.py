@@ -30,6 +30,7 @@ from coinche.server.features.player_stats import (
     ratings_of,
 )
 from coinche.server.infra.db import PlayerStatsRow, RatingHistoryRow, TableRow
+from coinche.server.table.kinds import challenge_day
 from coinche.server.table.live_table import LiveTable
 from coinche.server.table.ratings import NEW_PLAYER, LevelRatings, Rating, adaptive_start
 from coinche.server.table.spec import Seat, Step
@@ -251,7 +252,7 @@ def test_the_calendar_links_each_challenge_played(make_client: MakeClient) -> No
     anne = account(client, "Anne")
     spec = call(client, daily_of(client).start, anne, False)
     play_to_end(client, spec.id, seed=6)
-    day = spec.challenge
+    day = challenge_day(spec.kind)
     r = client.get("/joueur/Anne")
     assert f'href="/defi/{day}"' in r.text and f"{day} : 4/4 donnes" in r.text
 

@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from coinche.server.features.quick_play import QuickPlay
+from coinche.server.table.kinds import QuickPlayTable
 from coinche.server.table.spec import TableSpec
 
 MakeClient = Callable[..., TestClient]
@@ -64,7 +65,7 @@ def test_four_people_are_seated_together_at_once(make_client: MakeClient) -> Non
     assert len(tables) == 1
     table_id = tables.pop()
     spec = spec_of(client, table_id)
-    assert spec.quick_play and spec.code is None and spec.host is None
+    assert isinstance(spec.kind, QuickPlayTable) and spec.kind.host is None
     assert spec.rules.name == "classic"  # all asked for any rules
     assert sorted(s.name or "" for s in spec.seats) == [p.name for p in four]
     assert all(s.kind == "human" for s in spec.seats)

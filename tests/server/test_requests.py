@@ -11,6 +11,7 @@ import pytest
 from test_steps import play
 
 from coinche.server.table import requests
+from coinche.server.table.kinds import TournamentTable
 from coinche.server.table.live_table import TableError
 from coinche.server.table.spec import Step
 
@@ -44,7 +45,7 @@ def test_an_idle_move_is_dropped_once_the_table_moved_on() -> None:
 
 def test_a_tournament_table_takes_no_move_once_its_round_is_closed() -> None:
     live = play("classic", 5, 0)
-    live.spec = replace(live.spec, tournament="t1", tournament_round=1, deal_limit=4, closes_at=NOW)
+    live.spec = replace(live.spec, kind=TournamentTable("t1", 1, 4, NOW))
     seat = live.game.to_move
     action = live.game.legal_actions()[0]
     assert requests.idle_move(live, live.seq, seat, action, NOW - timedelta(seconds=1)) is not None

@@ -96,6 +96,7 @@ from ..live.tables import TableService
 from ..table.days import day_end as day_end
 from ..table.days import day_of as day_of
 from ..table.days import next_day as next_day
+from ..table.kinds import DailyChallengeTable, Dealing, challenge_day
 from ..table.live_table import TableError
 from ..table.matchpoints import Standing, ranking
 from ..table.spec import Seat, TableSpec
@@ -626,7 +627,8 @@ class DailyChallenge:
                 challenge_rules(found.profile),
                 (Seat("human", player=player), bot, bot, bot),
                 level,
-                challenge=(day, found.seed, table_seed(found.seed), FIRST_DEALER),
+                DailyChallengeTable(day),
+                Dealing(found.seed, table_seed(found.seed), FIRST_DEALER),
             )
             if await self.tables.db(self.store.add_attempt, day, player, spec.id, is_guest):
                 return spec
@@ -698,7 +700,7 @@ class DailyChallenge:
     async def _committed(self, commit: Commit) -> None:
         """A deal of a challenge's table ended: its result is recorded."""
         live, number = commit.table, commit.deal_over
-        day = live.spec.challenge
+        day = challenge_day(live.spec.kind)
         if day is None or number is None or not 1 <= number <= DEALS:
             return
         finished = live.game.is_over
@@ -772,7 +774,8 @@ class DailyChallenge:
                     challenge_rules(found.profile),
                     (expert, bot, bot, bot),
                     self.tables.settings.challenge_level,
-                    challenge=(day, found.seed, table_seed(found.seed), FIRST_DEALER),
+                    DailyChallengeTable(day),
+                    Dealing(found.seed, table_seed(found.seed), FIRST_DEALER),
                 )
                 table_id = await self.tables.db(self.store.claim_expert_table, day, spec.id)
                 if table_id != spec.id:  # another process was first: theirs is the one

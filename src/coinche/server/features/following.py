@@ -32,6 +32,7 @@ from ..infra.db import (
 )
 from ..infra.store import Store, _insert_ignoring_conflicts, new_id
 from ..live.tables import TableService
+from ..table.kinds import invitation_code
 from ..table.live_table import TableError
 from ..table.names import login_key
 from .quick_play import person_channel
@@ -319,7 +320,7 @@ class Following:
         if to == sender:
             raise TableError("yourself")
         live = await self.tables.table(table_id)
-        if live is None or live.spec.code is None or live.game.is_over:
+        if live is None or invitation_code(live.spec.kind) is None or live.game.is_over:
             raise TableError("gone")
         if live.seat_of(sender) is None:
             raise TableError("not_seated")

@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ...engine.rules import RuleSet
 from ..live.tables import TableService
+from ..table.kinds import FriendsTable
 from ..table.live_table import LiveTable, TableError
 from ..table.lobby import (
     FRIEND_LEVELS,
@@ -87,9 +88,8 @@ async def create_table(
     seats = (Seat("human", player=host, name=host_name), *(Seat("bot", level=level) for level in levels))
     for _ in range(5):
         try:
-            return await service.create_table(
-                rules, seats, DEFAULT_LEVEL, code=new_code(), host=host, late_joins=late_joins, idle_clock=idle_clock
-            )
+            kind = FriendsTable(new_code(), host, joins_late=late_joins, clock=idle_clock)
+            return await service.create_table(rules, seats, DEFAULT_LEVEL, kind)
         except IntegrityError:  # the code is taken: draw another
             continue
     raise TableError("busy")
@@ -182,7 +182,7 @@ async def give_up(service: TableService, table_id: str, player: str) -> None:
             raise TableError("not_seated")
         if live.game.is_over:
             raise TableError("over")
-        ends = alone(live, player) or (not live.started and player == live.spec.host)
+        ends = alone(live, player) or (not live.started and player == live.spec.kind.host)
         return None if ends else check_leave(live, player)
 
     await service.write(table_id, None, check)

@@ -23,6 +23,7 @@ from ..infra.db import OpenTableRow, aware, now
 from ..infra.store import Store
 from ..live.registry import Commit
 from ..live.tables import TableService
+from ..table.kinds import invitation_code
 from ..table.live_table import LiveTable, TableError
 from ..table.ratings import NEW_PLAYER, PlayerId, Rating
 from .player_stats import ratings_of
@@ -82,7 +83,7 @@ def free_seats(live: LiveTable) -> int:
     """Computers' seats a newcomer may take at the next chance (before the game, or
     between deals when the host allows late joins)."""
     game = live.game
-    if game.is_over or (live.started and not live.spec.late_joins):
+    if game.is_over or (live.started and not live.spec.kind.late_joins):
         return 0
     return sum(1 for holder in live.seats if holder.kind == "bot")
 
@@ -112,12 +113,12 @@ class OpenTableStore:
 
     def open(self, live: LiveTable) -> None:
         """List ``live`` (again: its row is written anew)."""
-        assert live.spec.code is not None
+        assert invitation_code(live.spec.kind) is not None
         values = self._values(live)
         with self.store.session() as s, s.begin():
             row = s.get(OpenTableRow, live.id)
             if row is None:
-                s.add(OpenTableRow(table_id=live.id, code=live.spec.code, opened_at=now(), **values))
+                s.add(OpenTableRow(table_id=live.id, code=invitation_code(live.spec.kind), opened_at=now(), **values))
             else:
                 for key, value in values.items():
                     setattr(row, key, value)
@@ -227,7 +228,7 @@ class OpenTables:
 
     async def _committed(self, commit: Commit) -> None:
         live = commit.table
-        if live.spec.code is None or commit.again:
+        if invitation_code(live.spec.kind) is None or commit.again:
             return
         if commit.step.kind not in LISTED_STEPS and not commit.game_over:
             return  # a call or a card: nothing the list shows has changed
@@ -241,9 +242,9 @@ class OpenTables:
         """The host opens their table to everyone, or closes it again. ``TableError``:
         ``gone``, ``not_host``, ``over``."""
         live = await self.tables.table(table_id, fresh=True)
-        if live is None or live.spec.code is None:
+        if live is None or invitation_code(live.spec.kind) is None:
             raise TableError("gone")
-        if player != live.spec.host:
+        if player != live.spec.kind.host:
             raise TableError("not_host")
         if live.game.is_over:
             raise TableError("over")
@@ -271,9 +272,9 @@ class OpenTables:
         """The host of a public table lets bots take its free seats, or not. ``TableError``:
         ``gone``, ``not_host``, ``not_public``."""
         live = await self.tables.table(table_id, fresh=True)
-        if live is None or live.spec.code is None:
+        if live is None or invitation_code(live.spec.kind) is None:
             raise TableError("gone")
-        if player != live.spec.host:
+        if player != live.spec.kind.host:
             raise TableError("not_host")
         if not await self.tables.db(self.store.set_bots, table_id, bots):
             raise TableError("not_public")

@@ -165,12 +165,11 @@ def game_plans(live: LiveTable) -> list[GamePlan]:
     each leaver alone as losing, in their seat; each person the host moved out while they
     were there alone on the real result, in the seat they held; nobody who stayed for fewer
     than half the deals."""
-    # A tournament's round is a game of so many deals: whoever is ahead on points won it.
-    winner = live.game.winner if live.spec.tournament is None else live.game.leading_team
+    winner = live.spec.kind.winner(live.game)
     if winner is None:
         return []
     holders = list(live.spec.seats)
-    started = not live.spec.is_private  # a solo table is dealt its first deal with it
+    started = not live.spec.kind.waits_for_host  # a solo table is dealt its first deal with it
     deals = 0
     dealt: Counter[PlayerId] = Counter()  # deals dealt to each person while they held a seat
 
@@ -438,21 +437,21 @@ class PlayerStats:
             await self._game_over(commit.table)
 
     async def _deal_over(self, live: LiveTable, number: int) -> None:
-        if live.spec.challenge is not None:
-            return  # the challenge's deals are its own results, not the profile's counters
+        if not live.spec.kind.rated:
+            return
         counts = deal_counts(live, number)
         if counts:
             await self.tables.db(self.store.add_deal, live.id, number, counts)
 
     async def _game_over(self, live: LiveTable) -> None:
-        if live.spec.challenge is not None:
+        if not live.spec.kind.rated:
             return
         plans = game_plans(live)
         if plans:
             await self.tables.db(self.store.rate, live.id, plans)
 
     async def _abandoned(self, live: LiveTable, player: PlayerId) -> None:
-        if live.spec.challenge is not None:
+        if not live.spec.kind.rated:
             return
         plan = abandon_plan(live, player)
         if plan is not None:

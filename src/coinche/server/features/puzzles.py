@@ -305,7 +305,7 @@ class Puzzles:
 
     async def _committed(self, commit: Commit) -> None:
         live, number = commit.table, commit.deal_over
-        if number is None or live.spec.challenge is not None or live.spec.tournament is not None:
+        if number is None or live.spec.kind.shares_deals:
             return
         deal = live.game.deals[number - 1]
         if deal.contract is None or len(self._searching) >= MAX_SEARCHING:

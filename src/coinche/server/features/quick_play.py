@@ -30,6 +30,7 @@ from ..infra.db import AccountRow, BlockRow, QuickWaitRow, TableRow, aware
 from ..infra.hub import Subscription
 from ..infra.store import Store, _insert_ignoring_conflicts, new_id
 from ..live.tables import TableService
+from ..table.kinds import QuickPlayTable
 from ..table.live_table import TableError
 from ..table.matchmaking import TABLE_SIZE, Blocks, Match, Waiting, nearest_level, rules_of, seating, wave
 from ..table.ratings import NEW_PLAYER, Computer, LevelRatings, Person, PlayerId, Rating
@@ -313,7 +314,7 @@ class QuickPlay:
         level = next((s.level for s in seats if s.level is not None), "confirmed")
         try:
             await self.tables.create_table(
-                RuleSet.profile(match.rules), seats, level, table_id=table_id, quick_play=True
+                RuleSet.profile(match.rules), seats, level, QuickPlayTable(), table_id=table_id
             )
         except IntegrityError:  # another process made it first (a claim left unmade)
             return False

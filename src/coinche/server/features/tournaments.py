@@ -66,8 +66,9 @@ from ..infra.store import Store, new_id
 from ..live.registry import Commit
 from ..live.tables import TableService
 from ..table.days import CLUB_TIME
+from ..table.kinds import Dealing, TournamentTable, tournament_of
 from ..table.live_table import LiveTable, TableError
-from ..table.spec import RoundDeals, Seat
+from ..table.spec import Seat
 from ..table.tournament_pairing import BYE, Pairing, Standing, arena_pairing, first_round, max_rounds, next_round, rank
 from ..table.tournament_scoring import ArenaScore, DealScore, TableResult, arena_scores, met, standings
 from .following import ONLINE_FOR, FollowingStore
@@ -255,19 +256,15 @@ class Tournament:
             return None
         return self.round_closed_at + timedelta(seconds=self.break_seconds)
 
-    def round_deals(self, number: int, started: datetime) -> RoundDeals:
+    def round_closes_at(self, started: datetime) -> datetime:
+        """When the clock of a round started at ``started`` runs out."""
         closes_at = started + timedelta(seconds=self.round_seconds)
-        if self.ends_at is not None:
-            closes_at = min(closes_at, self.ends_at)
-        return RoundDeals(
-            self.id,
-            number,
-            self.secret,
-            round_seed(self.secret, number),
-            (number - 1) % 4,
-            self.deals,
-            closes_at,
-        )
+        return closes_at if self.ends_at is None else min(closes_at, self.ends_at)
+
+    def round_table(self, number: int, started: datetime) -> tuple[TournamentTable, Dealing]:
+        """The kind of each table of round ``number`` and how they all deal (the same)."""
+        kind = TournamentTable(self.id, number, self.deals, self.round_closes_at(started))
+        return kind, Dealing(self.secret, round_seed(self.secret, number), (number - 1) % 4)
 
 
 def _tournament_of(row: TournamentRow) -> Tournament:
@@ -1220,7 +1217,7 @@ class Tournaments:
         for table in tables:
             if table.result is not None:
                 continue
-            closes_at = tournament.round_deals(table.round, table.claimed_at).closes_at
+            closes_at = tournament.round_closes_at(table.claimed_at)
             if moment >= closes_at:  # its clock ran out: scored as it stands, its pairs free
                 if await self._score_as_it_stands(tournament, table, moment):
                     await self._changed(tournament.id)
@@ -1258,12 +1255,9 @@ class Tournaments:
             for s in table.seats
         ]
         try:
+            kind, dealing = tournament.round_table(table.round, table.claimed_at)
             await self.tables.create_table(
-                tournament.rules,
-                seats,
-                tournament.level,
-                table_id=table.table_id,
-                round_deals=tournament.round_deals(table.round, table.claimed_at),
+                tournament.rules, seats, tournament.level, kind, dealing, table_id=table.table_id
             )
         except IntegrityError:  # made already (by another process, for a table left unmade)
             return
@@ -1324,14 +1318,14 @@ class Tournaments:
 
     async def _committed(self, commit: Commit) -> None:
         live = commit.table
-        tournament_id = live.spec.tournament
+        tournament_id = tournament_of(live.spec.kind)
         if tournament_id is None:
             return
         if commit.deal_over is not None:
             await self._changed(tournament_id)
         if not commit.game_over:
             return
-        result = result_json(live, live.spec.deal_limit or 0)
+        result = result_json(live, live.spec.kind.max_deals or 0)
         if await self.tables.db(self.store.record, live.id, result, self.now()):
             await self.tables.hub.signal(RUN_CHANNEL, {"kind": "result"})
 

@@ -37,12 +37,12 @@ from .db import (
     TableRow,
     UploadAnalysisRow,
     UploadedRecordRow,
-    aware,
     is_postgresql,
     make_engine,
     migrate,
     now,
 )
+from .kind_rows import kind_columns, kind_of_row
 from .lanes import Lanes
 
 P = ParamSpec("P")
@@ -127,19 +127,10 @@ class Store:
                     first_dealer=spec.first_dealer,
                     seats=[seat.to_json() for seat in spec.seats],
                     level=spec.level,
-                    code=spec.code,
-                    host=spec.host,
-                    late_joins=spec.late_joins,
                     deal_secret=spec.secret,
-                    challenge_day=spec.challenge,
                     adaptive_start=spec.adaptive_start,
                     adaptive_par=spec.adaptive_par,
-                    quick_play=spec.quick_play,
-                    idle_clock=spec.idle_clock,
-                    tournament_id=spec.tournament,
-                    tournament_round=spec.tournament_round,
-                    deal_limit=spec.deal_limit,
-                    closes_at=spec.closes_at,
+                    **kind_columns(spec.kind),
                 )
             )
             s.flush()
@@ -162,19 +153,10 @@ class Store:
                 first_dealer=row.first_dealer,
                 seats=(seats[0], seats[1], seats[2], seats[3]),
                 level=row.level,
-                code=row.code,
-                host=row.host,
-                late_joins=bool(row.late_joins),
+                kind=kind_of_row(row),
                 secret=row.deal_secret,
-                challenge=row.challenge_day,
                 adaptive_start=row.adaptive_start,
                 adaptive_par=bool(row.adaptive_par),
-                quick_play=bool(row.quick_play),
-                idle_clock=bool(row.idle_clock),
-                tournament=row.tournament_id,
-                tournament_round=row.tournament_round,
-                deal_limit=row.deal_limit,
-                closes_at=None if row.closes_at is None else aware(row.closes_at),
             )
             return spec, self._steps(s, table_id, 0)
 

@@ -184,7 +184,7 @@ class Attendance:
                 watched = [
                     table_id
                     for table_id in list(self.registry.watchers)
-                    if (live := self.registry.get(table_id)) is not None and live.spec.shared
+                    if (live := self.registry.get(table_id)) is not None and live.spec.kind.several_people
                 ]
                 for table_id in set(self.elsewhere) - set(watched):
                     self.elsewhere.pop(table_id, None)
@@ -224,7 +224,7 @@ class Attendance:
     def has_company(live: LiveTable) -> bool:
         """A friends' table with more than one person: the only tables whose clocks run
         (alone against the computer, nobody waits on anybody)."""
-        return live.spec.shared and len(live.human_seats) > 1
+        return live.spec.kind.several_people and len(live.human_seats) > 1
 
     async def arrived(self, live: LiveTable, player: str) -> None:
         """A connection of ``player`` opened: they are here; a computer standing in for
@@ -236,7 +236,7 @@ class Attendance:
         task = self._grace.pop(key, None)
         if task is not None:
             task.cancel()
-        if live.spec.shared:  # alone against the computer, nobody is told
+        if live.spec.kind.several_people:  # alone against the computer, nobody is told
             self._start_heartbeat()
             await self._write_count(live.id, player)
             await self.refresh([live.id])
@@ -276,7 +276,7 @@ class Attendance:
             return
         del self.present[key]
         live = self.registry.get(table_id)
-        if live is None or not live.spec.shared:
+        if live is None or not live.spec.kind.several_people:
             return
         loop = asyncio.get_running_loop()
         signal = loop.create_task(self._went(table_id, player))
@@ -335,7 +335,7 @@ class Attendance:
             del self._idle[live.id]
             self._clocks.pop(live.id, None)
         seat = live.person_to_move()
-        if seat is None or not self.has_company(live) or not live.spec.idle_clock:
+        if seat is None or not self.has_company(live) or not live.spec.kind.idle_clock:
             return
         loop = asyncio.get_running_loop()
         task = loop.create_task(self._idle_clock(live.id, live.seq, seat))

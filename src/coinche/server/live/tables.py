@@ -50,9 +50,10 @@ from ..infra.rate_limits import RateLimits
 from ..infra.store import Database, Store, new_id
 from ..table import requests
 from ..table.fair_deals import new_secret
+from ..table.kinds import SOLO, Dealing, TableKind
 from ..table.live_table import Check, LiveTable, TableError, decision_seed
 from ..table.requests import check_turn, request_key, seat_held
-from ..table.spec import PlayedBy, RoundDeals, Seat, Step, TableSpec
+from ..table.spec import PlayedBy, Seat, Step, TableSpec
 from .presence import Attendance
 from .registry import Commit, LiveTables
 
@@ -193,27 +194,19 @@ class TableService:
         rules: RuleSet,
         seats: Sequence[Seat],
         level: str,
-        code: str | None = None,
-        host: str | None = None,
-        late_joins: bool = False,
-        challenge: tuple[str, bytes, int, int] | None = None,
+        kind: TableKind = SOLO,
+        dealing: Dealing | None = None,
         adaptive_start: float | None = None,
         table_id: str | None = None,
-        quick_play: bool = False,
-        idle_clock: bool = True,
-        round_deals: RoundDeals | None = None,
     ) -> TableSpec:
-        """A new table of ``rules`` with these four seats, stored: a ``bot`` seat may have
-        any level the bot loader knows (a name or ``module:attribute``); ``level`` is the
-        table's level as shown. Nothing is checked of the players (``create_solo`` does).
-        The deals are random, or follow ``Settings.table_seed`` (tests: reproducible).
-        ``code``, ``host``, ``late_joins``: a friends' table (``friends.create_table``).
-        ``challenge``: a daily challenge's table (``daily.py``), ``(day, dealing secret,
-        table seed, first dealer)`` instead of random ones. ``adaptive_start``: the adaptive
-        knob's start (None: 0.5). ``table_id``: the id it must have (quick play named it
-        in its queue's rows first; taken already: ``IntegrityError``). ``quick_play``: quick
-        play seated its people. ``idle_clock``: false for a friends' table whose host plays
-        without the clock."""
+        """A new table of ``rules`` and ``kind`` with these four seats, stored: a ``bot``
+        seat may have any level the bot loader knows (a name or ``module:attribute``);
+        ``level`` is the table's level as shown. Nothing is checked of the players
+        (``create_solo`` does). The deals follow ``dealing`` (the daily challenge's, a
+        tournament round's), else they are random or follow ``Settings.table_seed`` (tests:
+        reproducible). ``adaptive_start``: the adaptive knob's start (None: 0.5).
+        ``table_id``: the id it must have (quick play named it in its queue's rows first;
+        taken already: ``IntegrityError``)."""
         if len(seats) != 4:
             raise ValueError(f"a table has four seats, not {len(seats)}")
         self._created += 1
@@ -226,30 +219,13 @@ class TableService:
             first_dealer=rng.randrange(4),
             seats=(seats[0], seats[1], seats[2], seats[3]),
             level=level,
-            code=code,
-            host=host,
-            late_joins=late_joins,
+            kind=kind,
             secret=new_secret(seed, self._created),
             adaptive_start=adaptive_start,
             adaptive_par=level == "adaptive",
-            quick_play=quick_play,
-            idle_clock=idle_clock,
         )
-        if challenge is not None:
-            day, secret, table_seed, first_dealer = challenge
-            spec = replace(spec, challenge=day, secret=secret, seed=table_seed, first_dealer=first_dealer)
-        if round_deals is not None:
-            r = round_deals
-            spec = replace(
-                spec,
-                tournament=r.tournament,
-                tournament_round=r.round,
-                secret=r.secret,
-                seed=r.seed,
-                first_dealer=r.first_dealer,
-                deal_limit=r.deals,
-                closes_at=r.closes_at,
-            )
+        if dealing is not None:
+            spec = replace(spec, secret=dealing.secret, seed=dealing.seed, first_dealer=dealing.first_dealer)
         for attempt in range(1, 9):
             try:
                 await self.db(self.store.create_table, spec)
@@ -271,7 +247,7 @@ class TableService:
         """The table moved on (a step stored here, or read from another's): its computers
         play if it is watched here, and who must play is timed; a deal dealt counted free
         deals, in the database: read them again (an account has none to read)."""
-        if live.spec.uses_free_deals and step.kind == "deal":
+        if live.spec.kind.uses_free_deals and step.kind == "deal":
             for player in live.human_players:
                 if not self._unlimited(player):
                     self.forget_player(player)
@@ -282,7 +258,7 @@ class TableService:
     async def _give_back_void_deal(self, commit: Commit) -> None:
         """A void deal (four passes) stored here gives its free deals back."""
         live = commit.table
-        if not commit.again and live.void_deal_ended and live.spec.uses_free_deals:
+        if not commit.again and live.void_deal_ended and live.spec.kind.uses_free_deals:
             await self._give_back_free_deals(live.human_players)
 
     async def free_deals_left(self, player: str, fresh: bool = False) -> int | None:
@@ -398,7 +374,7 @@ class TableService:
         async def check(live: LiveTable) -> Step | None:
             await give_back()  # checked again after a lost race: the last count goes back
             step = requests.next_deal(live, player, key, self.settings.clock())
-            if step is None or not live.spec.uses_free_deals:  # friends invited, the daily challenge
+            if step is None or not live.spec.kind.uses_free_deals:  # friends invited, the daily challenge
                 return step
             players = live.human_players
             if not await self._use_free_deals(players):  # one atomic count each, in the database
@@ -454,7 +430,7 @@ class TableService:
         the seat it was asked at: one hint at a time per seat, ``hints_per_minute`` a player."""
 
         def asked(live: LiveTable) -> tuple[LiveTable, int, View, BotSpec]:
-            if not live.spec.allows_hints:
+            if not live.spec.kind.allows_hints:
                 raise TableError("no_hints")
             seat = seat_held(live, player)
             check_turn(live, seat)

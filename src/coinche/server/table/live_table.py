@@ -85,9 +85,9 @@ class LiveTable:
             spec.first_dealer,
             auto_deal=False,
             hand_source=hand_source(spec),
-            max_deals=spec.max_deals,
+            max_deals=spec.kind.max_deals,
         )
-        if not spec.is_private:  # a friends' table deals when its host starts the game
+        if not spec.kind.waits_for_host:  # a friends' table deals when its host starts the game
             game.deal_next()
         live = LiveTable(spec, game, list(spec.seats))
         if spec.level == "adaptive":

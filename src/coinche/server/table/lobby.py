@@ -29,13 +29,13 @@ def seats_open(live: LiveTable) -> bool:
         return False
     if not live.started:
         return True
-    return live.spec.late_joins and game.awaiting_deal
+    return live.spec.kind.late_joins and game.awaiting_deal
 
 
 def check_take_seat(live: LiveTable, player: str, name: str, seat: int, guest: bool = False) -> Step | None:
     """``player`` (named ``name``, a guest's name when ``guest``) sits at ``seat``, a
     computer's; a seated player moves there (before the game only)."""
-    if not live.spec.is_private:
+    if not live.spec.kind.waits_for_host:
         raise TableError("not_private")
     if not 0 <= seat <= 3:
         raise TableError("bad_seat")
@@ -58,7 +58,7 @@ def check_take_seat(live: LiveTable, player: str, name: str, seat: int, guest: b
 
 
 def _check_host(live: LiveTable, player: str) -> None:
-    if live.spec.host != player or live.seat_of(player) is None:
+    if live.spec.kind.host != player or live.seat_of(player) is None:
         raise TableError("not_host")
     if live.game.is_over:
         raise TableError("over")
@@ -116,7 +116,7 @@ def check_leave(live: LiveTable, player: str) -> Step | None:
         raise TableError("not_seated")
     if live.game.is_over:
         return None
-    if not live.started and player == live.spec.host:
+    if not live.started and player == live.spec.kind.host:
         raise TableError("host_stays")
     if not live.started:
         return Step(live.seq, "seat", seat, seat_data=Seat("bot", level=live.spec.level))

@@ -11,7 +11,6 @@ from datetime import datetime
 
 from ...engine.actions import Action
 from ...engine.errors import IllegalAction
-from .days import day_end
 from .live_table import Check, LiveTable, TableError
 from .spec import Step
 
@@ -43,19 +42,18 @@ def check_turn(live: LiveTable, seat: int) -> None:
 
 
 def check_day(live: LiveTable, now: datetime) -> None:
-    """A daily challenge's table takes no move once its day is over (by the server's
-    clock): its seed is public then, and with it every hand; a tournament's table none once
-    its round's clock has run out (the round is scored as it stands)."""
-    if live.spec.challenge is not None and now >= day_end(live.spec.challenge):
-        raise TableError("challenge_over")
-    if closed(live, now):
-        raise TableError("round_over")
+    """A table whose kind takes no move at ``now`` (the daily challenge once its day is
+    over, a tournament's table once its round's clock has run out) refuses every move."""
+    reason = live.spec.kind.refusal_at(now)
+    if reason is not None:
+        raise TableError(reason)
 
 
 def closed(live: LiveTable, now: datetime) -> bool:
-    """A tournament's table whose round's clock has run out: nobody moves there any more,
-    computers included."""
-    return live.spec.closes_at is not None and now >= live.spec.closes_at
+    """A table whose clock has run out (a tournament's round): nobody moves there any
+    more, computers included."""
+    closes = live.spec.kind.closes_at()
+    return closes is not None and now >= closes
 
 
 def play(player: str, action: Action, key: str, now: datetime) -> Check:
@@ -94,7 +92,7 @@ def next_deal(live: LiveTable, player: str, key: str, now: datetime) -> Step | N
     if not game.awaiting_deal:
         return None
     check_day(live, now)
-    if not live.started and player != live.spec.host:
+    if not live.started and player != live.spec.kind.host:
         raise TableError("not_host")  # a friends' table starts when its host says
     return Step(live.seq, "deal", seat, request_id=key)
 

@@ -5,10 +5,10 @@ database: the store writes and reads them, the live table applies them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, Literal
 
 from ...engine.rules import RuleSet
+from .kinds import SOLO, TableKind
 
 SeatKind = Literal["human", "bot"]
 StepKind = Literal["action", "deal", "seat", "swap", "par"]
@@ -85,7 +85,8 @@ def seat_of(seats: Seats, player: str) -> int | None:
 
 @dataclass(frozen=True)
 class TableSpec:
-    """What a table is before any step: its rules, dealing seed, first dealer, first seats."""
+    """What a table is before any step: its rules, dealing seed, first dealer, first seats,
+    and its kind (``kinds.py``), which answers everything that depends on why it exists."""
 
     id: str
     rules: RuleSet
@@ -93,98 +94,24 @@ class TableSpec:
     first_dealer: int
     seats: Seats
     level: str
-    code: str | None = None
-    """A friends' table's invitation code; None for a solo table."""
-    host: str | None = None
-    """The player who made a friends' table: they move players, set the computers' levels,
-    free seats and start the game."""
-    late_joins: bool = False
-    """A friend may take a computer's seat between deals once the game has started."""
+    kind: TableKind = SOLO
     secret: bytes | None = field(default=None, repr=False)
     """The table's dealing secret (docs/dealing.md): each deal's seed is derived from it.
     Never sent to a client nor written to a record; None for a table of before it."""
-    challenge: str | None = None
-    """The day (``YYYY-MM-DD``) of the daily challenge this table plays (``daily.py``): its
-    four deals are dealt under the label ``defi-<day>`` with the day's seed as the secret,
-    the game ends after them, and it uses no free deal. None: any other table."""
     adaptive_start: float | None = None
     """An adaptive table's knob at the start (0..1, from the player's rating); None: 0.5."""
     adaptive_par: bool = False
     """The adaptive knob moves with the player's score against each deal's double-dummy par
     (a ``par`` step, stored once the workers computed it), not with the raw score that the
     cards dealt decide. False: tables of before it."""
-    idle_clock: bool = True
-    """A person who lets their turn's time run out is warned, then the computer plays that
-    move for them (a clock everyone at the table sees): at quick play and open tables
-    always, at a friends' table as the host chose."""
-    quick_play: bool = False
-    """Quick play seated these people together (``features/quick_play.py``): strangers,
-    dealt at once, nobody hosts it; the friends' tables' rules of presence apply."""
-
-    tournament: str | None = None
-    """The tournament whose round this table plays (``features/tournaments.py``): its deals
-    are dealt under the label ``tournoi-<id>-<round>`` with the tournament's secret, so
-    every table of the round plays the same deals; None: any other table."""
-    tournament_round: int = 0
-    deal_limit: int | None = None
-    """The game ends after this many deals whatever the scores (a tournament's round)."""
-    closes_at: datetime | None = None
-    """No move is taken from then on (a tournament round's clock ran out)."""
 
     def seat_of(self, player: str) -> int | None:
         return seat_of(self.seats, player)
 
     @property
-    def is_private(self) -> bool:
-        """A friends' table: its first deal waits for the host to start the game."""
-        return self.code is not None
-
-    @property
-    def shared(self) -> bool:
-        """A table made for several people (a friends' table or quick play's): who is here
-        is told, a person away long is stood in for, and clocks run once two people sit."""
-        return self.code is not None or self.quick_play or self.tournament is not None
-
-    @property
     def dealing_id(self) -> str:
-        """The table id the deals are dealt under (docs/dealing.md): the table's own id, or
-        ``defi-<day>`` for a daily challenge's table (every player's table deals the same)."""
-        if self.tournament is not None:
-            return f"tournoi-{self.tournament}-{self.tournament_round}"
-        return self.id if self.challenge is None else f"defi-{self.challenge}"
-
-    @property
-    def max_deals(self) -> int | None:
-        """The game ends after this many deals (the daily challenge: 4, a tournament's
-        round: its deals); None: when won."""
-        return 4 if self.challenge is not None else self.deal_limit
-
-    @property
-    def allows_hints(self) -> bool:
-        """Whether a player may ask the expert what to play: not at the daily challenge (the
-        same help for everyone: none) nor among strangers (quick play and tournaments are
-        rated)."""
-        return self.challenge is None and not self.quick_play and self.tournament is None
-
-    @property
-    def uses_free_deals(self) -> bool:
-        """Each deal dealt counts a free deal of each guest seated (not at a friends' table,
-        whose guests play the whole game, nor at the daily challenge)."""
-        return self.code is None and self.challenge is None and not self.quick_play and self.tournament is None
-
-
-@dataclass(frozen=True)
-class RoundDeals:
-    """How a tournament's round deals at each of its tables (``TableService.create_table``):
-    the tournament's secret, the round's table seed and first dealer, its deals and clock."""
-
-    tournament: str
-    round: int
-    secret: bytes = field(repr=False)
-    seed: int
-    first_dealer: int
-    deals: int
-    closes_at: datetime
+        """The table id the deals are dealt under (docs/dealing.md)."""
+        return self.kind.dealing_id(self.id)
 
 
 @dataclass(frozen=True)

@@ -181,7 +181,7 @@ async def adopt_solo_games(service: TableService, guest: str, player: str) -> No
     (one attempt per player) keep their seats."""
     for table_id in await service.db(service.store.open_games, guest):
         live = await service.table(table_id, fresh=True)
-        if live is None or live.spec.shared or live.spec.challenge is not None:
+        if live is None or not live.spec.kind.follows_its_player:
             continue
 
         async def check(live: LiveTable) -> Step | None:

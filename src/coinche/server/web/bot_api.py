@@ -51,6 +51,7 @@ from ..features.tournaments import Tournaments
 from ..infra.hub import Subscription
 from ..live.tables import LEVELS, TableService
 from ..table import i18n
+from ..table.kinds import invitation_code
 from ..table.live_table import LiveTable, TableError
 from .drain import drain_of
 from .forms import _read_body
@@ -519,7 +520,7 @@ class BotStream:
                 "seat": seat,
                 "rules": rules_to_json(live.spec.rules),
                 "players": [_holder_name(live, i) for i in range(4)],
-                "friends": live.spec.code is not None,
+                "friends": invitation_code(live.spec.kind) is not None,
             }
         )
         self.changed.add(table_id)

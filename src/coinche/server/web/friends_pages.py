@@ -21,6 +21,7 @@ from ...engine.rules import OPTION_NAMES
 from ..features import friends
 from ..features.friends import clean_code, clean_person_name
 from ..table import i18n
+from ..table.kinds import invitation_code
 from ..table.live_table import LiveTable, TableError
 from ..table.lobby import FRIEND_LEVELS, seats_open
 from ..table.seating import seat_positions
@@ -160,7 +161,7 @@ def _invitation_page(
             "kind": holder.kind,
             "name": holder.name,
             "level": holder.level,
-            "host": holder.player is not None and holder.player == spec.host,
+            "host": holder.player is not None and holder.player == spec.kind.host,
             "guest": holder.guest,
         }
         for i, holder in enumerate(live.seats)
@@ -170,7 +171,7 @@ def _invitation_page(
         request,
         "friends_invitation.html",
         status=status,
-        code=spec.code,
+        code=invitation_code(spec.kind),
         profile=spec.rules.name,
         target=spec.rules.target,
         seats=seats,

@@ -25,6 +25,7 @@ from ...engine.wire import action_from_json, action_to_json, game_view_to_json
 from ..table import i18n
 from ..table.fair_deals import current_dealing_json
 from ..table.hints import hint_sentence
+from ..table.kinds import FriendsTable, challenge_day
 from ..table.live_table import LiveTable, TableError
 from ..table.seating import people_names, seat_positions
 from ..table.spec import Seat
@@ -315,20 +316,21 @@ def friends_json(live: LiveTable, seat: int) -> dict[str, Any] | None:
     """What a table of several people shows its players besides the game: a friends'
     table's code and who hosts it (a quick play table has neither: ``quick``)."""
     spec = live.spec
-    if not spec.shared:
+    kind = spec.kind
+    if not kind.several_people:
         return None
-    if spec.code is None:
+    if not isinstance(kind, FriendsTable):
         return {"quick": True, "code": None, "link": None, "host_seat": None, "you_host": False, "started": True}
     return {
-        "code": spec.code,
-        "link": f"/rejoindre/{spec.code}",
-        "host_seat": live.seat_of(spec.host) if spec.host is not None else None,
-        "you_host": live.seats[seat].player == spec.host,
+        "code": kind.code,
+        "link": f"/rejoindre/{kind.code}",
+        "host_seat": live.seat_of(kind.host_player),
+        "you_host": live.seats[seat].player == kind.host_player,
         # the lobby names the seats as the invitation does, alike for everyone (at the
         # table each person sees themselves at the bottom: the lobby says so)
         "lobby_positions": seat_positions(spec.rules.direction, 0),
         "started": live.started,
-        "late_joins": spec.late_joins,
+        "late_joins": kind.late_joins,
     }
 
 
@@ -375,7 +377,7 @@ def dealt_by_json(lang: str, live: LiveTable, seat: int, names: list[str]) -> di
     """Who dealt the deal in progress (their request did): a friends' table tells the others
     who went on, as their summary of the last deal may still be open."""
     who = live.dealt_by
-    if who is None or not live.spec.shared or not live.started:
+    if who is None or not live.spec.kind.several_people or not live.started:
         return None
     text = (
         i18n.gettext(lang, "live.dealt_by_you") if who == seat else i18n.gettext(lang, "live.dealt_by", seat=names[who])
@@ -492,7 +494,7 @@ def seat_state(
             "level_follows": level_follows(lang, live),
             "free_deals_left": free_left,
             "friends": None if watching else friends_json(live, seat),
-            "hints": live.spec.allows_hints and not watching,
+            "hints": live.spec.kind.allows_hints and not watching,
             "watching": watching,
         }
     game_like = (like.view, like.message["game"]) if like is not None and like.view is not None else None
@@ -506,10 +508,10 @@ def seat_state(
         "last": None if full else last_action(lang, live, seat, deal_view, names, watching),
         "awaiting_next_deal": started and game.awaiting_deal and not game.is_over,
         "over": started and game.is_over,
-        "challenge": live.spec.challenge,
-        "max_deals": live.spec.max_deals,
+        "challenge": challenge_day(live.spec.kind),
+        "max_deals": live.spec.kind.max_deals,
         "result_lines": [i18n.render(lang, m) for m in result.lines] if result is not None else [],
-        "can_continue": can_continue(live.spec.uses_free_deals, free_left) and not watching,
+        "can_continue": can_continue(live.spec.kind.uses_free_deals, free_left) and not watching,
         "dealt_by": dealt_by_json(lang, live, seat, names),
         "played_for_you": played_for_json(lang, live, seat) if started and not watching else None,
     }

@@ -28,6 +28,7 @@ from ..features.review import Reviews, analysis_view, build_review, contract_cal
 from ..live.tables import TableService
 from ..table import i18n
 from ..table.fair_deals import dealing_info
+from ..table.kinds import tournament_of
 from ..table.live_table import LiveTable
 from ..table.seating import seat_names
 from .daily_pages import contract_text, made_text
@@ -79,9 +80,9 @@ async def _deal_of(request: Request) -> tuple[LiveTable, int, int] | None:
 
 async def _tournament_over(request: Request, live: LiveTable) -> bool:
     """The table played a round of a tournament that is over (its deals are public then)."""
-    if live.spec.tournament is None:
+    if tournament_of(live.spec.kind) is None:
         return False
-    found = await request.app.state.tournaments.get(live.spec.tournament)
+    found = await request.app.state.tournaments.get(tournament_of(live.spec.kind))
     return found is not None and found.state == "finished"
 
 

@@ -19,6 +19,7 @@ from ..features.following import REASONS
 from ..features.friends import PHRASES
 from ..live.tables import LEVELS
 from ..table import i18n
+from ..table.kinds import invitation_code
 from ..table.live_table import TableError
 from ..table.lobby import FRIEND_LEVELS
 from . import rules_pages
@@ -188,8 +189,8 @@ async def table_page(request: Request) -> Response:
     if live is None or player is None or live.seat_of(player) is None:
         raise HTTPException(404)
     lang = lang_of(request)
-    friends = live.spec.shared
-    listed = await request.app.state.open_tables.get(live.id) if live.spec.code is not None else None
+    friends = live.spec.kind.several_people
+    listed = await request.app.state.open_tables.get(live.id) if invitation_code(live.spec.kind) is not None else None
     public = listed is not None
     words = i18n.js_catalogue(lang)
     if not friends:  # the friends' table's words go with its module, which a solo table never loads
@@ -203,8 +204,8 @@ async def table_page(request: Request) -> Response:
         catalogue=json.dumps(words, ensure_ascii=False),
         friends=friends,
         public=public,
-        you_host=live.spec.code is not None and live.spec.host == player,
-        can_invite=live.spec.code is not None and account_of(request) is not None,
+        you_host=invitation_code(live.spec.kind) is not None and live.spec.kind.host == player,
+        can_invite=invitation_code(live.spec.kind) is not None and account_of(request) is not None,
         notice=request.session.pop("table_notice", None),
         report_reasons=REASONS,
         watchable=listed.watchable if listed is not None else None,

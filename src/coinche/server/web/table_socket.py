@@ -184,7 +184,7 @@ class TableSession:
                 seat = live.seat_of(self.player)
                 if seat is None:
                     raise _Close(CLOSE_NOT_SEATED, "no seat")
-                self.counts_free_deals = live.spec.uses_free_deals
+                self.counts_free_deals = live.spec.kind.uses_free_deals
                 messages = await self.states(live, seat, since)
                 resumed = since is not None and not (messages and messages[0].get("full"))
                 self.queue(hello_message(live.seq, seat, resumed))
@@ -358,7 +358,7 @@ class TableSession:
                 seat = live.seat_of(self.player) if live is not None else None
                 if live is None or seat is None:
                     continue  # the next state closes the connection
-                if live.spec.shared and any(e.get("kind") == "presence" for e in events):
+                if live.spec.kind.several_people and any(e.get("kind") == "presence" for e in events):
                     await self.service.attendance.refresh([self.table_id])  # who came or went elsewhere
                 attendance = self.service.attendance
                 for event in events:

@@ -30,6 +30,7 @@ from ..features.open_tables import WATCH_CLOSED, OpenTables
 from ..infra.store import new_id
 from ..live.presence import WATCHER
 from ..table import i18n
+from ..table.kinds import tournament_of
 from ..table.live_table import LiveTable
 from . import rules_pages
 from .drain import CLOSE_RESTARTING, drain_of
@@ -56,11 +57,11 @@ async def _watchable(request: Request | WebSocket, table_id: str) -> bool:
     if listed is not None:
         return listed.watchable
     live = await service_of(request).table(table_id)
-    if live is None or live.spec.tournament is None:
+    if live is None or tournament_of(live.spec.kind) is None:
         return False
     account = account_of(request)
     viewer = account.player if account is not None else player_in_session(request)
-    allowed: bool = await request.app.state.tournaments.may_watch(live.spec.tournament, viewer)
+    allowed: bool = await request.app.state.tournaments.may_watch(tournament_of(live.spec.kind), viewer)
     return allowed
 
 

@@ -1,0 +1,281 @@
+"""What differs between kinds of table, each kind one class: a solo game against the
+computer, a friends' table, quick play's strangers, a tournament's round, the daily
+challenge. A table's ``TableSpec.kind`` answers every question whose answer depends on why
+the table exists (how it deals, when it ends, who helps, who is stood in for); the code
+that asks never tests which kind it holds. A new kind of table is one new class here and
+one line in the store's mapping (``infra/store.py``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import ClassVar, Final
+
+from ...engine.game import Game
+from .days import day_end
+
+
+@dataclass(frozen=True)
+class Dealing:
+    """How a table deals when it is not at random: the dealing secret every deal's seed
+    comes from (docs/dealing.md), the table's seed and its first dealer. Several tables
+    given the same ``Dealing`` and ``dealing_id`` play the same deals."""
+
+    secret: bytes
+    seed: int
+    first_dealer: int
+
+
+@dataclass(frozen=True)
+class TableKind:
+    """A solo table's answers; every other kind overrides what differs."""
+
+    name: ClassVar[str] = "solo"
+
+    def dealing_id(self, table_id: str) -> str:
+        """The id the deals are dealt under (docs/dealing.md): the table's own."""
+        return table_id
+
+    @property
+    def max_deals(self) -> int | None:
+        """The game ends after this many deals whatever the scores; None: when won."""
+        return None
+
+    def closes_at(self) -> datetime | None:
+        """No move is taken from then on, computers' included (the server's clock); None:
+        never."""
+        return None
+
+    def refusal_at(self, now: datetime) -> str | None:
+        """Why a person's move is refused at ``now`` whatever it is (an error code), None
+        while the table takes moves."""
+        closes = self.closes_at()
+        return "round_over" if closes is not None and now >= closes else None
+
+    @property
+    def several_people(self) -> bool:
+        """Made for several people: who is here is told, a person away long is stood in
+        for, and the clock runs. False: one person against the computer, who may pause."""
+        return False
+
+    @property
+    def waits_for_host(self) -> bool:
+        """Its first deal waits for its host to start the game (else it is dealt at once)."""
+        return False
+
+    @property
+    def host(self) -> str | None:
+        """The person who sets the seats and starts the game; None: nobody hosts."""
+        return None
+
+    @property
+    def idle_clock(self) -> bool:
+        """A person who lets their turn's time run out is warned, then played for."""
+        return self.several_people
+
+    @property
+    def late_joins(self) -> bool:
+        """A person may take a computer's seat between deals once the game has started."""
+        return False
+
+    @property
+    def allows_hints(self) -> bool:
+        """A player may ask the expert what to play (not where results are compared)."""
+        return True
+
+    @property
+    def uses_free_deals(self) -> bool:
+        """Each deal dealt counts a free deal of each guest seated."""
+        return True
+
+    @property
+    def rated(self) -> bool:
+        """Its deals and games count in the players' statistics and ratings."""
+        return True
+
+    @property
+    def shares_deals(self) -> bool:
+        """Other tables are dealt the same deals (compared results): none of them may be
+        given away (as a puzzle) while someone may still have to play it."""
+        return False
+
+    @property
+    def follows_its_player(self) -> bool:
+        """A game one person owns: a guest's game in progress becomes their account's when
+        they log in (not where a host names the seats or one attempt is counted per person)."""
+        return not self.several_people
+
+    def winner(self, game: Game) -> int | None:
+        """The team that won the game, None while it goes on."""
+        return game.winner
+
+
+@dataclass(frozen=True)
+class SoloTable(TableKind):
+    """One person against three computers, a game they started themselves."""
+
+
+@dataclass(frozen=True)
+class FriendsTable(TableKind):
+    """A table its host made for friends, who come by its invitation code; its host may
+    open it to everyone (``features/open_tables.py``)."""
+
+    name: ClassVar[str] = "friends"
+    code: str = ""
+    """The invitation code (``/rejoindre/<code>``)."""
+    host_player: str = ""
+    """The player who made it."""
+    joins_late: bool = False
+    """The host lets a friend take a computer's seat between deals once started."""
+    clock: bool = True
+    """The host plays with the clock (the idle clock)."""
+
+    @property
+    def several_people(self) -> bool:
+        return True
+
+    @property
+    def waits_for_host(self) -> bool:
+        return True
+
+    @property
+    def host(self) -> str | None:
+        return self.host_player
+
+    @property
+    def idle_clock(self) -> bool:
+        return self.clock
+
+    @property
+    def late_joins(self) -> bool:
+        return self.joins_late
+
+    @property
+    def uses_free_deals(self) -> bool:
+        """Friends invited play the whole game, guests or not."""
+        return False
+
+
+@dataclass(frozen=True)
+class QuickPlayTable(TableKind):
+    """Strangers quick play seated together: dealt at once, nobody hosts, rated."""
+
+    name: ClassVar[str] = "quick_play"
+
+    @property
+    def several_people(self) -> bool:
+        return True
+
+    @property
+    def allows_hints(self) -> bool:
+        return False
+
+    @property
+    def uses_free_deals(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True)
+class TournamentTable(TableKind):
+    """A table of a tournament's round: every table of the round deals the same deals
+    (under ``tournoi-<id>-<round>``), the game is so many deals and whoever is ahead after
+    them won it, and no move is taken once the round's clock has run out."""
+
+    name: ClassVar[str] = "tournament"
+    tournament: str = ""
+    round: int = 0
+    deals: int = 1
+    closes: datetime | None = None
+
+    def dealing_id(self, table_id: str) -> str:
+        return f"tournoi-{self.tournament}-{self.round}"
+
+    @property
+    def shares_deals(self) -> bool:
+        return True
+
+    @property
+    def max_deals(self) -> int | None:
+        return self.deals
+
+    def closes_at(self) -> datetime | None:
+        return self.closes
+
+    @property
+    def several_people(self) -> bool:
+        return True
+
+    @property
+    def allows_hints(self) -> bool:
+        return False
+
+    @property
+    def uses_free_deals(self) -> bool:
+        return False
+
+    def winner(self, game: Game) -> int | None:
+        return game.leading_team if game.is_over else None
+
+
+@dataclass(frozen=True)
+class DailyChallengeTable(TableKind):
+    """The daily challenge of ``day`` (``YYYY-MM-DD``): every player's table deals the same
+    four deals (under ``defi-<day>``), with no help, and takes no move after the day."""
+
+    name: ClassVar[str] = "daily_challenge"
+    DEALS: ClassVar[int] = 4
+    day: str = ""
+
+    def dealing_id(self, table_id: str) -> str:
+        return f"defi-{self.day}"
+
+    @property
+    def shares_deals(self) -> bool:
+        return True
+
+    @property
+    def follows_its_player(self) -> bool:
+        """One attempt per person: the guest's attempt is adopted by the challenge itself."""
+        return False
+
+    @property
+    def max_deals(self) -> int | None:
+        return self.DEALS
+
+    @property
+    def rated(self) -> bool:
+        """Its results are the day's standings, not the profile's counters."""
+        return False
+
+    def refusal_at(self, now: datetime) -> str | None:
+        """Once its day is over its seed is public, and with it every hand."""
+        return "challenge_over" if now >= day_end(self.day) else None
+
+    @property
+    def allows_hints(self) -> bool:
+        return False
+
+    @property
+    def uses_free_deals(self) -> bool:
+        """The challenge is open to guests whatever deals they played."""
+        return False
+
+
+def challenge_day(kind: TableKind) -> str | None:
+    """The day of the daily challenge a table of this kind plays, None for any other kind:
+    its results belong to that day's standings."""
+    return kind.day if isinstance(kind, DailyChallengeTable) else None
+
+
+def tournament_of(kind: TableKind) -> str | None:
+    """The tournament whose round a table of this kind plays, None for any other kind."""
+    return kind.tournament if isinstance(kind, TournamentTable) else None
+
+
+def invitation_code(kind: TableKind) -> str | None:
+    """A friends' table's invitation code, None for any other kind (nobody is invited)."""
+    return kind.code if isinstance(kind, FriendsTable) else None
+
+
+SOLO: Final = SoloTable()
+"""The kind of a table nothing else made: one person against the computer."""
