@@ -1,6 +1,7 @@
 """Open tables in Chromium (issue 29), one browser context per person: a player keeps the
 list open while a host makes a public table; the list shows it without a reload, and one
-press of "S'asseoir" seats the player in the table's lobby, under their account's name."""
+press of "S'asseoir" seats the player in the table's lobby, under their account's name; a
+watcher follows a public game to the deal's summary, which offers them no sign-up."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 from browser_helpers import signed_up
 from playwright.sync_api import Page, expect
-from table_driver import keep_screenshot
+from table_driver import Table, keep_screenshot
 
 TABLE_URL = re.compile(r"/table/([^/]+)$")
 
@@ -64,6 +65,14 @@ def test_a_watcher_follows_a_public_game(make_page: Callable[..., Page], server:
     expect(watcher.locator("#hand")).to_be_hidden()
     expect(host.locator("#watchers")).to_have_text("1 spectateur")
     keep_screenshot(watcher, "watching")
+    assert Table(host).play_deal().end == "next"
+    # The watcher sees the deal's summary, with no offer meant for a guest out of free deals.
+    watching = Table(watcher)
+    expect(watching.summary()).to_be_visible(timeout=20_000)
+    expect(watching.summary()).to_contain_text("Feuille de marque")
+    expect(watching.account_link()).to_have_count(0)
+    expect(watching.next_deal_button()).to_have_count(0)
+    expect(watcher.get_by_text("Vous avez joué vos donnes gratuites")).to_have_count(0)
     assert watcher.js_errors == [] and host.js_errors == []  # type: ignore[attr-defined]
 
 

@@ -49,7 +49,7 @@ def test_three_free_deals_then_the_signup_page(client: TestClient) -> None:
         human = Human(ws, rng=random.Random(1))
         state = human.next_state()
         # The first deal is dealt with the table: it is one of the three.
-        assert state["table"]["free_deals_left"] == 2 and state["can_continue"]
+        assert state["table"]["free_deals_left"] == 2 and state["can_continue"] and not state["free_deals_over"]
         for _ in range(12):  # three deals, and the void ones given back
             human.max_deals = state["game"]["deal_number"]
             state = human.play_game(state)
@@ -57,7 +57,7 @@ def test_three_free_deals_then_the_signup_page(client: TestClient) -> None:
                 break
             ws.send_json(request("next_deal"))
             state = human.until_my_move()
-        assert state["awaiting_next_deal"] and not state["can_continue"]
+        assert state["awaiting_next_deal"] and not state["can_continue"] and state["free_deals_over"]
         assert state["table"]["free_deals_left"] == 0
         ws.send_json(request("next_deal"))
         error = receive(ws)
@@ -73,7 +73,7 @@ def test_three_free_deals_then_the_signup_page(client: TestClient) -> None:
     # The table itself still shows the summary, and still refuses.
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         again = receive(ws)
-        assert again["awaiting_next_deal"] and not again["can_continue"]
+        assert again["awaiting_next_deal"] and not again["can_continue"] and again["free_deals_over"]
         ws.send_json(request("next_deal"))
         assert receive(ws)["code"] == "limit"
 

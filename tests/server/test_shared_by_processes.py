@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 from friends_helpers import Person
-from server_helpers import call, live_table, run_async, service_of
+from server_helpers import another_visitor, call, live_table, raw_receive, run_async, service_of
 from sqlalchemy import text
+from starlette.websockets import WebSocketDisconnect
 from test_accounts import sign_up
 from test_friends import seated_table, wait_for
 from test_service import two_processes
@@ -90,6 +91,23 @@ def paul_id(client: Any, table_id: str) -> str:
     player = live_table(client, table_id).seats[2].player
     assert player is not None
     return player
+
+
+def test_a_table_made_private_through_one_process_sends_away_the_watchers_of_another(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    with two_processes(tmp_path, postgres_url) as (a, b):
+        host, _, table_id, _code = seated_table(a, public="on")
+        viewer = another_visitor(b)
+        with viewer.websocket_connect(f"/ws/watch/{table_id}") as w:
+            assert raw_receive(w)["type"] == "hello"
+            assert raw_receive(w)["type"] == "state"
+            r = host.post(f"/table/{table_id}/ouverte", {"public": "off"}, f"/table/{table_id}")
+            assert r.status_code == 303
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for _ in range(20):
+                    assert raw_receive(w, 10.0)["type"] not in ("state", "step")
+            assert closed.value.code == 4404
 
 
 def test_a_rate_limit_counts_the_tries_of_every_process(tmp_path: Path, postgres_url: str) -> None:

@@ -85,3 +85,48 @@ def test_the_players_close_the_table_to_watchers(client: TestClient) -> None:
     private_id, _ = host.make_table()
     assert viewer.get(f"/table/{private_id}/regarder").status_code == 404
     assert viewer.get("/table/nothere/regarder").status_code == 404
+
+
+def test_a_table_made_private_sends_its_watchers_away(client: TestClient) -> None:
+    host = Person(another_visitor(client), "Hote")
+    host.sign_up()
+    table_id, _ = host.make_table(public="on")
+    viewer = another_visitor(client)
+    with host.connect(table_id) as h, viewer.websocket_connect(f"/ws/watch/{table_id}") as w:
+        h.next_state()
+        assert raw_receive(w)["type"] == "hello"
+        assert raw_receive(w)["type"] == "state"
+        r = host.post(f"/table/{table_id}/ouverte", {"public": "off"}, f"/table/{table_id}")
+        assert r.status_code == 303
+        assert h.answer(h.send("host", op="start"))["type"] == "ack"  # a step after it
+        with pytest.raises(WebSocketDisconnect) as closed:
+            for _ in range(20):  # who came or went, perhaps; no state of the table
+                assert raw_receive(w, 5.0)["type"] not in ("state", "step")
+        assert closed.value.code == 4404
+    assert viewer.get(f"/table/{table_id}/regarder").status_code == 404
+    with viewer.websocket_connect(f"/ws/watch/{table_id}") as w, pytest.raises(WebSocketDisconnect) as closed:
+        raw_receive(w, 2.0)
+    assert closed.value.code == 4404
+
+
+def test_a_signed_in_watcher_is_offered_no_sign_up_at_the_end_of_a_deal(client: TestClient) -> None:
+    """The summary offers the sign-up page only to a guest who played their free deals:
+    never to a watcher (who plays no deal), here one with an account."""
+    host = Person(another_visitor(client), "Hote")
+    host.sign_up()
+    table_id, _ = host.make_table(public="on", late_joins="")
+    vera = Person(another_visitor(client), "Vera")
+    vera.sign_up()
+    with host.connect(table_id) as h, vera.acting() as c, c.websocket_connect(f"/ws/watch/{table_id}") as w:
+        h.next_state()
+        assert raw_receive(w)["type"] == "hello"
+        assert raw_receive(w)["type"] == "state"
+        assert h.answer(h.send("host", op="start"))["type"] == "ack"
+        drain(h, live_table(client, table_id).seq)
+        play_deal({0: h}, lambda: live_table(client, table_id).seq)
+        end = raw_receive(w)
+        while not (end["type"] == "state" and end["awaiting_next_deal"]):
+            end = raw_receive(w)
+        assert end["table"]["watching"] and end["table"]["free_deals_left"] is None
+        assert end["free_deals_over"] is False  # the summary's sign-up offer
+        assert end["can_continue"] is False  # nor the next deal: a watcher asks for nothing

@@ -35,8 +35,9 @@ LISTED_STEPS: Final = frozenset({"seat", "swap", "deal"})
 with the game's end, the only ones its row follows."""
 LIST_CHANNEL: Final = "open-tables"
 """The hub's key on which every change of the list is told (the pages reload it)."""
-WATCH_CLOSED: Final = "watch_closed"
-"""The passing event that sends a table's watchers away (its players closed it to them)."""
+WATCHERS_CHANGED: Final = "watchers_changed"
+"""The passing event that tells a table's watching sockets that who may watch it changed
+(made private, or closed to watchers): each asks again and closes if it may no longer."""
 WATCHED: Final = 20
 """Public games under way the list offers to watch."""
 LISTED: Final = 100
@@ -239,7 +240,8 @@ class OpenTables:
             log.exception("table %s: its row of the open tables could not be written", live.id)
 
     async def set_public(self, table_id: str, player: PlayerId, public: bool) -> None:
-        """The host opens their table to everyone, or closes it again. ``TableError``:
+        """The host opens their table to everyone, or closes it again (its watchers are
+        then sent away: ``WATCHERS_CHANGED`` on the table's hub). ``TableError``:
         ``gone``, ``not_host``, ``over``."""
         live = await self.tables.table(table_id, fresh=True)
         if live is None or invitation_code(live.spec.kind) is None:
@@ -252,11 +254,12 @@ class OpenTables:
             await self.tables.db(self.store.open, live)
         else:
             await self.tables.db(self.store.close, table_id)
+            await self.tables.hub.signal(table_id, {"kind": WATCHERS_CHANGED})
         await self.tables.hub.signal(LIST_CHANNEL, {"kind": "changed"})
 
     async def set_watchable(self, table_id: str, player: PlayerId, watchable: bool) -> None:
         """A player of the table opens it to watchers or closes it (the watchers there are
-        sent away: ``WATCH_CLOSED`` on the table's hub). ``TableError``: ``gone``,
+        sent away: ``WATCHERS_CHANGED`` on the table's hub). ``TableError``: ``gone``,
         ``not_seated``, ``not_public``."""
         live = await self.tables.table(table_id, fresh=True)
         if live is None:
@@ -266,7 +269,7 @@ class OpenTables:
         if not await self.tables.db(self.store.set_watchable, table_id, watchable):
             raise TableError("not_public")
         if not watchable:
-            await self.tables.hub.signal(table_id, {"kind": WATCH_CLOSED})
+            await self.tables.hub.signal(table_id, {"kind": WATCHERS_CHANGED})
 
     async def set_bots(self, table_id: str, player: PlayerId, bots: bool) -> None:
         """The host of a public table lets bots take its free seats, or not. ``TableError``:

@@ -512,6 +512,7 @@ def seat_state(
         "max_deals": live.spec.kind.max_deals,
         "result_lines": [i18n.render(lang, m) for m in result.lines] if result is not None else [],
         "can_continue": can_continue(live.spec.kind.uses_free_deals, free_left) and not watching,
+        "free_deals_over": free_deals_over(live.spec.kind.uses_free_deals, free_left) and not watching,
         "dealt_by": dealt_by_json(lang, live, seat, names),
         "played_for_you": played_for_json(lang, live, seat) if started and not watching else None,
     }
@@ -613,20 +614,36 @@ def apply_step(state: dict[str, Any], step: dict[str, Any]) -> dict[str, Any]:
 def can_continue(uses_free_deals: bool, free_left: int | None) -> bool:
     """Whether the player may ask for the next deal: a table that counts no free deals, a
     player with no limit (an account), or free deals left."""
-    return not uses_free_deals or free_left is None or free_left > 0
+    return not free_deals_over(uses_free_deals, free_left)
+
+
+def free_deals_over(uses_free_deals: bool, free_left: int | None) -> bool:
+    """Whether the player is a guest who has played their free deals at a table that counts
+    them: the only state whose summary offers the sign-up page. Never an account's (no
+    limit: ``free_left`` None), nor a watcher's (``seat_state``: nobody's count)."""
+    return uses_free_deals and free_left is not None and free_left <= 0
 
 
 def with_free_deals(message: dict[str, Any], free_left: int | None) -> dict[str, Any]:
     """A state of a table that counts free deals, rendered for the seat, with the player's
     own count (a copy: the state may be shared)."""
     table = {**message["table"], "free_deals_left": free_left}
-    return {**message, "table": table, "can_continue": can_continue(True, free_left)}
+    return {
+        **message,
+        "table": table,
+        "can_continue": can_continue(True, free_left),
+        "free_deals_over": free_deals_over(True, free_left),
+    }
 
 
 def with_free_deals_set(step: dict[str, Any], free_left: int | None) -> dict[str, Any]:
     """A step of a table that counts free deals, with the player's own count set (a copy:
     the step may be shared; set every time, as a few bytes of one person's table)."""
-    own = [["table", "free_deals_left"], free_left], [["can_continue"], can_continue(True, free_left)]
+    own = (
+        [["table", "free_deals_left"], free_left],
+        [["can_continue"], can_continue(True, free_left)],
+        [["free_deals_over"], free_deals_over(True, free_left)],
+    )
     return {**step, "set": [*step["set"], *own]}
 
 

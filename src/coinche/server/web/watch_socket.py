@@ -3,11 +3,13 @@ watcher, ``/ws/watch/{id}`` its socket. A watcher sees what a fifth person at th
 would see, from south's chair: the calls, the cards played, the melds shown, the score;
 never a card in a hand (``Game.view(watching=True)``), and nothing a seat alone learns.
 The socket sends a whole state at each step (``seat_state(watching=True)``) and the
-table's passing events (who came, quick messages, the clock); it takes no request, and it
-closes when the players close the table to watchers.
+table's passing events (who came, quick messages, the clock); it takes no request.
 
 Only a listed table (``open_tables``: its host made it public) may be watched, while it
-says so, and the tables of a public tournament. Each watcher is counted as a row of
+says so, and the tables of a public tournament: ``may_watch`` decides, at the connection
+and again whenever the hub says who may watch the table changed (``WATCHERS_CHANGED``: its
+host made it private, its players closed it to watchers), in whichever process; a socket
+that may no longer watch closes with 4404. Each watcher is counted as a row of
 presence (``Attendance.watcher_arrived``), so the players see how many watch, whichever
 process serves them.
 """
@@ -26,7 +28,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..features.open_tables import WATCH_CLOSED, OpenTables
+from ..features.open_tables import WATCHERS_CHANGED, OpenTables
 from ..infra.store import new_id
 from ..live.presence import WATCHER
 from ..table import i18n
@@ -49,9 +51,10 @@ MAX_PER_TABLE: Final = 200
 _watching: dict[str, int] = {}
 
 
-async def _watchable(request: Request | WebSocket, table_id: str) -> bool:
-    """A listed open table its players leave open to watchers, or a table of a public
-    tournament's round (not for its entrants while it runs)."""
+async def may_watch(request: Request | WebSocket, table_id: str) -> bool:
+    """Whether the person of ``request`` may watch ``table_id`` now: a listed open table its
+    players leave open to watchers, or a table of a public tournament's round (not for its
+    entrants while it runs)."""
     open_tables: OpenTables = request.app.state.open_tables
     listed = await open_tables.get(table_id)
     if listed is not None:
@@ -68,7 +71,7 @@ async def _watchable(request: Request | WebSocket, table_id: str) -> bool:
 async def watch_page(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     live = await service_of(request).table(table_id, fresh=True)
-    if live is None or not await _watchable(request, table_id):
+    if live is None or not await may_watch(request, table_id):
         raise HTTPException(404)
     lang = lang_of(request)
     words = {k: v for k, v in i18n.js_catalogue(lang).items() if not k.startswith("js.friends.")}
@@ -98,7 +101,7 @@ async def watch_socket(websocket: WebSocket) -> None:
         await websocket.close(code=CLOSE_ORIGIN)
         return
     table_id = websocket.path_params["table_id"]
-    if not await _watchable(websocket, table_id) or (live := await service.table(table_id, fresh=True)) is None:
+    if not await may_watch(websocket, table_id) or (live := await service.table(table_id, fresh=True)) is None:
         await _refuse(websocket, CLOSE_NOT_SEATED, "not watchable")
         return
     if sum(_watching.values()) >= MAX_WATCHERS or _watching.get(table_id, 0) >= MAX_PER_TABLE:
@@ -116,6 +119,9 @@ async def watch_socket(websocket: WebSocket) -> None:
             return
         lang = lang_of(websocket)
         async with service.hub.subscribe(table_id) as sub:
+            if not await may_watch(websocket, table_id):  # changed before the subscription
+                await websocket.close(code=CLOSE_NOT_SEATED, reason="not watchable")
+                return
             await attendance.watcher_arrived(table_id, key)
             arrived = True
             await websocket.send_text(json.dumps(hello_message(live.seq, WATCHED_SEAT, False)))
@@ -132,8 +138,9 @@ async def watch_socket(websocket: WebSocket) -> None:
                             await websocket.close(code=CLOSE_POLICY, reason="watchers send nothing")
                         return
                     seq, events = told.result()
-                    if any(e.get("kind") == WATCH_CLOSED for e in events):
-                        await websocket.close(code=CLOSE_NOT_SEATED, reason="closed to watchers")
+                    changed = any(e.get("kind") == WATCHERS_CHANGED for e in events)
+                    if changed and not await may_watch(websocket, table_id):
+                        await websocket.close(code=CLOSE_NOT_SEATED, reason="not watchable")
                         return
                     live = await service.table(table_id, at_least=seq) or live
                     if live.seq > sent:

@@ -106,7 +106,8 @@ export function summaryHTML(state) {
     actions.push(`<a class="button primary" href="${esc(t('js.challenge_url'))}">${esc(t('js.challenge_ranking'))}</a>`);
   } else if (over) actions.push(`<a class="button primary" href="/">${esc(t('js.new_game'))}</a>`);
   else if (state.can_continue) actions.push(`<button type="button" class="primary" data-do="next">${esc(t('js.next_deal'))}</button>`);
-  else {
+  else if (state.free_deals_over) {
+    // a guest's free deals played (never an account's, nor a watcher's: the server says)
     actions.push(`<p class="limit">${esc(t('js.no_free_deal'))}</p>`);
     const signup = `${t('js.signup_url')}?next=${encodeURIComponent(`/table/${state.table.id}`)}`;
     actions.push(`<a class="button primary" href="${esc(signup)}">${esc(t('js.create_account'))}</a>`);
