@@ -1,8 +1,9 @@
 """Leaving cannot be turned into a win (issue 27, item 2): giving up a friends' game is one
 person's act (their seat goes to the computer, the game goes on and is rated at its end as
 played), only a person who has gone is a leaver (not one the host moved out while there),
-a person is rated only on a game they held their seat for at least half of, and the rules
-are written on the profile page. Each rule of docs/ratings.md has its test here."""
+a person is rated only for the team whose seats they played at least half the deals in
+themselves (a host's move to the other team changes nothing to it), and the rules are
+written on the profile page. Each rule of docs/ratings.md has its test here."""
 
 from __future__ import annotations
 
@@ -289,3 +290,80 @@ def test_giving_up_before_the_start_leaves_the_lobby_and_ends_nothing_for_the_ot
     assert live.seats[1] == Seat("bot", level="confirmed") and table_row(client, table_id) == (None, None)
     assert store.open_games(bruno) == [] and store.games_of(bruno) == [] and store.open_games(anne) == [table_id]
     assert post_form(client, f"/partie/{table_id}/abandonner", {}, "/compte").status_code == 404
+
+
+def deals_over(count: int) -> Any:
+    """``play_to_end``'s ``until``: the table waits for its deal ``count + 1``."""
+    return lambda live: len(live.game.deals) == count and live.game.awaiting_deal
+
+
+def test_the_host_moving_to_the_winning_team_at_the_end_is_rated_on_the_team_he_played_for(client: TestClient) -> None:
+    anne, bruno = account(client, "Anne"), account(client, "Bruno")
+    table_id = friends_table(client, anne, {1: bruno})
+    start(client, table_id, anne)
+    play_to_end(client, table_id, seed=3, passes=2, until=deals_over(2))
+    # Two deals of three played on team 0; before the last one, Anne moves herself to
+    # Bruno's seat (the two exchange their seats), on the team that wins.
+    call(client, friends.host_move, service_of(client), table_id, anne, 0, 1)
+    assert fresh(client, table_id).seats[1].player == anne
+    live = play_to_end(client, table_id, seed=3, passes=2)
+    assert live.game.winner == 1 and len(live.game.deals) == 3
+    # Each is rated for the seat held two deals of three, as the table was then.
+    expected = hand_update([[NEW_PLAYER, CONFIRMED], [NEW_PLAYER, CONFIRMED]], 1)
+    a, b = profile(client, anne), profile(client, bruno)
+    assert close(a.rating, expected[0][0]) and a.rating.mu < NEW_PLAYER.mu
+    assert (a.games_played, a.games_won) == (1, 0)
+    assert close(b.rating, expected[1][0]) and (b.games_played, b.games_won) == (1, 1)
+
+
+def test_the_host_moving_a_friend_to_the_other_team_at_the_end_does_not_change_their_side(client: TestClient) -> None:
+    anne, bruno = account(client, "Anne"), account(client, "Bruno")
+    table_id = friends_table(client, anne, {1: bruno})
+    start(client, table_id, anne)
+    play_to_end(client, table_id, seed=1, passes=2, until=deals_over(2))
+    call(client, friends.host_move, service_of(client), table_id, anne, 1, 2)  # Bruno becomes Anne's partner
+    assert fresh(client, table_id).seats[2].player == bruno
+    live = play_to_end(client, table_id, seed=1, passes=2)
+    winner = live.game.winner
+    assert winner is not None and len(live.game.deals) == 3
+    # Bruno: in the seat he held for two deals of three, the computer back in Anne's team.
+    b = profile(client, bruno)
+    expected = hand_update([[NEW_PLAYER, CONFIRMED], [NEW_PLAYER, CONFIRMED]], winner)
+    assert close(b.rating, expected[1][0]) and (b.games_played, b.games_won) == (1, int(winner == 1))
+    # Anne, who did not move: as seated at the end, Bruno her partner.
+    a = profile(client, anne)
+    expected = hand_update([[NEW_PLAYER, NEW_PLAYER], [CONFIRMED, CONFIRMED]], winner)
+    assert close(a.rating, expected[0][0]) and (a.games_played, a.games_won) == (1, int(winner == 0))
+
+
+def test_deals_a_computer_played_for_a_person_are_not_theirs(client: TestClient) -> None:
+    anne, bruno = account(client, "Anne"), account(client, "Bruno")
+    table_id = friends_table(client, anne, {1: bruno})
+    service = service_of(client)
+    start(client, table_id, anne)
+    play_to_end(client, table_id, seed=2, passes=2, until=deals_over(1))
+    # Bruno is away from the end of the first deal until the third is dealt, then back.
+    call(client, service.change_seat, table_id, 1, Seat("human", player=bruno, name="P1", stand_in=STAND_IN_LEVEL))
+    play_to_end(client, table_id, seed=2, passes=2, until=lambda live: len(live.game.deals) == 3)
+    call(client, service.change_seat, table_id, 1, Seat("human", player=bruno, name="P1"))
+    live = play_to_end(client, table_id, seed=2, passes=2)
+    winner = live.game.winner
+    assert winner is not None and len(live.game.deals) == 3
+    assert all(bruno not in plan.left for plan in game_plans(live))  # back: not a leaver
+    b = profile(client, bruno)  # played one deal of three himself: not rated
+    assert (b.rating, b.rated_games, b.games_played, b.history) == (NEW_PLAYER, 0, 0, [])
+    expected = hand_update([[NEW_PLAYER, CONFIRMED], [NEW_PLAYER, CONFIRMED]], winner)
+    assert close(profile(client, anne).rating, expected[0][0])
+
+
+def test_nobody_moved_everybody_is_rated_as_seated(client: TestClient) -> None:
+    anne, bruno, chloe = account(client, "Anne"), account(client, "Bruno"), account(client, "Chloe")
+    table_id = friends_table(client, anne, {1: bruno, 2: chloe})
+    start(client, table_id, anne)
+    live = play_to_end(client, table_id, seed=3, passes=2)
+    winner = live.game.winner
+    assert winner is not None and len(live.game.deals) == 3
+    expected = hand_update([[NEW_PLAYER, NEW_PLAYER], [NEW_PLAYER, CONFIRMED]], winner)
+    a, b, c = (profile(client, p) for p in (anne, bruno, chloe))
+    assert close(a.rating, expected[0][0]) and close(c.rating, expected[0][1]) and close(b.rating, expected[1][0])
+    assert (a.games_won, b.games_won, c.games_won) == (int(winner == 0), int(winner == 1), int(winner == 0))

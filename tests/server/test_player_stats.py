@@ -11,6 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from server_helpers import MakeClient, call, post_form, service_of
 from sqlalchemy import select, update
 from starlette.testclient import TestClient
@@ -27,6 +29,7 @@ from coinche.server.features.player_stats import (
     deal_counts,
     game_plans,
     knob_rating,
+    rated_seat,
     ratings_of,
 )
 from coinche.server.infra.db import PlayerStatsRow, RatingHistoryRow, TableRow
@@ -289,3 +292,40 @@ def test_ratings_of_reads_many_players_at_once(client: TestClient) -> None:
             s.add(PlayerStatsRow(player_id=f"p{i}", mu=20.0 + i / 100, sigma=3.0))
     found = StatsStore(store).ratings_of([f"p{i}" for i in range(0, 1300, 3)])
     assert len(found) == 400 and found["p300"] == Rating(23.0, 3.0)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    played=st.dictionaries(st.integers(0, 3), st.integers(0, 12), max_size=4),
+    away=st.integers(0, 12),
+    end=st.none() | st.integers(0, 3),
+)
+def test_a_person_is_rated_only_on_the_side_they_played_at_least_half_the_deals_for(
+    played: dict[int, int], away: int, end: int | None
+) -> None:
+    deals = sum(played.values()) + away  # ``away``: deals dealt while they held no seat, or stood in for
+    seat = rated_seat(played, deals, end)
+    team = [sum(n for s, n in played.items() if s & 1 == side) for side in (0, 1)]
+    halves = [side for side in (0, 1) if team[side] > 0 and 2 * team[side] >= deals]
+    if seat is None:  # no side of theirs: none reaches half, or both just reach it
+        assert len(halves) != 1
+    else:  # never on a team whose seats they held for fewer than half the deals
+        assert halves == [seat & 1] and 2 * team[1 - (seat & 1)] <= deals
+        if end is not None and end & 1 == seat & 1:
+            assert seat == end  # their side at the end: as seated
+        else:
+            assert played.get(seat, 0) > 0  # else a seat of that side they played in
+    # Nobody moved: the one seat held, when held for at least half the deals (as before).
+    if end is not None:
+        held = played.get(end, 0)
+        assert rated_seat({end: held}, held + away, end) == (end if held > 0 and held >= away else None)
+
+
+def test_the_rule_by_hand() -> None:
+    assert rated_seat({0: 13, 1: 8}, 21, end=1) == 0  # moved to the other team for the last 8 deals
+    assert rated_seat({0: 8, 1: 13}, 21, end=1) == 1
+    assert rated_seat({0: 2, 2: 2}, 4, end=None) == 0  # moved within the team: rated for it
+    assert rated_seat({1: 3, 3: 4}, 8, end=0) == 3  # the most deals in one seat of the side
+    assert rated_seat({0: 2, 1: 2}, 4, end=1) is None  # half for each side: none is theirs
+    assert rated_seat({2: 1}, 3, end=2) is None  # a late friend, one deal of three
+    assert rated_seat({}, 3, end=0) is None and rated_seat({0: 0}, 0, end=0) is None

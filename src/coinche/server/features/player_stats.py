@@ -21,10 +21,13 @@ Who counts as what, from the table's log (docs/ratings.md says it for players):
 * a person whose seat went to a computer marked ``Seat.gone`` (they left or gave up, or the
   host freed it while a computer stood in for them) left: they alone are rated as losing,
   in the seat they left (or where they sit again), whatever the score;
-* everyone else is rated on the real result, as seated at the end (a leaver's seat as the
-  computer that finished it); a person the host moved out while they were there, in the
-  seat they held; and only those who held their seat when at least half the deals were
-  dealt (a late friend, a person moved out early: not rated);
+* everyone else is rated on the real result for the team whose seats they played at least
+  half the deals in, themselves (a computer standing in for them does not count), and only
+  then (``rated_seat``: a late friend, a person moved out early or moved from one team to
+  the other at the middle of the game: not rated): as seated at the end when that seat is
+  that team's (a leaver's seat as the computer that finished it), else alone in the seat
+  of that team they played most (one the host moved out while they were there, or moved to
+  the other team: the table as before that move);
 * a computer plays at its level's measured rating (``LevelRatings``); an **adaptive**
   computer at the rating of where its knob **ended** the game (interpolated between the
   levels' mus, the inverse of ``adaptive_start``), since that is the strength the person
@@ -159,29 +162,52 @@ def plan_seat(holder: Seat, knob: float | None) -> SeatPlan:
     return computer_plan(holder, knob)
 
 
+def rated_seat(played: Mapping[int, int], deals: int, end: int | None = None) -> int | None:
+    """The seat a person is rated in (docs/ratings.md, rule 5), or None: not rated.
+
+    ``played`` holds, for each seat they held, the deals of the game they played there
+    themselves (dealt to them there, no computer standing in for them); ``deals`` is the
+    game's count. They are rated for the team whose seats they held for at least half the
+    deals, and only then: in ``end`` (their seat at the end) if it is that team's, else in
+    that team's seat where they played the most deals (the lower on a tie). Half for each
+    team (moved at the middle of the game) is no side of theirs: None. The same rule for
+    everybody, host or not, so moving between seats never changes the side a person is
+    rated on.
+    """
+    team = [sum(n for seat, n in played.items() if seat & 1 == side) for side in (0, 1)]
+    sides = [side for side in (0, 1) if team[side] > 0 and 2 * team[side] >= deals]
+    if len(sides) != 1:
+        return None
+    side = sides[0]
+    if end is not None and end & 1 == side:
+        return end
+    return max((seat for seat, n in played.items() if seat & 1 == side and n > 0), key=lambda s: (played[s], -s))
+
+
 def game_plans(live: LiveTable) -> list[GamePlan]:
     """The ``rate_game`` calls of a finished game (see the module's docstring and
-    docs/ratings.md): the persons who stayed on the real result, as seated at the end;
-    each leaver alone as losing, in their seat; each person the host moved out while they
-    were there alone on the real result, in the seat they held; nobody who stayed for fewer
-    than half the deals."""
+    docs/ratings.md): each leaver alone as losing, in their seat; everyone else by
+    ``rated_seat``: as seated at the end when that is their side, else alone in the seat
+    they played most, the table as before the move that took them away from it; nobody
+    on a side they played for fewer than half the deals."""
     winner = live.spec.kind.winner(live.game)
     if winner is None:
         return []
     holders = list(live.spec.seats)
     started = not live.spec.kind.waits_for_host  # a solo table is dealt its first deal with it
     deals = 0
-    dealt: Counter[PlayerId] = Counter()  # deals dealt to each person while they held a seat
+    played: dict[PlayerId, Counter[int]] = {}  # person -> seat -> deals played there themselves
 
     def deal() -> None:
         nonlocal deals
         deals += 1
-        dealt.update({h.player for h in holders if h.kind == "human" and h.player is not None})
+        for i, h in enumerate(holders):
+            if h.kind == "human" and h.player is not None and h.stand_in is None:
+                played.setdefault(h.player, Counter())[i] += 1
 
     if started:
         deal()
     left: dict[PlayerId, int] = {}  # leaver -> the seat they left
-    freed: dict[PlayerId, int] = {}  # moved out by the host while there -> their seat
     for step in live.steps:
         if step.kind == "deal":
             started = True
@@ -189,12 +215,9 @@ def game_plans(live: LiveTable) -> list[GamePlan]:
         elif step.kind == "swap" and step.other_seat is not None:
             holders[step.seat], holders[step.other_seat] = holders[step.other_seat], holders[step.seat]
         elif step.kind == "seat" and step.seat_data is not None:
-            old, new = holders[step.seat], step.seat_data
-            if started and new.gone is not None:
-                left.setdefault(new.gone, step.seat)
-            elif started and old.kind == "human" and old.player is not None and new.kind == "bot":
-                freed.setdefault(old.player, step.seat)
-            holders[step.seat] = new
+            if started and step.seat_data.gone is not None:
+                left.setdefault(step.seat_data.gone, step.seat)
+            holders[step.seat] = step.seat_data
     for i, h in enumerate(holders):  # replaced past the grace period and not back: gone
         if h.kind == "human" and h.player is not None and h.stand_in is not None:
             left.setdefault(h.player, i)
@@ -203,17 +226,25 @@ def game_plans(live: LiveTable) -> list[GamePlan]:
         computer_plan(h, knob) if h.player in left and h.stand_in is not None else plan_seat(h, knob) for h in holders
     ]
     seated = {pid: i for i, (pid, _) in enumerate(main) if pid is not None}
-    stayed = frozenset(pid for pid in seated if pid not in left and 2 * dealt[pid] >= deals)
-    plans = [GamePlan(_four(main), winner, only=stayed)]
+    rated: dict[PlayerId, int] = {}
+    for pid, counts in played.items():
+        seat = rated_seat(counts, deals, seated.get(pid))
+        if pid not in left and seat is not None:
+            rated[pid] = seat
+    plans = [GamePlan(_four(main), winner, only=frozenset(p for p, seat in rated.items() if seat == seated.get(p)))]
     for pid, seat in left.items():
         seats = list(main)
         seats[seated.get(pid, seat)] = (pid, "")
         plans.append(GamePlan(_four(seats), winner, frozenset({pid}), only=frozenset({pid})))
-    for pid, seat in freed.items():
-        if pid in left or pid in seated or 2 * dealt[pid] < deals:
+    for pid, seat in rated.items():
+        end = seated.get(pid)
+        if seat == end:
             continue
         seats = list(main)
-        seats[seat] = (pid, "")
+        if end is None:  # moved out of the game (a computer holds the seat)
+            seats[seat] = (pid, "")
+        else:  # moved to the other team: the two seats exchanged back
+            seats[end], seats[seat] = seats[seat], seats[end]
         plans.append(GamePlan(_four(seats), winner, only=frozenset({pid})))
     return [p for p in plans if p.only]
 
