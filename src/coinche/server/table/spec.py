@@ -115,8 +115,8 @@ class TableSpec:
     cards dealt decide. False: tables of before it."""
     idle_clock: bool = True
     """A person who lets their turn's time run out is warned, then the computer plays that
-    move for them (a clock everyone at the table sees): at quick play and open tables
-    always, at a friends' table as the host chose."""
+    move for them (a clock everyone at the table sees): at quick play, open tables and
+    tournaments' rounds always, at a friends' table as the host chose."""
     quick_play: bool = False
     """Quick play seated these people together (``features/quick_play.py``): strangers,
     dealt at once, nobody hosts it; the friends' tables' rules of presence apply."""
@@ -142,8 +142,17 @@ class TableSpec:
     @property
     def shared(self) -> bool:
         """A table made for several people (a friends' table or quick play's): who is here
-        is told, a person away long is stood in for, and clocks run once two people sit."""
+        is told, a person away long is stood in for, and clocks run once two people sit (or
+        one, at a table that waits for nobody: ``clocks_run_alone``)."""
         return self.code is not None or self.quick_play or self.tournament is not None
+
+    @property
+    def clocks_run_alone(self) -> bool:
+        """A person alone with computers is stood in for once away past the grace period,
+        and meets the idle clock, as at a table of several people: a tournament's round is
+        rated and its clock scores the table as it stands, so it must never wait for one
+        person (a lead kept by stalling). A person alone at their own game may pause."""
+        return self.tournament is not None
 
     @property
     def dealing_id(self) -> str:
