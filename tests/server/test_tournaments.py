@@ -32,7 +32,7 @@ from test_quick_play import people
 from coinche.cli import main
 from coinche.engine.dealing import deal_seed, hands_from_seed
 from coinche.server.features.player_stats import ratings_of
-from coinche.server.features.tournaments import Tournament, Tournaments, commitment
+from coinche.server.features.tournaments import ARENA_BYE_AFTER, Tournament, Tournaments, commitment
 from coinche.server.table.days import CLUB_TIME
 from coinche.server.web.app import create_app
 
@@ -298,6 +298,38 @@ def test_a_person_alone_with_computers_who_stalls_meets_the_idle_clock(make_clie
         assert played["last"]["played_by"] == "idle" and played["last"]["seat"] == 0
     live = live_table(client, table_id)
     assert live.seats[0].stand_in is None  # one move only: the seat stays the person's
+
+
+def test_an_arena_pair_online_that_never_plays_is_played_for(make_client: MakeClient, clock: Clock) -> None:
+    grace = 0.3
+    client = make_client(
+        clock=clock,
+        tournament_tick_seconds=0.05,
+        grace_seconds=grace,
+        idle_warning_seconds=3000,
+        idle_move_seconds=3600,
+    )
+    (person,) = people(client, 1, "Fantome")
+    tournament_id = organise(person, format="arena", duration_minutes="60", deals="1", minutes_per_deal="3")
+    assert enter(person, tournament_id).status_code == 303
+    tournaments = tournaments_of(client)
+    # online, left over long enough to meet two computers (with a computer partner); the
+    # test's clock stays there: the game's own clock never runs out
+    clock.now = START + ARENA_BYE_AFTER
+    client.portal.call(client.app.state.following.seen, _player(client, person))  # type: ignore[attr-defined]
+    deadline = time.monotonic() + grace + 30
+    while True:
+        tables = client.portal.call(tournaments.round_tables, tournament_id)  # type: ignore[union-attr]
+        if tables and tables[0].result is not None:
+            break
+        assert time.monotonic() < deadline, tables
+        time.sleep(0.05)
+    (table,) = tables
+    assert [s.kind for s in table.seats] == ["human", "bot", "bot", "bot"]
+    # never opened: played for, a game played and scored as such (not an unplayed tie)
+    assert table.complete and table.result is not None and None not in table.result.deals
+    live = client.portal.call(client.app.state.service.table, table.table_id, 0, True)  # type: ignore[attr-defined]
+    assert any(s.kind == "action" and s.seat == 0 and s.played_by == "away" for s in live.steps)
 
 
 def test_a_solo_game_against_the_computer_keeps_no_clock_and_no_stand_in(make_client: MakeClient) -> None:
