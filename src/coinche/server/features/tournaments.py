@@ -26,7 +26,9 @@ table has one or its clock ran out, and the next starts ``break_seconds`` later.
 person socket within ``following.ONLINE_FOR``) is replaced by a computer of the
 tournament's level for that round; their pair scores what it scores. Those online are taken
 to their table from whatever page they have open (their person socket's ``tournament``
-message). One who drops during the round is stood in for, as at every shared table.
+message). One who does not come within the grace period or drops during the round is stood
+in for, and one who stalls meets the idle clock, even alone with computers
+(``TableSpec.clocks_run_alone``): a round waits for nobody.
 """
 
 from __future__ import annotations
