@@ -2,7 +2,8 @@
 private club's code), the rounds run by the application's runner on a clock the test
 moves, computers filling every gap, the same deals at every table of a round (checkable by
 ``coinche verify`` once it is over), a round's clock running out, a process stopped
-between rounds and mid-round, and hostile forms."""
+between rounds and mid-round, hostile forms, and a person alone with computers stood in
+for and timed as at a table of several people (a solo game against the computer is not)."""
 
 from __future__ import annotations
 
@@ -15,14 +16,23 @@ from typing import Any
 
 import pytest
 from friends_helpers import Person
-from server_helpers import another_visitor, live_table, settings_for
+from server_helpers import (
+    Human,
+    another_visitor,
+    create_solo,
+    is_my_turn,
+    live_table,
+    request,
+    service_of,
+    settings_for,
+)
 from starlette.testclient import TestClient
 from test_quick_play import people
 
 from coinche.cli import main
 from coinche.engine.dealing import deal_seed, hands_from_seed
 from coinche.server.features.player_stats import ratings_of
-from coinche.server.features.tournaments import Tournament, Tournaments, commitment
+from coinche.server.features.tournaments import ARENA_BYE_AFTER, Tournament, Tournaments, commitment
 from coinche.server.table.days import CLUB_TIME
 from coinche.server.web.app import create_app
 
@@ -225,6 +235,123 @@ def test_people_online_are_seated_and_a_round_clock_scores_what_was_played(
     lines = client.portal.call(tournaments_of(client).standings, tournament)  # type: ignore[union-attr]
     assert lines[0].standing.matchpoints == 25.0  # Funbridge's rule for a deal not played
     assert lines[0].standing.wins == 0.5  # nothing played: a tie
+
+
+def _alone_at_a_bye(client: TestClient, clock: Clock, prefix: str) -> tuple[Person, str, str]:
+    """One entrant alone, online at the start: seated in person with a computer partner
+    against two computers; (the person, the tournament, the table). The test's clock stays
+    at the start: the round's clock never runs out, only the presence's clocks move it."""
+    (person,) = people(client, 1, prefix)
+    tournament_id = organise(person, rounds="1", deals="1", minutes_per_deal="15")
+    assert enter(person, tournament_id).status_code == 303
+    clock.now = START - timedelta(seconds=10)
+    client.portal.call(client.app.state.following.seen, _player(client, person))  # type: ignore[attr-defined]
+    clock.now = START
+    wait_for(client, tournament_id, lambda t: t.state == "running")
+    (table,) = client.portal.call(tournaments_of(client).round_tables, tournament_id)  # type: ignore[union-attr]
+    assert [s.kind for s in table.seats] == ["human", "bot", "bot", "bot"]
+    return person, tournament_id, table.table_id
+
+
+def test_a_person_alone_with_computers_who_never_comes_is_stood_in_for(make_client: MakeClient, clock: Clock) -> None:
+    grace = 0.3
+    client = make_client(
+        clock=clock,
+        tournament_tick_seconds=0.05,
+        grace_seconds=grace,
+        idle_warning_seconds=3000,
+        idle_move_seconds=3600,
+    )
+    _person, tournament_id, table_id = _alone_at_a_bye(client, clock, "Absent")
+    # never opens the table: away from the round's start, a computer plays the seat once
+    # the grace period is over, and the round ends without its clock
+    tournament = wait_for(client, tournament_id, lambda t: t.state == "finished", seconds=grace + 30)
+    (table,) = client.portal.call(tournaments_of(client).round_tables, tournament.id)  # type: ignore[union-attr]
+    assert table.result is not None and table.complete
+    live = client.portal.call(client.app.state.service.table, table_id, 0, True)  # type: ignore[attr-defined]
+    assert live.seats[0].kind == "human" and live.seats[0].stand_in is not None
+    assert any(s.kind == "action" and s.seat == 0 and s.played_by == "away" for s in live.steps)
+    assert not any(s.kind == "action" and s.seat == 0 and s.played_by is None for s in live.steps)
+
+
+def test_a_person_alone_with_computers_who_stalls_meets_the_idle_clock(make_client: MakeClient, clock: Clock) -> None:
+    client = make_client(
+        clock=clock,
+        tournament_tick_seconds=0.05,
+        grace_seconds=3600,
+        idle_warning_seconds=0.3,
+        idle_move_seconds=0.6,
+    )
+    person, _tournament_id, table_id = _alone_at_a_bye(client, clock, "Lent")
+    with person.connect(table_id) as me:
+        # connected, and never acts: a clock, a warning, then the computer plays that move
+        clock_shown = me.until("clock", seat=0)
+        assert clock_shown["seconds"] in (0, 1)
+        warning = me.until("notice", seat=0)
+        assert warning["kind"] == "idle_warning" and "l'ordinateur jouera pour vous" in warning["text"]
+        for _ in range(200):
+            played = me.until("state")
+            if played["last"] and played["last"].get("played_by"):
+                break
+        else:
+            raise AssertionError("the computer never played for the idle person")
+        assert played["last"]["played_by"] == "idle" and played["last"]["seat"] == 0
+    live = live_table(client, table_id)
+    assert live.seats[0].stand_in is None  # one move only: the seat stays the person's
+
+
+def test_an_arena_pair_online_that_never_plays_is_played_for(make_client: MakeClient, clock: Clock) -> None:
+    grace = 0.3
+    client = make_client(
+        clock=clock,
+        tournament_tick_seconds=0.05,
+        grace_seconds=grace,
+        idle_warning_seconds=3000,
+        idle_move_seconds=3600,
+    )
+    (person,) = people(client, 1, "Fantome")
+    tournament_id = organise(person, format="arena", duration_minutes="60", deals="1", minutes_per_deal="3")
+    assert enter(person, tournament_id).status_code == 303
+    tournaments = tournaments_of(client)
+    # online, left over long enough to meet two computers (with a computer partner); the
+    # test's clock stays there: the game's own clock never runs out
+    clock.now = START + ARENA_BYE_AFTER
+    client.portal.call(client.app.state.following.seen, _player(client, person))  # type: ignore[attr-defined]
+    deadline = time.monotonic() + grace + 30
+    while True:
+        tables = client.portal.call(tournaments.round_tables, tournament_id)  # type: ignore[union-attr]
+        if tables and tables[0].result is not None:
+            break
+        assert time.monotonic() < deadline, tables
+        time.sleep(0.05)
+    (table,) = tables
+    assert [s.kind for s in table.seats] == ["human", "bot", "bot", "bot"]
+    # never opened: played for, a game played and scored as such (not an unplayed tie)
+    assert table.complete and table.result is not None and None not in table.result.deals
+    live = client.portal.call(client.app.state.service.table, table.table_id, 0, True)  # type: ignore[attr-defined]
+    assert any(s.kind == "action" and s.seat == 0 and s.played_by == "away" for s in live.steps)
+
+
+def test_a_solo_game_against_the_computer_keeps_no_clock_and_no_stand_in(make_client: MakeClient) -> None:
+    """Not a tournament's: a person alone at their own game may pause as long as they like."""
+    client = make_client(grace_seconds=0.05, idle_warning_seconds=0.05, idle_move_seconds=0.1)
+    table_id = create_solo(client, "classic", 1000, "beginner")
+    attendance = service_of(client).attendance
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        me = Human(ws)
+        live = live_table(client, table_id)
+        (player,) = live.human_players
+        state = me.until_my_move(me.act(me.until_my_move()))
+        while not is_my_turn(state):  # the deal ended (four passes): the next one
+            me.ws.send_json(request("next_deal"))
+            state = me.until_my_move()
+        assert attendance.clock(table_id) is None  # a turn that came with the page open: no clock
+    deadline = time.monotonic() + 30
+    while attendance.present[(table_id, player)]:  # the connection's end reached the server
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert (table_id, player) not in attendance._grace  # no grace period: never stood in for
+    assert all(seat.stand_in is None for seat in live.seats)
 
 
 def _player(client: TestClient, person: Person) -> str:

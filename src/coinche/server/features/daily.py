@@ -24,7 +24,7 @@ day's seed is revealed anyone can recompute everything (``coinche verify`` check
 deal's record: its ``dealing.table`` is ``defi-YYYY-MM-DD``). The dealers are fixed: West
 (seat 3) deals the first deal, then South, North's right... in turn (seats 3, 0, 1, 2), so
 South speaks first in deal 1. The game ends after the fourth deal whatever the scores
-(``TableSpec.max_deals``), and a void deal (four passes) is one of the four.
+(``DailyChallengeTable.max_deals``), and a void deal (four passes) is one of the four.
 
 **The computers.** The player sits South (seat 0); West, North and East are computers of
 ``Settings.challenge_level`` (the expert on the site). ``live_table.decision_seed`` is a
@@ -42,7 +42,7 @@ legal action.)
 returns the same table (resumable after a disconnection or a restart: it is an ordinary
 table, rebuilt from its log); once the four deals are over it is refused
 (``TableError("challenge_done")``). A guest may play: its deals use none of its free deals
-(``TableSpec.uses_free_deals``), and its results are stored flagged ``guest``, outside the
+(``DailyChallengeTable.uses_free_deals``), and its results are stored flagged ``guest``, outside the
 ranking, until it signs up: then its attempt of today and its results are the account's
 (``signed_up``), ranked under the account's name. Once the day is over its tables refuse
 every move (``TableService`` checks it, ``TableError("challenge_over")``): the seed is

@@ -12,7 +12,7 @@ tables and writes their seats (``tournament_tables``); the tables are made just 
 a table named but never made (its process died in between) is made by any runner
 ``UNMADE_AFTER`` later: a restart of any process, at any moment, loses nothing.
 
-**The round.** A round is a game of ``deals`` deals at each table (``TableSpec.deal_limit``),
+**The round.** A round is a game of ``deals`` deals at each table (``TournamentTable.deals``),
 dealt under the label ``tournoi-<id>-<round>`` from the tournament's secret (committed on
 its page from its creation, revealed when it is over: ``coinche verify`` checks any of its
 deals then), with the same first dealer and table seed everywhere, so the computers'
@@ -26,7 +26,9 @@ table has one or its clock ran out, and the next starts ``break_seconds`` later.
 person socket within ``following.ONLINE_FOR``) is replaced by a computer of the
 tournament's level for that round; their pair scores what it scores. Those online are taken
 to their table from whatever page they have open (their person socket's ``tournament``
-message). One who drops during the round is stood in for, as at every shared table.
+message). One who does not come within the grace period or drops during the round is stood
+in for, and one who stalls meets the idle clock, even alone with computers
+(``TableKind.clocks_run_alone``): a round waits for nobody.
 """
 
 from __future__ import annotations

@@ -113,7 +113,7 @@ class TableRow(Base):
     idle_clock: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     """A person who lets their turn's time run out is warned, then played for."""
     tournament_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    """The tournament whose round the table plays (``TableSpec.tournament``)."""
+    """The tournament whose round the table plays (``TournamentTable.tournament``)."""
     tournament_round: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     deal_limit: Mapped[int | None] = mapped_column(Integer, nullable=True)
     closes_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -2,7 +2,8 @@
 
 A person is *here* while one of their connections is open on the table, *away* once the
 last one closes, and *replaced* when a computer plays their seat. At a table of several
-people nobody waits for an absent one longer than the settings say:
+people, and at a tournament's round even for one person alone with computers
+(``Attendance.clocks_run``), nobody waits for an absent one longer than the settings say:
 
 - a player whose connection dropped keeps the seat for ``grace_seconds``; then a ``seat``
   step hands it to a computer (the seat stays theirs: ``Seat.stand_in``), and when they
@@ -206,7 +207,7 @@ class Attendance:
         """People away longer than the grace period with no clock running here (theirs ran
         in a process that died): a computer takes their seat."""
         live = self.registry.get(table_id)
-        if live is None or not self.has_company(live) or not live.started or live.game.is_over:
+        if live is None or not self.clocks_run(live) or not live.started or live.game.is_over:
             return
         moment = now()
         people = self.last_seen.get(table_id, {})
@@ -221,10 +222,12 @@ class Attendance:
                 await self._set_stand_in(table_id, player, STAND_IN_LEVEL)
 
     @staticmethod
-    def has_company(live: LiveTable) -> bool:
-        """A friends' table with more than one person: the only tables whose clocks run
-        (alone against the computer, nobody waits on anybody)."""
-        return live.spec.kind.several_people and len(live.human_seats) > 1
+    def clocks_run(live: LiveTable) -> bool:
+        """Whether the grace periods and the idle clock run at this table: a shared table
+        with more than one person, or one that waits for nobody even alone with computers
+        (``TableKind.clocks_run_alone``: a tournament's round). Alone against the computer
+        elsewhere, nobody waits on anybody."""
+        return live.spec.kind.several_people and (len(live.human_seats) > 1 or live.spec.kind.clocks_run_alone)
 
     async def arrived(self, live: LiveTable, player: str) -> None:
         """A connection of ``player`` opened: they are here; a computer standing in for
@@ -282,7 +285,7 @@ class Attendance:
         signal = loop.create_task(self._went(table_id, player))
         self._signals.add(signal)
         signal.add_done_callback(self._signals.discard)
-        if self.has_company(live) and key not in self._grace:
+        if self.clocks_run(live) and key not in self._grace:
             self._grace[key] = asyncio.get_running_loop().create_task(self._grace_period(table_id, player))
 
     async def _went(self, table_id: str, player: str) -> None:
@@ -290,8 +293,9 @@ class Attendance:
         await self.registry.hub.signal(table_id, {"kind": "presence"})
 
     def game_started(self, live: LiveTable) -> None:
-        """The host started the game: the grace period of anyone absent starts now."""
-        if not self.has_company(live):
+        """The game started (its host started it, or a tournament's round made it): the
+        grace period of anyone absent starts now, whether or not they ever opened it."""
+        if not self.clocks_run(live):
             return
         for holder in live.seats:
             key = (live.id, holder.player or "")
@@ -335,7 +339,7 @@ class Attendance:
             del self._idle[live.id]
             self._clocks.pop(live.id, None)
         seat = live.person_to_move()
-        if seat is None or not self.has_company(live) or not live.spec.kind.idle_clock:
+        if seat is None or not self.clocks_run(live) or not live.spec.kind.idle_clock:
             return
         loop = asyncio.get_running_loop()
         task = loop.create_task(self._idle_clock(live.id, live.seq, seat))

@@ -59,6 +59,13 @@ class TableKind:
         return False
 
     @property
+    def clocks_run_alone(self) -> bool:
+        """Even one person alone with computers is stood in for once away past the grace
+        period, and meets the idle clock (else those run once two people sit): a table that
+        must never wait for one person. A person alone at their own game may pause."""
+        return False
+
+    @property
     def waits_for_host(self) -> bool:
         """Its first deal waits for its host to start the game (else it is dealt at once)."""
         return False
@@ -203,6 +210,12 @@ class TournamentTable(TableKind):
 
     @property
     def several_people(self) -> bool:
+        return True
+
+    @property
+    def clocks_run_alone(self) -> bool:
+        """The round is rated and its clock scores the table as it stands: a lead is never
+        kept by stalling, nor the round lost by not coming."""
         return True
 
     @property
