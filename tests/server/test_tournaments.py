@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 from friends_helpers import Person
-from server_helpers import another_visitor, live_table, settings_for
+from server_helpers import another_visitor, live_table, raw_receive, settings_for
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from test_quick_play import people
 
 from coinche.cli import main
@@ -212,10 +213,9 @@ def test_people_online_are_seated_and_a_round_clock_scores_what_was_played(
                 break
         else:
             raise AssertionError("no tournament message")
-    # while it runs, an entrant may not watch another table of the round (the same deals);
-    # anyone else may
+    # while its round is played, nobody watches a table (the same deals at every table)
     assert group[1].get(f"/table/{table.table_id}/regarder").status_code == 404
-    assert another_visitor(client).get(f"/table/{table.table_id}/regarder").status_code == 200
+    assert another_visitor(client).get(f"/table/{table.table_id}/regarder").status_code == 404
     # nobody plays: the clock runs out, the round is scored as it stands
     clock.now = START + timedelta(minutes=2, seconds=1)
     tournament = wait_for(client, tournament_id, lambda t: t.state == "finished")
@@ -480,3 +480,67 @@ def test_a_partner_named_twice_answers_each_proposal(make_client: MakeClient, cl
     r = b.post(f"/tournoi/{tournament_id}", form, "/tournois/nouveau")
     assert r.status_code == 400 and "déjà inscrit" in r.text  # one pair per person
     assert "Vous êtes inscrit avec Double2." in b.get(f"/tournoi/{tournament_id}").text
+
+
+SCORE = re.compile(r"<strong>\d+ – \d+</strong>")
+
+
+def _watch_refused(visitor: TestClient, table_id: str) -> bool:
+    """The table's watching page and socket both refuse ``visitor``."""
+    if visitor.get(f"/table/{table_id}/regarder").status_code != 404:
+        return False
+    with visitor.websocket_connect(f"/ws/watch/{table_id}") as ws, pytest.raises(WebSocketDisconnect) as closed:
+        raw_receive(ws, 5.0)
+    return closed.value.code == 4404
+
+
+def test_nobody_sees_a_round_s_deals_before_every_table_has_played_them(make_client: MakeClient, clock: Clock) -> None:
+    client = make_client(clock=clock, tournament_tick_seconds=0.05, grace_seconds=3600, idle_move_seconds=3600)
+    group = people(client, 8, "Fuite")
+    tournament_id = organise(group[0], rounds="1", deals="2", minutes_per_deal="1")
+    for i in range(0, 8, 2):
+        assert enter(group[i], tournament_id, partner=group[i + 1].name).status_code == 303
+        assert act(group[i + 1], tournament_id, "accept").status_code == 303
+    following = client.app.state.following  # type: ignore[attr-defined]
+    tournaments = tournaments_of(client)
+    clock.now = START - timedelta(seconds=5)
+    for person in group[:2]:  # the first pair's pages are open: seated, and they do not play
+        client.portal.call(following.seen, _player(client, person))  # type: ignore[union-attr]
+    clock.now = START
+    wait_for(client, tournament_id, lambda t: t.state == "running")
+
+    def tables() -> list[Any]:
+        return client.portal.call(tournaments.round_tables, tournament_id)  # type: ignore[union-attr, no-any-return]
+
+    deadline = time.monotonic() + 60
+    while not any(t.result is not None for t in tables()):  # the computers' table ends first
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    (fast,) = [t for t in tables() if t.result is not None]
+    (slow,) = [t for t in tables() if t.result is None]
+    assert not live_table(client, slow.table_id).game.history  # still on its first deal
+    # nobody watches the table ahead: not a stranger's account, not a visitor logged out
+    # (the entrant's second account, or the entrant logged out), not an entrant
+    (stranger,) = people(client, 1, "Curieux")
+    with stranger.acting() as c:
+        assert _watch_refused(c, fast.table_id)
+    assert _watch_refused(another_visitor(client), fast.table_id)
+    with group[0].acting() as c:
+        assert _watch_refused(c, fast.table_id)
+    assert _watch_refused(another_visitor(client), slow.table_id)
+    # the standings show none of its deals while the other table plays them
+    fragment = another_visitor(client).get(f"/tournoi/{tournament_id}?part=standings").text
+    assert not SCORE.search(fragment)
+    running = wait_for(client, tournament_id, lambda t: True)
+    lines = client.portal.call(tournaments.standings, running)  # type: ignore[union-attr]
+    assert all(line.rounds == 0 and line.standing.wins == 0 and line.standing.points == 0 for line in lines)
+    # the round over (its clock ran out), every table may be watched and is counted
+    clock.now = START + timedelta(minutes=2, seconds=1)
+    finished = wait_for(client, tournament_id, lambda t: t.state == "finished")
+    assert stranger.get(f"/table/{fast.table_id}/regarder").status_code == 200
+    assert another_visitor(client).get(f"/table/{slow.table_id}/regarder").status_code == 200
+    fragment = another_visitor(client).get(f"/tournoi/{tournament_id}?part=standings").text
+    assert len(SCORE.findall(fragment)) == 2
+    lines = client.portal.call(tournaments.standings, finished)  # type: ignore[union-attr]
+    assert all(line.rounds == 1 for line in lines) and sum(line.standing.wins for line in lines) == 2
+

@@ -29,6 +29,7 @@ from ..features.tournaments import (
     Tournament,
     Tournaments,
     channel,
+    seen_rounds,
 )
 from ..table import i18n
 from ..table.days import CLUB_TIME
@@ -194,6 +195,7 @@ async def _context(request: Request, tournament: Tournament, lang: str) -> dict[
         "entry_names": entry_names,
         "lines": lines,
         "rounds": sorted(rounds.items(), reverse=True),
+        "seen_rounds": seen_rounds(tournament, tables),
         "page_path": PAGE_PATHS[lang],
         "public": tournament.code is None,
         "version": version,

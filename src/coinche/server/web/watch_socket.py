@@ -7,7 +7,8 @@ table's passing events (who came, quick messages, the clock); it takes no reques
 closes when the players close the table to watchers.
 
 Only a listed table (``open_tables``: its host made it public) may be watched, while it
-says so, and the tables of a public tournament. Each watcher is counted as a row of
+says so, and the tables of a public tournament once their whole round is over (they all
+deal the same cards: ``tournaments.seen_rounds``). Each watcher is counted as a row of
 presence (``Attendance.watcher_arrived``), so the players see how many watch, whichever
 process serves them.
 """
@@ -33,7 +34,7 @@ from ..table import i18n
 from ..table.live_table import LiveTable
 from . import rules_pages
 from .drain import CLOSE_RESTARTING, drain_of
-from .pages import account_of, lang_of, page, player_in_session, service_of
+from .pages import lang_of, page, service_of
 from .protocol import event_message, hello_message, seat_state
 from .security import origin_allowed
 from .table_socket import CLOSE_NOT_SEATED, CLOSE_ORIGIN, CLOSE_POLICY, CLOSE_TRY_LATER, _refuse
@@ -50,7 +51,8 @@ _watching: dict[str, int] = {}
 
 async def _watchable(request: Request | WebSocket, table_id: str) -> bool:
     """A listed open table its players leave open to watchers, or a table of a public
-    tournament's round (not for its entrants while it runs)."""
+    tournament's round once every table of the round has played it
+    (``Tournaments.may_watch``: the same for everyone)."""
     open_tables: OpenTables = request.app.state.open_tables
     listed = await open_tables.get(table_id)
     if listed is not None:
@@ -58,9 +60,7 @@ async def _watchable(request: Request | WebSocket, table_id: str) -> bool:
     live = await service_of(request).table(table_id)
     if live is None or live.spec.tournament is None:
         return False
-    account = account_of(request)
-    viewer = account.player if account is not None else player_in_session(request)
-    allowed: bool = await request.app.state.tournaments.may_watch(live.spec.tournament, viewer)
+    allowed: bool = await request.app.state.tournaments.may_watch(live.spec.tournament, live.spec.tournament_round)
     return allowed
 
 
