@@ -544,3 +544,47 @@ def test_nobody_sees_a_round_s_deals_before_every_table_has_played_them(make_cli
     lines = client.portal.call(tournaments.standings, finished)  # type: ignore[union-attr]
     assert all(line.rounds == 1 for line in lines) and sum(line.standing.wins for line in lines) == 2
 
+
+def _final_state(make_client: MakeClient, clock: Clock, lang: str = "fr") -> tuple[str, str, dict[str, Any]]:
+    """A one-deal round played by computers to its end: (the tournament, the table, the
+    table's last state as a watcher gets it)."""
+    client = make_client(clock=clock, tournament_tick_seconds=0.05)
+    a, b = people(client, 2, "Fin")
+    tournament_id = organise(a, rounds="1", deals="1")
+    assert enter(a, tournament_id, partner="Fin1").status_code == 303
+    assert act(b, tournament_id, "accept").status_code == 303
+    clock.now = START
+    wait_for(client, tournament_id, lambda t: t.state == "finished")
+    (table,) = client.portal.call(tournaments_of(client).round_tables, tournament_id)  # type: ignore[union-attr]
+    viewer = another_visitor(client)
+    viewer.cookies.set("lang", lang)
+    with viewer.websocket_connect(f"/ws/watch/{table.table_id}") as ws:
+        assert raw_receive(ws)["type"] == "hello"
+        state = raw_receive(ws)
+    return tournament_id, table.table_id, state
+
+
+def test_a_round_s_end_is_told_as_the_protocol_documents_it(make_client: MakeClient, clock: Clock) -> None:
+    _, _, state = _final_state(make_client, clock)
+    # a round ends after its deals: over, nobody reached a target
+    assert state["over"] is True and state["game"]["winner"] is None and state["max_deals"] == 1
+    doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
+    documented = {m[1] for m in re.finditer(r"^- `([a-z_]+)`", doc, re.M)}
+    assert {"over", "max_deals", "tournament"} <= documented
+    assert "When `game.winner` is not null the game is over." not in doc  # not the whole truth
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_round_s_table_says_its_round_and_leads_back_to_the_tournament(
+    make_client: MakeClient, clock: Clock, lang: str
+) -> None:
+    tournament_id, _, state = _final_state(make_client, clock, lang)
+    address = {"fr": "/tournoi", "en": "/tournament"}[lang]
+    a, b = state["game"]["totals"]
+    assert state["tournament"] == {
+        "id": tournament_id,
+        "round": 1,
+        "deals": 1,
+        "url": f"{address}/{tournament_id}",
+        "ahead": None if a == b else int(b > a),
+    }

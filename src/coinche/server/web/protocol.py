@@ -28,6 +28,7 @@ from ..table.hints import hint_sentence
 from ..table.live_table import LiveTable, TableError
 from ..table.seating import people_names, seat_positions
 from ..table.spec import Seat
+from .pages import ADDRESSES
 
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 PLAYED_FOR_SCAN = 2000
@@ -371,6 +372,23 @@ def _person(lang: str, holder: Seat) -> str | None:
     return i18n.gettext(lang, "seat.guest_name", name=holder.name)
 
 
+def tournament_json(lang: str, live: LiveTable) -> dict[str, Any] | None:
+    """A tournament round's table: the tournament, the round, the round's number of deals
+    (the game ends after them, no target counts), the tournament's page in ``lang`` (the
+    way on at the end) and, once the round is over, the team ahead on points (None: level,
+    a tie); None at any other table."""
+    spec = live.spec
+    if spec.tournament is None:
+        return None
+    return {
+        "id": spec.tournament,
+        "round": spec.tournament_round,
+        "deals": spec.deal_limit,
+        "url": f"{ADDRESSES[lang]['tournament']}/{spec.tournament}",
+        "ahead": live.game.leading_team if live.started and live.game.is_over else None,
+    }
+
+
 def dealt_by_json(lang: str, live: LiveTable, seat: int, names: list[str]) -> dict[str, Any] | None:
     """Who dealt the deal in progress (their request did): a friends' table tells the others
     who went on, as their summary of the last deal may still be open."""
@@ -508,6 +526,7 @@ def seat_state(
         "over": started and game.is_over,
         "challenge": live.spec.challenge,
         "max_deals": live.spec.max_deals,
+        "tournament": tournament_json(lang, live),
         "result_lines": [i18n.render(lang, m) for m in result.lines] if result is not None else [],
         "can_continue": can_continue(live.spec.uses_free_deals, free_left) and not watching,
         "dealt_by": dealt_by_json(lang, live, seat, names),

@@ -41,7 +41,8 @@ from .daily_pages import par_rows
 from .pages import ADDRESSES, account_of, page, read_checked_form, service_of
 
 ENTRY_ACTIONS: Final = frozenset({"enter", "withdraw", "accept", "decline", "cancel", "start"})
-PAGE_PATHS: Final = {"fr": "/tournoi", "en": "/tournament"}
+PAGE_PATHS: Final = {lang: ADDRESSES[lang]["tournament"] for lang in ("fr", "en")}
+"""A tournament's page, ``/tournoi/{id}``, by language."""
 FRAGMENTS_KEPT: Final = 128
 """Rendered standings fragments a process keeps (a change of the standings makes a new one)."""
 
