@@ -6,6 +6,9 @@ between rounds and mid-round, and hostile forms."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import random
 import re
 import time
 from collections.abc import Callable
@@ -588,3 +591,28 @@ def test_a_round_s_table_says_its_round_and_leads_back_to_the_tournament(
         "url": f"{address}/{tournament_id}",
         "ahead": None if a == b else int(b > a),
     }
+
+
+def test_the_round_1_draw_is_recomputed_from_the_page_alone(make_client: MakeClient, clock: Clock) -> None:
+    client = make_client(clock=clock, tournament_tick_seconds=0.05)
+    group = people(client, 6, "Tirage")
+    tournament_id = organise(group[0], rounds="1", deals="1")
+    for i in range(0, 6, 2):  # three pairs: two meet, the last drawn plays two computers
+        assert enter(group[i], tournament_id, partner=group[i + 1].name).status_code == 303
+        assert act(group[i + 1], tournament_id, "accept").status_code == 303
+    clock.now = START
+    wait_for(client, tournament_id, lambda t: t.state == "finished")
+    page = another_visitor(client).get(f"/tournoi/{tournament_id}").text
+    # what the page shows: the entries' ids as the draw takes them, and the secret
+    ids = re.findall(r'<code class="draw-entry">([^<]+)</code>', page)
+    secret = bytes.fromhex(re.findall(r'<code class="commitment">([0-9a-f]+)</code>', page)[1])
+    assert len(ids) == 3 and ids == sorted(ids)
+    # docs/tournaments.md's recipe, step by step
+    seed = int.from_bytes(hmac.new(secret, b"coinche-tournament-draw", hashlib.sha256).digest()[:8], "big")
+    drawn = list(ids)
+    random.Random(seed).shuffle(drawn)
+    expected = [(drawn[0], drawn[1]), (drawn[2], None)]
+    tables = client.portal.call(tournaments_of(client).round_tables, tournament_id)  # type: ignore[union-attr]
+    assert [(t.number, t.ns, t.ew) for t in tables] == [(i, ns, ew) for i, (ns, ew) in enumerate(expected, 1)]
+    english = another_visitor(client).get(f"/tournament/{tournament_id}").text
+    assert re.findall(r'<code class="draw-entry">([^<]+)</code>', english) == ids

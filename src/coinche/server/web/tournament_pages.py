@@ -175,6 +175,15 @@ def _entry_names(entries: Sequence[Any], names: dict[str, str]) -> dict[str, str
     return out
 
 
+def draw_ids(tournament: Tournament, tables: Sequence[RoundTable]) -> list[str]:
+    """The entries round 1's draw shuffled, in the order it took them (sorted): those of
+    round 1's tables, what the page shows so that anyone can recompute the draw with the
+    secret (docs/tournaments.md); none for an arena (no draw) or before the start."""
+    if tournament.is_arena:
+        return []
+    return sorted({p for t in tables if t.round == 1 for p in (t.ns, t.ew) if p is not None})
+
+
 async def _context(request: Request, tournament: Tournament, lang: str) -> dict[str, Any]:
     tournaments = tournaments_of(request)
     snapshot = await tournaments.snapshot(tournament)
@@ -197,6 +206,7 @@ async def _context(request: Request, tournament: Tournament, lang: str) -> dict[
         "lines": lines,
         "rounds": sorted(rounds.items(), reverse=True),
         "seen_rounds": seen_rounds(tournament, tables),
+        "draw_ids": draw_ids(tournament, tables),
         "page_path": PAGE_PATHS[lang],
         "public": tournament.code is None,
         "version": version,
