@@ -1,7 +1,8 @@
 """A small Swiss tournament in Chromium (issue 30), one browser context per person: the
 organiser makes it, a pair enters (one names the other, who accepts), two people enter
 alone; at the start each is taken from the tournament's page to their table (the site
-paired the two alone); the round's one deal is played out (four passes) and every page
+paired the two alone); the table says the round and its deal, not a target; the round's
+one deal is played out (four passes), its end leads back to the tournament, and every page
 shows the final standings."""
 
 from __future__ import annotations
@@ -94,6 +95,17 @@ def test_a_small_swiss_from_entering_to_the_final_standings(
             break
         pages[0].wait_for_timeout(250)
     assert len(passed) == 4
+    # the round's end: no target, no new game, the way back to the tournament
+    expect(pages[0].locator("p.target")).to_have_text("Tournoi · manche 1 · donne 1 sur 1")
+    summary = pages[0].get_by_role("dialog")
+    back = summary.get_by_role("link", name="Retour au tournoi")
+    expect(back).to_be_visible(timeout=20_000)
+    expect(summary.get_by_text("Manche à égalité : une demi-victoire chacun.")).to_be_visible()  # four passes: 0-0
+    expect(summary.get_by_text("Nouvelle partie")).to_have_count(0)
+    expect(summary).not_to_contain_text("objectif")
+    keep_screenshot(pages[0], "tournament-round-over")
+    back.click()
+    pages[0].wait_for_url(address)
     for page in pages:
         page.goto(address)
         expect(page.get_by_text("Terminé : classement final")).to_be_visible(timeout=30_000)

@@ -7,6 +7,9 @@ for and timed as at a table of several people (a solo game against the computer 
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import random
 import re
 import time
 from collections.abc import Callable
@@ -22,11 +25,13 @@ from server_helpers import (
     create_solo,
     is_my_turn,
     live_table,
+    raw_receive,
     request,
     service_of,
     settings_for,
 )
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from test_quick_play import people
 
 from coinche.cli import main
@@ -222,10 +227,9 @@ def test_people_online_are_seated_and_a_round_clock_scores_what_was_played(
                 break
         else:
             raise AssertionError("no tournament message")
-    # while it runs, an entrant may not watch another table of the round (the same deals);
-    # anyone else may
+    # while its round is played, nobody watches a table (the same deals at every table)
     assert group[1].get(f"/table/{table.table_id}/regarder").status_code == 404
-    assert another_visitor(client).get(f"/table/{table.table_id}/regarder").status_code == 200
+    assert another_visitor(client).get(f"/table/{table.table_id}/regarder").status_code == 404
     # nobody plays: the clock runs out, the round is scored as it stands
     clock.now = START + timedelta(minutes=2, seconds=1)
     tournament = wait_for(client, tournament_id, lambda t: t.state == "finished")
@@ -607,3 +611,136 @@ def test_a_partner_named_twice_answers_each_proposal(make_client: MakeClient, cl
     r = b.post(f"/tournoi/{tournament_id}", form, "/tournois/nouveau")
     assert r.status_code == 400 and "déjà inscrit" in r.text  # one pair per person
     assert "Vous êtes inscrit avec Double2." in b.get(f"/tournoi/{tournament_id}").text
+
+
+SCORE = re.compile(r"<strong>\d+ – \d+</strong>")
+
+
+def _watch_refused(visitor: TestClient, table_id: str) -> bool:
+    """The table's watching page and socket both refuse ``visitor``."""
+    if visitor.get(f"/table/{table_id}/regarder").status_code != 404:
+        return False
+    with visitor.websocket_connect(f"/ws/watch/{table_id}") as ws, pytest.raises(WebSocketDisconnect) as closed:
+        raw_receive(ws, 5.0)
+    return closed.value.code == 4404
+
+
+def test_nobody_sees_a_round_s_deals_before_every_table_has_played_them(make_client: MakeClient, clock: Clock) -> None:
+    client = make_client(clock=clock, tournament_tick_seconds=0.05, grace_seconds=3600, idle_move_seconds=3600)
+    group = people(client, 8, "Fuite")
+    tournament_id = organise(group[0], rounds="1", deals="2", minutes_per_deal="1")
+    for i in range(0, 8, 2):
+        assert enter(group[i], tournament_id, partner=group[i + 1].name).status_code == 303
+        assert act(group[i + 1], tournament_id, "accept").status_code == 303
+    following = client.app.state.following  # type: ignore[attr-defined]
+    tournaments = tournaments_of(client)
+    clock.now = START - timedelta(seconds=5)
+    for person in group[:2]:  # the first pair's pages are open: seated, and they do not play
+        client.portal.call(following.seen, _player(client, person))  # type: ignore[union-attr]
+    clock.now = START
+    wait_for(client, tournament_id, lambda t: t.state == "running")
+
+    def tables() -> list[Any]:
+        return client.portal.call(tournaments.round_tables, tournament_id)  # type: ignore[union-attr, no-any-return]
+
+    deadline = time.monotonic() + 60
+    while not any(t.result is not None for t in tables()):  # the computers' table ends first
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    (fast,) = [t for t in tables() if t.result is not None]
+    (slow,) = [t for t in tables() if t.result is None]
+    assert not live_table(client, slow.table_id).game.history  # still on its first deal
+    # nobody watches the table ahead: not a stranger's account, not a visitor logged out
+    # (the entrant's second account, or the entrant logged out), not an entrant
+    (stranger,) = people(client, 1, "Curieux")
+    with stranger.acting() as c:
+        assert _watch_refused(c, fast.table_id)
+    assert _watch_refused(another_visitor(client), fast.table_id)
+    with group[0].acting() as c:
+        assert _watch_refused(c, fast.table_id)
+    assert _watch_refused(another_visitor(client), slow.table_id)
+    # the standings show none of its deals while the other table plays them
+    fragment = another_visitor(client).get(f"/tournoi/{tournament_id}?part=standings").text
+    assert not SCORE.search(fragment)
+    running = wait_for(client, tournament_id, lambda t: True)
+    lines = client.portal.call(tournaments.standings, running)  # type: ignore[union-attr]
+    assert all(line.rounds == 0 and line.standing.wins == 0 and line.standing.points == 0 for line in lines)
+    # the round over (its clock ran out), every table may be watched and is counted
+    clock.now = START + timedelta(minutes=2, seconds=1)
+    finished = wait_for(client, tournament_id, lambda t: t.state == "finished")
+    assert stranger.get(f"/table/{fast.table_id}/regarder").status_code == 200
+    assert another_visitor(client).get(f"/table/{slow.table_id}/regarder").status_code == 200
+    fragment = another_visitor(client).get(f"/tournoi/{tournament_id}?part=standings").text
+    assert len(SCORE.findall(fragment)) == 2
+    lines = client.portal.call(tournaments.standings, finished)  # type: ignore[union-attr]
+    assert all(line.rounds == 1 for line in lines) and sum(line.standing.wins for line in lines) == 2
+
+
+def _final_state(make_client: MakeClient, clock: Clock, lang: str = "fr") -> tuple[str, str, dict[str, Any]]:
+    """A one-deal round played by computers to its end: (the tournament, the table, the
+    table's last state as a watcher gets it)."""
+    client = make_client(clock=clock, tournament_tick_seconds=0.05)
+    a, b = people(client, 2, "Fin")
+    tournament_id = organise(a, rounds="1", deals="1")
+    assert enter(a, tournament_id, partner="Fin1").status_code == 303
+    assert act(b, tournament_id, "accept").status_code == 303
+    clock.now = START
+    wait_for(client, tournament_id, lambda t: t.state == "finished")
+    (table,) = client.portal.call(tournaments_of(client).round_tables, tournament_id)  # type: ignore[union-attr]
+    viewer = another_visitor(client)
+    viewer.cookies.set("lang", lang)
+    with viewer.websocket_connect(f"/ws/watch/{table.table_id}") as ws:
+        assert raw_receive(ws)["type"] == "hello"
+        state = raw_receive(ws)
+    return tournament_id, table.table_id, state
+
+
+def test_a_round_s_end_is_told_as_the_protocol_documents_it(make_client: MakeClient, clock: Clock) -> None:
+    _, _, state = _final_state(make_client, clock)
+    # a round ends after its deals: over, nobody reached a target
+    assert state["over"] is True and state["game"]["winner"] is None and state["max_deals"] == 1
+    doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
+    documented = {m[1] for m in re.finditer(r"^- `([a-z_]+)`", doc, re.M)}
+    assert {"over", "max_deals", "tournament"} <= documented
+    assert "When `game.winner` is not null the game is over." not in doc  # not the whole truth
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_round_s_table_says_its_round_and_leads_back_to_the_tournament(
+    make_client: MakeClient, clock: Clock, lang: str
+) -> None:
+    tournament_id, _, state = _final_state(make_client, clock, lang)
+    address = {"fr": "/tournoi", "en": "/tournament"}[lang]
+    a, b = state["game"]["totals"]
+    assert state["tournament"] == {
+        "id": tournament_id,
+        "round": 1,
+        "deals": 1,
+        "url": f"{address}/{tournament_id}",
+        "ahead": None if a == b else int(b > a),
+    }
+
+
+def test_the_round_1_draw_is_recomputed_from_the_page_alone(make_client: MakeClient, clock: Clock) -> None:
+    client = make_client(clock=clock, tournament_tick_seconds=0.05)
+    group = people(client, 6, "Tirage")
+    tournament_id = organise(group[0], rounds="1", deals="1")
+    for i in range(0, 6, 2):  # three pairs: two meet, the last drawn plays two computers
+        assert enter(group[i], tournament_id, partner=group[i + 1].name).status_code == 303
+        assert act(group[i + 1], tournament_id, "accept").status_code == 303
+    clock.now = START
+    wait_for(client, tournament_id, lambda t: t.state == "finished")
+    page = another_visitor(client).get(f"/tournoi/{tournament_id}").text
+    # what the page shows: the entries' ids as the draw takes them, and the secret
+    ids = re.findall(r'<code class="draw-entry">([^<]+)</code>', page)
+    secret = bytes.fromhex(re.findall(r'<code class="commitment">([0-9a-f]+)</code>', page)[1])
+    assert len(ids) == 3 and ids == sorted(ids)
+    # docs/tournaments.md's recipe, step by step
+    seed = int.from_bytes(hmac.new(secret, b"coinche-tournament-draw", hashlib.sha256).digest()[:8], "big")
+    drawn = list(ids)
+    random.Random(seed).shuffle(drawn)
+    expected = [(drawn[0], drawn[1]), (drawn[2], None)]
+    tables = client.portal.call(tournaments_of(client).round_tables, tournament_id)  # type: ignore[union-attr]
+    assert [(t.number, t.ns, t.ew) for t in tables] == [(i, ns, ew) for i, (ns, ew) in enumerate(expected, 1)]
+    english = another_visitor(client).get(f"/tournament/{tournament_id}").text
+    assert re.findall(r'<code class="draw-entry">([^<]+)</code>', english) == ids

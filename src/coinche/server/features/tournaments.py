@@ -604,10 +604,6 @@ class TournamentStore:
             rows = s.execute(query.order_by(TournamentTableRow.round, TournamentTableRow.number)).scalars()
             return [_round_table_of(r) for r in rows]
 
-    def entered(self, tournament_id: str, player: str) -> bool:
-        with self.store.session() as s:
-            return s.get(TournamentPlayerRow, (tournament_id, player)) is not None
-
     def version(self, tournament_id: str) -> tuple[int, ...]:
         """What the standings of a tournament under way depend on, counted: withdrawals,
         tables, results."""
@@ -1095,16 +1091,15 @@ class Tournaments:
             raise TableError("no_account")
         return found[0]
 
-    async def may_watch(self, tournament_id: str, player: str | None) -> bool:
-        """Whether ``player`` may watch the tables of ``tournament_id``: a public one's, and
-        not while it runs when they entered it (the round's other tables deal the same
-        cards: watching one would show their own deal's hands)."""
+    async def may_watch(self, tournament_id: str, number: int) -> bool:
+        """Whether anyone (an account or not, an entrant or not: all alike) may watch a
+        table of round ``number`` of ``tournament_id``: a public tournament's, once the
+        round is seen (``seen_rounds``)."""
         tournament = await self.get(tournament_id)
         if tournament is None or tournament.code is not None:
             return False
-        if tournament.state != "running" or player is None:
-            return True
-        return not await self.tables.db(self.store.entered, tournament_id, player)
+        tables = await self.tables.db(self.store.tables, tournament_id, number)
+        return number in seen_rounds(tournament, tables)
 
     async def names(self, players: Sequence[str]) -> dict[str, str]:
         return await self.tables.db(account_names, self.tables.store, list(players))
@@ -1332,11 +1327,26 @@ class Tournaments:
             await self.tables.hub.signal(RUN_CHANNEL, {"kind": "result"})
 
 
+def seen_rounds(tournament: Tournament, tables: Sequence[RoundTable]) -> set[int]:
+    """The rounds (an arena's waves) whose deals anyone may see: watch their tables, read
+    their scores and count them in the standings. A round is seen once every one of its
+    tables has its result (or the tournament is over), not before: every table of a round
+    deals the same cards, so a table ahead, or its score, would show a deal to someone
+    (an entrant's second account, the entrant logged out) whose own table still plays it.
+    A watcher gets no delayed replay of a table: the whole round, once it is over."""
+    rounds = {t.round for t in tables}
+    if tournament.state in ("finished", "cancelled"):
+        return rounds
+    return rounds - {t.round for t in tables if t.result is None}
+
+
 def standings_of(tournament: Tournament, entries: Sequence[Entry], tables: Sequence[RoundTable]) -> list[StandingLine]:
-    """The standings lines, best first (equal lines share a rank)."""
+    """The standings lines, best first (equal lines share a rank), from the rounds seen
+    (``seen_rounds``)."""
     paired = {t.ns for t in tables} | {t.ew for t in tables if t.ew is not None}
     shown = [e for e in entries if e.id in paired or tournament.state == "open" or tournament.state == "cancelled"]
-    results = [t.result for t in tables if t.result is not None]
+    seen = seen_rounds(tournament, tables)
+    results = [t.result for t in tables if t.result is not None and t.round in seen]
     by_id = {e.id: e for e in shown}
     found = {st.pair: st for st in standings(by_id, results)}
     played: dict[str, int] = {}

@@ -25,10 +25,11 @@ from ...engine.wire import action_from_json, action_to_json, game_view_to_json
 from ..table import i18n
 from ..table.fair_deals import current_dealing_json
 from ..table.hints import hint_sentence
-from ..table.kinds import FriendsTable, challenge_day
+from ..table.kinds import FriendsTable, TournamentTable, challenge_day
 from ..table.live_table import LiveTable, TableError
 from ..table.seating import people_names, seat_positions
 from ..table.spec import Seat
+from .pages import ADDRESSES
 
 REQUEST_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 PLAYED_FOR_SCAN = 2000
@@ -373,6 +374,23 @@ def _person(lang: str, holder: Seat) -> str | None:
     return i18n.gettext(lang, "seat.guest_name", name=holder.name)
 
 
+def tournament_json(lang: str, live: LiveTable) -> dict[str, Any] | None:
+    """A tournament round's table: the tournament, the round, the round's number of deals
+    (the game ends after them, no target counts), the tournament's page in ``lang`` (the
+    way on at the end) and, once the round is over, the team ahead on points (None: level,
+    a tie); None at any other table."""
+    kind = live.spec.kind
+    if not isinstance(kind, TournamentTable):
+        return None
+    return {
+        "id": kind.tournament,
+        "round": kind.round,
+        "deals": kind.deals,
+        "url": f"{ADDRESSES[lang]['tournament']}/{kind.tournament}",
+        "ahead": kind.winner(live.game) if live.started else None,
+    }
+
+
 def dealt_by_json(lang: str, live: LiveTable, seat: int, names: list[str]) -> dict[str, Any] | None:
     """Who dealt the deal in progress (their request did): a friends' table tells the others
     who went on, as their summary of the last deal may still be open."""
@@ -510,6 +528,7 @@ def seat_state(
         "over": started and game.is_over,
         "challenge": challenge_day(live.spec.kind),
         "max_deals": live.spec.kind.max_deals,
+        "tournament": tournament_json(lang, live),
         "result_lines": [i18n.render(lang, m) for m in result.lines] if result is not None else [],
         "can_continue": can_continue(live.spec.kind.uses_free_deals, free_left) and not watching,
         "free_deals_over": free_deals_over(live.spec.kind.uses_free_deals, free_left) and not watching,

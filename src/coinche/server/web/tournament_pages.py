@@ -29,6 +29,7 @@ from ..features.tournaments import (
     Tournament,
     Tournaments,
     channel,
+    seen_rounds,
 )
 from ..table import i18n
 from ..table.days import CLUB_TIME
@@ -40,7 +41,8 @@ from .daily_pages import par_rows
 from .pages import ADDRESSES, account_of, page, read_checked_form, service_of
 
 ENTRY_ACTIONS: Final = frozenset({"enter", "withdraw", "accept", "decline", "cancel", "start"})
-PAGE_PATHS: Final = {"fr": "/tournoi", "en": "/tournament"}
+PAGE_PATHS: Final = {lang: ADDRESSES[lang]["tournament"] for lang in ("fr", "en")}
+"""A tournament's page, ``/tournoi/{id}``, by language."""
 FRAGMENTS_KEPT: Final = 128
 """Rendered standings fragments a process keeps (a change of the standings makes a new one)."""
 
@@ -173,6 +175,15 @@ def _entry_names(entries: Sequence[Any], names: dict[str, str]) -> dict[str, str
     return out
 
 
+def draw_ids(tournament: Tournament, tables: Sequence[RoundTable]) -> list[str]:
+    """The entries round 1's draw shuffled, in the order it took them (sorted): those of
+    round 1's tables, what the page shows so that anyone can recompute the draw with the
+    secret (docs/tournaments.md); none for an arena (no draw) or before the start."""
+    if tournament.is_arena:
+        return []
+    return sorted({p for t in tables if t.round == 1 for p in (t.ns, t.ew) if p is not None})
+
+
 async def _context(request: Request, tournament: Tournament, lang: str) -> dict[str, Any]:
     tournaments = tournaments_of(request)
     snapshot = await tournaments.snapshot(tournament)
@@ -194,6 +205,8 @@ async def _context(request: Request, tournament: Tournament, lang: str) -> dict[
         "entry_names": entry_names,
         "lines": lines,
         "rounds": sorted(rounds.items(), reverse=True),
+        "seen_rounds": seen_rounds(tournament, tables),
+        "draw_ids": draw_ids(tournament, tables),
         "page_path": PAGE_PATHS[lang],
         "public": tournament.code is None,
         "version": version,

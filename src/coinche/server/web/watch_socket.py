@@ -6,7 +6,8 @@ The socket sends a whole state at each step (``seat_state(watching=True)``) and 
 table's passing events (who came, quick messages, the clock); it takes no request.
 
 Only a listed table (``open_tables``: its host made it public) may be watched, while it
-says so, and the tables of a public tournament: ``may_watch`` decides, at the connection
+says so, and the tables of a public tournament once their whole round is over (they all
+deal the same cards: ``tournaments.seen_rounds``). ``may_watch`` decides, at the connection
 and again whenever the hub says who may watch the table changed (``WATCHERS_CHANGED``: its
 host made it private, its players closed it to watchers), in whichever process; a socket
 that may no longer watch closes with 4404. Each watcher is counted as a row of
@@ -32,11 +33,11 @@ from ..features.open_tables import WATCHERS_CHANGED, OpenTables
 from ..infra.store import new_id
 from ..live.presence import WATCHER
 from ..table import i18n
-from ..table.kinds import tournament_of
+from ..table.kinds import TournamentTable
 from ..table.live_table import LiveTable
 from . import rules_pages
 from .drain import CLOSE_RESTARTING, drain_of
-from .pages import account_of, lang_of, page, player_in_session, service_of
+from .pages import lang_of, page, service_of
 from .protocol import event_message, hello_message, seat_state
 from .security import origin_allowed
 from .table_socket import CLOSE_NOT_SEATED, CLOSE_ORIGIN, CLOSE_POLICY, CLOSE_TRY_LATER, _refuse
@@ -52,19 +53,18 @@ _watching: dict[str, int] = {}
 
 
 async def may_watch(request: Request | WebSocket, table_id: str) -> bool:
-    """Whether the person of ``request`` may watch ``table_id`` now: a listed open table its
-    players leave open to watchers, or a table of a public tournament's round (not for its
-    entrants while it runs)."""
+    """Whether ``table_id`` may be watched now: a listed open table its players leave open
+    to watchers, or a table of a public tournament's round once every table of the round
+    has played it (``Tournaments.may_watch``: the same for everyone)."""
     open_tables: OpenTables = request.app.state.open_tables
     listed = await open_tables.get(table_id)
     if listed is not None:
         return listed.watchable
     live = await service_of(request).table(table_id)
-    if live is None or tournament_of(live.spec.kind) is None:
+    kind = live.spec.kind if live is not None else None
+    if not isinstance(kind, TournamentTable):
         return False
-    account = account_of(request)
-    viewer = account.player if account is not None else player_in_session(request)
-    allowed: bool = await request.app.state.tournaments.may_watch(tournament_of(live.spec.kind), viewer)
+    allowed: bool = await request.app.state.tournaments.may_watch(kind.tournament, kind.round)
     return allowed
 
 

@@ -31,9 +31,11 @@ export function hintSentence(message) {
 
 /** Whose turn it is, or that the deal or the game is over. */
 /** What the game is played to, with the deal's number: "Objectif 1001 · Donne 2"; at the
- * daily challenge (four deals, no target): "Défi du jour · donne 2 sur 4". */
+ * daily challenge (four deals, no target): "Défi du jour · donne 2 sur 4"; at a
+ * tournament's round (its deals, no target): "Tournoi · manche 1 · donne 1 sur 2". */
 export function goalText(s) {
   const g = s.game;
+  if (s.tournament) return t('js.tournament_deal', { round: s.tournament.round, number: g.deal_number, deals: s.tournament.deals });
   if (s.challenge) return t('js.challenge_deal', { number: g.deal_number, deals: s.max_deals });
   return `${t('js.target', { target: g.target })} · ${t('js.deal_number', { number: g.deal_number })}`;
 }
@@ -83,9 +85,12 @@ export function readKey(key, s, shown) {
     }
     case '4': {
       const g = s.game;
-      let text = s.challenge
-        ? t('js.read.challenge_score', { us: g.totals[us], them: g.totals[1 - us], number: g.deal_number, deals: s.max_deals })
-        : t('js.read.score', { us: g.totals[us], them: g.totals[1 - us], target: g.target });
+      const scores = { us: g.totals[us], them: g.totals[1 - us], number: g.deal_number, deals: s.max_deals };
+      let text = s.tournament
+        ? t('js.read.tournament_score', scores)
+        : s.challenge
+          ? t('js.read.challenge_score', scores)
+          : t('js.read.score', { us: g.totals[us], them: g.totals[1 - us], target: g.target });
       if (d.phase !== 'auction') text += ` ${t('js.read.deal_points', { us: d.card_points[us], them: d.card_points[1 - us] })}`;
       return text;
     }
