@@ -25,7 +25,7 @@ from sqlalchemy import and_, exists, or_, select
 from ...engine.rules import RuleSet
 from ..infra.db import AccountRow, FinishedDealRow, PlayerRow, TablePlayerRow, TableRow, aware, now
 from ..infra.store import Store, _insert_ignoring_conflicts, result_for
-from ..live.registry import Commit
+from ..live.events import DealEnded
 from ..live.tables import TableService
 from ..table.spec import Seat
 from .review import deal_result
@@ -260,12 +260,10 @@ class History:
     def __init__(self, tables: TableService) -> None:
         self.tables = tables
         self.store = HistoryStore(tables.store)
-        tables.registry.listen(self._committed)
+        tables.registry.on(DealEnded, self._deal_ended)
 
-    async def _committed(self, commit: Commit) -> None:
-        if commit.deal_over is None:
-            return
-        live, number = commit.table, commit.deal_over
+    async def _deal_ended(self, event: DealEnded) -> None:
+        live, number = event.table, event.number
         deal = live.game.deals[number - 1]
         await self.tables.db(self.store.record_deal, live.id, number, deal.dealer, deal_result(live, number))
 
