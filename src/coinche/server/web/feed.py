@@ -2,8 +2,9 @@
 
 The registry of live tables hands each step to its followers as a table moves on, one step
 at a time, whether it was stored here or read from the log that another process stored.
-The feed is one of them: for each table watched here it renders the state of each watched
-seat, in each language asked for, once per step, and hands the sockets of that seat
+The feed is one of them: for each table watched here it renders the state of each
+audience (a seat, or the watchers, who see the table from south's chair with no hand), in
+each language asked for, once per step, and hands the sockets of that audience
 (``Watch``) the ``step`` that makes the seat's state of the step before into it (what
 changed: a card played, the hand, the legal actions), or the whole state when it rendered
 none for the step before. Each state is built like the one before it (``SeatState``: the
@@ -27,7 +28,7 @@ import contextlib
 import logging
 from collections import defaultdict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from ..infra.hub import Subscription
 from ..live.tables import TableService
@@ -45,12 +46,16 @@ to seq were not rendered, the socket reads the table)."""
 RESYNC: dict[str, Any] = {"type": "resync"}
 """Handed to the sockets of a table read back whole (compared by identity)."""
 
+WATCHED_SEAT: Final = 0
+"""The chair a watcher sees the table from (south)."""
+
 
 class Watch:
-    """One socket's share of the feed: the steps of its player's seat, in its language,
-    in the order of the steps. ``full`` past ``limit`` states unread: the socket is closed."""
+    """One socket's share of the feed: the steps of its player's seat (``player`` None: a
+    watcher's), in its language, in the order of the steps. ``full`` past ``limit`` states
+    unread: the socket is closed."""
 
-    def __init__(self, table_id: str, player: str, lang: str, limit: int) -> None:
+    def __init__(self, table_id: str, player: str | None, lang: str, limit: int) -> None:
         self.table_id = table_id
         self.player = player
         self.lang = lang
@@ -85,13 +90,14 @@ class StateFeed:
     def __init__(self, service: TableService) -> None:
         self.service = service
         self._watches: defaultdict[str, set[Watch]] = defaultdict(set)
-        self._rendered: dict[str, dict[tuple[int, str], SeatState]] = {}
-        """Each watched table's last state of each seat and language rendered."""
+        self._rendered: dict[str, dict[tuple[int, str, bool], SeatState]] = {}
+        """Each watched table's last state of each audience (seat, language, watching)."""
         self._pumps: dict[str, asyncio.Task[None]] = {}
         service.registry.follow(self.moved)
 
-    def watch(self, table_id: str, player: str, lang: str) -> Watch:
-        """A new socket's watch: from now on it is handed every step's state."""
+    def watch(self, table_id: str, player: str | None, lang: str) -> Watch:
+        """A new socket's watch (``player`` None: a watcher's): from now on it is handed
+        every step's state."""
         watch = Watch(table_id, player, lang, self.service.settings.outbox_limit)
         self._watches[table_id].add(watch)
         if table_id not in self._pumps:  # subscribed now: no step another process stores is missed
@@ -144,19 +150,20 @@ class StateFeed:
             return
         presence = self.service.attendance.presence(live)
         before = self._rendered.setdefault(live.id, {})
-        sent: dict[tuple[int, str], tuple[dict[str, Any], dict[str, Any]]] = {}
+        sent: dict[tuple[int, str, bool], tuple[dict[str, Any], dict[str, Any]]] = {}
         for watch in list(watches):
-            seat = live.seat_of(watch.player)
+            watching = watch.player is None
+            seat = WATCHED_SEAT if watch.player is None else live.seat_of(watch.player)
             if seat is None:
                 watch.put((live.seq, None))
                 continue
-            key = (seat, watch.lang)
+            key = (seat, watch.lang, watching)
             messages = sent.get(key)
             if messages is None:
                 # The free deals left are the player's own: the socket adds them (a table
                 # that counts them has one person).
                 like = before.get(key)
-                state = seat_state(live, seat, watch.lang, None, False, presence, like)
+                state = seat_state(live, seat, watch.lang, None, False, presence, like, watching)
                 before[key] = state
                 change = state.message
                 if like is not None and like.message["seq"] == live.seq - 1:

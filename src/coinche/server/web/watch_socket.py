@@ -2,8 +2,10 @@
 watcher, ``/ws/watch/{id}`` its socket. A watcher sees what a fifth person at the table
 would see, from south's chair: the calls, the cards played, the melds shown, the score;
 never a card in a hand (``Game.view(watching=True)``), and nothing a seat alone learns.
-The socket sends a whole state at each step (``seat_state(watching=True)``) and the
-table's passing events (who came, quick messages, the clock); it takes no request.
+The socket sends the whole state (``seat_state(watching=True)``), then the watchers' step
+of each step from the feed (``feed.py``: rendered once for every watcher of the table in
+this process, as a seat's is for its sockets) and the table's passing events (who came,
+quick messages, the clock); it takes no request.
 
 Only a listed table (``open_tables``: its host made it public) may be watched, while it
 says so, and the tables of a public tournament once their whole round is over (they all
@@ -18,7 +20,7 @@ process serves them.
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from typing import Any, Final
 
 from starlette.exceptions import HTTPException
@@ -35,12 +37,11 @@ from ..table import i18n
 from ..table.kinds import TournamentTable
 from ..table.live_table import LiveTable
 from . import rules_pages
+from .feed import RESYNC, WATCHED_SEAT, StateFeed, Watch
 from .pages import lang_of, page, service_of
 from .protocol import event_message, hello_message, seat_state
-from .socket_base import CLOSE_NOT_FOUND, Close, OpenCount, Socket
+from .socket_base import CLOSE_NOT_FOUND, Close, OpenCount, SlowConsumer, Socket
 
-WATCHED_SEAT: Final = 0
-"""The chair a watcher sees the table from (south)."""
 MAX_WATCHERS: Final = 5000
 """Watching connections one process serves."""
 MAX_PER_TABLE: Final = 200
@@ -87,13 +88,9 @@ async def watch_page(request: Request) -> Response:
     )
 
 
-def _state(live: LiveTable, lang: str, presence: Sequence[str]) -> str:
-    message = seat_state(live, WATCHED_SEAT, lang, None, True, presence, watching=True).message
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-
-
 class WatchSocket(Socket):
-    """``/ws/watch/{id}``: a whole state at each step, and the table's passing events."""
+    """``/ws/watch/{id}``: the whole state, then the feed's watchers' step of each step,
+    and the table's passing events."""
 
     busy = "too many watchers"
 
@@ -102,6 +99,8 @@ class WatchSocket(Socket):
         self.table_id: str = websocket.path_params["table_id"]
         self.lang = lang_of(websocket)
         self.live: LiveTable | None = None
+        self.sent = -1
+        """The seq of the last state or step sent."""
 
     async def admit(self) -> None:
         """A table that may be watched now (else 4404)."""
@@ -117,35 +116,65 @@ class WatchSocket(Socket):
     async def serve(self) -> None:
         table_id, attendance, live = self.table_id, self.service.attendance, self.live
         assert live is not None
+        feed: StateFeed = self.ws.app.state.feed
+        watch = feed.watch(table_id, None, self.lang)  # first: no step is missed
         key = f"{WATCHER}{new_id()}"
         arrived = False
         try:
-            async with self.service.hub.subscribe(table_id) as sub:
+            async with self.service.hub.subscribe(table_id, steps=False) as sub:
                 if not await may_watch(self.ws, table_id):  # changed before the subscription
                     raise Close(CLOSE_NOT_FOUND, "not watchable")
+                live = await self.service.table(table_id) or live
                 await attendance.watcher_arrived(table_id, key)
                 arrived = True
                 await self.ws.send_text(json.dumps(hello_message(live.seq, WATCHED_SEAT, False)))
-                await self.ws.send_text(_state(live, self.lang, attendance.presence(live)))
-                await self.race(lambda: self.read_nothing("watchers send nothing"), lambda: self._watch(sub, live))
+                await self._send_state(live)
+                await self.race(
+                    lambda: self.read_nothing("watchers send nothing"),
+                    lambda: self._follow(watch),
+                    lambda: self._events(sub),
+                )
         finally:
+            feed.unwatch(watch)
             if arrived:
                 attendance.watcher_left(table_id, key)
 
-    async def _watch(self, sub: Subscription, live: LiveTable) -> None:
-        """Send a whole state at each step and the passing events a watcher sees, until the
-        table may be watched no more (4404)."""
-        service, table_id, attendance = self.service, self.table_id, self.service.attendance
-        sent = live.seq
+    async def _send_state(self, live: LiveTable) -> None:
+        """The whole state of the table as it stands."""
+        presence = self.service.attendance.presence(live)
+        message = seat_state(live, WATCHED_SEAT, self.lang, None, True, presence, watching=True).message
+        await self.ws.send_text(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+        self.sent = live.seq
+
+    async def _follow(self, watch: Watch) -> None:
+        """Send the watchers' step of each new step from the feed, in order, none twice; a
+        step that does not follow the last one sent (the table was read back whole) has the
+        whole state sent instead."""
         while True:
-            seq, events = await sub.wait()
-            changed = any(e.get("kind") == WATCHERS_CHANGED for e in events)
-            if changed and not await may_watch(self.ws, table_id):
+            seq, message = await watch.get()
+            if watch.full:
+                raise SlowConsumer
+            if seq <= self.sent or message is None:
+                continue
+            if message is RESYNC or (message["type"] == "step" and seq != self.sent + 1):
+                live = await self.service.table(self.table_id)
+                if live is not None:
+                    await self._send_state(live)
+                continue
+            await self.ws.send_text(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+            self.sent = seq
+
+    async def _events(self, sub: Subscription) -> None:
+        """Send the passing events a watcher sees, until the table may be watched no more
+        (4404)."""
+        service, table_id, attendance = self.service, self.table_id, self.service.attendance
+        while True:
+            _, events = await sub.wait()
+            if any(e.get("kind") == WATCHERS_CHANGED for e in events) and not await may_watch(self.ws, table_id):
                 raise Close(CLOSE_NOT_FOUND, "not watchable")
-            live = await service.table(table_id, at_least=seq) or live
-            if live.seq > sent:
-                await self.ws.send_text(_state(live, self.lang, attendance.presence(live)))
-                sent = live.seq
+            live = await service.table(table_id)
+            if live is None:
+                continue
             if any(e.get("kind") == "presence" for e in events):
                 await attendance.refresh([table_id])
             presence = attendance.presence(live)
