@@ -41,7 +41,6 @@ from .protocol import (
     NextDealRequest,
     ProtocolError,
     SayRequest,
-    SeatState,
     SitRequest,
     ack_message,
     error_message,
@@ -49,12 +48,10 @@ from .protocol import (
     hello_message,
     hint_message,
     read_request,
-    seat_state,
-    step_message,
-    with_free_deals,
-    with_free_deals_set,
 )
+from .seat_state import SeatState, seat_state, with_free_deals, with_free_deals_set
 from .security import origin_allowed
+from .steps import step_message
 
 log = logging.getLogger("coinche.socket")
 

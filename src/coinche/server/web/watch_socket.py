@@ -38,7 +38,8 @@ from ..table.live_table import LiveTable
 from . import rules_pages
 from .drain import CLOSE_RESTARTING, drain_of
 from .pages import lang_of, page, service_of
-from .protocol import event_message, hello_message, seat_state
+from .protocol import event_message, hello_message
+from .seat_state import seat_state
 from .security import origin_allowed
 from .table_socket import CLOSE_NOT_SEATED, CLOSE_ORIGIN, CLOSE_POLICY, CLOSE_TRY_LATER, _refuse
 
