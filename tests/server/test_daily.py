@@ -1,4 +1,4 @@
-"""The daily challenge (issue 18 item 1, ``daily.py``): the day's commitment exists before
+"""The daily challenge (issue 18 item 1, ``features/daily``): the day's commitment exists before
 the day and its seed is revealed only after it; two accounts who make the same calls and
 play the same cards get the same four deals and the same computer moves; one attempt per
 account per day; a guest plays without using free deals and outside the ranking; each
