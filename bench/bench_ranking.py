@@ -23,7 +23,8 @@ from datetime import UTC, datetime
 
 from sqlalchemy import insert
 
-from coinche.server.features.daily import DEALS, ChallengeStore, compute_standings
+from coinche.server.features.daily.model import DEALS, compute_standings
+from coinche.server.features.daily.store import ChallengeStore
 from coinche.server.infra.config import Settings
 from coinche.server.infra.db import AccountRow, ChallengeResultRow, PlayerRow, now
 from coinche.server.infra.store import Store

@@ -52,7 +52,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from coinche.server.web.protocol import apply_step
+from coinche.server.web.steps import apply_step
 
 HOST = "127.0.0.1"
 START_TIMEOUT = 60.0

@@ -36,7 +36,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from coinche.bots.arena import SideTally, deal_tally, derive_seed, pair_deal, paired_ci, side_stats
+from coinche.bots.arena import derive_seed, pair_deal
+from coinche.bots.arena_result import SideTally, deal_tally, paired_ci, side_stats
 from coinche.bots.base import Bot, with_belote
 from coinche.bots.expert import ExpertBot
 from coinche.bots.loading import load_bot

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from cli_helpers import RECORDS, load, run, write
-from coinche import cli
 from coinche.bots.arena import run_arena
 from coinche.bots.base import BotLoadError
 from coinche.bots.loading import load_bot
+from coinche.cli import records
 from coinche.engine.actions import parse_bid, parse_call
 from coinche.engine.cards import parse_cards
 from coinche.engine.errors import NotACall, NotACard, NotAMeld
@@ -193,7 +193,7 @@ def test_replay_of_an_endless_file(capsys: pytest.CaptureFixture[str]) -> None:
 def test_replay_of_a_file_past_the_cap(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cli, "MAX_RECORD_BYTES", 1000)
+    monkeypatch.setattr(records, "MAX_RECORD_BYTES", 1000)
     small = write(tmp_path, "small.json", load("void_deal.json"))
     big = write(tmp_path, "big.json", json.dumps(load("void_deal.json")) + " " * 1000)
     code, _, err = run(capsys, "replay", small, big)

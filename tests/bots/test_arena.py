@@ -10,15 +10,8 @@ from typing import Any, ClassVar
 import pytest
 
 from coinche.bots import arena
-from coinche.bots.arena import (
-    ArenaResult,
-    _play_pair,
-    _Task,
-    derive_seed,
-    pair_deal,
-    paired_ci,
-    run_arena,
-)
+from coinche.bots.arena import _play_pair, _Task, derive_seed, pair_deal, run_arena
+from coinche.bots.arena_result import ArenaResult, paired_ci, phase_of
 from coinche.bots.base import Bot, BotLoadError, Decision
 from coinche.engine.actions import PASS, is_bid, is_declaration, make_bid
 from coinche.engine.cards import SUIT_MASKS
@@ -362,7 +355,7 @@ def test_the_cards_time_by_part_of_the_play(monkeypatch: pytest.MonkeyPatch) -> 
     assert phases["tricks 6-8"].max <= SlowOnTrickBot.LATER + 1e-9
     assert r.card_time["ns"].max == pytest.approx(SlowOnTrickBot.FIRST_TRICKS)
     assert "card p95, tricks 1-2" in r.format()
-    assert [arena.phase_of(t) for t in range(1, 9)] == ["tricks 1-2"] * 2 + ["tricks 3-5"] * 3 + ["tricks 6-8"] * 3
+    assert [phase_of(t) for t in range(1, 9)] == ["tricks 1-2"] * 2 + ["tricks 3-5"] * 3 + ["tricks 6-8"] * 3
 
 
 def test_honest_timing_leaves_out_forced_moves(monkeypatch: pytest.MonkeyPatch) -> None:

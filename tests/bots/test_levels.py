@@ -12,9 +12,10 @@ import pytest
 
 from coinche.bots.base import Bot, Decision
 from coinche.bots.beginner import BeginnerBot
-from coinche.bots.confirmed import ConfirmedBot, opening_estimate, support_estimate
+from coinche.bots.confirmed import ConfirmedBot
 from coinche.bots.knowledge import bid_value, knowledge, parse_auction
 from coinche.bots.loading import load_bot
+from coinche.bots.trick_estimates import opening_estimate, support_estimate
 from coinche.engine.actions import (
     COINCHE,
     DECLARE_BASE,

@@ -13,7 +13,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 from table_driver import Table, keep_screenshot
 
-from coinche.server.features.daily import DEALS
+from coinche.server.features.daily.model import DEALS
 
 PASSWORD = "correct horse battery"
 

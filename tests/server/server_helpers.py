@@ -38,7 +38,7 @@ from coinche.server.infra.config import Settings
 from coinche.server.live.tables import TableService
 from coinche.server.table import i18n
 from coinche.server.table.live_table import LiveTable
-from coinche.server.web.protocol import apply_step
+from coinche.server.web.steps import apply_step
 
 RECEIVE_TIMEOUT = float(os.environ.get("RECEIVE_TIMEOUT", "30"))
 """Seconds a test waits for one message before failing (never forever)."""

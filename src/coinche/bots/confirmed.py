@@ -1,9 +1,9 @@
 """The confirmed level: a sound rule-based player.
 
-Auction (RULES.md section 8): a hand is counted in tricks for each trump (the trump Jack
-a sure trick, the guarded 9, the trump Ace and 10 with length, side Aces, a side 10 with
-its Ace...). The bot opens at 80 with about three tricks in a suit holding the Jack (or
-the 9 and two more trumps), one step of 10 per trick above that; it raises its partner's
+Auction (RULES.md section 8): a hand is counted in tricks for each trump
+(``trick_estimates``: the trump Jack a sure trick, the guarded 9, the trump Ace and 10 with
+length, side Aces, a side 10 with its Ace...). The bot opens at 80 with about three tricks
+in a suit holding the Jack (or the 9 and two more trumps), one step of 10 per trick above that; it raises its partner's
 suit by 10 per trick it brings (a side Ace, two trumps with the 9; 20 for the Jack or the
 belote; 10 for the 9 sec), reads its partner's bids the same way and never bids above the
 team's estimated total. It coinches only on solid grounds (strong trumps in the
@@ -22,9 +22,7 @@ taker's partner tries to win no trick.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from ..engine.actions import (
@@ -44,22 +42,18 @@ from ..engine.actions import (
     is_numeric_bid,
     make_bid,
 )
-from ..engine.belote import belote_suits
 from ..engine.cards import (
     ACE,
     ALL_TRUMP,
     JACK,
-    KING,
     NINE,
     NO_TRUMP,
-    QUEEN,
     SUIT_CHARS,
     SUIT_MASKS,
     SUITS,
     TEN,
     TRUMP_NAMES,
     Card,
-    CardSet,
     Trump,
     card,
     card_str,
@@ -69,271 +63,19 @@ from ..engine.melds import best_melds, melds_points
 from ..engine.messages import Message
 from .base import Bot, Decision, play_card
 from .knowledge import AuctionInfo, Knowledge, knowledge, parse_auction
+from .trick_estimates import (
+    Estimate,
+    capot_hand,
+    holds,
+    opening_estimate,
+    sa_estimate,
+    support_estimate,
+    ta_estimate,
+    whole,
+)
 
 SURCOINCHE_MARGIN: Final = 30
 """The team's estimate must pass the contract by this much to surcoinche."""
-
-
-def _has(hand: CardSet, suit: int, rank: int) -> bool:
-    return bool(hand >> card(suit, rank) & 1)
-
-
-def _tricks(n: int) -> str:
-    return f"{n} trick" if n == 1 else f"{n} tricks"
-
-
-def _floor(x: float) -> int:
-    return math.floor(x + 1e-9)
-
-
-# ----- hand evaluation -----
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """Tricks a hand is worth for one trump, and why (short notes for explanations)."""
-
-    tricks: float
-    notes: tuple[str, ...]
-
-    def why(self) -> Message:
-        """The notes as one translatable list ("the Jack, the 9, side A♠")."""
-        return note_list(self.notes)
-
-
-def _note(note: str) -> Message:
-    """One note of an estimate as a translatable message (its cards in record notation)."""
-    if note == "J":
-        return Message.of("bot.note_jack")
-    if note == "9":
-        return Message.of("bot.note_nine")
-    if note == "9 guarded":
-        return Message.of("bot.note_nine_guarded")
-    if note == "9 sec":
-        return Message.of("bot.note_nine_bare")
-    if note == "A":
-        return Message.of("bot.note_ace")
-    if note == "10":
-        return Message.of("bot.note_ten")
-    if note == "belote":
-        return Message.of("bot.note_belote")
-    if note.endswith(" trumps"):
-        return Message.of("bot.note_trumps", count=int(note.split()[0]))
-    if note.startswith("melds "):
-        return Message.of("bot.note_melds", points=int(note.split()[1]))
-    if note.startswith("void "):
-        return Message.of("bot.note_void", suit=note.split()[1])
-    if note.startswith("side "):
-        words = note.split()[1:]
-        cards = " ".join(w for w in words if len(w) == 2)
-        parts = [Message.of("bot.note_side", cards=cards)] if cards else []
-        parts += [Message.of("bot.note_void", suit=words[i + 1]) for i, w in enumerate(words) if w == "void"]
-        return note_list(tuple(parts)) if parts else Message.of("bot.nothing_special")
-    return Message.of("bot.note_cards", cards=note)
-
-
-def note_list(notes: Sequence[str | Message]) -> Message:
-    """Notes joined by commas ("nothing special" when there are none)."""
-    if not notes:
-        return Message.of("bot.nothing_special")
-    first = notes[0] if isinstance(notes[0], Message) else _note(notes[0])
-    if len(notes) == 1:
-        return first
-    return Message.of("bot.list", first=first, rest=note_list(notes[1:]))
-
-
-def side_tricks(hand: CardSet, trump: Trump, trumps: int, notes: list[str], ruffs: bool = True) -> float:
-    """Side suits in a suit contract: Aces, a 10 with its Ace, a void or singleton to ruff."""
-    total = 0.0
-    for s in SUITS:
-        if s == trump:
-            continue
-        n = (hand & SUIT_MASKS[s]).bit_count()
-        if _has(hand, s, ACE):
-            total += 1.0 if n < 6 else 0.5
-            notes.append(f"A{SUIT_CHARS[s]}")
-            if _has(hand, s, TEN) and n < 5:
-                total += 1.0
-                notes.append(f"T{SUIT_CHARS[s]}")
-        if not ruffs:
-            continue
-        if n == 0 and trumps >= 3:
-            total += 0.5
-            notes.append(f"void {SUIT_CHARS[s]}")
-        elif n == 1 and trumps >= 4 and not _has(hand, s, ACE):
-            total += 0.25
-    return total
-
-
-def opening_estimate(hand: CardSet, trump: Trump) -> Estimate:
-    """Tricks of ``hand`` as taker in suit ``trump``, partner unknown."""
-    t = trump
-    n = (hand & SUIT_MASKS[t]).bit_count()
-    j, nine, a, ten = (_has(hand, t, r) for r in (JACK, NINE, ACE, TEN))
-    notes: list[str] = []
-    tricks = 0.0
-    if j:
-        tricks += 1
-        notes.append("J")
-    if nine:
-        if j or n >= 3:
-            tricks += 1
-            notes.append("9")
-        elif n == 2:
-            tricks += 0.5
-            notes.append("9 guarded")
-    if a:
-        if (j and nine) or n >= 4:
-            tricks += 1
-            notes.append("A")
-        elif n >= 3:
-            tricks += 0.5
-    if ten:
-        if (j and nine and a) or n >= 5:
-            tricks += 1
-            notes.append("10")
-        elif n >= 4:
-            tricks += 0.5
-    if belote_suits(hand, t):
-        tricks += 2
-        notes.append("belote")
-    if n >= 4:
-        tricks += (n - 3) * 0.5 + max(0, n - 4) * 0.5
-        notes.append(f"{n} trumps")
-    side: list[str] = []
-    tricks += side_tricks(hand, t, n, side)
-    if side:
-        notes.append("side " + " ".join(side))
-    return Estimate(tricks, tuple(notes))
-
-
-def support_estimate(hand: CardSet, trump: Trump) -> Estimate:
-    """What ``hand`` brings to its partner's ``trump``, counted as RULES.md section 8 raises."""
-    notes: list[str] = []
-    if trump == NO_TRUMP:
-        tricks = 0.0
-        for s in SUITS:
-            if _has(hand, s, ACE):
-                tricks += 1
-                notes.append(f"A{SUIT_CHARS[s]}")
-                if _has(hand, s, TEN):
-                    tricks += 1
-                    notes.append(f"T{SUIT_CHARS[s]}")
-        return Estimate(tricks, tuple(notes))
-    if trump == ALL_TRUMP:
-        tricks = 0.0
-        for s in SUITS:
-            n = (hand & SUIT_MASKS[s]).bit_count()
-            if _has(hand, s, JACK):
-                tricks += 1
-                notes.append(f"J{SUIT_CHARS[s]}")
-                if _has(hand, s, NINE):
-                    tricks += 1
-                    notes.append(f"9{SUIT_CHARS[s]}")
-            elif _has(hand, s, NINE) and n >= 3:
-                tricks += 0.5
-        return Estimate(tricks, tuple(notes))
-    t = trump
-    n = (hand & SUIT_MASKS[t]).bit_count()
-    j, nine, a, ten = (_has(hand, t, r) for r in (JACK, NINE, ACE, TEN))
-    tricks = 0.0
-    if j:
-        tricks += 2
-        notes.append("J")
-    if nine:
-        tricks += 1
-        notes.append("9" if n >= 2 else "9 sec")
-        if a and n >= 3:
-            tricks += 1
-            notes.append("A")
-            if ten and n >= 4:
-                tricks += 1
-                notes.append("10")
-    if belote_suits(hand, t):
-        tricks += 2
-        notes.append("belote")
-    side: list[str] = []
-    if n >= 2:
-        tricks += side_tricks(hand, t, n, side, ruffs=False)
-    else:
-        for s in SUITS:
-            if s != t and _has(hand, s, ACE):
-                tricks += 1
-                side.append(f"A{SUIT_CHARS[s]}")
-                if _has(hand, s, TEN):
-                    tricks += 1
-                    side.append(f"T{SUIT_CHARS[s]}")
-    if side:
-        notes.append("side " + " ".join(side))
-    return Estimate(tricks, tuple(notes))
-
-
-def sa_estimate(hand: CardSet) -> tuple[Estimate, int]:
-    """Tricks at SA (Aces, 10s with their Ace, long suits headed by A-10) and the Ace count."""
-    tricks, aces, notes = 0.0, 0, []
-    for s in SUITS:
-        n = (hand & SUIT_MASKS[s]).bit_count()
-        if _has(hand, s, ACE):
-            aces += 1
-            tricks += 1
-            notes.append(f"A{SUIT_CHARS[s]}")
-            if _has(hand, s, TEN):
-                tricks += 1
-                notes.append(f"T{SUIT_CHARS[s]}")
-                if _has(hand, s, KING):
-                    tricks += 0.5
-                if n >= 5:
-                    tricks += n - 4
-        elif n <= 1 or (n == 2 and not _has(hand, s, TEN)):
-            tricks -= 1  # an unstopped suit the defense runs
-    return Estimate(tricks, tuple(notes)), aces
-
-
-def ta_estimate(hand: CardSet) -> tuple[Estimate, int, int]:
-    """Tricks at TA (Jacks, 9s with their Jack or guarded) and the Jack and 9 counts."""
-    tricks, jacks, nines, notes = 0.0, 0, 0, []
-    for s in SUITS:
-        n = (hand & SUIT_MASKS[s]).bit_count()
-        j, nine = _has(hand, s, JACK), _has(hand, s, NINE)
-        jacks += j
-        nines += nine
-        if j:
-            tricks += 1
-            notes.append(f"J{SUIT_CHARS[s]}")
-            if nine:
-                tricks += 1
-                notes.append(f"9{SUIT_CHARS[s]}")
-                if _has(hand, s, ACE):
-                    tricks += 0.5
-        elif nine and n >= 3:
-            tricks += 0.5
-        if n >= 5 and j:
-            tricks += 0.5
-    return Estimate(tricks, tuple(notes)), jacks, nines
-
-
-def capot_hand(hand: CardSet, trump: Trump) -> bool:
-    """A near-perfect hand for a capot in ``trump``: J 9 A of trumps and 5+ trumps, every
-    side card a master (A, then 10 and K under it)."""
-    t = trump
-    if not all(_has(hand, t, r) for r in (JACK, NINE, ACE)) or (hand & SUIT_MASKS[t]).bit_count() < 5:
-        return False
-    for s in SUITS:
-        if s == t:
-            continue
-        cards = hand & SUIT_MASKS[s]
-        need = 0
-        for r in (ACE, TEN, KING, QUEEN, JACK):
-            if cards >> card(s, r) & 1:
-                need += 1
-            else:
-                break
-        if need < cards.bit_count():
-            return False
-    return True
-
-
-# ----- the bot -----
 
 
 class ConfirmedBot(Bot):
@@ -387,7 +129,7 @@ class ConfirmedBot(Bot):
             if team_holds and a.last_bid is not None and t != bid_trump(a.last_bid) and ceiling < current + 20:
                 continue  # overbidding the partner in another trump needs a clearly better hand
             entering = not team_holds and a.bidder >= 0 and not partner_suit and a.value_in(seat, t) == 0
-            if entering and ceiling < current + 20 and not (t < NO_TRUMP and _has(hand, t, JACK)):
+            if entering and ceiling < current + 20 and not (t < NO_TRUMP and holds(hand, t, JACK)):
                 continue  # entering over the opponents in a new trump: only when clearly stronger
             key = (ceiling, 1 if partner_suit else 0, t, why, detail)
             if best is None or key[:2] > best[:2]:
@@ -428,7 +170,7 @@ class ConfirmedBot(Bot):
             est = self._opening(view, t)
             if est is None:
                 return 0, None, None
-            tricks = _floor(est.tricks)
+            tricks = whole(est.tricks)
             value = 80 + 10 * (tricks - 3)
             trump = TRUMP_NAMES[t]
             if tricks == 1:
@@ -447,7 +189,7 @@ class ConfirmedBot(Bot):
         else:
             est = support_estimate(hand, t)
             est = Estimate(min(est.tricks, 5.0), est.notes)
-        extra = _floor(est.tricks) - claimed
+        extra = whole(est.tricks) - claimed
         if extra <= 0:
             return prev, None, None
         last_partner = max((_value(b) for s, b in team_bids if s == partner), default=0)
@@ -477,7 +219,7 @@ class ConfirmedBot(Bot):
                 return None
             return Estimate(est.tricks - 1, est.notes)
         n = (hand & SUIT_MASKS[t]).bit_count()
-        if n < 3 or not (_has(hand, t, JACK) or _has(hand, t, NINE)):
+        if n < 3 or not (holds(hand, t, JACK) or holds(hand, t, NINE)):
             return None
         est = opening_estimate(hand, t)
         if view.rules.melds and view.rules.melds_count_for_contract:
@@ -505,7 +247,7 @@ class ConfirmedBot(Bot):
         sweep = is_capot(bid) or is_generale(bid)
         what = call_str(bid)
         if t == NO_TRUMP:
-            aces = sum(1 for s in SUITS if _has(hand, s, ACE))
+            aces = sum(1 for s in SUITS if holds(hand, s, ACE))
             if aces >= 3 and not sweep:
                 return (
                     Message.of("bot.coinche_aces", call=what),
@@ -513,14 +255,14 @@ class ConfirmedBot(Bot):
                 )
             return None
         if t == ALL_TRUMP:
-            jacks = sum(1 for s in SUITS if _has(hand, s, JACK))
+            jacks = sum(1 for s in SUITS if holds(hand, s, JACK))
             if jacks >= 2 and not sweep:
                 return (
                     Message.of("bot.coinche_jacks", call=what),
                     Message.of("bot.coinche_jacks_count", count=jacks, call=what),
                 )
             return None
-        j, nine, ace = (_has(hand, t, r) for r in (JACK, NINE, ACE))
+        j, nine, ace = (holds(hand, t, r) for r in (JACK, NINE, ACE))
         n = (hand & SUIT_MASKS[t]).bit_count()
         trumps = " ".join(r + SUIT_CHARS[t] for r, held in (("J", j), ("9", nine), ("A", ace)) if held)
         if sweep:
@@ -536,7 +278,7 @@ class ConfirmedBot(Bot):
             before = _value(bids[-2]) if len(bids) >= 2 else 70
             if value - before >= 40 or n < 4 or not j:
                 return None
-        side_aces = sum(1 for s in SUITS if s != t and _has(hand, s, ACE))
+        side_aces = sum(1 for s in SUITS if s != t and holds(hand, s, ACE))
         if n >= 4 and (j or nine):
             return (
                 Message.of("bot.coinche_trumps", call=what),
@@ -777,12 +519,4 @@ def _value(b: Action) -> int:
     return bid_rank(b) // 10
 
 
-__all__ = [
-    "ConfirmedBot",
-    "Estimate",
-    "capot_hand",
-    "opening_estimate",
-    "sa_estimate",
-    "support_estimate",
-    "ta_estimate",
-]
+__all__ = ["ConfirmedBot"]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .compute.bot_pool import BotPool
 from .features.adaptive_level import AdaptiveLevel
-from .features.daily import DailyChallenge
+from .features.daily.runner import DailyChallenge
 from .features.following import Following
 from .features.history import History
 from .features.open_tables import OpenTables

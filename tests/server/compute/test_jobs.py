@@ -35,7 +35,7 @@ from coinche.server.compute.jobs import (
     read_answer,
     standings_job,
 )
-from coinche.server.features.daily import compute_standings, day_hands
+from coinche.server.features.daily.model import compute_standings, day_hands
 from played_deals import played_deal
 
 

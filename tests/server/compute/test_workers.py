@@ -36,7 +36,7 @@ from coinche.server.compute.bot_pool import BotPool, BotSpec, Priority, decide
 from coinche.server.compute.jobs import analyse, analysis_job, decision_job, par_job, standings_job
 from coinche.server.compute.turns import TurnQueue
 from coinche.server.compute.work import JobFailed
-from coinche.server.features.daily import compute_standings, day_hands
+from coinche.server.features.daily.model import compute_standings, day_hands
 from coinche.server.infra.config import Settings
 from coinche.server.infra.store import Store
 from coinche.server.live.tables import TableService

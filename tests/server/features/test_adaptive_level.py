@@ -18,7 +18,7 @@ from coinche.engine.rules import RuleSet
 from coinche.server.features.adaptive_level import AdaptiveLevel
 from coinche.server.table.live_table import LiveTable
 from coinche.server.table.spec import Seat, Step
-from coinche.server.web.protocol import level_follows
+from coinche.server.web.seat_state import level_follows
 
 RULES = RuleSet.profile("classic", target=3000)
 ADAPTIVE = Seat("bot", level="adaptive")

@@ -1,4 +1,4 @@
-"""The daily challenge (issue 18 item 1, ``daily.py``): the day's commitment exists before
+"""The daily challenge (issue 18 item 1, ``features/daily``): the day's commitment exists before
 the day and its seed is revealed only after it; two accounts who make the same calls and
 play the same cards get the same four deals and the same computer moves; one attempt per
 account per day; a guest plays without using free deals and outside the ranking; each
@@ -22,10 +22,13 @@ from test_workers import running_worker, turns_of, wait_until
 from coinche.engine.dealing import DealingInfo, commitment, deal_seed, hands_from_seed, verify
 from coinche.engine.game import Game
 from coinche.engine.rules import RuleSet
-from coinche.server.features.daily import DEALS, FIRST_DEALER, ChallengeStore, DailyChallenge, day_end, day_of, next_day
-from coinche.server.features.daily import commitment as day_commitment
+from coinche.server.features.daily.model import DEALS, FIRST_DEALER
+from coinche.server.features.daily.model import commitment as day_commitment
+from coinche.server.features.daily.runner import DailyChallenge
+from coinche.server.features.daily.store import ChallengeStore
 from coinche.server.infra.db import AccountRow
 from coinche.server.infra.store import Store
+from coinche.server.table.days import day_end, day_of, next_day
 from coinche.server.table.live_table import TableError
 from coinche.server.table.matchpoints import ranking
 

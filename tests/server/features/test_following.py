@@ -15,7 +15,7 @@ from server_helpers import another_visitor, raw_receive
 from starlette.testclient import TestClient
 from test_friends import seated_table
 
-from coinche.cli import _cmd_reports
+from coinche.cli.site import cmd_reports
 from coinche.server.features.following import FollowingStore
 
 
@@ -118,5 +118,5 @@ def test_a_report_is_stored_once_limited_and_listed(make_client: Any) -> None:
     assert (report.reporter, report.reported, report.reason) == ("Hote", "Paul", "stalling")
     out = io.StringIO()
     url = str(store.engine.url)
-    assert _cmd_reports(argparse.Namespace(db=url, days=30, json=False), out) == 0
+    assert cmd_reports(argparse.Namespace(db=url, days=30, json=False), out) == 0
     assert "'Hote' reported 'Paul': stalling" in out.getvalue() and "reported by 1" in out.getvalue()

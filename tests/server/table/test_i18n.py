@@ -18,7 +18,7 @@ from coinche.server.live.tables import LEVELS
 from coinche.server.table import i18n, rules_content
 from coinche.server.web import table_pages
 from coinche.server.web.pages import WEB
-from coinche.server.web.protocol import adaptive_label
+from coinche.server.web.seat_state import adaptive_label
 
 LOCALE = i18n.LOCALE
 TEMPLATES = WEB / "templates"

@@ -16,7 +16,8 @@ from coinche.engine.rules import PROFILES
 from coinche.server.infra.store import new_id
 from coinche.server.table.live_table import LiveTable
 from coinche.server.table.spec import Seat, Step, TableSpec
-from coinche.server.web.protocol import SeatState, apply_step, changes, seat_state, step_message
+from coinche.server.web.seat_state import SeatState, seat_state
+from coinche.server.web.steps import apply_step, changes, step_message
 
 BOT = Seat("bot", level="confirmed")
 

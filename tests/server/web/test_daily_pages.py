@@ -19,7 +19,9 @@ from coinche.engine.cards import SUIT_MASKS, card_str, cards_of
 from coinche.engine.dealing import hands_from_seed
 from coinche.engine.rules import RuleSet
 from coinche.engine.scoring import parse_contract
-from coinche.server.features.daily import DEALS, FIRST_DEALER, ChallengeStore, day_end, day_hands, day_of, next_day
+from coinche.server.features.daily.model import DEALS, FIRST_DEALER, day_hands
+from coinche.server.features.daily.store import ChallengeStore
+from coinche.server.table.days import day_end, day_of, next_day
 from coinche.server.table.live_table import TableError
 from coinche.server.table.matchpoints import Standing
 

@@ -178,7 +178,7 @@ class Settings:
     open_tables_account: int = 12
     """Games in progress an account may have at once."""
     challenge_profile: str = "online"
-    """The rules profile of the daily challenge's days made from now on (``daily.py``)."""
+    """The rules profile of the daily challenge's days made from now on (``features/daily``)."""
     challenge_level: str = "expert"
     """The computers' level at the daily challenge: the expert on the site; tests may pick a
     faster one (the determinism they check does not depend on it)."""

@@ -65,7 +65,7 @@ AbandonHook = Callable[["LiveTable", str], Awaitable[None]]
 """Told that a player gave up the table's game (``TableService.abandon``)."""
 AdaptiveStart = Callable[[str], Awaitable[float]]
 """The adaptive knob's start for a player (``player_stats.py``: from their rating)."""
-"""Told that deal ``n`` (from 1) of a daily challenge's table is over (``daily.py``)."""
+"""Told that deal ``n`` (from 1) of a daily challenge's table is over (``features/daily``)."""
 
 LEVELS = ("adaptive", "beginner", "confirmed", "expert")
 """The computer levels a player picks for a solo table."""

@@ -2,7 +2,7 @@
 
 A day is a UTC calendar day, ``YYYY-MM-DD``: it starts at 00:00:00 UTC and ends at the next
 00:00:00 UTC. The table service (which refuses a challenge table's moves once its day is
-over) and ``daily.py`` both need it, so it lives here, below both.
+over) and ``features/daily`` both need it, so it lives here, below both.
 """
 
 from __future__ import annotations

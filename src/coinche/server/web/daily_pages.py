@@ -23,21 +23,11 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...engine.cards import card_str, cards_of
-from ..features.daily import (
-    DEALS,
-    FIRST_DEALER,
-    SOUTH,
-    DailyChallenge,
-    FieldLine,
-    RankingLine,
-    challenge_rules,
-    day_end,
-    day_hands,
-    day_of,
-    next_day,
-)
+from ..features.daily.model import DEALS, FIRST_DEALER, SOUTH, FieldLine, RankingLine, challenge_rules, day_hands
+from ..features.daily.runner import DailyChallenge
 from ..features.player_stats import ratings_of
 from ..table import i18n
+from ..table.days import day_end, day_of, next_day
 from ..table.live_table import TableError
 from ..table.matchpoints import DealField
 from ..table.ratings import NEW_PLAYER, Rating

@@ -34,7 +34,8 @@ from ..infra.hub import Subscription
 from ..live.tables import TableService
 from ..table.live_table import LiveTable
 from ..table.spec import Step
-from .protocol import SeatState, seat_state, step_message
+from .seat_state import SeatState, seat_state
+from .steps import step_message
 
 log = logging.getLogger("coinche.feed")
 

@@ -20,7 +20,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..features.accounts import NAME_MAX, find_account
-from ..features.daily import challenge_days
+from ..features.daily.store import challenge_days
 from ..features.player_stats import PROVISIONAL_SIGMA, PlayerStats, Profile
 from ..table import i18n
 from .pages import ADDRESSES, account_of, page, service_of

@@ -39,7 +39,6 @@ from .protocol import (
     NextDealRequest,
     ProtocolError,
     SayRequest,
-    SeatState,
     SitRequest,
     ack_message,
     error_message,
@@ -47,11 +46,8 @@ from .protocol import (
     hello_message,
     hint_message,
     read_request,
-    seat_state,
-    step_message,
-    with_free_deals,
-    with_free_deals_set,
 )
+from .seat_state import SeatState, seat_state, with_free_deals, with_free_deals_set
 from .socket_base import (
     CLOSE_NOT_FOUND,
     CLOSE_POLICY,
@@ -62,6 +58,7 @@ from .socket_base import (
     SlowConsumer,
     Socket,
 )
+from .steps import step_message
 
 log = logging.getLogger("coinche.socket")
 

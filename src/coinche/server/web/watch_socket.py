@@ -39,7 +39,8 @@ from ..table.live_table import LiveTable
 from . import rules_pages
 from .feed import RESYNC, WATCHED_SEAT, StateFeed, Watch
 from .pages import lang_of, page, service_of
-from .protocol import event_message, hello_message, seat_state
+from .protocol import event_message, hello_message
+from .seat_state import seat_state
 from .socket_base import CLOSE_NOT_FOUND, Close, OpenCount, SlowConsumer, Socket
 
 MAX_WATCHERS: Final = 5000

@@ -1,0 +1,7 @@
+"""``python -m coinche.cli``: the ``coinche`` command."""
+
+import sys
+
+from . import main
+
+sys.exit(main())

@@ -1,0 +1,239 @@
+"""The commands that run the site: ``serve`` (the web server), ``worker`` (the computers'
+moves on PostgreSQL) and ``reports`` (the players reported, for the site's team).
+
+Each checks its options before it opens anything: a bad one is one line and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import TextIO
+
+from ..engine.errors import short_repr
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import math
+
+    from limits import parse as parse_rate
+
+    from ..server.infra.config import (
+        SecretKeyError,
+        Settings,
+        default_database_url,
+        read_secret_file,
+        secret_key_of_environment,
+    )
+    from ..server.infra.process_logs import default_name, valid_name
+    from ..server.web import drain
+    from ..server.web.app import create_app
+    from ..server.web.security import normalise_origin
+    from ..server.web.ws_protocol import AnsweringWebSocketProtocol
+
+    if not math.isfinite(args.bot_delay) or not 0 <= args.bot_delay <= 10:
+        print("coinche serve: error: --bot-delay must be between 0 and 10 seconds", file=sys.stderr)
+        return 2
+    if not math.isfinite(args.trick_pause) or not 0 <= args.trick_pause <= 10:
+        print("coinche serve: error: --trick-pause must be between 0 and 10 seconds", file=sys.stderr)
+        return 2
+    if not 0 < args.port < 65536:
+        print("coinche serve: error: --port must be between 1 and 65535", file=sys.stderr)
+        return 2
+    if args.free_deals < 0:
+        print("coinche serve: error: --free-deals must be 0 or more", file=sys.stderr)
+        return 2
+    if not math.isfinite(args.idle_seconds) or not 1 <= args.idle_seconds <= 86_400:
+        print("coinche serve: error: --idle-seconds must be between 1 and 86400", file=sys.stderr)
+        return 2
+    for flag, value in (
+        ("--grace-seconds", args.grace_seconds),
+        ("--quick-wait", args.quick_wait),
+        ("--idle-warning-seconds", args.idle_warning_seconds),
+        ("--idle-move-seconds", args.idle_move_seconds),
+    ):
+        if not math.isfinite(value) or not 0.5 <= value <= 86_400:
+            print(f"coinche serve: error: {flag} must be between 0.5 and 86400", file=sys.stderr)
+            return 2
+    if args.idle_move_seconds <= args.idle_warning_seconds:
+        print("coinche serve: error: --idle-move-seconds must be more than --idle-warning-seconds", file=sys.stderr)
+        return 2
+    try:
+        parse_rate(args.table_limit_per_address)
+    except ValueError:
+        print(
+            f"coinche serve: error: --table-limit-per-address takes a rate such as 100/minute, "
+            f"not {short_repr(args.table_limit_per_address)}",
+            file=sys.stderr,
+        )
+        return 2
+    origins = tuple(normalise_origin(text) for text in args.origin)
+    for text, origin in zip(args.origin, origins, strict=True):
+        if origin is None:
+            print(
+                f"coinche serve: error: --origin takes scheme://host[:port] (http or https, no path), "
+                f"not {short_repr(text)}",
+                file=sys.stderr,
+            )
+            return 2
+    proxies = forwarded_allow_ips(args.forwarded_allow_ips)
+    if proxies is None:
+        print(
+            "coinche serve: error: --forwarded-allow-ips takes addresses or networks separated by commas "
+            f"(127.0.0.1, 10.0.0.0/8), or *, not {short_repr(args.forwarded_allow_ips)}",
+            file=sys.stderr,
+        )
+        return 2
+    name = default_name() if args.name is None else args.name
+    if not valid_name(name):
+        print(
+            f"coinche serve: error: the process name (--name or $COINCHE_PROCESS_NAME) takes 1 to 64 letters, "
+            f"digits and ._:@/-, not {short_repr(name)}",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        secret_key = read_secret_file(args.secret_file) if args.secret_file else secret_key_of_environment()
+    except SecretKeyError as e:
+        print(f"coinche serve: error: {e}", file=sys.stderr)
+        return 2
+    settings = Settings(
+        database_url=args.db or default_database_url(),
+        secret_key=secret_key,
+        bot_delay=args.bot_delay,
+        trick_pause=args.trick_pause,
+        bot_workers=args.workers,
+        free_deals=args.free_deals,
+        idle_seconds=args.idle_seconds,
+        grace_seconds=args.grace_seconds,
+        quick_wait_seconds=args.quick_wait,
+        idle_warning_seconds=args.idle_warning_seconds,
+        idle_move_seconds=args.idle_move_seconds,
+        table_limit_per_address=args.table_limit_per_address,
+        challenge_profile=args.challenge_profile,
+        challenge_level=args.challenge_level,
+        allowed_origins=tuple(o for o in origins if o is not None),
+        process_name=name,
+    )
+    try:
+        app = create_app(settings)
+    except Exception as e:  # a database that cannot be opened or migrated
+        print(f"coinche serve: error: cannot open the database {settings.database_url}: {e}", file=sys.stderr)
+        return 2
+    print(f"Coinche: open http://{args.host}:{args.port}/ in your browser (Ctrl+C stops the server)", flush=True)
+    # SIGTERM drains (the table sockets told to reconnect elsewhere), then stops.
+    drain.serve(
+        app,
+        settings.process_name,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws=AnsweringWebSocketProtocol,  # answers a handshake with headers over 8 KB (431)
+        ws_max_size=settings.max_frame_bytes,  # a bigger frame closes the connection (1009)
+        ws_per_message_deflate=False,
+        proxy_headers=True,  # the client's address and scheme from the trusted proxies below
+        forwarded_allow_ips=proxies,
+    )
+    return 0
+
+
+def forwarded_allow_ips(text: str | None) -> str | None:
+    """The proxies uvicorn trusts, checked: ``text`` (else ``$FORWARDED_ALLOW_IPS``, else
+    127.0.0.1) as a comma-separated list of addresses or networks, or ``*``; None if it is
+    none of those. Only these proxies' ``X-Forwarded-For`` names the client the per-address
+    limits count, and only their ``X-Forwarded-Proto: https`` makes the cookies ``Secure``."""
+    import ipaddress
+
+    if text is None:
+        text = os.environ.get("FORWARDED_ALLOW_IPS") or "127.0.0.1"
+    if len(text) > 4000:
+        return None
+    items = [item.strip() for item in text.split(",")]
+    if items == ["*"]:
+        return "*"
+    for item in items:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            return None
+    return ",".join(items)
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    import math
+
+    from ..server.infra.config import Settings, default_database_url
+    from ..server.infra.db import is_postgresql
+    from ..server.infra.process_logs import valid_name
+    from ..server.worker import run_worker
+
+    url = args.db or default_database_url()
+    if not is_postgresql(url):
+        message = "the workers need a PostgreSQL database (--db postgresql+psycopg://...)"
+        print(f"coinche worker: error: {message}", file=sys.stderr)
+        return 2
+    if not math.isfinite(args.lease) or not 0.5 <= args.lease <= 3600:
+        print("coinche worker: error: --lease must be between 0.5 and 3600 seconds", file=sys.stderr)
+        return 2
+    if args.name is not None and not valid_name(args.name):
+        print(
+            "coinche worker: error: --name takes 1 to 64 letters, digits and ._:@/- (it names the worker in the logs)",
+            file=sys.stderr,
+        )
+        return 2
+    settings = Settings(
+        database_url=url,
+        bot_workers=args.processes,
+        free_deals=args.free_deals,
+        challenge_profile=args.challenge_profile,
+        challenge_level=args.challenge_level,
+        **({"process_name": args.name} if args.name is not None else {}),
+    )
+    try:
+        return run_worker(settings, args.lease)
+    except Exception as e:  # a database that cannot be opened or migrated
+        print(f"coinche worker: error: cannot serve the database: {e}", file=sys.stderr)
+        return 2
+
+
+def cmd_reports(args: argparse.Namespace, out: TextIO) -> int:
+    """The reports of the last ``--days`` days, newest first, and how often each person
+    was reported by how many people."""
+    from datetime import UTC, datetime, timedelta
+
+    from ..server.features.following import FollowingStore
+    from ..server.infra.config import default_database_url
+    from ..server.infra.store import Store
+
+    store = Store(args.db or default_database_url())
+    try:
+        found = FollowingStore(store).reports(datetime.now(UTC) - timedelta(days=args.days))
+    finally:
+        store.close()
+    if args.json:
+        for r in found:
+            entry = {
+                "at": r.created_at.isoformat(),
+                "table": r.table_id,
+                "reporter": r.reporter,
+                "reported": r.reported,
+                "reported_id": r.reported_id,
+                "reason": r.reason,
+            }
+            print(json.dumps(entry, ensure_ascii=False), file=out)
+        return 0
+    if not found:
+        print(f"no report in the last {args.days} days", file=out)
+        return 0
+    for r in found:
+        line = f"{r.created_at:%Y-%m-%d %H:%M}  {r.table_id}  {r.reporter!r} reported {r.reported!r}: {r.reason}"
+        print(line, file=out)
+    by_person: dict[str, set[str]] = {}
+    for r in found:
+        by_person.setdefault(f"{r.reported!r} ({r.reported_id})", set()).add(r.reporter)
+    print("", file=out)
+    for person, reporters in sorted(by_person.items(), key=lambda item: -len(item[1])):
+        print(f"{person}: reported by {len(reporters)}", file=out)
+    return 0
