@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from .compute.bot_pool import BotPool
 from .features.adaptive_level import AdaptiveLevel
 from .features.daily import DailyChallenge
-from .features.following import Following
+from .features.following import Following, FollowingStore
 from .features.history import History
 from .features.open_tables import OpenTables
 from .features.player_stats import PlayerStats
 from .features.puzzles import Puzzles
 from .features.quick_play import QuickPlay
-from .features.tournaments import Tournaments
+from .features.tournaments.runner import Tournaments
+from .features.tournaments.store import TournamentStore
 from .infra.config import Settings
 from .infra.hub import Hub, LocalHub
 from .infra.postgres_hub import PostgresHub
@@ -86,7 +87,24 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         QuickPlay(tables),
         OpenTables(tables),
         Following(tables),
-        Tournaments(tables),
+        tournaments(tables),
         Puzzles(tables),
         AdaptiveLevel(tables),
+    )
+
+
+def tournaments(tables: TableService) -> Tournaments:
+    """The tournaments, on what they use of the tables' service: its database threads, hub
+    and registry (a round table's results), the tables it makes and plays out, who is at
+    them, the computers' work (a round's pars) and the accounts' names."""
+    return Tournaments(
+        TournamentStore(tables.store),
+        tables.db,
+        tables.hub,
+        tables.settings,
+        tables.registry,
+        tables,
+        tables.attendance,
+        tables.work,
+        FollowingStore(tables.store),
     )

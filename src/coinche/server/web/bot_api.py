@@ -47,7 +47,7 @@ from ..features.accounts import Account
 from ..features.bots import BotStore
 from ..features.following import Following
 from ..features.quick_play import person_channel
-from ..features.tournaments import Tournaments
+from ..features.tournaments.runner import Tournaments
 from ..infra.hub import Subscription
 from ..live.tables import LEVELS, TableService
 from ..table import i18n

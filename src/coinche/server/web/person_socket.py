@@ -24,7 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..features.following import HEARTBEAT, Following
 from ..features.quick_play import QuickPlay, person_channel
-from ..features.tournaments import Tournaments
+from ..features.tournaments.runner import Tournaments
 from ..infra.hub import Subscription
 from .drain import CLOSE_RESTARTING, drain_of
 from .pages import account_of, service_of
