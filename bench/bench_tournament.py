@@ -315,7 +315,8 @@ def read_seating(url: str, tournament_id: str, number: int, round_seconds: float
     from sqlalchemy import func, select
 
     from coinche.server.features.tournaments.rows import TournamentRow, TournamentTableRow
-    from coinche.server.infra.db import TableRow, aware
+    from coinche.server.infra.db import aware
+    from coinche.server.infra.rows.tables import TableRow
     from coinche.server.infra.store import Store
 
     store = Store(url)

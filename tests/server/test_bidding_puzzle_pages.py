@@ -16,7 +16,7 @@ from coinche.engine.actions import call_str
 from coinche.engine.deal import Deal
 from coinche.engine.rules import RuleSet
 from coinche.server.compute.jobs import bidding_puzzle_to_json
-from coinche.server.infra.db import BiddingPuzzleRow, BiddingPuzzleTryRow
+from coinche.server.infra.rows.puzzles import BiddingPuzzleRow, BiddingPuzzleTryRow
 from coinche.server.table.spec import Seat
 from played_deals import played_deal
 

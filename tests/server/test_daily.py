@@ -24,7 +24,7 @@ from coinche.engine.game import Game
 from coinche.engine.rules import RuleSet
 from coinche.server.features.daily import DEALS, FIRST_DEALER, ChallengeStore, DailyChallenge, day_end, day_of, next_day
 from coinche.server.features.daily import commitment as day_commitment
-from coinche.server.infra.db import AccountRow
+from coinche.server.infra.rows.people import AccountRow
 from coinche.server.infra.store import Store
 from coinche.server.table.live_table import TableError
 from coinche.server.table.matchpoints import ranking

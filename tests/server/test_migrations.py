@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -21,7 +22,8 @@ from coinche.engine.rules import RuleSet
 from coinche.server.compute.bot_pool import BotPool
 from coinche.server.features.accounts import AccountStore
 from coinche.server.infra.config import Settings
-from coinche.server.infra.db import MIGRATIONS, Base, PlayerRow
+from coinche.server.infra.db import MIGRATIONS, Base
+from coinche.server.infra.rows.people import PlayerRow
 from coinche.server.infra.store import Store
 from coinche.server.live.tables import TableService
 from coinche.server.table.live_table import LiveTable
@@ -56,9 +58,15 @@ def test_every_row_module_is_loaded_by_what_builds_a_server_or_a_worker() -> Non
     """``services.py`` (every server and worker) imports each module of rows, so the
     metadata holds every table before anything reads it."""
     modules = row_modules()
-    assert "coinche.server.infra.db" in modules and "coinche.server.features.tournaments.rows" in modules
-    importlib.import_module("coinche.server.services")
-    assert [m for m in modules if m not in sys.modules] == []
+    assert "coinche.server.infra.rows.tables" in modules and "coinche.server.features.tournaments.rows" in modules
+    loaded = subprocess.run(  # a fresh interpreter: nothing else imported them first
+        [sys.executable, "-c", "import sys, coinche.server.services; print(*sorted(sys.modules))"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout.split()
+    assert [m for m in modules if m not in loaded] == []
 
 
 def test_the_models_are_the_schema_the_migrations_make(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from coinche.engine.record import parse_record, replay
 from coinche.engine.rules import RuleSet
 from coinche.server.compute.jobs import puzzle_to_json
 from coinche.server.features.puzzles import Puzzles
-from coinche.server.infra.db import BiddingPuzzleRow, PuzzlePlayerRow, PuzzleRow
+from coinche.server.infra.rows.puzzles import BiddingPuzzleRow, PuzzlePlayerRow, PuzzleRow
 from coinche.server.table.spec import Seat
 from played_deals import played_deal
 

@@ -81,15 +81,15 @@ from ...engine.dealing import deal_seed, hands_from_seed
 from ...engine.rules import RuleSet
 from ..compute.bot_pool import Priority
 from ..compute.jobs import par_job, standings_job
-from ..infra.db import (
-    AccountRow,
+from ..infra.db import now
+from ..infra.rows.challenge import (
     ChallengeAttemptRow,
     ChallengeDayRow,
     ChallengeParRow,
     ChallengeResultRow,
     ChallengeStandingRow,
-    now,
 )
+from ..infra.rows.people import AccountRow
 from ..infra.store import Store, _insert_ignoring_conflicts
 from ..live.registry import Commit
 from ..live.tables import TableService

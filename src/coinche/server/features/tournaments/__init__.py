@@ -33,4 +33,3 @@ message). One who does not come within the grace period or drops during the roun
 in for, and one who stalls meets the idle clock, even alone with computers
 (``TableKind.clocks_run_alone``): a round waits for nobody.
 """
-

@@ -1,6 +1,6 @@
-"""The tournaments' rows, on the server's declarative ``Base`` (so the migrations and
-``create_all`` see them once this module is imported: ``infra/db.ROW_MODULES`` names it),
-and what each row says as the model's value."""
+"""The tournaments' rows, on the server's one declarative ``Base`` (its metadata holds them
+once this module is imported: ``services.py`` does, through the store), and the model's
+value each row says."""
 
 from __future__ import annotations
 

@@ -11,7 +11,8 @@ from typing import Any
 
 from sqlalchemy import select, update
 
-from ...infra.db import OnlineRow, aware
+from ...infra.db import aware
+from ...infra.rows.people import OnlineRow
 from ...infra.store import new_id
 from ...table.spec import Seat
 from ...table.tournament_pairing import BYE, Pairing

@@ -12,7 +12,9 @@ from typing import Any
 from sqlalchemy import and_, delete, func, or_, select, true, update
 from sqlalchemy.exc import IntegrityError
 
-from ...infra.db import AccountRow, TableRow, aware
+from ...infra.db import aware
+from ...infra.rows.people import AccountRow
+from ...infra.rows.tables import TableRow
 from ...infra.store import Store, new_id
 from ...table.live_table import TableError
 from ...table.tournament_pairing import BYE, Pairing, arena_pairing, first_round, max_rounds, next_round
