@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import Any
 
+from .compute import jobs
 from .compute.bot_pool import BotPool
+from .compute.job_kinds import BUILTIN_KINDS
+from .compute.jobs import JobKind
 from .features.adaptive_level import AdaptiveLevel
 from .features.daily import DailyChallenge
 from .features.following import Following, FollowingStore
@@ -18,6 +22,7 @@ from .features.open_tables import OpenTables
 from .features.player_stats import PlayerStats
 from .features.puzzles import Puzzles
 from .features.quick_play import QuickPlay
+from .features.tournaments import jobs as tournament_jobs
 from .features.tournaments.runner import Tournaments
 from .features.tournaments.store import TournamentStore
 from .infra.config import Settings
@@ -58,6 +63,16 @@ class Services:
         self.pool.close()
 
 
+JOB_KINDS: tuple[JobKind[Any], ...] = (*BUILTIN_KINDS, *tournament_jobs.JOB_KINDS)
+"""Every kind of job a server may ask for: the built-in ones, then each feature's own."""
+
+
+def register_job_kinds() -> None:
+    """Register ``JOB_KINDS``: a server and a worker both do (``start_services``,
+    ``Worker``), so a worker runs every kind a server asks for and refuses any other."""
+    jobs.register(*JOB_KINDS)
+
+
 async def make_hub(store: Store) -> Hub:
     """The hub of a database: PostgreSQL's tells every process sharing it (LISTEN/NOTIFY);
     SQLite's is one process's own."""
@@ -73,6 +88,7 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     answers as fast as the others), the hub (``hub``, else the database's own), the table
     service and its listeners. ``hands_over``: the computers' turns go to live workers (a
     worker's own service plays them itself)."""
+    register_job_kinds()
     pool = BotPool(settings.bot_workers)
     await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
     tables = TableService(store, pool, settings, hub or await make_hub(store), hands_over)

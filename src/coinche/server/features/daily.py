@@ -80,7 +80,7 @@ from ...engine.cards import CardSet
 from ...engine.dealing import deal_seed, hands_from_seed
 from ...engine.rules import RuleSet
 from ..compute.bot_pool import Priority
-from ..compute.jobs import par_job, standings_job
+from ..compute.job_kinds import par_job, standings_job
 from ..infra.db import now
 from ..infra.rows.challenge import (
     ChallengeAttemptRow,

@@ -1,22 +1,18 @@
-"""The jobs the tournaments ask of the computers (``compute/jobs.py``): a finished round's
-deal's double-dummy par, of the shared ``par`` kind. The tournaments register no job kind
-of their own (``register_job_kinds`` is there for the day they do: ``services.py`` calls it
-in every server and worker)."""
+"""The jobs the tournaments ask of the computers: a finished round's deal's double-dummy
+par, of the built-in ``par`` kind. ``JOB_KINDS`` lists the tournaments' own kinds (none
+yet), which ``services.register_job_kinds`` registers in every server and worker."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ....engine.dealing import deal_seed, hands_from_seed
-from ...compute.jobs import Job, JobKind, par_job
+from ...compute.job_kinds import par_job
+from ...compute.jobs import Job, JobKind
 from .model import Tournament
 
 JOB_KINDS: tuple[JobKind[Any], ...] = ()
-"""The job kinds of this feature (none: a round's par is the shared ``par``)."""
-
-
-def register_job_kinds() -> None:
-    """Register this feature's job kinds (``compute.jobs.register``)."""
+"""The tournaments' own job kinds: none (a round's par is the built-in ``par``)."""
 
 
 def round_par_job(tournament: Tournament, number: int, deal: int) -> Job[dict[str, Any]]:

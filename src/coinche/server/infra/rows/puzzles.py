@@ -37,7 +37,7 @@ class PuzzleRow(Base):
     dealer: Mapped[int] = mapped_column(Integer)
     hands: Mapped[list[int]] = mapped_column(JSON)
     log: Mapped[list[Any]] = mapped_column(JSON)
-    """The deal's log up to the position (``jobs.analysis_job``'s entries)."""
+    """The deal's log up to the position (``job_kinds.analysis_job``'s entries)."""
     seat: Mapped[int] = mapped_column(Integer)
     goal: Mapped[str] = mapped_column(String(8))
     solution: Mapped[str] = mapped_column(String(4))
