@@ -96,7 +96,7 @@ WITHOUT_JAVASCRIPT = {
 }
 """The worked examples typed into the form without JavaScript: each field and each kind of
 value at least once (every example goes through the form's GET and POST in
-``tests/server/test_calculator_page.py``, and through this page with JavaScript above)."""
+``tests/server/web/test_calculator_page.py``, and through this page with JavaScript above)."""
 assert {ex.id for ex in ALL} >= WITHOUT_JAVASCRIPT, WITHOUT_JAVASCRIPT - {ex.id for ex in ALL}
 
 

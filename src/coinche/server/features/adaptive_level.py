@@ -19,7 +19,7 @@ from typing import Final
 from ...bots.analysis import par_margin
 from ..compute.bot_pool import PoolBusy, Priority
 from ..compute.job_kinds import par_job
-from ..live.registry import Commit
+from ..live.events import DealEnded
 from ..live.tables import TableService
 from ..table.live_table import LiveTable
 from ..table.spec import Step
@@ -37,11 +37,11 @@ class AdaptiveLevel:
     def __init__(self, tables: TableService) -> None:
         self.tables = tables
         self._pending: set[asyncio.Task[None]] = set()
-        tables.registry.listen(self._committed)
+        tables.registry.on(DealEnded, self._deal_ended)
 
-    async def _committed(self, commit: Commit) -> None:
-        live, number = commit.table, commit.deal_over
-        if number is None or not live.wants_par(number) or len(self._pending) >= MAX_PENDING:
+    async def _deal_ended(self, event: DealEnded) -> None:
+        live, number = event.table, event.number
+        if not live.wants_par(number) or len(self._pending) >= MAX_PENDING:
             return
         task = asyncio.get_running_loop().create_task(self._store_par(live, number))
         self._pending.add(task)

@@ -91,7 +91,7 @@ from ..infra.rows.challenge import (
 )
 from ..infra.rows.people import AccountRow
 from ..infra.store import Store, _insert_ignoring_conflicts
-from ..live.registry import Commit
+from ..live.events import DealEnded
 from ..live.tables import TableService
 from ..table.days import day_end as day_end
 from ..table.days import day_of as day_of
@@ -519,7 +519,7 @@ class DailyChallenge:
     def __init__(self, tables: TableService) -> None:
         self.tables = tables
         self.store = ChallengeStore(tables.store)
-        tables.registry.listen(self._committed)
+        tables.registry.on(DealEnded, self._deal_ended)
         self._ahead: asyncio.Task[None] | None = None
         self._refreshes: dict[str, asyncio.Task[None]] = {}
         """The ranking refresh waiting to run, per day (one at a time: results coalesce)."""
@@ -697,11 +697,11 @@ class DailyChallenge:
         finally:
             self._computing.discard(task)
 
-    async def _committed(self, commit: Commit) -> None:
+    async def _deal_ended(self, event: DealEnded) -> None:
         """A deal of a challenge's table ended: its result is recorded."""
-        live, number = commit.table, commit.deal_over
+        live, number = event.table, event.number
         day = challenge_day(live.spec.kind)
-        if day is None or number is None or not 1 <= number <= DEALS:
+        if day is None or not 1 <= number <= DEALS:
             return
         finished = live.game.is_over
         await self.tables.db(self.store.record, live.id, day, number, deal_result(live, number), finished)

@@ -27,7 +27,7 @@ from ..infra.db import aware, now
 from ..infra.rows.people import AccountRow, PlayerRow
 from ..infra.rows.tables import FinishedDealRow, TablePlayerRow, TableRow
 from ..infra.store import Store, _insert_ignoring_conflicts, result_for
-from ..live.registry import Commit
+from ..live.events import DealEnded
 from ..live.tables import TableService
 from ..table.spec import Seat
 from .review import deal_result
@@ -262,12 +262,10 @@ class History:
     def __init__(self, tables: TableService) -> None:
         self.tables = tables
         self.store = HistoryStore(tables.store)
-        tables.registry.listen(self._committed)
+        tables.registry.on(DealEnded, self._deal_ended)
 
-    async def _committed(self, commit: Commit) -> None:
-        if commit.deal_over is None:
-            return
-        live, number = commit.table, commit.deal_over
+    async def _deal_ended(self, event: DealEnded) -> None:
+        live, number = event.table, event.number
         deal = live.game.deals[number - 1]
         await self.tables.db(self.store.record_deal, live.id, number, deal.dealer, deal_result(live, number))
 

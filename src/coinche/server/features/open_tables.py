@@ -22,7 +22,7 @@ from sqlalchemy import delete, func, select, update
 from ..infra.db import aware, now
 from ..infra.rows.lobby import OpenTableRow
 from ..infra.store import Store
-from ..live.registry import Commit
+from ..live.events import DealStarted, GameEnded, SeatsChanged
 from ..live.tables import TableService
 from ..table.kinds import invitation_code
 from ..table.live_table import LiveTable, TableError
@@ -31,9 +31,6 @@ from .player_stats import ratings_of
 
 log = logging.getLogger("coinche.open_tables")
 
-LISTED_STEPS: Final = frozenset({"seat", "swap", "deal"})
-"""The steps that change what the list shows of a table (who sits, free seats, started);
-with the game's end, the only ones its row follows."""
 LIST_CHANNEL: Final = "open-tables"
 """The hub's key on which every change of the list is told (the pages reload it)."""
 WATCHERS_CHANGED: Final = "watchers_changed"
@@ -226,14 +223,15 @@ class OpenTables:
     def __init__(self, tables: TableService) -> None:
         self.tables = tables
         self.store = OpenTableStore(tables.store)
-        tables.registry.listen(self._committed)
+        tables.registry.on(SeatsChanged, self._listed_changed)
+        tables.registry.on(DealStarted, self._listed_changed)
+        tables.registry.on(GameEnded, self._listed_changed)
 
-    async def _committed(self, commit: Commit) -> None:
-        live = commit.table
-        if invitation_code(live.spec.kind) is None or commit.again:
+    async def _listed_changed(self, event: SeatsChanged | DealStarted | GameEnded) -> None:
+        """Who sits, the free seats, whether it started: what the list shows changed."""
+        live = event.table
+        if invitation_code(live.spec.kind) is None or (isinstance(event, GameEnded) and event.again):
             return
-        if commit.step.kind not in LISTED_STEPS and not commit.game_over:
-            return  # a call or a card: nothing the list shows has changed
         try:
             if await self.tables.db(self.store.moved, live):
                 await self.tables.hub.signal(LIST_CHANNEL, {"kind": "changed"})

@@ -56,7 +56,7 @@ from ...engine.actions import COINCHE, SURCOINCHE
 from ..infra.db import now
 from ..infra.rows.ratings import PlayerStatsRow, RatedGameRow, RatingHistoryRow, StatsDealRow
 from ..infra.store import Store, _insert_ignoring_conflicts
-from ..live.registry import Commit
+from ..live.events import DealEnded, GameEnded
 from ..live.tables import TableService
 from ..table.live_table import LiveTable
 from ..table.ratings import NEW_PLAYER, Computer, LevelRatings, Person, PlayerId, Rating, adaptive_start, rate_game
@@ -458,24 +458,21 @@ class PlayerStats:
     def __init__(self, tables: TableService) -> None:
         self.tables = tables
         self.store = StatsStore(tables.store)
-        tables.registry.listen(self._committed)
+        tables.registry.on(DealEnded, self._deal_ended)
+        tables.registry.on(GameEnded, self._game_ended)
         tables.abandon_hooks.append(self._abandoned)
         tables.adaptive_start = self.adaptive_start
 
-    async def _committed(self, commit: Commit) -> None:
-        if commit.deal_over is not None:
-            await self._deal_over(commit.table, commit.deal_over)
-        if commit.game_over:
-            await self._game_over(commit.table)
-
-    async def _deal_over(self, live: LiveTable, number: int) -> None:
+    async def _deal_ended(self, event: DealEnded) -> None:
+        live, number = event.table, event.number
         if not live.spec.kind.rated:
             return
         counts = deal_counts(live, number)
         if counts:
             await self.tables.db(self.store.add_deal, live.id, number, counts)
 
-    async def _game_over(self, live: LiveTable) -> None:
+    async def _game_ended(self, event: GameEnded) -> None:
+        live = event.table
         if not live.spec.kind.rated:
             return
         plans = game_plans(live)

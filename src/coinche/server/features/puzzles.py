@@ -42,7 +42,7 @@ from ..compute.job_kinds import bidding_puzzle_job, entry_from_json, log_json, p
 from ..infra.db import now
 from ..infra.rows.puzzles import PuzzlePlayerRow, PuzzleRow, PuzzleTryRow
 from ..infra.store import Store, new_id
-from ..live.registry import Commit
+from ..live.events import DealEnded
 from ..live.tables import TableService
 from ..table.days import day_end
 from ..table.ratings import NEW_PLAYER, Rating, puzzle_start, rate_puzzle
@@ -302,11 +302,11 @@ class Puzzles:
         self._next_bidding = 0.0
         self._searching: set[asyncio.Task[None]] = set()
         self._days: dict[str, str] = {}
-        tables.registry.listen(self._committed)
+        tables.registry.on(DealEnded, self._deal_ended)
 
-    async def _committed(self, commit: Commit) -> None:
-        live, number = commit.table, commit.deal_over
-        if number is None or live.spec.kind.shares_deals:
+    async def _deal_ended(self, event: DealEnded) -> None:
+        live, number = event.table, event.number
+        if live.spec.kind.shares_deals:
             return
         deal = live.game.deals[number - 1]
         if deal.contract is None or len(self._searching) >= MAX_SEARCHING:

@@ -11,14 +11,15 @@ the same one retry, for what asks without writing (a hint).
 
 The registry imports none of the features. They register at start-up:
 
-* ``listen(listener)``: told of each step this process stores (``Commit``), the table
-  locked, before it is announced: the bookkeeping of a finished deal or game (history,
-  statistics, the daily challenge, free deals). The listeners are told all at once: each
-  does its own bookkeeping, and their database calls queue together, not one after the
-  other. A deal's or a game's end is *booked* once
-  every listener ran through for it; a table read from the database tells its listeners
-  again of the ends not booked (a crash between the step and its bookkeeping), and only
-  of those: a read never writes twice.
+* ``on(event, listener)``: told of each event of the kind ``event`` (``events.py``: seats
+  changed, a deal started or ended, the game ended) that a step this process stores
+  brings, the table locked, before the step is announced: the bookkeeping of a finished
+  deal or game (history, statistics, the daily challenge, free deals). A call or a card
+  that ends nothing brings no event and waits on nobody. The listeners of a step are told
+  all at once: each does its own bookkeeping, and their database calls queue together. A
+  deal's or a game's end is *booked* once every listener ran through for it; a table read
+  from the database tells its listeners again of the ends not booked (a crash between the
+  step and its bookkeeping), and only of those: a read never writes twice.
 * ``follow(follower)``: told, not locked, each time a table moved on, by a step stored
   here or by steps read from the log that another process stored (the computers' turns,
   who is at the table).
@@ -40,6 +41,7 @@ from ..infra.hub import Hub
 from ..infra.store import ConflictError, Database, Store
 from ..table.live_table import Check, LiveTable, TableError, game_result
 from ..table.spec import Step
+from .events import DealEnded, DealStarted, GameEnded, SeatsChanged, TableEvent, events_of
 
 log = logging.getLogger("coinche.tables")
 T = TypeVar("T")
@@ -48,24 +50,8 @@ RACE_RETRIES = 20
 """How many lost races in a row a write tries again before it gives up (``busy``)."""
 
 
-@dataclass(frozen=True)
-class Commit:
-    """A step of a table stored by this process, with the table just after it; or, at a
-    table's read from the database, the end of a deal or of the game that was never booked
-    (``again``)."""
-
-    table: LiveTable
-    step: Step
-    deal_over: int | None
-    """The number (from 1) of the deal this step ended."""
-    game_over: bool
-    """This step ended the game."""
-    again: bool = False
-    """Told again at a read: the step was stored before (its free deals, say, were counted
-    then); only the bookkeeping that was not booked is done again."""
-
-
-Listener = Callable[[Commit], Coroutine[Any, Any, None]]
+E = TypeVar("E", SeatsChanged, DealStarted, DealEnded, GameEnded)
+Listener = Callable[[Any], Coroutine[Any, Any, None]]
 Follower = Callable[[LiveTable, Step], None]
 """Told that a table moved on by a step (stored here, or read from the log), with the
 table just after it: several steps read at once are told one at a time."""
@@ -92,15 +78,15 @@ class LiveTables:
         """Connections (and play-outs) watching each table in this process."""
         self._held: dict[str, _Held] = {}
         self._loading: dict[str, asyncio.Lock] = {}
-        self._listeners: list[Listener] = []
+        self._listeners: dict[type, list[Listener]] = {}
         self._followers: list[Follower] = []
         self._keepers: list[Callable[[str], bool]] = []
         self._janitor: asyncio.Task[None] | None = None
 
     # ----- who listens -----
 
-    def listen(self, listener: Listener) -> None:
-        self._listeners.append(listener)
+    def on(self, event: type[E], listener: Callable[[E], Coroutine[Any, Any, None]]) -> None:
+        self._listeners.setdefault(event, []).append(listener)
 
     def follow(self, follower: Follower) -> None:
         self._followers.append(follower)
@@ -159,12 +145,11 @@ class LiveTables:
         game_over = game.is_over and not game_booked
         if game_over:  # its end not recorded, or not booked
             await self.db(self.store.finish_table, table_id, game_result(game))
-        last = live.last
-        if last is not None:
-            for number in ends:
-                await self._tell(Commit(live, last, number, game_over and number == ends[-1], again=True))
-            if game_over and not ends:
-                await self._tell(Commit(live, last, None, True, again=True))
+        if live.last is not None:
+            events: list[TableEvent] = [DealEnded(live, number, again=True) for number in ends]
+            if game_over:
+                events.append(GameEnded(live, again=True))
+            await self._tell(live, events)
         held = _Held(live)
         self._held[table_id] = held
         self._start_janitor()
@@ -304,29 +289,45 @@ class LiveTables:
                 await self.db(self.store.finish_table, live.id, game_result(live.game))
         except Exception:  # the step is stored: the table goes on whatever the bookkeeping
             log.exception("table %s: the end of the game could not be recorded", live.id)
-        await self._tell(Commit(live, step, live.deal_ended, game_over))
+        await self._tell(live, events_of(live, step, game_over))
 
-    async def _tell(self, commit: Commit) -> None:
-        """Tell every listener of ``commit`` (a failing one is logged, the others are told
-        all the same); book the deal's and the game's end it brings when they all ran."""
-        live = commit.table
-        outcomes = await asyncio.gather(*(listener(commit) for listener in self._listeners), return_exceptions=True)
-        failed = False
-        for outcome in outcomes:
-            if isinstance(outcome, Exception):
-                failed = True
-                log.error("table %s: a listener of step %s failed", live.id, commit.step.seq, exc_info=outcome)
-            elif isinstance(outcome, BaseException):
-                raise outcome
+    async def _tell(self, live: LiveTable, events: list[TableEvent]) -> None:
+        """Tell every listener of each event (a failing one is logged, the others are told
+        all the same); book the deals' and the game's ends when they all ran."""
+        calls = [listener(event) for event in events for listener in self._listeners.get(type(event), ())]
+        if not calls:
+            failed = False
+        elif len(calls) == 1:
+            failed = not await self._one(live, calls[0])
+        else:
+            outcomes = await asyncio.gather(*calls, return_exceptions=True)
+            failed = False
+            for outcome in outcomes:
+                if isinstance(outcome, Exception):
+                    failed = True
+                    log.error("table %s: a listener of step %s failed", live.id, live.seq - 1, exc_info=outcome)
+                elif isinstance(outcome, BaseException):
+                    raise outcome
         if failed:
             return  # told again at the table's next read
         try:
-            if commit.deal_over is not None:
-                await self.db(self.store.book_deal, live.id, commit.deal_over)
-            if commit.game_over:
-                await self.db(self.store.book_game, live.id)
+            for event in events:
+                if isinstance(event, DealEnded):
+                    await self.db(self.store.book_deal, live.id, event.number)
+                elif isinstance(event, GameEnded):
+                    await self.db(self.store.book_game, live.id)
         except Exception:
             log.exception("table %s: its bookkeeping could not be booked", live.id)
+
+    @staticmethod
+    async def _one(live: LiveTable, call: Coroutine[Any, Any, None]) -> bool:
+        """Await one listener (no task for it); whether it ran through."""
+        try:
+            await call
+        except Exception:
+            log.exception("table %s: a listener of step %s failed", live.id, live.seq - 1)
+            return False
+        return True
 
     def _moved(self, live: LiveTable, step: Step) -> None:
         for follower in self._followers:

@@ -54,8 +54,9 @@ from ..table.kinds import SOLO, Dealing, TableKind
 from ..table.live_table import Check, LiveTable, TableError, decision_seed
 from ..table.requests import check_turn, request_key, seat_held
 from ..table.spec import PlayedBy, Seat, Step, TableSpec
+from .events import DealEnded
 from .presence import Attendance
-from .registry import Commit, LiveTables
+from .registry import LiveTables
 
 log = logging.getLogger("coinche.tables")
 T = TypeVar("T")
@@ -162,7 +163,7 @@ class TableService:
         ``abandon``; idempotent all the same)."""
         self.adaptive_start: AdaptiveStart | None = None
         """Where a new adaptive solo table's knob starts for its player (None: 0.5)."""
-        self.registry.listen(self._give_back_void_deal)
+        self.registry.on(DealEnded, self._give_back_void_deal)
         self.registry.follow(self._moved)
         self.registry.keep(self.thinking)
 
@@ -255,10 +256,10 @@ class TableService:
             self._schedule_bots(live)
             self.attendance.turn_changed(live)
 
-    async def _give_back_void_deal(self, commit: Commit) -> None:
+    async def _give_back_void_deal(self, event: DealEnded) -> None:
         """A void deal (four passes) stored here gives its free deals back."""
-        live = commit.table
-        if not commit.again and live.void_deal_ended and live.spec.kind.uses_free_deals:
+        live = event.table
+        if not event.again and live.void_deal_ended and live.spec.kind.uses_free_deals:
             await self._give_back_free_deals(live.human_players)
 
     async def free_deals_left(self, player: str, fresh: bool = False) -> int | None:

@@ -6,54 +6,45 @@ a tournament's standings are kept live this way; the client sends nothing but it
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from typing import Final
+from collections.abc import Hashable
+from typing import Any, Final
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
-from .pages import service_of
-from .security import origin_allowed
-from .table_socket import CLOSE_ORIGIN, CLOSE_POLICY, CLOSE_TRY_LATER, _refuse
+from .socket_base import OpenCount, Socket
 
 PUSH_EVERY: Final = 1.0
 """A socket says "changed" at most this often (changes in between are one)."""
 MAX_SOCKETS: Final = 4000
 """Change sockets one process serves."""
 
-_open = 0
+_open: OpenCount[str] = OpenCount(None, MAX_SOCKETS)
+
+
+class ChangeSocket(Socket):
+    """Tells its client each change of one hub channel."""
+
+    busy = "too many watchers"
+
+    def __init__(self, websocket: WebSocket, channel: str) -> None:
+        super().__init__(websocket)
+        self.channel = channel
+
+    def counted(self) -> tuple[OpenCount[Any], Hashable]:
+        return _open, self.channel
+
+    async def serve(self) -> None:
+        async with self.service.hub.subscribe(self.channel, steps=False) as sub:
+
+            async def tell() -> None:
+                while True:
+                    await sub.wait()
+                    await self.ws.send_text('{"type":"changed"}')
+                    await asyncio.sleep(PUSH_EVERY)
+
+            await self.race(lambda: self.read_nothing("nothing to send"), tell)
 
 
 async def serve_changes(websocket: WebSocket, channel: str) -> None:
     """Tell ``websocket`` each change of ``channel`` until it closes."""
-    global _open
-    service = service_of(websocket)
-    if not origin_allowed(websocket, service.settings.allowed_origins):
-        await websocket.close(code=CLOSE_ORIGIN)
-        return
-    if _open >= MAX_SOCKETS:
-        await _refuse(websocket, CLOSE_TRY_LATER, "too many watchers")
-        return
-    _open += 1
-    try:
-        await websocket.accept()
-        async with service.hub.subscribe(channel, steps=False) as sub:
-            reader = asyncio.ensure_future(websocket.receive())
-            try:
-                while True:
-                    told = asyncio.ensure_future(sub.wait())
-                    done, _ = await asyncio.wait({reader, told}, return_when=asyncio.FIRST_COMPLETED)
-                    if reader in done:
-                        told.cancel()
-                        if reader.result()["type"] != "websocket.disconnect":
-                            await websocket.close(code=CLOSE_POLICY, reason="nothing to send")
-                        return
-                    await websocket.send_text('{"type":"changed"}')
-                    await asyncio.sleep(PUSH_EVERY)
-            finally:
-                reader.cancel()
-                with contextlib.suppress(BaseException):
-                    await reader
-    except WebSocketDisconnect:
-        pass
-    finally:
-        _open -= 1
+    await ChangeSocket(websocket, channel).run()

@@ -41,10 +41,6 @@ A full collection walks every object the process holds (all its live tables): 60
 with 200 tables, a pause of every request and of the database threads (it holds the GIL).
 At the default, one came every few seconds under load; with this, every few minutes."""
 
-CLOSE_RESTARTING: Final = 4012
-"""The close code of a table socket whose server restarts: connect again at once (another
-process answers). 1012, its WebSocket twin, is what uvicorn sends to what is still open."""
-
 DRAIN_SECONDS: Final = 10.0
 """The most a SIGTERM takes from the signal to the end of the process."""
 SOCKETS_SECONDS: Final = 3.0
@@ -57,7 +53,7 @@ class Restartable(Protocol):
     """An open table socket, as the drain sees it."""
 
     def restart(self) -> None:
-        """Tell the client the server restarts, then close (``CLOSE_RESTARTING``)."""
+        """Tell the client the server restarts, then close (4012, ``socket_base``)."""
 
 
 class Drain:

@@ -14,27 +14,25 @@ never sends anything but its close; anything else closes the socket.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import random
-from collections import Counter
+from collections.abc import Hashable
 from typing import Any, Final
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+import anyio
+from starlette.websockets import WebSocket
 
 from ..features.following import HEARTBEAT, Following
 from ..features.quick_play import QuickPlay, person_channel
 from ..features.tournaments.runner import Tournaments
 from ..infra.hub import Subscription
-from .drain import CLOSE_RESTARTING, drain_of
-from .pages import account_of, service_of
-from .security import origin_allowed
-from .table_socket import CLOSE_NOT_SEATED, CLOSE_ORIGIN, CLOSE_POLICY, CLOSE_TRY_LATER, _refuse
+from .pages import account_of
+from .socket_base import CLOSE_NOT_FOUND, Close, OpenCount, Socket
 
 MAX_CONNECTIONS: Final = 16
 """Open person sockets per player (tabs), in one process."""
 
-_open: Counter[str] = Counter()
+_open: OpenCount[str] = OpenCount(MAX_CONNECTIONS)
 
 
 async def quick_status(quick: QuickPlay, player: str) -> dict[str, Any]:
@@ -69,45 +67,38 @@ async def invitations_message(following: Following, player: str) -> dict[str, An
     }
 
 
-async def person_socket(websocket: WebSocket) -> None:
-    service = service_of(websocket)
-    if not origin_allowed(websocket, service.settings.allowed_origins):
-        await websocket.close(code=CLOSE_ORIGIN)
-        return
-    account = account_of(websocket)
-    if account is None:
-        await _refuse(websocket, CLOSE_NOT_SEATED, "not signed in")
-        return
-    player = account.player
-    if _open[player] >= MAX_CONNECTIONS:
-        await _refuse(websocket, CLOSE_TRY_LATER, "too many connections")
-        return
-    _open[player] += 1
-    try:
-        drain = drain_of(websocket.app)
-        await websocket.accept()
-        if drain is not None and drain.draining:
-            await websocket.close(code=CLOSE_RESTARTING, reason="restarting")
-            return
-        async with service.hub.subscribe(person_channel(player), steps=False) as sub:
-            await _serve(websocket, player, sub)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        _open[player] -= 1
-        if _open[player] <= 0:
-            del _open[player]
+class PersonSocket(Socket):
+    """``/ws/me`` (see the module)."""
 
+    def __init__(self, websocket: WebSocket) -> None:
+        super().__init__(websocket)
+        account = account_of(websocket)
+        self.player = account.player if account is not None else None
 
-async def _serve(websocket: WebSocket, player: str, sub: Subscription) -> None:
-    quick: QuickPlay = websocket.app.state.quick_play
-    following: Following = websocket.app.state.following
-    tournaments: Tournaments = websocket.app.state.tournaments
-    loop = asyncio.get_running_loop()
-    reader = asyncio.ensure_future(websocket.receive())
-    beat = 0.0
-    sent: dict[str, str] = {}
-    try:
+    async def admit(self) -> None:
+        """A signed-in person (else 4404)."""
+        if self.player is None:
+            raise Close(CLOSE_NOT_FOUND, "not signed in")
+
+    def counted(self) -> tuple[OpenCount[Any], Hashable]:
+        return _open, self.player
+
+    async def serve(self) -> None:
+        assert self.player is not None
+        async with self.service.hub.subscribe(person_channel(self.player), steps=False) as sub:
+            await self.race(lambda: self.read_nothing("nothing to send"), lambda: self._tell(sub))
+
+    async def _tell(self, sub: Subscription) -> None:
+        """Send the person's state whenever it changed: at each hub wake, each heartbeat, and
+        when quick play's wave that seats them is due."""
+        assert self.player is not None
+        player, app = self.player, self.ws.app
+        quick: QuickPlay = app.state.quick_play
+        following: Following = app.state.following
+        tournaments: Tournaments = app.state.tournaments
+        loop = asyncio.get_running_loop()
+        beat = 0.0
+        sent: dict[str, str] = {}
         while True:
             if loop.time() >= beat:
                 await following.seen(player)
@@ -123,21 +114,14 @@ async def _serve(websocket: WebSocket, player: str, sub: Subscription) -> None:
             for message in messages:
                 text = json.dumps(message, separators=(",", ":"))
                 if sent.get(message["type"]) != text or message["type"] == "quick":
-                    await websocket.send_text(text)
+                    await self.ws.send_text(text)
                     sent[message["type"]] = text
             pause = max(0.0, beat - loop.time())
             if status["waiting"]:  # the wave that seats them is due then
                 pause = min(pause, status["seconds_left"] + 2 * quick.settings.quick_wave_seconds)
-            told = asyncio.ensure_future(sub.wait())
-            done, _ = await asyncio.wait({reader, told}, timeout=pause, return_when=asyncio.FIRST_COMPLETED)
-            if not told.done():
-                told.cancel()
-            if reader in done:
-                received = reader.result()
-                if received["type"] != "websocket.disconnect":
-                    await websocket.close(code=CLOSE_POLICY, reason="nothing to send")
-                return
-    finally:
-        reader.cancel()
-        with contextlib.suppress(BaseException):
-            await reader
+            with anyio.move_on_after(pause):
+                await sub.wait()
+
+
+async def person_socket(websocket: WebSocket) -> None:
+    await PersonSocket(websocket).run()

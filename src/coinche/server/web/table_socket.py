@@ -13,14 +13,12 @@ queued, and the connection closes with 4012: the client connects again at once.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-import anyio
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocket, WebSocketState
 
 from ..features import friends
 from ..features.accounts import AccountService
@@ -30,9 +28,9 @@ from ..infra.log_limits import RefusalLog
 from ..live.tables import TableService
 from ..table import requests
 from ..table.live_table import LiveTable, TableError
-from .drain import CLOSE_RESTARTING, drain_of, restarting_frame
+from .drain import restarting_frame
 from .feed import RESYNC, StateFeed, Watch
-from .pages import account_of, lang_of, player_in_session, service_of
+from .pages import account_of, lang_of, player_in_session
 from .protocol import (
     ActionRequest,
     HintRequest,
@@ -54,26 +52,25 @@ from .protocol import (
     with_free_deals,
     with_free_deals_set,
 )
-from .security import origin_allowed
+from .socket_base import (
+    CLOSE_NOT_FOUND,
+    CLOSE_POLICY,
+    CLOSE_RESTARTING,
+    CLOSE_TOO_BIG,
+    Close,
+    OpenCount,
+    SlowConsumer,
+    Socket,
+)
 
 log = logging.getLogger("coinche.socket")
 
-CLOSE_NOT_SEATED = 4404
-CLOSE_ORIGIN = 4403
-CLOSE_POLICY = 1008
-CLOSE_TOO_BIG = 1009
-CLOSE_FAULT = 1011
-CLOSE_TRY_LATER = 1013
 MAX_CONNECTIONS = 32
 """Connections one player may have open on one table (tabs, devices)."""
 
 
 _RESTARTING: dict[str, Any] = {"type": "restarting"}
 """The outbox's last message when the server drains (compared by identity)."""
-
-
-class SlowConsumer(Exception):
-    """The client leaves too many messages unread."""
 
 
 def parse_since(text: str | None) -> int | None:
@@ -121,29 +118,26 @@ def states_since(
     return out
 
 
-class TableSession:
-    def __init__(
-        self, websocket: WebSocket, service: TableService, table_id: str, player: str, as_guest: bool = False
-    ) -> None:
-        self.ws = websocket
-        self.as_guest = as_guest
+class TableSocket(Socket):
+    """``/ws/table/{id}?since=N``: the seated player's live table."""
+
+    restarts = True
+
+    def __init__(self, websocket: WebSocket) -> None:
+        super().__init__(websocket)
+        self.as_guest = account_of(websocket) is None
         """Opened with a guest's cookie (no account's session): it closes when that guest is
         retired (signs up, logs in), see ``retire_guest_sockets``."""
-        self.service = service
-        self.settings: Settings = service.settings
-        self.table_id = table_id
-        self.player = player
+        self.settings: Settings = self.service.settings
+        self.table_id: str = websocket.path_params["table_id"]
+        self.player = player_in_session(websocket) or ""
         self.lang = lang_of(websocket)
         self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=self.settings.outbox_limit)
-        self.refusals = RefusalLog(log, f"table {table_id} player {player}")
+        self.refusals = RefusalLog(log, self.name)
         self.sent = 0
         """The table's seq of the last state queued."""
         self.hinting: asyncio.Task[None] | None = None
         """The hint being computed (one at a time per connection)."""
-        self.closing: tuple[int, str] | None = None
-        """How the socket is to be closed once the session ends (None: it closed itself)."""
-        self.scope: anyio.CancelScope | None = None
-        """The connection's task group's, once its four tasks run."""
         self.restarting = False
         self.answering = False
         """The reader is answering a request (the drain lets it finish)."""
@@ -152,17 +146,36 @@ class TableSession:
         self.following = False
         """``_follow`` is handling a message of the feed (none may pass it)."""
 
+    @property
+    def name(self) -> str:
+        return f"table {self.table_id} player {self.player}"
+
+    async def admit(self) -> None:
+        """A player seated at the table (else 4404)."""
+        service, table_id, player = self.service, self.table_id, self.player
+        live = await service.table(table_id) if player else None
+        seat = live.seat_of(player) if live is not None and player else None
+        if live is not None and seat is None and player:
+            # This process's copy may not have the seat yet: taken through another process.
+            live = await service.table(table_id, fresh=True)
+            seat = live.seat_of(player) if live is not None else None
+        if live is None or seat is None or not player:
+            raise Close(CLOSE_NOT_FOUND, "no seat")
+
+    def counted(self) -> tuple[OpenCount[tuple[str, str]], Hashable]:
+        return OpenCount(MAX_CONNECTIONS, counts=self.service.connections), (self.table_id, self.player)
+
     def queue(self, message: dict[str, Any]) -> None:
         try:
             self.outbox.put_nowait(message)
         except asyncio.QueueFull:
             raise SlowConsumer from None
 
-    async def run(self, since: int | None) -> None:
+    async def serve(self) -> None:
         feed: StateFeed = self.ws.app.state.feed
         watch = feed.watch(self.table_id, self.player, self.lang)  # first: no step is missed
         try:
-            await self._run(since, watch)
+            await self._run(parse_since(self.ws.query_params.get("since")), watch)
         finally:
             feed.unwatch(watch)
 
@@ -175,15 +188,13 @@ class TableSession:
             seat = live.seat_of(self.player) if live is not None else None
             if live is None or seat is None or (self.as_guest and await self._guest_retired()):
                 # Retired between the handshake and the subscription: its signal was missed.
-                await self._close(CLOSE_NOT_SEATED, "no seat")
-                return
-            attached = False
+                raise Close(CLOSE_NOT_FOUND, "no seat")
             try:
-                attached = True  # attach counts the connection before its first wait
+                # attach counts the connection before its first wait
                 await service.attach(live, self.player)  # a computer standing in for them steps back
                 seat = live.seat_of(self.player)
                 if seat is None:
-                    raise _Close(CLOSE_NOT_SEATED, "no seat")
+                    raise Close(CLOSE_NOT_FOUND, "no seat")
                 self.counts_free_deals = live.spec.kind.uses_free_deals
                 messages = await self.states(live, seat, since)
                 resumed = since is not None and not (messages and messages[0].get("full"))
@@ -200,49 +211,12 @@ class TableSession:
                 watch.seat = seat
                 if not self.counts_free_deals:  # each step as it comes, without waking a task
                     watch.deliver = self._deliver
-                async with anyio.create_task_group() as group:
-                    self.scope = group.cancel_scope
-                    parts = (
-                        self._send,
-                        self._read,
-                        lambda: self._watch(subscription),
-                        lambda: self._follow(watch),
-                    )
-                    for part in parts:
-                        group.start_soon(self._guard, part, group.cancel_scope)
-            except _Close as e:
-                self.closing = (e.code, e.reason)
+                await self.race(self._send, self._read, lambda: self._watch(subscription), lambda: self._follow(watch))
             finally:
                 if self.hinting is not None:
                     self.hinting.cancel()
-                if attached:
-                    service.detach(self.table_id, self.player)
+                service.detach(self.table_id, self.player)
                 self.refusals.close()
-        if self.closing is not None:
-            await self._close(*self.closing)
-
-    async def _guard(self, part: Callable[[], Awaitable[None]], scope: anyio.CancelScope) -> None:
-        """Run one part of the connection; when it ends, for whatever reason, the others end
-        too, and ``closing`` says how to close the socket."""
-        try:
-            await part()
-        except SlowConsumer:
-            log.warning("table %s player %s: closed, too many unread messages", self.table_id, self.player)
-            self.closing = (CLOSE_POLICY, "too many unread messages")
-        except _Close as e:
-            self.closing = (e.code, e.reason)
-        except WebSocketDisconnect:
-            pass
-        except Exception:
-            log.exception("table %s player %s: the connection failed", self.table_id, self.player)
-            self.closing = (CLOSE_FAULT, "")
-        finally:
-            scope.cancel()
-
-    async def _close(self, code: int, reason: str) -> None:
-        if self.ws.application_state is WebSocketState.CONNECTED:
-            with contextlib.suppress(Exception):
-                await self.ws.close(code=code, reason=reason)
 
     def restart(self) -> None:
         """The server drains: say ``restarting`` after what is queued (and after the answer
@@ -260,9 +234,7 @@ class TableSession:
         try:
             self.outbox.put_nowait(_RESTARTING)
         except asyncio.QueueFull:
-            self.closing = (CLOSE_RESTARTING, "restarting")
-            if self.scope is not None:
-                self.scope.cancel()
+            super().restart()
 
     async def _send(self) -> None:
         while True:
@@ -271,7 +243,7 @@ class TableSession:
                 return
             if message is _RESTARTING:
                 await self.ws.send_text(restarting_frame())
-                raise _Close(CLOSE_RESTARTING, "restarting")
+                raise Close(CLOSE_RESTARTING, "restarting")
             await self.ws.send_text(json.dumps(message, ensure_ascii=False))
 
     async def states(self, live: LiveTable, seat: int, since: int | None) -> list[dict[str, Any]]:
@@ -341,8 +313,8 @@ class TableSession:
     async def _no_seat(self) -> None:
         """The player holds no seat at the table any more: the connection closes."""
         if self.as_guest and await self._guest_retired():
-            raise _Close(CLOSE_RESTARTING, "retired")  # its account took the seat: come back as it
-        raise _Close(CLOSE_NOT_SEATED, "no seat")
+            raise Close(CLOSE_RESTARTING, "retired")  # its account took the seat: come back as it
+        raise Close(CLOSE_NOT_FOUND, "no seat")
 
     async def _watch(self, subscription: Subscription) -> None:
         """Queue what the table's passing events say (who came or went, a quick message...);
@@ -352,7 +324,7 @@ class TableSession:
             if self.as_guest and any(e.get("kind") == RETIRED and e.get("player") == self.player for e in events):
                 # The guest is an account now: its browser comes back with the account's
                 # session, a copy of the guest's cookie is refused (4404).
-                raise _Close(CLOSE_RESTARTING, "retired")
+                raise Close(CLOSE_RESTARTING, "retired")
             if events:
                 live = await self.service.table(self.table_id)
                 seat = live.seat_of(self.player) if live is not None else None
@@ -379,7 +351,7 @@ class TableSession:
             text, data = frame.get("text"), frame.get("bytes")
             size = len(text) if text is not None else len(data or b"")
             if size > self.settings.max_frame_bytes:
-                raise _Close(CLOSE_TOO_BIG, "message too big")
+                raise Close(CLOSE_TOO_BIG, "message too big")
             if self.restarting:
                 continue  # unanswered: the client sends it again after reconnecting
             self.answering = True
@@ -402,7 +374,7 @@ class TableSession:
         try:
             self.queue(message)
         except SlowConsumer:
-            await self._close(CLOSE_POLICY, "too many unread messages")
+            await self.close(CLOSE_POLICY, "too many unread messages")
 
     async def _answer(self, text: str | None, data: bytes | None) -> dict[str, Any] | None:
         """The answer to one frame: an ack, a hint or a refusal."""
@@ -472,62 +444,6 @@ async def retire_guest_sockets(service: TableService, player: str) -> None:
         await service.hub.signal(table_id, {"kind": RETIRED, "player": player})
 
 
-class _Close(Exception):
-    def __init__(self, code: int, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
-
-
-async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
-    """Accept the handshake, then close with ``code``: a page's script reads the code of a
-    connection that opened, while a refused handshake (an HTTP 403) is only a failure to it,
-    which it would retry. (The origin check alone refuses the handshake: nothing is opened
-    for another site.)"""
-    with contextlib.suppress(Exception):  # the client may be gone already
-        await websocket.accept()
-        await websocket.close(code=code, reason=reason)
-
-
 async def table_socket(websocket: WebSocket) -> None:
     """``/ws/table/{id}?since=N``: the seated player's live table."""
-    service = service_of(websocket)
-    if not origin_allowed(websocket, service.settings.allowed_origins):
-        await websocket.close(code=CLOSE_ORIGIN)
-        return
-    table_id = websocket.path_params["table_id"]
-    player = player_in_session(websocket)
-    live = await service.table(table_id) if player is not None else None
-    seat = live.seat_of(player) if live is not None and player is not None else None
-    if live is not None and seat is None and player is not None:
-        # This process's copy may not have the seat yet: taken through another process.
-        live = await service.table(table_id, fresh=True)
-        seat = live.seat_of(player) if live is not None else None
-    if live is None or seat is None or player is None:
-        await _refuse(websocket, CLOSE_NOT_SEATED, "no seat")
-        return
-    key = (table_id, player)
-    if service.connections[key] >= MAX_CONNECTIONS:
-        await _refuse(websocket, CLOSE_TRY_LATER, "too many connections")
-        return
-    service.connections[key] += 1  # counted before the handshake's wait: parallel ones see it
-    drain = drain_of(websocket.app)
-    session: TableSession | None = None
-    try:
-        await websocket.accept()
-        if drain is not None and drain.draining:  # came in as the server stops: go elsewhere
-            with contextlib.suppress(Exception):
-                await websocket.send_text(restarting_frame())
-                await websocket.close(code=CLOSE_RESTARTING, reason="restarting")
-            return
-        session = TableSession(websocket, service, table_id, player, as_guest=account_of(websocket) is None)
-        if drain is not None:
-            drain.opened(session)
-        with contextlib.suppress(WebSocketDisconnect):
-            await session.run(parse_since(websocket.query_params.get("since")))
-    finally:
-        if drain is not None and session is not None:
-            drain.closed(session)
-        service.connections[key] -= 1
-        if service.connections[key] <= 0:
-            del service.connections[key]
+    await TableSocket(websocket).run()

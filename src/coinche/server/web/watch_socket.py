@@ -17,30 +17,27 @@ process serves them.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Hashable, Sequence
+from typing import Any, Final
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from ..features.open_tables import WATCHERS_CHANGED, OpenTables
+from ..infra.hub import Subscription
 from ..infra.store import new_id
 from ..live.presence import WATCHER
 from ..table import i18n
 from ..table.kinds import TournamentTable
 from ..table.live_table import LiveTable
 from . import rules_pages
-from .drain import CLOSE_RESTARTING, drain_of
 from .pages import lang_of, page, service_of
 from .protocol import event_message, hello_message, seat_state
-from .security import origin_allowed
-from .table_socket import CLOSE_NOT_SEATED, CLOSE_ORIGIN, CLOSE_POLICY, CLOSE_TRY_LATER, _refuse
+from .socket_base import CLOSE_NOT_FOUND, Close, OpenCount, Socket
 
 WATCHED_SEAT: Final = 0
 """The chair a watcher sees the table from (south)."""
@@ -49,7 +46,7 @@ MAX_WATCHERS: Final = 5000
 MAX_PER_TABLE: Final = 200
 """Watching connections of one table in one process."""
 
-_watching: dict[str, int] = {}
+_watching: OpenCount[str] = OpenCount(MAX_PER_TABLE, MAX_WATCHERS)
 
 
 async def may_watch(request: Request | WebSocket, table_id: str) -> bool:
@@ -95,78 +92,71 @@ def _state(live: LiveTable, lang: str, presence: Sequence[str]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
+class WatchSocket(Socket):
+    """``/ws/watch/{id}``: a whole state at each step, and the table's passing events."""
+
+    busy = "too many watchers"
+
+    def __init__(self, websocket: WebSocket) -> None:
+        super().__init__(websocket)
+        self.table_id: str = websocket.path_params["table_id"]
+        self.lang = lang_of(websocket)
+        self.live: LiveTable | None = None
+
+    async def admit(self) -> None:
+        """A table that may be watched now (else 4404)."""
+        if not await may_watch(self.ws, self.table_id):
+            raise Close(CLOSE_NOT_FOUND, "not watchable")
+        self.live = await self.service.table(self.table_id, fresh=True)
+        if self.live is None:
+            raise Close(CLOSE_NOT_FOUND, "not watchable")
+
+    def counted(self) -> tuple[OpenCount[Any], Hashable]:
+        return _watching, self.table_id
+
+    async def serve(self) -> None:
+        table_id, attendance, live = self.table_id, self.service.attendance, self.live
+        assert live is not None
+        key = f"{WATCHER}{new_id()}"
+        arrived = False
+        try:
+            async with self.service.hub.subscribe(table_id) as sub:
+                if not await may_watch(self.ws, table_id):  # changed before the subscription
+                    raise Close(CLOSE_NOT_FOUND, "not watchable")
+                await attendance.watcher_arrived(table_id, key)
+                arrived = True
+                await self.ws.send_text(json.dumps(hello_message(live.seq, WATCHED_SEAT, False)))
+                await self.ws.send_text(_state(live, self.lang, attendance.presence(live)))
+                await self.race(lambda: self.read_nothing("watchers send nothing"), lambda: self._watch(sub, live))
+        finally:
+            if arrived:
+                attendance.watcher_left(table_id, key)
+
+    async def _watch(self, sub: Subscription, live: LiveTable) -> None:
+        """Send a whole state at each step and the passing events a watcher sees, until the
+        table may be watched no more (4404)."""
+        service, table_id, attendance = self.service, self.table_id, self.service.attendance
+        sent = live.seq
+        while True:
+            seq, events = await sub.wait()
+            changed = any(e.get("kind") == WATCHERS_CHANGED for e in events)
+            if changed and not await may_watch(self.ws, table_id):
+                raise Close(CLOSE_NOT_FOUND, "not watchable")
+            live = await service.table(table_id, at_least=seq) or live
+            if live.seq > sent:
+                await self.ws.send_text(_state(live, self.lang, attendance.presence(live)))
+                sent = live.seq
+            if any(e.get("kind") == "presence" for e in events):
+                await attendance.refresh([table_id])
+            presence = attendance.presence(live)
+            for event in events:
+                message = event_message(self.lang, live, WATCHED_SEAT, event, presence, attendance.watchers(table_id))
+                if message is not None and message["type"] in ("presence", "say", "clock"):
+                    await self.ws.send_text(json.dumps(message, ensure_ascii=False))
+
+
 async def watch_socket(websocket: WebSocket) -> None:
-    service = service_of(websocket)
-    if not origin_allowed(websocket, service.settings.allowed_origins):
-        await websocket.close(code=CLOSE_ORIGIN)
-        return
-    table_id = websocket.path_params["table_id"]
-    if not await may_watch(websocket, table_id) or (live := await service.table(table_id, fresh=True)) is None:
-        await _refuse(websocket, CLOSE_NOT_SEATED, "not watchable")
-        return
-    if sum(_watching.values()) >= MAX_WATCHERS or _watching.get(table_id, 0) >= MAX_PER_TABLE:
-        await _refuse(websocket, CLOSE_TRY_LATER, "too many watchers")
-        return
-    _watching[table_id] = _watching.get(table_id, 0) + 1
-    key = f"{WATCHER}{new_id()}"
-    attendance = service.attendance
-    arrived = False
-    try:
-        await websocket.accept()
-        drain = drain_of(websocket.app)
-        if drain is not None and drain.draining:
-            await websocket.close(code=CLOSE_RESTARTING, reason="restarting")
-            return
-        lang = lang_of(websocket)
-        async with service.hub.subscribe(table_id) as sub:
-            if not await may_watch(websocket, table_id):  # changed before the subscription
-                await websocket.close(code=CLOSE_NOT_SEATED, reason="not watchable")
-                return
-            await attendance.watcher_arrived(table_id, key)
-            arrived = True
-            await websocket.send_text(json.dumps(hello_message(live.seq, WATCHED_SEAT, False)))
-            await websocket.send_text(_state(live, lang, attendance.presence(live)))
-            sent = live.seq
-            reader = asyncio.ensure_future(websocket.receive())
-            try:
-                while True:
-                    told = asyncio.ensure_future(sub.wait())
-                    done, _ = await asyncio.wait({reader, told}, return_when=asyncio.FIRST_COMPLETED)
-                    if reader in done:
-                        told.cancel()
-                        if reader.result()["type"] != "websocket.disconnect":
-                            await websocket.close(code=CLOSE_POLICY, reason="watchers send nothing")
-                        return
-                    seq, events = told.result()
-                    changed = any(e.get("kind") == WATCHERS_CHANGED for e in events)
-                    if changed and not await may_watch(websocket, table_id):
-                        await websocket.close(code=CLOSE_NOT_SEATED, reason="not watchable")
-                        return
-                    live = await service.table(table_id, at_least=seq) or live
-                    if live.seq > sent:
-                        await websocket.send_text(_state(live, lang, attendance.presence(live)))
-                        sent = live.seq
-                    if any(e.get("kind") == "presence" for e in events):
-                        await attendance.refresh([table_id])
-                    presence = attendance.presence(live)
-                    for event in events:
-                        message = event_message(
-                            lang, live, WATCHED_SEAT, event, presence, attendance.watchers(table_id)
-                        )
-                        if message is not None and message["type"] in ("presence", "say", "clock"):
-                            await websocket.send_text(json.dumps(message, ensure_ascii=False))
-            finally:
-                reader.cancel()
-                with contextlib.suppress(BaseException):
-                    await reader
-    except WebSocketDisconnect:
-        pass
-    finally:
-        if arrived:
-            attendance.watcher_left(table_id, key)
-        _watching[table_id] -= 1
-        if _watching[table_id] <= 0:
-            del _watching[table_id]
+    await WatchSocket(websocket).run()
 
 
 routes: list[BaseRoute] = [

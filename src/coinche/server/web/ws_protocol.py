@@ -27,8 +27,7 @@ from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from ..infra.log_limits import RefusalLog
-
-CLOSE_NOT_UTF8 = 1007
+from .socket_base import CLOSE_NOT_UTF8
 
 READ_AHEAD = 16
 """Messages of one client read before the application takes them: then the connection is

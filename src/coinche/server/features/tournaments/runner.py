@@ -21,8 +21,9 @@ from ...compute.work import Work
 from ...infra.config import Settings
 from ...infra.hub import Hub, Subscription
 from ...infra.store import Database
+from ...live.events import DealEnded, GameEnded
 from ...live.presence import Attendance
-from ...live.registry import Commit, LiveTables
+from ...live.registry import LiveTables
 from ...table.days import CLUB_TIME
 from ...table.kinds import SOLO, Dealing, TableKind, tournament_of
 from ...table.live_table import LiveTable, TableError
@@ -114,7 +115,8 @@ class Tournaments:
         self._playing: dict[str, asyncio.Task[None]] = {}
         self._snapshots: dict[str, Snapshot] = {}
         self._pars: dict[tuple[str, int, int], asyncio.Task[dict[str, Any] | None]] = {}
-        registry.listen(self._committed)
+        registry.on(DealEnded, self._deal_ended)
+        registry.on(GameEnded, self._game_ended)
 
     def now(self) -> datetime:
         return self.settings.clock()
@@ -450,14 +452,14 @@ class Tournaments:
             await self._score_as_it_stands(tournament, table, moment)
         return await self.db(self.store.close_round, tournament.id, tournament.round, moment)
 
-    async def _committed(self, commit: Commit) -> None:
-        live = commit.table
-        tournament_id = tournament_of(live.spec.kind)
-        if tournament_id is None:
-            return
-        if commit.deal_over is not None:
+    async def _deal_ended(self, event: DealEnded) -> None:
+        tournament_id = tournament_of(event.table.spec.kind)
+        if tournament_id is not None:
             await self._changed(tournament_id)
-        if not commit.game_over:
+
+    async def _game_ended(self, event: GameEnded) -> None:
+        live = event.table
+        if tournament_of(live.spec.kind) is None:
             return
         result = result_json(live, live.spec.kind.max_deals or 0)
         if await self.db(self.store.record, live.id, result, self.now()):

@@ -21,7 +21,7 @@ from starlette.testclient import TestClient
 from coinche.server.infra.rows.tables import UploadAnalysisRow, UploadedRecordRow
 from coinche.server.web.review_pages import reviews_of
 
-RECORDS = Path(__file__).resolve().parents[1] / "records"
+RECORDS = Path(__file__).resolve().parents[2] / "records"
 DEAL = json.loads((RECORDS / "classic_coinche_belote_melds.json").read_text(encoding="utf-8"))
 GAME_TEXT = (RECORDS / "federation_game.json").read_text(encoding="utf-8")
 PAYLOAD = re.compile(r'<script[^>]*id="review-data"[^>]*>(.*?)</script>', re.S)

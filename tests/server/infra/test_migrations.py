@@ -41,7 +41,7 @@ def upgrade(url: str, revision: str) -> None:
     engine.dispose()
 
 
-SRC = Path(__file__).resolve().parents[2] / "src"
+SRC = Path(__file__).resolve().parents[3] / "src"
 
 
 def row_modules() -> list[str]:

@@ -46,7 +46,8 @@ from coinche.server.table.spec import Seat
 from coinche.server.web.app import create_app
 from coinche.server.worker import Worker
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[1]
+"""tests/server: the helpers a worker process imports."""
 SRC = HERE.parent.parent / "src"
 
 

@@ -19,7 +19,7 @@ from server_helpers import CSRF_FIELD, ServerProcess, check_no_leak
 from test_bot_api import as_states, made_bot, session_of, table_of
 from websockets.sync.client import connect
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "first_legal_bot.py"
 
 

@@ -33,7 +33,7 @@ from coinche.server.web.security import CONTENT_SECURITY_POLICY, normalise_origi
 from coinche.server.web.table_socket import MAX_CONNECTIONS
 from coinche.server.web.ws_protocol import READ_AHEAD
 
-WEB = Path(__file__).resolve().parents[2] / "src" / "coinche" / "web"
+WEB = Path(__file__).resolve().parents[3] / "src" / "coinche" / "web"
 TRACEBACK = re.compile(r'Traceback|File "[^"]*", line \d+|\.py\b|[A-Z][a-z]+Error\b|ClientDisconnect')
 FORM = "profile=classic&target=700&level=beginner"
 URLENCODED = "application/x-www-form-urlencoded"

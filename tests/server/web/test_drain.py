@@ -46,7 +46,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
 from coinche.server.infra.process_logs import NAME_MAX, ProcessName, default_name, instance_id, valid_name
-from coinche.server.web.drain import CLOSE_RESTARTING, DRAIN_SECONDS, Drain
+from coinche.server.web.drain import DRAIN_SECONDS, Drain
+from coinche.server.web.socket_base import CLOSE_RESTARTING
 
 
 def drain_of(client: TestClient) -> Drain:

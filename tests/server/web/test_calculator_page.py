@@ -20,7 +20,7 @@ from starlette.testclient import TestClient
 from coinche.server.table import i18n
 from coinche.server.web import calculator_page
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from worked_examples import ALL, Example
 
 PAGES = {"fr": "/calculateur", "en": "/calculator"}

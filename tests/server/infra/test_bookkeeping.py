@@ -1,4 +1,4 @@
-"""A table's bookkeeping (what the listeners of its commits do at a deal's end and at the
+"""A table's bookkeeping (what the listeners of its events do at a deal's end and at the
 game's end: history, statistics, the daily challenge) runs once: reading the table again writes nothing again,
 and only what failed runs again at the next read."""
 
@@ -11,7 +11,7 @@ import pytest
 from server_helpers import MakeClient, call, service_of
 
 from coinche.engine.rules import RuleSet
-from coinche.server.live.registry import Commit
+from coinche.server.live.events import DealEnded, GameEnded
 from coinche.server.live.tables import TableService
 from coinche.server.table.live_table import LiveTable
 from coinche.server.table.spec import Seat
@@ -42,13 +42,14 @@ def test_reading_a_finished_table_again_books_nothing_twice(make_client: MakeCli
     deals: Counter[int] = Counter()
     games: list[str] = []
 
-    async def listener(commit: Commit) -> None:
-        if commit.deal_over is not None:
-            deals[commit.deal_over] += 1
-        if commit.game_over:
-            games.append(commit.table.id)
+    async def deal_ended(event: DealEnded) -> None:
+        deals[event.number] += 1
 
-    service.registry.listen(listener)
+    async def game_ended(event: GameEnded) -> None:
+        games.append(event.table.id)
+
+    service.registry.on(DealEnded, deal_ended)
+    service.registry.on(GameEnded, game_ended)
     service, table_id, count = played_out(client)
     assert deals == Counter(range(1, count + 1)) and games == [table_id]
     for _ in range(2):
@@ -63,15 +64,13 @@ def test_a_failed_bookkeeping_runs_again_at_the_next_read_and_then_no_more(make_
     calls: Counter[int] = Counter()
     failing = {1}
 
-    async def flaky(commit: Commit) -> None:
-        number = commit.deal_over
-        if number is None:
-            return
+    async def flaky(event: DealEnded) -> None:
+        number = event.number
         calls[number] += 1
         if number in failing:
             raise RuntimeError("the database went away")
 
-    service.registry.listen(flaky)
+    service.registry.on(DealEnded, flaky)
     service, table_id, count = played_out(client)
     assert count >= 2, "a game of several deals"
     assert service.store.booked(table_id) == (0, True)  # deal 1 failed: nothing after it is booked

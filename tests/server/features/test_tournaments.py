@@ -700,7 +700,7 @@ def test_a_round_s_end_is_told_as_the_protocol_documents_it(make_client: MakeCli
     _, _, state = _final_state(make_client, clock)
     # a round ends after its deals: over, nobody reached a target
     assert state["over"] is True and state["game"]["winner"] is None and state["max_deals"] == 1
-    doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
+    doc = (Path(__file__).parents[3] / "docs" / "protocol.md").read_text()
     documented = {m[1] for m in re.finditer(r"^- `([a-z_]+)`", doc, re.M)}
     assert {"over", "max_deals", "tournament"} <= documented
     assert "When `game.winner` is not null the game is over." not in doc  # not the whole truth
