@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import insert, text
 
 from coinche.server.features.history import HistoryStore
-from coinche.server.infra.db import FinishedDealRow, TablePlayerRow, TableRow
+from coinche.server.infra.rows.tables import FinishedDealRow, TablePlayerRow, TableRow
 from coinche.server.infra.store import Store
 
 BOT = {"kind": "bot", "level": "expert"}

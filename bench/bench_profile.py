@@ -28,17 +28,10 @@ from starlette.testclient import TestClient
 
 from coinche.server.features.player_stats import StatsStore
 from coinche.server.infra.config import Settings
-from coinche.server.infra.db import (
-    AccountRow,
-    ChallengeAttemptRow,
-    ChallengeDayRow,
-    ChallengeResultRow,
-    PlayerRow,
-    PlayerStatsRow,
-    RatingHistoryRow,
-    TablePlayerRow,
-    TableRow,
-)
+from coinche.server.infra.rows.challenge import ChallengeAttemptRow, ChallengeDayRow, ChallengeResultRow
+from coinche.server.infra.rows.people import AccountRow, PlayerRow
+from coinche.server.infra.rows.ratings import PlayerStatsRow, RatingHistoryRow
+from coinche.server.infra.rows.tables import TablePlayerRow, TableRow
 from coinche.server.infra.store import Store
 from coinche.server.table.ratings import NEW_PLAYER, Rating
 from coinche.server.web.app import create_app

@@ -31,7 +31,7 @@ from coinche.bots.puzzles import Puzzle, best_puzzle, confirm, find_puzzles
 from coinche.engine.actions import call_str, is_numeric_bid
 from coinche.engine.deal import Deal, random_hands
 from coinche.engine.rules import RuleSet
-from coinche.server.compute.jobs import puzzle_to_json
+from coinche.server.compute.job_kinds import puzzle_to_json
 from coinche.server.features.puzzles import PuzzleStore
 from coinche.server.infra.store import Store
 

@@ -111,7 +111,8 @@ def check_database(url: str) -> tuple[int, int, int]:
     """(people seated twice, people at two quick tables, quick tables) read back."""
     from sqlalchemy import func, select
 
-    from coinche.server.infra.db import QuickWaitRow, TablePlayerRow, TableRow
+    from coinche.server.infra.rows.lobby import QuickWaitRow
+    from coinche.server.infra.rows.tables import TablePlayerRow, TableRow
     from coinche.server.infra.store import Store
 
     store = Store(url)
@@ -133,7 +134,7 @@ def check_database(url: str) -> tuple[int, int, int]:
 
 
 def write_open_tables(url: str, n: int) -> None:
-    from coinche.server.infra.db import OpenTableRow
+    from coinche.server.infra.rows.lobby import OpenTableRow
     from coinche.server.infra.store import Store
 
     store = Store(url)

@@ -26,7 +26,9 @@ from sqlalchemy import insert
 from coinche.server.features.daily.model import DEALS, compute_standings
 from coinche.server.features.daily.store import ChallengeStore
 from coinche.server.infra.config import Settings
-from coinche.server.infra.db import AccountRow, ChallengeResultRow, PlayerRow, now
+from coinche.server.infra.db import now
+from coinche.server.infra.rows.challenge import ChallengeResultRow
+from coinche.server.infra.rows.people import AccountRow, PlayerRow
 from coinche.server.infra.store import Store
 from databases import add_database_args, database_url
 

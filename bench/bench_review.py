@@ -3,7 +3,7 @@ random legal actions, timed on one core.
 
 For each profile (and ``online`` with its SA/TA option): the double-dummy table part
 (``analyse_deal``: every trump of the profile, both teams, the best contract per seat and
-the sweeps) and the whole analysis the review caches (``jobs.analyse``: the table plus
+the sweeps) and the whole analysis the review caches (``job_kinds.analyse``: the table plus
 the value of each legal card before each of the 32 cards). Prints median, p95 and max in
 milliseconds, of CPU time (``time.process_time``: the machine may be shared, and wall time
 then measures the neighbours) and of wall time for the table. The issue asks for the table
@@ -22,7 +22,7 @@ import time
 from coinche.bots.analysis import analyse_deal
 from coinche.engine.deal import Deal, random_hands
 from coinche.engine.rules import PROFILES, RuleSet
-from coinche.server.compute.jobs import analyse
+from coinche.server.compute.job_kinds import analyse
 
 TABLE_BUDGET_MS = 500.0
 

@@ -190,8 +190,9 @@ def make_tournament(url: str, args: argparse.Namespace) -> Setup:
     """The accounts, the tournament (its start an hour away), the pairs entered and
     accepted, and the earlier rounds' tables with their results."""
     from coinche.server.features.accounts import AccountStore
-    from coinche.server.features.tournaments import Plan, TournamentStore
-    from coinche.server.infra.db import TournamentTableRow
+    from coinche.server.features.tournaments.model import Plan
+    from coinche.server.features.tournaments.rows import TournamentTableRow
+    from coinche.server.features.tournaments.store import TournamentStore
     from coinche.server.infra.store import Store, new_id
     from coinche.server.table.spec import Seat
 
@@ -269,7 +270,7 @@ def make_due(url: str, tournament_id: str, earlier: int, lead: float) -> datetim
     else the end of the break after round ``earlier``. The due moment."""
     from sqlalchemy import update
 
-    from coinche.server.infra.db import TournamentRow
+    from coinche.server.features.tournaments.rows import TournamentRow
     from coinche.server.infra.store import Store
 
     store = Store(url)
@@ -313,7 +314,9 @@ def read_seating(url: str, tournament_id: str, number: int, round_seconds: float
     last tables were made, how many, and how many seats people hold."""
     from sqlalchemy import func, select
 
-    from coinche.server.infra.db import TableRow, TournamentRow, TournamentTableRow, aware
+    from coinche.server.features.tournaments.rows import TournamentRow, TournamentTableRow
+    from coinche.server.infra.db import aware
+    from coinche.server.infra.rows.tables import TableRow
     from coinche.server.infra.store import Store
 
     store = Store(url)

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 from table_driver import keep_screenshot
 from test_browser_friends import TABLE_URL, host_table
 
-from coinche.server.features.tournaments import daily_arena_id
+from coinche.server.features.tournaments.model import daily_arena_id
 from coinche.server.table.days import CLUB_TIME
 
 PHONE_390 = {"width": 390, "height": 844}

@@ -16,7 +16,7 @@ from coinche.bots.bidding_puzzles import best_bidding_puzzle, find_bidding_puzzl
 from coinche.bots.puzzles import best_puzzle, find_puzzles
 from coinche.engine.actions import call_str, is_numeric_bid
 from coinche.engine.cards import card_str
-from coinche.server.compute.jobs import bidding_puzzle_to_json, puzzle_to_json
+from coinche.server.compute.job_kinds import bidding_puzzle_to_json, puzzle_to_json
 from coinche.server.features.bidding_puzzles import BiddingPuzzleStore
 from coinche.server.features.puzzles import PuzzleStore
 from coinche.server.infra.store import Store

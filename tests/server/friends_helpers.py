@@ -88,7 +88,7 @@ def code_of(client: TestClient, table_id: str) -> str:
     code = invitation_code(live.spec.kind) if live is not None else None
     if code is None:
         with client.app.state.store.session() as s:  # type: ignore[attr-defined]
-            from coinche.server.infra.db import TableRow
+            from coinche.server.infra.rows.tables import TableRow
 
             code = s.get(TableRow, table_id).code
     assert isinstance(code, str) and re.fullmatch(r"[A-Z0-9]{6}", code)

@@ -8,17 +8,23 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import Any
 
+from .compute import jobs
 from .compute.bot_pool import BotPool
+from .compute.job_kinds import BUILTIN_KINDS
+from .compute.jobs import JobKind
 from .features.adaptive_level import AdaptiveLevel
 from .features.daily.runner import DailyChallenge
-from .features.following import Following
+from .features.following import Following, FollowingStore
 from .features.history import History
 from .features.open_tables import OpenTables
 from .features.player_stats import PlayerStats
 from .features.puzzles import Puzzles
 from .features.quick_play import QuickPlay
-from .features.tournaments import Tournaments
+from .features.tournaments import jobs as tournament_jobs
+from .features.tournaments.runner import Tournaments
+from .features.tournaments.store import TournamentStore
 from .infra.config import Settings
 from .infra.hub import Hub, LocalHub
 from .infra.postgres_hub import PostgresHub
@@ -57,6 +63,16 @@ class Services:
         self.pool.close()
 
 
+JOB_KINDS: tuple[JobKind[Any], ...] = (*BUILTIN_KINDS, *tournament_jobs.JOB_KINDS)
+"""Every kind of job a server may ask for: the built-in ones, then each feature's own."""
+
+
+def register_job_kinds() -> None:
+    """Register ``JOB_KINDS``: a server and a worker both do (``start_services``,
+    ``Worker``), so a worker runs every kind a server asks for and refuses any other."""
+    jobs.register(*JOB_KINDS)
+
+
 async def make_hub(store: Store) -> Hub:
     """The hub of a database: PostgreSQL's tells every process sharing it (LISTEN/NOTIFY);
     SQLite's is one process's own."""
@@ -72,6 +88,7 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     answers as fast as the others), the hub (``hub``, else the database's own), the table
     service and its listeners. ``hands_over``: the computers' turns go to live workers (a
     worker's own service plays them itself)."""
+    register_job_kinds()
     pool = BotPool(settings.bot_workers)
     await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
     tables = TableService(store, pool, settings, hub or await make_hub(store), hands_over)
@@ -86,7 +103,24 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         QuickPlay(tables),
         OpenTables(tables),
         Following(tables),
-        Tournaments(tables),
+        tournaments(tables),
         Puzzles(tables),
         AdaptiveLevel(tables),
+    )
+
+
+def tournaments(tables: TableService) -> Tournaments:
+    """The tournaments, on what they use of the tables' service: its database threads, hub
+    and registry (a round table's results), the tables it makes and plays out, who is at
+    them, the computers' work (a round's pars) and the accounts' names."""
+    return Tournaments(
+        TournamentStore(tables.store),
+        tables.db,
+        tables.hub,
+        tables.settings,
+        tables.registry,
+        tables,
+        tables.attendance,
+        tables.work,
+        FollowingStore(tables.store),
     )

@@ -37,7 +37,7 @@ from .infra.postgres_hub import PostgresHub, libpq_url
 from .infra.process_logs import log_config
 from .infra.store import Store
 from .live.tables import TableService
-from .services import start_services
+from .services import register_job_kinds, start_services
 
 log = logging.getLogger("coinche.worker")
 
@@ -59,6 +59,7 @@ class Worker:
     """One worker process's loop; ``run()`` until ``stop()``."""
 
     def __init__(self, settings: Settings, lease: float = LEASE_SECONDS) -> None:
+        register_job_kinds()  # every kind a server may ask for (a worker imports no page)
         self.settings = settings
         """What the servers play by (``services.py`` builds this worker's parts from it):
         its clock (``Settings.clock``: a challenge's day ends by it here too), its bot

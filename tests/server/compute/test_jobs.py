@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,24 +20,23 @@ from coinche.engine.actions import call_str
 from coinche.engine.cards import card_str
 from coinche.engine.game import Game
 from coinche.engine.rules import RuleSet
-from coinche.server.compute import jobs
+from coinche.server.compute import job_kinds, jobs
 from coinche.server.compute.bot_pool import BotSpec, decide
-from coinche.server.compute.jobs import (
+from coinche.server.compute.job_kinds import (
     ANALYSIS,
     DECISION,
-    KINDS,
     PAR,
     PUZZLE,
     STANDINGS,
-    JobRefused,
     analysis_job,
     decision_job,
     par_job,
     puzzle_job,
-    read_answer,
     standings_job,
 )
+from coinche.server.compute.jobs import KINDS, JobKind, JobRefused, read_answer
 from coinche.server.features.daily.model import compute_standings, day_hands
+from coinche.server.services import register_job_kinds
 from played_deals import played_deal
 
 
@@ -44,13 +45,66 @@ def through_json(job: jobs.Job[Any]) -> Any:
     return jobs.loads(jobs.dumps(job.args))
 
 
-def test_the_registry_holds_the_six_kinds_and_nothing_else() -> None:
+def test_the_registry_holds_the_seven_kinds_and_nothing_else() -> None:
+    register_job_kinds()
     assert sorted(KINDS) == ["analysis", "bidding_puzzle", "compare", "decision", "par", "puzzle", "standings"]
     for name in ("os:system", "builtins:eval", "pickle", "", "decide"):
         with pytest.raises(JobRefused, match="unknown job kind"):
             jobs.kind_named(name)
     with pytest.raises(JobRefused):
         jobs.kind_named(["decision"])
+
+
+def test_a_name_is_registered_for_one_kind_only() -> None:
+    register_job_kinds()
+    jobs.register(DECISION)  # again: nothing changes
+    assert KINDS["decision"] is DECISION
+    with pytest.raises(ValueError, match="two job kinds named 'decision'"):
+        jobs.register(JobKind("decision", job_kinds.run_par, job_kinds.read_par))
+    assert KINDS["decision"] is DECISION
+
+
+FIND_KINDS = """
+import importlib, pkgutil, coinche.server
+from coinche.server.compute.jobs import JobKind
+found = set()
+for info in pkgutil.walk_packages(coinche.server.__path__, "coinche.server."):
+    if ".migrations" in info.name:
+        continue
+    module = importlib.import_module(info.name)
+    found.update(v.name for v in vars(module).values() if isinstance(v, JobKind))
+print(*sorted(found))
+"""
+
+WORKER_KINDS = """
+import sys
+from coinche.server.compute.jobs import KINDS
+from coinche.server.infra.config import Settings
+from coinche.server.worker import Worker
+assert not KINDS, sorted(KINDS)
+try:
+    Worker(Settings(database_url="sqlite:///" + sys.argv[1]))
+except ValueError:  # the workers need PostgreSQL: refused after it registered its kinds
+    pass
+print(*sorted(KINDS))
+"""
+
+
+def fresh(program: str, *args: str) -> list[str]:
+    """What ``program`` prints in an interpreter of its own (nothing imported before)."""
+    done = subprocess.run(
+        [sys.executable, "-c", program, *args], capture_output=True, text=True, check=True, timeout=300
+    )
+    return done.stdout.split()
+
+
+def test_a_worker_registers_every_kind_the_server_defines(tmp_path: Path) -> None:
+    """A worker (``coinche worker``) runs a job of any kind a server may ask for: the
+    kinds defined anywhere in the server (the built-in ones and a feature's own) are all
+    registered by a worker of its own, which imports no web page."""
+    defined = fresh(FIND_KINDS)
+    assert {"decision", "par", "standings"} <= set(defined)
+    assert fresh(WORKER_KINDS, str(tmp_path / "w.db")) == defined
 
 
 def test_a_pickle_is_refused_as_arguments_and_as_answer_and_never_loaded(tmp_path: Path) -> None:
@@ -140,7 +194,7 @@ def test_an_analysis_round_trips_and_refuses_what_is_not_a_deal() -> None:
     deal = game.deals[0]
     args = through_json(analysis_job(deal))
     data = ANALYSIS.read(jobs.loads(jobs.dumps(ANALYSIS.run(args))))
-    assert data == jobs.analyse(deal.rules, deal.dealer, deal.dealt, deal.log)
+    assert data == job_kinds.analyse(deal.rules, deal.dealer, deal.dealt, deal.log)
     assert data["positions"] and data["trumps"]
     hands = args["hands"]
     for forged in (
@@ -176,7 +230,7 @@ def test_a_puzzle_round_trips_and_refuses_bad_data() -> None:
     assert best is not None
     args = through_json(puzzle_job(deal))
     data = PUZZLE.read(jobs.loads(jobs.dumps(PUZZLE.run(args))))
-    assert data == jobs.puzzle_to_json(best)
+    assert data == job_kinds.puzzle_to_json(best)
     assert data is not None and data["solution"] == card_str(best.solution) and data["upto"] == len(best.log)
     assert PUZZLE.read(None) is None
     with pytest.raises(JobRefused):
@@ -200,13 +254,13 @@ def test_a_bidding_puzzle_round_trips_and_refuses_bad_data() -> None:
         if best is not None:
             break
     assert best is not None
-    args = through_json(jobs.bidding_puzzle_job(deal))
-    data = jobs.BIDDING_PUZZLE.read(jobs.loads(jobs.dumps(jobs.BIDDING_PUZZLE.run(args))))
-    assert data == jobs.bidding_puzzle_to_json(best)
+    args = through_json(job_kinds.bidding_puzzle_job(deal))
+    data = job_kinds.BIDDING_PUZZLE.read(jobs.loads(jobs.dumps(job_kinds.BIDDING_PUZZLE.run(args))))
+    assert data == job_kinds.bidding_puzzle_to_json(best)
     assert data is not None and data["call"] == call_str(best.call) and data["upto"] == best.upto
-    assert jobs.BIDDING_PUZZLE.read(None) is None
+    assert job_kinds.BIDDING_PUZZLE.read(None) is None
     with pytest.raises(JobRefused):
-        jobs.BIDDING_PUZZLE.run({**args, "log": [9999]})
+        job_kinds.BIDDING_PUZZLE.run({**args, "log": [9999]})
     for bad in (
         {**data, "call": "80Q"},
         {**data, "call": "generaleH"},  # not among the calls valued
@@ -219,14 +273,14 @@ def test_a_bidding_puzzle_round_trips_and_refuses_bad_data() -> None:
         {k: v for k, v in data.items() if k != "margin"},
     ):
         with pytest.raises(JobRefused):
-            jobs.BIDDING_PUZZLE.read(bad)
+            job_kinds.BIDDING_PUZZLE.read(bad)
 
 
 def test_a_comparison_round_trips_and_refuses_bad_data() -> None:
     deal = played_deal("classic", 3)
-    args = through_json(jobs.compare_job(deal, 2, "beginner"))
-    data = jobs.COMPARE.read(jobs.loads(jobs.dumps(jobs.COMPARE.run(args))))
-    assert data == jobs.COMPARE.read(jobs.COMPARE.run(args))  # the same deal again: seeded
+    args = through_json(job_kinds.compare_job(deal, 2, "beginner"))
+    data = job_kinds.COMPARE.read(jobs.loads(jobs.dumps(job_kinds.COMPARE.run(args))))
+    assert data == job_kinds.COMPARE.read(job_kinds.COMPARE.run(args))  # the same deal again: seeded
     assert len(data["log"]) >= 4 and (data["first"] is None or data["first"] < len(data["log"]))
     unfinished = {**args, "log": args["log"][:10]}
     for forged in (
@@ -237,7 +291,7 @@ def test_a_comparison_round_trips_and_refuses_bad_data() -> None:
         {k: v for k, v in args.items() if k != "seat"},
     ):
         with pytest.raises(JobRefused):
-            jobs.COMPARE.run(forged)
+            job_kinds.COMPARE.run(forged)
     for bad in (
         {**data, "first": -1},
         {**data, "values": {"ZZ": 1}},
@@ -245,7 +299,7 @@ def test_a_comparison_round_trips_and_refuses_bad_data() -> None:
         {"log": data["log"]},
     ):
         with pytest.raises(JobRefused):
-            jobs.COMPARE.read(bad)
+            job_kinds.COMPARE.read(bad)
 
 
 def test_standings_and_par_round_trip_and_refuse_bad_data() -> None:

@@ -33,7 +33,7 @@ from coinche.engine.game import Game
 from coinche.engine.rules import RuleSet
 from coinche.server.compute import turns
 from coinche.server.compute.bot_pool import BotPool, BotSpec, Priority, decide
-from coinche.server.compute.jobs import analyse, analysis_job, decision_job, par_job, standings_job
+from coinche.server.compute.job_kinds import analyse, analysis_job, decision_job, par_job, standings_job
 from coinche.server.compute.turns import TurnQueue
 from coinche.server.compute.work import JobFailed
 from coinche.server.features.daily.model import compute_standings, day_hands

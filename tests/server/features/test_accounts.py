@@ -35,7 +35,7 @@ from coinche.server.features.accounts import (
     check_name,
 )
 from coinche.server.infra.config import Settings
-from coinche.server.infra.db import AccountRow, PlayerRow, SessionRow
+from coinche.server.infra.rows.people import AccountRow, PlayerRow, SessionRow
 from coinche.server.table.names import clean_name, login_key, name_key, name_skeleton
 
 PASSWORD = "correct horse"

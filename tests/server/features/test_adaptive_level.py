@@ -113,7 +113,7 @@ def test_a_table_of_before_follows_the_raw_score(client: TestClient) -> None:
     store = service.store
     from sqlalchemy import update
 
-    from coinche.server.infra.db import TableRow
+    from coinche.server.infra.rows.tables import TableRow
 
     with store.engine.begin() as conn:
         conn.execute(update(TableRow).where(TableRow.id == spec.id).values(adaptive_par=False))

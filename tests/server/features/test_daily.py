@@ -26,7 +26,7 @@ from coinche.server.features.daily.model import DEALS, FIRST_DEALER
 from coinche.server.features.daily.model import commitment as day_commitment
 from coinche.server.features.daily.runner import DailyChallenge
 from coinche.server.features.daily.store import ChallengeStore
-from coinche.server.infra.db import AccountRow
+from coinche.server.infra.rows.people import AccountRow
 from coinche.server.infra.store import Store
 from coinche.server.table.days import day_end, day_of, next_day
 from coinche.server.table.live_table import TableError

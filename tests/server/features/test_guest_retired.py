@@ -25,7 +25,7 @@ from server_helpers import (
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from coinche.server.infra.db import AccountRow
+from coinche.server.infra.rows.people import AccountRow
 
 PASSWORD = "correct horse"
 

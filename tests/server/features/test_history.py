@@ -27,7 +27,9 @@ from coinche.server.compute.bot_pool import BotPool
 from coinche.server.features.history import CURSOR, History, HistoryStore, parse_cursor
 from coinche.server.features.review import deal_result
 from coinche.server.infra.config import Settings
-from coinche.server.infra.db import MIGRATIONS, AccountRow, FinishedDealRow, PlayerRow, TablePlayerRow, TableRow
+from coinche.server.infra.db import MIGRATIONS
+from coinche.server.infra.rows.people import AccountRow, PlayerRow
+from coinche.server.infra.rows.tables import FinishedDealRow, TablePlayerRow, TableRow
 from coinche.server.infra.store import Store
 from coinche.server.live.tables import TableService
 

@@ -32,7 +32,8 @@ from coinche.server.features.player_stats import (
     rated_seat,
     ratings_of,
 )
-from coinche.server.infra.db import PlayerStatsRow, RatingHistoryRow, TableRow
+from coinche.server.infra.rows.ratings import PlayerStatsRow, RatingHistoryRow
+from coinche.server.infra.rows.tables import TableRow
 from coinche.server.table.kinds import challenge_day
 from coinche.server.table.live_table import LiveTable
 from coinche.server.table.ratings import NEW_PLAYER, LevelRatings, Rating, adaptive_start

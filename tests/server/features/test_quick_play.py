@@ -124,7 +124,7 @@ def _player(client: TestClient, person: Person) -> str:
     with client.app.state.store.session() as s:  # type: ignore[attr-defined]
         from sqlalchemy import select
 
-        from coinche.server.infra.db import AccountRow
+        from coinche.server.infra.rows.people import AccountRow
 
         return str(s.execute(select(AccountRow.player_id).where(AccountRow.name == person.name)).scalar_one())
 

@@ -14,7 +14,8 @@ from sqlalchemy import update
 
 from coinche.server.features.following import FollowingStore
 from coinche.server.features.quick_play import QuickPlayStore
-from coinche.server.infra.db import QuickWaitRow, now
+from coinche.server.infra.db import now
+from coinche.server.infra.rows.lobby import QuickWaitRow
 from coinche.server.infra.store import Store
 from coinche.server.table.ratings import LevelRatings, Rating
 

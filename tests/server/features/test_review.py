@@ -28,7 +28,7 @@ from coinche.engine.deal import Deal, Phase
 from coinche.engine.messages import Message
 from coinche.engine.wire import message_from_json, message_to_json
 from coinche.server.features.review import explanation_text
-from coinche.server.infra.db import ActionRow
+from coinche.server.infra.rows.tables import ActionRow
 from coinche.server.table import i18n
 from coinche.server.web.review_pages import reviews_of
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from server_helpers import ServerProcess, query
 
-from coinche.server.features.tournaments import Plan, TournamentStore
+from coinche.server.features.tournaments.model import Plan
+from coinche.server.features.tournaments.store import TournamentStore
 from coinche.server.infra.store import Store
 
 

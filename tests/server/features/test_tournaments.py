@@ -37,7 +37,8 @@ from test_quick_play import people
 from coinche.cli import main
 from coinche.engine.dealing import deal_seed, hands_from_seed
 from coinche.server.features.player_stats import ratings_of
-from coinche.server.features.tournaments import ARENA_BYE_AFTER, Tournament, Tournaments, commitment
+from coinche.server.features.tournaments.model import ARENA_BYE_AFTER, Tournament, commitment
+from coinche.server.features.tournaments.runner import Tournaments
 from coinche.server.table.days import CLUB_TIME
 from coinche.server.web.app import create_app
 

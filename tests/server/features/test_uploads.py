@@ -18,7 +18,7 @@ from server_helpers import MakeClient, another_visitor, csrf_of, service_of
 from sqlalchemy import update
 from starlette.testclient import TestClient
 
-from coinche.server.infra.db import UploadAnalysisRow, UploadedRecordRow
+from coinche.server.infra.rows.tables import UploadAnalysisRow, UploadedRecordRow
 from coinche.server.web.review_pages import reviews_of
 
 RECORDS = Path(__file__).resolve().parents[2] / "records"

@@ -4,10 +4,16 @@ with every table where it was, and its guests still find their seats and free de
 
 from __future__ import annotations
 
+import importlib
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 from alembic import command
+from alembic.autogenerate import compare_metadata
 from alembic.config import Config
+from alembic.migration import MigrationContext
 from server_helpers import run_async
 from sqlalchemy import create_engine, select, text
 
@@ -16,7 +22,8 @@ from coinche.engine.rules import RuleSet
 from coinche.server.compute.bot_pool import BotPool
 from coinche.server.features.accounts import AccountStore
 from coinche.server.infra.config import Settings
-from coinche.server.infra.db import MIGRATIONS, PlayerRow
+from coinche.server.infra.db import MIGRATIONS, Base
+from coinche.server.infra.rows.people import PlayerRow
 from coinche.server.infra.store import Store
 from coinche.server.live.tables import TableService
 from coinche.server.table.live_table import LiveTable
@@ -32,6 +39,50 @@ def upgrade(url: str, revision: str) -> None:
         config.attributes["connection"] = conn
         command.upgrade(config, revision)
     engine.dispose()
+
+
+SRC = Path(__file__).resolve().parents[3] / "src"
+
+
+def row_modules() -> list[str]:
+    """The modules of the source that declare rows on the one ``Base`` (infra's and the
+    features' own)."""
+    found = []
+    for path in sorted((SRC / "coinche").rglob("*.py")):
+        if re.search(r"^class \w+\(Base\):", path.read_text(encoding="utf-8"), re.MULTILINE):
+            found.append(".".join(path.relative_to(SRC).with_suffix("").parts))
+    return found
+
+
+def test_every_row_module_is_loaded_by_what_builds_a_server_or_a_worker() -> None:
+    """``services.py`` (every server and worker) imports each module of rows, so the
+    metadata holds every table before anything reads it."""
+    modules = row_modules()
+    assert "coinche.server.infra.rows.tables" in modules and "coinche.server.features.tournaments.rows" in modules
+    loaded = subprocess.run(  # a fresh interpreter: nothing else imported them first
+        [sys.executable, "-c", "import sys, coinche.server.services; print(*sorted(sys.modules))"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout.split()
+    assert [m for m in modules if m not in loaded] == []
+
+
+def test_the_models_are_the_schema_the_migrations_make(tmp_path: Path) -> None:
+    """Every row class, wherever it is declared, says what the migrations make: a model
+    without its migration (or the other way round) shows here."""
+    for module in row_modules():
+        importlib.import_module(module)
+    url = f"sqlite:///{tmp_path / 'head.db'}"
+    upgrade(url, "head")
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            differences = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    finally:
+        engine.dispose()
+    assert differences == []
 
 
 def test_a_database_of_the_first_schema_comes_up_with_its_games(tmp_path: Path) -> None:

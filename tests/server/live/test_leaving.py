@@ -18,7 +18,7 @@ from test_ratings import close, hand_update
 
 from coinche.server.features import friends
 from coinche.server.features.player_stats import Profile, game_plans
-from coinche.server.infra.db import TableRow
+from coinche.server.infra.rows.tables import TableRow
 from coinche.server.table.kinds import FriendsTable
 from coinche.server.table.live_table import LiveTable, TableError
 from coinche.server.table.lobby import STAND_IN_LEVEL

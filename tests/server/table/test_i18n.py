@@ -13,7 +13,7 @@ from coinche.engine.errors import IllegalAction
 from coinche.engine.messages import ENGLISH, Message
 from coinche.engine.rules import OPTION_NAMES, PROFILES
 from coinche.server.features.friends import PHRASES
-from coinche.server.features.tournaments import FORMATS, STATES
+from coinche.server.features.tournaments.model import FORMATS, STATES
 from coinche.server.live.tables import LEVELS
 from coinche.server.table import i18n, rules_content
 from coinche.server.web import table_pages

@@ -15,8 +15,8 @@ from coinche.bots.bidding_puzzles import best_bidding_puzzle, find_bidding_puzzl
 from coinche.engine.actions import call_str
 from coinche.engine.deal import Deal
 from coinche.engine.rules import RuleSet
-from coinche.server.compute.jobs import bidding_puzzle_to_json
-from coinche.server.infra.db import BiddingPuzzleRow, BiddingPuzzleTryRow
+from coinche.server.compute.job_kinds import bidding_puzzle_to_json
+from coinche.server.infra.rows.puzzles import BiddingPuzzleRow, BiddingPuzzleTryRow
 from coinche.server.table.spec import Seat
 from played_deals import played_deal
 

@@ -19,9 +19,9 @@ from coinche.bots.puzzles import best_puzzle, find_puzzles
 from coinche.engine.deal import Deal
 from coinche.engine.record import parse_record, replay
 from coinche.engine.rules import RuleSet
-from coinche.server.compute.jobs import puzzle_to_json
+from coinche.server.compute.job_kinds import puzzle_to_json
 from coinche.server.features.puzzles import Puzzles
-from coinche.server.infra.db import BiddingPuzzleRow, PuzzlePlayerRow, PuzzleRow
+from coinche.server.infra.rows.puzzles import BiddingPuzzleRow, PuzzlePlayerRow, PuzzleRow
 from coinche.server.table.spec import Seat
 from played_deals import played_deal
 

@@ -19,7 +19,8 @@ from ..infra.config import Settings
 from ..infra.store import Database, Store, new_id
 from . import jobs
 from .bot_pool import BotPool, BotSpec, Priority
-from .jobs import Job, JobRefused, decision_job
+from .job_kinds import decision_job
+from .jobs import Job, JobRefused
 from .turns import TurnQueue
 
 log = logging.getLogger("coinche.work")

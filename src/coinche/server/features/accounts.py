@@ -30,7 +30,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..infra.config import Settings
-from ..infra.db import AccountRow, BotTokenRow, PlayerRow, SessionRow, aware
+from ..infra.db import aware
+from ..infra.rows.people import AccountRow, BotTokenRow, PlayerRow, SessionRow
 from ..infra.store import Database, Store, _insert_ignoring_conflicts, new_id
 from ..table.names import clean_name, login_key, name_key, name_skeleton
 

@@ -18,7 +18,7 @@ from typing import Final
 
 from ...bots.analysis import par_margin
 from ..compute.bot_pool import PoolBusy, Priority
-from ..compute.jobs import par_job
+from ..compute.job_kinds import par_job
 from ..live.events import DealEnded
 from ..live.tables import TableService
 from ..table.live_table import LiveTable

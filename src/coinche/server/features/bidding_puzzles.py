@@ -21,7 +21,8 @@ from ...engine.cards import CardSet
 from ...engine.deal import Deal
 from ...engine.rules import RuleSet
 from ...engine.wire import rules_from_json, rules_to_json
-from ..infra.db import BiddingPuzzleRow, BiddingPuzzleTryRow, now
+from ..infra.db import now
+from ..infra.rows.puzzles import BiddingPuzzleRow, BiddingPuzzleTryRow
 from ..infra.store import Store, new_id
 
 

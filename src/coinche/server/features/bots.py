@@ -21,7 +21,9 @@ from typing import Final
 from sqlalchemy import Select, delete, func, select, text, update
 from sqlalchemy.orm import Session
 
-from ..infra.db import AccountRow, BotTokenRow, PlayerRow, PlayerStatsRow, aware
+from ..infra.db import aware
+from ..infra.rows.people import AccountRow, BotTokenRow, PlayerRow
+from ..infra.rows.ratings import PlayerStatsRow
 from ..infra.store import Store, new_id
 from ..table.names import bot_name, clean_name, name_key, name_skeleton
 from ..table.ratings import Rating

@@ -18,7 +18,7 @@ from ...engine.actions import call_str, card_of, is_card, is_declaration
 from ...engine.cards import card_str
 from ...engine.deal import Deal, LogEntry
 from ..compute.bot_pool import Priority
-from ..compute.jobs import COMPARE_LEVELS, compare_job
+from ..compute.job_kinds import COMPARE_LEVELS, compare_job
 from ..live.tables import TableService
 from ..table import i18n
 from ..table.live_table import LiveTable

@@ -18,18 +18,10 @@ from typing import Final
 
 from sqlalchemy import delete, func, select
 
-from ..infra.db import (
-    AccountRow,
-    BlockRow,
-    FollowRow,
-    InvitationRow,
-    OnlineRow,
-    OpenTableRow,
-    ReportRow,
-    TablePlayerRow,
-    TableRow,
-    aware,
-)
+from ..infra.db import aware
+from ..infra.rows.lobby import OpenTableRow
+from ..infra.rows.people import AccountRow, BlockRow, FollowRow, InvitationRow, OnlineRow, ReportRow
+from ..infra.rows.tables import TablePlayerRow, TableRow
 from ..infra.store import Store, _insert_ignoring_conflicts, new_id
 from ..live.tables import TableService
 from ..table.kinds import invitation_code

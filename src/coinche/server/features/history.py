@@ -23,7 +23,9 @@ from typing import Any, Final
 from sqlalchemy import and_, exists, or_, select
 
 from ...engine.rules import RuleSet
-from ..infra.db import AccountRow, FinishedDealRow, PlayerRow, TablePlayerRow, TableRow, aware, now
+from ..infra.db import aware, now
+from ..infra.rows.people import AccountRow, PlayerRow
+from ..infra.rows.tables import FinishedDealRow, TablePlayerRow, TableRow
 from ..infra.store import Store, _insert_ignoring_conflicts, result_for
 from ..live.events import DealEnded
 from ..live.tables import TableService

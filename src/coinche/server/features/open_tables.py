@@ -19,7 +19,8 @@ from typing import Any, Final
 
 from sqlalchemy import delete, func, select, update
 
-from ..infra.db import OpenTableRow, aware, now
+from ..infra.db import aware, now
+from ..infra.rows.lobby import OpenTableRow
 from ..infra.store import Store
 from ..live.events import DealStarted, GameEnded, SeatsChanged
 from ..live.tables import TableService

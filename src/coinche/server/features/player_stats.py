@@ -53,7 +53,8 @@ from sqlalchemy import select, update
 
 from ...bots.adaptive import KNOB_LEVELS
 from ...engine.actions import COINCHE, SURCOINCHE
-from ..infra.db import PlayerStatsRow, RatedGameRow, RatingHistoryRow, StatsDealRow, now
+from ..infra.db import now
+from ..infra.rows.ratings import PlayerStatsRow, RatedGameRow, RatingHistoryRow, StatsDealRow
 from ..infra.store import Store, _insert_ignoring_conflicts
 from ..live.events import DealEnded, GameEnded
 from ..live.tables import TableService

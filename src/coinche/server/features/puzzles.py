@@ -38,8 +38,9 @@ from ...engine.record import deal_record
 from ...engine.rules import RuleSet
 from ...engine.wire import rules_from_json, rules_to_json
 from ..compute.bot_pool import PoolBusy, Priority
-from ..compute.jobs import bidding_puzzle_job, entry_from_json, log_json, puzzle_job
-from ..infra.db import PuzzlePlayerRow, PuzzleRow, PuzzleTryRow, now
+from ..compute.job_kinds import bidding_puzzle_job, entry_from_json, log_json, puzzle_job
+from ..infra.db import now
+from ..infra.rows.puzzles import PuzzlePlayerRow, PuzzleRow, PuzzleTryRow
 from ..infra.store import Store, new_id
 from ..live.events import DealEnded
 from ..live.tables import TableService

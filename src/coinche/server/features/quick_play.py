@@ -26,8 +26,11 @@ from sqlalchemy.orm import Session
 
 from ...engine.rules import PROFILES, RuleSet
 from ..infra.config import Settings
-from ..infra.db import AccountRow, BlockRow, QuickWaitRow, TableRow, aware
+from ..infra.db import aware
 from ..infra.hub import Subscription
+from ..infra.rows.lobby import QuickWaitRow
+from ..infra.rows.people import AccountRow, BlockRow
+from ..infra.rows.tables import TableRow
 from ..infra.store import Store, _insert_ignoring_conflicts, new_id
 from ..live.tables import TableService
 from ..table.kinds import QuickPlayTable

@@ -3,7 +3,7 @@ and card with the position after it, the computers' reasons, and the double-dumm
 
 Everything shown is computed here by the engine: the page draws it and never works out
 a rule. Only a deal that is over is reviewed (the deal in progress would show hidden
-cards). The analysis (``jobs.analyse``) runs in the worker pool, once per deal: ``Reviews``
+cards). The analysis (``job_kinds.analyse``) runs in the worker pool, once per deal: ``Reviews``
 keeps the computation in flight, so concurrent requests share it, and stores its result
 in the database, where every later request (and a restarted server) reads it.
 """
@@ -24,7 +24,7 @@ from ...engine.melds import Meld
 from ...engine.scoring import Contract
 from ...engine.wire import WireError, message_from_json
 from ..compute.bot_pool import Priority
-from ..compute.jobs import analysis_job, is_step
+from ..compute.job_kinds import analysis_job, is_step
 from ..live.tables import TableService
 from ..table import i18n
 from ..table.fair_deals import dealing_info

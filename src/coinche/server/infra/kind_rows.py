@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..table.kinds import DailyChallengeTable, FriendsTable, QuickPlayTable, SoloTable, TableKind, TournamentTable
-from .db import TableRow, aware
+from .db import aware
+from .rows.tables import TableRow
 
 
 def kind_columns(kind: TableKind) -> dict[str, Any]:

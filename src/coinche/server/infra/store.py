@@ -26,24 +26,12 @@ from sqlalchemy.sql import Executable
 
 from ...engine.rules import RuleSet
 from ..table.spec import Seat, Step, StepKind, TableSpec
-from .db import (
-    AccountRow,
-    ActionRow,
-    AnalysisRow,
-    Base,
-    PlayerRow,
-    SettingRow,
-    TablePlayerRow,
-    TableRow,
-    UploadAnalysisRow,
-    UploadedRecordRow,
-    is_postgresql,
-    make_engine,
-    migrate,
-    now,
-)
+from .db import Base, is_postgresql, make_engine, migrate, now
 from .kind_rows import kind_columns, kind_of_row
 from .lanes import Lanes
+from .rows.people import AccountRow, PlayerRow
+from .rows.processes import SettingRow
+from .rows.tables import ActionRow, AnalysisRow, TablePlayerRow, TableRow, UploadAnalysisRow, UploadedRecordRow
 
 P = ParamSpec("P")
 T = TypeVar("T")

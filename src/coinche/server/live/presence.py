@@ -38,7 +38,8 @@ from sqlalchemy import delete, select, update
 
 from ..compute.bot_pool import BotSpec, PoolBusy, Priority
 from ..compute.work import Work
-from ..infra.db import TablePresenceRow, aware, now
+from ..infra.db import aware, now
+from ..infra.rows.tables import TablePresenceRow
 from ..infra.store import Store, _insert_ignoring_conflicts
 from ..table import requests
 from ..table.live_table import LiveTable, decision_seed

@@ -32,7 +32,7 @@ from ..features.accounts import Account
 from ..features.bots import BotStore
 from ..features.following import Following
 from ..features.quick_play import person_channel
-from ..features.tournaments import Tournaments
+from ..features.tournaments.runner import Tournaments
 from ..live.tables import LEVELS
 from ..table import i18n
 from ..table.live_table import LiveTable, TableError

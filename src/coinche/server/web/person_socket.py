@@ -24,7 +24,7 @@ from starlette.websockets import WebSocket
 
 from ..features.following import HEARTBEAT, Following
 from ..features.quick_play import QuickPlay, person_channel
-from ..features.tournaments import Tournaments
+from ..features.tournaments.runner import Tournaments
 from ..infra.hub import Subscription
 from .pages import account_of
 from .socket_base import CLOSE_NOT_FOUND, Close, OpenCount, Socket

@@ -2,7 +2,7 @@
 running, finished), the organiser's form (``/tournois/nouveau``), a tournament's page
 (``/tournoi/{id}``: its rules, entrants, entering and withdrawing, the standings kept live
 by ``/ws/tournament/{id}``, each round's tables, the deals' comparison once it is over)
-and its forms (``POST /tournoi/{id}``). The rules are ``features/tournaments.py``; the
+and its forms (``POST /tournoi/{id}``). The rules are ``features/tournaments``; the
 entrants are taken to their tables by their person socket (``person.js``).
 """
 
@@ -19,7 +19,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from ...engine.rules import PROFILES
-from ..features.tournaments import (
+from ..features.tournaments.model import (
     FORMATS,
     LEVELS,
     LIMITS,
@@ -27,10 +27,10 @@ from ..features.tournaments import (
     Plan,
     RoundTable,
     Tournament,
-    Tournaments,
     channel,
     seen_rounds,
 )
+from ..features.tournaments.runner import Tournaments
 from ..table import i18n
 from ..table.days import CLUB_TIME
 from ..table.live_table import TableError

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from ...compute.bot_pool import Priority
-from ...compute.jobs import par_job, standings_job
+from ...compute.job_kinds import par_job, standings_job
 from ...live.events import DealEnded
 from ...live.tables import TableService
 from ...table.days import day_end, day_of, next_day

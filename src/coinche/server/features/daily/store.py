@@ -10,15 +10,15 @@ from typing import Any
 
 from sqlalchemy import String, cast, delete, func, insert, select, update
 
-from ...infra.db import (
-    AccountRow,
+from ...infra.db import now
+from ...infra.rows.challenge import (
     ChallengeAttemptRow,
     ChallengeDayRow,
     ChallengeParRow,
     ChallengeResultRow,
     ChallengeStandingRow,
-    now,
 )
+from ...infra.rows.people import AccountRow
 from ...infra.store import Store, _insert_ignoring_conflicts
 from ...table.matchpoints import Standing
 from .model import Day, FieldLine, RankingLine, Result, commitment

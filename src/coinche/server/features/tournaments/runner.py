@@ -1,0 +1,466 @@
+"""The tournaments' runner in each process: what people ask of a tournament, the listener
+that records a round table's result, and the loop (woken by the hub, else every
+``Settings.tournament_tick_seconds``) that starts rounds, makes their tables, plays out the
+tables of computers, closes a round when its tables are done or its clock ran out, and
+keeps the daily arena."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any, Final, Protocol
+
+from sqlalchemy.exc import IntegrityError
+
+from ....engine.rules import RuleSet
+from ...compute.bot_pool import Priority
+from ...compute.work import Work
+from ...infra.config import Settings
+from ...infra.hub import Hub, Subscription
+from ...infra.store import Database
+from ...live.events import DealEnded, GameEnded
+from ...live.presence import Attendance
+from ...live.registry import LiveTables
+from ...table.days import CLUB_TIME
+from ...table.kinds import SOLO, Dealing, TableKind, tournament_of
+from ...table.live_table import LiveTable, TableError
+from ...table.spec import Seat, TableSpec
+from ..following import FollowingStore
+from ..quick_play import account_names, person_channel
+from .jobs import round_par_job
+from .model import (
+    SITE,
+    Entry,
+    Plan,
+    RoundTable,
+    Snapshot,
+    StandingLine,
+    Tournament,
+    channel,
+    daily_arena_id,
+    daily_arena_plan,
+    result_json,
+    seen_rounds,
+)
+from .store import TournamentStore
+
+log = logging.getLogger("coinche.tournaments")
+
+RUN_CHANNEL: Final = "tournaments"
+"""The hub's key on which a result or a change wakes every process's runner (and the list)."""
+UNMADE_AFTER: Final = timedelta(seconds=10)
+SNAPSHOTS_KEPT: Final = 64
+"""Tournaments whose standings a process keeps computed."""
+MAKING_AT_ONCE: Final = 16
+"""Tables of a round made together (the database's threads do the writes)."""
+PARS_KEPT: Final = 512
+"""Deals' pars a process keeps (a finished tournament's comparison pages)."""
+DAILY_ARENA_EVERY: Final = 60.0
+"""How often a runner makes sure today's and tomorrow's daily arenas exist."""
+
+
+class RoundTables(Protocol):
+    """What the runner asks of the tables (``TableService``): make a round's table, read
+    one, play a table of computers out."""
+
+    async def create_table(
+        self,
+        rules: RuleSet,
+        seats: Sequence[Seat],
+        level: str,
+        kind: TableKind = SOLO,
+        dealing: Dealing | None = None,
+        adaptive_start: float | None = None,
+        table_id: str | None = None,
+    ) -> TableSpec: ...
+
+    async def table(self, table_id: str, at_least: int = 0, fresh: bool = False) -> LiveTable | None: ...
+
+    async def play_out(self, table_id: str) -> LiveTable: ...
+
+
+class Tournaments:
+    """The tournaments of one process: what people ask, the listener that records each
+    round table's result, and the runner that moves every tournament due one stage on
+    (see the package)."""
+
+    def __init__(
+        self,
+        store: TournamentStore,
+        db: Database,
+        hub: Hub,
+        settings: Settings,
+        registry: LiveTables,
+        tables: RoundTables,
+        attendance: Attendance,
+        work: Work,
+        following: FollowingStore,
+    ) -> None:
+        self.store = store
+        self.db = db
+        self.hub = hub
+        self.settings = settings
+        self.tables = tables
+        """Where a round's tables are made, read and played out."""
+        self.attendance = attendance
+        self.work = work
+        """Where a finished round's pars are computed."""
+        self.following = following
+        """The accounts' names (a partner named, the names at a round's tables)."""
+        self._runner: asyncio.Task[None] | None = None
+        self._wake: Subscription | None = None
+        self._playing: dict[str, asyncio.Task[None]] = {}
+        self._snapshots: dict[str, Snapshot] = {}
+        self._pars: dict[tuple[str, int, int], asyncio.Task[dict[str, Any] | None]] = {}
+        registry.on(DealEnded, self._deal_ended)
+        registry.on(GameEnded, self._game_ended)
+
+    def now(self) -> datetime:
+        return self.settings.clock()
+
+    def start(self) -> None:
+        self._wake = self.hub.subscribe(RUN_CHANNEL, steps=False)
+        self._runner = asyncio.get_running_loop().create_task(self._run())
+
+    async def close(self) -> None:
+        for task in list(self._playing.values()):
+            task.cancel()
+        if self._runner is not None:
+            self._runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._runner
+        if self._wake is not None:
+            self._wake.close()
+
+    async def keep_daily_arena(self) -> None:
+        """Today's and tomorrow's daily arenas exist (``Settings.daily_arena_hour``, club
+        time; None: the site runs none)."""
+        hour = self.settings.daily_arena_hour
+        if hour is None:
+            return
+        moment = self.now()
+        today = moment.astimezone(CLUB_TIME).date()
+        for day in (today, today + timedelta(days=1)):
+            plan = daily_arena_plan(day, hour, moment)
+            if plan.starts_at + timedelta(minutes=plan.duration_minutes) <= moment:
+                continue
+            if await self.get(daily_arena_id(day)) is not None:
+                continue
+            with contextlib.suppress(IntegrityError):  # another process made it first
+                await self.db(self.store.create, plan, SITE, moment, self.settings.table_seed, daily_arena_id(day))
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        loop = asyncio.get_running_loop()
+        kept = -DAILY_ARENA_EVERY
+        while True:
+            if loop.time() - kept >= DAILY_ARENA_EVERY:
+                kept = loop.time()
+                try:
+                    await self.keep_daily_arena()
+                except Exception:
+                    log.exception("tournaments: the daily arena could not be made")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.settings.tournament_tick_seconds)
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database may be away a moment: the next tick tries again
+                log.exception("tournaments: a tick failed")
+
+    async def _changed(self, tournament_id: str) -> None:
+        await self.hub.signal(channel(tournament_id), {"kind": "changed"})
+
+    # ----- what people ask -----
+
+    async def create(self, plan: Plan, organiser: str) -> Tournament:
+        plan.check(self.now())
+        found = await self.db(self.store.create, plan, organiser, self.now(), self.settings.table_seed)
+        await self.hub.signal(RUN_CHANNEL, {"kind": "created"})
+        return found
+
+    async def get(self, tournament_id: str) -> Tournament | None:
+        return await self.db(self.store.get, tournament_id[:16])
+
+    async def listing(self) -> dict[str, list[Tournament]]:
+        return await self.db(self.store.listing)
+
+    async def cancel(self, tournament_id: str, player: str) -> None:
+        await self.db(self.store.cancel, tournament_id, player)
+        await self._changed(tournament_id)
+
+    async def start_now(self, tournament_id: str, player: str) -> None:
+        await self.db(self.store.start_now, tournament_id, player, self.now())
+        await self.hub.signal(RUN_CHANNEL, {"kind": "start"})
+
+    async def enter(self, tournament_id: str, player: str, partner: str | None, code: str | None) -> Entry:
+        entry = await self.db(self.store.enter, tournament_id, player, partner, code, self.now())
+        await self._changed(tournament_id)
+        if partner is not None:
+            await self.hub.signal(person_channel(partner), {"kind": "tournament"})
+        return entry
+
+    async def answer(self, tournament_id: str, player: str, entry_id: str, accept: bool) -> None:
+        await self.db(self.store.answer, tournament_id, player, entry_id[:16], accept, self.now())
+        await self._changed(tournament_id)
+
+    async def withdraw(self, tournament_id: str, player: str) -> None:
+        await self.db(self.store.withdraw, tournament_id, player, self.now())
+        await self._changed(tournament_id)
+
+    async def entries(self, tournament_id: str) -> list[Entry]:
+        return await self.db(self.store.entries, tournament_id)
+
+    async def proposals(self, tournament_id: str, player: str) -> list[Entry]:
+        return await self.db(self.store.proposals, tournament_id, player)
+
+    async def round_tables(self, tournament_id: str) -> list[RoundTable]:
+        return await self.db(self.store.tables, tournament_id, None)
+
+    async def person_table(self, player: str) -> str | None:
+        return await self.db(self.store.person_table, player)
+
+    async def played_by(self, player: str, private: bool = False) -> list[tuple[Tournament, str]]:
+        return await self.db(self.store.played_by, player, private)
+
+    async def account_named(self, name: str) -> str:
+        """The player of the account called ``name`` (any case)."""
+        found = await self.db(self.following.account, name[:64])
+        if found is None:
+            raise TableError("no_account")
+        return found[0]
+
+    async def may_watch(self, tournament_id: str, number: int) -> bool:
+        """Whether anyone (an account or not, an entrant or not: all alike) may watch a
+        table of round ``number`` of ``tournament_id``: a public tournament's, once the
+        round is seen (``seen_rounds``)."""
+        tournament = await self.get(tournament_id)
+        if tournament is None or tournament.code is not None:
+            return False
+        tables = await self.db(self.store.tables, tournament_id, number)
+        return number in seen_rounds(tournament, tables)
+
+    async def names(self, players: Sequence[str]) -> dict[str, str]:
+        return await self.db(account_names, self.following.store, list(players))
+
+    async def pars(self, tournament: Tournament, number: int, wait: float = 10.0) -> list[dict[str, Any] | None]:
+        """Each deal's double-dummy par of round ``number`` of a finished tournament
+        (computed once per process in the computers' pool; None: not ready in ``wait``)."""
+        if tournament.state != "finished":
+            return [None] * tournament.deals
+        tasks = [self._par_soon(tournament, number, deal) for deal in range(1, tournament.deals + 1)]
+        await asyncio.wait([asyncio.shield(t) for t in tasks], timeout=wait)
+        return [t.result() if t.done() and not t.cancelled() and t.exception() is None else None for t in tasks]
+
+    def _par_soon(self, tournament: Tournament, number: int, deal: int) -> asyncio.Task[dict[str, Any] | None]:
+        key = (tournament.id, number, deal)
+        task = self._pars.get(key)
+        if task is None:
+            if len(self._pars) >= PARS_KEPT:
+                self._pars.pop(next(iter(self._pars))).cancel()
+            task = self._pars[key] = asyncio.get_running_loop().create_task(self._par(tournament, number, deal))
+        return task
+
+    async def _par(self, tournament: Tournament, number: int, deal: int) -> dict[str, Any] | None:
+        try:
+            return await self.work.run(round_par_job(tournament, number, deal), priority=Priority.ANALYSIS)
+        except Exception:
+            log.exception("tournament %s round %d deal %d: no par", tournament.id, number, deal)
+            self._pars.pop((tournament.id, number, deal), None)
+            return None
+
+    async def results_of(self, player: str, private: bool) -> list[tuple[Tournament, StandingLine | None, int]]:
+        """The tournaments ``player`` played (latest first; the private ones if
+        ``private``): their line of the standings (None when their entry ended before any
+        game) and the field's size."""
+        out = []
+        for tournament, entry_id in await self.played_by(player, private):
+            lines = await self.standings(tournament)
+            mine = next((line for line in lines if line.entry.id == entry_id), None)
+            out.append((tournament, mine, len(lines)))
+        return out
+
+    async def standings(self, tournament: Tournament) -> list[StandingLine]:
+        """The standings from the results so far (a round under way counts once scored)."""
+        return (await self.snapshot(tournament)).lines
+
+    async def snapshot(self, tournament: Tournament) -> Snapshot:
+        """Its entries, tables and standings as of now: computed on the database's threads
+        (256 pairs after eleven rounds: about 50 ms, which the event loop must not spend),
+        and kept while nothing changes (``TournamentStore.version``: every standings read
+        of a round under way between two results is one small query)."""
+        if tournament.state == "open":  # entries come and go: nothing kept
+            return await self.db(self.store.snapshot, tournament, None)
+        version = await self.db(self.store.version, tournament.id)
+        key = (tournament.state, tournament.round, tournament.round_closed_at, version)
+        found = self._snapshots.get(tournament.id)
+        if found is not None and found.key == key:
+            return found
+        found = await self.db(self.store.snapshot, tournament, key)
+        self._snapshots[tournament.id] = found
+        while len(self._snapshots) > SNAPSHOTS_KEPT:
+            self._snapshots.pop(next(iter(self._snapshots)))
+        return found
+
+    # ----- the runner -----
+
+    async def tick(self) -> None:
+        """Move every tournament that is due one stage on (see the module)."""
+        moment = self.now()
+        for tournament in await self.db(self.store.due, moment):
+            if tournament.state == "open":
+                await self._start_round(tournament.id, 1)
+                continue
+            number = tournament.round
+            if tournament.is_arena:
+                await self._arena(tournament, moment)
+                continue
+            if tournament.round_closed_at is None:
+                await self._make_unmade(tournament, moment)
+                if await self._round_over(tournament, moment):
+                    await self._changed(tournament.id)
+                continue
+            next_at = tournament.next_round_at()
+            if next_at is None:
+                if await self.db(self.store.finish, tournament.id, number, moment):
+                    await self._changed(tournament.id)
+                    await self.hub.signal(RUN_CHANNEL, {"kind": "finished"})
+            elif moment >= next_at:
+                await self._start_round(tournament.id, number + 1)
+
+    async def _start_round(self, tournament_id: str, number: int) -> None:
+        made = await self.db(self.store.start_round, tournament_id, number, self.now())
+        tournament = await self.get(tournament_id)
+        if tournament is not None:
+            await self._make_all(tournament, made)
+        await self._changed(tournament_id)
+
+    async def _arena(self, tournament: Tournament, moment: datetime) -> None:
+        """An arena under way: seat the pairs waiting (a wave), follow its tables; at its
+        end, score the tables still playing as they stand and finish it."""
+        await self._make_unmade(tournament, moment)
+        ends = tournament.ends_at
+        assert ends is not None
+        if moment < ends:
+            made = await self.db(self.store.arena_wave, tournament.id, tournament.round, moment)
+            await self._make_all(tournament, made)
+            if made:
+                await self._changed(tournament.id)
+        tables = await self.db(self.store.tables, tournament.id, None)
+        waiting = []
+        for table in tables:
+            if table.result is not None:
+                continue
+            closes_at = tournament.round_closes_at(table.claimed_at)
+            if moment >= closes_at:  # its clock ran out: scored as it stands, its pairs free
+                if await self._score_as_it_stands(tournament, table, moment):
+                    await self._changed(tournament.id)
+                continue
+            waiting.append(table)
+            await self._play_computers(table)
+        if moment < ends:
+            return
+        for table in waiting:
+            await self._score_as_it_stands(tournament, table, moment)
+        await self.db(self.store.close_round, tournament.id, tournament.round, moment)
+        if await self.db(self.store.finish, tournament.id, tournament.round, moment):
+            await self._changed(tournament.id)
+
+    async def _make_unmade(self, tournament: Tournament, moment: datetime) -> None:
+        number = None if tournament.is_arena else tournament.round
+        await self._make_all(tournament, await self.db(self.store.unmade, tournament.id, number, moment - UNMADE_AFTER))
+
+    async def _make_all(self, tournament: Tournament, tables: Sequence[RoundTable]) -> None:
+        """Make a round's tables, ``MAKING_AT_ONCE`` at a time (128 one after the other took
+        seconds: each is a write and a read), their people's names read at once."""
+        if not tables:
+            return
+        names = await self.names(sorted({s.player for t in tables for s in t.seats if s.player is not None}))
+        for start in range(0, len(tables), MAKING_AT_ONCE):
+            batch = tables[start : start + MAKING_AT_ONCE]
+            await asyncio.gather(*(self._make(tournament, table, names) for table in batch))
+
+    async def _make(self, tournament: Tournament, table: RoundTable, names: dict[str, str]) -> None:
+        players = [s.player for s in table.seats if s.player is not None]
+        seats = [
+            s if s.player is None else Seat("human", player=s.player, name=names.get(s.player, "?"))
+            for s in table.seats
+        ]
+        try:
+            kind, dealing = tournament.round_table(table.round, table.claimed_at)
+            await self.tables.create_table(
+                tournament.rules, seats, tournament.level, kind, dealing, table_id=table.table_id
+            )
+        except IntegrityError:  # made already (by another process, for a table left unmade)
+            return
+        live = await self.tables.table(table.table_id)
+        if live is not None:
+            self.attendance.game_started(live)
+        await self._play_computers(table)
+        for player in players:
+            await self.hub.signal(person_channel(player), {"kind": "tournament", "table": table.table_id})
+
+    async def _play_computers(self, table: RoundTable) -> None:
+        """A table of computers only (its people all away at the start, or all stood in for
+        since) is played out here, and by any process that finds it so (each step is stored
+        once): nobody watches it, so nothing else would play its computers' turns."""
+        task = self._playing.get(table.table_id)
+        if task is not None and not task.done():
+            return
+        if any(s.kind == "human" for s in table.seats):
+            live = await self.tables.table(table.table_id)
+            if live is None or not all(seat.played_by_computer for seat in live.seats):
+                return
+        if task is None or task.done():
+            task = asyncio.get_running_loop().create_task(self._play_out(table.table_id))
+            self._playing[table.table_id] = task
+
+    async def _play_out(self, table_id: str) -> None:
+        try:
+            await self.tables.play_out(table_id)
+        except TableError as e:
+            # gone: named, not made yet (``_make_unmade`` makes it); not_seated: a person
+            # came back to their seat (they play it, their table is watched again)
+            if e.code not in ("gone", "not_seated"):
+                log.exception("tournament table %s: its computers could not play it out", table_id)
+        except Exception:
+            log.exception("tournament table %s: its computers could not play it out", table_id)
+        finally:
+            self._playing.pop(table_id, None)
+
+    async def _score_as_it_stands(self, tournament: Tournament, table: RoundTable, moment: datetime) -> bool:
+        """Record a table whose clock ran out as it stands (its table read afresh: another
+        process may have stored its last steps); False if it had a result already."""
+        live = await self.tables.table(table.table_id, fresh=True)
+        return await self.db(self.store.record, table.table_id, result_json(live, tournament.deals), moment)
+
+    async def _round_over(self, tournament: Tournament, moment: datetime) -> bool:
+        """Close the round under way when its tables all have a result, or its clock ran
+        out (the tables still playing are scored as they stand)."""
+        tables = await self.db(self.store.tables, tournament.id, tournament.round)
+        waiting = [t for t in tables if t.result is None]
+        for table in waiting:
+            await self._play_computers(table)
+        ends = tournament.round_ends_at
+        if waiting and (ends is None or moment < ends):
+            return False
+        for table in waiting:
+            await self._score_as_it_stands(tournament, table, moment)
+        return await self.db(self.store.close_round, tournament.id, tournament.round, moment)
+
+    async def _deal_ended(self, event: DealEnded) -> None:
+        tournament_id = tournament_of(event.table.spec.kind)
+        if tournament_id is not None:
+            await self._changed(tournament_id)
+
+    async def _game_ended(self, event: GameEnded) -> None:
+        live = event.table
+        if tournament_of(live.spec.kind) is None:
+            return
+        result = result_json(live, live.spec.kind.max_deals or 0)
+        if await self.db(self.store.record, live.id, result, self.now()):
+            await self.hub.signal(RUN_CHANNEL, {"kind": "result"})
