@@ -48,14 +48,11 @@ from ...engine.wire import (
     view_from_json,
     view_to_json,
 )
+from ..infra.work_queue import MAX_TEXT
 from ..table.matchpoints import Standing, ranking
 from .bot_pool import BotSpec, decide
 
 R = TypeVar("R")
-
-MAX_TEXT = 64 * 1024 * 1024
-"""The longest arguments or answer a job may have, in characters of JSON (a challenge day
-of a million results fits)."""
 
 MAX_RESULTS = 1_000_000
 """The most results one ranking job ranks."""

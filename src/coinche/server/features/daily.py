@@ -90,7 +90,7 @@ from ..infra.db import (
     ChallengeStandingRow,
     now,
 )
-from ..infra.store import Store, _insert_ignoring_conflicts
+from ..infra.store import Store
 from ..live.events import DealEnded
 from ..live.tables import TableService
 from ..table.days import day_end as day_end
@@ -182,7 +182,7 @@ class ChallengeStore:
             seed = hashlib.sha256(f"coinche-test-challenge:{test_seed}:{day}".encode()).digest()
         with self.store.engine.begin() as conn:
             conn.execute(
-                _insert_ignoring_conflicts(self.store.engine, ChallengeDayRow, ["day"]),
+                self.store.backend.insert_ignoring(ChallengeDayRow, ["day"]),
                 {
                     "day": day,
                     "profile": profile,
@@ -215,7 +215,7 @@ class ChallengeStore:
         """Record the player's attempt at this table; False if they already had one (a race)."""
         with self.store.engine.begin() as conn:
             done = conn.execute(
-                _insert_ignoring_conflicts(self.store.engine, ChallengeAttemptRow, ["day", "player_id"]),
+                self.store.backend.insert_ignoring(ChallengeAttemptRow, ["day", "player_id"]),
                 {"day": day, "player_id": player, "table_id": table_id, "guest": guest, "started_at": now()},
             )
             return bool(done.rowcount == 1)
@@ -262,7 +262,7 @@ class ChallengeStore:
             if attempt is None:  # the table of a start that lost a race: not an attempt
                 return
             conn.execute(
-                _insert_ignoring_conflicts(self.store.engine, ChallengeResultRow, ["day", "deal", "player_id"]),
+                self.store.backend.insert_ignoring(ChallengeResultRow, ["day", "deal", "player_id"]),
                 {
                     "day": day,
                     "deal": number,
@@ -426,7 +426,7 @@ class ChallengeStore:
     def save_par(self, day: str, deal: int, data: dict[str, Any]) -> None:
         with self.store.engine.begin() as conn:
             conn.execute(
-                _insert_ignoring_conflicts(self.store.engine, ChallengeParRow, ["day", "deal"]),
+                self.store.backend.insert_ignoring(ChallengeParRow, ["day", "deal"]),
                 {"day": day, "deal": deal, "data": data, "created_at": now()},
             )
 

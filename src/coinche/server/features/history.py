@@ -24,7 +24,7 @@ from sqlalchemy import and_, exists, or_, select
 
 from ...engine.rules import RuleSet
 from ..infra.db import AccountRow, FinishedDealRow, PlayerRow, TablePlayerRow, TableRow, aware, now
-from ..infra.store import Store, _insert_ignoring_conflicts, result_for
+from ..infra.store import Store, result_for
 from ..live.events import DealEnded
 from ..live.tables import TableService
 from ..table.spec import Seat
@@ -103,7 +103,7 @@ class HistoryStore:
         """Keep a finished deal (nothing if it is already there)."""
         with self.store.engine.begin() as conn:
             conn.execute(
-                _insert_ignoring_conflicts(self.store.engine, FinishedDealRow, ["table_id", "deal"]),
+                self.store.backend.insert_ignoring(FinishedDealRow, ["table_id", "deal"]),
                 {
                     "table_id": table_id,
                     "deal": deal,

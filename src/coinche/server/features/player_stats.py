@@ -54,7 +54,7 @@ from sqlalchemy import select, update
 from ...bots.adaptive import KNOB_LEVELS
 from ...engine.actions import COINCHE, SURCOINCHE
 from ..infra.db import PlayerStatsRow, RatedGameRow, RatingHistoryRow, StatsDealRow, now
-from ..infra.store import Store, _insert_ignoring_conflicts
+from ..infra.store import Store
 from ..live.events import DealEnded, GameEnded
 from ..live.tables import TableService
 from ..table.live_table import LiveTable
@@ -291,7 +291,7 @@ class StatsStore:
         engine = self.store.engine
         with engine.begin() as conn:
             guard = conn.execute(
-                _insert_ignoring_conflicts(engine, StatsDealRow, ["table_id", "deal"]),
+                self.store.backend.insert_ignoring(StatsDealRow, ["table_id", "deal"]),
                 {"table_id": table_id, "deal": number, "created_at": now()},
             )
             if guard.rowcount != 1:
@@ -314,7 +314,7 @@ class StatsStore:
                     for player, c in sorted(counts.items())  # one order of locks for every writer
                 ]
                 conn.execute(
-                    _insert_ignoring_conflicts(engine, PlayerStatsRow, ["player_id"], ["updated_at"], DEAL_COUNTERS),
+                    self.store.backend.insert_ignoring(PlayerStatsRow, ["player_id"], ["updated_at"], DEAL_COUNTERS),
                     rows,
                 )
             return True
@@ -324,7 +324,7 @@ class StatsStore:
         engine = self.store.engine
         with engine.begin() as conn:
             guard = conn.execute(
-                _insert_ignoring_conflicts(engine, RatedGameRow, ["table_id"]),
+                self.store.backend.insert_ignoring(RatedGameRow, ["table_id"]),
                 {"table_id": table_id, "created_at": now()},
             )
             if guard.rowcount != 1:
@@ -349,7 +349,7 @@ class StatsStore:
                 row["games_won"] += int(won[pid])
                 self._save(conn, row)
                 conn.execute(
-                    _insert_ignoring_conflicts(engine, RatingHistoryRow, ["player_id", "table_id"]),
+                    self.store.backend.insert_ignoring(RatingHistoryRow, ["player_id", "table_id"]),
                     {
                         "player_id": pid,
                         "table_id": table_id,
@@ -367,7 +367,7 @@ class StatsStore:
         UPDATE`` on PostgreSQL; SQLite's write lock is held since the guard's insert): two
         games of one player ending at once never lose an update."""
         conn.execute(
-            _insert_ignoring_conflicts(self.store.engine, PlayerStatsRow, ["player_id"]),
+            self.store.backend.insert_ignoring(PlayerStatsRow, ["player_id"]),
             {
                 "player_id": player,
                 "mu": NEW_PLAYER.mu,

@@ -20,7 +20,7 @@ log) changes nothing (``player_stats.py``).
 What several server processes on one PostgreSQL database share besides the logs:
 ``table_presence`` (who is connected to which friends' table through which process,
 ``presence.py``), ``rate_limit_hits`` (the rate limits' tries, ``rate_limits.py``), and the
-workers' ``workers``, ``bot_turns`` and ``bot_jobs`` (``turns.py``, ``worker.py``).
+workers' ``workers``, ``bot_turns`` and ``bot_jobs`` (``work_queue.py``, ``worker.py``).
 """
 
 from __future__ import annotations
@@ -49,12 +49,12 @@ from sqlalchemy import (
     create_engine,
     event,
     false,
-    text,
     true,
 )
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from .backend import Backend
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -826,18 +826,6 @@ class SettingRow(Base):
     value: Mapped[str] = mapped_column(String(256))
 
 
-def is_postgresql(database: str | Engine) -> bool:
-    """Whether ``database`` (a URL, or an engine) is PostgreSQL: the one place that tells.
-    PostgreSQL is what several processes share (LISTEN/NOTIFY, workers, advisory locks, rate
-    limits counted in the database); SQLite is one process's own."""
-    if isinstance(database, Engine):
-        return database.dialect.name == "postgresql"
-    try:
-        return make_url(database).get_backend_name() == "postgresql"
-    except ArgumentError:
-        return False
-
-
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite gets WAL and a busy timeout (readers never block the
     writer, a second process waits instead of failing)."""
@@ -857,25 +845,26 @@ def make_engine(url: str) -> Engine:
 
 
 MIGRATION_LOCK = 0x636F696E636865
-"""The PostgreSQL advisory lock the migrations run under ("coinche" in hex)."""
+"""The lock the migrations run under ("coinche" in hex)."""
 
 
-def migrate(engine: Engine) -> None:
+def migrate(engine: Engine, backend: Backend | None = None) -> None:
     """Bring the schema to the newest migration (a second start changes nothing). Several
-    processes starting together migrate once: on PostgreSQL the first holds an advisory
-    lock for its transaction and the others, waiting on it, then find the schema done; on
-    SQLite a process that lost the race to another's DDL reads the schema again."""
+    processes starting together migrate once: the first holds the backend's lock for its
+    transaction and the others, waiting on it, then find the schema done; where that lock
+    is one process's own (SQLite), a process that lost the race to another's DDL reads the
+    schema again (``Backend.migration_attempts``)."""
+    backend = backend or Backend.of(engine.url.render_as_string(hide_password=False))
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    for attempt in range(3):
+    for attempt in range(1, backend.migration_attempts + 1):
         try:
             with engine.begin() as conn:
-                if is_postgresql(engine):
-                    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+                backend.lock(conn, MIGRATION_LOCK)
                 config.attributes["connection"] = conn
                 command.upgrade(config, "head")
             return
         except DBAPIError:
-            if is_postgresql(engine) or attempt == 2:
+            if attempt == backend.migration_attempts:
                 raise
             time.sleep(0.5)
