@@ -40,6 +40,9 @@ if TYPE_CHECKING:
 LOCK_STRIPES = 64
 """How many locks SQLite's keys share (``SqliteBackend.lock``)."""
 
+_PROCESS_LOCKS = [threading.RLock() for _ in range(LOCK_STRIPES)]
+"""SQLite's locks: this process's, whichever of its stores takes them."""
+
 
 class Backend(ABC):
     """What differs between the database kinds; one per process, made by ``of``."""
@@ -102,16 +105,12 @@ class SqliteBackend(Backend):
     migration_attempts = 3
     _insert = staticmethod(sqlite.insert)
 
-    def __init__(self, url: str) -> None:
-        super().__init__(url)
-        self._locks = [threading.RLock() for _ in range(LOCK_STRIPES)]
-
     def lock(self, transaction: Connection | Session, key: str | int) -> None:
         """A lock of this process (one process is all SQLite serves), let go when the
         transaction's connection commits or rolls back. Keys share ``LOCK_STRIPES`` locks
         (memory stays bounded; two keys may wait on each other, never wrongly pass)."""
         connection = transaction.connection() if isinstance(transaction, Session) else transaction
-        held = self._locks[zlib.crc32(str(key).encode("utf-8", "surrogatepass")) % LOCK_STRIPES]
+        held = _PROCESS_LOCKS[zlib.crc32(str(key).encode("utf-8", "surrogatepass")) % LOCK_STRIPES]
         held.acquire()
         released = False
 

@@ -33,6 +33,7 @@ class Threads(Protocol):
 
     async def __call__(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T: ...
 
+
 FORGET_AFTER = "1 day"
 """Tries older than this are deleted now and then (a key tried no more)."""
 
