@@ -164,13 +164,13 @@ def forwarded_allow_ips(text: str | None) -> str | None:
 def cmd_worker(args: argparse.Namespace) -> int:
     import math
 
+    from ..server.infra.backend import Backend
     from ..server.infra.config import Settings, default_database_url
-    from ..server.infra.db import is_postgresql
     from ..server.infra.process_logs import valid_name
     from ..server.worker import run_worker
 
     url = args.db or default_database_url()
-    if not is_postgresql(url):
+    if not Backend.of(url).shared:
         message = "the workers need a PostgreSQL database (--db postgresql+psycopg://...)"
         print(f"coinche worker: error: {message}", file=sys.stderr)
         return 2

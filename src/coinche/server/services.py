@@ -26,8 +26,7 @@ from .features.tournaments import jobs as tournament_jobs
 from .features.tournaments.runner import Tournaments
 from .features.tournaments.store import TournamentStore
 from .infra.config import Settings
-from .infra.hub import Hub, LocalHub
-from .infra.postgres_hub import PostgresHub
+from .infra.hub import Hub
 from .infra.store import Store
 from .live.tables import TableService
 
@@ -73,25 +72,15 @@ def register_job_kinds() -> None:
     jobs.register(*JOB_KINDS)
 
 
-async def make_hub(store: Store) -> Hub:
-    """The hub of a database: PostgreSQL's tells every process sharing it (LISTEN/NOTIFY);
-    SQLite's is one process's own."""
-    if store.postgresql:
-        hub = PostgresHub(store.url)
-        await hub.start()
-        return hub
-    return LocalHub()
-
-
 async def start_services(settings: Settings, store: Store, hub: Hub | None = None, hands_over: bool = True) -> Services:
     """Everything ``settings`` says, on ``store``: the pool warmed up (its first decision
-    answers as fast as the others), the hub (``hub``, else the database's own), the table
+    answers as fast as the others), the hub (``hub``, else the backend's: ``Backend.hub``), the table
     service and its listeners. ``hands_over``: the computers' turns go to live workers (a
     worker's own service plays them itself)."""
     register_job_kinds()
     pool = BotPool(settings.bot_workers)
     await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
-    tables = TableService(store, pool, settings, hub or await make_hub(store), hands_over)
+    tables = TableService(store, pool, settings, hub or await store.backend.hub(), hands_over)
     return Services(
         settings,
         store,

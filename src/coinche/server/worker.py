@@ -1,5 +1,5 @@
 """``coinche worker``: the computers' moves of every server process, on this machine or
-another, through PostgreSQL alone (``turns.py``).
+another, through PostgreSQL alone (its work queue: ``infra/work_queue.py``).
 
 A worker has its own pool of bot processes and a table service on the same database, with
 the listeners a server has (the daily challenge's results, the history, the ratings) and the
@@ -27,15 +27,12 @@ import signal
 from collections.abc import Coroutine
 from typing import Any
 
-import psycopg
-
 from .compute.bot_pool import Priority
-from .compute.jobs import MAX_TEXT, JobRefused, failed_answer, kind_named, loads, ok_answer
-from .compute.turns import CHANNEL, Job, Turn, TurnQueue
+from .compute.jobs import JobRefused, failed_answer, kind_named, loads, ok_answer
 from .infra.config import Settings
-from .infra.postgres_hub import PostgresHub, libpq_url
 from .infra.process_logs import log_config
 from .infra.store import Store
+from .infra.work_queue import MAX_TEXT, Job, Turn
 from .live.tables import TableService
 from .services import register_job_kinds, start_services
 
@@ -70,10 +67,11 @@ class Worker:
         """Its name among the workers and in its log lines (``Settings.process_name``)."""
         self.lease = lease
         self.store = Store(settings.database_url)
-        if not self.store.postgresql:
+        queue = self.store.backend.work_queue(self.store.engine)
+        if queue is None:
             self.store.close()
             raise ValueError("the workers need a PostgreSQL database")
-        self.queue = TurnQueue(self.store)
+        self.queue = queue
         self.played = 0
         """Moves this worker stored."""
         self._stop = asyncio.Event()
@@ -90,16 +88,17 @@ class Worker:
 
     async def run(self, ready: asyncio.Event | None = None) -> None:
         """Serve turns until ``stop()`` (``ready`` is set once the worker is registered)."""
-        hub = PostgresHub(self.database_url)
-        await hub.start()
-        services = await start_services(self.settings, self.store, hub, hands_over=False)
+        services = await start_services(self.settings, self.store, hands_over=False)
         service = services.tables
         background: list[asyncio.Task[None]] = []
         try:
             await service.db(self.queue.beat, self.name, self.lease)
             await service.db(self.queue.forget_old)
             loop = asyncio.get_running_loop()
-            background = [loop.create_task(self._heartbeat(service)), loop.create_task(self._listen())]
+            background = [
+                loop.create_task(self._heartbeat(service)),
+                loop.create_task(self.queue.listen(self._wake, POLL_SECONDS)),
+            ]
             log.info("worker %s: serving the computers' turns with %d processes", self.name, self.processes)
             if ready is not None:
                 ready.set()
@@ -213,24 +212,6 @@ class Worker:
                     await service.db(self.queue.forget_old)
             except Exception as e:
                 log.warning("worker %s: heartbeat failed (%s)", self.name, e)
-
-    async def _listen(self) -> None:
-        """Wake the loop at each ``NOTIFY coinche_turns`` (connecting again after a fault;
-        meanwhile the poll finds the turns)."""
-        url = libpq_url(self.database_url)
-        while True:
-            try:
-                conn: psycopg.AsyncConnection[Any]
-                async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
-                    self._wake.set()
-                    async for _ in conn.notifies():
-                        self._wake.set()
-            except asyncio.CancelledError:
-                raise
-            except Exception as e:
-                log.warning("worker %s: the listening connection failed (%s)", self.name, e)
-            await asyncio.sleep(POLL_SECONDS)
 
 
 def run_worker(settings: Settings, lease: float) -> int:

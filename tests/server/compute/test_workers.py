@@ -1,4 +1,4 @@
-"""Computers on worker processes (``coinche worker``, ``turns.py``): a server with a live
+"""Computers on worker processes (``coinche worker``, ``infra/work_queue.py``): a server with a live
 worker hands it its computers' turns through PostgreSQL; exactly one move per turn (a
 worker that stops answering has its turn claimed again after its lease, a late answer is
 dropped); without a worker the server plays in its own pool."""
@@ -31,14 +31,14 @@ from starlette.testclient import TestClient
 from coinche.cli import main
 from coinche.engine.game import Game
 from coinche.engine.rules import RuleSet
-from coinche.server.compute import turns
 from coinche.server.compute.bot_pool import BotPool, BotSpec, Priority, decide
 from coinche.server.compute.job_kinds import analyse, analysis_job, decision_job, par_job, standings_job
-from coinche.server.compute.turns import TurnQueue
 from coinche.server.compute.work import JobFailed
 from coinche.server.features.daily.model import compute_standings, day_hands
+from coinche.server.infra import work_queue
 from coinche.server.infra.config import Settings
 from coinche.server.infra.store import Store
+from coinche.server.infra.work_queue import TurnQueue
 from coinche.server.live.tables import TableService
 from coinche.server.table.days import utc_now
 from coinche.server.table.live_table import LiveTable, decision_seed
@@ -212,7 +212,7 @@ def test_without_a_live_worker_the_server_plays_in_its_own_pool(
     tmp_path: Path, postgres: PostgresCluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = postgres.new_database()
-    queue = TurnQueue(Store(url))
+    queue = TurnQueue(Store(url).engine)
     with server(tmp_path, url) as client:
         own = count_own_decisions(client, monkeypatch)
         table_id = computers_table(client)
@@ -231,7 +231,7 @@ def test_without_a_live_worker_the_server_plays_in_its_own_pool(
 
 def test_a_worker_that_never_answers_lets_the_server_play(tmp_path: Path, postgres: PostgresCluster) -> None:
     url = postgres.new_database()
-    queue = TurnQueue(Store(url))
+    queue = TurnQueue(Store(url).engine)
     queue.beat("silent", 30.0)  # alive, but it claims nothing
     try:
         with server(tmp_path, url, worker_wait=1.0) as client:
@@ -248,7 +248,7 @@ def test_a_lapsed_claim_is_claimed_again_and_the_step_stored_once(tmp_path: Path
     """A worker killed mid-decision (here: it claims and never answers) loses its turn when
     its lease lapses; another worker plays it, once; a late answer for it is dropped."""
     url = postgres.new_database()
-    queue = TurnQueue(Store(url))
+    queue = TurnQueue(Store(url).engine)
     try:
         queue.beat("ghost", 1.0)
         with server(tmp_path, url) as client:
@@ -305,7 +305,7 @@ def test_a_killed_worker_process_has_its_turn_played_by_another(tmp_path: Path, 
     """``coinche worker`` killed (SIGKILL) while a slow computer thinks: the turn goes to
     another worker after the lease; the table gets that step once."""
     url = postgres.new_database()
-    queue = TurnQueue(Store(url))
+    queue = TurnQueue(Store(url).engine)
     with server(tmp_path, url) as client:
         with worker_process(url, "doomed", tmp_path / "doomed.log") as doomed:
             wait_until(lambda: queue.workers_alive() > 0, what="the worker's heartbeat")
@@ -388,7 +388,7 @@ def test_a_forged_row_is_refused_by_the_worker_and_nothing_runs(
     """A pickle that would write a file, an unknown kind, a bot named by module, arguments
     too long to be read: each row is answered as refused, and no code of it runs; a good
     job after them is computed."""
-    monkeypatch.setattr(turns, "MAX_TEXT", 20_000)
+    monkeypatch.setattr(work_queue, "MAX_TEXT", 20_000)
     url = postgres.new_database()
     marker = tmp_path / "ran"
     Store(url).close()  # the schema
@@ -423,9 +423,9 @@ def test_a_forged_answer_is_refused_by_the_server_which_computes_the_job_itself(
     and computes the hint in its own pool each time."""
     url = postgres.new_database()
     marker = tmp_path / "ran"
-    queue = TurnQueue(Store(url))
+    queue = TurnQueue(Store(url).engine)
     stop = threading.Event()
-    monkeypatch.setattr(turns, "MAX_TEXT", 20_000)
+    monkeypatch.setattr(work_queue, "MAX_TEXT", 20_000)
     too_long = "[" + "1," * 20_000 + "1]"
     # Last, an answer of the right shape whose action is not legal: a card during the auction.
     illegal = {"action": 0, "explanation": None, "private_explanation": None, "reason": None, "private_reason": None}
@@ -486,7 +486,7 @@ def test_without_a_worker_hints_and_analyses_run_in_the_own_pool(
 def test_a_worker_stopped_by_sigterm_leaves_at_once(tmp_path: Path, postgres: PostgresCluster) -> None:
     """A worker that stops says so: the servers count on it no more (no ten seconds' wait)."""
     url = postgres.new_database()
-    queue = TurnQueue(Store(url))
+    queue = TurnQueue(Store(url).engine)
     try:
         with worker_process(url, "brief", tmp_path / "brief.log") as proc:
             wait_until(lambda: queue.workers_alive() > 0, what="the worker's heartbeat")

@@ -26,12 +26,9 @@ from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
 from ...engine.errors import short_repr
+from ..infra.work_queue import MAX_TEXT
 
 R = TypeVar("R")
-
-MAX_TEXT = 64 * 1024 * 1024
-"""The longest arguments or answer a job may have, in characters of JSON (a challenge day
-of a million results fits)."""
 
 
 class JobRefused(Exception):

@@ -2,8 +2,8 @@
 worker`` processes that share the database.
 
 The one decision "here or on the workers" is made at start: a ``Work`` is given the
-database's work queue (``turns.py``) when the database is PostgreSQL and the process hands
-work over (a server; a worker computes its own), and then each job goes to the workers
+database's work queue (``Backend.work_queue``: PostgreSQL's, ``infra/work_queue.py``) when
+the process hands work over (a server; a worker computes its own), and then each job goes to the workers
 while one is alive, and is computed here when none is, or none answers in time."""
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from ...bots.base import Decision
 from ...engine.deal import View
 from ..infra.config import Settings
 from ..infra.store import Database, Store, new_id
+from ..infra.work_queue import TooLong, TurnQueue
 from . import jobs
 from .bot_pool import BotPool, BotSpec, Priority
 from .job_kinds import decision_job
 from .jobs import Job, JobRefused
-from .turns import TurnQueue
 
 log = logging.getLogger("coinche.work")
 T = TypeVar("T")
@@ -46,9 +46,10 @@ class Work:
 
     @staticmethod
     def of(pool: BotPool, db: Database, settings: Settings, store: Store, hands_over: bool) -> Work:
-        """The work of a process on ``store``: shared with the workers on PostgreSQL when
-        it ``hands_over``, its own otherwise."""
-        turns = TurnQueue(store) if hands_over and store.postgresql else None
+        """The work of a process on ``store``: shared with the workers through the
+        database's work queue when it ``hands_over`` and the database has one, its own
+        otherwise."""
+        turns = store.backend.work_queue(store.engine) if hands_over else None
         return Work(pool, db, settings, turns)
 
     async def workers_alive(self) -> bool:
@@ -118,7 +119,7 @@ class Work:
                     if raw is None:
                         continue
                     outcome, value = await asyncio.to_thread(jobs.read_answer, job.kind, raw)
-                except JobRefused as e:
+                except (JobRefused, TooLong) as e:
                     log.warning("%s job %s: the answer is refused (%s); computing it here", name, job_id, e)
                     return []
                 if outcome == "ok":

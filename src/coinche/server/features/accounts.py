@@ -25,14 +25,14 @@ from typing import Final
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select, text, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..infra.config import Settings
 from ..infra.db import aware
 from ..infra.rows.people import AccountRow, BotTokenRow, PlayerRow, SessionRow
-from ..infra.store import Database, Store, _insert_ignoring_conflicts, new_id
+from ..infra.store import Database, Store, new_id
 from ..table.names import clean_name, login_key, name_key, name_skeleton
 
 NAME_MIN: Final = 3
@@ -117,8 +117,7 @@ class AccountStore:
         the skeleton, so two servers never both let look-alikes in)."""
         skeleton = name_skeleton(name)
         with self.store.session() as s, s.begin():
-            if self.store.postgresql:
-                s.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": f"name-skeleton:{skeleton}"})
+            self.store.backend.lock(s, f"name-skeleton:{skeleton}")
             if s.scalar(select(AccountRow.id).where(AccountRow.name_skeleton == skeleton).limit(1)) is not None:
                 taken = s.scalar(select(AccountRow.id).where(AccountRow.name_key == name_key(name))) is not None
                 raise AccountError("name_taken" if taken else "name_confusable")
@@ -213,7 +212,7 @@ class AccountStore:
         guests (the row is made if the guest never had one)."""
         engine = self.store.engine
         with engine.begin() as conn:  # no race with a deal counted at once (it makes the row too)
-            conn.execute(_insert_ignoring_conflicts(engine, PlayerRow, ["id"]), {"id": player, "deals_played": 0})
+            conn.execute(self.store.backend.insert_ignoring(PlayerRow, ["id"]), {"id": player, "deals_played": 0})
             still_guest = (PlayerRow.id == player) & PlayerRow.retired_at.is_(None)
             conn.execute(update(PlayerRow).where(still_guest).values(retired_at=_now()))
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
 
-from sqlalchemy import Select, delete, func, select, text, update
+from sqlalchemy import Select, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from ..infra.db import aware
@@ -99,8 +99,7 @@ class BotStore:
             raise AccountError("name_length")
         skeleton = name_skeleton(base)
         with self.store.session() as s, s.begin():
-            if self.store.postgresql:
-                s.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": f"name-skeleton:{skeleton}"})
+            self.store.backend.lock(s, f"name-skeleton:{skeleton}")
             if s.scalar(select(AccountRow.bot_owner_id).where(AccountRow.id == owner.id)) is not None:
                 raise AccountError("not_a_person")
             owned = s.scalar(select(func.count()).select_from(AccountRow).where(AccountRow.bot_owner_id == owner.id))

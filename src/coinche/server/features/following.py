@@ -22,7 +22,7 @@ from ..infra.db import aware
 from ..infra.rows.lobby import OpenTableRow
 from ..infra.rows.people import AccountRow, BlockRow, FollowRow, InvitationRow, OnlineRow, ReportRow
 from ..infra.rows.tables import TablePlayerRow, TableRow
-from ..infra.store import Store, _insert_ignoring_conflicts, new_id
+from ..infra.store import Store, new_id
 from ..live.tables import TableService
 from ..table.kinds import invitation_code
 from ..table.live_table import TableError
@@ -91,13 +91,12 @@ class FollowingStore:
             return (row[0], row[1]) if row is not None else None
 
     def follow(self, player: str, followed: str, at: datetime) -> None:
-        engine = self.store.engine
         with self.store.session() as s, s.begin():
             count = s.scalar(select(func.count()).select_from(FollowRow).where(FollowRow.player_id == player)) or 0
             if count >= MAX_FOLLOWS:
                 raise TableError("too_many_follows")
             s.execute(
-                _insert_ignoring_conflicts(engine, FollowRow, ["player_id", "followed_id"]),
+                self.store.backend.insert_ignoring(FollowRow, ["player_id", "followed_id"]),
                 {"player_id": player, "followed_id": followed, "created_at": at},
             )
 
@@ -106,10 +105,9 @@ class FollowingStore:
             conn.execute(delete(FollowRow).where(FollowRow.player_id == player, FollowRow.followed_id == followed))
 
     def seen(self, player: str, at: datetime) -> None:
-        engine = self.store.engine
         with self.store.session() as s, s.begin():
             s.execute(
-                _insert_ignoring_conflicts(engine, OnlineRow, ["player_id"]), {"player_id": player, "seen_at": at}
+                self.store.backend.insert_ignoring(OnlineRow, ["player_id"]), {"player_id": player, "seen_at": at}
             )
             row = s.get(OnlineRow, player)
             if row is not None:
@@ -151,7 +149,7 @@ class FollowingStore:
         engine = self.store.engine
         with engine.begin() as conn:
             conn.execute(
-                _insert_ignoring_conflicts(engine, BlockRow, ["player_id", "blocked_id"]),
+                self.store.backend.insert_ignoring(BlockRow, ["player_id", "blocked_id"]),
                 {"player_id": player, "blocked_id": blocked, "created_at": at},
             )
             conn.execute(delete(InvitationRow).where(InvitationRow.from_id == blocked, InvitationRow.to_id == player))
@@ -229,7 +227,7 @@ class FollowingStore:
         engine = self.store.engine
         with engine.begin() as conn:
             conn.execute(
-                _insert_ignoring_conflicts(engine, ReportRow, ["reporter_id", "reported_id", "table_id"]),
+                self.store.backend.insert_ignoring(ReportRow, ["reporter_id", "reported_id", "table_id"]),
                 {
                     "id": new_id(),
                     "reporter_id": reporter,

@@ -26,7 +26,7 @@ from ...engine.rules import RuleSet
 from ..infra.db import aware, now
 from ..infra.rows.people import AccountRow, PlayerRow
 from ..infra.rows.tables import FinishedDealRow, TablePlayerRow, TableRow
-from ..infra.store import Store, _insert_ignoring_conflicts, result_for
+from ..infra.store import Store, result_for
 from ..live.events import DealEnded
 from ..live.tables import TableService
 from ..table.spec import Seat
@@ -105,7 +105,7 @@ class HistoryStore:
         """Keep a finished deal (nothing if it is already there)."""
         with self.store.engine.begin() as conn:
             conn.execute(
-                _insert_ignoring_conflicts(self.store.engine, FinishedDealRow, ["table_id", "deal"]),
+                self.store.backend.insert_ignoring(FinishedDealRow, ["table_id", "deal"]),
                 {
                     "table_id": table_id,
                     "deal": deal,

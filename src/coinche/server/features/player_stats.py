@@ -55,7 +55,7 @@ from ...bots.adaptive import KNOB_LEVELS
 from ...engine.actions import COINCHE, SURCOINCHE
 from ..infra.db import now
 from ..infra.rows.ratings import PlayerStatsRow, RatedGameRow, RatingHistoryRow, StatsDealRow
-from ..infra.store import Store, _insert_ignoring_conflicts
+from ..infra.store import Store
 from ..live.events import DealEnded, GameEnded
 from ..live.tables import TableService
 from ..table.live_table import LiveTable
@@ -292,7 +292,7 @@ class StatsStore:
         engine = self.store.engine
         with engine.begin() as conn:
             guard = conn.execute(
-                _insert_ignoring_conflicts(engine, StatsDealRow, ["table_id", "deal"]),
+                self.store.backend.insert_ignoring(StatsDealRow, ["table_id", "deal"]),
                 {"table_id": table_id, "deal": number, "created_at": now()},
             )
             if guard.rowcount != 1:
@@ -315,7 +315,7 @@ class StatsStore:
                     for player, c in sorted(counts.items())  # one order of locks for every writer
                 ]
                 conn.execute(
-                    _insert_ignoring_conflicts(engine, PlayerStatsRow, ["player_id"], ["updated_at"], DEAL_COUNTERS),
+                    self.store.backend.insert_ignoring(PlayerStatsRow, ["player_id"], ["updated_at"], DEAL_COUNTERS),
                     rows,
                 )
             return True
@@ -325,7 +325,7 @@ class StatsStore:
         engine = self.store.engine
         with engine.begin() as conn:
             guard = conn.execute(
-                _insert_ignoring_conflicts(engine, RatedGameRow, ["table_id"]),
+                self.store.backend.insert_ignoring(RatedGameRow, ["table_id"]),
                 {"table_id": table_id, "created_at": now()},
             )
             if guard.rowcount != 1:
@@ -350,7 +350,7 @@ class StatsStore:
                 row["games_won"] += int(won[pid])
                 self._save(conn, row)
                 conn.execute(
-                    _insert_ignoring_conflicts(engine, RatingHistoryRow, ["player_id", "table_id"]),
+                    self.store.backend.insert_ignoring(RatingHistoryRow, ["player_id", "table_id"]),
                     {
                         "player_id": pid,
                         "table_id": table_id,
@@ -368,7 +368,7 @@ class StatsStore:
         UPDATE`` on PostgreSQL; SQLite's write lock is held since the guard's insert): two
         games of one player ending at once never lose an update."""
         conn.execute(
-            _insert_ignoring_conflicts(self.store.engine, PlayerStatsRow, ["player_id"]),
+            self.store.backend.insert_ignoring(PlayerStatsRow, ["player_id"]),
             {
                 "player_id": player,
                 "mu": NEW_PLAYER.mu,

@@ -31,7 +31,7 @@ from ..infra.hub import Subscription
 from ..infra.rows.lobby import QuickWaitRow
 from ..infra.rows.people import AccountRow, BlockRow
 from ..infra.rows.tables import TableRow
-from ..infra.store import Store, _insert_ignoring_conflicts, new_id
+from ..infra.store import Store, new_id
 from ..live.tables import TableService
 from ..table.kinds import QuickPlayTable
 from ..table.live_table import TableError
@@ -89,10 +89,9 @@ class QuickPlayStore:
         free seats ``wait`` seconds later. Already waiting: the same wait, its place kept
         (a second press, a second tab); the rules chosen last count. Seated before: a new
         wait (the caller checks that their last game is over)."""
-        engine = self.store.engine
         with self.store.session() as s, s.begin():
             s.execute(
-                _insert_ignoring_conflicts(engine, QuickWaitRow, ["player_id"]),
+                self.store.backend.insert_ignoring(QuickWaitRow, ["player_id"]),
                 {
                     "player_id": player,
                     "rules": rules,

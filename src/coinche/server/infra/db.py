@@ -14,10 +14,11 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, text
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase
+
+from .backend import Backend
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -34,18 +35,6 @@ def aware(moment: datetime) -> datetime:
 
 class Base(DeclarativeBase):
     """What every row class derives from: one metadata for the whole schema."""
-
-
-def is_postgresql(database: str | Engine) -> bool:
-    """Whether ``database`` (a URL, or an engine) is PostgreSQL: the one place that tells.
-    PostgreSQL is what several processes share (LISTEN/NOTIFY, workers, advisory locks, rate
-    limits counted in the database); SQLite is one process's own."""
-    if isinstance(database, Engine):
-        return database.dialect.name == "postgresql"
-    try:
-        return make_url(database).get_backend_name() == "postgresql"
-    except ArgumentError:
-        return False
 
 
 def make_engine(url: str) -> Engine:
@@ -67,25 +56,26 @@ def make_engine(url: str) -> Engine:
 
 
 MIGRATION_LOCK = 0x636F696E636865
-"""The PostgreSQL advisory lock the migrations run under ("coinche" in hex)."""
+"""The lock the migrations run under ("coinche" in hex)."""
 
 
-def migrate(engine: Engine) -> None:
+def migrate(engine: Engine, backend: Backend | None = None) -> None:
     """Bring the schema to the newest migration (a second start changes nothing). Several
-    processes starting together migrate once: on PostgreSQL the first holds an advisory
-    lock for its transaction and the others, waiting on it, then find the schema done; on
-    SQLite a process that lost the race to another's DDL reads the schema again."""
+    processes starting together migrate once: the first holds the backend's lock for its
+    transaction and the others, waiting on it, then find the schema done; where that lock
+    is one process's own (SQLite), a process that lost the race to another's DDL reads the
+    schema again (``Backend.migration_attempts``)."""
+    backend = backend or Backend.of(engine.url.render_as_string(hide_password=False))
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    for attempt in range(3):
+    for attempt in range(1, backend.migration_attempts + 1):
         try:
             with engine.begin() as conn:
-                if is_postgresql(engine):
-                    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+                backend.lock(conn, MIGRATION_LOCK)
                 config.attributes["connection"] = conn
                 command.upgrade(config, "head")
             return
         except DBAPIError:
-            if is_postgresql(engine) or attempt == 2:
+            if attempt == backend.migration_attempts:
                 raise
             time.sleep(0.5)

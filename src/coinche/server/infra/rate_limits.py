@@ -16,15 +16,23 @@ import hashlib
 import math
 import random
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import ParamSpec, Protocol, TypeVar
 
 from limits import RateLimitItem, parse
 from limits.aio.storage import MemoryStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 from sqlalchemy import Engine, text
 
-if TYPE_CHECKING:
-    from .store import Database
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class Threads(Protocol):
+    """What runs a blocking call on a database thread (``store.Database``)."""
+
+    async def __call__(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T: ...
+
 
 FORGET_AFTER = "1 day"
 """Tries older than this are deleted now and then (a key tried no more)."""
@@ -56,12 +64,12 @@ def hit_in_database(engine: Engine, key: str, amount: int, seconds: int) -> int 
 
 
 class RateLimits:
-    """The site's limits: in this process, or shared through ``database`` (PostgreSQL)."""
+    """The site's limits: in this process, or counted in the database of ``engine``
+    through ``threads`` (the backend says which: ``Backend.rate_limits``)."""
 
-    def __init__(self, database: Database | None = None) -> None:
+    def __init__(self, threads: Threads | None = None, engine: Engine | None = None) -> None:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
-        shared = database is not None and database.store.postgresql
-        self._database = database if shared else None
+        self._database = (threads, engine) if threads is not None and engine is not None else None
 
     async def hit(self, limit: str | RateLimitItem, *keys: str) -> int | None:
         """Count one try for every key (each its own window: an address, a name...); None if
@@ -71,8 +79,8 @@ class RateLimits:
         for key in map(stored_key, keys):
             if self._database is not None:
                 window = f"{item.amount}/{item.get_expiry()}s:{key}"
-                engine = self._database.store.engine
-                retry = await self._database(hit_in_database, engine, window, item.amount, item.get_expiry())
+                threads, engine = self._database
+                retry = await threads(hit_in_database, engine, window, item.amount, item.get_expiry())
                 if retry is not None:
                     return retry
             elif not await self._limiter.hit(item, key):

@@ -9,26 +9,21 @@ client.
 from __future__ import annotations
 
 import asyncio
-import functools
 import secrets
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import Engine, delete, insert, select, text, update
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
-from sqlalchemy.sql import Executable
 
 from ...engine.rules import RuleSet
 from ..table.spec import Seat, Step, StepKind, TableSpec
-from .db import Base, is_postgresql, make_engine, migrate, now
+from .backend import Backend
+from .db import Base, make_engine, migrate, now
 from .kind_rows import kind_columns, kind_of_row
-from .lanes import Lanes
 from .rows.people import AccountRow, PlayerRow
 from .rows.processes import SettingRow
 from .rows.tables import ActionRow, AnalysisRow, TablePlayerRow, TableRow, UploadAnalysisRow, UploadedRecordRow
@@ -84,11 +79,11 @@ def _step_of(row: Any) -> Step:
 class Store:
     def __init__(self, url: str) -> None:
         self.url = url
+        self.backend = Backend.of(url)
+        """What depends on the database's kind (its SQL, locks, hub, work queue, rate
+        limits): decided here once, asked by everything else."""
         self.engine: Engine = make_engine(url)
-        self.postgresql = is_postgresql(self.engine)
-        """Whether the database is PostgreSQL, which several processes share (LISTEN/NOTIFY,
-        workers, rate limits counted in the database): decided here once, read by them all."""
-        migrate(self.engine)
+        migrate(self.engine, self.backend)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:
@@ -208,7 +203,7 @@ class Store:
         """Store several tables' next steps in one transaction: one commit for all of them
         (under load, the moves of many tables share it); for each, whether it was stored
         (False: its number was taken). Any other error stores none of them."""
-        insert_ignoring = _insert_ignoring_conflicts(self.engine, ActionRow, ["table_id", "seq"])
+        insert_ignoring = self.backend.insert_ignoring(ActionRow, ["table_id", "seq"])
         with self.engine.begin() as conn:
             stored = [
                 conn.execute(insert_ignoring, _step_row(table_id, step)).rowcount == 1 for table_id, step in steps
@@ -256,7 +251,7 @@ class Store:
 
     def _record_seats(self, conn: Any, rows: list[dict[str, Any]]) -> None:
         """Who sat at a table, at which seat (their last one), for the players' lists of games."""
-        upsert = _insert_ignoring_conflicts(self.engine, TablePlayerRow, ["table_id", "player_id"], update=["seat"])
+        upsert = self.backend.insert_ignoring(TablePlayerRow, ["table_id", "player_id"], update=["seat"])
         for row in rows:
             conn.execute(upsert, row)
 
@@ -426,9 +421,7 @@ class Store:
         with self.engine.begin() as conn:
             if conn.scalar(select(AccountRow.id).where(AccountRow.player_id == player_id)) is not None:
                 return None
-            conn.execute(
-                _insert_ignoring_conflicts(self.engine, PlayerRow, ["id"]), {"id": player_id, "deals_played": 0}
-            )
+            conn.execute(self.backend.insert_ignoring(PlayerRow, ["id"]), {"id": player_id, "deals_played": 0})
             used = conn.execute(
                 update(PlayerRow)
                 .where(PlayerRow.id == player_id, PlayerRow.deals_played < free)
@@ -462,7 +455,7 @@ class Store:
         """The key that signs cookies: made once, kept in the database."""
         with self.engine.begin() as conn:  # processes starting together: the first one's key
             made = {"key": "secret_key", "value": secrets.token_urlsafe(32)}
-            conn.execute(_insert_ignoring_conflicts(self.engine, SettingRow, ["key"]), made)
+            conn.execute(self.backend.insert_ignoring(SettingRow, ["key"]), made)
             value = conn.scalar(select(SettingRow.value).where(SettingRow.key == "secret_key"))
             assert value is not None
             return value
@@ -505,35 +498,6 @@ def _step_row(table_id: str, step: Step) -> dict[str, Any]:
     }
 
 
-def _insert_ignoring_conflicts(
-    engine: Engine, row: type[Base], key: list[str], update: Sequence[str] = (), add: Sequence[str] = ()
-) -> Executable:
-    """``INSERT … ON CONFLICT (key) DO NOTHING`` (its row count says whether the row went
-    in), or ``DO UPDATE`` the columns ``update`` (set to the new row's) and ``add`` (the new
-    row's added to the stored one: counters, in one statement and no read), in the
-    database's own dialect."""
-    return _conflict_statement(is_postgresql(engine), row, tuple(key), tuple(update), tuple(add))
-
-
-@functools.cache
-def _conflict_statement(
-    postgresql: bool, row: type[Base], key: tuple[str, ...], update: tuple[str, ...], add: tuple[str, ...]
-) -> Executable:
-    """``_insert_ignoring_conflicts``'s statement, made once for each use (each one made
-    anew built an alias of the table, its ``excluded`` row: hundreds of objects in cycles
-    for the garbage collector, at every deal's bookkeeping)."""
-    statement = postgresql_insert(row) if postgresql else sqlite_insert(row)
-    # An INSERT's row count is kept only when asked for (psycopg's cursor is closed before
-    # SQLAlchemy reads it: -1 otherwise, and every step would look taken).
-    statement = statement.execution_options(preserve_rowcount=True)
-    if update or add:
-        table = row.__table__
-        changed: dict[str, Any] = {name: statement.excluded[name] for name in update}
-        changed.update({name: table.c[name] + statement.excluded[name] for name in add})
-        return statement.on_conflict_do_update(index_elements=list(key), set_=changed)
-    return statement.on_conflict_do_nothing(index_elements=list(key))
-
-
 def _no_stop_iteration(call: Callable[[], T]) -> T:
     """``call()``, its ``StopIteration`` turned into a ``RuntimeError``: a future cannot hold a
     StopIteration (asyncio drops it and the awaiting task would wait forever, its table's
@@ -550,23 +514,12 @@ class Database:
 
     The tables' steps go through one writer thread that stores all the steps waiting at
     once in one transaction (a group commit): one step alone is written at once, and under
-    load many tables' moves share a commit. On PostgreSQL the other calls have a few threads
-    of their own; on SQLite every call shares the writer's one thread: SQLite has one writer
-    at a time, and a thread that finds its lock taken sleeps in its busy handler (tens of
-    milliseconds a try), so two threads writing make a move wait far longer than one
-    thread's queue does (and WAL reads are a fraction of a millisecond). That one thread
-    serves the steps first (``Lanes``): a move never queues behind other calls."""
+    load many tables' moves share a commit. The backend says which threads (``threads``:
+    on SQLite one thread for every call, the steps first)."""
 
     def __init__(self, store: Store, threads: int = 4) -> None:
         self.store = store
-        self._threads: Executor
-        self._writer: Executor
-        if store.postgresql:
-            self._threads = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="coinche-db")
-            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="coinche-db-steps")
-        else:
-            lanes = Lanes("coinche-db")
-            self._threads, self._writer = lanes.other, lanes.urgent
+        self._threads, self._writer = store.backend.threads(threads)
         self._steps: list[tuple[str, Step, asyncio.Future[None]]] = []
         self._flushing: asyncio.Task[None] | None = None
 

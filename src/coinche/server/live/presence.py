@@ -40,7 +40,7 @@ from ..compute.bot_pool import BotSpec, PoolBusy, Priority
 from ..compute.work import Work
 from ..infra.db import aware, now
 from ..infra.rows.tables import TablePresenceRow
-from ..infra.store import Store, _insert_ignoring_conflicts
+from ..infra.store import Store
 from ..table import requests
 from ..table.live_table import LiveTable, decision_seed
 from ..table.lobby import STAND_IN_LEVEL
@@ -66,8 +66,8 @@ FORGOTTEN = timedelta(days=2)
 def write_count(store: Store, table_id: str, player: str, process: str, connections: int) -> None:
     """This process holds ``connections`` of ``player``'s connections to the table now."""
     row = {"table_id": table_id, "player_id": player, "process": process, "connections": connections, "seen_at": now()}
-    upsert = _insert_ignoring_conflicts(
-        store.engine, TablePresenceRow, ["table_id", "player_id", "process"], update=["connections", "seen_at"]
+    upsert = store.backend.insert_ignoring(
+        TablePresenceRow, ["table_id", "player_id", "process"], update=["connections", "seen_at"]
     )
     with store.engine.begin() as conn:
         conn.execute(upsert, row)

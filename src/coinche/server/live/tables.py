@@ -12,7 +12,7 @@ the computers' turns and time the person who must play.
 Computer seats play in ``_bot_turns`` while a table is watched: the decision is computed
 in the worker pool with the table unlocked, shown after the display pause, and stored only
 if the table has not moved on meanwhile. On PostgreSQL with a ``coinche worker`` alive the
-turn is handed to the workers instead (``turns.py``, ``worker.py``: the worker stores the
+turn is handed to the workers instead (``infra/work_queue.py``, ``worker.py``: the worker stores the
 move through this same write path and the hub brings it here), and so are hints and
 analyses (``work.py``); this process plays itself when no worker answers in time. Idle
 tables leave memory (``LiveTables.evict_idle``) and come back from the log on demand;
@@ -46,7 +46,6 @@ from ..compute.work import Work
 from ..infra.config import Settings
 from ..infra.hub import Hub, LocalHub
 from ..infra.process_logs import instance_id
-from ..infra.rate_limits import RateLimits
 from ..infra.store import Database, Store, new_id
 from ..table import requests
 from ..table.fair_deals import new_secret
@@ -156,7 +155,7 @@ class TableService:
         self.process = instance_id(settings.process_name)
         """This process among the servers sharing the database (its rows of presence)."""
         self.attendance = Attendance(self.registry, self.work, self.process)
-        self.rate_limits = RateLimits(self.db)
+        self.rate_limits = store.backend.rate_limits(self.db, store.engine)
         """How often a player may do what is limited (quick messages; the pages' forms)."""
         self.abandon_hooks: list[AbandonHook] = []
         """Called with the table and the player when a player gives up its game (once, by

@@ -19,7 +19,7 @@ from ...infra.rows.challenge import (
     ChallengeStandingRow,
 )
 from ...infra.rows.people import AccountRow
-from ...infra.store import Store, _insert_ignoring_conflicts
+from ...infra.store import Store
 from ...table.matchpoints import Standing
 from .model import Day, FieldLine, RankingLine, Result, commitment
 
@@ -41,7 +41,7 @@ class ChallengeStore:
             seed = hashlib.sha256(f"coinche-test-challenge:{test_seed}:{day}".encode()).digest()
         with self.store.engine.begin() as conn:
             conn.execute(
-                _insert_ignoring_conflicts(self.store.engine, ChallengeDayRow, ["day"]),
+                self.store.backend.insert_ignoring(ChallengeDayRow, ["day"]),
                 {
                     "day": day,
                     "profile": profile,
@@ -74,7 +74,7 @@ class ChallengeStore:
         """Record the player's attempt at this table; False if they already had one (a race)."""
         with self.store.engine.begin() as conn:
             done = conn.execute(
-                _insert_ignoring_conflicts(self.store.engine, ChallengeAttemptRow, ["day", "player_id"]),
+                self.store.backend.insert_ignoring(ChallengeAttemptRow, ["day", "player_id"]),
                 {"day": day, "player_id": player, "table_id": table_id, "guest": guest, "started_at": now()},
             )
             return bool(done.rowcount == 1)
@@ -121,7 +121,7 @@ class ChallengeStore:
             if attempt is None:  # the table of a start that lost a race: not an attempt
                 return
             conn.execute(
-                _insert_ignoring_conflicts(self.store.engine, ChallengeResultRow, ["day", "deal", "player_id"]),
+                self.store.backend.insert_ignoring(ChallengeResultRow, ["day", "deal", "player_id"]),
                 {
                     "day": day,
                     "deal": number,
@@ -285,7 +285,7 @@ class ChallengeStore:
     def save_par(self, day: str, deal: int, data: dict[str, Any]) -> None:
         with self.store.engine.begin() as conn:
             conn.execute(
-                _insert_ignoring_conflicts(self.store.engine, ChallengeParRow, ["day", "deal"]),
+                self.store.backend.insert_ignoring(ChallengeParRow, ["day", "deal"]),
                 {"day": day, "deal": deal, "data": data, "created_at": now()},
             )
 

@@ -1,4 +1,6 @@
-"""The computers' turns handed to worker processes, through PostgreSQL alone.
+"""The work queue: the computers' turns and the jobs handed to worker processes, through
+PostgreSQL alone (the PostgreSQL ``Backend`` makes it; SQLite has none: its one process
+computes everything itself).
 
 A server whose database has a live worker (a heartbeat in ``workers`` younger than
 ``ALIVE_SECONDS``) does not compute a computer's move itself: it inserts the turn in
@@ -22,13 +24,27 @@ theirs.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import text
+import psycopg
+from sqlalchemy import Engine, text
 
-from ..infra.store import Store
-from .jobs import MAX_TEXT, JobRefused
+from .postgres_hub import libpq_url
+
+log = logging.getLogger("coinche.worker")
+
+MAX_TEXT = 64 * 1024 * 1024
+"""The longest arguments or answer a job may have, in characters of JSON (a challenge day
+of a million results fits)."""
+
+
+class TooLong(Exception):
+    """A stored answer longer than ``MAX_TEXT``: never read into memory."""
+
 
 CHANNEL = "coinche_turns"
 """The channel a server notifies when it hands a turn to the workers."""
@@ -58,16 +74,14 @@ class Job:
     priority: int
     kind: str
     arguments: str | None
-    """None when longer than ``jobs.MAX_TEXT`` (never read into memory then)."""
+    """None when longer than ``MAX_TEXT`` (never read into memory then)."""
 
 
 class TurnQueue:
-    """The ``bot_turns`` and ``workers`` tables of one PostgreSQL database."""
+    """The ``bot_turns``, ``bot_jobs`` and ``workers`` tables of one PostgreSQL database."""
 
-    def __init__(self, store: Store) -> None:
-        if not store.postgresql:
-            raise ValueError("the workers need PostgreSQL")
-        self.engine = store.engine
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
 
     # ----- servers -----
 
@@ -116,8 +130,8 @@ class TurnQueue:
 
     def answer(self, job_id: str) -> str | None:
         """The JSON answer of a job once it is done (the row is deleted then); None
-        while it is not; ``JobRefused`` (the row deleted all the same) when it is longer
-        than ``jobs.MAX_TEXT``, which is never read into memory."""
+        while it is not; ``TooLong`` (the row deleted all the same) when it is longer
+        than ``MAX_TEXT``, which is never read into memory."""
         with self.engine.begin() as conn:
             row = conn.execute(
                 text(
@@ -129,7 +143,7 @@ class TurnQueue:
         if row is None:
             return None
         if row[0] is None:
-            raise JobRefused(f"an answer of {row[1]} characters, more than {MAX_TEXT}")
+            raise TooLong(f"an answer of {row[1]} characters, more than {MAX_TEXT}")
         return str(row[0])
 
     def withdraw(self, job_id: str) -> None:
@@ -250,3 +264,22 @@ class TurnQueue:
                 text("DELETE FROM bot_turns WHERE done_at < now() - make_interval(secs => :s)"),
                 {"s": seconds},
             )
+
+    async def listen(self, wake: asyncio.Event, pause: float) -> None:
+        """Set ``wake`` at each ``NOTIFY coinche_turns`` (and once listening), until
+        cancelled; after a fault, connect again ``pause`` seconds later (meanwhile a
+        worker's poll finds the turns)."""
+        url = libpq_url(self.engine.url.render_as_string(hide_password=False))
+        while True:
+            try:
+                conn: psycopg.AsyncConnection[Any]
+                async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    wake.set()
+                    async for _ in conn.notifies():
+                        wake.set()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("the work queue's listening connection failed (%s)", e)
+            await asyncio.sleep(pause)
