@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinche.server.table.matchpoints import ALONE_PERCENT, DealField, ranking
@@ -82,6 +82,7 @@ def test_bad_results_are_refused() -> None:
 scores = st.lists(st.integers(min_value=-500, max_value=500), min_size=1, max_size=60)
 
 
+@settings(deadline=None)
 @given(scores)
 def test_a_field_shares_one_point_per_pair_and_orders_by_score(values: list[int]) -> None:
     field = DealField.of(values)
@@ -94,6 +95,7 @@ def test_a_field_shares_one_point_per_pair_and_orders_by_score(values: list[int]
         assert field.percent(ordered[-1]) > field.percent(ordered[0]) or len(ordered) == 1
 
 
+@settings(deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(-300, 300)), min_size=1, max_size=40))
 def test_ranks_follow_averages(entries: list[tuple[int, int]]) -> None:
     seen: set[tuple[str, int]] = set()
