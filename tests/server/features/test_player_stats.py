@@ -174,7 +174,7 @@ def test_giving_up_a_solo_game_rates_it_as_lost(client: TestClient) -> None:
     # Given up once: a second try is refused, and running the hook again changes nothing.
     assert post_form(client, f"/partie/{table_id}/abandonner", {}, "/compte").status_code == 404
     live = call(client, parts_of(client).tables.table, table_id)
-    call(client, stats_of(client)._abandoned, live, anne)
+    call(client, stats_of(client).abandoned, live, anne)
     assert profile(client, anne) == got
 
 
