@@ -83,8 +83,8 @@ class Person:
 
 
 def code_of(client: TestClient, table_id: str) -> str:
-    service = client.app.state.service  # type: ignore[attr-defined]
-    live = service.registry.get(table_id)
+    parts = client.app.state.parts  # type: ignore[attr-defined]
+    live = parts.registry.get(table_id)
     code = invitation_code(live.spec.kind) if live is not None else None
     if code is None:
         with client.app.state.store.session() as s:  # type: ignore[attr-defined]

@@ -35,7 +35,7 @@ from coinche.engine.cards import card_str, cards_of
 from coinche.engine.deal import Deal
 from coinche.engine.wire import view_to_json
 from coinche.server.infra.config import Settings
-from coinche.server.live.tables import TableService
+from coinche.server.live.parts import TableParts
 from coinche.server.table import i18n
 from coinche.server.table.live_table import LiveTable
 from coinche.server.web.steps import apply_step
@@ -147,14 +147,14 @@ def create_solo(client: TestClient, profile: str, target: int, level: str, sa_ta
     return location.removeprefix("/table/")
 
 
-def service_of(client: TestClient) -> TableService:
-    service = client.app.state.service  # type: ignore[attr-defined]
-    assert isinstance(service, TableService)
-    return service
+def parts_of(client: TestClient) -> TableParts:
+    parts = client.app.state.parts  # type: ignore[attr-defined]
+    assert isinstance(parts, TableParts)
+    return parts
 
 
 def live_table(client: TestClient, table_id: str) -> LiveTable:
-    live = service_of(client).registry.get(table_id)
+    live = parts_of(client).registry.get(table_id)
     assert live is not None
     return live
 
@@ -171,7 +171,7 @@ async def _awaited(make: Callable[[], Awaitable[T]]) -> T:
 
 
 def call(client: TestClient, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
-    """Run ``await fn(*args)`` on the application's event loop (a service method)."""
+    """Run ``await fn(*args)`` on the application's event loop (a parts method)."""
     portal = client.portal
     assert portal is not None, "the client is not started"
     return portal.call(fn, *args)

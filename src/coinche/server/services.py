@@ -1,13 +1,13 @@
 """The one place that builds the server's parts from its ``Settings``: the computers' pool,
-the hub, the table service and the features that listen to it (the daily challenge, the
-history, the players' statistics, the adaptive level's pars). ``coinche serve`` (the web application's start) and
-``coinche worker`` both build them here, so a worker plays by the settings the servers
-play by."""
+the database's threads, the hub, the live tables and what acts on them (the tables, the
+free deals, the computers, who is here), and each feature on the parts it uses. ``coinche
+serve`` (the web application's start) and ``coinche worker`` both build them here, so a
+worker plays by the settings the servers play by."""
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .compute import jobs
@@ -15,32 +15,31 @@ from .compute.bot_pool import BotPool
 from .compute.job_kinds import BUILTIN_KINDS
 from .compute.jobs import JobKind
 from .features.adaptive_level import AdaptiveLevel
+from .features.bidding_puzzles import BiddingPuzzleStore
+from .features.comparisons import Comparisons
 from .features.daily.runner import DailyChallenge
+from .features.daily.store import ChallengeStore
 from .features.following import Following, FollowingStore
-from .features.history import History
-from .features.open_tables import OpenTables
-from .features.player_stats import PlayerStats
-from .features.puzzles import Puzzles
-from .features.quick_play import QuickPlay
+from .features.history import History, HistoryStore
+from .features.open_tables import OpenTables, OpenTableStore
+from .features.player_stats import PlayerStats, StatsStore
+from .features.puzzles import Puzzles, PuzzleStore
+from .features.quick_play import QuickPlay, QuickPlayStore
+from .features.review import Reviews
 from .features.tournaments import jobs as tournament_jobs
 from .features.tournaments.runner import Tournaments
 from .features.tournaments.store import TournamentStore
 from .infra.config import Settings
 from .infra.hub import Hub
 from .infra.store import Store
-from .live.tables import TableService
+from .live.parts import TableParts, table_parts
 
 
-@dataclass
-class Services:
+@dataclass(repr=False)
+class Services(TableParts):
     """What a server or a worker runs, started; ``close()`` stops it all (not the store,
     which its builder owns)."""
 
-    settings: Settings
-    store: Store
-    pool: BotPool
-    tables: TableService
-    """Its ``hub`` is the one it was started with."""
     daily: DailyChallenge
     history: History
     player_stats: PlayerStats
@@ -50,6 +49,8 @@ class Services:
     tournaments: Tournaments
     puzzles: Puzzles
     adaptive_level: AdaptiveLevel
+    reviews: Reviews
+    comparisons: Comparisons
 
     async def close(self) -> None:
         await self.adaptive_level.close()
@@ -57,7 +58,7 @@ class Services:
         await self.tournaments.close()
         await self.quick_play.close()
         await self.daily.close()
-        await self.tables.close()
+        await super().close()
         await self.pool.aclose()
         self.pool.close()
 
@@ -74,42 +75,46 @@ def register_job_kinds() -> None:
 
 async def start_services(settings: Settings, store: Store, hub: Hub | None = None, hands_over: bool = True) -> Services:
     """Everything ``settings`` says, on ``store``: the pool warmed up (its first decision
-    answers as fast as the others), the hub (``hub``, else the backend's: ``Backend.hub``), the table
-    service and its listeners. ``hands_over``: the computers' turns go to live workers (a
-    worker's own service plays them itself)."""
+    answers as fast as the others), the hub (``hub``, else the backend's: ``Backend.hub``), the
+    live tables and each feature listening to them. ``hands_over``: the computers' turns go
+    to live workers (a worker's own services play them itself)."""
     register_job_kinds()
     pool = BotPool(settings.bot_workers)
     await asyncio.get_running_loop().run_in_executor(None, pool.warm_up)
-    tables = TableService(store, pool, settings, hub or await store.backend.hub(), hands_over)
+    parts = table_parts(store, pool, settings, hub or await store.backend.hub(), hands_over)
+    p = parts
+    player_stats = PlayerStats(StatsStore(store), p.db, p.registry)
+    p.tables.abandon_hooks.append(player_stats.abandoned)
+    p.tables.adaptive_start = player_stats.adaptive_start
     return Services(
-        settings,
-        store,
-        pool,
-        tables,
-        DailyChallenge(tables),
-        History(tables),
-        PlayerStats(tables),
-        QuickPlay(tables),
-        OpenTables(tables),
-        Following(tables),
-        tournaments(tables),
-        Puzzles(tables),
-        AdaptiveLevel(tables),
+        **{f.name: getattr(parts, f.name) for f in fields(TableParts)},
+        daily=DailyChallenge(ChallengeStore(store), p.db, settings, p.registry, p.tables, p.computers, p.work),
+        history=History(HistoryStore(store), p.db, p.registry),
+        player_stats=player_stats,
+        quick_play=QuickPlay(QuickPlayStore(store), p.db, p.hub, settings, p.tables, p.attendance),
+        open_tables=OpenTables(OpenTableStore(store), p.db, p.hub, p.registry),
+        following=Following(FollowingStore(store), p.db, p.hub, settings, p.registry),
+        tournaments=tournaments(parts),
+        puzzles=Puzzles(PuzzleStore(store), BiddingPuzzleStore(store), p.db, settings, p.registry, p.work, p.pool),
+        adaptive_level=AdaptiveLevel(p.registry, p.work),
+        reviews=Reviews(store, p.db, p.work),
+        comparisons=Comparisons(p.work),
     )
 
 
-def tournaments(tables: TableService) -> Tournaments:
-    """The tournaments, on what they use of the tables' service: its database threads, hub
-    and registry (a round table's results), the tables it makes and plays out, who is at
-    them, the computers' work (a round's pars) and the accounts' names."""
+def tournaments(parts: TableParts) -> Tournaments:
+    """The tournaments, on the parts they use: the database's threads, hub and registry (a
+    round table's results), the tables it makes and the computers that play them out, who
+    is at them, the computers' work (a round's pars) and the accounts' names."""
     return Tournaments(
-        TournamentStore(tables.store),
-        tables.db,
-        tables.hub,
-        tables.settings,
-        tables.registry,
-        tables,
-        tables.attendance,
-        tables.work,
-        FollowingStore(tables.store),
+        TournamentStore(parts.store),
+        parts.db,
+        parts.hub,
+        parts.settings,
+        parts.registry,
+        parts.tables,
+        parts.computers,
+        parts.attendance,
+        parts.work,
+        FollowingStore(parts.store),
     )

@@ -1,10 +1,10 @@
 """``coinche worker``: the computers' moves of every server process, on this machine or
 another, through PostgreSQL alone (its work queue: ``infra/work_queue.py``).
 
-A worker has its own pool of bot processes and a table service on the same database, with
+A worker has its own pool of bot processes and live tables on the same database, with
 the listeners a server has (the daily challenge's results, the history, the ratings) and the
 PostgreSQL hub: it reads a claimed turn's table fresh from the log, decides in its pool with
-the bot and seed the server would use (``TableService._bot_spec``: the table's seed, the
+the bot and seed the server would use (``Computers._bot_spec``: the table's seed, the
 step and the seat), waits for the display pause, and stores the move through the one write
 path, which drops it if the step was taken meanwhile; the hub then announces it to every
 server. Between moves it computes the hints and deal analyses the servers ask for
@@ -33,7 +33,7 @@ from .infra.config import Settings
 from .infra.process_logs import log_config
 from .infra.store import Store
 from .infra.work_queue import MAX_TEXT, Job, Turn
-from .live.tables import TableService
+from .live.parts import TableParts
 from .services import register_job_kinds, start_services
 
 log = logging.getLogger("coinche.worker")
@@ -89,30 +89,30 @@ class Worker:
     async def run(self, ready: asyncio.Event | None = None) -> None:
         """Serve turns until ``stop()`` (``ready`` is set once the worker is registered)."""
         services = await start_services(self.settings, self.store, hands_over=False)
-        service = services.tables
+        parts = services
         background: list[asyncio.Task[None]] = []
         try:
-            await service.db(self.queue.beat, self.name, self.lease)
-            await service.db(self.queue.forget_old)
+            await parts.db(self.queue.beat, self.name, self.lease)
+            await parts.db(self.queue.forget_old)
             loop = asyncio.get_running_loop()
             background = [
-                loop.create_task(self._heartbeat(service)),
+                loop.create_task(self._heartbeat(parts)),
                 loop.create_task(self.queue.listen(self._wake, POLL_SECONDS)),
             ]
             log.info("worker %s: serving the computers' turns with %d processes", self.name, self.processes)
             if ready is not None:
                 ready.set()
-            await self._serve(service)
+            await self._serve(parts)
         finally:
             for task in [*background, *self._plays]:
                 task.cancel()
             await asyncio.gather(*background, *self._plays, return_exceptions=True)
             with contextlib.suppress(Exception):
-                await service.db(self.queue.leave, self.name)
+                await parts.db(self.queue.leave, self.name)
             await services.close()
             self.store.close()
 
-    async def _serve(self, service: TableService) -> None:
+    async def _serve(self, parts: TableParts) -> None:
         slots = asyncio.Semaphore(self.processes)
         loop = asyncio.get_running_loop()
         while not self._stop.is_set():
@@ -120,13 +120,13 @@ class Worker:
             self._wake.clear()  # before the claim: a notification after it is not lost
             work: Coroutine[Any, Any, None] | None = None
             try:  # the tables' moves first, then the hints and analyses
-                turn = await service.db(self.queue.claim, self.name, self.lease)
+                turn = await parts.db(self.queue.claim, self.name, self.lease)
                 if turn is not None:
-                    work = self._play(service, turn)
+                    work = self._play(parts, turn)
                 else:
-                    job = await service.db(self.queue.claim_job, self.name, self.lease)
+                    job = await parts.db(self.queue.claim_job, self.name, self.lease)
                     if job is not None:
-                        work = self._compute(service, job)
+                        work = self._compute(parts, job)
             except Exception as e:
                 log.warning("worker %s: could not claim work (%s)", self.name, e)
             if work is None:
@@ -147,15 +147,15 @@ class Worker:
             for w in waits:
                 w.cancel()
 
-    async def _play(self, service: TableService, turn: Turn) -> None:
+    async def _play(self, parts: TableParts, turn: Turn) -> None:
         key = (turn.table_id, turn.seq)
         self._in_hand.add(key)
         try:
-            stored = await service.play_turn(turn.table_id, turn.seq, turn.seat, turn.wait)
+            stored = await parts.computers.play_turn(turn.table_id, turn.seq, turn.seat, turn.wait)
         except Exception:
             log.exception("worker %s: table %s step %s failed", self.name, turn.table_id, turn.seq)
             with contextlib.suppress(Exception):  # else its lease lapses all the same
-                await service.db(self.queue.release, turn.table_id, turn.seq, RETRY_SECONDS)
+                await parts.db(self.queue.release, turn.table_id, turn.seq, RETRY_SECONDS)
             return
         finally:
             self._in_hand.discard(key)
@@ -168,11 +168,11 @@ class Worker:
             "played" if stored else "taken already: dropped",
         )
         try:
-            await service.db(self.queue.done, turn.table_id, turn.seq)
+            await parts.db(self.queue.done, turn.table_id, turn.seq)
         except Exception as e:  # the move is stored: the next claim finds the table moved on
             log.warning("worker %s: could not mark a turn done (%s)", self.name, e)
 
-    async def _compute(self, service: TableService, job: Job) -> None:
+    async def _compute(self, parts: TableParts, job: Job) -> None:
         """A hint or an analysis: its answer (or its failure, or its refusal: an unknown
         kind, malformed arguments) for the asker, as JSON."""
         self._jobs.add(job.id)
@@ -183,7 +183,7 @@ class Worker:
                     raise JobRefused(f"arguments longer than {MAX_TEXT} characters")
                 args = await asyncio.to_thread(loads, job.arguments)
                 priority = Priority(min(max(job.priority, Priority.MOVE), Priority.ANALYSIS))
-                value = await service.pool.run(kind.run, args, priority=priority)
+                value = await parts.pool.run(kind.run, args, priority=priority)
                 answer = await asyncio.to_thread(ok_answer, value)
             except JobRefused as e:
                 log.warning("worker %s: job %s refused (%s)", self.name, job.id, e)
@@ -191,13 +191,13 @@ class Worker:
             except Exception as e:
                 log.exception("worker %s: job %s failed", self.name, job.id)
                 answer = failed_answer(e)
-            await service.db(self.queue.job_done, job.id, answer)
+            await parts.db(self.queue.job_done, job.id, answer)
         except Exception as e:  # the asker computes it itself after its wait
             log.warning("worker %s: could not answer job %s (%s)", self.name, job.id, e)
         finally:
             self._jobs.discard(job.id)
 
-    async def _heartbeat(self, service: TableService) -> None:
+    async def _heartbeat(self, parts: TableParts) -> None:
         """Say this worker is alive and keep the turns it thinks about, every third of a
         lease (and at most every two seconds: the servers count on a recent heartbeat)."""
         every = min(2.0, self.lease / 3)
@@ -206,10 +206,10 @@ class Worker:
         while True:
             await asyncio.sleep(every)
             try:
-                await service.db(self.queue.beat, self.name, self.lease, sorted(self._in_hand), sorted(self._jobs))
+                await parts.db(self.queue.beat, self.name, self.lease, sorted(self._in_hand), sorted(self._jobs))
                 if loop.time() - swept > SWEEP_SECONDS:
                     swept = loop.time()
-                    await service.db(self.queue.forget_old)
+                    await parts.db(self.queue.forget_old)
             except Exception as e:
                 log.warning("worker %s: heartbeat failed (%s)", self.name, e)
 

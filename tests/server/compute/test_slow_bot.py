@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from server_helpers import Human, MakeClient, call, create_solo, live_table, new_guest, service_of
+from server_helpers import Human, MakeClient, call, create_solo, live_table, new_guest, parts_of
 from slow_bot import GATE, GATED
 
 from coinche.engine.rules import RuleSet
@@ -34,7 +34,7 @@ def test_a_slow_table_does_not_delay_another(make_client: MakeClient, gate: None
     guest, _ = new_guest(client)
     slow = Seat("bot", level=GATED)
     seats = [Seat("bot", level=GATED), Seat("human", player=guest), slow, slow]
-    spec = call(client, service_of(client).create_table, RuleSet.profile("classic", target=700), seats, "slow")
+    spec = call(client, parts_of(client).tables.create_table, RuleSet.profile("classic", target=700), seats, "slow")
     with client.websocket_connect(f"/ws/table/{spec.id}") as slow_ws:
         slow_human = Human(slow_ws)
         state = slow_human.next_state()
@@ -42,7 +42,7 @@ def test_a_slow_table_does_not_delay_another(make_client: MakeClient, gate: None
             state = slow_human.act(state)  # answered at once: only the gated bots think
         slow_table = live_table(client, spec.id)
         seq = slow_table.seq
-        assert service_of(client).thinking(spec.id)
+        assert parts_of(client).computers.thinking(spec.id)
 
         # Another table of the same guest: a whole deal, its computers' moves included.
         fast_id = create_solo(client, "classic", 3000, "confirmed")
@@ -53,7 +53,7 @@ def test_a_slow_table_does_not_delay_another(make_client: MakeClient, gate: None
             assert live_table(client, fast_id).game.deals[0].is_over
         # All of that while the gated computer was still thinking over its move.
         assert slow_table.seq == seq
-        assert service_of(client).thinking(spec.id)
+        assert parts_of(client).computers.thinking(spec.id)
 
         # The gate opens: the slow table goes on.
         GATE.unlink()

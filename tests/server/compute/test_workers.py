@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from job_helpers import finished_deal_game, forged_text
 from postgres_cluster import PostgresCluster
-from server_helpers import call, live_table, service_of, settings_for
+from server_helpers import call, live_table, parts_of, settings_for
 from slow_bot import NAME as SLOW
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.pool import NullPool
@@ -39,7 +39,7 @@ from coinche.server.infra import work_queue
 from coinche.server.infra.config import Settings
 from coinche.server.infra.store import Store
 from coinche.server.infra.work_queue import TurnQueue
-from coinche.server.live.tables import TableService
+from coinche.server.live.parts import TableParts
 from coinche.server.table.days import utc_now
 from coinche.server.table.live_table import LiveTable, decision_seed
 from coinche.server.table.spec import Seat
@@ -124,7 +124,7 @@ class CountingRuns(Counting):
 
 
 def count_own_decisions(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> Counting:
-    pool = service_of(client).pool
+    pool = parts_of(client).pool
     counting = Counting(pool)
     monkeypatch.setattr(pool, "decide", counting)
     return counting
@@ -133,24 +133,24 @@ def count_own_decisions(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> 
 def computers_table(client: TestClient, level: str = "beginner") -> str:
     """A table of four computers (nobody need act for them to play a deal)."""
     bot = Seat("bot", level=level)
-    spec = call(client, service_of(client).create_table, RuleSet.profile("classic"), [bot] * 4, level)
+    spec = call(client, parts_of(client).tables.create_table, RuleSet.profile("classic"), [bot] * 4, level)
     return spec.id
 
 
-async def _watch(service: TableService, table_id: str) -> None:
+async def _watch(parts: TableParts, table_id: str) -> None:
     """As a connection does: the table is watched, so its computers play."""
-    live = await service.table(table_id)
+    live = await parts.tables.table(table_id)
     assert live is not None
-    service.watchers[table_id] += 1
-    service._schedule_bots(live)
+    parts.registry.watchers[table_id] += 1
+    parts.computers.schedule(live)
 
 
-async def _unwatch(service: TableService, table_id: str) -> None:
-    service.watchers[table_id] -= 1
+async def _unwatch(parts: TableParts, table_id: str) -> None:
+    parts.registry.watchers[table_id] -= 1
 
 
 def watch(client: TestClient, table_id: str) -> LiveTable:
-    call(client, _watch, service_of(client), table_id)
+    call(client, _watch, parts_of(client), table_id)
     return live_table(client, table_id)
 
 
@@ -264,11 +264,11 @@ def test_a_lapsed_claim_is_claimed_again_and_the_step_stored_once(tmp_path: Path
                 wait_until(lambda: turns_of(url, table_id)[0] == (0, "w2", True), what="the turn marked done")
                 assert actions_at(url, table_id, 0) == 1
                 # The ghost's late answer for step 0: dropped, nothing stored.
-                service = service_of(client)
-                stored = call(client, service.play_turn, table_id, 0, turn.seat, 0.0)
+                parts = parts_of(client)
+                stored = call(client, parts.computers.play_turn, table_id, 0, turn.seat, 0.0)
                 assert stored is False
                 assert actions_at(url, table_id, 0) == 1
-                call(client, _unwatch, service, table_id)
+                call(client, _unwatch, parts, table_id)
     finally:
         queue.engine.dispose()
 
@@ -277,23 +277,23 @@ def test_a_late_decision_is_not_stored_over_a_taken_step(tmp_path: Path, postgre
     """The decision of step ``s`` arriving after another process stored step ``s``."""
     url = postgres.new_database()
     with server(tmp_path, url) as client:
-        service = service_of(client)
+        parts = parts_of(client)
         table_id = computers_table(client)
 
         async def late() -> tuple[int, int]:
-            live = await service.table(table_id)
+            live = await parts.tables.table(table_id)
             assert live is not None
             seat = live.bot_to_move()
             assert seat is not None
-            turn = service._bot_turn(live, seat)
-            decision = await service._decide(table_id, turn)
-            first = await service.play_turn(table_id, turn.seq, seat, 0.0)  # the quick one
+            turn = parts.computers._bot_turn(live, seat)
+            decision = await parts.computers._decide(table_id, turn)
+            first = await parts.computers.play_turn(table_id, turn.seq, seat, 0.0)  # the quick one
             assert first
 
             async def check(live: LiveTable) -> Any:
-                return service._bot_step(live, turn, decision)
+                return parts.computers._bot_step(live, turn, decision)
 
-            after = await service.write(table_id, None, check)  # the late one
+            after = await parts.tables.write(table_id, None, check)  # the late one
             return after, live.seq
 
         after, seq = call(client, late)
@@ -317,7 +317,7 @@ def test_a_killed_worker_process_has_its_turn_played_by_another(tmp_path: Path, 
         assert live.seq == 0
         with worker_process(url, "heir", tmp_path / "heir.log"):
             wait_until(lambda: live.seq >= 1, what="the first move", timeout=60)
-            call(client, _unwatch, service_of(client), table_id)
+            call(client, _unwatch, parts_of(client), table_id)
         # Played once: by the heir, or (a loaded machine: the heir slow to start, the doomed
         # worker's heartbeat too old) by the server itself; never twice.
         assert turns_of(url, table_id)[0][:2] in ((0, "heir"), (0, "doomed"))
@@ -338,30 +338,30 @@ def test_hints_and_analyses_go_to_a_live_worker(
     analysis, a challenge day's ranking and a deal's par; a failure comes back as one."""
     url = postgres.new_database()
     with running_worker(url, "w3"), server(tmp_path, url) as client:
-        service = service_of(client)
-        own = CountingRuns(service.pool)
-        monkeypatch.setattr(service.pool, "run", own)
+        parts = parts_of(client)
+        own = CountingRuns(parts.pool)
+        monkeypatch.setattr(parts.pool, "run", own)
         table_id = computers_table(client)
-        live = call(client, service.table, table_id)
+        live = call(client, parts.tables.table, table_id)
         assert live is not None
         seat = live.game.to_move
         view = live.game.current.view(seat) if live.game.current is not None else None
         assert view is not None
         spec = BotSpec("beginner", decision_seed(live, seat))
         for priority in (Priority.HINT, Priority.MOVE):
-            decision = call(client, lambda p=priority: service.work.decide(spec, view, p))
+            decision = call(client, lambda p=priority: parts.work.decide(spec, view, p))
             assert decision == decide(spec, view)
         deal = finished_deal_game().deals[0]
-        analysis = call(client, lambda: service.work.run(analysis_job(deal)))
+        analysis = call(client, lambda: parts.work.run(analysis_job(deal)))
         assert analysis == analyse(deal.rules, deal.dealer, deal.dealt, deal.log)
         results = [("p1", 0, 80), ("p2", 0, -80)]
-        standings = call(client, lambda: service.work.run(standings_job(results, 4, False)))
+        standings = call(client, lambda: parts.work.run(standings_job(results, 4, False)))
         assert standings == compute_standings(results, 4, False)
         hands = day_hands(b"s" * 32, "2026-01-01", 1)
-        par = call(client, lambda: service.work.run(par_job(deal.rules, 0, hands)))
+        par = call(client, lambda: parts.work.run(par_job(deal.rules, 0, hands)))
         assert len(par["sides"]) == 2
         with pytest.raises(JobFailed, match="ValueError: two results"):
-            call(client, lambda: service.work.run(standings_job([("p1", 0, 1), ("p1", 0, 2)], 4, False)))
+            call(client, lambda: parts.work.run(standings_job([("p1", 0, 1), ("p1", 0, 2)], 4, False)))
         assert own.calls == 0
         with engine_of(url).begin() as conn:
             assert conn.scalar(text("SELECT count(*) FROM bot_jobs")) == 0  # read and gone
@@ -445,17 +445,17 @@ def test_a_forged_answer_is_refused_by_the_server_which_computes_the_job_itself(
     thread.start()
     try:
         with server(tmp_path, url, worker_wait=20.0) as client:
-            service = service_of(client)
-            own = CountingRuns(service.pool)
-            monkeypatch.setattr(service.pool, "run", own)
+            parts = parts_of(client)
+            own = CountingRuns(parts.pool)
+            monkeypatch.setattr(parts.pool, "run", own)
             table_id = computers_table(client)
-            live = call(client, service.table, table_id)
+            live = call(client, parts.tables.table, table_id)
             assert live is not None and live.game.current is not None
             view = live.game.current.view(live.game.to_move)
             spec = BotSpec("beginner", 7)
             for expected_calls in (1, 2, 3, 4, 5):
                 started = time.monotonic()
-                decision = call(client, lambda: service.work.decide(spec, view, Priority.HINT))
+                decision = call(client, lambda: parts.work.decide(spec, view, Priority.HINT))
                 assert decision == decide(spec, view)
                 assert own.calls == expected_calls
                 assert time.monotonic() - started < 15.0  # at once, not after the whole wait
@@ -471,11 +471,11 @@ def test_without_a_worker_hints_and_analyses_run_in_the_own_pool(
 ) -> None:
     url = postgres.new_database()
     with server(tmp_path, url) as client:
-        service = service_of(client)
-        own = CountingRuns(service.pool)
-        monkeypatch.setattr(service.pool, "run", own)
+        parts = parts_of(client)
+        own = CountingRuns(parts.pool)
+        monkeypatch.setattr(parts.pool, "run", own)
         results = [("p1", 0, 80), ("p2", 0, -80)]
-        assert call(client, lambda: service.work.run(standings_job(results, 4, False))) == compute_standings(
+        assert call(client, lambda: parts.work.run(standings_job(results, 4, False))) == compute_standings(
             results, 4, False
         )
         assert own.calls == 1

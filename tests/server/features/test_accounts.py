@@ -21,8 +21,8 @@ from server_helpers import (
     create_solo,
     csrf_of,
     new_guest,
+    parts_of,
     post_form,
-    service_of,
 )
 from sqlalchemy import select, text
 from starlette.routing import Route
@@ -327,8 +327,8 @@ def test_a_guest_who_signs_up_keeps_the_game_in_progress(client: TestClient) -> 
     assert client.get(f"/table/{table_id}").status_code == 200
     home = client.get("/").text
     assert "Reprendre la partie" in home and f'href="/table/{table_id}"' in home
-    assert service_of(client).settings.free_deals == 3
-    assert call(client, service_of(client).free_deals_left, guest, True) is None  # no limit
+    assert parts_of(client).settings.free_deals == 3
+    assert call(client, parts_of(client).free_deals.left, guest, True) is None  # no limit
     # Logging out leaves a new guest: not the account's player.
     post_form(client, "/deconnexion", {}, page="/compte")
     assert client.get(f"/table/{table_id}").status_code == 404

@@ -6,7 +6,7 @@ again from its log has the same knob; the table's state says what the level foll
 from __future__ import annotations
 
 import pytest
-from server_helpers import call, service_of
+from server_helpers import call, parts_of
 from starlette.testclient import TestClient
 from test_daily import account
 from test_player_stats import person, play_to_end
@@ -36,12 +36,12 @@ def deals_over(count: int) -> object:
 
 def test_the_knob_follows_the_score_against_each_deals_par(client: TestClient) -> None:
     anne = account(client, "Anne")
-    service = service_of(client)
-    spec = call(client, service.create_table, RULES, (person(anne), ADAPTIVE, ADAPTIVE, ADAPTIVE), "adaptive")
+    parts = parts_of(client)
+    spec = call(client, parts.tables.create_table, RULES, (person(anne), ADAPTIVE, ADAPTIVE, ADAPTIVE), "adaptive")
     assert spec.adaptive_par
     play_to_end(client, spec.id, seed=11, until=deals_over(3))  # type: ignore[arg-type]
     call(client, adaptive_of(client).settle)
-    live = call(client, service.table, spec.id)
+    live = call(client, parts.tables.table, spec.id)
     assert live is not None
     pars = [step.par for step in live.steps if step.kind == "par"]
     over = [n for n, deal in enumerate(live.game.deals, start=1) if deal.is_over]
@@ -62,8 +62,8 @@ def test_the_knob_follows_the_score_against_each_deals_par(client: TestClient) -
             assert against == result.score[0] - result.score[1] - round(PAR_SHARE * par)
     assert live.adaptive_level == pytest.approx(by_hand.level)
     # Read again from the log: the same knob, the same scores against par.
-    service.registry.forget(spec.id)
-    again = call(client, service.table, spec.id)
+    parts.registry.forget(spec.id)
+    again = call(client, parts.tables.table, spec.id)
     assert again is not None
     assert again.adaptive_level == live.adaptive_level and again.against_par == live.against_par
     # The state says what the level follows, and the last deal's score against its par.
@@ -82,12 +82,12 @@ def test_a_par_is_stored_once_and_never_after_the_game(client: TestClient) -> No
     one par step. Once the game is over, no par is stored: the level the game was rated
     against is final."""
     anne = account(client, "Anne")
-    service = service_of(client)
-    spec = call(client, service.create_table, RULES, (person(anne), ADAPTIVE, ADAPTIVE, ADAPTIVE), "adaptive")
+    parts = parts_of(client)
+    spec = call(client, parts.tables.create_table, RULES, (person(anne), ADAPTIVE, ADAPTIVE, ADAPTIVE), "adaptive")
     play_to_end(client, spec.id, seed=12, until=deals_over(1))  # type: ignore[arg-type]
     feature = adaptive_of(client)
     call(client, feature.settle)
-    live = call(client, service.table, spec.id)
+    live = call(client, parts.tables.table, spec.id)
     assert live is not None
     steps = len(live.steps)
 
@@ -98,7 +98,7 @@ def test_a_par_is_stored_once_and_never_after_the_game(client: TestClient) -> No
     assert len(live.steps) == steps and not live.wants_par(1)
     live = play_to_end(client, spec.id, seed=12)  # to the end of the game
     call(client, feature.settle)
-    live = call(client, service.table, spec.id)
+    live = call(client, parts.tables.table, spec.id)
     assert live is not None and live.game.is_over
     last = len(live.game.deals)
     assert live.steps[-1].kind == "action" and not live.wants_par(last) and last not in live.against_par
@@ -108,19 +108,19 @@ def test_a_table_of_before_follows_the_raw_score(client: TestClient) -> None:
     """A table made before the par (``adaptive_par`` false) keeps its knob on the raw score,
     and gets no par step: its log reads as it always did."""
     anne = account(client, "Anne")
-    service = service_of(client)
-    spec = call(client, service.create_table, RULES, (person(anne), ADAPTIVE, ADAPTIVE, ADAPTIVE), "adaptive")
-    store = service.store
+    parts = parts_of(client)
+    spec = call(client, parts.tables.create_table, RULES, (person(anne), ADAPTIVE, ADAPTIVE, ADAPTIVE), "adaptive")
+    store = parts.store
     from sqlalchemy import update
 
     from coinche.server.infra.rows.tables import TableRow
 
     with store.engine.begin() as conn:
         conn.execute(update(TableRow).where(TableRow.id == spec.id).values(adaptive_par=False))
-    service.registry.forget(spec.id)
+    parts.registry.forget(spec.id)
     play_to_end(client, spec.id, seed=13, until=deals_over(2))  # type: ignore[arg-type]
     call(client, adaptive_of(client).settle)
-    live = call(client, service.table, spec.id)
+    live = call(client, parts.tables.table, spec.id)
     assert live is not None and not live.spec.adaptive_par
     assert not [s for s in live.steps if s.kind == "par"] and level_follows("en", live) is None
     by_hand = AdaptiveBot(level=0.5, human_seat=0)
@@ -135,29 +135,29 @@ def test_a_par_stored_while_a_computer_thinks_does_not_restart_it(client: TestCl
     next deal: its move, chosen at the step before the par, is still stored (at the next
     step); a move of anyone else since makes it stale."""
     anne = account(client, "Anne")
-    service = service_of(client)
-    spec = call(client, service.create_table, RULES, (person(anne), ADAPTIVE, ADAPTIVE, ADAPTIVE), "adaptive")
+    parts = parts_of(client)
+    spec = call(client, parts.tables.create_table, RULES, (person(anne), ADAPTIVE, ADAPTIVE, ADAPTIVE), "adaptive")
 
     def computer_to_move_after_a_deal(live: LiveTable) -> bool:
         return sum(d.is_over for d in live.game.deals) >= 1 and live.bot_to_move() is not None
 
     play_to_end(client, spec.id, seed=13, until=computer_to_move_after_a_deal)
     call(client, adaptive_of(client).settle)
-    live = call(client, service.table, spec.id)
+    live = call(client, parts.tables.table, spec.id)
     assert live is not None and live.bot_to_move() is not None
-    turn = service._bot_turn(live, live.bot_to_move())
+    turn = parts.computers._bot_turn(live, live.bot_to_move())
     decision = Decision(turn.view.legal_actions[0])
 
     async def par(table: LiveTable) -> Step | None:
         return Step(table.seq, "par", 0, par=(1, 0))
 
-    call(client, service.write, spec.id, None, par)
+    call(client, parts.tables.write, spec.id, None, par)
     assert live.seq == turn.seq + 1 and not live.moved_on_since(turn.seq)
-    step = service._bot_step(live, turn, decision)
+    step = parts.computers._bot_step(live, turn, decision)
     assert step is not None and step.seq == live.seq and step.action == decision.action
 
     async def move(table: LiveTable) -> Step | None:
-        return service._bot_step(table, turn, decision)
+        return parts.computers._bot_step(table, turn, decision)
 
-    call(client, service.write, spec.id, None, move)
-    assert live.moved_on_since(turn.seq) and service._bot_step(live, turn, decision) is None
+    call(client, parts.tables.write, spec.id, None, move)
+    assert live.moved_on_since(turn.seq) and parts.computers._bot_step(live, turn, decision) is None

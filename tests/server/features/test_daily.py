@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
-from server_helpers import Human, call, is_my_turn, live_table, new_guest, post_form, request, service_of
+from server_helpers import Human, call, is_my_turn, live_table, new_guest, parts_of, post_form, request
 from sqlalchemy import select
 from starlette.testclient import TestClient
 from test_workers import running_worker, turns_of, wait_until
@@ -219,12 +219,12 @@ def test_same_actions_same_deals_same_computer_moves_and_one_attempt(make_client
 
 def test_a_guest_plays_without_free_deals_and_without_a_place_in_the_ranking(make_client: Any) -> None:
     client = make_client(free_deals=1, clock=Clock(), **FAST)
-    service = service_of(client)
+    parts = parts_of(client)
     player, _cookie = new_guest(client)
     table_id = start(client, player, guest=True)
     assert start(client, player, guest=True) == table_id
     play(client, table_id)
-    assert call(client, service.free_deals_left, player, True) == 1
+    assert call(client, parts.free_deals.left, player, True) == 1
     results = call(client, daily_of(client).results, DAY, player)
     assert len(results) == DEALS and all(r.guest for r in results)
     assert call(client, daily_of(client).ranking, DAY, NOW) == []
@@ -243,8 +243,8 @@ def test_the_results_survive_a_restart_and_the_table_resumes(make_client: Any) -
     results = call(client, daily_of(client).results, DAY, anne)
     assert [r.deal for r in results] == [1]
     # The process's memory goes (as at a restart): the same table comes back.
-    service = service_of(client)
-    service.registry.forget(table_id)
+    parts = parts_of(client)
+    parts.registry.forget(table_id)
     assert start(client, anne) == table_id
     play(client, table_id)
     assert [r.deal for r in call(client, daily_of(client).results, DAY, anne)] == [1, 2, 3, 4]
@@ -351,12 +351,12 @@ def test_a_challenge_table_refuses_moves_once_its_day_is_over(make_client: Any) 
         assert refusal(human)["code"] == "challenge_over"
     live = live_table(client, table_id)
     assert live.seq == seq and len(live.game.deals) == 2 and not live.game.deals[1].is_over
-    service = service_of(client)
+    parts = parts_of(client)
     for request_id in ("x", "x", "y"):  # asked again, or anew: refused alike
         with pytest.raises(TableError) as e:
-            call(client, service.act, table_id, anne, live.game.legal_actions()[0], request_id)
+            call(client, parts.tables.act, table_id, anne, live.game.legal_actions()[0], request_id)
         assert e.value.code == "challenge_over"
-    assert call(client, service.next_deal, table_id, anne, "z") == seq  # mid-deal: nothing to deal
+    assert call(client, parts.tables.next_deal, table_id, anne, "z") == seq  # mid-deal: nothing to deal
     assert live_table(client, table_id).seq == seq
     # The final ranking: the deal played counts, the three not played count 0 %.
     final = call(client, daily_of(client).ranking, DAY, clock())
@@ -380,7 +380,7 @@ def test_a_guest_who_signs_up_mid_challenge_keeps_the_results_and_is_ranked(make
         anne = s.scalar(select(AccountRow.player_id).where(AccountRow.name == "Anne"))
     assert isinstance(anne, str)
     daily = daily_of(client)
-    assert call(client, daily.tables.db, daily.store.attempt, DAY, anne) == (table_id, False)
+    assert call(client, daily.db, daily.store.attempt, DAY, anne) == (table_id, False)
     assert start(client, anne) == table_id  # the account resumes the guest's challenge
     play(client, table_id)
     results = call(client, daily.results, DAY, anne)
@@ -452,9 +452,9 @@ def test_a_guest_s_challenge_follows_the_account_to_a_new_player_id(make_client:
     account_player = account(client, "Anne")  # another player id than the guest's
     assert account_player != guest
     call(client, daily.signed_up, guest, account_player)
-    assert call(client, daily.tables.db, daily.store.attempt, DAY, account_player) == (today, True)
-    assert call(client, daily.tables.db, daily.store.attempt, DAY, guest) is None
-    assert call(client, daily.tables.db, daily.store.attempt, "2026-12-02", guest) == (yesterday, False)
+    assert call(client, daily.db, daily.store.attempt, DAY, account_player) == (today, True)
+    assert call(client, daily.db, daily.store.attempt, DAY, guest) is None
+    assert call(client, daily.db, daily.store.attempt, "2026-12-02", guest) == (yesterday, False)
     results = call(client, daily.results, DAY, account_player)
     assert len(results) == DEALS and not any(r.guest for r in results)
     assert [s.player for s in call(client, daily.ranking, DAY, NOW)] == [account_player]

@@ -18,10 +18,10 @@ from server_helpers import (
     is_my_turn,
     live_table,
     new_guest,
+    parts_of,
     post_form,
     receive,
     request,
-    service_of,
 )
 from slow_bot import FIRST
 from starlette.testclient import TestClient
@@ -43,7 +43,7 @@ def contracts_played(client: TestClient, table_id: str) -> int:
 
 def test_three_free_deals_then_the_signup_page(client: TestClient) -> None:
     guest, first_cookie = new_guest(client)
-    assert call(client, service_of(client).free_deals_left, guest) == 3
+    assert call(client, parts_of(client).free_deals.left, guest) == 3
     table_id = create_solo(client, "classic", 3000, "beginner")
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         human = Human(ws, rng=random.Random(1))
@@ -63,7 +63,7 @@ def test_three_free_deals_then_the_signup_page(client: TestClient) -> None:
         error = receive(ws)
         assert error["type"] == "error" and error["code"] == "limit", error
         assert contracts_played(client, table_id) == 3
-    assert call(client, service_of(client).free_deals_left, guest) == 0
+    assert call(client, parts_of(client).free_deals.left, guest) == 0
 
     # No new table: the sign-up page instead (it says why).
     r = post_form(client, "/solo", FORM)
@@ -93,12 +93,14 @@ def test_three_free_deals_then_the_signup_page(client: TestClient) -> None:
 def test_a_void_deal_uses_no_free_deal(client: TestClient) -> None:
     """Four passes: the deal is void and its free deal comes back."""
     guest, _ = new_guest(client)
-    service = service_of(client)
+    parts = parts_of(client)
     passer = Seat("bot", level=FIRST)
     rules = RuleSet.profile("classic", target=3000)
-    assert call(client, service._use_free_deals, [guest])  # as create_solo counts the first deal
-    spec = call(client, service.create_table, rules, (Seat("human", player=guest), passer, passer, passer), "first")
-    assert call(client, service.free_deals_left, guest, True) == 2
+    assert call(client, parts.free_deals.use, [guest])  # as create_solo counts the first deal
+    spec = call(
+        client, parts.tables.create_table, rules, (Seat("human", player=guest), passer, passer, passer), "first"
+    )
+    assert call(client, parts.free_deals.left, guest, True) == 2
     with client.websocket_connect(f"/ws/table/{spec.id}") as ws:
         state = receive(ws)
         while not state["awaiting_next_deal"]:
@@ -106,20 +108,20 @@ def test_a_void_deal_uses_no_free_deal(client: TestClient) -> None:
                 ws.send_json(request("action", action=state["game"]["deal"]["legal_actions"][0]))
             state = receive(ws)
         assert state["game"]["deal"]["contract"] is None  # void
-        assert call(client, service.free_deals_left, guest, True) == 3
+        assert call(client, parts.free_deals.left, guest, True) == 3
         ws.send_json(request("next_deal"))
         state = receive(ws)
         assert state["game"]["deal_number"] == 2
-    assert call(client, service.free_deals_left, guest, True) == 2
+    assert call(client, parts.free_deals.left, guest, True) == 2
 
 
 def test_five_tables_at_once_give_three_deals_at_most(client: TestClient) -> None:
     guest, _ = new_guest(client)
-    service = service_of(client)
+    parts = parts_of(client)
     rules = RuleSet.profile("classic", target=3000)
 
     async def five() -> list[object]:
-        tables = (service.create_solo(guest, rules, "beginner") for _ in range(5))
+        tables = (parts.tables.create_solo(guest, rules, "beginner") for _ in range(5))
         return await asyncio.gather(*tables, return_exceptions=True)
 
     results = call(client, five)
@@ -127,7 +129,7 @@ def test_five_tables_at_once_give_three_deals_at_most(client: TestClient) -> Non
     refused = [r for r in results if isinstance(r, TableError)]
     assert len(made) <= 3 and len(made) + len(refused) == 5, results
     assert {r.code for r in refused} <= {"limit", "too_many_tables"}
-    assert call(client, service.free_deals_left, guest, True) == 3 - len(made)
+    assert call(client, parts.free_deals.left, guest, True) == 3 - len(made)
 
 
 def test_a_guest_has_a_few_games_in_progress_at_most(make_client: MakeClient) -> None:
@@ -172,22 +174,22 @@ def test_an_account_has_no_limit_and_its_deals_write_no_count(client: TestClient
     """The database says once that the player has an account; after that this process
     deals to them without a write (a table of bots and people with accounts deals as fast
     as it plays)."""
-    service = service_of(client)
-    account = AccountStore(service.store).create("Sans Limite", None, "a long enough password", new_id(12))
+    parts = parts_of(client)
+    account = AccountStore(parts.store).create("Sans Limite", None, "a long enough password", new_id(12))
     used: list[str] = []
-    count = service.store.use_free_deal
+    count = parts.store.use_free_deal
 
     def counting(player: str, free: int) -> bool | None:
         used.append(player)
         return count(player, free)
 
-    service.store.use_free_deal = counting  # type: ignore[method-assign]
+    parts.store.use_free_deal = counting  # type: ignore[method-assign]
     try:
-        for _ in range(service.settings.free_deals + 3):
-            assert call(client, service._use_free_deals, [account.player])
-            call(client, service._give_back_free_deals, [account.player])
+        for _ in range(parts.settings.free_deals + 3):
+            assert call(client, parts.free_deals.use, [account.player])
+            call(client, parts.free_deals.give_back, [account.player])
     finally:
-        del service.store.use_free_deal
+        del parts.store.use_free_deal
     assert used == [account.player]
-    assert call(client, service.free_deals_left, account.player, True) is None
-    assert service.store.deals_played(account.player) == 0
+    assert call(client, parts.free_deals.left, account.player, True) is None
+    assert parts.store.deals_played(account.player) == 0

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from friends_helpers import Person, Player, drain
-from server_helpers import MAX_MESSAGES, check_no_leak, is_my_turn, live_table, service_of
+from server_helpers import MAX_MESSAGES, check_no_leak, is_my_turn, live_table, parts_of
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -93,7 +93,7 @@ def test_a_guest_joins_by_code_and_three_people_play_a_deal(client: TestClient) 
         for seat, player in seats.items():
             states = [msg for msg in player.messages if msg["type"] == "state" and msg["game"] is not None]
             assert check_no_leak(states, deals, seat) == len(states)
-    assert service_of(client).free_deals_left  # guests used none of their free deals
+    assert parts_of(client).free_deals.left  # guests used none of their free deals
 
 
 def seated_table(client: TestClient, *guests: tuple[str, int], **form: str) -> tuple[Person, list[Person], str, str]:
@@ -232,7 +232,7 @@ def test_the_game_waits_for_the_host_and_guests_use_no_free_deal(client: TestCli
 def call_free(client: TestClient, player: str) -> int | None:
     from server_helpers import call
 
-    return call(client, service_of(client).free_deals_left, player, True)
+    return call(client, parts_of(client).free_deals.left, player, True)
 
 
 def wait_for(player: Player, predicate: Any, limit: int = 2000) -> dict[str, Any]:
@@ -484,5 +484,5 @@ def test_a_host_may_play_without_the_clock(make_client: Any) -> None:
         h.next_state()
         p.next_state()
         assert h.answer(h.send("host", op="start"))["type"] == "ack"
-        service = client.app.state.service  # type: ignore[attr-defined]
-        assert service.attendance.clock(table_id) is None
+        parts = client.app.state.parts  # type: ignore[attr-defined]
+        assert parts.attendance.clock(table_id) is None

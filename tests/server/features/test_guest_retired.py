@@ -17,10 +17,10 @@ from server_helpers import (
     csrf_of,
     guest_of_cookie,
     new_guest,
+    parts_of,
     post_form,
     raw_receive,
     receive,
-    service_of,
 )
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -102,7 +102,7 @@ def test_after_sign_up_the_old_guest_cookie_is_a_new_guest_with_nothing(client: 
         client.cookies.set(name, value)
     assert client.get(f"/table/{table_id}").status_code == 200
     assert f'href="/table/{table_id}"' in client.get("/").text
-    assert table_id in call(client, service_of(client).db, service_of(client).store.open_games, guest)
+    assert table_id in call(client, parts_of(client).db, parts_of(client).store.open_games, guest)
     # Logged out, then in again as the account: the old cookie stays retired.
     post_form(client, "/deconnexion", {}, page="/compte")
     log_in(client, "Marcel")
@@ -118,7 +118,7 @@ def test_the_old_cookie_has_no_free_deals_of_the_account(make_client: MakeClient
     as_old_guest(client, cookie)
     r = post_form(client, "/solo", {"profile": "classic", "target": "700", "level": "beginner"})
     assert r.status_code == 303 and r.headers["location"].startswith("/inscription"), r.headers.get("location")
-    games = call(client, service_of(client).db, service_of(client).store.games_of, guest)
+    games = call(client, parts_of(client).db, parts_of(client).store.games_of, guest)
     assert len(games) == 1  # nothing started under the account's player
 
 
@@ -149,7 +149,7 @@ def test_after_log_in_the_old_guest_cookie_is_a_new_guest_with_nothing(client: T
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         assert receive(ws)["type"] == "state"
     marcel = account_player(client, "Marcel")
-    assert call(client, service_of(client).db, service_of(client).store.open_games, marcel) == [table_id]
+    assert call(client, parts_of(client).db, parts_of(client).store.open_games, marcel) == [table_id]
     assert_nothing_of(client, cookie, guest, table_id, csrf)
 
 

@@ -31,7 +31,7 @@ from coinche.server.infra.db import MIGRATIONS
 from coinche.server.infra.rows.people import AccountRow, PlayerRow
 from coinche.server.infra.rows.tables import FinishedDealRow, TablePlayerRow, TableRow
 from coinche.server.infra.store import Store
-from coinche.server.live.tables import TableService
+from coinche.server.live.parts import table_parts
 
 PASSWORD = "correct horse"
 GAME_LINK = re.compile(r'href="(/historique/partie/[A-Za-z0-9_-]+)"')
@@ -264,9 +264,9 @@ def test_the_account_page_and_the_header_link_to_the_history(client: TestClient)
 
 def test_a_deal_hook_is_idempotent(client: TestClient) -> None:
     table_id = play_and_give_up(client)
-    service = client.app.state.service  # type: ignore[attr-defined]
+    parts = client.app.state.parts  # type: ignore[attr-defined]
     history = client.app.state.history  # type: ignore[attr-defined]
-    live = service.registry.get(table_id)
+    live = parts.registry.get(table_id)
     assert live is not None
     deal = live.game.deals[0]
     for _ in range(2):
@@ -321,12 +321,12 @@ def test_games_finished_before_the_migration_are_listed_and_their_deals_filled_i
         assert history.deals("old1") == []
 
         async def read_it() -> None:
-            service = TableService(store, BotPool(1), Settings(database_url=url))
-            History(service)
+            parts = table_parts(store, BotPool(1), Settings(database_url=url))
+            History(HistoryStore(store), parts.db, parts.registry)
             try:
-                assert await service.table("old1") is not None
+                assert await parts.tables.table("old1") is not None
             finally:
-                await service.close()
+                await parts.close()
 
         run_async(read_it)
         (deal,) = history.deals("old1")

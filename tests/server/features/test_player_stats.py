@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from server_helpers import MakeClient, call, post_form, service_of
+from server_helpers import MakeClient, call, parts_of, post_form
 from sqlalchemy import select, update
 from starlette.testclient import TestClient
 from test_daily import account, daily_of
@@ -62,7 +62,7 @@ def play_to_end(
     game's deals up to that number are passed out (each seat passes), and (when above 0)
     each later deal has a contract, so at the low target the next deal ends the game;
     ``until``: stop as soon as the table is so (between two steps)."""
-    service = service_of(client)
+    parts = parts_of(client)
     rng = random.Random(seed)
 
     async def check(live: LiveTable) -> Step | None:
@@ -82,16 +82,16 @@ def play_to_end(
         return Step(live.seq, "action", game.to_move, choice)
 
     for _ in range(5000):
-        live = call(client, service.table, table_id)
+        live = call(client, parts.tables.table, table_id)
         assert live is not None
         if live.game.is_over or (until is not None and until(live)):
             return live
-        call(client, service.write, table_id, None, check)
+        call(client, parts.tables.write, table_id, None, check)
     raise AssertionError("the game never ended")
 
 
 def new_table(client: TestClient, seats: tuple[Seat, Seat, Seat, Seat], level: str = "confirmed") -> str:
-    spec = call(client, service_of(client).create_table, RULES, seats, level)
+    spec = call(client, parts_of(client).tables.create_table, RULES, seats, level)
     return spec.id
 
 
@@ -152,11 +152,11 @@ def test_hooks_run_again_and_a_table_read_again_change_nothing(client: TestClien
     table_id = new_table(client, (person(anne), BOT, BOT, BOT))
     play_to_end(client, table_id, seed=2)
     before = profile(client, anne)
-    service = service_of(client)
-    with service.store.engine.begin() as conn:  # as if it crashed before booking any of it
+    parts = parts_of(client)
+    with parts.store.engine.begin() as conn:  # as if it crashed before booking any of it
         conn.execute(update(TableRow).where(TableRow.id == table_id).values(deals_booked=0, game_booked=False))
-    service.registry.forget(table_id)  # read back from the log: the listeners are told again
-    assert call(client, service.table, table_id) is not None
+    parts.registry.forget(table_id)  # read back from the log: the listeners are told again
+    assert call(client, parts.tables.table, table_id) is not None
     after = profile(client, anne)
     assert after == before and len(history_rows(client, anne)) == 1
 
@@ -173,8 +173,8 @@ def test_giving_up_a_solo_game_rates_it_as_lost(client: TestClient) -> None:
     assert (got.games_played, got.games_won) == (1, 0)
     # Given up once: a second try is refused, and running the hook again changes nothing.
     assert post_form(client, f"/partie/{table_id}/abandonner", {}, "/compte").status_code == 404
-    live = call(client, service_of(client).table, table_id)
-    call(client, stats_of(client)._abandoned, live, anne)
+    live = call(client, parts_of(client).tables.table, table_id)
+    call(client, stats_of(client).abandoned, live, anne)
     assert profile(client, anne) == got
 
 
@@ -182,10 +182,10 @@ def test_a_person_who_leaves_loses_alone_and_a_stand_in_who_came_back_is_not_lea
     anne, bruno, chloe = account(client, "Anne"), account(client, "Bruno"), account(client, "Chloe")
     # Anne and Chloe (seats 0 and 2) against Bruno and a computer.
     table_id = new_table(client, (person(anne), person(bruno), person(chloe), BOT))
-    service = service_of(client)
-    call(client, friends.leave, service, table_id, chloe)  # a computer plays her seat for good
-    call(client, service.change_seat, table_id, 1, Seat("human", player=bruno, stand_in="expert"))  # away
-    call(client, service.change_seat, table_id, 1, Seat("human", player=bruno))  # and back
+    parts = parts_of(client)
+    call(client, friends.leave, parts, table_id, chloe)  # a computer plays her seat for good
+    call(client, parts.tables.change_seat, table_id, 1, Seat("human", player=bruno, stand_in="expert"))  # away
+    call(client, parts.tables.change_seat, table_id, 1, Seat("human", player=bruno))  # and back
     live = play_to_end(client, table_id, seed=3)
     winner = live.game.winner
     assert winner is not None
@@ -219,17 +219,17 @@ def test_the_adaptive_computer_starts_from_the_players_rating(client: TestClient
         s.add(PlayerStatsRow(player_id=anne, mu=strong.mu, sigma=strong.sigma))
     r = post_form(client, "/solo", {"profile": "classic", "target": "1000", "level": "adaptive"})
     table_id = r.headers["location"].removeprefix("/table/")
-    service = service_of(client)
-    live = call(client, service.table, table_id)
+    parts = parts_of(client)
+    live = call(client, parts.tables.table, table_id)
     start = adaptive_start(strong, LEVELS)
     assert 0.5 < start < 1.0 and live is not None and live.adaptive_level == pytest.approx(start)
-    service.registry.forget(table_id)  # read back: the same start
-    again = call(client, service.table, table_id)
+    parts.registry.forget(table_id)  # read back: the same start
+    again = call(client, parts.tables.table, table_id)
     assert again is not None and again.adaptive_level == pytest.approx(start)
     # A guest (no rating) starts at the confirmed level; the knob's rating is its inverse.
     client.cookies.clear()
     r = post_form(client, "/solo", {"profile": "classic", "target": "1000", "level": "adaptive"})
-    guest_table = call(client, service.table, r.headers["location"].removeprefix("/table/"))
+    guest_table = call(client, parts.tables.table, r.headers["location"].removeprefix("/table/"))
     assert guest_table is not None and guest_table.adaptive_level == 0.5
     assert adaptive_start(knob_rating(start), LEVELS) == pytest.approx(start)
     assert knob_rating(0.5) == LEVELS.confirmed and knob_rating(1.0) == LEVELS.expert

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import Human, MakeClient, call, create_solo, hidden_cards, live_table, named_cards, service_of
+from server_helpers import Human, MakeClient, call, create_solo, hidden_cards, live_table, named_cards, parts_of
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
@@ -191,7 +191,7 @@ def test_a_deal_in_progress_is_not_reviewed(make_client: MakeClient) -> None:
 
 
 def test_explanations_are_stored_and_shown_in_both_languages(played: Played, make_client: MakeClient) -> None:
-    store = service_of(played.client).store
+    store = parts_of(played.client).store
     with store.session() as s:
         rows = s.execute(
             select(ActionRow.seat, ActionRow.explanation).where(ActionRow.table_id == played.table_id)
@@ -225,7 +225,7 @@ def test_explanations_are_stored_and_shown_in_both_languages(played: Played, mak
 def test_the_analysis_is_computed_once_and_cached(played: Played, monkeypatch: pytest.MonkeyPatch) -> None:
     client = played.client
     call(client, client.app.state.puzzles.settle)  # type: ignore[attr-defined]  # the deal's puzzle searches, in the pool too
-    pool = service_of(client).pool
+    pool = parts_of(client).pool
     calls = []
     run = pool.run
 

@@ -25,7 +25,7 @@ from coinche.engine.deal import Deal, random_hands
 from coinche.engine.messages import ENGLISH
 from coinche.engine.rules import RuleSet
 from coinche.server.features.review import explanation_text
-from coinche.server.live.tables import explanation_json
+from coinche.server.live.computers import explanation_json
 from coinche.server.table import i18n
 
 CODE = re.compile(

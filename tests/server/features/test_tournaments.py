@@ -25,9 +25,9 @@ from server_helpers import (
     create_solo,
     is_my_turn,
     live_table,
+    parts_of,
     raw_receive,
     request,
-    service_of,
     settings_for,
 )
 from starlette.testclient import TestClient
@@ -273,7 +273,7 @@ def test_a_person_alone_with_computers_who_never_comes_is_stood_in_for(make_clie
     tournament = wait_for(client, tournament_id, lambda t: t.state == "finished", seconds=grace + 30)
     (table,) = client.portal.call(tournaments_of(client).round_tables, tournament.id)  # type: ignore[union-attr]
     assert table.result is not None and table.complete
-    live = client.portal.call(client.app.state.service.table, table_id, 0, True)  # type: ignore[attr-defined]
+    live = client.portal.call(client.app.state.parts.tables.table, table_id, 0, True)  # type: ignore[attr-defined]
     assert live.seats[0].kind == "human" and live.seats[0].stand_in is not None
     assert any(s.kind == "action" and s.seat == 0 and s.played_by == "away" for s in live.steps)
     assert not any(s.kind == "action" and s.seat == 0 and s.played_by is None for s in live.steps)
@@ -333,7 +333,7 @@ def test_an_arena_pair_online_that_never_plays_is_played_for(make_client: MakeCl
     assert [s.kind for s in table.seats] == ["human", "bot", "bot", "bot"]
     # never opened: played for, a game played and scored as such (not an unplayed tie)
     assert table.complete and table.result is not None and None not in table.result.deals
-    live = client.portal.call(client.app.state.service.table, table.table_id, 0, True)  # type: ignore[attr-defined]
+    live = client.portal.call(client.app.state.parts.tables.table, table.table_id, 0, True)  # type: ignore[attr-defined]
     assert any(s.kind == "action" and s.seat == 0 and s.played_by == "away" for s in live.steps)
 
 
@@ -341,7 +341,7 @@ def test_a_solo_game_against_the_computer_keeps_no_clock_and_no_stand_in(make_cl
     """Not a tournament's: a person alone at their own game may pause as long as they like."""
     client = make_client(grace_seconds=0.05, idle_warning_seconds=0.05, idle_move_seconds=0.1)
     table_id = create_solo(client, "classic", 1000, "beginner")
-    attendance = service_of(client).attendance
+    attendance = parts_of(client).attendance
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         me = Human(ws)
         live = live_table(client, table_id)
@@ -554,9 +554,9 @@ def test_a_pair_that_drops_mid_round_is_played_for_then_paired_no_more(make_clie
     assert len(lines) == 4 and next(line for line in lines if line.entry.id == dropped.id).rounds == 1
     assert "retirée" in client.get(f"/tournoi/{tournament_id}").text
     # the game its people held their seats in moved their ratings; their profile says it
-    service = client.app.state.service  # type: ignore[attr-defined]
+    parts = client.app.state.parts  # type: ignore[attr-defined]
     pair = [_player(client, person) for person in group[:2]]
-    rated = client.portal.call(service.db, ratings_of, service.store, pair)  # type: ignore[union-attr]
+    rated = client.portal.call(parts.db, ratings_of, parts.store, pair)  # type: ignore[union-attr]
     assert set(rated) == set(pair)
     profile = client.get(f"/joueur/{group[1].name}").text
     assert "Concours du samedi" in profile

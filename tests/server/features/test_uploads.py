@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import MakeClient, another_visitor, csrf_of, service_of
+from server_helpers import MakeClient, another_visitor, csrf_of, parts_of
 from sqlalchemy import update
 from starlette.testclient import TestClient
 
@@ -224,7 +224,7 @@ def test_the_analysis_of_an_upload_is_computed_once_and_cached(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     location = upload(client, json.dumps(DEAL)).headers["location"]
-    pool = service_of(client).pool
+    pool = parts_of(client).pool
     calls = []
     run = pool.run
 

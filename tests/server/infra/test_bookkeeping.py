@@ -8,37 +8,37 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from server_helpers import MakeClient, call, service_of
+from server_helpers import MakeClient, call, parts_of
 
 from coinche.engine.rules import RuleSet
 from coinche.server.live.events import DealEnded, GameEnded
-from coinche.server.live.tables import TableService
+from coinche.server.live.parts import TableParts
 from coinche.server.table.live_table import LiveTable
 from coinche.server.table.spec import Seat
 
 pytestmark = pytest.mark.both_databases
 
 
-async def _reload(service: TableService, table_id: str) -> LiveTable:
-    service.registry.forget(table_id)  # out of memory, as an idle table or a restart leaves it
-    live = await service.table(table_id)
+async def _reload(parts: TableParts, table_id: str) -> LiveTable:
+    parts.registry.forget(table_id)  # out of memory, as an idle table or a restart leaves it
+    live = await parts.tables.table(table_id)
     assert live is not None
     return live
 
 
-def played_out(client: Any) -> tuple[TableService, str, int]:
-    """A table of four computers played to its end: the service, the table, its deals."""
-    service = service_of(client)
+def played_out(client: Any) -> tuple[TableParts, str, int]:
+    """A table of four computers played to its end: the parts, the table, its deals."""
+    parts = parts_of(client)
     bot = Seat("bot", level="beginner")
-    spec = call(client, service.create_table, RuleSet.profile("classic", target=300), [bot] * 4, "beginner")
-    live = call(client, service.play_out, spec.id)
+    spec = call(client, parts.tables.create_table, RuleSet.profile("classic", target=300), [bot] * 4, "beginner")
+    live = call(client, parts.computers.play_out, spec.id)
     assert live.game.is_over
-    return service, spec.id, len(live.game.deals)
+    return parts, spec.id, len(live.game.deals)
 
 
 def test_reading_a_finished_table_again_books_nothing_twice(make_client: MakeClient) -> None:
     client = make_client()
-    service = service_of(client)
+    parts = parts_of(client)
     deals: Counter[int] = Counter()
     games: list[str] = []
 
@@ -48,19 +48,19 @@ def test_reading_a_finished_table_again_books_nothing_twice(make_client: MakeCli
     async def game_ended(event: GameEnded) -> None:
         games.append(event.table.id)
 
-    service.registry.on(DealEnded, deal_ended)
-    service.registry.on(GameEnded, game_ended)
-    service, table_id, count = played_out(client)
+    parts.registry.on(DealEnded, deal_ended)
+    parts.registry.on(GameEnded, game_ended)
+    parts, table_id, count = played_out(client)
     assert deals == Counter(range(1, count + 1)) and games == [table_id]
     for _ in range(2):
-        call(client, _reload, service, table_id)
+        call(client, _reload, parts, table_id)
     assert deals == Counter(range(1, count + 1)) and games == [table_id]  # no hook ran again
-    assert service.store.booked(table_id) == (count, True)
+    assert parts.store.booked(table_id) == (count, True)
 
 
 def test_a_failed_bookkeeping_runs_again_at_the_next_read_and_then_no_more(make_client: MakeClient) -> None:
     client = make_client()
-    service = service_of(client)
+    parts = parts_of(client)
     calls: Counter[int] = Counter()
     failing = {1}
 
@@ -70,13 +70,13 @@ def test_a_failed_bookkeeping_runs_again_at_the_next_read_and_then_no_more(make_
         if number in failing:
             raise RuntimeError("the database went away")
 
-    service.registry.on(DealEnded, flaky)
-    service, table_id, count = played_out(client)
+    parts.registry.on(DealEnded, flaky)
+    parts, table_id, count = played_out(client)
     assert count >= 2, "a game of several deals"
-    assert service.store.booked(table_id) == (0, True)  # deal 1 failed: nothing after it is booked
+    assert parts.store.booked(table_id) == (0, True)  # deal 1 failed: nothing after it is booked
     failing.clear()
-    call(client, _reload, service, table_id)
+    call(client, _reload, parts, table_id)
     assert calls == Counter({n: 2 for n in range(1, count + 1)})  # each deal once more, then booked
-    assert service.store.booked(table_id) == (count, True)
-    call(client, _reload, service, table_id)
+    assert parts.store.booked(table_id) == (count, True)
+    call(client, _reload, parts, table_id)
     assert calls == Counter({n: 2 for n in range(1, count + 1)})

@@ -25,7 +25,7 @@ from coinche.server.infra.config import Settings
 from coinche.server.infra.db import MIGRATIONS, Base
 from coinche.server.infra.rows.people import PlayerRow
 from coinche.server.infra.store import Store
-from coinche.server.live.tables import TableService
+from coinche.server.live.parts import table_parts
 from coinche.server.table.live_table import LiveTable
 from coinche.server.table.names import name_skeleton
 from coinche.server.table.spec import Seat
@@ -127,14 +127,14 @@ def test_a_database_of_the_first_schema_comes_up_with_its_games(tmp_path: Path) 
         assert store.deals_played("g1") == 2
 
         async def service_view() -> int:
-            service = TableService(store, BotPool(1), Settings(database_url=url))
+            parts = table_parts(store, BotPool(1), Settings(database_url=url))
             try:
-                again = await service.table("t1")
+                again = await parts.tables.table("t1")
                 assert again is not None and again.game.log == log
-                return await service.free_deals_left("g1")
+                return await parts.free_deals.left("g1")
             finally:
-                service.pool.close()
-                service.db.close()
+                parts.pool.close()
+                parts.db.close()
 
         assert run_async(service_view) == 1
     finally:

@@ -22,10 +22,10 @@ from server_helpers import (
     is_my_turn,
     live_table,
     new_guest,
+    parts_of,
     raw_receive,
     receive,
     request,
-    service_of,
     settings_for,
     ws_receive,
 )
@@ -163,7 +163,9 @@ def two_humans(client: TestClient) -> tuple[str, str, str, str]:
     second, second_cookie = new_guest(client)
     bot = Seat("bot", level="beginner")
     seats = [Seat("human", player=first), bot, Seat("human", player=second), bot]
-    spec = call(client, service_of(client).create_table, RuleSet.profile("classic", target=3000), seats, "beginner")
+    spec = call(
+        client, parts_of(client).tables.create_table, RuleSet.profile("classic", target=3000), seats, "beginner"
+    )
     return spec.id, first_cookie, second_cookie, second
 
 
@@ -210,7 +212,7 @@ def test_two_services_sharing_a_hub_see_each_others_moves(tmp_path: Path, databa
 
 @pytest.mark.both_databases
 def test_a_service_that_missed_a_move_catches_up_before_it_accepts_one(tmp_path: Path, database_url: str) -> None:
-    """With separate hubs, service B never hears of A's steps: an action sent to B is
+    """With separate hubs, parts B never hears of A's steps: an action sent to B is
     checked against the log, never refused as ``busy`` or ``not_your_turn`` because B's
     copy is stale."""
     with two_servers(tmp_path, database_url, shared_hub=False) as (a, b):
@@ -231,16 +233,16 @@ def test_a_service_that_missed_a_move_catches_up_before_it_accepts_one(tmp_path:
                     continue
                 to_move = state["game"]["deal"]["to_move"]
                 if stale is None and to_move != 2:
-                    copy = call(b, service_of(b).table, table_id)
+                    copy = call(b, parts_of(b).tables.table, table_id)
                     if copy.game.to_move != 2:
                         stale = copy
                     else:  # the computers went on past the state read here: B reads again later
-                        service_of(b).registry.forget(table_id)
+                        parts_of(b).registry.forget(table_id)
                 if to_move == 2 and not state["awaiting_next_deal"]:
                     if stale is not None:
                         break
                     first = live_table(a, table_id).game.legal_actions()[0]  # South opens, through A
-                    call(a, service_of(a).act, table_id, second, first, "s0")
+                    call(a, parts_of(a).tables.act, table_id, second, first, "s0")
                     state = north.next_state()
                     continue
                 state = north.act(state) if is_my_turn(state) else north.next_state()
@@ -250,7 +252,7 @@ def test_a_service_that_missed_a_move_catches_up_before_it_accepts_one(tmp_path:
             assert behind < state["seq"]
             # South's move through B: B stores it after reading A's steps.
             action = live_table(a, table_id).game.legal_actions()[0]
-            seq = call(b, service_of(b).act, table_id, second, action, "s1")
+            seq = call(b, parts_of(b).tables.act, table_id, second, action, "s1")
             assert seq == state["seq"] + 1
             assert live_table(b, table_id).seq == seq
             # And a client of B that connects gets the whole table.
@@ -262,10 +264,12 @@ def test_a_service_that_missed_a_move_catches_up_before_it_accepts_one(tmp_path:
 def test_seats_are_in_the_log_and_a_replay_knows_who_played(client: TestClient) -> None:
     guest, _ = new_guest(client)
     bot = Seat("bot", level="beginner")
-    spec = call(client, service_of(client).create_table, RuleSet.profile("classic", target=700), [bot] * 4, "beginner")
-    service = service_of(client)
-    call(client, service.change_seat, spec.id, 2, Seat("human", player=guest))
-    steps = service.store.load_table(spec.id)[1]  # type: ignore[index]
+    spec = call(
+        client, parts_of(client).tables.create_table, RuleSet.profile("classic", target=700), [bot] * 4, "beginner"
+    )
+    parts = parts_of(client)
+    call(client, parts.tables.change_seat, spec.id, 2, Seat("human", player=guest))
+    steps = parts.store.load_table(spec.id)[1]  # type: ignore[index]
     assert steps == [Step(0, "seat", 2, None, Seat("human", player=guest))]
     live = LiveTable.build(spec, steps)
     assert live.seats[2] == Seat("human", player=guest) and live.seat_of(guest) == 2
@@ -275,23 +279,23 @@ def test_seats_are_in_the_log_and_a_replay_knows_who_played(client: TestClient) 
 def test_looking_a_table_up_starts_nothing_and_idle_tables_leave_memory(make_client: MakeClient) -> None:
     client = make_client(idle_seconds=0)
     table_id = create_solo(client, "classic", 700, "confirmed")
-    service = service_of(client)
-    live = call(client, service.table, table_id)
-    assert live is not None and not service.thinking(table_id)  # nobody watches: no computer plays
-    assert call(client, _evict, service) == [table_id]
-    assert service.registry.get(table_id) is None
+    parts = parts_of(client)
+    live = call(client, parts.tables.table, table_id)
+    assert live is not None and not parts.computers.thinking(table_id)  # nobody watches: no computer plays
+    assert call(client, _evict, parts) == [table_id]
+    assert parts.registry.get(table_id) is None
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         state = Human(ws).until_my_move()  # back from the log, computers playing
-        assert call(client, _evict, service) == []  # watched: it stays
+        assert call(client, _evict, parts) == []  # watched: it stays
         log = list(live_table(client, table_id).game.log)
-    wait_until(lambda: not service.watchers[table_id])
-    wait_until(lambda: call(client, _evict, service) == [table_id])
-    again = call(client, service.table, table_id)
+    wait_until(lambda: not parts.registry.watchers[table_id])
+    wait_until(lambda: call(client, _evict, parts) == [table_id])
+    again = call(client, parts.tables.table, table_id)
     assert again is not None and again.game.log == log and again.seq == state["seq"]
 
 
-async def _evict(service: Any) -> list[str]:
-    gone: list[str] = service.registry.evict_idle()
+async def _evict(parts: Any) -> list[str]:
+    gone: list[str] = parts.registry.evict_idle()
     return gone
 
 
@@ -332,20 +336,20 @@ def test_a_dropped_table_stops_its_old_computers(make_client: MakeClient) -> Non
     guest, _ = new_guest(client)
     bot = Seat("bot", level=BRIEF)
     seats = [Seat("human", player=guest), bot, bot, bot]
-    spec = call(client, service_of(client).create_table, RuleSet.profile("classic", target=700), seats, "x")
+    spec = call(client, parts_of(client).tables.create_table, RuleSet.profile("classic", target=700), seats, "x")
     with client.websocket_connect(f"/ws/table/{spec.id}") as ws:
         human = Human(ws)
         state = human.next_state()
         if is_my_turn(state):
             human.act(state)
         old = live_table(client, spec.id)
-        service = service_of(client)
-        wait_until(lambda: service.thinking(spec.id))
+        parts = parts_of(client)
+        wait_until(lambda: parts.computers.thinking(spec.id))
         seq = old.seq
-        service.registry.forget(spec.id)  # the table left memory
-        wait_until(lambda: not service.thinking(spec.id), BriefBot.seconds * 20)
+        parts.registry.forget(spec.id)  # the table left memory
+        wait_until(lambda: not parts.computers.thinking(spec.id), BriefBot.seconds * 20)
         assert old.seq == seq  # and its old copy stored nothing
-        steps = service_of(client).store.load_table(spec.id)[1]  # type: ignore[index]
+        steps = parts_of(client).store.load_table(spec.id)[1]  # type: ignore[index]
         assert [s.action for s in steps if s.kind == "action"] == old.game.log
 
 
@@ -354,7 +358,7 @@ def test_computers_play_on_after_a_fault(make_client: MakeClient, monkeypatch: p
     moment later and the table goes on, nothing lost, nothing stored twice."""
     client = make_client()
     table_id = create_solo(client, "classic", 3000, "confirmed")
-    store = service_of(client).store
+    store = parts_of(client).store
     real_one, real_many = store.append_step, store.append_steps
     failed: list[int] = []
 
@@ -392,7 +396,7 @@ def test_computers_play_on_after_a_fault(make_client: MakeClient, monkeypatch: p
         wait_until(lambda: bool(failed))
         # The computer tries again after a pause, and the table goes on by itself.
         wait_until(lambda: live.seq > failed[0])
-        steps = service_of(client).store.load_table(table_id)[1]  # type: ignore[index]
+        steps = parts_of(client).store.load_table(table_id)[1]  # type: ignore[index]
         assert [s.seq for s in steps] == list(range(len(steps)))
 
 
@@ -402,7 +406,7 @@ def test_a_computer_that_fails_or_cheats_plays_its_first_legal_action(make_clien
     guest, _ = new_guest(client)
     bot = Seat("bot", level=level)
     seats = [Seat("human", player=guest), bot, bot, bot]
-    spec = call(client, service_of(client).create_table, RuleSet.profile("classic", target=700), seats, "x")
+    spec = call(client, parts_of(client).tables.create_table, RuleSet.profile("classic", target=700), seats, "x")
     with client.websocket_connect(f"/ws/table/{spec.id}") as ws:
         human = Human(ws, max_deals=1)
         last = human.play_game()
@@ -442,8 +446,8 @@ def test_two_connections_of_one_player_both_follow_the_table(client: TestClient)
             while seen["seq"] < again["seq"]:
                 seen = first.next_state()
             assert seen["last"] == again["last"]
-    service = service_of(client)
-    wait_until(lambda: not service.watchers[table_id])
+    parts = parts_of(client)
+    wait_until(lambda: not parts.registry.watchers[table_id])
 
 
 def test_hints_are_limited_per_seat_and_player(make_client: MakeClient) -> None:
@@ -472,7 +476,7 @@ def test_one_player_may_not_open_connections_without_end(client: TestClient) -> 
         with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(f"/ws/table/{table_id}") as ws:
             raw_receive(ws)
         assert refused.value.code == 1013
-    wait_until(lambda: not service_of(client).connections)
+    wait_until(lambda: not parts_of(client).tables.connections)
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:  # room again once they closed
         assert raw_receive(ws)["type"] == "hello"
 
@@ -482,18 +486,20 @@ PASS = parse_call("pass")
 
 def test_the_free_deal_limit_holds_when_the_next_deal_races_the_last_call(make_client: MakeClient) -> None:
     client = make_client(free_deals=0)  # the first deal was not counted (create_table): none left
-    service = service_of(client)
+    parts = parts_of(client)
     seats = [Seat("human", player=f"p{i}") for i in range(4)]
-    spec = call(client, service.create_table, RuleSet.profile("classic", target=700), seats, "x")
-    live = call(client, service.table, spec.id)
+    spec = call(client, parts.tables.create_table, RuleSet.profile("classic", target=700), seats, "x")
+    live = call(client, parts.tables.table, spec.id)
     assert live is not None
     for n in range(3):
-        call(client, service.act, spec.id, f"p{live.game.to_move}", PASS, f"c{n}")
+        call(client, parts.tables.act, spec.id, f"p{live.game.to_move}", PASS, f"c{n}")
     last = f"p{live.game.to_move}"
 
     async def race() -> list[Any]:
         return await asyncio.gather(
-            service.act(spec.id, last, PASS, "last"), service.next_deal(spec.id, "p0", "next"), return_exceptions=True
+            parts.tables.act(spec.id, last, PASS, "last"),
+            parts.tables.next_deal(spec.id, "p0", "next"),
+            return_exceptions=True,
         )
 
     results = call(client, race)
@@ -508,18 +514,18 @@ def test_the_free_deal_limit_holds_when_the_next_deal_races_the_last_call(make_c
 def test_a_stale_copy_asked_for_the_next_deal_reads_the_log(tmp_path: Path, database_url: str) -> None:
     with two_servers(tmp_path, database_url, shared_hub=False) as (a, b):
         seats = [Seat("human", player=f"p{i}") for i in range(4)]
-        spec = call(a, service_of(a).create_table, RuleSet.profile("classic", target=700), seats, "x")
-        stale = call(b, service_of(b).table, spec.id)
-        live = call(a, service_of(a).table, spec.id)
+        spec = call(a, parts_of(a).tables.create_table, RuleSet.profile("classic", target=700), seats, "x")
+        stale = call(b, parts_of(b).tables.table, spec.id)
+        live = call(a, parts_of(a).tables.table, spec.id)
         assert stale is not None and live is not None
         for n in range(4):  # a void deal through A, then the next deal
-            call(a, service_of(a).act, spec.id, f"p{live.game.to_move}", PASS, f"c{n}")
-        assert call(a, service_of(a).next_deal, spec.id, "p1", "n1") == 5
+            call(a, parts_of(a).tables.act, spec.id, f"p{live.game.to_move}", PASS, f"c{n}")
+        assert call(a, parts_of(a).tables.next_deal, spec.id, "p1", "n1") == 5
         # B's copy never heard of it: asked for the next deal, it reads the log, finds it
         # dealt, stores nothing.
-        assert call(b, service_of(b).next_deal, spec.id, "p2", "n2") == 5
+        assert call(b, parts_of(b).tables.next_deal, spec.id, "p2", "n2") == 5
         assert stale.seq == 5 and len(stale.game.deals) == 2
-        assert service_of(b).store.last_seq(spec.id) == 5
+        assert parts_of(b).store.last_seq(spec.id) == 5
 
 
 def test_a_connection_gets_every_steps_state_without_the_game_rebuilt(
@@ -530,14 +536,14 @@ def test_a_connection_gets_every_steps_state_without_the_game_rebuilt(
     quickly the computers' moves follow each other, even to a connection slower than they
     are (here each state waits on a slow read of the player's free deals)."""
     table_id = create_solo(client, "classic", 3000, "confirmed")
-    service = service_of(client)
-    read = service.free_deals_left
+    parts = parts_of(client)
+    read = parts.free_deals.left
 
     async def slow_read(player: str, fresh: bool = False) -> int | None:
         await asyncio.sleep(0.02)
         return await read(player, fresh)
 
-    monkeypatch.setattr(service, "free_deals_left", slow_read)
+    monkeypatch.setattr(parts.free_deals, "left", slow_read)
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         human = Human(ws, max_deals=1)
         first = human.next_state()

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from friends_helpers import Person
-from server_helpers import another_visitor, call, live_table, raw_receive, run_async, service_of
+from server_helpers import another_visitor, call, live_table, parts_of, raw_receive, run_async
 from sqlalchemy import text
 from starlette.websockets import WebSocketDisconnect
 from test_accounts import sign_up
@@ -69,10 +69,10 @@ def test_a_person_whose_process_died_is_replaced_by_a_process_still_watching(tmp
     clocks: dict[str, Any] = {"grace_seconds": 0.6, "idle_warning_seconds": 60, "idle_move_seconds": 120}
     with two_processes(tmp_path, postgres_url, **clocks) as (a, _b):
         host, (paul,), table_id, _code = seated_table(a, ("Paul", 2))
-        store = service_of(a).store
+        store = parts_of(a).store
         # Paul is connected to another process, which dies: its last confirmation was
         # 13.5 s ago, so it counts for 1.5 s more (STALE), then no longer.
-        call(a, service_of(a).db, write_count, store, table_id, paul_id(a, table_id), "dead-host:1:abc", 1)
+        call(a, parts_of(a).db, write_count, store, table_id, paul_id(a, table_id), "dead-host:1:abc", 1)
         with store.engine.begin() as conn:
             conn.execute(
                 text("UPDATE table_presence SET seen_at = :t WHERE process = 'dead-host:1:abc'"),

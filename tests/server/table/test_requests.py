@@ -1,5 +1,5 @@
 """The requests as pure checks of the live table (``table/requests.py``): the step they
-give, None when there is nothing to store, or a refusal, with no service around them."""
+give, None when there is nothing to store, or a refusal, with no parts around them."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 import re
 
-from server_helpers import MakeClient, call, csrf_of, service_of
+from server_helpers import MakeClient, call, csrf_of, parts_of
 from starlette.testclient import TestClient
 from test_puzzle_pages import puzzles_of
 
@@ -119,12 +119,12 @@ def test_the_auctions_are_searched_at_most_every_so_often(make_client: MakeClien
     """With the default spacing a game's deals give one bidding puzzle search, not one a
     deal: a budget of the workers' time."""
     client = make_client()
-    service = service_of(client)
+    parts = parts_of(client)
     bot = Seat("bot", level="beginner")
-    spec = call(client, service.create_table, RuleSet.profile("classic", target=1000), [bot] * 4, "beginner")
-    live = call(client, service.play_out, spec.id)
+    spec = call(client, parts.tables.create_table, RuleSet.profile("classic", target=1000), [bot] * 4, "beginner")
+    live = call(client, parts.computers.play_out, spec.id)
     call(client, puzzles_of(client).settle)
     played = sum(1 for deal in live.game.deals if deal.contract is not None)
     assert played > 1
-    with service.store.session() as s:
+    with parts.store.session() as s:
         assert s.query(BiddingPuzzleRow).count() <= 1

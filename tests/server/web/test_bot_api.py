@@ -239,8 +239,8 @@ def test_a_game_against_the_computers_and_bad_requests_that_change_nothing(clien
     r = client.post("/api/bot/games", json={"rules": "classic", "target": 100, "level": "beginner"}, headers=headers)
     assert r.status_code == 200, r.text
     table_id = r.json()["table"]
-    service = client.app.state.service  # type: ignore[attr-defined]
-    live = client.portal.call(service.table, table_id)  # type: ignore[union-attr]
+    parts = client.app.state.parts  # type: ignore[attr-defined]
+    live = client.portal.call(parts.tables.table, table_id)  # type: ignore[union-attr]
     assert live is not None and live.spec.rules.target == 100
     bot = live.seats[0].player
     seq = live.seq
@@ -271,15 +271,15 @@ def test_a_game_against_the_computers_and_bad_requests_that_change_nothing(clien
     ]
     for answer, status, code in refused:
         assert answer.status_code == status and answer.json()["error"] == code, (answer.status_code, answer.text)
-    live = client.portal.call(service.table, table_id)  # type: ignore[union-attr]
+    live = client.portal.call(parts.tables.table, table_id)  # type: ignore[union-attr]
     assert live.seq == seq  # nothing changed
-    client.portal.call(service.attach, live, bot)  # as its stream would: the computers play
+    client.portal.call(parts.tables.attach, live, bot)  # as its stream would: the computers play
 
     # play the game: at each of its turns the bot posts its first legal action (twice: a
     # resent id is answered again, never played twice); a card not in hand is refused
     async def look() -> tuple[int, bool, bool, Any]:
         """The table as it is now, read on the server's loop (its object moves there)."""
-        live = await service.table(table_id)
+        live = await parts.tables.table(table_id)
         game = live.game
         mine = not game.is_over and not game.awaiting_deal and game.to_move == 0
         return live.seq, game.is_over, game.awaiting_deal, game.current.view(0) if mine else None
@@ -300,9 +300,9 @@ def test_a_game_against_the_computers_and_bad_requests_that_change_nothing(clien
         assert r1.status_code == r2.status_code == 200 and r2.json() == r1.json() == {"step": seq + 1}
         wrong = post("action", {"id": f"w{seq}", "action": first})  # no longer its turn, or not legal
         assert wrong.status_code == 409, wrong.text
-    live = client.portal.call(service.table, table_id)  # type: ignore[union-attr]
+    live = client.portal.call(parts.tables.table, table_id)  # type: ignore[union-attr]
     assert live.game.is_over
-    client.portal.call(service.detach, table_id, bot)
+    client.portal.call(parts.tables.detach, table_id, bot)
     page = client.get("/robots").text
     assert "Zebulon (robot)" in html.unescape(page.split("bots-leaderboard", 1)[1])  # rated: on the leaderboard
 

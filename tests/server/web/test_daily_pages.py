@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
-from server_helpers import Human, call, service_of
+from server_helpers import Human, call, parts_of
 from starlette.testclient import TestClient
 from test_daily import DAY, FAST, NOW, Clock, account, daily_of, start
 
@@ -72,14 +72,14 @@ def test_a_deal_is_compared_once_played_and_hidden_before(make_client: Any) -> N
     assert found is not None
     par = call(client, daily.par, day, 1)
     assert par is not None and [s["team"] for s in par["sides"]] == [0, 1]
-    assert call(client, daily.tables.db, daily.store.par, day, 1) == par
+    assert call(client, daily.db, daily.store.par, day, 1) == par
 
     # Nothing of today reveals the day's seed or its hands: not the pages, not the table.
     for path in ("/defi", f"/defi/{day}", "/challenge", f"/table/{anne_table}"):
         text = client.get(path).text
         assert found.seed.hex() not in text
     assert client.get(f"/defi/{next_day(day)}").status_code == 404  # tomorrow: no page
-    assert call(client, daily.tables.db, daily.store.expert_table, day) is None  # no expert before the end
+    assert call(client, daily.db, daily.store.expert_table, day) is None  # no expert before the end
 
 
 def test_the_field_and_matchpoints_of_three_players(make_client: Any) -> None:
@@ -139,12 +139,12 @@ def test_a_past_day_shows_its_final_ranking_hands_and_the_expert(make_client: An
         for c in cards_of(seat_hand):
             assert f'data-card="{card_str(c)}"' in deal.text
     # The expert's table plays South too, with the same computers: the same cards.
-    live = call(client, service_of(client).table, expert[0]["table"])
+    live = call(client, parts_of(client).tables.table, expert[0]["table"])
     assert live is not None and live.game.deals[0].dealt == day_hands(found.seed, day, 1)
     # A visitor without an attempt sees a past day's deals as well.
     client.cookies.clear()
     assert client.get(f"/challenge/{day}/deal/3").status_code == 200
-    stored = call(client, daily.tables.db, daily.store.ranking_state, day)
+    stored = call(client, daily.db, daily.store.ranking_state, day)
     assert stored is not None and stored[1]  # final
 
 
@@ -176,7 +176,7 @@ def test_no_hints_at_a_challenge_table(make_client: Any) -> None:
     anne = account(client, "Anne")
     table_id = start(client, anne, False, now)
     with pytest.raises(TableError) as refused:
-        call(client, service_of(client).hint, table_id, anne)
+        call(client, parts_of(client).computers.hint, table_id, anne)
     assert refused.value.code == "no_hints"
 
 

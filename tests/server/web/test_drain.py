@@ -31,10 +31,10 @@ from server_helpers import (
     create_solo,
     is_my_turn,
     new_guest,
+    parts_of,
     raw_receive,
     receive,
     request,
-    service_of,
     ws_act,
     ws_receive,
     ws_until_my_move,
@@ -86,7 +86,7 @@ def test_readyz_is_503_when_the_database_fails(client: TestClient, monkeypatch: 
         seen.append(threading.current_thread() is not threading.main_thread())
         raise OperationalError("SELECT 1", {}, Exception("database gone"))
 
-    monkeypatch.setattr(service_of(client).store, "ping", broken)
+    monkeypatch.setattr(parts_of(client).store, "ping", broken)
     r = client.get("/readyz")
     assert (r.status_code, r.text) == (503, "database unavailable\n")
     assert seen == [True]  # asked on a database thread, not on the event loop's
@@ -126,15 +126,15 @@ def test_the_request_under_way_is_answered_before_restarting(
     process (the client sends it again, same id)."""
     new_guest(client)
     table_id = create_solo(client, "classic", 1000, "confirmed")
-    service = service_of(client)
+    parts = parts_of(client)
     gate = asyncio.Event()
-    act = service.act
+    act = parts.tables.act
 
     async def slow_act(*args: Any) -> int:
         await gate.wait()
         return await act(*args)
 
-    monkeypatch.setattr(service, "act", slow_act)
+    monkeypatch.setattr(parts.tables, "act", slow_act)
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         state = receive(ws)
         while not is_my_turn(state):
@@ -180,7 +180,7 @@ def test_one_process_name_for_the_log_lines_and_the_rows(monkeypatch: pytest.Mon
     run = instance_id(name)
     assert valid_name(run) and len(run) <= NAME_MAX and run != instance_id(name)
     client = make_client(process_name="web-7")
-    assert client.app.state.service.process.startswith("web-7:")  # type: ignore[attr-defined]
+    assert client.app.state.parts.process.startswith("web-7:")  # type: ignore[attr-defined]
 
 
 def test_the_filter_names_every_record() -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import ServerProcess, csrf_of, service_of
+from server_helpers import ServerProcess, csrf_of, parts_of
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocket
 from websockets.exceptions import ConnectionClosed
@@ -274,7 +274,7 @@ def test_every_http_response_has_the_security_headers(make_client: Any, monkeypa
     def broken(*args: object) -> int:
         raise RuntimeError("secret detail")
 
-    monkeypatch.setattr(service_of(client), "free_deals_left", broken)
+    monkeypatch.setattr(parts_of(client).free_deals, "left", broken)
     r = client.get("/")
     assert r.status_code == 500 and "secret detail" not in r.text
     assert_secured(r)  # the 500 page, sent from outside the middleware

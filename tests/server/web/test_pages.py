@@ -9,7 +9,7 @@ import re
 
 import httpx2
 import pytest
-from server_helpers import Human, MakeClient, create_solo, csrf_of, live_table, new_guest, receive, request, service_of
+from server_helpers import Human, MakeClient, create_solo, csrf_of, live_table, new_guest, parts_of, receive, request
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -149,7 +149,7 @@ def test_a_table_of_another_guest_is_404(client: TestClient) -> None:
 def test_bad_form_input_is_a_clean_400(client: TestClient, form: dict[str, str]) -> None:
     r = client.post("/solo", data={**form, "csrf": csrf_of(client)}, follow_redirects=False)
     assert_clean_page(r, 400, "fr", "error.page.title")
-    assert service_of(client).store.table_ids() == []
+    assert parts_of(client).store.table_ids() == []
 
 
 def test_bad_form_bodies_are_clean(client: TestClient) -> None:
@@ -176,12 +176,12 @@ def test_good_form_makes_a_table(client: TestClient) -> None:
 
 def test_a_server_error_shows_no_traceback(make_client: MakeClient, monkeypatch: pytest.MonkeyPatch) -> None:
     client = make_client(raise_server_exceptions=False)
-    service = service_of(client)
+    parts = parts_of(client)
 
     async def broken(player: str, fresh: bool = False) -> int:
         raise RuntimeError("secret detail of the failure")
 
-    monkeypatch.setattr(service, "free_deals_left", broken)
+    monkeypatch.setattr(parts.free_deals, "left", broken)
     for lang in ("fr", "en"):
         client.cookies.set("lang", lang)
         r = client.get("/")
@@ -201,7 +201,7 @@ def test_a_server_error_on_the_table_socket_shows_no_traceback(
     connection gets its state."""
     client = make_client()
     table_id = create_solo(client, "classic", 700, "confirmed")
-    service = service_of(client)
+    parts = parts_of(client)
 
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret detail of the failure")
@@ -209,7 +209,7 @@ def test_a_server_error_on_the_table_socket_shows_no_traceback(
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         state = Human(ws).until_my_move()
         log = list(live_table(client, table_id).game.log)
-        monkeypatch.setattr(service.registry, "write", broken)
+        monkeypatch.setattr(parts.registry, "write", broken)
         ws.send_json(request("action", action=state["game"]["deal"]["legal_actions"][0]))
         with pytest.raises(WebSocketDisconnect) as closed:
             for _ in range(10):
@@ -249,7 +249,7 @@ def test_a_table_page_holds_a_complete_trick_as_long_as_the_server_pauses(
 
 def rules_of(client: TestClient, table_id: str) -> RuleSet:
     """The rules stored for the table (what every later load of it plays by)."""
-    loaded = service_of(client).store.load_table(table_id)
+    loaded = parts_of(client).store.load_table(table_id)
     assert loaded is not None
     return loaded[0].rules
 

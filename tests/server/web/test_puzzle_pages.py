@@ -11,7 +11,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from server_helpers import MakeClient, call, csrf_of, service_of
+from server_helpers import MakeClient, call, csrf_of, parts_of
 from starlette.testclient import TestClient
 
 from coinche.bots.bidding_puzzles import best_bidding_puzzle, find_bidding_puzzles
@@ -96,14 +96,14 @@ def test_a_puzzle_is_shown_tried_rated_and_its_record_replays(client: TestClient
 
 
 def _players(client: TestClient) -> list[PuzzlePlayerRow]:
-    with service_of(client).store.session() as s:
+    with parts_of(client).store.session() as s:
         rows = list(s.query(PuzzlePlayerRow).all())
         s.expunge_all()
         return rows
 
 
 def _puzzle_row(client: TestClient, puzzle_id: str) -> PuzzleRow:
-    with service_of(client).store.session() as s:
+    with parts_of(client).store.session() as s:
         row = s.get(PuzzleRow, puzzle_id)
         assert row is not None
         s.expunge(row)
@@ -137,7 +137,7 @@ def test_the_puzzle_of_the_day_is_drawn_from_before_the_day(client: TestClient) 
     deals = deals_with_puzzles(2)
     ids = [add(client, deal, f"d{n}") for n, deal in enumerate(deals)]
     assert client.get("/problemes/jour", follow_redirects=False).headers["location"] == "/problemes"  # found today
-    with service_of(client).store.session() as s, s.begin():
+    with parts_of(client).store.session() as s, s.begin():
         for row in s.query(PuzzleRow).all():
             row.created_at = datetime.now(UTC) - timedelta(days=2)
     first = client.get("/problemes/jour", follow_redirects=False).headers["location"]
@@ -147,7 +147,7 @@ def test_the_puzzle_of_the_day_is_drawn_from_before_the_day(client: TestClient) 
     assert english == first.replace("/problemes", "/puzzles")
     # A stored puzzle the solver no longer confirms is not the day's: the next one is.
     first_id = first.rsplit("/", 1)[1]
-    with service_of(client).store.session() as s, s.begin():
+    with parts_of(client).store.session() as s, s.begin():
         row = s.get(PuzzleRow, first_id)
         assert row is not None
         row.solution = next(c for c, _ in row.values if c != row.solution)
@@ -176,17 +176,17 @@ def test_the_finished_deals_of_a_table_give_their_puzzles_through_the_job(make_c
     listener and the workers' ``puzzle`` job, and the page shows it; each deal's auction
     too when the bidding search is not spaced out (``bidding_puzzle_seconds`` 0)."""
     client = make_client(bidding_puzzle_seconds=0.0)
-    service = service_of(client)
+    parts = parts_of(client)
     bot = Seat("bot", level="beginner")
-    spec = call(client, service.create_table, RuleSet.profile("classic", target=1000), [bot] * 4, "beginner")
-    live = call(client, service.play_out, spec.id)
+    spec = call(client, parts.tables.create_table, RuleSet.profile("classic", target=1000), [bot] * 4, "beginner")
+    live = call(client, parts.computers.play_out, spec.id)
     call(client, puzzles_of(client).settle)
     expected = {
         n
         for n, deal in enumerate(live.game.deals, 1)
         if best_puzzle(find_puzzles(deal.rules, deal.dealer, deal.dealt, deal.log)) is not None
     }
-    with service.store.session() as s:
+    with parts.store.session() as s:
         rows = s.query(PuzzleRow).all()
         assert {r.deal for r in rows} == expected and {r.table_id for r in rows} <= {spec.id}
         ids = [r.id for r in rows]
@@ -198,7 +198,7 @@ def test_the_finished_deals_of_a_table_give_their_puzzles_through_the_job(make_c
         if best_bidding_puzzle(find_bidding_puzzles(deal.rules, deal.dealer, deal.dealt, deal.auction.calls))
         and deal.contract is not None
     }
-    with service.store.session() as s:
+    with parts.store.session() as s:
         bidding = s.query(BiddingPuzzleRow).all()
         assert {r.deal for r in bidding} == calls and {r.table_id for r in bidding} <= {spec.id}
     for row in bidding:

@@ -20,9 +20,9 @@ from server_helpers import (
     is_my_turn,
     live_table,
     new_guest,
+    parts_of,
     receive,
     request,
-    service_of,
 )
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
@@ -208,7 +208,7 @@ def test_out_of_turn_and_between_deals(client: TestClient) -> None:
     bot = Seat("bot", level="confirmed")
     spec = call(
         client,
-        service_of(client).create_table,
+        parts_of(client).tables.create_table,
         RuleSet.profile("classic", target=700),
         [Seat("human", player=guest), Seat("human", player=other), bot, bot],
         "x",

@@ -19,8 +19,9 @@ from typing import Final
 from ...bots.analysis import par_margin
 from ..compute.bot_pool import PoolBusy, Priority
 from ..compute.job_kinds import par_job
+from ..compute.work import Work
 from ..live.events import DealEnded
-from ..live.tables import TableService
+from ..live.registry import LiveTables
 from ..table.live_table import LiveTable
 from ..table.spec import Step
 
@@ -34,10 +35,13 @@ class AdaptiveLevel:
     """Listens to the tables' commits: each deal ended at a table that follows the par gets
     its par step (see the module)."""
 
-    def __init__(self, tables: TableService) -> None:
-        self.tables = tables
+    def __init__(self, registry: LiveTables, work: Work) -> None:
+        self.registry = registry
+        """Where the par step is written, and the deals ended heard."""
+        self.work = work
+        """Where the pars are computed."""
         self._pending: set[asyncio.Task[None]] = set()
-        tables.registry.on(DealEnded, self._deal_ended)
+        registry.on(DealEnded, self._deal_ended)
 
     async def _deal_ended(self, event: DealEnded) -> None:
         live, number = event.table, event.number
@@ -50,7 +54,7 @@ class AdaptiveLevel:
     async def _store_par(self, live: LiveTable, number: int) -> None:
         deal = live.game.deals[number - 1]
         try:
-            par = await self.tables.work.run(par_job(deal.rules, deal.dealer, deal.dealt), priority=Priority.ANALYSIS)
+            par = await self.work.run(par_job(deal.rules, deal.dealer, deal.dealt), priority=Priority.ANALYSIS)
             margin = par_margin([(side["team"], side["score"]) for side in par["sides"]])
 
             async def check(table: LiveTable) -> Step | None:
@@ -58,7 +62,7 @@ class AdaptiveLevel:
                     return None  # stored already (by another process, or told twice)
                 return Step(table.seq, "par", table.human_seat, par=(number, margin))
 
-            await self.tables.write(live.id, None, check)
+            await self.registry.write(live.id, None, check)
         except PoolBusy:
             log.info("table %s deal %s: the pool is busy, no par (the level stays)", live.id, number)
         except Exception:

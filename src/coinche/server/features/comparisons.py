@@ -19,7 +19,7 @@ from ...engine.cards import card_str
 from ...engine.deal import Deal, LogEntry
 from ..compute.bot_pool import Priority
 from ..compute.job_kinds import COMPARE_LEVELS, compare_job
-from ..live.tables import TableService
+from ..compute.work import Work
 from ..table import i18n
 from ..table.live_table import LiveTable
 
@@ -34,7 +34,9 @@ Key = tuple[str, int, int]
 
 @dataclass
 class Comparisons:
-    service: TableService
+    """The comparisons with the expert a process computed (as work) and keeps."""
+
+    work: Work
     running: dict[Key, asyncio.Task[dict[str, Any] | None]] = field(default_factory=dict)
     finished: dict[Key, dict[str, Any]] = field(default_factory=dict)
 
@@ -59,7 +61,7 @@ class Comparisons:
 
     async def _compute(self, key: Key, deal: Deal, seat: int, level: str) -> dict[str, Any] | None:
         try:
-            data = await self.service.work.run(compare_job(deal, seat, level), priority=Priority.ANALYSIS)
+            data = await self.work.run(compare_job(deal, seat, level), priority=Priority.ANALYSIS)
             self.finished[key] = data
             while len(self.finished) > KEPT:
                 self.finished.pop(next(iter(self.finished)))

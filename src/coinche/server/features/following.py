@@ -18,12 +18,14 @@ from typing import Final
 
 from sqlalchemy import delete, func, select
 
+from ..infra.config import Settings
 from ..infra.db import aware
+from ..infra.hub import Hub
 from ..infra.rows.lobby import OpenTableRow
 from ..infra.rows.people import AccountRow, BlockRow, FollowRow, InvitationRow, OnlineRow, ReportRow
 from ..infra.rows.tables import TablePlayerRow, TableRow
-from ..infra.store import Store, new_id
-from ..live.tables import TableService
+from ..infra.store import Database, Store, new_id
+from ..live.registry import LiveTables
 from ..table.kinds import invitation_code
 from ..table.live_table import TableError
 from ..table.names import login_key
@@ -256,17 +258,21 @@ class FollowingStore:
 
 
 class Following:
-    """Friends, who is online and invitations on a table service."""
+    """Friends, who is online, invitations and reports."""
 
-    def __init__(self, tables: TableService) -> None:
-        self.tables = tables
-        self.store = FollowingStore(tables.store)
+    def __init__(self, store: FollowingStore, db: Database, hub: Hub, settings: Settings, registry: LiveTables) -> None:
+        self.store = store
+        self.db = db
+        self.hub = hub
+        self.settings = settings
+        self.registry = registry
+        """Where the table of an invitation or a report is read."""
 
     def now(self) -> datetime:
-        return self.tables.settings.clock()
+        return self.settings.clock()
 
     async def _account(self, name: str) -> tuple[str, str]:
-        found = await self.tables.db(self.store.account, name[:64])
+        found = await self.db(self.store.account, name[:64])
         if found is None:
             raise TableError("no_account")
         return found
@@ -276,31 +282,31 @@ class Following:
         followed, written = await self._account(name)
         if followed == player:
             raise TableError("yourself")
-        await self.tables.db(self.store.follow, player, followed, self.now())
+        await self.db(self.store.follow, player, followed, self.now())
         return written
 
     async def unfollow(self, player: str, name: str) -> None:
         followed, _ = await self._account(name)
-        await self.tables.db(self.store.unfollow, player, followed)
+        await self.db(self.store.unfollow, player, followed)
 
     async def block(self, player: str, name: str) -> None:
         blocked, _ = await self._account(name)
         if blocked == player:
             raise TableError("yourself")
-        await self.tables.db(self.store.block, player, blocked, self.now())
+        await self.db(self.store.block, player, blocked, self.now())
 
     async def unblock(self, player: str, name: str) -> None:
         blocked, _ = await self._account(name)
-        await self.tables.db(self.store.unblock, player, blocked)
+        await self.db(self.store.unblock, player, blocked)
 
     async def friends(self, player: str) -> list[Friend]:
-        return await self.tables.db(self.store.friends, player, self.now())
+        return await self.db(self.store.friends, player, self.now())
 
     async def blocked(self, player: str) -> list[str]:
-        return await self.tables.db(self.store.blocked, player)
+        return await self.db(self.store.blocked, player)
 
     async def seen(self, player: str) -> None:
-        await self.tables.db(self.store.seen, player, self.now())
+        await self.db(self.store.seen, player, self.now())
 
     async def invite(self, sender: str, name: str, table_id: str) -> None:
         """``sender``, seated at the friends' table ``table_id``, invites the account called
@@ -309,25 +315,25 @@ class Following:
         to, _ = await self._account(name)
         if to == sender:
             raise TableError("yourself")
-        live = await self.tables.table(table_id)
+        live = await self.registry.table(table_id)
         if live is None or invitation_code(live.spec.kind) is None or live.game.is_over:
             raise TableError("gone")
         if live.seat_of(sender) is None:
             raise TableError("not_seated")
         try:
-            await self.tables.db(self.store.invite, sender, to, table_id, self.now())
+            await self.db(self.store.invite, sender, to, table_id, self.now())
         except TableError as e:
             if e.code == "blocked":
                 return
             raise
-        await self.tables.hub.signal(person_channel(to), {"kind": "invitation"})
+        await self.hub.signal(person_channel(to), {"kind": "invitation"})
 
     async def invitations(self, player: str) -> list[Invitation]:
-        return await self.tables.db(self.store.invitations, player, self.now())
+        return await self.db(self.store.invitations, player, self.now())
 
     async def answer(self, player: str, invitation_id: str) -> str | None:
-        code = await self.tables.db(self.store.answer, player, invitation_id[:32])
-        await self.tables.hub.signal(person_channel(player), {"kind": "answered"})
+        code = await self.db(self.store.answer, player, invitation_id[:32])
+        await self.hub.signal(person_channel(player), {"kind": "answered"})
         return code
 
     async def report(self, player: str, table_id: str, seat: int, reason: str) -> None:
@@ -335,7 +341,7 @@ class Following:
         ``gone``, ``not_seated``, ``bad_seat`` (nobody else there), ``bad_reason``."""
         if reason not in REASONS:
             raise TableError("bad_reason")
-        live = await self.tables.table(table_id)
+        live = await self.registry.table(table_id)
         if live is None:
             raise TableError("gone")
         if live.seat_of(player) is None:
@@ -345,4 +351,4 @@ class Following:
         holder = live.seats[seat]
         if holder.kind != "human" or holder.player is None or holder.player == player:
             raise TableError("bad_seat")
-        await self.tables.db(self.store.report, player, holder.player, holder.name or "?", table_id, reason, self.now())
+        await self.db(self.store.report, player, holder.player, holder.name or "?", table_id, reason, self.now())

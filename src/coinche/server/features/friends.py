@@ -1,7 +1,7 @@
 """Friends' tables: a table made by a host, found by a short code, where people take the
 seats they want and computers hold the others.
 
-Everything here is a step of the table's log written through ``TableService.write``:
+Everything here is a step of the table's log written through ``Tables.write``:
 taking a seat and freeing one (``seat`` steps), moving a player (``swap``), starting the
 game (the first ``deal`` step), leaving (the seat goes to a computer for the rest of the
 game). Each request is checked against the table as it is, in one pure function per
@@ -21,7 +21,7 @@ from typing import Final
 from sqlalchemy.exc import IntegrityError
 
 from ...engine.rules import RuleSet
-from ..live.tables import TableService
+from ..live.parts import TableParts
 from ..table.kinds import FriendsTable
 from ..table.live_table import LiveTable, TableError
 from ..table.lobby import (
@@ -70,7 +70,7 @@ def clean_person_name(text: str) -> str | None:
 
 
 async def create_table(
-    service: TableService,
+    parts: TableParts,
     host: str,
     host_name: str,
     rules: RuleSet,
@@ -82,57 +82,55 @@ async def create_table(
     3, and a new code (drawn again in the rare case it is taken)."""
     if len(levels) != 3 or any(level not in FRIEND_LEVELS for level in levels):
         raise TableError("bad_level")
-    limit = service.settings.open_tables_account
-    if len(await service.db(service.store.open_games, host)) >= limit:
+    limit = parts.settings.open_tables_account
+    if len(await parts.db(parts.store.open_games, host)) >= limit:
         raise TableError("too_many_tables")
     seats = (Seat("human", player=host, name=host_name), *(Seat("bot", level=level) for level in levels))
     for _ in range(5):
         try:
             kind = FriendsTable(new_code(), host, joins_late=late_joins, clock=idle_clock)
-            return await service.create_table(rules, seats, DEFAULT_LEVEL, kind)
+            return await parts.tables.create_table(rules, seats, DEFAULT_LEVEL, kind)
         except IntegrityError:  # the code is taken: draw another
             continue
     raise TableError("busy")
 
 
-async def find(service: TableService, code: str) -> LiveTable | None:
+async def find(parts: TableParts, code: str) -> LiveTable | None:
     """The friends' table of a code (as its log says now), None if there is none."""
-    table_id = await service.db(service.store.table_by_code, code)
-    return await service.table(table_id, fresh=True) if table_id is not None else None
+    table_id = await parts.db(parts.store.table_by_code, code)
+    return await parts.tables.table(table_id, fresh=True) if table_id is not None else None
 
 
 # ----- the requests -----
 
 
-async def take_seat(
-    service: TableService, table_id: str, player: str, name: str, seat: int, guest: bool = False
-) -> int:
-    return await service.write(table_id, None, pure(lambda live: check_take_seat(live, player, name, seat, guest)))
+async def take_seat(parts: TableParts, table_id: str, player: str, name: str, seat: int, guest: bool = False) -> int:
+    return await parts.tables.write(table_id, None, pure(lambda live: check_take_seat(live, player, name, seat, guest)))
 
 
-async def host_move(service: TableService, table_id: str, player: str, seat: int, to: int) -> int:
-    seq = await service.write(table_id, None, pure(lambda live: check_move(live, player, seat, to)))
-    live = await service.table(table_id)
+async def host_move(parts: TableParts, table_id: str, player: str, seat: int, to: int) -> int:
+    seq = await parts.tables.write(table_id, None, pure(lambda live: check_move(live, player, seat, to)))
+    live = await parts.tables.table(table_id)
     if live is not None:  # the players' lists of games say which team each was in
         moved = [(h.player, i) for i, h in enumerate(live.seats) if h.player is not None and i in (seat, to)]
-        await service.db(service.store.record_seats, table_id, moved)
+        await parts.db(parts.store.record_seats, table_id, moved)
     return seq
 
 
-async def host_level(service: TableService, table_id: str, player: str, seat: int, level: str) -> int:
-    return await service.write(table_id, None, pure(lambda live: check_level(live, player, seat, level)))
+async def host_level(parts: TableParts, table_id: str, player: str, seat: int, level: str) -> int:
+    return await parts.tables.write(table_id, None, pure(lambda live: check_level(live, player, seat, level)))
 
 
-async def host_free(service: TableService, table_id: str, player: str, seat: int) -> int:
-    return await service.write(table_id, None, pure(lambda live: check_free(live, player, seat)))
+async def host_free(parts: TableParts, table_id: str, player: str, seat: int) -> int:
+    return await parts.tables.write(table_id, None, pure(lambda live: check_free(live, player, seat)))
 
 
-async def start(service: TableService, table_id: str, player: str, request_id: str) -> int:
+async def start(parts: TableParts, table_id: str, player: str, request_id: str) -> int:
     """The host starts the game: its first deal (``next_deal`` checks who may)."""
-    seq = await service.next_deal(table_id, player, request_id)
-    live = await service.table(table_id)
+    seq = await parts.tables.next_deal(table_id, player, request_id)
+    live = await parts.tables.table(table_id)
     if live is not None:
-        service.attendance.game_started(live)
+        parts.attendance.game_started(live)
     return seq
 
 
@@ -141,9 +139,9 @@ def alone(live: LiveTable, player: str) -> bool:
     return all(live.seats[i].player == player for i in live.human_seats)
 
 
-async def leave(service: TableService, table_id: str, player: str) -> int:
+async def leave(parts: TableParts, table_id: str, player: str) -> int:
     """``player`` leaves (``check_leave``). Alone with computers once the game has started,
-    there is nobody to play it for: the game is given up (``TableService.abandon``)."""
+    there is nobody to play it for: the game is given up (``Tables.abandon``)."""
     given_up = False
 
     async def check(live: LiveTable) -> Step | None:
@@ -151,28 +149,28 @@ async def leave(service: TableService, table_id: str, player: str) -> int:
         given_up = live.started and not live.game.is_over and live.seat_of(player) is not None and alone(live, player)
         return None if given_up else check_leave(live, player)
 
-    seq = await service.write(table_id, None, check)
+    seq = await parts.tables.write(table_id, None, check)
     if given_up:
-        await service.abandon(table_id, player)
-    await _forget_lobby_seat(service, table_id, player)
+        await parts.tables.abandon(table_id, player)
+    await _forget_lobby_seat(parts, table_id, player)
     return seq
 
 
-async def _forget_lobby_seat(service: TableService, table_id: str, player: str) -> None:
+async def _forget_lobby_seat(parts: TableParts, table_id: str, player: str) -> None:
     """A person who left a table before its game started never played it: it leaves their
     lists of games (taking a seat again puts it back)."""
-    live = await service.table(table_id)
+    live = await parts.tables.table(table_id)
     if live is not None and not live.started and live.seat_of(player) is None:
-        await service.db(service.store.forget_seat, table_id, player)
+        await parts.db(parts.store.forget_seat, table_id, player)
 
 
-async def give_up(service: TableService, table_id: str, player: str) -> None:
+async def give_up(parts: TableParts, table_id: str, player: str) -> None:
     """``player`` gives up the game (the account page's "Abandonner"). With other people at
     the table it is one person's act: a computer plays their seat for the rest of the game
     (``check_leave``, a stored step: they are a leaver), and the game goes on and ends
     normally for the others. Alone with computers (a solo table, a friends' table nobody
     else sits at), or the host before the start, the game is finished as given up
-    (``TableService.abandon``). ``TableError`` (nothing changed): ``gone``, ``not_seated``,
+    (``Tables.abandon``). ``TableError`` (nothing changed): ``gone``, ``not_seated``,
     ``over``."""
     ends = False
 
@@ -185,22 +183,22 @@ async def give_up(service: TableService, table_id: str, player: str) -> None:
         ends = alone(live, player) or (not live.started and player == live.spec.kind.host)
         return None if ends else check_leave(live, player)
 
-    await service.write(table_id, None, check)
+    await parts.tables.write(table_id, None, check)
     if ends:
-        await service.abandon(table_id, player)
-    await _forget_lobby_seat(service, table_id, player)
+        await parts.tables.abandon(table_id, player)
+    await _forget_lobby_seat(parts, table_id, player)
 
 
-async def say(service: TableService, table_id: str, player: str, phrase: str) -> None:
+async def say(parts: TableParts, table_id: str, player: str, phrase: str) -> None:
     """A quick message from ``player``'s seat to the table (a passing event, not stored)."""
     if phrase not in PHRASES:
         raise TableError("bad_phrase")
-    live = await service.table(table_id)
+    live = await parts.tables.table(table_id)
     if live is None:
         raise TableError("gone")
     seat = live.seat_of(player)
     if seat is None:
         raise TableError("not_seated")
-    if await service.rate_limits.hit(service.settings.say_limit, f"say:{player}") is not None:
+    if await parts.rate_limits.hit(parts.settings.say_limit, f"say:{player}") is not None:
         raise TableError("say_limit")
-    await service.hub.signal(table_id, {"kind": "say", "seat": seat, "phrase": phrase})
+    await parts.hub.signal(table_id, {"kind": "say", "seat": seat, "phrase": phrase})

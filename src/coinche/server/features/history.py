@@ -26,9 +26,9 @@ from ...engine.rules import RuleSet
 from ..infra.db import aware, now
 from ..infra.rows.people import AccountRow, PlayerRow
 from ..infra.rows.tables import FinishedDealRow, TablePlayerRow, TableRow
-from ..infra.store import Store, result_for
+from ..infra.store import Database, Store, result_for
 from ..live.events import DealEnded
-from ..live.tables import TableService
+from ..live.registry import LiveTables
 from ..table.spec import Seat
 from .review import deal_result
 
@@ -259,21 +259,21 @@ class History:
     """The history on a table service: it listens to the tables' commits and keeps every
     finished deal."""
 
-    def __init__(self, tables: TableService) -> None:
-        self.tables = tables
-        self.store = HistoryStore(tables.store)
-        tables.registry.on(DealEnded, self._deal_ended)
+    def __init__(self, store: HistoryStore, db: Database, registry: LiveTables) -> None:
+        self.store = store
+        self.db = db
+        registry.on(DealEnded, self._deal_ended)
 
     async def _deal_ended(self, event: DealEnded) -> None:
         live, number = event.table, event.number
         deal = live.game.deals[number - 1]
-        await self.tables.db(self.store.record_deal, live.id, number, deal.dealer, deal_result(live, number))
+        await self.db(self.store.record_deal, live.id, number, deal.dealer, deal_result(live, number))
 
     async def games(self, player: str, before: tuple[datetime, str] | None = None) -> list[HistoryGame]:
-        return await self.tables.db(self.store.games, player, before)
+        return await self.db(self.store.games, player, before)
 
     async def game(self, player: str, table_id: str) -> HistoryGame | None:
-        return await self.tables.db(self.store.game, player, table_id)
+        return await self.db(self.store.game, player, table_id)
 
     async def deals(self, table_id: str) -> list[FinishedDeal]:
-        return await self.tables.db(self.store.deals, table_id)
+        return await self.db(self.store.deals, table_id)

@@ -20,10 +20,11 @@ from typing import Any, Final
 from sqlalchemy import delete, func, select, update
 
 from ..infra.db import aware, now
+from ..infra.hub import Hub
 from ..infra.rows.lobby import OpenTableRow
-from ..infra.store import Store
+from ..infra.store import Database, Store
 from ..live.events import DealStarted, GameEnded, SeatsChanged
-from ..live.tables import TableService
+from ..live.registry import LiveTables
 from ..table.kinds import invitation_code
 from ..table.live_table import LiveTable, TableError
 from ..table.ratings import NEW_PLAYER, PlayerId, Rating
@@ -220,12 +221,15 @@ class OpenTables:
     """Open tables on a table service: its host's switch, the list, and the listener that
     keeps the list true."""
 
-    def __init__(self, tables: TableService) -> None:
-        self.tables = tables
-        self.store = OpenTableStore(tables.store)
-        tables.registry.on(SeatsChanged, self._listed_changed)
-        tables.registry.on(DealStarted, self._listed_changed)
-        tables.registry.on(GameEnded, self._listed_changed)
+    def __init__(self, store: OpenTableStore, db: Database, hub: Hub, registry: LiveTables) -> None:
+        self.store = store
+        self.db = db
+        self.hub = hub
+        self.registry = registry
+        """Where the tables are read, and their seats and deals heard."""
+        registry.on(SeatsChanged, self._listed_changed)
+        registry.on(DealStarted, self._listed_changed)
+        registry.on(GameEnded, self._listed_changed)
 
     async def _listed_changed(self, event: SeatsChanged | DealStarted | GameEnded) -> None:
         """Who sits, the free seats, whether it started: what the list shows changed."""
@@ -233,8 +237,8 @@ class OpenTables:
         if invitation_code(live.spec.kind) is None or (isinstance(event, GameEnded) and event.again):
             return
         try:
-            if await self.tables.db(self.store.moved, live):
-                await self.tables.hub.signal(LIST_CHANNEL, {"kind": "changed"})
+            if await self.db(self.store.moved, live):
+                await self.hub.signal(LIST_CHANNEL, {"kind": "changed"})
         except Exception:  # the next step writes it again
             log.exception("table %s: its row of the open tables could not be written", live.id)
 
@@ -242,7 +246,7 @@ class OpenTables:
         """The host opens their table to everyone, or closes it again (its watchers are
         then sent away: ``WATCHERS_CHANGED`` on the table's hub). ``TableError``:
         ``gone``, ``not_host``, ``over``."""
-        live = await self.tables.table(table_id, fresh=True)
+        live = await self.registry.table(table_id, fresh=True)
         if live is None or invitation_code(live.spec.kind) is None:
             raise TableError("gone")
         if player != live.spec.kind.host:
@@ -250,49 +254,49 @@ class OpenTables:
         if live.game.is_over:
             raise TableError("over")
         if public:
-            await self.tables.db(self.store.open, live)
+            await self.db(self.store.open, live)
         else:
-            await self.tables.db(self.store.close, table_id)
-            await self.tables.hub.signal(table_id, {"kind": WATCHERS_CHANGED})
-        await self.tables.hub.signal(LIST_CHANNEL, {"kind": "changed"})
+            await self.db(self.store.close, table_id)
+            await self.hub.signal(table_id, {"kind": WATCHERS_CHANGED})
+        await self.hub.signal(LIST_CHANNEL, {"kind": "changed"})
 
     async def set_watchable(self, table_id: str, player: PlayerId, watchable: bool) -> None:
         """A player of the table opens it to watchers or closes it (the watchers there are
         sent away: ``WATCHERS_CHANGED`` on the table's hub). ``TableError``: ``gone``,
         ``not_seated``, ``not_public``."""
-        live = await self.tables.table(table_id, fresh=True)
+        live = await self.registry.table(table_id, fresh=True)
         if live is None:
             raise TableError("gone")
         if live.seat_of(player) is None:
             raise TableError("not_seated")
-        if not await self.tables.db(self.store.set_watchable, table_id, watchable):
+        if not await self.db(self.store.set_watchable, table_id, watchable):
             raise TableError("not_public")
         if not watchable:
-            await self.tables.hub.signal(table_id, {"kind": WATCHERS_CHANGED})
+            await self.hub.signal(table_id, {"kind": WATCHERS_CHANGED})
 
     async def set_bots(self, table_id: str, player: PlayerId, bots: bool) -> None:
         """The host of a public table lets bots take its free seats, or not. ``TableError``:
         ``gone``, ``not_host``, ``not_public``."""
-        live = await self.tables.table(table_id, fresh=True)
+        live = await self.registry.table(table_id, fresh=True)
         if live is None or invitation_code(live.spec.kind) is None:
             raise TableError("gone")
         if player != live.spec.kind.host:
             raise TableError("not_host")
-        if not await self.tables.db(self.store.set_bots, table_id, bots):
+        if not await self.db(self.store.set_bots, table_id, bots):
             raise TableError("not_public")
-        await self.tables.hub.signal(LIST_CHANNEL, {"kind": "changed"})
+        await self.hub.signal(LIST_CHANNEL, {"kind": "changed"})
 
     async def for_bots(self) -> list[OpenTable]:
-        return await self.tables.db(self.store.for_bots)
+        return await self.db(self.store.for_bots)
 
     async def is_public(self, table_id: str) -> bool:
-        return await self.tables.db(self.store.is_open, table_id)
+        return await self.db(self.store.is_open, table_id)
 
     async def listing(self, profile: str | None = None) -> tuple[list[OpenTable], int]:
-        return await self.tables.db(self.store.listing, profile)
+        return await self.db(self.store.listing, profile)
 
     async def playing(self) -> list[OpenTable]:
-        return await self.tables.db(self.store.playing)
+        return await self.db(self.store.playing)
 
     async def get(self, table_id: str) -> OpenTable | None:
-        return await self.tables.db(self.store.get, table_id)
+        return await self.db(self.store.get, table_id)

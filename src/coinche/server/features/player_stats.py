@@ -9,7 +9,7 @@
 * **each finished game** but the daily challenge's (four deals "won
   by nobody": not rated) updates the persons' ratings with ``ratings.rate_game`` and counts
   a game played (and won), by the rules of docs/ratings.md (``game_plans``);
-* **a game given up alone** (``TableService.abandon``: a solo game, or a friends' table
+* **a game given up alone** (``Tables.abandon``: a solo game, or a friends' table
   whose other seats are computers'): the person who gave it up loses it, everyone rated as
   seated then (``abandon_plan``). At a table of several people giving up ends nothing: it
   is a ``seat`` step like leaving (``friends.give_up``).
@@ -55,9 +55,9 @@ from ...bots.adaptive import KNOB_LEVELS
 from ...engine.actions import COINCHE, SURCOINCHE
 from ..infra.db import now
 from ..infra.rows.ratings import PlayerStatsRow, RatedGameRow, RatingHistoryRow, StatsDealRow
-from ..infra.store import Store
+from ..infra.store import Database, Store
 from ..live.events import DealEnded, GameEnded
-from ..live.tables import TableService
+from ..live.registry import LiveTables
 from ..table.live_table import LiveTable
 from ..table.ratings import NEW_PLAYER, Computer, LevelRatings, Person, PlayerId, Rating, adaptive_start, rate_game
 from ..table.spec import Seat
@@ -453,15 +453,14 @@ def ratings_of(store: Store, player_ids: Iterable[PlayerId]) -> dict[PlayerId, R
 
 
 class PlayerStats:
-    """The listener of the tables' commits, and the reads the pages make."""
+    """The listener of the registry's commits, and the reads the pages make; ``abandoned``
+    and ``adaptive_start`` are what the tables ask of it (``services.py`` hands them over)."""
 
-    def __init__(self, tables: TableService) -> None:
-        self.tables = tables
-        self.store = StatsStore(tables.store)
-        tables.registry.on(DealEnded, self._deal_ended)
-        tables.registry.on(GameEnded, self._game_ended)
-        tables.abandon_hooks.append(self._abandoned)
-        tables.adaptive_start = self.adaptive_start
+    def __init__(self, store: StatsStore, db: Database, registry: LiveTables) -> None:
+        self.store = store
+        self.db = db
+        registry.on(DealEnded, self._deal_ended)
+        registry.on(GameEnded, self._game_ended)
 
     async def _deal_ended(self, event: DealEnded) -> None:
         live, number = event.table, event.number
@@ -469,7 +468,7 @@ class PlayerStats:
             return
         counts = deal_counts(live, number)
         if counts:
-            await self.tables.db(self.store.add_deal, live.id, number, counts)
+            await self.db(self.store.add_deal, live.id, number, counts)
 
     async def _game_ended(self, event: GameEnded) -> None:
         live = event.table
@@ -477,19 +476,20 @@ class PlayerStats:
             return
         plans = game_plans(live)
         if plans:
-            await self.tables.db(self.store.rate, live.id, plans)
+            await self.db(self.store.rate, live.id, plans)
 
-    async def _abandoned(self, live: LiveTable, player: PlayerId) -> None:
+    async def abandoned(self, live: LiveTable, player: PlayerId) -> None:
+        """A player gave up the game alone (``Tables.abandon``): rated a loss."""
         if not live.spec.kind.rated:
             return
         plan = abandon_plan(live, player)
         if plan is not None:
-            await self.tables.db(self.store.rate, live.id, [plan])
+            await self.db(self.store.rate, live.id, [plan])
 
     async def adaptive_start(self, player: PlayerId) -> float:
         """The adaptive knob's start for ``player``: from their rating (0.5 for a new one)."""
-        found = await self.tables.db(self.store.ratings_of, [player])
+        found = await self.db(self.store.ratings_of, [player])
         return adaptive_start(found.get(player, NEW_PLAYER), levels())
 
     async def profile(self, player: PlayerId) -> Profile:
-        return await self.tables.db(self.store.profile, player)
+        return await self.db(self.store.profile, player)

@@ -37,13 +37,15 @@ from ...engine.errors import EngineError
 from ...engine.record import deal_record
 from ...engine.rules import RuleSet
 from ...engine.wire import rules_from_json, rules_to_json
-from ..compute.bot_pool import PoolBusy, Priority
+from ..compute.bot_pool import BotPool, PoolBusy, Priority
 from ..compute.job_kinds import bidding_puzzle_job, entry_from_json, log_json, puzzle_job
+from ..compute.work import Work
+from ..infra.config import Settings
 from ..infra.db import now
 from ..infra.rows.puzzles import PuzzlePlayerRow, PuzzleRow, PuzzleTryRow
-from ..infra.store import Store, new_id
+from ..infra.store import Database, Store, new_id
 from ..live.events import DealEnded
-from ..live.tables import TableService
+from ..live.registry import LiveTables
 from ..table.days import day_end
 from ..table.ratings import NEW_PLAYER, Rating, puzzle_start, rate_puzzle
 from .bidding_puzzles import BiddingPuzzleStore, StoredBiddingPuzzle
@@ -292,17 +294,31 @@ def _confirm(puzzle: StoredPuzzle) -> bool:
 
 
 class Puzzles:
-    """The puzzles on a table service: it listens to the tables' commits and searches each
-    finished deal (see the module)."""
+    """The puzzles: it listens to the registry's commits and searches each finished deal
+    (see the module)."""
 
-    def __init__(self, tables: TableService) -> None:
-        self.tables = tables
-        self.store = PuzzleStore(tables.store)
-        self.bidding = BiddingPuzzleStore(tables.store)
+    def __init__(
+        self,
+        store: PuzzleStore,
+        bidding: BiddingPuzzleStore,
+        db: Database,
+        settings: Settings,
+        registry: LiveTables,
+        work: Work,
+        pool: BotPool,
+    ) -> None:
+        self.store = store
+        self.bidding = bidding
+        self.db = db
+        self.settings = settings
+        self.work = work
+        """Where the searches are run."""
+        self.pool = pool
+        """Where the day's puzzle is checked (at once, in this process)."""
         self._next_bidding = 0.0
         self._searching: set[asyncio.Task[None]] = set()
         self._days: dict[str, str] = {}
-        tables.registry.on(DealEnded, self._deal_ended)
+        registry.on(DealEnded, self._deal_ended)
 
     async def _deal_ended(self, event: DealEnded) -> None:
         live, number = event.table, event.number
@@ -317,13 +333,13 @@ class Puzzles:
 
     async def _search(self, table_id: str, number: int, deal: Deal) -> None:
         try:
-            found = await self.tables.work.run(puzzle_job(deal), priority=Priority.ANALYSIS)
+            found = await self.work.run(puzzle_job(deal), priority=Priority.ANALYSIS)
             if found is not None:
-                await self.tables.db(self.store.add, table_id, number, deal, found)
+                await self.db(self.store.add, table_id, number, deal, found)
             if self._bidding_due():
-                call = await self.tables.work.run(bidding_puzzle_job(deal), priority=Priority.ANALYSIS)
+                call = await self.work.run(bidding_puzzle_job(deal), priority=Priority.ANALYSIS)
                 if call is not None:
-                    await self.tables.db(self.bidding.add, table_id, number, deal, call)
+                    await self.db(self.bidding.add, table_id, number, deal, call)
         except PoolBusy:
             log.debug("table %s deal %s: the pool is busy, no puzzle search", table_id, number)
         except Exception:
@@ -336,7 +352,7 @@ class Puzzles:
         now = time.monotonic()
         if now < self._next_bidding:
             return False
-        self._next_bidding = now + self.tables.settings.bidding_puzzle_seconds
+        self._next_bidding = now + self.settings.bidding_puzzle_seconds
         return True
 
     async def settle(self) -> None:
@@ -353,7 +369,7 @@ class Puzzles:
     async def puzzle(self, puzzle_id: str) -> StoredPuzzle | None:
         if PUZZLE_ID.fullmatch(puzzle_id) is None:
             return None
-        return await self.tables.db(self.store.get, puzzle_id)
+        return await self.db(self.store.get, puzzle_id)
 
     async def of_day(self, day: str) -> str | None:
         """The puzzle of ``day``: the first candidate that the solver confirms is still a
@@ -362,9 +378,9 @@ class Puzzles:
         if day in self._days:
             return self._days[day]
         chosen = None
-        for puzzle_id in (await self.tables.db(self.store.day_candidates, day))[:DAY_TRIES]:
+        for puzzle_id in (await self.db(self.store.day_candidates, day))[:DAY_TRIES]:
             puzzle = await self.puzzle(puzzle_id)
-            if puzzle is not None and await self.tables.pool.run(_confirm, puzzle, priority=Priority.HINT):
+            if puzzle is not None and await self.pool.run(_confirm, puzzle, priority=Priority.HINT):
                 chosen = puzzle_id
                 break
         if chosen is not None:
@@ -372,27 +388,27 @@ class Puzzles:
         return chosen
 
     async def next_for(self, player: str, skip: str | None = None) -> str | None:
-        return await self.tables.db(self.store.next_for, player, skip)
+        return await self.db(self.store.next_for, player, skip)
 
     async def player(self, player: str) -> PuzzlePlayer:
-        return await self.tables.db(self.store.player, player)
+        return await self.db(self.store.player, player)
 
     async def tried(self, player: str, puzzle_id: str) -> str | None:
-        return await self.tables.db(self.store.tried, player, puzzle_id)
+        return await self.db(self.store.tried, player, puzzle_id)
 
     async def attempt(self, player: str, puzzle: StoredPuzzle, card: str) -> Tried:
         """The player plays ``card`` (a legal card of the position: ``ValueError`` if not)."""
         if card not in {c for c, _ in puzzle.values}:
             raise ValueError(f"{card} is not a card the position lets the player play")
-        return await self.tables.db(self.store.record_try, player, puzzle.id, card, card == puzzle.solution)
+        return await self.db(self.store.record_try, player, puzzle.id, card, card == puzzle.solution)
 
     async def bidding_puzzle(self, puzzle_id: str) -> StoredBiddingPuzzle | None:
         if PUZZLE_ID.fullmatch(puzzle_id) is None:
             return None
-        return await self.tables.db(self.bidding.get, puzzle_id)
+        return await self.db(self.bidding.get, puzzle_id)
 
     async def next_bidding(self, player: str, skip: str | None = None) -> str | None:
-        return await self.tables.db(self.bidding.next_for, player, skip)
+        return await self.db(self.bidding.next_for, player, skip)
 
     async def answer(self, player: str, puzzle: StoredBiddingPuzzle, call: str) -> bool:
         """The player answers ``call`` (a call open at the position: ``ValueError`` if not);
@@ -404,5 +420,5 @@ class Puzzles:
         if puzzle.value_of(action) is None:
             raise ValueError(f"{call} is not a call the position lets the player make")
         good = puzzle.good(action)
-        await self.tables.db(self.bidding.record_answer, player, puzzle.id, call_str(action), good)
+        await self.db(self.bidding.record_answer, player, puzzle.id, call_str(action), good)
         return good

@@ -27,12 +27,13 @@ from sqlalchemy.orm import Session
 from ...engine.rules import PROFILES, RuleSet
 from ..infra.config import Settings
 from ..infra.db import aware
-from ..infra.hub import Subscription
+from ..infra.hub import Hub, Subscription
 from ..infra.rows.lobby import QuickWaitRow
 from ..infra.rows.people import AccountRow, BlockRow
 from ..infra.rows.tables import TableRow
-from ..infra.store import Store, new_id
-from ..live.tables import TableService
+from ..infra.store import Database, Store, new_id
+from ..live.ports import TableMaker
+from ..live.presence import Attendance
 from ..table.kinds import QuickPlayTable
 from ..table.live_table import TableError
 from ..table.matchmaking import TABLE_SIZE, Blocks, Match, Waiting, nearest_level, rules_of, seating, wave
@@ -83,6 +84,14 @@ class QuickPlayStore:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+
+    def ratings(self, players: list[PlayerId]) -> dict[PlayerId, Rating]:
+        """The ratings of ``players`` (a new player: absent)."""
+        return ratings_of(self.store, players)
+
+    def names(self, players: list[PlayerId]) -> dict[PlayerId, str]:
+        """The account name of each of ``players`` that has one."""
+        return account_names(self.store, players)
 
     def join(self, player: PlayerId, rules: str | None, rating: Rating, wait: float, at: datetime) -> Wait:
         """``player`` waits for ``rules`` (None: any) from ``at``, the computers taking the
@@ -219,21 +228,31 @@ class QuickPlay:
     (``QuickPlayStore.claim_wave``), makes the tables and tells each person seated on their
     own channel (``person_channel``), which their waiting page listens to."""
 
-    def __init__(self, tables: TableService) -> None:
+    def __init__(
+        self,
+        store: QuickPlayStore,
+        db: Database,
+        hub: Hub,
+        settings: Settings,
+        tables: TableMaker,
+        attendance: Attendance,
+    ) -> None:
+        self.store = store
+        self.db = db
+        self.hub = hub
+        self.settings = settings
         self.tables = tables
-        self.store = QuickPlayStore(tables.store)
+        """Where the tables of a wave are made and read."""
+        self.attendance = attendance
+        """Who comes to a table made (the grace of whoever does not)."""
         self.levels = level_ratings()
         self._runner: asyncio.Task[None] | None = None
         self._queue: Subscription | None = None
         self._orphans_read: datetime | None = None
 
-    @property
-    def settings(self) -> Settings:
-        return self.tables.settings
-
     def start(self) -> None:
         """Run the waves for the application's lifetime."""
-        self._queue = self.tables.hub.subscribe(QUEUE_CHANNEL, steps=False)
+        self._queue = self.hub.subscribe(QUEUE_CHANNEL, steps=False)
         self._runner = asyncio.get_running_loop().create_task(self._run())
 
     async def close(self) -> None:
@@ -266,11 +285,11 @@ class QuickPlay:
         current = await self.status(player)
         if current is not None and current.table_id is not None and await self.playing(current.table_id, player):
             return current
-        rating = (await self.tables.db(ratings_of, self.tables.store, [player])).get(player, NEW_PLAYER)
-        wait = await self.tables.db(
-            self.store.join, player, rules, rating, self.settings.quick_wait_seconds, self.tables.settings.clock()
+        rating = (await self.db(self.store.ratings, [player])).get(player, NEW_PLAYER)
+        wait = await self.db(
+            self.store.join, player, rules, rating, self.settings.quick_wait_seconds, self.settings.clock()
         )
-        await self.tables.hub.signal(QUEUE_CHANNEL, {"kind": "joined"})
+        await self.hub.signal(QUEUE_CHANNEL, {"kind": "joined"})
         return wait
 
     async def playing(self, table_id: str, player: PlayerId) -> bool:
@@ -282,10 +301,10 @@ class QuickPlay:
 
     async def leave(self, player: PlayerId) -> bool:
         """``player`` leaves the queue (False: they were seated already)."""
-        return await self.tables.db(self.store.leave, player)
+        return await self.db(self.store.leave, player)
 
     async def status(self, player: PlayerId) -> Wait | None:
-        return await self.tables.db(self.store.status, player)
+        return await self.db(self.store.status, player)
 
     # ----- the waves -----
 
@@ -293,10 +312,10 @@ class QuickPlay:
         """Seat who can be seated now, and make the tables of claims left unmade by a
         process that died; the tables made."""
         moment = self.settings.clock()
-        claimed = await self.tables.db(self.store.claim_wave, moment, self.levels)
+        claimed = await self.db(self.store.claim_wave, moment, self.levels)
         if self._orphans_read is None or moment - self._orphans_read >= UNMADE_AFTER / 2:
             self._orphans_read = moment  # a claim left unmade waits UNMADE_AFTER: no need to look each second
-            orphans = await self.tables.db(self.store.unmade, moment - UNMADE_AFTER)
+            orphans = await self.db(self.store.unmade, moment - UNMADE_AFTER)
             claimed += [(table_id, rebuilt(people, self.levels)) for table_id, people in orphans]
         made = []
         for table_id, match in claimed:
@@ -305,7 +324,7 @@ class QuickPlay:
         return made
 
     async def _make(self, table_id: str, match: Match) -> bool:
-        names = await self.tables.db(account_names, self.tables.store, list(match.players))
+        names = await self.db(self.store.names, list(match.players))
         seats: list[Seat] = []
         for holder in match.seats:
             if isinstance(holder, Person):
@@ -322,7 +341,7 @@ class QuickPlay:
             return False
         live = await self.tables.table(table_id)
         if live is not None:
-            self.tables.attendance.game_started(live)  # the grace of whoever does not come
+            self.attendance.game_started(live)  # the grace of whoever does not come
         for player in match.players:
-            await self.tables.hub.signal(person_channel(player), {"kind": "seated", "table": table_id})
+            await self.hub.signal(person_channel(player), {"kind": "seated", "table": table_id})
         return True

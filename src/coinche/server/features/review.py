@@ -25,7 +25,8 @@ from ...engine.scoring import Contract
 from ...engine.wire import WireError, message_from_json
 from ..compute.bot_pool import Priority
 from ..compute.job_kinds import analysis_job, is_step
-from ..live.tables import TableService
+from ..compute.work import Work
+from ..infra.store import Database, Store
 from ..table import i18n
 from ..table.fair_deals import dealing_info
 from ..table.live_table import LiveTable
@@ -90,7 +91,9 @@ class Reviews:
     """The analyses of a server: computed once per deal in the pool, cached in the database
     (a table's deal in ``analyses``, an uploaded record's in ``upload_analyses``)."""
 
-    service: TableService
+    store: Store
+    db: Database
+    work: Work
     running: dict[AnalysisKey, asyncio.Task[dict[str, Any] | None]] = field(default_factory=dict)
     finished: dict[AnalysisKey, dict[str, Any]] = field(default_factory=dict)
     """The analyses computed here lately, kept in memory from before their task ends: a
@@ -102,9 +105,9 @@ class Reviews:
         return await self._load(("table", table_id, n))
 
     async def _load(self, key: AnalysisKey) -> dict[str, Any] | None:
-        store = self.service.store
+        store = self.store
         load = store.load_analysis if key[0] == "table" else store.load_upload_analysis
-        return await self.service.db(load, key[1], key[2])
+        return await self.db(load, key[1], key[2])
 
     async def analysis(self, live: LiveTable, n: int) -> dict[str, Any] | None:
         """The analysis of the table's finished deal ``n`` if ready; else None, its
@@ -140,10 +143,10 @@ class Reviews:
 
     async def _compute(self, key: AnalysisKey, deal: Deal) -> dict[str, Any] | None:
         try:
-            data = await self.service.work.run(analysis_job(deal), priority=Priority.ANALYSIS)
-            store = self.service.store
+            data = await self.work.run(analysis_job(deal), priority=Priority.ANALYSIS)
+            store = self.store
             save = store.save_analysis if key[0] == "table" else store.save_upload_analysis
-            await self.service.db(save, key[1], key[2], data)
+            await self.db(save, key[1], key[2], data)
             self.finished[key] = data  # before the task leaves ``running`` (see ``finished``)
             while len(self.finished) > FINISHED_KEPT:
                 self.finished.pop(next(iter(self.finished)))

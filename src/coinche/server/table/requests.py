@@ -82,7 +82,7 @@ def play(player: str, action: Action, key: str, now: datetime) -> Check:
 def next_deal(live: LiveTable, player: str, key: str, now: datetime) -> Step | None:
     """``player`` asks for the next deal (``key``: the request's); None when it was dealt
     already (another click, another player). A table that counts free deals charges them
-    before the step is stored (``TableService.next_deal``)."""
+    before the step is stored (``Tables.next_deal``)."""
     if key in live.requests:
         return None
     seat = seat_held(live, player)

@@ -21,7 +21,7 @@ from ..features.accounts import NAME_MAX, AccountError, AccountService
 from ..features.friends import give_up
 from ..infra.rate_limits import RateLimits
 from ..infra.store import GameEntry
-from ..live.tables import TableService
+from ..live.parts import TableParts
 from ..table import i18n
 from ..table.live_table import LiveTable, TableError
 from ..table.names import login_key
@@ -35,10 +35,10 @@ from .pages import (
     guest_in_session,
     lang_of,
     page,
+    parts_of,
     player_in_session,
     player_of,
     read_checked_form,
-    service_of,
     session_token,
     set_session_cookie,
 )
@@ -117,7 +117,7 @@ async def signup(request: Request) -> Response:
         return RedirectResponse(ADDRESSES[lang]["account"], status_code=303)
     if form is None:
         player = player_of(request)
-        left = await service_of(request).free_deals_left(player)
+        left = await parts_of(request).free_deals.left(player)
         next_url = safe_next(request.query_params.get("next"))
         return page(request, "signup.html", lang=lang, other_url=other_url, next=next_url, values={}, free_left=left)
     values = {"name": str(form.get("name") or "")[: 4 * NAME_MAX], "email": str(form.get("email") or "")[:254]}
@@ -134,9 +134,9 @@ async def signup(request: Request) -> Response:
     except AccountError as e:
         error = i18n.gettext(lang, f"accounts.error.{e.code}")
         return page(request, "signup.html", status=400, lang=lang, error=error, **context)
-    service_of(request).forget_player(account.player)
+    parts_of(request).free_deals.forget(account.player)
     if account.player == player:  # the guest is retired: sockets opened with their cookie close
-        await retire_guest_sockets(service_of(request), player)
+        await retire_guest_sockets(parts_of(request), player)
     await request.app.state.daily.signed_up(player, account.player)  # today's challenge: ranked
     return _logged_in(request, next_url or ADDRESSES[lang]["account"], token)
 
@@ -167,20 +167,20 @@ async def login(request: Request) -> Response:
     guest = guest_in_session(request)
     if guest is not None and guest != account.player:  # the guest is the account now: retired
         await accounts_of(request).retire_guest(guest)  # first: a socket losing its seat sees why
-        await adopt_solo_games(service_of(request), guest, account.player)
-        service_of(request).forget_player(guest)
-        await retire_guest_sockets(service_of(request), guest)
-    service_of(request).forget_player(account.player)
+        await adopt_solo_games(parts_of(request), guest, account.player)
+        parts_of(request).free_deals.forget(guest)
+        await retire_guest_sockets(parts_of(request), guest)
+    parts_of(request).free_deals.forget(account.player)
     return _logged_in(request, next_url or "/", token)
 
 
-async def adopt_solo_games(service: TableService, guest: str, player: str) -> None:
+async def adopt_solo_games(parts: TableParts, guest: str, player: str) -> None:
     """The guest's solo games in progress become the account's ``player``'s, as at sign-up:
     a ``seat`` step in each table's log (every process reads it; the replay knows who
     played what). A friends' table (its host's controls name players) and a daily challenge
     (one attempt per player) keep their seats."""
-    for table_id in await service.db(service.store.open_games, guest):
-        live = await service.table(table_id, fresh=True)
+    for table_id in await parts.db(parts.store.open_games, guest):
+        live = await parts.tables.table(table_id, fresh=True)
         if live is None or not live.spec.kind.follows_its_player:
             continue
 
@@ -191,7 +191,7 @@ async def adopt_solo_games(service: TableService, guest: str, player: str) -> No
             return Step(live.seq, "seat", seat, seat_data=replace(live.seats[seat], player=player))
 
         try:
-            await service.write(table_id, None, check)
+            await parts.tables.write(table_id, None, check)
         except TableError:  # gone meanwhile (given up, finished elsewhere): nothing to adopt
             continue
 
@@ -253,8 +253,8 @@ async def account_page(
     """The account page in ``lang``: a guest's (free deals, sign up, log in) or an account's
     (name, password, deletion), with the player's games in progress and finished."""
     player = player_of(request)
-    service = service_of(request)
-    games = game_rows(lang, await service.db(service.store.games_of, player))
+    parts = parts_of(request)
+    games = game_rows(lang, await parts.db(parts.store.games_of, player))
     if notice is None and request.query_params.get("done") in NOTICES:
         notice = i18n.gettext(lang, NOTICES[request.query_params["done"]])
     return page(
@@ -265,7 +265,7 @@ async def account_page(
         other_url=ADDRESSES["en" if lang == "fr" else "fr"]["account"],
         playing=[g for g in games if g["status"] == "playing"],
         finished=[g for g in games if g["status"] != "playing"],
-        free_left=await service.free_deals_left(player),
+        free_left=await parts.free_deals.left(player),
         free_deals=request.app.state.settings.free_deals,
         notice=notice,
         error=error,
@@ -306,7 +306,7 @@ async def delete_account(request: Request) -> Response:
         await accounts_of(request).delete(account, str(form.get("password") or ""))
     except AccountError as e:
         return await account_page(request, lang, status=400, error=i18n.gettext(lang, f"accounts.error.{e.code}"))
-    service_of(request).forget_player(account.player)
+    parts_of(request).free_deals.forget(account.player)
     request.scope.pop(ACCOUNT_KEY, None)  # the page that says so is a guest's (header: "Connexion")
     request.scope.pop(TOKEN_KEY, None)
     request.session.clear()
@@ -323,11 +323,11 @@ async def abandon(request: Request) -> Response:
     form = await read_checked_form(request)
     player = player_in_session(request)
     table_id = request.path_params["table_id"]
-    service = service_of(request)
-    if player is None or table_id not in await service.db(service.store.open_games, player):
+    parts = parts_of(request)
+    if player is None or table_id not in await parts.db(parts.store.open_games, player):
         raise HTTPException(404)
     try:
-        await give_up(service, table_id, player)
+        await give_up(parts, table_id, player)
     except TableError:  # not seated any more, over, gone: nothing changed
         raise HTTPException(404) from None
     lang = lang_of(request)

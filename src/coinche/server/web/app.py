@@ -1,5 +1,5 @@
 """The web application (Starlette): it gathers the routes of the feature modules (play,
-the deal review, the calculator, the rules pages), starts the table service with its bot
+the deal review, the calculator, the rules pages), starts the live tables with its bot
 pool and hub, and turns errors into the site's pages (never a traceback)."""
 
 from __future__ import annotations
@@ -66,8 +66,8 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         services = await start_services(settings, store, hub)
-        app.state.service = services.tables
-        app.state.feed = feed = StateFeed(services.tables)
+        app.state.parts = services
+        app.state.feed = feed = StateFeed(services)
         app.state.daily = services.daily
         app.state.history = services.history
         services.daily.start_keeping_ahead()
@@ -78,11 +78,13 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         services.quick_play.start()
         app.state.tournaments = services.tournaments
         services.tournaments.start()
-        app.state.accounts = AccountService(store, services.tables.db, settings)
-        app.state.rate_limits = services.tables.rate_limits
+        app.state.accounts = AccountService(store, services.db, settings)
+        app.state.rate_limits = services.rate_limits
         app.state.bots = BotStore(store)
         app.state.puzzles = services.puzzles
         app.state.adaptive_level = services.adaptive_level
+        app.state.reviews = services.reviews
+        app.state.comparisons = services.comparisons
         try:
             yield
         finally:

@@ -38,7 +38,7 @@ from ..table import i18n
 from ..table.live_table import LiveTable, TableError
 from .forms import _read_body
 from .open_tables_pages import open_tables_of
-from .pages import service_of
+from .pages import parts_of
 from .protocol import error_message
 
 log = logging.getLogger("coinche.bot_api")
@@ -100,9 +100,9 @@ async def authenticate(request: Request) -> Account:
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "no_token", "send the bot's token: Authorization: Bearer <token>")
-    service = service_of(request)
+    parts = parts_of(request)
     bots, now = bots_of(request), datetime.now(UTC)
-    bot = bots.trusted(token.strip(), now) or await service.db(bots.bot_of_token, token.strip(), now)
+    bot = bots.trusted(token.strip(), now) or await parts.db(bots.bot_of_token, token.strip(), now)
     if bot is None:
         raise ApiError(401, "bad_token", "this token opens no bot (revoked, or never made)")
     return bot
@@ -110,7 +110,7 @@ async def authenticate(request: Request) -> Account:
 
 async def limited(request: Request, bot: Account, limit: str, kind: str) -> None:
     """Count one request of ``kind`` for the bot (``ApiError`` 429 past ``limit``)."""
-    retry = await service_of(request).rate_limits.hit(limit, f"bot-{kind}:{bot.player}")
+    retry = await parts_of(request).rate_limits.hit(limit, f"bot-{kind}:{bot.player}")
     if retry is not None:
         raise ApiError(429, "rate_limited", f"too many requests: try again in {retry} s", retry)
 
@@ -163,19 +163,19 @@ def endpoint(
 
 
 async def account(request: Request, bot: Account) -> dict[str, Any]:
-    service = service_of(request)
-    owner = await service.db(bots_of(request).owner_of, bot.player)
+    parts = parts_of(request)
+    owner = await parts.db(bots_of(request).owner_of, bot.player)
     return {"name": bot.name, "owner": owner, "player": bot.player}
 
 
 async def seated(request: Request, bot: Account, table_id: str) -> tuple[LiveTable, int]:
-    service = service_of(request)
-    live = await service.table(table_id[:32]) if table_id.isascii() else None
+    parts = parts_of(request)
+    live = await parts.tables.table(table_id[:32]) if table_id.isascii() else None
     if live is None:
         raise TableError("gone")
     seat = live.seat_of(bot.player)
     if seat is None:
-        live = await service.table(live.id, fresh=True) or live  # seated through another process
+        live = await parts.tables.table(live.id, fresh=True) or live  # seated through another process
         seat = live.seat_of(bot.player)
     if seat is None:
         raise TableError("not_seated")
@@ -194,27 +194,27 @@ async def act(request: Request, bot: Account) -> dict[str, Any]:
         action = action_from_json(data.get("action"), view)
     except EngineError as e:
         raise ApiError(400, "bad_action", f"not an action of the wire format: {e}") from None
-    return {"step": await service_of(request).act(live.id, bot.player, action, rid)}
+    return {"step": await parts_of(request).tables.act(live.id, bot.player, action, rid)}
 
 
 async def next_deal(request: Request, bot: Account) -> dict[str, Any]:
     data = await read_json(request)
     rid = request_id(data)
     live, _ = await seated(request, bot, request.path_params["table_id"])
-    return {"step": await service_of(request).next_deal(live.id, bot.player, rid)}
+    return {"step": await parts_of(request).tables.next_deal(live.id, bot.player, rid)}
 
 
 async def leave(request: Request, bot: Account) -> dict[str, Any]:
     """Give up the table's game: alone with computers it ends (lost, for the ratings); with
     people a computer plays the bot's seat to the end (``friends.give_up``)."""
     live, _ = await seated(request, bot, request.path_params["table_id"])
-    await friends.give_up(service_of(request), live.id, bot.player)
+    await friends.give_up(parts_of(request), live.id, bot.player)
     return {"ok": True}
 
 
 async def sit(request: Request, bot: Account, live: LiveTable, data: dict[str, Any]) -> dict[str, Any]:
     """Take ``data["seat"]`` at a friends' table, or the first seat a computer holds."""
-    service = service_of(request)
+    parts = parts_of(request)
     wanted = data.get("seat")
     if wanted is None and live.seat_of(bot.player) is not None:
         return {"table": live.id, "seat": live.seat_of(bot.player)}  # sat already: stays
@@ -225,8 +225,8 @@ async def sit(request: Request, bot: Account, live: LiveTable, data: dict[str, A
         wanted = free[0]
     if not isinstance(wanted, int) or isinstance(wanted, bool) or not 0 <= wanted <= 3:
         raise ApiError(400, "bad_seat", "a seat is 0, 1, 2 or 3")
-    await friends.take_seat(service, live.id, bot.player, bot.name, wanted)
-    await service.hub.signal(person_channel(bot.player), {"kind": "seated", "table": live.id})
+    await friends.take_seat(parts, live.id, bot.player, bot.name, wanted)
+    await parts.hub.signal(person_channel(bot.player), {"kind": "seated", "table": live.id})
     return {"table": live.id, "seat": wanted}
 
 
@@ -235,7 +235,7 @@ async def join(request: Request, bot: Account) -> dict[str, Any]:
     to: ``{"seat": n}`` or the first computer's seat."""
     data = await read_json(request)
     code = friends.clean_code(request.path_params["code"])
-    live = await friends.find(service_of(request), code) if code is not None else None
+    live = await friends.find(parts_of(request), code) if code is not None else None
     if live is None:
         raise TableError("gone")
     listed = await open_tables_of(request).get(live.id)
@@ -315,7 +315,7 @@ async def accept(request: Request, bot: Account) -> dict[str, Any]:
     data = await read_json(request)
     following: Following = request.app.state.following
     code = await following.answer(bot.player, request.path_params["invitation_id"])
-    live = await friends.find(service_of(request), code) if code is not None else None
+    live = await friends.find(parts_of(request), code) if code is not None else None
     if live is None:
         raise TableError("gone")
     return await sit(request, bot, live, data)
@@ -335,9 +335,9 @@ async def new_game(request: Request, bot: Account) -> dict[str, Any]:
     level = data.get("level", "expert")
     if level not in LEVELS:
         raise ApiError(400, "bad_level", f"a level is one of {', '.join(LEVELS)}")
-    service = service_of(request)
-    spec = await service.create_solo(bot.player, rules_of(data), str(level))
-    await service.hub.signal(person_channel(bot.player), {"kind": "seated", "table": spec.id})
+    parts = parts_of(request)
+    spec = await parts.tables.create_solo(bot.player, rules_of(data), str(level))
+    await parts.hub.signal(person_channel(bot.player), {"kind": "seated", "table": spec.id})
     return {"table": spec.id}
 
 

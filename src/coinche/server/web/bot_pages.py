@@ -17,7 +17,7 @@ from ..features.accounts import AccountError
 from ..features.bots import BOT_NAME_MAX, MAX_BOTS, BotStore
 from ..table import i18n
 from .account_pages import lang_of_path, limits_of, rate_limited
-from .pages import ADDRESSES, account_of, page, read_checked_form, service_of
+from .pages import ADDRESSES, account_of, page, parts_of, read_checked_form
 
 ACTIONS: Final = frozenset({"create", "token", "revoke", "delete"})
 
@@ -25,7 +25,7 @@ ACTIONS: Final = frozenset({"create", "token", "revoke", "delete"})
 async def bots_page(request: Request) -> Response:
     lang, other_url = lang_of_path(request, "bots")
     account = account_of(request)
-    service = service_of(request)
+    parts = parts_of(request)
     bots: BotStore = request.app.state.bots
     context: dict[str, Any] = {"token": None, "error": None, "notice": None}
     status = 200
@@ -42,20 +42,20 @@ async def bots_page(request: Request) -> Response:
         value = value.strip()[:64]
         try:
             if action == "create":
-                made = await service.db(bots.create, account, value)
+                made = await parts.db(bots.create, account, value)
                 context["notice"] = i18n.gettext(lang, "bots.created", name=made.name)
             elif action == "token":
-                context["token"] = await service.db(bots.new_token, account.id, value, datetime.now(UTC))
+                context["token"] = await parts.db(bots.new_token, account.id, value, datetime.now(UTC))
             elif action == "revoke":
-                await service.db(bots.revoke, account.id, value)
+                await parts.db(bots.revoke, account.id, value)
                 return RedirectResponse(ADDRESSES[lang]["bots"], status_code=303)
             else:
-                await service.db(bots.delete_bot, account.id, value)
+                await parts.db(bots.delete_bot, account.id, value)
                 return RedirectResponse(ADDRESSES[lang]["bots"], status_code=303)
         except AccountError as e:
             context["error"] = i18n.gettext(lang, f"bots.error.{e.code}")
             status = 400
-    mine = await service.db(bots.bots_of, account.id) if account is not None else []
+    mine = await parts.db(bots.bots_of, account.id) if account is not None else []
     response = page(
         request,
         "bots.html",
@@ -65,7 +65,7 @@ async def bots_page(request: Request) -> Response:
         mine=mine,
         max_bots=MAX_BOTS,
         name_max=BOT_NAME_MAX,
-        leaderboard=await service.db(bots.leaderboard),
+        leaderboard=await parts.db(bots.leaderboard),
         request_base=str(request.base_url).rstrip("/"),
         **context,
     )

@@ -35,12 +35,12 @@ from ..features.bots import BotStore
 from ..features.following import Following
 from ..features.quick_play import person_channel
 from ..infra.hub import Subscription
-from ..live.tables import TableService
+from ..live.parts import TableParts
 from ..table.kinds import invitation_code
 from ..table.live_table import LiveTable
 from .bot_api import API, ApiError, authenticate, bots_of, error_response, limited
 from .drain import drain_of
-from .pages import service_of
+from .pages import parts_of
 
 MAX_TABLES: Final = 64
 """Tables one stream follows at once."""
@@ -81,7 +81,7 @@ class Followed:
 class BotStream:
     """One open stream of one bot (see the module)."""
 
-    service: TableService
+    parts: TableParts
     following: Following
     bots: BotStore
     bot: Account
@@ -99,9 +99,9 @@ class BotStream:
         self.wake.set()
 
     async def run(self, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
-        service = self.service
+        parts = self.parts
         player = self.bot.player
-        async with service.hub.subscribe(person_channel(player), steps=False) as personal:
+        async with parts.hub.subscribe(person_channel(player), steps=False) as personal:
             told = asyncio.ensure_future(self._person_events(personal))
             try:
                 await send({"type": "hello", "protocol": 1, "name": self.bot.name})
@@ -121,7 +121,7 @@ class BotStream:
                         await asyncio.wait_for(self.wake.wait(), timeout=max(0.0, beat - loop.time()))
                     if loop.time() >= beat:
                         beats += 1
-                        if await service.db(self.bots.bot_of_token, self.token, datetime.now(UTC)) is None:
+                        if await parts.db(self.bots.bot_of_token, self.token, datetime.now(UTC)) is None:
                             await send({"type": "revoked"})
                             return
                         await send({"type": "ping"})
@@ -146,7 +146,7 @@ class BotStream:
     async def _look_around(self, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
         """Follow the bot's games in progress not followed yet; tell the new invitations."""
         player = self.bot.player
-        for table_id in await self.service.db(self.service.store.open_games, player):
+        for table_id in await self.parts.db(self.parts.store.open_games, player):
             if table_id not in self.tables and len(self.tables) < MAX_TABLES:
                 await self._follow(table_id, send)
         invitations = await self.following.invitations(player)
@@ -166,9 +166,9 @@ class BotStream:
             self.invitations_told = {i.id for i in invitations}
 
     async def _follow(self, table_id: str, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
-        service = self.service
-        subscription = service.hub.subscribe(table_id, events=False)
-        live = await service.table(table_id, fresh=True)
+        parts = self.parts
+        subscription = parts.hub.subscribe(table_id, events=False)
+        live = await parts.tables.table(table_id, fresh=True)
         seat = live.seat_of(self.bot.player) if live is not None else None
         if live is None or seat is None or live.game.is_over:
             subscription.close()
@@ -176,7 +176,7 @@ class BotStream:
         watcher = asyncio.ensure_future(self._watch(table_id, subscription))
         done = _deals_over(live)
         self.tables[table_id] = Followed(seat, subscription, watcher, max(0, done - CATCH_UP_DEALS))
-        await service.attach(live, self.bot.player)  # present: a computer standing in steps back
+        await parts.tables.attach(live, self.bot.player)  # present: a computer standing in steps back
         await send(
             {
                 "type": "table",
@@ -200,7 +200,7 @@ class BotStream:
         if followed is not None:
             followed.watcher.cancel()
             followed.subscription.close()
-            self.service.detach(table_id, self.bot.player)
+            self.parts.tables.detach(table_id, self.bot.player)
 
     async def _table_news(self, table_id: str, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
         """What changed at a table since the bot was last told (its whole state is read: a
@@ -211,7 +211,7 @@ class BotStream:
         followed = self.tables.get(table_id)
         if followed is None:
             return
-        live = await self.service.table(table_id)
+        live = await self.parts.tables.table(table_id)
         seat = live.seat_of(self.bot.player) if live is not None else None
         if live is None or seat is None:
             await send({"type": "table_left", "table": table_id})
@@ -254,7 +254,7 @@ class BotStream:
                         "history": [list(h) for h in view.history],
                         "winner": view.winner,
                     },
-                    "time_ms": int(self.service.settings.idle_move_seconds * 1000),
+                    "time_ms": int(self.parts.settings.idle_move_seconds * 1000),
                 }
             )
         elif live.started and game.awaiting_deal and followed.wait_told != len(game.deals):
@@ -324,7 +324,7 @@ async def stream(request: Request) -> Response:
         return error_response(e)
     token = request.headers["authorization"].partition(" ")[2].strip()
     session = BotStream(
-        service_of(request), request.app.state.following, bots_of(request), bot, token, settings.bot_heartbeat
+        parts_of(request), request.app.state.following, bots_of(request), bot, token, settings.bot_heartbeat
     )
     if drain is not None:
         drain.opened(session)

@@ -34,7 +34,7 @@ class ChangeSocket(Socket):
         return _open, self.channel
 
     async def serve(self) -> None:
-        async with self.service.hub.subscribe(self.channel, steps=False) as sub:
+        async with self.parts.hub.subscribe(self.channel, steps=False) as sub:
 
             async def tell() -> None:
                 while True:

@@ -25,7 +25,6 @@ from starlette.routing import BaseRoute, Route
 from ...engine.cards import card_str, cards_of
 from ..features.daily.model import DEALS, FIRST_DEALER, SOUTH, FieldLine, RankingLine, challenge_rules, day_hands
 from ..features.daily.runner import DailyChallenge
-from ..features.player_stats import ratings_of
 from ..table import i18n
 from ..table.days import day_end, day_of, next_day
 from ..table.live_table import TableError
@@ -33,7 +32,7 @@ from ..table.matchpoints import DealField
 from ..table.ratings import NEW_PLAYER, Rating
 from ..table.seating import seat_names
 from .account_pages import address_of, limits_of, rate_limited
-from .pages import ADDRESSES, account_of, page, player_in_session, player_of, read_checked_form, service_of
+from .pages import ADDRESSES, account_of, page, parts_of, player_in_session, player_of, read_checked_form
 
 PATHS = {lang: ADDRESSES[lang]["challenge"] for lang in i18n.LANGUAGES}
 DEAL_WORD = {"fr": "donne", "en": "deal"}
@@ -133,10 +132,10 @@ async def day_page(request: Request, lang: str, day: str, *, error: str | None =
     if found is None:
         raise HTTPException(404)
     player = player_in_session(request)
-    attempt = await daily.tables.db(daily.store.attempt, day, player) if player is not None else None
+    attempt = await daily.db(daily.store.attempt, day, player) if player is not None else None
     mine = await daily.results(day, player) if player is not None else []
     lines, players = await daily.ranking_lines(day, moment, player)
-    ratings = await daily.tables.db(ratings_of, daily.tables.store, [line.player for line in lines])
+    ratings = await daily.db(daily.store.ratings, [line.player for line in lines])
     expert = await daily.expert_results(day) if over else []
     if over and not expert:
         daily.expert_play_soon(day)  # a day nobody finished yet (the server was down at midnight)
@@ -220,7 +219,7 @@ async def challenge(request: Request) -> Response:
         if e.code == "challenge_done":
             return await day_page(request, lang, today, error="daily.done", status=409)
         raise
-    service_of(request).forget_player(player)
+    parts_of(request).free_deals.forget(player)
     return RedirectResponse(f"/table/{spec.id}", status_code=303)
 
 
@@ -319,7 +318,7 @@ async def deal_page(request: Request) -> Response:
     names = day_seat_names(lang, found.profile)
     rows, deal_field = field_rows(lang, names, field)
     par = await daily.par(day, n, wait=10.0)
-    attempt = await daily.tables.db(daily.store.attempt, day, player) if player is not None else None
+    attempt = await daily.db(daily.store.attempt, day, player) if player is not None else None
     hands: list[dict[str, Any]] = []
     if over:
         dealt = day_hands(found.seed, day, n)

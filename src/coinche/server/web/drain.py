@@ -31,7 +31,7 @@ import uvicorn
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..infra.process_logs import log_config
-from ..live.tables import TableService
+from ..live.parts import TableParts
 
 log = logging.getLogger("coinche.drain")
 
@@ -131,18 +131,18 @@ class HealthMiddleware:
         if drain is not None and drain.draining:
             return 503, "draining\n"
         state = getattr(app, "state", None)
-        service = getattr(state, "service", None)
-        if not isinstance(service, TableService):
+        parts = getattr(state, "parts", None)
+        if not isinstance(parts, TableParts):
             return 503, "starting\n"
-        if not await self._database_answers(service):
+        if not await self._database_answers(parts):
             return 503, "database unavailable\n"
         return 200, "ready\n"
 
-    async def _database_answers(self, service: TableService) -> bool:
-        """Whether the database answers a trivial query on the service's database threads;
+    async def _database_answers(self, parts: TableParts) -> bool:
+        """Whether the database answers a trivial query on the database's threads;
         probes that come together share one query."""
         if self._check is None or self._check.done():
-            self._check = asyncio.create_task(self._ask(service))
+            self._check = asyncio.create_task(self._ask(parts))
         try:
             return await asyncio.shield(self._check)
         except asyncio.CancelledError:
@@ -151,10 +151,10 @@ class HealthMiddleware:
             return False
 
     @staticmethod
-    async def _ask(service: TableService) -> bool:
+    async def _ask(parts: TableParts) -> bool:
         try:
             async with asyncio.timeout(READY_CHECK_SECONDS):
-                await service.db(service.store.ping)
+                await parts.db(parts.store.ping)
         except Exception as e:
             log.warning("readyz: the database does not answer: %s", type(e).__name__)
             return False

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ..infra.hub import Subscription
-from ..live.tables import TableService
+from ..live.parts import TableParts
 from ..table.live_table import LiveTable
 from ..table.spec import Step
 from .seat_state import SeatState, seat_state
@@ -88,21 +88,21 @@ class Watch:
 class StateFeed:
     """The states of each table's watched seats, rendered once per step (see the module)."""
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
+    def __init__(self, parts: TableParts) -> None:
+        self.parts = parts
         self._watches: defaultdict[str, set[Watch]] = defaultdict(set)
         self._rendered: dict[str, dict[tuple[int, str, bool], SeatState]] = {}
         """Each watched table's last state of each audience (seat, language, watching)."""
         self._pumps: dict[str, asyncio.Task[None]] = {}
-        service.registry.follow(self.moved)
+        parts.registry.follow(self.moved)
 
     def watch(self, table_id: str, player: str | None, lang: str) -> Watch:
         """A new socket's watch (``player`` None: a watcher's): from now on it is handed
         every step's state."""
-        watch = Watch(table_id, player, lang, self.service.settings.outbox_limit)
+        watch = Watch(table_id, player, lang, self.parts.settings.outbox_limit)
         self._watches[table_id].add(watch)
         if table_id not in self._pumps:  # subscribed now: no step another process stores is missed
-            subscription = self.service.hub.subscribe(table_id, events=False)
+            subscription = self.parts.hub.subscribe(table_id, events=False)
             self._pumps[table_id] = asyncio.get_running_loop().create_task(self._pump(table_id, subscription))
         return watch
 
@@ -123,11 +123,11 @@ class StateFeed:
         with contextlib.closing(subscription):
             while True:
                 seq, _ = await subscription.wait()
-                live = self.service.registry.get(table_id)
+                live = self.parts.registry.get(table_id)
                 if live is not None and live.seq >= seq:
                     continue  # stored here, or read already
                 try:
-                    live = await self.service.table(table_id, at_least=seq)
+                    live = await self.parts.tables.table(table_id, at_least=seq)
                 except Exception:  # the database failed: the next step, or a reconnection, reads it
                     log.exception("table %s: its new steps could not be read", table_id)
                     continue
@@ -149,7 +149,7 @@ class StateFeed:
         watches = self._watches.get(live.id)
         if not watches:
             return
-        presence = self.service.attendance.presence(live)
+        presence = self.parts.attendance.presence(live)
         before = self._rendered.setdefault(live.id, {})
         sent: dict[tuple[int, str, bool], tuple[dict[str, Any], dict[str, Any]]] = {}
         for watch in list(watches):

@@ -26,7 +26,7 @@ from starlette.websockets import WebSocket
 
 from ..features.accounts import Account, AccountService, token_hash
 from ..infra.store import new_id
-from ..live.tables import TableService
+from ..live.parts import TableParts
 from ..table import i18n
 from ..table.days import club_clock
 from .forms import MAX_FORM_BYTES, read_form
@@ -87,9 +87,9 @@ ADDRESSES: dict[str, dict[str, str]] = {
 """The pages whose address says their language, in each language (the header links there)."""
 
 
-def service_of(request: Request | WebSocket) -> TableService:
-    service: TableService = request.app.state.service
-    return service
+def parts_of(request: Request | WebSocket) -> TableParts:
+    parts: TableParts = request.app.state.parts
+    return parts
 
 
 SESSION_COOKIE = "sid"

@@ -85,7 +85,7 @@ class PersonSocket(Socket):
 
     async def serve(self) -> None:
         assert self.player is not None
-        async with self.service.hub.subscribe(person_channel(self.player), steps=False) as sub:
+        async with self.parts.hub.subscribe(person_channel(self.player), steps=False) as sub:
             await self.race(lambda: self.read_nothing("nothing to send"), lambda: self._tell(sub))
 
     async def _tell(self, sub: Subscription) -> None:

@@ -23,7 +23,7 @@ from ..features.accounts import NAME_MAX, find_account
 from ..features.daily.store import challenge_days
 from ..features.player_stats import PROVISIONAL_SIGMA, PlayerStats, Profile
 from ..table import i18n
-from .pages import ADDRESSES, account_of, page, service_of
+from .pages import ADDRESSES, account_of, page, parts_of
 
 CHART_POINTS = 300
 """At most this many points are drawn: a long history is down-sampled (each bucket's
@@ -144,8 +144,8 @@ async def profile(request: Request) -> Response:
     name = request.path_params["name"]
     if not isinstance(name, str) or not name or len(name) > 4 * NAME_MAX:
         raise HTTPException(404)
-    service = service_of(request)
-    found = await service.db(find_account, service.store, name)
+    parts = parts_of(request)
+    found = await parts.db(find_account, parts.store, name)
     if found is None:
         raise HTTPException(404)
     shown, player = found
@@ -153,14 +153,14 @@ async def profile(request: Request) -> Response:
     data: Profile = await stats.profile(player)
     today = datetime.now(UTC).date()
     since = (today - timedelta(days=7 * CALENDAR_WEEKS)).isoformat()
-    days = await service.db(challenge_days, service.store, player, since)
+    days = await parts.db(challenge_days, parts.store, player, since)
     other = "fr" if lang == "en" else "en"
     rating = data.rating
     chart = chart_of(data.history)
     viewer = account_of(request)
     own = viewer is not None and viewer.player == player  # a club's tournaments: for their own eyes
     tournaments = await request.app.state.tournaments.results_of(player, own)
-    bot_owner = await service.db(request.app.state.bots.owner_of, player)
+    bot_owner = await parts.db(request.app.state.bots.owner_of, player)
     return page(
         request,
         "profile.html",

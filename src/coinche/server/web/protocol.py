@@ -3,7 +3,7 @@ typed requests, and the server's short messages (hello, ack, error, the table's 
 events, a hint). The seat's ``state`` is ``seat_state.py``, the ``step`` ``steps.py``.
 
 Nothing here does I/O: the socket session (``table_socket``) reads frames, asks this module
-what they mean, asks the table service, and sends what this module builds.
+what they mean, asks the tables, and sends what this module builds.
 """
 
 from __future__ import annotations

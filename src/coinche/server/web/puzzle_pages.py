@@ -65,15 +65,15 @@ async def home(request: Request) -> Response:
     puzzles = puzzles_of(request)
     player = player_in_session(request)
     mine = await puzzles.player(player) if player is not None else None
-    day = await puzzles.of_day(day_of(puzzles.tables.settings.clock()))
+    day = await puzzles.of_day(day_of(puzzles.settings.clock()))
     return page(
         request,
         "puzzles.html",
         lang=lang,
         other_url=PATHS[_other(lang)],
         mine=mine,
-        count=await puzzles.tables.db(puzzles.store.count),
-        bidding_count=await puzzles.tables.db(puzzles.bidding.count),
+        count=await puzzles.db(puzzles.store.count),
+        bidding_count=await puzzles.db(puzzles.bidding.count),
         bidding_url=bidding_url(lang),
         day_url=None if day is None else puzzle_url(lang, day),
         streak_url=f"{PATHS[lang]}/{STREAK_WORD[lang]}",
@@ -83,7 +83,7 @@ async def home(request: Request) -> Response:
 async def of_day(request: Request) -> Response:
     lang = _lang(request)
     puzzles = puzzles_of(request)
-    day = await puzzles.of_day(day_of(puzzles.tables.settings.clock()))
+    day = await puzzles.of_day(day_of(puzzles.settings.clock()))
     if day is None:
         return RedirectResponse(PATHS[lang], status_code=303)
     return RedirectResponse(puzzle_url(lang, day), status_code=303)

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -25,39 +24,21 @@ from ...engine.record import deal_record
 from ..features.call_meanings import deal_meanings
 from ..features.comparisons import Comparisons, deal_lines, first_entry
 from ..features.review import Reviews, analysis_view, build_review, contract_call, finished_deal, first_step
-from ..live.tables import TableService
 from ..table import i18n
 from ..table.fair_deals import dealing_info
 from ..table.kinds import tournament_of
 from ..table.live_table import LiveTable
 from ..table.seating import seat_names
 from .daily_pages import contract_text, made_text
-from .pages import lang_of, page, player_in_session, service_of
+from .pages import lang_of, page, parts_of, player_in_session
 
 DEAL_NUMBER = re.compile(r"[1-9][0-9]{0,5}")
 
 
-class _OfService(Protocol):
-    service: TableService
-
-
-S = TypeVar("S", bound=_OfService)
-
-
-def _of_service(request: Request, name: str, make: Callable[[TableService], S]) -> S:
-    """The application's ``name``, made on first use for its table service (and again if
-    the service changed: they belong to it)."""
-    service = service_of(request)
-    found: S | None = getattr(request.app.state, name, None)
-    if found is None or found.service is not service:
-        found = make(service)
-        setattr(request.app.state, name, found)
-    return found
-
-
 def reviews_of(request: Request) -> Reviews:
-    """The server's analyses."""
-    return _of_service(request, "reviews", Reviews)
+    """The server's analyses (``services.py`` built them)."""
+    reviews: Reviews = request.app.state.reviews
+    return reviews
 
 
 async def _deal_of(request: Request) -> tuple[LiveTable, int, int] | None:
@@ -66,7 +47,7 @@ async def _deal_of(request: Request) -> tuple[LiveTable, int, int] | None:
     player = player_in_session(request)
     if not DEAL_NUMBER.fullmatch(text) or player is None:
         return None
-    live = await service_of(request).table(request.path_params["table_id"], fresh=True)
+    live = await parts_of(request).tables.table(request.path_params["table_id"], fresh=True)
     if live is None:
         return None
     seat = live.seat_of(player)
@@ -109,7 +90,7 @@ async def review_page(request: Request) -> Response:
     lang = lang_of(request)
     start = first_step(live.game, n)
     stop = start + len(live.game.deals[n - 1].log)
-    review = build_review(live, n, seat, lang, await service_of(request).explanations(live, start, stop))
+    review = build_review(live, n, seat, lang, await parts_of(request).tables.explanations(live, start, stop))
     analysis = await reviews_of(request).analysis(live, n)  # the first visit starts it
     return render_review(request, review, analysis, "review.back", compare_url=f"/table/{live.id}/donne/{n}/expert")
 
@@ -168,8 +149,9 @@ async def review_record(request: Request) -> Response:
 
 
 def comparisons_of(request: Request) -> Comparisons:
-    """The server's comparisons with the expert."""
-    return _of_service(request, "comparisons", Comparisons)
+    """The server's comparisons with the expert (``services.py`` built them)."""
+    comparisons: Comparisons = request.app.state.comparisons
+    return comparisons
 
 
 async def compare_page(request: Request) -> Response:
@@ -242,7 +224,7 @@ async def call_meanings(request: Request) -> Response:
     the table, a deal in progress included (a person's calls read once it is over)."""
     text = request.path_params["n"]
     player = player_in_session(request)
-    live = await service_of(request).table(request.path_params["table_id"]) if player is not None else None
+    live = await parts_of(request).tables.table(request.path_params["table_id"]) if player is not None else None
     if live is None or player is None or live.seat_of(player) is None or not DEAL_NUMBER.fullmatch(text):
         return JSONResponse({"error": "not_found"}, status_code=404)
     found = deal_meanings(lang_of(request), live, int(text))

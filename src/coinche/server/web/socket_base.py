@@ -24,9 +24,9 @@ from typing import Any, ClassVar, Final, Generic, TypeVar
 import anyio
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..live.tables import TableService
+from ..live.parts import TableParts
 from .drain import drain_of, restarting_frame
-from .pages import service_of
+from .pages import parts_of
 from .security import origin_allowed
 
 log = logging.getLogger("coinche.socket")
@@ -124,7 +124,7 @@ class Socket(ABC):
 
     def __init__(self, websocket: WebSocket) -> None:
         self.ws = websocket
-        self.service: TableService = service_of(websocket)
+        self.parts: TableParts = parts_of(websocket)
         self.closing: tuple[int, str] | None = None
         """How the socket is to be closed once it is served (None: it closed itself)."""
         self.scope: anyio.CancelScope | None = None
@@ -151,7 +151,7 @@ class Socket(ABC):
     async def run(self) -> None:
         """The connection from its handshake to its close (see the module)."""
         ws = self.ws
-        if not origin_allowed(ws, self.service.settings.allowed_origins):
+        if not origin_allowed(ws, self.parts.settings.allowed_origins):
             await ws.close(code=CLOSE_ORIGIN)  # before the handshake: nothing opened for another site
             return
         try:

@@ -1,7 +1,7 @@
 """One player's WebSocket at a table (docs/protocol.md): it holds no table object.
 
 Four tasks share a connection: the reader turns frames into requests to the table
-service and queues their answers; the follower queues the seat's state of each new step,
+parts and queues their answers; the follower queues the seat's state of each new step,
 as the feed (``feed.py``) rendered it once for this process (steps another process stored
 included: the feed has them read from the log); the watcher waits on the hub for the
 table's passing events; the sender writes the queue to the socket.
@@ -25,7 +25,7 @@ from ..features.accounts import AccountService
 from ..infra.config import Settings
 from ..infra.hub import Subscription
 from ..infra.log_limits import RefusalLog
-from ..live.tables import TableService
+from ..live.parts import TableParts
 from ..table import requests
 from ..table.live_table import LiveTable, TableError
 from .drain import restarting_frame
@@ -125,7 +125,7 @@ class TableSocket(Socket):
         self.as_guest = account_of(websocket) is None
         """Opened with a guest's cookie (no account's session): it closes when that guest is
         retired (signs up, logs in), see ``retire_guest_sockets``."""
-        self.settings: Settings = self.service.settings
+        self.settings: Settings = self.parts.settings
         self.table_id: str = websocket.path_params["table_id"]
         self.player = player_in_session(websocket) or ""
         self.lang = lang_of(websocket)
@@ -149,18 +149,18 @@ class TableSocket(Socket):
 
     async def admit(self) -> None:
         """A player seated at the table (else 4404)."""
-        service, table_id, player = self.service, self.table_id, self.player
-        live = await service.table(table_id) if player else None
+        parts, table_id, player = self.parts, self.table_id, self.player
+        live = await parts.tables.table(table_id) if player else None
         seat = live.seat_of(player) if live is not None and player else None
         if live is not None and seat is None and player:
             # This process's copy may not have the seat yet: taken through another process.
-            live = await service.table(table_id, fresh=True)
+            live = await parts.tables.table(table_id, fresh=True)
             seat = live.seat_of(player) if live is not None else None
         if live is None or seat is None or not player:
             raise Close(CLOSE_NOT_FOUND, "no seat")
 
     def counted(self) -> tuple[OpenCount[tuple[str, str]], Hashable]:
-        return OpenCount(MAX_CONNECTIONS, counts=self.service.connections), (self.table_id, self.player)
+        return OpenCount(MAX_CONNECTIONS, counts=self.parts.tables.connections), (self.table_id, self.player)
 
     def queue(self, message: dict[str, Any]) -> None:
         try:
@@ -177,18 +177,18 @@ class TableSocket(Socket):
             feed.unwatch(watch)
 
     async def _run(self, since: int | None, watch: Watch) -> None:
-        service = self.service
-        async with service.hub.subscribe(self.table_id, steps=False) as subscription:
+        parts = self.parts
+        async with parts.hub.subscribe(self.table_id, steps=False) as subscription:
             # Read the table once watched (a step stored in between is not missed), and
             # read its log (another process may have moved it on).
-            live = await service.table(self.table_id, fresh=True)
+            live = await parts.tables.table(self.table_id, fresh=True)
             seat = live.seat_of(self.player) if live is not None else None
             if live is None or seat is None or (self.as_guest and await self._guest_retired()):
                 # Retired between the handshake and the subscription: its signal was missed.
                 raise Close(CLOSE_NOT_FOUND, "no seat")
             try:
                 # attach counts the connection before its first wait
-                await service.attach(live, self.player)  # a computer standing in for them steps back
+                await parts.tables.attach(live, self.player)  # a computer standing in for them steps back
                 seat = live.seat_of(self.player)
                 if seat is None:
                     raise Close(CLOSE_NOT_FOUND, "no seat")
@@ -198,9 +198,9 @@ class TableSocket(Socket):
                 self.queue(hello_message(live.seq, seat, resumed))
                 for m in messages:
                     self.queue(m)
-                clock = service.attendance.clock(self.table_id)
+                clock = parts.attendance.clock(self.table_id)
                 if clock is not None:  # the countdown of the person to play, where it stands
-                    presence = service.attendance.presence(live)
+                    presence = parts.attendance.presence(live)
                     message = event_message(self.lang, live, seat, clock, presence)
                     if message is not None:
                         self.queue(message)
@@ -212,7 +212,7 @@ class TableSocket(Socket):
             finally:
                 if self.hinting is not None:
                     self.hinting.cancel()
-                service.detach(self.table_id, self.player)
+                parts.tables.detach(self.table_id, self.player)
                 self.refusals.close()
 
     def restart(self) -> None:
@@ -246,8 +246,8 @@ class TableSocket(Socket):
     async def states(self, live: LiveTable, seat: int, since: int | None) -> list[dict[str, Any]]:
         """The states a client that has the table up to ``since`` needs (``states_since``),
         with the player's free deals left."""
-        free_left = await self.service.free_deals_left(self.player)
-        presence = self.service.attendance.presence
+        free_left = await self.parts.free_deals.left(self.player)
+        presence = self.parts.attendance.presence
         return states_since(live, self.player, seat, since, self.lang, free_left, self.settings.replay_limit, presence)
 
     def _deliver(self, seq: int, message: dict[str, Any]) -> bool:
@@ -289,7 +289,7 @@ class TableSocket(Socket):
                 await self._no_seat()
                 return
             if not self._follows(seq, message):
-                live = await self.service.table(self.table_id)
+                live = await self.parts.tables.table(self.table_id)
                 seat = live.seat_of(self.player) if live is not None else None
                 if live is None or seat is None:
                     await self._no_seat()
@@ -299,7 +299,7 @@ class TableSocket(Socket):
                 self.sent = live.seq
                 continue
             if self.counts_free_deals:  # the player's own count (the feed renders for the seat)
-                free_left = await self.service.free_deals_left(self.player)
+                free_left = await self.parts.free_deals.left(self.player)
                 if message["type"] == "step":
                     message = with_free_deals_set(message, free_left)
                 else:
@@ -323,13 +323,13 @@ class TableSocket(Socket):
                 # session, a copy of the guest's cookie is refused (4404).
                 raise Close(CLOSE_RESTARTING, "retired")
             if events:
-                live = await self.service.table(self.table_id)
+                live = await self.parts.tables.table(self.table_id)
                 seat = live.seat_of(self.player) if live is not None else None
                 if live is None or seat is None:
                     continue  # the next state closes the connection
                 if live.spec.kind.several_people and any(e.get("kind") == "presence" for e in events):
-                    await self.service.attendance.refresh([self.table_id])  # who came or went elsewhere
-                attendance = self.service.attendance
+                    await self.parts.attendance.refresh([self.table_id])  # who came or went elsewhere
+                attendance = self.parts.attendance
                 for event in events:
                     presence = attendance.presence(live)
                     message = event_message(self.lang, live, seat, event, presence, attendance.watchers(self.table_id))
@@ -364,7 +364,7 @@ class TableSocket(Socket):
     async def _hint(self, request_id: str | None) -> None:
         """Ask the expert for a hint and queue its answer (or the refusal)."""
         try:
-            decision, live, seat = await self.service.hint(self.table_id, self.player)
+            decision, live, seat = await self.parts.computers.hint(self.table_id, self.player)
             message = hint_message(self.lang, request_id, decision, live, seat)
         except TableError as e:
             message = self._refusal(e, request_id)
@@ -375,7 +375,7 @@ class TableSocket(Socket):
 
     async def _answer(self, text: str | None, data: bytes | None) -> dict[str, Any] | None:
         """The answer to one frame: an ack, a hint or a refusal."""
-        service = self.service
+        parts = self.parts
         request_id: str | None = None
         try:
             request = read_request(text, data, self.settings.max_message_bytes)
@@ -383,21 +383,21 @@ class TableSocket(Socket):
             if isinstance(request, ActionRequest):
                 key = requests.request_key(self.player, request.id)
                 check = requests.play(self.player, request.action, key, self.settings.clock())
-                return ack_message(request.id, await service.registry.write(self.table_id, key, check))
+                return ack_message(request.id, await parts.registry.write(self.table_id, key, check))
             if isinstance(request, NextDealRequest):
-                seq = await service.next_deal(self.table_id, self.player, request.id)
+                seq = await parts.tables.next_deal(self.table_id, self.player, request.id)
                 return ack_message(request.id, seq)
             if isinstance(request, SayRequest):
-                await friends.say(service, self.table_id, self.player, request.phrase)
+                await friends.say(parts, self.table_id, self.player, request.phrase)
                 return ack_message(request.id, self.sent)
             if isinstance(request, SitRequest):
-                live = await service.table(self.table_id)
+                live = await parts.tables.table(self.table_id)
                 seat = live.seat_of(self.player) if live is not None else None
                 name = live.seats[seat].name if live is not None and seat is not None else None
-                seq = await friends.take_seat(service, self.table_id, self.player, name or "?", request.seat)
+                seq = await friends.take_seat(parts, self.table_id, self.player, name or "?", request.seat)
                 return ack_message(request.id, seq)
             if isinstance(request, LeaveRequest):
-                seq = await friends.leave(service, self.table_id, self.player)
+                seq = await friends.leave(parts, self.table_id, self.player)
                 return ack_message(request.id, seq)
             if isinstance(request, HostRequest):
                 return ack_message(request.id, await self._host(request))
@@ -415,14 +415,14 @@ class TableSocket(Socket):
 
     async def _host(self, request: HostRequest) -> int:
         """One of the host's controls; the table's seq after it."""
-        service, table_id, player = self.service, self.table_id, self.player
+        parts, table_id, player = self.parts, self.table_id, self.player
         if request.op == "start":
-            return await friends.start(service, table_id, player, request.id)
+            return await friends.start(parts, table_id, player, request.id)
         if request.op == "move":
-            return await friends.host_move(service, table_id, player, request.seat, request.to)
+            return await friends.host_move(parts, table_id, player, request.seat, request.to)
         if request.op == "level":
-            return await friends.host_level(service, table_id, player, request.seat, request.level)
-        return await friends.host_free(service, table_id, player, request.seat)
+            return await friends.host_level(parts, table_id, player, request.seat, request.level)
+        return await friends.host_free(parts, table_id, player, request.seat)
 
     def _refusal(self, e: TableError, request_id: str | None) -> dict[str, Any]:
         """The error message of a request the table refused (and its line in the log)."""
@@ -434,11 +434,11 @@ RETIRED = "retired"
 """The hub's event that a guest is retired: their sockets opened as the guest close."""
 
 
-async def retire_guest_sockets(service: TableService, player: str) -> None:
+async def retire_guest_sockets(parts: TableParts, player: str) -> None:
     """Close the table sockets opened with the guest ``player``'s cookie, in every process
     (a hub event on each of their games in progress): the guest signed up or logged in."""
-    for table_id in await service.db(service.store.open_games, player):
-        await service.hub.signal(table_id, {"kind": RETIRED, "player": player})
+    for table_id in await parts.db(parts.store.open_games, player):
+        await parts.hub.signal(table_id, {"kind": RETIRED, "player": player})
 
 
 async def table_socket(websocket: WebSocket) -> None:

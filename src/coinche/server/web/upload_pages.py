@@ -70,8 +70,8 @@ def _page_for(lang: str) -> Any:
                 except EngineError as e:
                     error, status = i18n.gettext(lang, "replay.bad_record", message=str(e)), 400
                 else:
-                    store = request.app.state.service.store
-                    upload_id = await request.app.state.service.db(
+                    store = request.app.state.parts.store
+                    upload_id = await request.app.state.parts.db(
                         store.save_upload,
                         player,
                         posted.raw.decode("utf-8"),
@@ -100,8 +100,8 @@ async def _upload_of(request: Request) -> tuple[str, str, Game]:
     player = player_in_session(request)
     if not UPLOAD_ID.fullmatch(upload_id) or player is None:
         raise HTTPException(404)
-    service = request.app.state.service
-    found = await service.db(service.store.load_upload, upload_id)
+    parts = request.app.state.parts
+    found = await parts.db(parts.store.load_upload, upload_id)
     if found is None or found[0] != player:
         raise HTTPException(404)
     try:

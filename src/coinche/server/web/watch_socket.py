@@ -38,7 +38,7 @@ from ..table.kinds import TournamentTable
 from ..table.live_table import LiveTable
 from . import rules_pages
 from .feed import RESYNC, WATCHED_SEAT, StateFeed, Watch
-from .pages import lang_of, page, service_of
+from .pages import lang_of, page, parts_of
 from .protocol import event_message, hello_message
 from .seat_state import seat_state
 from .socket_base import CLOSE_NOT_FOUND, Close, OpenCount, SlowConsumer, Socket
@@ -59,7 +59,7 @@ async def may_watch(request: Request | WebSocket, table_id: str) -> bool:
     listed = await open_tables.get(table_id)
     if listed is not None:
         return listed.watchable
-    live = await service_of(request).table(table_id)
+    live = await parts_of(request).tables.table(table_id)
     kind = live.spec.kind if live is not None else None
     if not isinstance(kind, TournamentTable):
         return False
@@ -69,7 +69,7 @@ async def may_watch(request: Request | WebSocket, table_id: str) -> bool:
 
 async def watch_page(request: Request) -> Response:
     table_id = request.path_params["table_id"]
-    live = await service_of(request).table(table_id, fresh=True)
+    live = await parts_of(request).tables.table(table_id, fresh=True)
     if live is None or not await may_watch(request, table_id):
         raise HTTPException(404)
     lang = lang_of(request)
@@ -107,7 +107,7 @@ class WatchSocket(Socket):
         """A table that may be watched now (else 4404)."""
         if not await may_watch(self.ws, self.table_id):
             raise Close(CLOSE_NOT_FOUND, "not watchable")
-        self.live = await self.service.table(self.table_id, fresh=True)
+        self.live = await self.parts.tables.table(self.table_id, fresh=True)
         if self.live is None:
             raise Close(CLOSE_NOT_FOUND, "not watchable")
 
@@ -115,17 +115,17 @@ class WatchSocket(Socket):
         return _watching, self.table_id
 
     async def serve(self) -> None:
-        table_id, attendance, live = self.table_id, self.service.attendance, self.live
+        table_id, attendance, live = self.table_id, self.parts.attendance, self.live
         assert live is not None
         feed: StateFeed = self.ws.app.state.feed
         watch = feed.watch(table_id, None, self.lang)  # first: no step is missed
         key = f"{WATCHER}{new_id()}"
         arrived = False
         try:
-            async with self.service.hub.subscribe(table_id, steps=False) as sub:
+            async with self.parts.hub.subscribe(table_id, steps=False) as sub:
                 if not await may_watch(self.ws, table_id):  # changed before the subscription
                     raise Close(CLOSE_NOT_FOUND, "not watchable")
-                live = await self.service.table(table_id) or live
+                live = await self.parts.tables.table(table_id) or live
                 await attendance.watcher_arrived(table_id, key)
                 arrived = True
                 await self.ws.send_text(json.dumps(hello_message(live.seq, WATCHED_SEAT, False)))
@@ -142,7 +142,7 @@ class WatchSocket(Socket):
 
     async def _send_state(self, live: LiveTable) -> None:
         """The whole state of the table as it stands."""
-        presence = self.service.attendance.presence(live)
+        presence = self.parts.attendance.presence(live)
         message = seat_state(live, WATCHED_SEAT, self.lang, None, True, presence, watching=True).message
         await self.ws.send_text(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
         self.sent = live.seq
@@ -158,7 +158,7 @@ class WatchSocket(Socket):
             if seq <= self.sent or message is None:
                 continue
             if message is RESYNC or (message["type"] == "step" and seq != self.sent + 1):
-                live = await self.service.table(self.table_id)
+                live = await self.parts.tables.table(self.table_id)
                 if live is not None:
                     await self._send_state(live)
                 continue
@@ -168,12 +168,12 @@ class WatchSocket(Socket):
     async def _events(self, sub: Subscription) -> None:
         """Send the passing events a watcher sees, until the table may be watched no more
         (4404)."""
-        service, table_id, attendance = self.service, self.table_id, self.service.attendance
+        parts, table_id, attendance = self.parts, self.table_id, self.parts.attendance
         while True:
             _, events = await sub.wait()
             if any(e.get("kind") == WATCHERS_CHANGED for e in events) and not await may_watch(self.ws, table_id):
                 raise Close(CLOSE_NOT_FOUND, "not watchable")
-            live = await service.table(table_id)
+            live = await parts.tables.table(table_id)
             if live is None:
                 continue
             if any(e.get("kind") == "presence" for e in events):

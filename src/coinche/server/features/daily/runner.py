@@ -11,8 +11,12 @@ from typing import Any
 
 from ...compute.bot_pool import Priority
 from ...compute.job_kinds import par_job, standings_job
+from ...compute.work import Work
+from ...infra.config import Settings
+from ...infra.store import Database
 from ...live.events import DealEnded
-from ...live.tables import TableService
+from ...live.ports import PlaysOut, TableMaker
+from ...live.registry import LiveTables
 from ...table.days import day_end, day_of, next_day
 from ...table.kinds import DailyChallengeTable, Dealing, challenge_day
 from ...table.live_table import TableError
@@ -39,12 +43,29 @@ RANKING_PAGE = 100
 
 
 class DailyChallenge:
-    """The daily challenge on a table service (a listener of its commits: it records the results)."""
+    """The daily challenge: it makes its tables, listens to the registry's commits (it
+    records the results) and has the pars and rankings computed as work."""
 
-    def __init__(self, tables: TableService) -> None:
+    def __init__(
+        self,
+        store: ChallengeStore,
+        db: Database,
+        settings: Settings,
+        registry: LiveTables,
+        tables: TableMaker,
+        computers: PlaysOut,
+        work: Work,
+    ) -> None:
+        self.store = store
+        self.db = db
+        self.settings = settings
         self.tables = tables
-        self.store = ChallengeStore(tables.store)
-        tables.registry.on(DealEnded, self._deal_ended)
+        """Where the players' tables and the expert's are made and read."""
+        self.computers = computers
+        """Where the expert's table is played out."""
+        self.work = work
+        """Where the rankings and the pars are computed."""
+        registry.on(DealEnded, self._deal_ended)
         self._ahead: asyncio.Task[None] | None = None
         self._refreshes: dict[str, asyncio.Task[None]] = {}
         """The ranking refresh waiting to run, per day (one at a time: results coalesce)."""
@@ -77,7 +98,7 @@ class DailyChallenge:
         expert's play of their deals (whichever process comes first; a second changes
         nothing)."""
         moment = self.now()
-        for day in await self.tables.db(self.store.unfinished_days, today):
+        for day in await self.db(self.store.unfinished_days, today):
             await self.refresh_ranking(day, moment)
             self.expert_play_soon(day)
 
@@ -101,23 +122,23 @@ class DailyChallenge:
 
     def now(self) -> datetime:
         """The server's clock (``Settings.clock``): every "is the day over" asks it."""
-        return self.tables.settings.clock()
+        return self.settings.clock()
 
     @property
     def _profile(self) -> str:
-        return self.tables.settings.challenge_profile
+        return self.settings.challenge_profile
 
     async def ensure_day(self, day: str) -> Day:
         """The day's row and the next day's (made if missing): tomorrow's commitment exists
         before tomorrow starts."""
-        test_seed = self.tables.settings.table_seed
-        found = await self.tables.db(self.store.ensure_day, day, self._profile, test_seed)
-        await self.tables.db(self.store.ensure_day, next_day(day), self._profile, test_seed)
+        test_seed = self.settings.table_seed
+        found = await self.db(self.store.ensure_day, day, self._profile, test_seed)
+        await self.db(self.store.ensure_day, next_day(day), self._profile, test_seed)
         return found
 
     async def day(self, day: str) -> Day | None:
         """The day's row as it is (None: not made yet)."""
-        return await self.tables.db(self.store.day, day)
+        return await self.db(self.store.day, day)
 
     async def commitment_of(self, day: str) -> str:
         return (await self.ensure_day(day)).commitment
@@ -126,7 +147,7 @@ class DailyChallenge:
         """The day's seed in hex once the day is over (``moment`` past its end), else None."""
         if moment < day_end(day):
             return None
-        found = await self.tables.db(self.store.day, day)
+        found = await self.db(self.store.day, day)
         return None if found is None else found.seed.hex()
 
     async def start(self, player: str, is_guest: bool, moment: datetime | None = None) -> TableSpec:
@@ -135,7 +156,7 @@ class DailyChallenge:
         day = day_of(moment or self.now())
         found = await self.ensure_day(day)
         for _ in range(2):
-            attempt = await self.tables.db(self.store.attempt, day, player)
+            attempt = await self.db(self.store.attempt, day, player)
             if attempt is not None:
                 table_id, finished = attempt
                 if finished:
@@ -146,7 +167,7 @@ class DailyChallenge:
                 if live.game.is_over:
                     raise TableError("challenge_done")
                 return live.spec
-            level = self.tables.settings.challenge_level
+            level = self.settings.challenge_level
             bot = Seat("bot", level=level)
             spec = await self.tables.create_table(
                 challenge_rules(found.profile),
@@ -155,20 +176,20 @@ class DailyChallenge:
                 DailyChallengeTable(day),
                 Dealing(found.seed, table_seed(found.seed), FIRST_DEALER),
             )
-            if await self.tables.db(self.store.add_attempt, day, player, spec.id, is_guest):
+            if await self.db(self.store.add_attempt, day, player, spec.id, is_guest):
                 return spec
             # Another start of the same player won the race: drop this table, use theirs.
-            await self.tables.db(self.tables.store.finish_table, spec.id, {"abandoned": True})
+            await self.db(self.store.abandon_table, spec.id)
         raise TableError("busy")
 
     async def signed_up(self, guest: str, player: str) -> None:
         """A guest made an account (playing as ``player``): its challenge of today, finished
         or not, is the account's from now on, and ranked under the account's name."""
-        for day in await self.tables.db(self.store.adopt, guest, player, day_of(self.now())):
+        for day in await self.db(self.store.adopt, guest, player, day_of(self.now())):
             self._ranking_due(day)
 
     async def results(self, day: str, player: str | None = None) -> list[Result]:
-        return await self.tables.db(self.store.results, day, player)
+        return await self.db(self.store.results, day, player)
 
     # ----- the ranking -----
 
@@ -176,7 +197,7 @@ class DailyChallenge:
         """The day's whole ranking by matchpoints (accounts only), brought up to date first;
         final once the day is over."""
         await self.refresh_ranking(day, moment)
-        lines = await self.tables.db(self.store.standings, day, 1 << 30)
+        lines = await self.db(self.store.standings, day, 1 << 30)
         return [Standing(line.player, line.rank, line.average, line.percents) for line in lines]
 
     async def ranking_lines(self, day: str, moment: datetime, player: str | None) -> tuple[list[RankingLine], int]:
@@ -184,23 +205,23 @@ class DailyChallenge:
         stored (a day over is made final first), and how many players it has."""
         if moment >= day_end(day):
             await self.refresh_ranking(day, moment)
-        lines = await self.tables.db(self.store.standings, day, RANKING_PAGE, player)
-        return lines, await self.tables.db(self.store.ranked_count, day)
+        lines = await self.db(self.store.standings, day, RANKING_PAGE, player)
+        return lines, await self.db(self.store.ranked_count, day)
 
     async def refresh_ranking(self, day: str, moment: datetime) -> None:
         """Compute the day's ranking again if results came since it was stored (or the day
         has ended since): in a worker process, then stored whole, unless a refresh with
         more results was stored meanwhile (``save_standings``)."""
         final = moment >= day_end(day)
-        state = await self.tables.db(self.store.ranking_state, day)
+        state = await self.db(self.store.ranking_state, day)
         if state is None or (state[1] and not final):
             return  # no such day, or its ranking is final (and this clock says otherwise)
-        results = await self.tables.db(self.store.ranked_scores, day)
+        results = await self.db(self.store.ranked_scores, day)
         if len(results) == state[0] and (state[1] or not final):
             return
         started = asyncio.get_running_loop().time()
-        standings = await self.tables.work.run(standings_job(results, DEALS, final), priority=Priority.ANALYSIS)
-        await self.tables.db(self.store.save_standings, day, standings, len(results), final)
+        standings = await self.work.run(standings_job(results, DEALS, final), priority=Priority.ANALYSIS)
+        await self.db(self.store.save_standings, day, standings, len(results), final)
         self._ranking_seconds = asyncio.get_running_loop().time() - started
 
     def _ranking_due(self, day: str) -> None:
@@ -229,14 +250,14 @@ class DailyChallenge:
         if day is None or not 1 <= number <= DEALS:
             return
         finished = live.game.is_over
-        await self.tables.db(self.store.record, live.id, day, number, deal_result(live, number), finished)
+        await self.db(self.store.record, live.id, day, number, deal_result(live, number), finished)
         self._ranking_due(day)
         self.par_soon(day, number)
 
     # ----- one deal compared -----
 
     async def deal_field(self, day: str, number: int) -> list[FieldLine]:
-        return await self.tables.db(self.store.deal_field, day, number)
+        return await self.db(self.store.deal_field, day, number)
 
     def par_soon(self, day: str, number: int) -> asyncio.Task[dict[str, Any] | None]:
         """The deal's double-dummy par, computed once in a worker and stored (a task:
@@ -250,7 +271,7 @@ class DailyChallenge:
     async def par(self, day: str, number: int, wait: float = 10.0) -> dict[str, Any] | None:
         """The deal's par (the analysis rows and each side's best contract), None if not
         ready within ``wait`` seconds."""
-        found = await self.tables.db(self.store.par, day, number)
+        found = await self.db(self.store.par, day, number)
         if found is not None:
             return found
         try:
@@ -260,18 +281,18 @@ class DailyChallenge:
 
     async def _par(self, day: str, number: int) -> dict[str, Any] | None:
         try:
-            found = await self.tables.db(self.store.par, day, number)
+            found = await self.db(self.store.par, day, number)
             if found is not None:
                 return found
-            row = await self.tables.db(self.store.day, day)
+            row = await self.db(self.store.day, day)
             if row is None:
                 return None
             rules = challenge_rules(row.profile)
             dealer = (FIRST_DEALER + number - 1) % 4
-            data = await self.tables.work.run(
+            data = await self.work.run(
                 par_job(rules, dealer, day_hands(row.seed, day, number)), priority=Priority.ANALYSIS
             )
-            await self.tables.db(self.store.save_par, day, number, data)
+            await self.db(self.store.save_par, day, number, data)
             return data
         except Exception:
             log.exception("the par of %s deal %d could not be computed", day, number)
@@ -288,25 +309,25 @@ class DailyChallenge:
 
     async def _expert_play(self, day: str) -> None:
         try:
-            table_id = await self.tables.db(self.store.expert_table, day)
+            table_id = await self.db(self.store.expert_table, day)
             if table_id is None:
-                found = await self.tables.db(self.store.day, day)
+                found = await self.db(self.store.day, day)
                 if found is None:
                     return
                 expert = Seat("bot", level=EXPERT_LEVEL)
-                bot = Seat("bot", level=self.tables.settings.challenge_level)
+                bot = Seat("bot", level=self.settings.challenge_level)
                 spec = await self.tables.create_table(
                     challenge_rules(found.profile),
                     (expert, bot, bot, bot),
-                    self.tables.settings.challenge_level,
+                    self.settings.challenge_level,
                     DailyChallengeTable(day),
                     Dealing(found.seed, table_seed(found.seed), FIRST_DEALER),
                 )
-                table_id = await self.tables.db(self.store.claim_expert_table, day, spec.id)
+                table_id = await self.db(self.store.claim_expert_table, day, spec.id)
                 if table_id != spec.id:  # another process was first: theirs is the one
-                    await self.tables.db(self.tables.store.finish_table, spec.id, {"abandoned": True})
+                    await self.db(self.store.abandon_table, spec.id)
             assert table_id is not None
-            await self.tables.play_out(table_id)
+            await self.computers.play_out(table_id)
         except Exception:
             log.exception("the expert's play of %s failed (tried again at the next round)", day)
         finally:
@@ -314,7 +335,7 @@ class DailyChallenge:
 
     async def expert_results(self, day: str) -> list[dict[str, Any]]:
         """The expert's result on each deal of the day it has finished (empty before)."""
-        table_id = await self.tables.db(self.store.expert_table, day)
+        table_id = await self.db(self.store.expert_table, day)
         if table_id is None:
             return []
         live = await self.tables.table(table_id)

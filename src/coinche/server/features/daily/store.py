@@ -21,6 +21,8 @@ from ...infra.rows.challenge import (
 from ...infra.rows.people import AccountRow
 from ...infra.store import Store
 from ...table.matchpoints import Standing
+from ...table.ratings import Rating
+from ..player_stats import ratings_of
 from .model import Day, FieldLine, RankingLine, Result, commitment
 
 
@@ -30,6 +32,14 @@ class ChallengeStore:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+
+    def abandon_table(self, table_id: str) -> None:
+        """A table made for nothing (another start won the race): finished as abandoned."""
+        self.store.finish_table(table_id, {"abandoned": True})
+
+    def ratings(self, players: list[str]) -> dict[str, Rating]:
+        """The ratings of the ranking's players (a new player: absent)."""
+        return ratings_of(self.store, players)
 
     def ensure_day(self, day: str, profile: str, test_seed: int | str | None = None) -> Day:
         """The day's row, made with a random seed if there is none (the primary key settles

@@ -11,23 +11,23 @@ import contextlib
 import logging
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 from sqlalchemy.exc import IntegrityError
 
-from ....engine.rules import RuleSet
 from ...compute.bot_pool import Priority
 from ...compute.work import Work
 from ...infra.config import Settings
 from ...infra.hub import Hub, Subscription
 from ...infra.store import Database
 from ...live.events import DealEnded, GameEnded
+from ...live.ports import PlaysOut, TableMaker
 from ...live.presence import Attendance
 from ...live.registry import LiveTables
 from ...table.days import CLUB_TIME
-from ...table.kinds import SOLO, Dealing, TableKind, tournament_of
-from ...table.live_table import LiveTable, TableError
-from ...table.spec import Seat, TableSpec
+from ...table.kinds import tournament_of
+from ...table.live_table import TableError
+from ...table.spec import Seat
 from ..following import FollowingStore
 from ..quick_play import account_names, person_channel
 from .jobs import round_par_job
@@ -62,26 +62,6 @@ DAILY_ARENA_EVERY: Final = 60.0
 """How often a runner makes sure today's and tomorrow's daily arenas exist."""
 
 
-class RoundTables(Protocol):
-    """What the runner asks of the tables (``TableService``): make a round's table, read
-    one, play a table of computers out."""
-
-    async def create_table(
-        self,
-        rules: RuleSet,
-        seats: Sequence[Seat],
-        level: str,
-        kind: TableKind = SOLO,
-        dealing: Dealing | None = None,
-        adaptive_start: float | None = None,
-        table_id: str | None = None,
-    ) -> TableSpec: ...
-
-    async def table(self, table_id: str, at_least: int = 0, fresh: bool = False) -> LiveTable | None: ...
-
-    async def play_out(self, table_id: str) -> LiveTable: ...
-
-
 class Tournaments:
     """The tournaments of one process: what people ask, the listener that records each
     round table's result, and the runner that moves every tournament due one stage on
@@ -94,7 +74,8 @@ class Tournaments:
         hub: Hub,
         settings: Settings,
         registry: LiveTables,
-        tables: RoundTables,
+        tables: TableMaker,
+        computers: PlaysOut,
         attendance: Attendance,
         work: Work,
         following: FollowingStore,
@@ -104,7 +85,9 @@ class Tournaments:
         self.hub = hub
         self.settings = settings
         self.tables = tables
-        """Where a round's tables are made, read and played out."""
+        """Where a round's tables are made and read."""
+        self.computers = computers
+        """Where a round's tables of computers are played out."""
         self.attendance = attendance
         self.work = work
         """Where a finished round's pars are computed."""
@@ -421,7 +404,7 @@ class Tournaments:
 
     async def _play_out(self, table_id: str) -> None:
         try:
-            await self.tables.play_out(table_id)
+            await self.computers.play_out(table_id)
         except TableError as e:
             # gone: named, not made yet (``_make_unmade`` makes it); not_seated: a person
             # came back to their seat (they play it, their table is watched again)
