@@ -256,7 +256,7 @@ def _people(
 
 
 class History:
-    """The history on a table service: it listens to the tables' commits and keeps every
+    """The history: it listens to the tables' commits and keeps every
     finished deal."""
 
     def __init__(self, store: HistoryStore, db: Database, registry: LiveTables) -> None:

@@ -218,7 +218,7 @@ class OpenTableStore:
 
 
 class OpenTables:
-    """Open tables on a table service: its host's switch, the list, and the listener that
+    """Open tables: its host's switch, the list, and the listener that
     keeps the list true."""
 
     def __init__(self, store: OpenTableStore, db: Database, hub: Hub, registry: LiveTables) -> None:

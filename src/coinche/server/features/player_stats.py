@@ -282,7 +282,7 @@ class Profile:
 
 
 class StatsStore:
-    """The blocking reads and writes (run on the table service's database threads)."""
+    """The blocking reads and writes (run on the database threads)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store

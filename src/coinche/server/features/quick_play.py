@@ -221,7 +221,7 @@ def rebuilt(people: Sequence[Wait], levels: LevelRatings) -> Match:
 
 
 class QuickPlay:
-    """Quick play on a table service: the queue's requests, and this process's waves.
+    """Quick play: the queue's requests, and this process's waves.
 
     Every process runs waves (each second, and at once when anyone presses the button
     anywhere: the hub's ``QUEUE_CHANNEL``); a wave claims what it can in the database
