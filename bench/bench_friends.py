@@ -13,6 +13,7 @@ turn comes; the host deals the next deal a second after each one
 - the time from a move being sent to its state reaching all four people of the table
   (p50, p95, max): the server's whole fan-out;
 - memory per table: the server's resident memory growth over the tables (``VmRSS``);
+- the server's CPU: its share of a core, and its CPU time an action (the cost of a move);
 - errors: ``error`` messages, refused connections, timeouts, closed connections.
 
     python bench/bench_friends.py [--tables 200] [--seconds 60] [--think 1] [--profile FILE]
@@ -437,7 +438,8 @@ async def run(args: argparse.Namespace, server: Site, label: str) -> dict[str, f
         f"({rss_first / 1024:.1f} MiB with one)"
     )
     print(
-        f"  CPU: server {cpu / elapsed:.0%} of a core, this client {client_cpu / elapsed:.0%} ({os.cpu_count()} cores)"
+        f"  CPU: server {cpu / elapsed:.0%} of a core ({cpu * 1000 / max(totals.actions, 1):.2f} ms an action), "
+        f"this client {client_cpu / elapsed:.0%} ({os.cpu_count()} cores)"
     )
     errors = sum(totals.errors.values())
     print(f"  errors: {errors}" + (f" ({dict(totals.errors)})" if errors else ""), flush=True)
