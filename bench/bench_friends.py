@@ -13,13 +13,15 @@ turn comes; the host deals the next deal a second after each one
 - the time from a move being sent to its state reaching all four people of the table
   (p50, p95, max): the server's whole fan-out;
 - memory per table: the server's resident memory growth over the tables (``VmRSS``);
+- the server's CPU: its share of a core, and its CPU time an action (the cost of a move);
 - errors: ``error`` messages, refused connections, timeouts, closed connections.
 
-    python bench/bench_friends.py [--tables 200] [--seconds 60] [--think 1] [--profile FILE]
+    python bench/bench_friends.py [--tables 200] [--seconds 60] [--think 1] [--clock] [--profile FILE]
 
 ``--think 0`` plays every move at once: the figures are the server's saturation
-throughput. ``--profile FILE`` runs the server under cProfile (written when it stops) and
-prints where its time went.
+throughput. ``--clock`` makes the tables with the idle clock, as the page's form does by
+default (each step then brings a ``clock`` message to each seat). ``--profile FILE`` runs
+the server under cProfile (written when it stops) and prints where its time went.
 
 Only 127.0.0.1 is contacted; every wait has a timeout and every loop ends by the deadline.
 """
@@ -56,7 +58,7 @@ from databases import add_database_args, database_url
 HTTP_TIMEOUT = 30.0
 PASSWORD = "bench password 1234"
 CSRF_FIELD = re.compile(r'name="csrf" value="([^"]+)"')
-PASSING = ("hello", "ack", "presence", "say", "notice")
+PASSING = ("hello", "ack", "presence", "say", "notice", "clock")
 IDS = itertools.count(1)
 PROFILED = """
 import atexit, cProfile, sys
@@ -141,13 +143,16 @@ class Person:
         return status, location
 
 
-async def make_table(port: int, n: int) -> tuple[str, list[Person]]:
-    """A host signs up and makes a table; three guests sit: (table id, people by seat)."""
+async def make_table(port: int, n: int, clock: bool = False) -> tuple[str, list[Person]]:
+    """A host signs up and makes a table (``clock``: with the idle clock, as the page's
+    form has it by default); three guests sit: (table id, people by seat)."""
     host = Person(port, f"10.{n // 250}.{n % 250}.1", f"Bench{n}")
     status, _ = await host.post("/inscription", {"name": host.name, "password": PASSWORD, "confirm": PASSWORD})
     if status != 303:
         raise RuntimeError(f"sign-up: {status}")
     form = {"profile": "classic", "target": "3000", "level_1": "beginner", "level_2": "beginner"}
+    if clock:
+        form["idle_clock"] = "on"
     status, location = await host.post("/amis", {**form, "level_3": "beginner"})
     if status != 303 or not location.startswith("/table/"):
         raise RuntimeError(f"new table: {status} {location}")
@@ -279,7 +284,7 @@ async def table_life(
     counted = False
     try:
         async with setup:
-            table_id, people = await make_table(port, n)
+            table_id, people = await make_table(port, n, args.clock)
         async with contextlib.AsyncExitStack() as stack:
             sockets = [
                 await stack.enter_async_context(
@@ -437,7 +442,8 @@ async def run(args: argparse.Namespace, server: Site, label: str) -> dict[str, f
         f"({rss_first / 1024:.1f} MiB with one)"
     )
     print(
-        f"  CPU: server {cpu / elapsed:.0%} of a core, this client {client_cpu / elapsed:.0%} ({os.cpu_count()} cores)"
+        f"  CPU: server {cpu / elapsed:.0%} of a core ({cpu * 1000 / max(totals.actions, 1):.2f} ms an action), "
+        f"this client {client_cpu / elapsed:.0%} ({os.cpu_count()} cores)"
     )
     errors = sum(totals.errors.values())
     print(f"  errors: {errors}" + (f" ({dict(totals.errors)})" if errors else ""), flush=True)
@@ -462,6 +468,9 @@ def main() -> None:
     ap.add_argument("--servers", type=int, default=1, help="server processes (more than one: nginx in front)")
     ap.add_argument("--workers", type=int, default=0, help="`coinche worker` processes (PostgreSQL)")
     ap.add_argument("--profile", type=Path, help="run the server under cProfile and write its profile here")
+    ap.add_argument(
+        "--clock", action="store_true", help="tables with the idle clock (the page's default): a clock event a step"
+    )
     add_database_args(ap)
     args = ap.parse_args()
     try:

@@ -108,3 +108,32 @@ def test_the_last_seat_goes_to_one_of_two_at_once(client: TestClient) -> None:
     assert [s.kind for s in seats] == ["human"] * 4
     assert sum(1 for s in seats if s.name in ("Rosa", "Sami")) == 1
     assert f"/rejoindre/{code}" not in listed(client)  # full: no longer offered
+
+
+def test_a_table_not_listed_reads_no_ratings_when_it_moves(database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each deal of every friends' table tells the list: a table that is not listed (most)
+    changes nothing there and costs no read of its players' ratings."""
+    from coinche.engine.rules import PROFILES
+    from coinche.server.features import open_tables
+    from coinche.server.infra.store import Store, new_id
+    from coinche.server.table.kinds import FriendsTable
+    from coinche.server.table.live_table import LiveTable
+    from coinche.server.table.spec import Seat, Step, TableSpec
+
+    store = Store(database_url)
+    try:
+        people = tuple(Seat("human", player=f"p{n}", name=f"P{n}") for n in range(4))
+        kind = FriendsTable(code="ABCDEF", host_player="p0")
+        spec = TableSpec(new_id(), PROFILES["classic"], 7, 0, people, "confirmed", kind=kind)
+        store.create_table(spec)
+        live = LiveTable.build(spec, [Step(0, "deal", 0)])
+        rows = open_tables.OpenTableStore(store)
+        read: list[object] = []
+        monkeypatch.setattr(open_tables, "ratings_of", lambda *args: read.append(args) or {})
+        assert not rows.moved(live) and not read
+        rows.open(live)  # listed: its row follows, its players' ratings read
+        read.clear()
+        live.apply(Step(1, "action", live.game.to_move, live.game.legal_actions()[0]))
+        assert rows.moved(live) and read
+    finally:
+        store.close()

@@ -261,3 +261,14 @@ def test_the_guests_free_deals_in_the_singular_and_plural(count: int, text: str)
 def test_percentages_with_decimals_are_written_the_languages_way(lang: str, value: float, text: str) -> None:
     """The day's ranking's average ("50.0 %" on a French page was an English number)."""
     assert i18n.percent(lang, value, 100, decimals=1) == text
+
+
+def test_cards_and_calls_in_words_are_kept_and_their_memory_bounded() -> None:
+    """Said at every step, a card's or a call's words are kept once said; words asked for
+    anything else (a client's text) fill no memory past ``WORDS_KEPT``."""
+    assert i18n.card_with_article("fr", "TS") == "le Dix de pique" == i18n.card_with_article("fr", "TS")
+    assert i18n.call_name("en", "90H") == i18n.call_name("en", "90H")
+    for n in range(i18n.WORDS_KEPT + 10):
+        assert i18n.call_name("fr", f"x{n}") == f"x{n}" and i18n.card_name("fr", f"x{n}") == f"x{n}"
+    for said in (i18n.card_name, i18n.card_with_article, i18n.card_short, i18n.call_name):
+        assert said.cache_info().currsize <= i18n.WORDS_KEPT

@@ -135,6 +135,10 @@ class OpenTableStore:
         False when it is not listed."""
         if live.game.is_over:
             return self.close(live.id)
+        with self.store.engine.connect() as conn:  # most tables are not listed: no ratings read for them
+            listed = conn.execute(select(OpenTableRow.seq).where(OpenTableRow.table_id == live.id)).scalar()
+        if listed is None or listed >= live.seq:
+            return False
         with self.store.engine.begin() as conn:
             changed = conn.execute(
                 update(OpenTableRow)

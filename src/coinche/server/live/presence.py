@@ -121,6 +121,9 @@ class Attendance:
         self.settings = registry.settings
         self.present: Counter[tuple[str, str]] = Counter()
         """Open connections of each player at each table (in this process)."""
+        self._watching: dict[str, set[str]] = {}
+        """The watchers' keys of each table with watchers here (``watchers`` counts them
+        without going through every connection of the process)."""
         self._grace: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._idle: dict[str, tuple[int, asyncio.Task[None]]] = {}
         self._clocks: dict[str, tuple[int, int, float]] = {}
@@ -255,6 +258,7 @@ class Attendance:
         """A watcher's connection opened (``key``: ``WATCHER`` and its own id, a row of
         presence like a person's: the count is shared by every process)."""
         self.present[(table_id, key)] = 1
+        self._watching.setdefault(table_id, set()).add(key)
         self._start_heartbeat()
         await self._write_count(table_id, key)
         await self.registry.hub.signal(table_id, {"kind": "presence"})
@@ -262,13 +266,18 @@ class Attendance:
     def watcher_left(self, table_id: str, key: str) -> None:
         """(Not a coroutine, as ``left``.)"""
         self.present.pop((table_id, key), None)
+        keys = self._watching.get(table_id)
+        if keys is not None:
+            keys.discard(key)
+            if not keys:
+                del self._watching[table_id]
         signal = asyncio.get_running_loop().create_task(self._went(table_id, key))
         self._signals.add(signal)
         signal.add_done_callback(self._signals.discard)
 
     def watchers(self, table_id: str) -> int:
         """The watchers of a table, here and in the other processes (as last read)."""
-        here = sum(1 for (t, key), n in self.present.items() if t == table_id and n and key.startswith(WATCHER))
+        here = len(self._watching.get(table_id, ()))
         return here + sum(1 for key in self.elsewhere.get(table_id, ()) if key.startswith(WATCHER))
 
     def left(self, table_id: str, player: str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from gettext import c2py
 from pathlib import Path
 from typing import Final
@@ -137,6 +137,10 @@ def js_catalogue(lang: str, more: tuple[str, ...] = ()) -> dict[str, str]:
 
 # ----- cards and calls in words -----
 
+WORDS_KEPT: Final = 1024
+"""Cards and calls in words kept once said (each language has 32 cards and about a hundred
+calls: a table says them at every step, the same words each time)."""
+
 
 def _rank_and_suit(code: str) -> tuple[str, int] | None:
     """The rank letter and suit index of a card in record notation, None if it is none."""
@@ -147,6 +151,7 @@ def _rank_and_suit(code: str) -> tuple[str, int] | None:
     return RANK_CHARS[c & 7], c >> 3
 
 
+@lru_cache(maxsize=WORDS_KEPT)
 def card_name(lang: str, code: str) -> str:
     """``Valet de cœur`` / ``Jack of hearts`` for ``JH``."""
     parts = _rank_and_suit(code)
@@ -158,6 +163,7 @@ def card_name(lang: str, code: str) -> str:
     )
 
 
+@lru_cache(maxsize=WORDS_KEPT)
 def card_with_article(lang: str, code: str) -> str:
     """``le Dix de pique``, ``l'As de cœur``, ``la Dame de trèfle`` / ``the Ten of spades``."""
     parts = _rank_and_suit(code)
@@ -165,6 +171,7 @@ def card_with_article(lang: str, code: str) -> str:
     return gettext(lang, f"card.article.{rank}", card=card_name(lang, code))
 
 
+@lru_cache(maxsize=WORDS_KEPT)
 def card_short(lang: str, code: str) -> str:
     """``V♥`` / ``J♥`` for ``JH``: how cards are written inside a sentence."""
     parts = _rank_and_suit(code)
@@ -174,6 +181,7 @@ def card_short(lang: str, code: str) -> str:
     return gettext(lang, f"rank.short.{rank}") + "♠♥♦♣"[suit]
 
 
+@lru_cache(maxsize=WORDS_KEPT)
 def call_name(lang: str, code: str) -> str:
     """``90 cœur``, ``Capot pique``, ``Passe``, ``Coinche`` for a call of record notation."""
     try:

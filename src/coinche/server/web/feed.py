@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections import defaultdict
 from collections.abc import Callable
@@ -49,6 +50,27 @@ RESYNC: dict[str, Any] = {"type": "resync"}
 
 WATCHED_SEAT: Final = 0
 """The chair a watcher sees the table from (south)."""
+
+
+_ENCODERS = {
+    False: json.JSONEncoder(ensure_ascii=False),
+    True: json.JSONEncoder(ensure_ascii=False, separators=(",", ":")),
+}
+_last_encoded: dict[bool, tuple[dict[str, Any], str]] = {}
+
+
+def encoded(message: dict[str, Any], compact: bool = False) -> str:
+    """The JSON text of a message (``compact``: without spaces), encoded once for all the
+    sockets that send the same object one after the other: the feed hands one message to
+    every socket of an audience (a table's watchers, a player's tabs), and never changes a
+    message it handed out. The last message encoded is kept, so its identity says it is
+    the same."""
+    last = _last_encoded.get(compact)
+    if last is not None and last[0] is message:
+        return last[1]
+    text = _ENCODERS[compact].encode(message)
+    _last_encoded[compact] = (message, text)
+    return text
 
 
 class Watch:

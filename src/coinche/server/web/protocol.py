@@ -194,8 +194,10 @@ def event_message(
     """What a passing event of the table's hub says to ``seat`` (None: nothing for it);
     ``watchers``: how many watch the table (said with who is here)."""
     kind = event.get("kind")
-    people = named_people(live, lang)
-    names = people_names(lang, live.spec.rules.direction, seat, people)
+
+    def names() -> list[str]:  # the seats' names, said by a few events only
+        return people_names(lang, live.spec.rules.direction, seat, named_people(live, lang))
+
     if kind == "presence":
         return {"type": "presence", "seq": live.seq, "seats": seats_json(live, presence), "watchers": watchers}
     if kind == "say":
@@ -209,7 +211,7 @@ def event_message(
             "seat": who,
             "phrase": phrase,
             "text": text,
-            "said": i18n.gettext(lang, "live.said", seat=names[who], text=text),
+            "said": i18n.gettext(lang, "live.said", seat=names()[who], text=text),
         }
     if kind == "clock":
         who, seq, seconds = event.get("seat"), event.get("seq"), event.get("seconds")
@@ -226,7 +228,7 @@ def event_message(
         if who == seat:
             text = i18n.gettext(lang, "live.idle_you", seconds=seconds)
         else:
-            text = i18n.gettext(lang, "live.idle_other", seat=names[who], seconds=seconds)
+            text = i18n.gettext(lang, "live.idle_other", seat=names()[who], seconds=seconds)
         return {"type": "notice", "kind": "idle_warning", "seat": who, "seconds": seconds, "text": text}
     return None
 

@@ -13,7 +13,6 @@ queued, and the connection closes with 4012: the client connects again at once.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
@@ -29,7 +28,7 @@ from ..live.parts import TableParts
 from ..table import requests
 from ..table.live_table import LiveTable, TableError
 from .drain import restarting_frame
-from .feed import RESYNC, StateFeed, Watch
+from .feed import RESYNC, StateFeed, Watch, encoded
 from .pages import account_of, lang_of, player_in_session
 from .protocol import (
     ActionRequest,
@@ -241,7 +240,7 @@ class TableSocket(Socket):
             if message is _RESTARTING:
                 await self.ws.send_text(restarting_frame())
                 raise Close(CLOSE_RESTARTING, "restarting")
-            await self.ws.send_text(json.dumps(message, ensure_ascii=False))
+            await self.ws.send_text(encoded(message))
 
     async def states(self, live: LiveTable, seat: int, since: int | None) -> list[dict[str, Any]]:
         """The states a client that has the table up to ``since`` needs (``states_since``),

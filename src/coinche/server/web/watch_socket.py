@@ -37,7 +37,7 @@ from ..table import i18n
 from ..table.kinds import TournamentTable
 from ..table.live_table import LiveTable
 from . import rules_pages
-from .feed import RESYNC, WATCHED_SEAT, StateFeed, Watch
+from .feed import RESYNC, WATCHED_SEAT, StateFeed, Watch, encoded
 from .pages import lang_of, page, parts_of
 from .protocol import event_message, hello_message
 from .seat_state import seat_state
@@ -162,7 +162,7 @@ class WatchSocket(Socket):
                 if live is not None:
                     await self._send_state(live)
                 continue
-            await self.ws.send_text(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+            await self.ws.send_text(encoded(message, compact=True))
             self.sent = seq
 
     async def _events(self, sub: Subscription) -> None:
