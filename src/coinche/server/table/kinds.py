@@ -28,9 +28,31 @@ class Dealing:
 
 @dataclass(frozen=True)
 class TableKind:
-    """A solo table's answers; every other kind overrides what differs."""
+    """A solo table's answers; every other kind overrides what differs. What is the same for
+    every table of a kind is a class attribute; what depends on the table, a property."""
 
     name: ClassVar[str] = "solo"
+    several_people: ClassVar[bool] = False
+    """Made for several people: who is here is told, a person away long is stood in for,
+    and the clock runs once two people sit. False: one person against the computer, who
+    may pause."""
+    clocks_run_alone: ClassVar[bool] = False
+    """Even one person alone with computers is stood in for once away past the grace
+    period, and meets the idle clock: a table that must never wait for one person."""
+    waits_for_host: ClassVar[bool] = False
+    """Its first deal waits for its host to start the game (else it is dealt at once)."""
+    allows_hints: ClassVar[bool] = True
+    """A player may ask the expert what to play (not where results are compared)."""
+    uses_free_deals: ClassVar[bool] = True
+    """Each deal dealt counts a free deal of each guest seated."""
+    rated: ClassVar[bool] = True
+    """Its deals and games count in the players' statistics and ratings."""
+    shares_deals: ClassVar[bool] = False
+    """Other tables are dealt the same deals (compared results): none of them may be given
+    away (as a puzzle) while someone may still have to play it."""
+    follows_its_player: ClassVar[bool] = True
+    """A game one person owns: a guest's game in progress becomes their account's when
+    they log in (not where a host names the seats or one attempt is counted per person)."""
 
     def dealing_id(self, table_id: str) -> str:
         """The id the deals are dealt under (docs/dealing.md): the table's own."""
@@ -53,24 +75,6 @@ class TableKind:
         return "round_over" if closes is not None and now >= closes else None
 
     @property
-    def several_people(self) -> bool:
-        """Made for several people: who is here is told, a person away long is stood in
-        for, and the clock runs. False: one person against the computer, who may pause."""
-        return False
-
-    @property
-    def clocks_run_alone(self) -> bool:
-        """Even one person alone with computers is stood in for once away past the grace
-        period, and meets the idle clock (else those run once two people sit): a table that
-        must never wait for one person. A person alone at their own game may pause."""
-        return False
-
-    @property
-    def waits_for_host(self) -> bool:
-        """Its first deal waits for its host to start the game (else it is dealt at once)."""
-        return False
-
-    @property
     def host(self) -> str | None:
         """The person who sets the seats and starts the game; None: nobody hosts."""
         return None
@@ -85,33 +89,6 @@ class TableKind:
         """A person may take a computer's seat between deals once the game has started."""
         return False
 
-    @property
-    def allows_hints(self) -> bool:
-        """A player may ask the expert what to play (not where results are compared)."""
-        return True
-
-    @property
-    def uses_free_deals(self) -> bool:
-        """Each deal dealt counts a free deal of each guest seated."""
-        return True
-
-    @property
-    def rated(self) -> bool:
-        """Its deals and games count in the players' statistics and ratings."""
-        return True
-
-    @property
-    def shares_deals(self) -> bool:
-        """Other tables are dealt the same deals (compared results): none of them may be
-        given away (as a puzzle) while someone may still have to play it."""
-        return False
-
-    @property
-    def follows_its_player(self) -> bool:
-        """A game one person owns: a guest's game in progress becomes their account's when
-        they log in (not where a host names the seats or one attempt is counted per person)."""
-        return not self.several_people
-
     def winner(self, game: Game) -> int | None:
         """The team that won the game, None while it goes on."""
         return game.winner
@@ -125,9 +102,14 @@ class SoloTable(TableKind):
 @dataclass(frozen=True)
 class FriendsTable(TableKind):
     """A table its host made for friends, who come by its invitation code; its host may
-    open it to everyone (``features/open_tables.py``)."""
+    open it to everyone (``features/open_tables.py``). Friends invited play the whole game,
+    guests or not."""
 
     name: ClassVar[str] = "friends"
+    several_people: ClassVar[bool] = True
+    waits_for_host: ClassVar[bool] = True
+    uses_free_deals: ClassVar[bool] = False
+    follows_its_player: ClassVar[bool] = False
     code: str = ""
     """The invitation code (``/rejoindre/<code>``)."""
     host_player: str = ""
@@ -136,14 +118,6 @@ class FriendsTable(TableKind):
     """The host lets a friend take a computer's seat between deals once started."""
     clock: bool = True
     """The host plays with the clock (the idle clock)."""
-
-    @property
-    def several_people(self) -> bool:
-        return True
-
-    @property
-    def waits_for_host(self) -> bool:
-        return True
 
     @property
     def host(self) -> str | None:
@@ -157,38 +131,33 @@ class FriendsTable(TableKind):
     def late_joins(self) -> bool:
         return self.joins_late
 
-    @property
-    def uses_free_deals(self) -> bool:
-        """Friends invited play the whole game, guests or not."""
-        return False
-
 
 @dataclass(frozen=True)
 class QuickPlayTable(TableKind):
     """Strangers quick play seated together: dealt at once, nobody hosts, rated."""
 
     name: ClassVar[str] = "quick_play"
-
-    @property
-    def several_people(self) -> bool:
-        return True
-
-    @property
-    def allows_hints(self) -> bool:
-        return False
-
-    @property
-    def uses_free_deals(self) -> bool:
-        return False
+    several_people: ClassVar[bool] = True
+    allows_hints: ClassVar[bool] = False
+    uses_free_deals: ClassVar[bool] = False
+    follows_its_player: ClassVar[bool] = False
 
 
 @dataclass(frozen=True)
 class TournamentTable(TableKind):
     """A table of a tournament's round: every table of the round deals the same deals
     (under ``tournoi-<id>-<round>``), the game is so many deals and whoever is ahead after
-    them won it, and no move is taken once the round's clock has run out."""
+    them won it, and no move is taken once the round's clock has run out. The round is
+    rated and its clock scores the table as it stands: a lead is never kept by stalling,
+    nor the round lost by not coming (``clocks_run_alone``)."""
 
     name: ClassVar[str] = "tournament"
+    several_people: ClassVar[bool] = True
+    clocks_run_alone: ClassVar[bool] = True
+    allows_hints: ClassVar[bool] = False
+    uses_free_deals: ClassVar[bool] = False
+    shares_deals: ClassVar[bool] = True
+    follows_its_player: ClassVar[bool] = False
     tournament: str = ""
     round: int = 0
     deals: int = 1
@@ -198,33 +167,11 @@ class TournamentTable(TableKind):
         return f"tournoi-{self.tournament}-{self.round}"
 
     @property
-    def shares_deals(self) -> bool:
-        return True
-
-    @property
     def max_deals(self) -> int | None:
         return self.deals
 
     def closes_at(self) -> datetime | None:
         return self.closes
-
-    @property
-    def several_people(self) -> bool:
-        return True
-
-    @property
-    def clocks_run_alone(self) -> bool:
-        """The round is rated and its clock scores the table as it stands: a lead is never
-        kept by stalling, nor the round lost by not coming."""
-        return True
-
-    @property
-    def allows_hints(self) -> bool:
-        return False
-
-    @property
-    def uses_free_deals(self) -> bool:
-        return False
 
     def winner(self, game: Game) -> int | None:
         return game.leading_team if game.is_over else None
@@ -233,45 +180,29 @@ class TournamentTable(TableKind):
 @dataclass(frozen=True)
 class DailyChallengeTable(TableKind):
     """The daily challenge of ``day`` (``YYYY-MM-DD``): every player's table deals the same
-    four deals (under ``defi-<day>``), with no help, and takes no move after the day."""
+    four deals (under ``defi-<day>``), with no help, open to guests whatever deals they
+    played, one attempt per person; its results are the day's standings, not the profile's
+    counters, and it takes no move after the day (its seed is public then, and with it
+    every hand)."""
 
     name: ClassVar[str] = "daily_challenge"
     DEALS: ClassVar[int] = 4
+    allows_hints: ClassVar[bool] = False
+    uses_free_deals: ClassVar[bool] = False
+    rated: ClassVar[bool] = False
+    shares_deals: ClassVar[bool] = True
+    follows_its_player: ClassVar[bool] = False
     day: str = ""
 
     def dealing_id(self, table_id: str) -> str:
         return f"defi-{self.day}"
 
     @property
-    def shares_deals(self) -> bool:
-        return True
-
-    @property
-    def follows_its_player(self) -> bool:
-        """One attempt per person: the guest's attempt is adopted by the challenge itself."""
-        return False
-
-    @property
     def max_deals(self) -> int | None:
         return self.DEALS
 
-    @property
-    def rated(self) -> bool:
-        """Its results are the day's standings, not the profile's counters."""
-        return False
-
     def refusal_at(self, now: datetime) -> str | None:
-        """Once its day is over its seed is public, and with it every hand."""
         return "challenge_over" if now >= day_end(self.day) else None
-
-    @property
-    def allows_hints(self) -> bool:
-        return False
-
-    @property
-    def uses_free_deals(self) -> bool:
-        """The challenge is open to guests whatever deals they played."""
-        return False
 
 
 def challenge_day(kind: TableKind) -> str | None:
