@@ -295,19 +295,13 @@ class LiveTables:
         """Tell every listener of each event (a failing one is logged, the others are told
         all the same); book the deals' and the game's ends when they all ran."""
         calls = [listener(event) for event in events for listener in self._listeners.get(type(event), ())]
-        if not calls:
-            failed = False
-        elif len(calls) == 1:
-            failed = not await self._one(live, calls[0])
-        else:
-            outcomes = await asyncio.gather(*calls, return_exceptions=True)
-            failed = False
-            for outcome in outcomes:
-                if isinstance(outcome, Exception):
-                    failed = True
-                    log.error("table %s: a listener of step %s failed", live.id, live.seq - 1, exc_info=outcome)
-                elif isinstance(outcome, BaseException):
-                    raise outcome
+        failed = False
+        for outcome in await asyncio.gather(*calls, return_exceptions=True):
+            if isinstance(outcome, Exception):
+                failed = True
+                log.error("table %s: a listener of step %s failed", live.id, live.seq - 1, exc_info=outcome)
+            elif isinstance(outcome, BaseException):
+                raise outcome
         if failed:
             return  # told again at the table's next read
         try:
@@ -318,16 +312,6 @@ class LiveTables:
                     await self.db(self.store.book_game, live.id)
         except Exception:
             log.exception("table %s: its bookkeeping could not be booked", live.id)
-
-    @staticmethod
-    async def _one(live: LiveTable, call: Coroutine[Any, Any, None]) -> bool:
-        """Await one listener (no task for it); whether it ran through."""
-        try:
-            await call
-        except Exception:
-            log.exception("table %s: a listener of step %s failed", live.id, live.seq - 1)
-            return False
-        return True
 
     def _moved(self, live: LiveTable, step: Step) -> None:
         for follower in self._followers:

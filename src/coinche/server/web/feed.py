@@ -73,6 +73,12 @@ def encoded(message: dict[str, Any], compact: bool = False) -> str:
     return text
 
 
+def follows(sent: int, seq: int, message: dict[str, Any]) -> bool:
+    """Whether the feed's ``message`` of step ``seq`` may be sent as it is to a socket that
+    sent up to ``sent``: a whole state, or the step right after it (not a ``RESYNC``)."""
+    return message is not RESYNC and (message["type"] != "step" or seq == sent + 1)
+
+
 class Watch:
     """One socket's share of the feed: the steps of its player's seat (``player`` None: a
     watcher's), in its language, in the order of the steps. ``full`` past ``limit`` states

@@ -28,7 +28,7 @@ from ..live.parts import TableParts
 from ..table import requests
 from ..table.live_table import LiveTable, TableError
 from .drain import restarting_frame
-from .feed import RESYNC, StateFeed, Watch, encoded
+from .feed import StateFeed, Watch, encoded, follows
 from .pages import account_of, lang_of, player_in_session
 from .protocol import (
     ActionRequest,
@@ -257,7 +257,7 @@ class TableSocket(Socket):
             return False
         if seq <= self.sent:
             return True
-        if not self._follows(seq, message):
+        if not follows(self.sent, seq, message):
             return False
         try:
             self.outbox.put_nowait(message)
@@ -265,11 +265,6 @@ class TableSocket(Socket):
             return False  # the socket's own task finds the outbox full: it closes
         self.sent = seq
         return True
-
-    def _follows(self, seq: int, message: dict[str, Any]) -> bool:
-        """Whether the feed's ``message`` of ``seq`` may be sent as it is after what was
-        queued: a whole state, or the step right after the last one (not a ``RESYNC``)."""
-        return message is not RESYNC and (message["type"] != "step" or seq == self.sent + 1)
 
     async def _follow(self, watch: Watch) -> None:
         """Queue the seat's step of each new step, in order, none twice, none missed (the
@@ -287,7 +282,7 @@ class TableSocket(Socket):
             if message is None:
                 await self._no_seat()
                 return
-            if not self._follows(seq, message):
+            if not follows(self.sent, seq, message):
                 live = await self.parts.tables.table(self.table_id)
                 seat = live.seat_of(self.player) if live is not None else None
                 if live is None or seat is None:

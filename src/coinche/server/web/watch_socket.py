@@ -37,7 +37,7 @@ from ..table import i18n
 from ..table.kinds import TournamentTable
 from ..table.live_table import LiveTable
 from . import rules_pages
-from .feed import RESYNC, WATCHED_SEAT, StateFeed, Watch, encoded
+from .feed import WATCHED_SEAT, StateFeed, Watch, encoded, follows
 from .pages import lang_of, page, parts_of
 from .protocol import event_message, hello_message
 from .seat_state import seat_state
@@ -157,7 +157,7 @@ class WatchSocket(Socket):
                 raise SlowConsumer
             if seq <= self.sent or message is None:
                 continue
-            if message is RESYNC or (message["type"] == "step" and seq != self.sent + 1):
+            if not follows(self.sent, seq, message):
                 live = await self.parts.tables.table(self.table_id)
                 if live is not None:
                     await self._send_state(live)
