@@ -33,6 +33,7 @@ from .infra.config import Settings
 from .infra.hub import Hub
 from .infra.store import Store
 from .live.parts import TableParts, table_parts
+from .table.kinds import WATCHED_AFTER_SHARED_DEALS, WATCHED_WHILE_LISTED, WatchRule
 
 
 @dataclass(repr=False)
@@ -51,6 +52,9 @@ class Services(TableParts):
     adaptive_level: AdaptiveLevel
     reviews: Reviews
     comparisons: Comparisons
+    watch_rules: dict[str, WatchRule]
+    """Each watching rule of the table kinds (``TableKind.watched``), by the feature that
+    decides it; a rule not here: nobody watches."""
 
     async def close(self) -> None:
         await self.adaptive_level.close()
@@ -86,19 +90,22 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     player_stats = PlayerStats(StatsStore(store), p.db, p.registry)
     p.tables.abandon_hooks.append(player_stats.abandoned)
     p.tables.adaptive_start = player_stats.adaptive_start
+    open_tables = OpenTables(OpenTableStore(store), p.db, p.hub, p.registry)
+    tournament_runner = tournaments(parts)
     return Services(
         **{f.name: getattr(parts, f.name) for f in fields(TableParts)},
         daily=DailyChallenge(ChallengeStore(store), p.db, settings, p.registry, p.tables, p.computers, p.work),
         history=History(HistoryStore(store), p.db, p.registry),
         player_stats=player_stats,
         quick_play=QuickPlay(QuickPlayStore(store), p.db, p.hub, settings, p.tables, p.attendance),
-        open_tables=OpenTables(OpenTableStore(store), p.db, p.hub, p.registry),
+        open_tables=open_tables,
         following=Following(FollowingStore(store), p.db, p.hub, settings, p.registry),
-        tournaments=tournaments(parts),
+        tournaments=tournament_runner,
         puzzles=Puzzles(PuzzleStore(store), BiddingPuzzleStore(store), p.db, settings, p.registry, p.work, p.pool),
         adaptive_level=AdaptiveLevel(p.registry, p.work),
         reviews=Reviews(store, p.db, p.work),
         comparisons=Comparisons(p.work),
+        watch_rules={WATCHED_WHILE_LISTED: open_tables, WATCHED_AFTER_SHARED_DEALS: tournament_runner},
     )
 
 

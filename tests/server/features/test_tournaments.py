@@ -40,6 +40,7 @@ from coinche.server.features.player_stats import ratings_of
 from coinche.server.features.tournaments.model import ARENA_BYE_AFTER, Tournament, commitment
 from coinche.server.features.tournaments.runner import Tournaments
 from coinche.server.table.days import CLUB_TIME
+from coinche.server.table.live_table import LiveTable
 from coinche.server.web.app import create_app
 
 MakeClient = Callable[..., TestClient]
@@ -626,31 +627,85 @@ def _watch_refused(visitor: TestClient, table_id: str) -> bool:
     return closed.value.code == 4404
 
 
-def test_nobody_sees_a_round_s_deals_before_every_table_has_played_them(make_client: MakeClient, clock: Clock) -> None:
+def _deal_end_seq(live: LiveTable, number: int) -> int:
+    """The table's seq just after the step that ended its deal ``number`` (read from its log)."""
+    past = LiveTable.build(live.spec, [])
+    for step in live.steps:
+        past.apply(step)
+        if past.deal_ended == number:
+            return past.seq
+    raise AssertionError(f"deal {number} not ended")
+
+
+def _play_deal(client: TestClient, table_id: str, number: int, player: str) -> None:
+    """Play table ``table_id`` until its deal ``number`` ends: the computers' turns by the
+    computers, the people's (``player``'s partner included) by their first legal move."""
+    parts = parts_of(client)
+    registry, computers, tables = parts.registry, parts.computers, parts.tables
+    ids = iter(range(1, 10_000))
+
+    async def play() -> None:
+        while True:
+            live = await registry.table(table_id, fresh=True)
+            assert live is not None and not live.game.is_over
+            if len(live.game.history) >= number:
+                return
+            if live.game.awaiting_deal:
+                await tables.next_deal(table_id, player, f"d{next(ids)}")
+                continue
+            seat = live.game.to_move
+            holder = live.seats[seat]
+            if holder.played_by_computer:
+                await computers.play_turn(table_id, live.seq, seat, 0.0)
+            else:
+                assert holder.player is not None
+                action = live.game.legal_actions()[0]
+                await tables.act(table_id, holder.player, action, f"a{next(ids)}")
+
+    client.portal.call(play)  # type: ignore[union-attr]
+
+
+def _shared_round(
+    make_client: MakeClient, clock: Clock, deals: int
+) -> tuple[TestClient, list[Person], str, Any, Any]:
+    """A round of ``deals`` deals at two tables: the computers' table played to its end
+    (fast), the first pair's still on its first deal (slow; its people are seated and play
+    only when the test plays for them)."""
     client = make_client(clock=clock, tournament_tick_seconds=0.05, grace_seconds=3600, idle_move_seconds=3600)
     group = people(client, 8, "Fuite")
-    tournament_id = organise(group[0], rounds="1", deals="2", minutes_per_deal="1")
+    tournament_id = organise(group[0], rounds="1", deals=str(deals), minutes_per_deal="1")
     for i in range(0, 8, 2):
         assert enter(group[i], tournament_id, partner=group[i + 1].name).status_code == 303
         assert act(group[i + 1], tournament_id, "accept").status_code == 303
     following = client.app.state.following  # type: ignore[attr-defined]
-    tournaments = tournaments_of(client)
     clock.now = START - timedelta(seconds=5)
     for person in group[:2]:  # the first pair's pages are open: seated, and they do not play
         client.portal.call(following.seen, _player(client, person))  # type: ignore[union-attr]
     clock.now = START
     wait_for(client, tournament_id, lambda t: t.state == "running")
-
-    def tables() -> list[Any]:
-        return client.portal.call(tournaments.round_tables, tournament_id)  # type: ignore[union-attr, no-any-return]
-
     deadline = time.monotonic() + 60
-    while not any(t.result is not None for t in tables()):  # the computers' table ends first
+    while not any(t.result is not None for t in _tables(client, tournament_id)):  # the computers' table ends first
         assert time.monotonic() < deadline
         time.sleep(0.05)
-    (fast,) = [t for t in tables() if t.result is not None]
-    (slow,) = [t for t in tables() if t.result is None]
+    (fast,) = [t for t in _tables(client, tournament_id) if t.result is not None]
+    (slow,) = [t for t in _tables(client, tournament_id) if t.result is None]
     assert not live_table(client, slow.table_id).game.history  # still on its first deal
+    return client, group, tournament_id, fast, slow
+
+
+def _tables(client: TestClient, tournament_id: str) -> list[Any]:
+    return client.portal.call(tournaments_of(client).round_tables, tournament_id)  # type: ignore[union-attr, no-any-return]
+
+
+def _watched_state(visitor: TestClient, table_id: str) -> dict[str, Any]:
+    with visitor.websocket_connect(f"/ws/watch/{table_id}") as ws:
+        assert raw_receive(ws)["type"] == "hello"
+        return raw_receive(ws)
+
+
+def test_nobody_sees_a_round_s_deals_before_every_table_has_played_them(make_client: MakeClient, clock: Clock) -> None:
+    client, group, tournament_id, fast, slow = _shared_round(make_client, clock, 2)
+    tournaments = tournaments_of(client)
     # nobody watches the table ahead: not a stranger's account, not a visitor logged out
     # (the entrant's second account, or the entrant logged out), not an entrant
     (stranger,) = people(client, 1, "Curieux")
@@ -675,6 +730,50 @@ def test_nobody_sees_a_round_s_deals_before_every_table_has_played_them(make_cli
     assert len(SCORE.findall(fragment)) == 2
     lines = client.portal.call(tournaments.standings, finished)  # type: ignore[union-attr]
     assert all(line.rounds == 1 for line in lines) and sum(line.standing.wins for line in lines) == 2
+
+
+def test_a_watcher_sees_a_shared_deal_once_every_table_has_played_it(make_client: MakeClient, clock: Clock) -> None:
+    client, group, _, fast, slow = _shared_round(make_client, clock, 3)
+    fast_live = client.portal.call(parts_of(client).registry.table, fast.table_id, 0, True)  # type: ignore[union-attr]
+    assert fast_live is not None and fast_live.game.is_over
+    (stranger,) = people(client, 1, "Curieux")
+    _play_deal(client, slow.table_id, 1, _player(client, group[0]))
+    # every table has played deal 1: anyone watches the faster table as it stood when its
+    # deal 1 ended (never a card of deal 2), account or not
+    with stranger.acting() as c:
+        state = _watched_state(c, fast.table_id)
+    assert state["seq"] == _deal_end_seq(fast_live, 1) and state["awaiting_next_deal"] and not state["over"]
+    visitor = another_visitor(client)
+    with visitor.websocket_connect(f"/ws/watch/{fast.table_id}") as ws:
+        assert raw_receive(ws)["type"] == "hello"
+        state = raw_receive(ws)
+        assert state["seq"] == _deal_end_seq(fast_live, 1)
+        # the slower table ends deal 2: the watcher's view moves on to deal 2's end
+        _play_deal(client, slow.table_id, 2, _player(client, group[0]))
+        while state.get("type") != "state" or state["seq"] == _deal_end_seq(fast_live, 1):
+            state = raw_receive(ws, 10.0)
+        assert state["seq"] == _deal_end_seq(fast_live, 2) and not state["over"]
+    # the slow table watched: up to its own last deal played, not the one it plays
+    assert _watched_state(another_visitor(client), slow.table_id)["seq"] == _deal_end_seq(
+        live_table(client, slow.table_id), 2
+    )
+
+
+def test_the_standings_count_the_deals_every_table_has_played(make_client: MakeClient, clock: Clock) -> None:
+    client, group, tournament_id, fast, slow = _shared_round(make_client, clock, 2)
+    assert fast.result is not None
+    deal_1 = fast.result.deals[0]
+    assert not SCORE.search(another_visitor(client).get(f"/tournoi/{tournament_id}?part=standings").text)
+    _play_deal(client, slow.table_id, 1, _player(client, group[0]))
+    # deal 1 played everywhere: each table's score counts deal 1, not the fast table's deal 2
+    fragment = another_visitor(client).get(f"/tournoi/{tournament_id}?part=standings").text
+    assert f"<strong>{deal_1[0]} – {deal_1[1]}</strong>" in fragment
+    assert len(SCORE.findall(fragment)) == 2
+    running = wait_for(client, tournament_id, lambda t: True)
+    lines = client.portal.call(tournaments_of(client).standings, running)  # type: ignore[union-attr]
+    points = {line.entry.id: line.standing.points for line in lines}
+    assert points[fast.ns] == deal_1[0] - deal_1[1]
+    assert all(line.rounds == 1 for line in lines)
 
 
 def _final_state(make_client: MakeClient, clock: Clock, lang: str = "fr") -> tuple[str, str, dict[str, Any]]:

@@ -25,7 +25,7 @@ from ..infra.rows.lobby import OpenTableRow
 from ..infra.store import Database, Store
 from ..live.events import DealStarted, GameEnded, SeatsChanged
 from ..live.registry import LiveTables
-from ..table.kinds import invitation_code
+from ..table.kinds import Sight, TableKind, invitation_code
 from ..table.live_table import LiveTable, TableError
 from ..table.ratings import NEW_PLAYER, PlayerId, Rating
 from .player_stats import ratings_of
@@ -238,7 +238,7 @@ class OpenTables:
     async def _listed_changed(self, event: SeatsChanged | DealStarted | GameEnded) -> None:
         """Who sits, the free seats, whether it started: what the list shows changed."""
         live = event.table
-        if invitation_code(live.spec.kind) is None or (isinstance(event, GameEnded) and event.again):
+        if not live.spec.kind.may_be_listed or (isinstance(event, GameEnded) and event.again):
             return
         try:
             if await self.db(self.store.moved, live):
@@ -251,7 +251,7 @@ class OpenTables:
         then sent away: ``WATCHERS_CHANGED`` on the table's hub). ``TableError``:
         ``gone``, ``not_host``, ``over``."""
         live = await self.registry.table(table_id, fresh=True)
-        if live is None or invitation_code(live.spec.kind) is None:
+        if live is None or not live.spec.kind.may_be_listed:
             raise TableError("gone")
         if player != live.spec.kind.host:
             raise TableError("not_host")
@@ -282,7 +282,7 @@ class OpenTables:
         """The host of a public table lets bots take its free seats, or not. ``TableError``:
         ``gone``, ``not_host``, ``not_public``."""
         live = await self.registry.table(table_id, fresh=True)
-        if live is None or invitation_code(live.spec.kind) is None:
+        if live is None or not live.spec.kind.may_be_listed:
             raise TableError("gone")
         if player != live.spec.kind.host:
             raise TableError("not_host")
@@ -304,3 +304,9 @@ class OpenTables:
 
     async def get(self, table_id: str) -> OpenTable | None:
         return await self.db(self.store.get, table_id)
+
+    async def sight(self, table_id: str, kind: TableKind) -> Sight | None:
+        """The watching rule of the tables its host may list (``WATCHED_WHILE_LISTED``):
+        all of it as it plays while it is listed and its players leave it open to watchers."""
+        listed = await self.get(table_id) if kind.may_be_listed else None
+        return Sight() if listed is not None and listed.watchable else None

@@ -9,10 +9,36 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import ClassVar, Final
+from typing import ClassVar, Final, Protocol
 
 from ...engine.game import Game
 from .days import day_end
+
+WATCHED_BY_NOBODY: Final = "nobody"
+"""Who may watch a table: nobody."""
+WATCHED_WHILE_LISTED: Final = "listed"
+"""Anyone, while its host lists it among the open tables and its players leave it open to
+watchers (``features/open_tables.py``)."""
+WATCHED_AFTER_SHARED_DEALS: Final = "shared_deals"
+"""Anyone, account or not, up to the end of the last deal every table dealt the same deals
+has finished (``features/tournaments``): never a deal someone may still have to play."""
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What a watcher may see of a table now: all of it as it plays (``deals`` None), or
+    the table as it stood when its deal ``deals`` ended."""
+
+    deals: int | None = None
+
+
+class WatchRule(Protocol):
+    """The feature that decides for the tables of one ``TableKind.watched`` rule (given
+    its feature at start-up, ``services.py``)."""
+
+    async def sight(self, table_id: str, kind: TableKind) -> Sight | None:
+        """What a watcher may see of the table now, None: nothing (not watchable)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -53,6 +79,10 @@ class TableKind:
     follows_its_player: ClassVar[bool] = True
     """A game one person owns: a guest's game in progress becomes their account's when
     they log in (not where a host names the seats or one attempt is counted per person)."""
+    watched: ClassVar[str] = WATCHED_BY_NOBODY
+    """Who may watch it and when: one of the ``WATCHED_*`` rules."""
+    may_be_listed: ClassVar[bool] = False
+    """Its host may list it among the open tables (``features/open_tables.py``)."""
 
     def dealing_id(self, table_id: str) -> str:
         """The id the deals are dealt under (docs/dealing.md): the table's own."""
@@ -110,6 +140,8 @@ class FriendsTable(TableKind):
     waits_for_host: ClassVar[bool] = True
     uses_free_deals: ClassVar[bool] = False
     follows_its_player: ClassVar[bool] = False
+    watched: ClassVar[str] = WATCHED_WHILE_LISTED
+    may_be_listed: ClassVar[bool] = True
     code: str = ""
     """The invitation code (``/rejoindre/<code>``)."""
     host_player: str = ""
@@ -158,6 +190,7 @@ class TournamentTable(TableKind):
     uses_free_deals: ClassVar[bool] = False
     shares_deals: ClassVar[bool] = True
     follows_its_player: ClassVar[bool] = False
+    watched: ClassVar[str] = WATCHED_AFTER_SHARED_DEALS
     tournament: str = ""
     round: int = 0
     deals: int = 1

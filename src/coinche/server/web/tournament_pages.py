@@ -28,7 +28,8 @@ from ..features.tournaments.model import (
     RoundTable,
     Tournament,
     channel,
-    seen_rounds,
+    seen_deals,
+    shown_results,
 )
 from ..features.tournaments.runner import Tournaments
 from ..table import i18n
@@ -205,7 +206,8 @@ async def _context(request: Request, tournament: Tournament, lang: str) -> dict[
         "entry_names": entry_names,
         "lines": lines,
         "rounds": sorted(rounds.items(), reverse=True),
-        "seen_rounds": seen_rounds(tournament, tables),
+        "seen_deals": seen_deals(tournament, tables),
+        "shown": shown_results(tournament, tables),
         "draw_ids": draw_ids(tournament, tables),
         "page_path": PAGE_PATHS[lang],
         "public": tournament.code is None,

@@ -7,12 +7,16 @@ of each step from the feed (``feed.py``: rendered once for every watcher of the 
 this process, as a seat's is for its sockets) and the table's passing events (who came,
 quick messages, the clock); it takes no request.
 
-Only a listed table (``open_tables``: its host made it public) may be watched, while it
-says so, and the tables of a public tournament once their whole round is over (they all
-deal the same cards: ``tournaments.seen_rounds``). ``may_watch`` decides, at the connection
-and again whenever the hub says who may watch the table changed (``WATCHERS_CHANGED``: its
-host made it private, its players closed it to watchers), in whichever process; a socket
-that may no longer watch closes with 4404. Each watcher is counted as a row of
+Who may watch and what is the table kind's rule (``TableKind.watched``), decided by the
+feature given that rule at start-up (``Services.watch_rules``): a listed table
+(``open_tables``: its host made it public) while it says so, live; a public tournament's
+table as it stood at the end of the last deal every table of its round has played (they
+all deal the same cards: ``tournaments.seen_deals``), nothing before. ``sight_of`` asks,
+at the connection and again whenever the hub says what may be watched of the table
+changed (``WATCHERS_CHANGED``: its host made it private, its players closed it to
+watchers, every table of its round played one more deal), in whichever process; a socket
+that may no longer watch closes with 4404, one whose view moved on is sent the table as
+it stood then, whole. Each watcher is counted as a row of
 presence (``Attendance.watcher_arrived``), so the players see how many watch, whichever
 process serves them.
 """
@@ -29,12 +33,12 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from ..features.open_tables import WATCHERS_CHANGED, OpenTables
+from ..features.open_tables import WATCHERS_CHANGED
 from ..infra.hub import Subscription
 from ..infra.store import new_id
 from ..live.presence import WATCHER
 from ..table import i18n
-from ..table.kinds import TournamentTable
+from ..table.kinds import Sight, WatchRule
 from ..table.live_table import LiveTable
 from . import rules_pages
 from .feed import WATCHED_SEAT, StateFeed, Watch, encoded, follows
@@ -51,26 +55,34 @@ MAX_PER_TABLE: Final = 200
 _watching: OpenCount[str] = OpenCount(MAX_PER_TABLE, MAX_WATCHERS)
 
 
-async def may_watch(request: Request | WebSocket, table_id: str) -> bool:
-    """Whether ``table_id`` may be watched now: a listed open table its players leave open
-    to watchers, or a table of a public tournament's round once every table of the round
-    has played it (``Tournaments.may_watch``: the same for everyone)."""
-    open_tables: OpenTables = request.app.state.open_tables
-    listed = await open_tables.get(table_id)
-    if listed is not None:
-        return listed.watchable
-    live = await parts_of(request).tables.table(table_id)
-    kind = live.spec.kind if live is not None else None
-    if not isinstance(kind, TournamentTable):
-        return False
-    allowed: bool = await request.app.state.tournaments.may_watch(kind.tournament, kind.round)
-    return allowed
+async def sight_of(request: Request | WebSocket, live: LiveTable) -> Sight | None:
+    """What a watcher may see of ``live`` now (None: nothing), as its kind's watching rule
+    says (the same for everyone: a watcher is anyone not seated there)."""
+    kind = live.spec.kind
+    rules: dict[str, WatchRule] = request.app.state.parts.watch_rules
+    rule = rules.get(kind.watched)
+    return await rule.sight(live.id, kind) if rule is not None else None
+
+
+def as_of_deal(live: LiveTable, deals: int) -> LiveTable:
+    """The table as it stood when its deal ``deals`` ended (or the last deal it ended
+    before): rebuilt from its log, nothing of a later deal in it."""
+    past = LiveTable.build(live.spec, [])
+    cut = 0
+    for step in live.steps:
+        past.apply(step)
+        number = past.deal_ended
+        if number is not None:
+            cut = past.seq
+            if number >= deals:
+                return past
+    return LiveTable.build(live.spec, live.steps[:cut])
 
 
 async def watch_page(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     live = await parts_of(request).tables.table(table_id, fresh=True)
-    if live is None or not await may_watch(request, table_id):
+    if live is None or await sight_of(request, live) is None:
         raise HTTPException(404)
     lang = lang_of(request)
     words = {k: v for k, v in i18n.js_catalogue(lang).items() if not k.startswith("js.friends.")}
@@ -91,7 +103,8 @@ async def watch_page(request: Request) -> Response:
 
 class WatchSocket(Socket):
     """``/ws/watch/{id}``: the whole state, then the feed's watchers' step of each step,
-    and the table's passing events."""
+    and the table's passing events; or, at a table seen up to a deal's end (``Sight``),
+    the table as it stood then, sent whole again each time the view moves on."""
 
     busy = "too many watchers"
 
@@ -100,15 +113,14 @@ class WatchSocket(Socket):
         self.table_id: str = websocket.path_params["table_id"]
         self.lang = lang_of(websocket)
         self.live: LiveTable | None = None
+        self.sight: Sight | None = None
         self.sent = -1
         """The seq of the last state or step sent."""
 
     async def admit(self) -> None:
         """A table that may be watched now (else 4404)."""
-        if not await may_watch(self.ws, self.table_id):
-            raise Close(CLOSE_NOT_FOUND, "not watchable")
         self.live = await self.parts.tables.table(self.table_id, fresh=True)
-        if self.live is None:
+        if self.live is None or await sight_of(self.ws, self.live) is None:
             raise Close(CLOSE_NOT_FOUND, "not watchable")
 
     def counted(self) -> tuple[OpenCount[Any], Hashable]:
@@ -123,13 +135,19 @@ class WatchSocket(Socket):
         arrived = False
         try:
             async with self.parts.hub.subscribe(table_id, steps=False) as sub:
-                if not await may_watch(self.ws, table_id):  # changed before the subscription
+                self.sight = await sight_of(self.ws, live)  # changed before the subscription?
+                if self.sight is None:
                     raise Close(CLOSE_NOT_FOUND, "not watchable")
                 live = await self.parts.tables.table(table_id) or live
                 await attendance.watcher_arrived(table_id, key)
                 arrived = True
-                await self.ws.send_text(json.dumps(hello_message(live.seq, WATCHED_SEAT, False)))
-                await self._send_state(live)
+                shown = self._shown(live)
+                await self.ws.send_text(json.dumps(hello_message(shown.seq, WATCHED_SEAT, False)))
+                await self._send_state(shown)
+                if self.sight.deals is not None:  # a view behind the table: no step of it
+                    feed.unwatch(watch)
+                    await self.race(lambda: self.read_nothing("watchers send nothing"), lambda: self._events(sub))
+                    return
                 await self.race(
                     lambda: self.read_nothing("watchers send nothing"),
                     lambda: self._follow(watch),
@@ -140,8 +158,14 @@ class WatchSocket(Socket):
             if arrived:
                 attendance.watcher_left(table_id, key)
 
+    def _shown(self, live: LiveTable) -> LiveTable:
+        """What the watcher is shown of ``live``: all of it, or it as it stood at the end
+        of the deal its sight stops at."""
+        deals = self.sight.deals if self.sight is not None else None
+        return live if deals is None else as_of_deal(live, deals)
+
     async def _send_state(self, live: LiveTable) -> None:
-        """The whole state of the table as it stands."""
+        """The whole state of the table as shown."""
         presence = self.parts.attendance.presence(live)
         message = seat_state(live, WATCHED_SEAT, self.lang, None, True, presence, watching=True).message
         await self.ws.send_text(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
@@ -167,22 +191,42 @@ class WatchSocket(Socket):
 
     async def _events(self, sub: Subscription) -> None:
         """Send the passing events a watcher sees, until the table may be watched no more
-        (4404)."""
+        (4404); a view behind the table is sent again whole when it moves on (and is sent
+        no clock or message of the table as it plays)."""
         parts, table_id, attendance = self.parts, self.table_id, self.parts.attendance
+        behind = self.sight is not None and self.sight.deals is not None
         while True:
             _, events = await sub.wait()
-            if any(e.get("kind") == WATCHERS_CHANGED for e in events) and not await may_watch(self.ws, table_id):
-                raise Close(CLOSE_NOT_FOUND, "not watchable")
+            if any(e.get("kind") == WATCHERS_CHANGED for e in events) and await self._look_again():
+                continue
             live = await parts.tables.table(table_id)
             if live is None:
                 continue
             if any(e.get("kind") == "presence" for e in events):
                 await attendance.refresh([table_id])
-            presence = attendance.presence(live)
+            shown = self._shown(live) if behind else live
+            presence = attendance.presence(shown)
             for event in events:
-                message = event_message(self.lang, live, WATCHED_SEAT, event, presence, attendance.watchers(table_id))
-                if message is not None and message["type"] in ("presence", "say", "clock"):
+                message = event_message(self.lang, shown, WATCHED_SEAT, event, presence, attendance.watchers(table_id))
+                kinds = ("presence",) if behind else ("presence", "say", "clock")
+                if message is not None and message["type"] in kinds:
                     await self.ws.send_text(json.dumps(message, ensure_ascii=False))
+
+    async def _look_again(self) -> bool:
+        """What may be watched of the table changed: close (4404) if nothing may, send the
+        table as now shown if the view moved on; whether a state was sent."""
+        live = await self.parts.tables.table(self.table_id, fresh=True)
+        sight = await sight_of(self.ws, live) if live is not None else None
+        if live is None or sight is None:
+            raise Close(CLOSE_NOT_FOUND, "not watchable")
+        before, self.sight = self.sight, sight
+        if before is None or before.deals is None or sight == before:
+            return False
+        shown = self._shown(live)
+        if shown.seq <= self.sent:
+            return False
+        await self._send_state(shown)
+        return True
 
 
 async def watch_socket(websocket: WebSocket) -> None:

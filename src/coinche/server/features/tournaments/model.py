@@ -1,6 +1,7 @@
 """What a tournament is, without storage or clock: the organiser's plan and its limits,
 a tournament, an entry, a round's table and its result, the seeds its deals and draw come
-from (committed from its creation), which rounds anyone may see, and the standings."""
+from (committed from its creation), which deals of a round anyone may see, and the
+standings."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from ...table.kinds import Dealing, TournamentTable
 from ...table.live_table import LiveTable, TableError
 from ...table.spec import Seat
 from ...table.tournament_pairing import Standing, rank
-from ...table.tournament_scoring import ArenaScore, TableResult, arena_scores, standings
+from ...table.tournament_scoring import ArenaScore, DealScore, TableResult, arena_scores, standings
 
 FORMATS: Final = ("swiss", "duplicate", "arena")
 """``swiss``: ranked by wins, then points, then matchpoints; ``duplicate``: by matchpoints;
@@ -230,6 +231,19 @@ class RoundTable:
     claimed_at: datetime
     ended_at: datetime | None = None
     """When its result came."""
+    played: tuple[tuple[int, int], ...] = ()
+    """The points of the deals it has ended so far (``[ns, ew]`` each, in order)."""
+
+    def deals_done(self, deals: int) -> int:
+        """How many of the round's ``deals`` it will play no more: all once it has its
+        result (its clock may have run out), else the deals it has ended."""
+        return deals if self.result is not None else len(self.played)
+
+    def scores(self, deals: int) -> tuple[DealScore, ...]:
+        """Each of the round's ``deals``' points at this table, None while not played."""
+        if self.result is not None:
+            return self.result.deals
+        return (*self.played[:deals], *(None,) * (deals - len(self.played[:deals])))
 
 
 def result_json(live: LiveTable | None, deals: int) -> dict[str, Any]:
@@ -265,26 +279,38 @@ class StandingLine:
     """An arena's points (and whether the pair is on fire)."""
 
 
-def seen_rounds(tournament: Tournament, tables: Sequence[RoundTable]) -> set[int]:
-    """The rounds (an arena's waves) whose deals anyone may see: watch their tables, read
-    their scores and count them in the standings. A round is seen once every one of its
-    tables has its result (or the tournament is over), not before: every table of a round
-    deals the same cards, so a table ahead, or its score, would show a deal to someone
-    (an entrant's second account, the entrant logged out) whose own table still plays it.
-    A watcher gets no delayed replay of a table: the whole round, once it is over."""
-    rounds = {t.round for t in tables}
-    if tournament.state in ("finished", "cancelled"):
-        return rounds
-    return rounds - {t.round for t in tables if t.result is None}
+def seen_deals(tournament: Tournament, tables: Sequence[RoundTable]) -> dict[int, int]:
+    """For each round (an arena's wave), how many of its first deals anyone may see: watch
+    them, read their scores and count them in the standings. A deal is seen once every
+    table of its round has played it (or will play it no more: its result is in, or the
+    tournament is over), not before: every table of a round deals the same cards, so a
+    table ahead, or its score, would show a deal to someone (an entrant's second account,
+    the entrant logged out) whose own table still plays it."""
+    over = tournament.state in ("finished", "cancelled")
+    seen: dict[int, int] = {}
+    for t in tables:
+        done = tournament.deals if over else t.deals_done(tournament.deals)
+        seen[t.round] = min(seen.get(t.round, done), done)
+    return seen
+
+
+def shown_results(tournament: Tournament, tables: Sequence[RoundTable]) -> dict[str, TableResult]:
+    """Each table's result as anyone may see it (by table id): its points of the deals of
+    its round seen (``seen_deals``); no entry for a table of a round none of whose deals is."""
+    seen = seen_deals(tournament, tables)
+    return {
+        t.table_id: TableResult(t.round, t.ns, t.ew, t.scores(tournament.deals)[: seen[t.round]])
+        for t in tables
+        if seen[t.round] > 0
+    }
 
 
 def standings_of(tournament: Tournament, entries: Sequence[Entry], tables: Sequence[RoundTable]) -> list[StandingLine]:
-    """The standings lines, best first (equal lines share a rank), from the rounds seen
-    (``seen_rounds``)."""
+    """The standings lines, best first (equal lines share a rank), from the deals seen
+    (``shown_results``): a round under way counts as it stands after them."""
     paired = {t.ns for t in tables} | {t.ew for t in tables if t.ew is not None}
     shown = [e for e in entries if e.id in paired or tournament.state == "open" or tournament.state == "cancelled"]
-    seen = seen_rounds(tournament, tables)
-    results = [t.result for t in tables if t.result is not None and t.round in seen]
+    results = list(shown_results(tournament, tables).values())
     by_id = {e.id: e for e in shown}
     found = {st.pair: st for st in standings(by_id, results)}
     played: dict[str, int] = {}

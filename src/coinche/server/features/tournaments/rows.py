@@ -114,6 +114,11 @@ class TournamentTableRow(Base):
     seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     claimed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    deals_played: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How many of its deals have ended (written as each ends: a round's deals are shown
+    once every table of the round has played them)."""
+    played: Mapped[list[list[int]] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    """Those deals' points ``[[ns, ew], ...]``; None before its first deal ended."""
 
     __table_args__ = (UniqueConstraint("tournament_id", "round", "number", name="uq_tournament_tables_number"),)
 
@@ -174,6 +179,7 @@ def round_table_of_row(row: TournamentTableRow) -> RoundTable:
         complete,
         aware(row.claimed_at),
         ended_at,
+        tuple((int(d[0]), int(d[1])) for d in row.played or ()),
     )
 
 

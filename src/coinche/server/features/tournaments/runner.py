@@ -25,10 +25,11 @@ from ...live.ports import PlaysOut, TableMaker
 from ...live.presence import Attendance
 from ...live.registry import LiveTables
 from ...table.days import CLUB_TIME
-from ...table.kinds import tournament_of
+from ...table.kinds import Sight, TableKind, TournamentTable
 from ...table.live_table import TableError
 from ...table.spec import Seat
 from ..following import FollowingStore
+from ..open_tables import WATCHERS_CHANGED
 from ..quick_play import account_names, person_channel
 from .jobs import round_par_job
 from .model import (
@@ -43,7 +44,7 @@ from .model import (
     daily_arena_id,
     daily_arena_plan,
     result_json,
-    seen_rounds,
+    seen_deals,
 )
 from .store import TournamentStore
 
@@ -217,15 +218,28 @@ class Tournaments:
             raise TableError("no_account")
         return found[0]
 
-    async def may_watch(self, tournament_id: str, number: int) -> bool:
-        """Whether anyone (an account or not, an entrant or not: all alike) may watch a
-        table of round ``number`` of ``tournament_id``: a public tournament's, once the
-        round is seen (``seen_rounds``)."""
-        tournament = await self.get(tournament_id)
+    async def sight(self, table_id: str, kind: TableKind) -> Sight | None:
+        """The watching rule of a round's tables (``WATCHED_AFTER_SHARED_DEALS``), the same
+        for anyone (an account or not, an entrant or not): a public tournament's table as
+        it stood at the end of the last deal every table of its round has played
+        (``seen_deals``), nothing before the first; all of it once the round's tables play
+        no more."""
+        if not isinstance(kind, TournamentTable):
+            return None
+        tournament = await self.get(kind.tournament)
         if tournament is None or tournament.code is not None:
-            return False
-        tables = await self.db(self.store.tables, tournament_id, number)
-        return number in seen_rounds(tournament, tables)
+            return None
+        tables = await self.db(self.store.tables, tournament.id, kind.round)
+        seen = seen_deals(tournament, tables).get(kind.round, 0)
+        if seen <= 0:
+            return None
+        return Sight() if seen >= kind.deals else Sight(seen)
+
+    async def _seen_moved(self, tournament_id: str, number: int) -> None:
+        """A table of round ``number`` ended a deal or was scored: its tables' watchers ask
+        again what they may see (``WATCHERS_CHANGED`` on each table's hub)."""
+        for table in await self.db(self.store.tables, tournament_id, number):
+            await self.hub.signal(table.table_id, {"kind": WATCHERS_CHANGED})
 
     async def names(self, players: Sequence[str]) -> dict[str, str]:
         return await self.db(account_names, self.following.store, list(players))
@@ -419,7 +433,10 @@ class Tournaments:
         """Record a table whose clock ran out as it stands (its table read afresh: another
         process may have stored its last steps); False if it had a result already."""
         live = await self.tables.table(table.table_id, fresh=True)
-        return await self.db(self.store.record, table.table_id, result_json(live, tournament.deals), moment)
+        if not await self.db(self.store.record, table.table_id, result_json(live, tournament.deals), moment):
+            return False
+        await self._seen_moved(tournament.id, table.round)
+        return True
 
     async def _round_over(self, tournament: Tournament, moment: datetime) -> bool:
         """Close the round under way when its tables all have a result, or its clock ran
@@ -436,13 +453,23 @@ class Tournaments:
         return await self.db(self.store.close_round, tournament.id, tournament.round, moment)
 
     async def _deal_ended(self, event: DealEnded) -> None:
-        tournament_id = tournament_of(event.table.spec.kind)
-        if tournament_id is not None:
-            await self._changed(tournament_id)
+        """Keep the deal's points; when every table of the round has now played it, its
+        watchers see it (``_seen_moved``)."""
+        live, number = event.table, event.number
+        kind = live.spec.kind
+        if not isinstance(kind, TournamentTable):
+            return
+        played = [[points[0], points[1]] for points in live.game.history[:number]]
+        if await self.db(self.store.deal_played, live.id, played):
+            tournament = await self.get(kind.tournament)
+            tables = await self.db(self.store.tables, kind.tournament, kind.round)
+            if tournament is not None and seen_deals(tournament, tables).get(kind.round, 0) >= number:
+                await self._seen_moved(kind.tournament, kind.round)
+        await self._changed(kind.tournament)
 
     async def _game_ended(self, event: GameEnded) -> None:
         live = event.table
-        if tournament_of(live.spec.kind) is None:
+        if not isinstance(live.spec.kind, TournamentTable):
             return
         result = result_json(live, live.spec.kind.max_deals or 0)
         if await self.db(self.store.record, live.id, result, self.now()):

@@ -280,7 +280,7 @@ class TournamentStore:
 
     def version(self, tournament_id: str) -> tuple[int, ...]:
         """What the standings of a tournament under way depend on, counted: withdrawals,
-        tables, results."""
+        tables, results, deals played."""
         with self.store.session() as s:
             withdrawn = s.execute(
                 select(func.count(TournamentEntryRow.withdrawn_at)).where(
@@ -288,11 +288,11 @@ class TournamentStore:
                 )
             ).scalar_one()
             tables = s.execute(
-                select(func.count(), func.count(TournamentTableRow.result)).where(
-                    TournamentTableRow.tournament_id == tournament_id
-                )
+                select(
+                    func.count(), func.count(TournamentTableRow.result), func.sum(TournamentTableRow.deals_played)
+                ).where(TournamentTableRow.tournament_id == tournament_id)
             ).one()
-            return int(withdrawn), int(tables[0]), int(tables[1])
+            return int(withdrawn), int(tables[0]), int(tables[1]), int(tables[2] or 0)
 
     def snapshot(self, tournament: Tournament, key: Any) -> Snapshot:
         entries = self.entries(tournament.id)
@@ -418,6 +418,19 @@ class TournamentStore:
                 update(TournamentTableRow)
                 .where(TournamentTableRow.table_id == table_id, TournamentTableRow.result.is_(None))
                 .values(result={**result, "at": at.isoformat()})
+                .execution_options(preserve_rowcount=True)
+            )
+            return bool(done.rowcount)
+
+    def deal_played(self, table_id: str, played: list[list[int]]) -> bool:
+        """A table ended its deal ``len(played)`` (``played``: the points of each deal it
+        ended): kept unless a later deal's are there already (False then, or when the table
+        is no tournament's)."""
+        with self.store.engine.begin() as conn:
+            done = conn.execute(
+                update(TournamentTableRow)
+                .where(TournamentTableRow.table_id == table_id, TournamentTableRow.deals_played < len(played))
+                .values(deals_played=len(played), played=played)
                 .execution_options(preserve_rowcount=True)
             )
             return bool(done.rowcount)
