@@ -21,6 +21,7 @@ from ...table.days import day_end, day_of, next_day
 from ...table.kinds import DailyChallengeTable, Dealing, challenge_day
 from ...table.live_table import TableError
 from ...table.matchpoints import Standing
+from ...table.ratings import Rating
 from ...table.spec import Seat, TableSpec
 from ..review import deal_result
 from .model import DEALS, FIRST_DEALER, Day, FieldLine, RankingLine, Result, challenge_rules, day_hands, table_seed
@@ -187,6 +188,19 @@ class DailyChallenge:
         or not, is the account's from now on, and ranked under the account's name."""
         for day in await self.db(self.store.adopt, guest, player, day_of(self.now())):
             self._ranking_due(day)
+
+    async def attempt(self, day: str, player: str) -> tuple[str, bool] | None:
+        """The player's table of ``day`` and whether it is finished (None: not started)."""
+        return await self.db(self.store.attempt, day, player)
+
+    async def ratings(self, players: list[str]) -> dict[str, Rating]:
+        """The ratings of a ranking's players (a new player: absent)."""
+        return await self.db(self.store.ratings, players)
+
+    async def days_played(self, player: str, since: str) -> dict[str, int]:
+        """The days from ``since`` the player played the challenge, with their deals
+        finished (a profile's calendar)."""
+        return await self.db(self.store.days_played, player, since)
 
     async def results(self, day: str, player: str | None = None) -> list[Result]:
         return await self.db(self.store.results, day, player)
