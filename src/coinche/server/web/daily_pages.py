@@ -35,7 +35,6 @@ from .account_pages import address_of, limits_of, rate_limited
 from .pages import (
     ADDRESSES,
     account_of,
-    free_deals_of,
     page,
     player_in_session,
     player_of,
@@ -228,7 +227,6 @@ async def challenge(request: Request) -> Response:
         if e.code == "challenge_done":
             return await day_page(request, lang, today, error="daily.done", status=409)
         raise
-    free_deals_of(request).forget(player)
     return RedirectResponse(f"/table/{spec.id}", status_code=303)
 
 

@@ -15,6 +15,7 @@ from ...compute.work import Work
 from ...infra.config import Settings
 from ...infra.store import Database
 from ...live.events import DealEnded
+from ...live.free_deals import FreeDeals
 from ...live.ports import PlaysOut, TableMaker
 from ...live.registry import LiveTables
 from ...table.days import day_end, day_of, next_day
@@ -56,6 +57,7 @@ class DailyChallenge:
         tables: TableMaker,
         computers: PlaysOut,
         work: Work,
+        free_deals: FreeDeals,
     ) -> None:
         self.store = store
         self.db = db
@@ -66,6 +68,7 @@ class DailyChallenge:
         """Where the expert's table is played out."""
         self.work = work
         """Where the rankings and the pars are computed."""
+        self.free_deals = free_deals
         registry.on(DealEnded, self._deal_ended)
         self._ahead: asyncio.Task[None] | None = None
         self._refreshes: dict[str, asyncio.Task[None]] = {}
@@ -153,7 +156,13 @@ class DailyChallenge:
 
     async def start(self, player: str, is_guest: bool, moment: datetime | None = None) -> TableSpec:
         """The player's table of the day (``moment``: now): made at the first start, the
-        same one after (resumable); ``TableError("challenge_done")`` once it is finished."""
+        same one after (resumable); ``TableError("challenge_done")`` once it is finished.
+        The player's free deals are read again after it."""
+        spec = await self._start(player, is_guest, moment)
+        self.free_deals.forget(player)
+        return spec
+
+    async def _start(self, player: str, is_guest: bool, moment: datetime | None) -> TableSpec:
         day = day_of(moment or self.now())
         found = await self.ensure_day(day)
         for _ in range(2):
