@@ -94,7 +94,9 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     tournament_runner = tournaments(parts)
     return Services(
         **{f.name: getattr(parts, f.name) for f in fields(TableParts)},
-        daily=DailyChallenge(ChallengeStore(store), p.db, settings, p.registry, p.tables, p.computers, p.work),
+        daily=DailyChallenge(
+            ChallengeStore(store), p.db, settings, p.registry, p.tables, p.computers, p.work, p.free_deals
+        ),
         history=History(HistoryStore(store), p.db, p.registry),
         player_stats=player_stats,
         quick_play=QuickPlay(QuickPlayStore(store), p.db, p.hub, settings, p.tables, p.attendance),

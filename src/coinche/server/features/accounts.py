@@ -318,6 +318,13 @@ class AccountService:
             return True
         return await self.db(self.rows.guest_retired, player)
 
+    async def named(self, name: str) -> tuple[str, str] | None:
+        """(shown name, player id) of the live account called ``name`` (folded), else None
+        (a profile's address)."""
+        if len(name) > 4 * NAME_MAX:
+            return None
+        return await self.db(find_account, self.rows.store, name)
+
     async def retire_guest(self, player: str) -> None:
         await self.db(self.rows.retire_guest, player)
 

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 from ..infra.db import aware
 from ..infra.rows.people import AccountRow, BotTokenRow, PlayerRow
 from ..infra.rows.ratings import PlayerStatsRow
-from ..infra.store import Store, new_id
+from ..infra.store import Database, Store, new_id
 from ..table.names import bot_name, clean_name, name_key, name_skeleton
 from ..table.ratings import Rating
 from .accounts import Account, AccountError, check_name, remove_account, token_hash
@@ -264,6 +264,38 @@ class BotStore:
         ]
         standings.sort(key=lambda b: (-b.rating, -b.games, b.name))
         return standings[:limit]
+
+
+class Bots:
+    """The bots' page and profiles' questions, awaited on the database's threads."""
+
+    def __init__(self, store: BotStore, db: Database) -> None:
+        self._store = store
+        self._db = db
+
+    async def create(self, owner: Account, base: str) -> Account:
+        """A new bot of ``owner`` called ``base`` (``AccountError``: refused, nothing made)."""
+        return await self._db(self._store.create, owner, base)
+
+    async def new_token(self, owner_id: str, bot_id: str, at: datetime) -> str:
+        """A new token of the owner's bot (shown once, only its SHA-256 kept)."""
+        return await self._db(self._store.new_token, owner_id, bot_id, at)
+
+    async def revoke(self, owner_id: str, token_id: str) -> bool:
+        return await self._db(self._store.revoke, owner_id, token_id)
+
+    async def delete_bot(self, owner_id: str, bot_id: str) -> bool:
+        return await self._db(self._store.delete_bot, owner_id, bot_id)
+
+    async def bots_of(self, owner_id: str) -> list[Bot]:
+        return await self._db(self._store.bots_of, owner_id)
+
+    async def owner_of(self, player: str) -> str | None:
+        """The name of the owner of the bot playing as ``player`` (None: not a bot)."""
+        return await self._db(self._store.owner_of, player)
+
+    async def leaderboard(self) -> list[BotStanding]:
+        return await self._db(self._store.leaderboard)
 
 
 def _delete_bots(s: Session, which: Select[AccountRow]) -> int:

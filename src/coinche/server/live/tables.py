@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from ...engine.actions import Action
 from ...engine.rules import RuleSet
 from ..infra.config import Settings
-from ..infra.store import Database, Store, new_id
+from ..infra.store import Database, GameEntry, Store, new_id
 from ..table import requests
 from ..table.fair_deals import new_secret
 from ..table.kinds import SOLO, Dealing, TableKind
@@ -105,7 +105,7 @@ class Tables:
             raise TableError("bad_level")
         has_account = await self._free_deals.left(player, fresh=True) is None
         limit = self._settings.open_tables_account if has_account else self._settings.open_tables_guest
-        if len(await self._db(self._store.open_games, player)) >= limit:
+        if len(await self.games_in_progress(player)) >= limit:
             raise TableError("too_many_tables")
         if not await self._free_deals.use([player]):  # the first deal is dealt with the table
             raise TableError("limit")
@@ -174,6 +174,15 @@ class Tables:
         """The live table (``LiveTables.table``): None if there is none."""
         return await self._registry.table(table_id, at_least, fresh)
 
+    async def games_in_progress(self, player: str) -> list[str]:
+        """The ids of ``player``'s games in progress (not given up, not gone from), newest
+        first."""
+        return await self._db(self._store.open_games, player)
+
+    async def games(self, player: str) -> list[GameEntry]:
+        """``player``'s games, in progress and finished, newest first (the account page)."""
+        return await self._db(self._store.games_of, player)
+
     def _moved(self, live: LiveTable, step: Step) -> None:
         """The table moved on: who must play is timed, if it is watched here."""
         if self._registry.watchers[live.id]:
@@ -205,7 +214,7 @@ class Tables:
         live = await self._require(table_id)
         if live.seat_of(player) is None:
             raise TableError("not_seated")
-        if live.game.is_over or table_id not in await self._db(self._store.open_games, player):
+        if live.game.is_over or table_id not in await self.games_in_progress(player):
             raise TableError("over")
         await self._db(self._store.finish_table, table_id, {"abandoned": True})
         for hook in self.abandon_hooks:

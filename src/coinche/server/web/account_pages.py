@@ -8,7 +8,7 @@ token); sign-up and log-in are limited per address and per name (429 with ``Retr
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -17,37 +17,50 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ..features.account_life import AccountLife
 from ..features.accounts import NAME_MAX, AccountError, AccountService
-from ..features.friends import give_up
 from ..infra.rate_limits import RateLimits
 from ..infra.store import GameEntry
-from ..live.parts import TableParts
 from ..table import i18n
-from ..table.live_table import LiveTable, TableError
+from ..table.live_table import TableError
 from ..table.names import login_key
-from ..table.spec import Step
 from .pages import (
     ACCOUNT_KEY,
     ADDRESSES,
     TOKEN_KEY,
     account_of,
     clear_session_cookie,
+    free_deals_of,
     guest_in_session,
     lang_of,
     page,
-    parts_of,
     player_in_session,
     player_of,
     read_checked_form,
     session_token,
     set_session_cookie,
+    settings_of,
+    tables_of,
 )
-from .table_socket import retire_guest_sockets
+
+GiveUp = Callable[[str, str], Awaitable[None]]
+"""A player (second) gives up a game (first): ``friends.give_up`` on the live tables."""
 
 
 def accounts_of(request: Request) -> AccountService:
     accounts: AccountService = request.app.state.accounts
     return accounts
+
+
+def account_life_of(request: Request) -> AccountLife:
+    """Sign-up, log-in and deletion with what they change at the tables."""
+    life: AccountLife = request.app.state.account_life
+    return life
+
+
+def give_up_of(request: Request) -> GiveUp:
+    give_up: GiveUp = request.app.state.give_up
+    return give_up
 
 
 def limits_of(request: Request) -> RateLimits:
@@ -102,7 +115,7 @@ def _logged_in(request: Request, target: str, token: str) -> Response:
     """Go on to ``target`` with the new session's cookie; the guest cookie is dropped, so
     logging out later leaves a new guest, not the account's player."""
     response = RedirectResponse(target, status_code=303)
-    set_session_cookie(response, request, token, request.app.state.settings.session_days)
+    set_session_cookie(response, request, token, settings_of(request).session_days)
     request.session.clear()
     return response
 
@@ -117,27 +130,23 @@ async def signup(request: Request) -> Response:
         return RedirectResponse(ADDRESSES[lang]["account"], status_code=303)
     if form is None:
         player = player_of(request)
-        left = await parts_of(request).free_deals.left(player)
+        left = await free_deals_of(request).left(player)
         next_url = safe_next(request.query_params.get("next"))
         return page(request, "signup.html", lang=lang, other_url=other_url, next=next_url, values={}, free_left=left)
     values = {"name": str(form.get("name") or "")[: 4 * NAME_MAX], "email": str(form.get("email") or "")[:254]}
     next_url = safe_next(form.get("next"))
     context: dict[str, Any] = {"other_url": other_url, "next": next_url, "values": values, "free_left": None}
-    retry = await limits_of(request).hit(request.app.state.settings.signup_limit, f"signup:{address_of(request)}")
+    retry = await limits_of(request).hit(settings_of(request).signup_limit, f"signup:{address_of(request)}")
     if retry is not None:
         return too_many(request, lang, retry, "signup.html", **context)
     player = player_of(request)
     try:
-        account, token = await accounts_of(request).sign_up(
+        _, token = await account_life_of(request).sign_up(
             values["name"], str(form.get("password") or ""), str(form.get("confirm") or ""), values["email"], player
         )
     except AccountError as e:
         error = i18n.gettext(lang, f"accounts.error.{e.code}")
         return page(request, "signup.html", status=400, lang=lang, error=error, **context)
-    parts_of(request).free_deals.forget(account.player)
-    if account.player == player:  # the guest is retired: sockets opened with their cookie close
-        await retire_guest_sockets(parts_of(request), player)
-    await request.app.state.daily.signed_up(player, account.player)  # today's challenge: ranked
     return _logged_in(request, next_url or ADDRESSES[lang]["account"], token)
 
 
@@ -155,45 +164,18 @@ async def login(request: Request) -> Response:
     next_url = safe_next(form.get("next"))
     context: dict[str, Any] = {"other_url": other_url, "next": next_url, "values": {"name": name}}
     retry = await limits_of(request).hit(
-        request.app.state.settings.login_limit, f"login:{address_of(request)}", f"login-name:{login_key(name)}"
+        settings_of(request).login_limit, f"login:{address_of(request)}", f"login-name:{login_key(name)}"
     )
     if retry is not None:
         return too_many(request, lang, retry, "login.html", **context)
     try:
-        account, token = await accounts_of(request).log_in(name, str(form.get("password") or ""))
+        _, token = await account_life_of(request).log_in(
+            name, str(form.get("password") or ""), guest_in_session(request)
+        )
     except AccountError:
         error = i18n.gettext(lang, "accounts.error.wrong_login")
         return page(request, "login.html", status=400, lang=lang, error=error, **context)
-    guest = guest_in_session(request)
-    if guest is not None and guest != account.player:  # the guest is the account now: retired
-        await accounts_of(request).retire_guest(guest)  # first: a socket losing its seat sees why
-        await adopt_solo_games(parts_of(request), guest, account.player)
-        parts_of(request).free_deals.forget(guest)
-        await retire_guest_sockets(parts_of(request), guest)
-    parts_of(request).free_deals.forget(account.player)
     return _logged_in(request, next_url or "/", token)
-
-
-async def adopt_solo_games(parts: TableParts, guest: str, player: str) -> None:
-    """The guest's solo games in progress become the account's ``player``'s, as at sign-up:
-    a ``seat`` step in each table's log (every process reads it; the replay knows who
-    played what). A friends' table (its host's controls name players) and a daily challenge
-    (one attempt per player) keep their seats."""
-    for table_id in await parts.db(parts.store.open_games, guest):
-        live = await parts.tables.table(table_id, fresh=True)
-        if live is None or not live.spec.kind.follows_its_player:
-            continue
-
-        async def check(live: LiveTable) -> Step | None:
-            seat = live.seat_of(guest)
-            if seat is None or live.seat_of(player) is not None or live.game.is_over:
-                return None
-            return Step(live.seq, "seat", seat, seat_data=replace(live.seats[seat], player=player))
-
-        try:
-            await parts.tables.write(table_id, None, check)
-        except TableError:  # gone meanwhile (given up, finished elsewhere): nothing to adopt
-            continue
 
 
 async def logout(request: Request) -> Response:
@@ -253,8 +235,7 @@ async def account_page(
     """The account page in ``lang``: a guest's (free deals, sign up, log in) or an account's
     (name, password, deletion), with the player's games in progress and finished."""
     player = player_of(request)
-    parts = parts_of(request)
-    games = game_rows(lang, await parts.db(parts.store.games_of, player))
+    games = game_rows(lang, await tables_of(request).games(player))
     if notice is None and request.query_params.get("done") in NOTICES:
         notice = i18n.gettext(lang, NOTICES[request.query_params["done"]])
     return page(
@@ -265,8 +246,8 @@ async def account_page(
         other_url=ADDRESSES["en" if lang == "fr" else "fr"]["account"],
         playing=[g for g in games if g["status"] == "playing"],
         finished=[g for g in games if g["status"] != "playing"],
-        free_left=await parts.free_deals.left(player),
-        free_deals=request.app.state.settings.free_deals,
+        free_left=await free_deals_of(request).left(player),
+        free_deals=settings_of(request).free_deals,
         notice=notice,
         error=error,
     )
@@ -292,7 +273,7 @@ async def change_password(request: Request) -> Response:
     except AccountError as e:
         return await account_page(request, lang, status=400, error=i18n.gettext(lang, f"accounts.error.{e.code}"))
     response = RedirectResponse(f"{ADDRESSES[lang]['account']}?done=password", status_code=303)
-    set_session_cookie(response, request, new_token, request.app.state.settings.session_days)
+    set_session_cookie(response, request, new_token, settings_of(request).session_days)
     return response
 
 
@@ -303,10 +284,9 @@ async def delete_account(request: Request) -> Response:
         raise HTTPException(403)
     lang = lang_of(request)
     try:
-        await accounts_of(request).delete(account, str(form.get("password") or ""))
+        await account_life_of(request).delete(account, str(form.get("password") or ""))
     except AccountError as e:
         return await account_page(request, lang, status=400, error=i18n.gettext(lang, f"accounts.error.{e.code}"))
-    parts_of(request).free_deals.forget(account.player)
     request.scope.pop(ACCOUNT_KEY, None)  # the page that says so is a guest's (header: "Connexion")
     request.scope.pop(TOKEN_KEY, None)
     request.session.clear()
@@ -323,11 +303,10 @@ async def abandon(request: Request) -> Response:
     form = await read_checked_form(request)
     player = player_in_session(request)
     table_id = request.path_params["table_id"]
-    parts = parts_of(request)
-    if player is None or table_id not in await parts.db(parts.store.open_games, player):
+    if player is None or table_id not in await tables_of(request).games_in_progress(player):
         raise HTTPException(404)
     try:
-        await give_up(parts, table_id, player)
+        await give_up_of(request)(table_id, player)
     except TableError:  # not seated any more, over, gone: nothing changed
         raise HTTPException(404) from None
     lang = lang_of(request)

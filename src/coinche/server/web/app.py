@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator
+from functools import partial
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -17,8 +18,10 @@ from starlette.responses import Response
 from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from ..features.account_life import AccountLife
 from ..features.accounts import AccountService
-from ..features.bots import BotStore
+from ..features.bots import Bots, BotStore
+from ..features.friends import give_up
 from ..infra.config import Settings
 from ..infra.hub import Hub
 from ..infra.store import Store
@@ -78,9 +81,16 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         services.quick_play.start()
         app.state.tournaments = services.tournaments
         services.tournaments.start()
-        app.state.accounts = AccountService(store, services.db, settings)
+        app.state.accounts = accounts = AccountService(store, services.db, settings)
+        app.state.account_life = AccountLife(
+            accounts, services.tables, services.free_deals, services.hub, services.daily.signed_up
+        )
+        app.state.tables = services.tables
+        app.state.free_deals = services.free_deals
+        app.state.give_up = partial(give_up, services)
         app.state.rate_limits = services.rate_limits
-        app.state.bots = BotStore(store)
+        app.state.bots = bots = BotStore(store)
+        app.state.bot_accounts = Bots(bots, services.db)
         app.state.puzzles = services.puzzles
         app.state.adaptive_level = services.adaptive_level
         app.state.reviews = services.reviews

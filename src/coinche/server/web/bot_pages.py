@@ -14,19 +14,23 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..features.accounts import AccountError
-from ..features.bots import BOT_NAME_MAX, MAX_BOTS, BotStore
+from ..features.bots import BOT_NAME_MAX, MAX_BOTS, Bots
 from ..table import i18n
 from .account_pages import lang_of_path, limits_of, rate_limited
-from .pages import ADDRESSES, account_of, page, parts_of, read_checked_form
+from .pages import ADDRESSES, account_of, page, read_checked_form, settings_of
 
 ACTIONS: Final = frozenset({"create", "token", "revoke", "delete"})
+
+
+def bots_of(request: Request) -> Bots:
+    bots: Bots = request.app.state.bot_accounts
+    return bots
 
 
 async def bots_page(request: Request) -> Response:
     lang, other_url = lang_of_path(request, "bots")
     account = account_of(request)
-    parts = parts_of(request)
-    bots: BotStore = request.app.state.bots
+    bots = bots_of(request)
     context: dict[str, Any] = {"token": None, "error": None, "notice": None}
     status = 200
     if request.method == "POST":
@@ -36,26 +40,26 @@ async def bots_page(request: Request) -> Response:
         action, value = form.get("action"), form.get("value")
         if action not in ACTIONS or not isinstance(value, str) or len(form.multi_items()) != 3:
             raise HTTPException(400)
-        retry = await limits_of(request).hit(request.app.state.settings.bots_limit, f"bots:{account.player}")
+        retry = await limits_of(request).hit(settings_of(request).bots_limit, f"bots:{account.player}")
         if retry is not None:
             return rate_limited(request, retry)
         value = value.strip()[:64]
         try:
             if action == "create":
-                made = await parts.db(bots.create, account, value)
+                made = await bots.create(account, value)
                 context["notice"] = i18n.gettext(lang, "bots.created", name=made.name)
             elif action == "token":
-                context["token"] = await parts.db(bots.new_token, account.id, value, datetime.now(UTC))
+                context["token"] = await bots.new_token(account.id, value, datetime.now(UTC))
             elif action == "revoke":
-                await parts.db(bots.revoke, account.id, value)
+                await bots.revoke(account.id, value)
                 return RedirectResponse(ADDRESSES[lang]["bots"], status_code=303)
             else:
-                await parts.db(bots.delete_bot, account.id, value)
+                await bots.delete_bot(account.id, value)
                 return RedirectResponse(ADDRESSES[lang]["bots"], status_code=303)
         except AccountError as e:
             context["error"] = i18n.gettext(lang, f"bots.error.{e.code}")
             status = 400
-    mine = await parts.db(bots.bots_of, account.id) if account is not None else []
+    mine = await bots.bots_of(account.id) if account is not None else []
     response = page(
         request,
         "bots.html",
@@ -65,7 +69,7 @@ async def bots_page(request: Request) -> Response:
         mine=mine,
         max_bots=MAX_BOTS,
         name_max=BOT_NAME_MAX,
-        leaderboard=await parts.db(bots.leaderboard),
+        leaderboard=await bots.leaderboard(),
         request_base=str(request.base_url).rstrip("/"),
         **context,
     )

@@ -32,7 +32,15 @@ from ..table.matchpoints import DealField
 from ..table.ratings import NEW_PLAYER, Rating
 from ..table.seating import seat_names
 from .account_pages import address_of, limits_of, rate_limited
-from .pages import ADDRESSES, account_of, page, parts_of, player_in_session, player_of, read_checked_form
+from .pages import (
+    ADDRESSES,
+    account_of,
+    page,
+    player_in_session,
+    player_of,
+    read_checked_form,
+    settings_of,
+)
 
 PATHS = {lang: ADDRESSES[lang]["challenge"] for lang in i18n.LANGUAGES}
 DEAL_WORD = {"fr": "donne", "en": "deal"}
@@ -132,10 +140,10 @@ async def day_page(request: Request, lang: str, day: str, *, error: str | None =
     if found is None:
         raise HTTPException(404)
     player = player_in_session(request)
-    attempt = await daily.db(daily.store.attempt, day, player) if player is not None else None
+    attempt = await daily.attempt(day, player) if player is not None else None
     mine = await daily.results(day, player) if player is not None else []
     lines, players = await daily.ranking_lines(day, moment, player)
-    ratings = await daily.db(daily.store.ratings, [line.player for line in lines])
+    ratings = await daily.ratings([line.player for line in lines])
     expert = await daily.expert_results(day) if over else []
     if over and not expert:
         daily.expert_play_soon(day)  # a day nobody finished yet (the server was down at midnight)
@@ -206,7 +214,7 @@ async def challenge(request: Request) -> Response:
         return await day_page(request, lang, today)
     await read_checked_form(request)
     player = player_of(request)
-    settings = request.app.state.settings
+    settings = settings_of(request)
     limits = limits_of(request)  # a new guest at each request would make a table each time
     retry = await limits.hit(settings.table_limit, f"tables:{player}") or await limits.hit(
         settings.table_limit_per_address, f"tables:{address_of(request)}"
@@ -219,7 +227,6 @@ async def challenge(request: Request) -> Response:
         if e.code == "challenge_done":
             return await day_page(request, lang, today, error="daily.done", status=409)
         raise
-    parts_of(request).free_deals.forget(player)
     return RedirectResponse(f"/table/{spec.id}", status_code=303)
 
 
@@ -318,7 +325,7 @@ async def deal_page(request: Request) -> Response:
     names = day_seat_names(lang, found.profile)
     rows, deal_field = field_rows(lang, names, field)
     par = await daily.par(day, n, wait=10.0)
-    attempt = await daily.db(daily.store.attempt, day, player) if player is not None else None
+    attempt = await daily.attempt(day, player) if player is not None else None
     hands: list[dict[str, Any]] = []
     if over:
         dealt = day_hands(found.seed, day, n)

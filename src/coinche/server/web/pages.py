@@ -25,8 +25,11 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from ..features.accounts import Account, AccountService, token_hash
+from ..infra.config import Settings
 from ..infra.store import new_id
+from ..live.free_deals import FreeDeals
 from ..live.parts import TableParts
+from ..live.tables import Tables
 from ..table import i18n
 from ..table.days import club_clock
 from .forms import MAX_FORM_BYTES, read_form
@@ -90,6 +93,23 @@ ADDRESSES: dict[str, dict[str, str]] = {
 def parts_of(request: Request | WebSocket) -> TableParts:
     parts: TableParts = request.app.state.parts
     return parts
+
+
+def tables_of(request: Request | WebSocket) -> Tables:
+    """The live tables: made, read, and what players ask of them."""
+    tables: Tables = request.app.state.tables
+    return tables
+
+
+def free_deals_of(request: Request | WebSocket) -> FreeDeals:
+    """The guests' free deals."""
+    free_deals: FreeDeals = request.app.state.free_deals
+    return free_deals
+
+
+def settings_of(request: Request | WebSocket) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
 
 
 SESSION_COOKIE = "sid"

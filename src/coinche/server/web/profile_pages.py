@@ -19,11 +19,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from ..features.accounts import NAME_MAX, find_account
-from ..features.daily.store import challenge_days
+from ..features.accounts import NAME_MAX
 from ..features.player_stats import PROVISIONAL_SIGMA, PlayerStats, Profile
 from ..table import i18n
-from .pages import ADDRESSES, account_of, page, parts_of
+from .account_pages import accounts_of
+from .bot_pages import bots_of
+from .daily_pages import daily_of
+from .pages import ADDRESSES, account_of, page
+from .tournament_pages import tournaments_of
 
 CHART_POINTS = 300
 """At most this many points are drawn: a long history is down-sampled (each bucket's
@@ -139,28 +142,31 @@ def percent(lang: str, part: int, whole: int) -> str | None:
     return None if whole == 0 else i18n.percent(lang, part, whole)
 
 
+def player_stats_of(request: Request) -> PlayerStats:
+    stats: PlayerStats = request.app.state.player_stats
+    return stats
+
+
 async def profile(request: Request) -> Response:
     lang = "en" if request.url.path.startswith(ADDRESSES["en"]["profile"] + "/") else "fr"
     name = request.path_params["name"]
     if not isinstance(name, str) or not name or len(name) > 4 * NAME_MAX:
         raise HTTPException(404)
-    parts = parts_of(request)
-    found = await parts.db(find_account, parts.store, name)
+    found = await accounts_of(request).named(name)
     if found is None:
         raise HTTPException(404)
     shown, player = found
-    stats: PlayerStats = request.app.state.player_stats
-    data: Profile = await stats.profile(player)
+    data: Profile = await player_stats_of(request).profile(player)
     today = datetime.now(UTC).date()
     since = (today - timedelta(days=7 * CALENDAR_WEEKS)).isoformat()
-    days = await parts.db(challenge_days, parts.store, player, since)
+    days = await daily_of(request).days_played(player, since)
     other = "fr" if lang == "en" else "en"
     rating = data.rating
     chart = chart_of(data.history)
     viewer = account_of(request)
     own = viewer is not None and viewer.player == player  # a club's tournaments: for their own eyes
-    tournaments = await request.app.state.tournaments.results_of(player, own)
-    bot_owner = await parts.db(request.app.state.bots.owner_of, player)
+    tournaments = await tournaments_of(request).results_of(player, own)
+    bot_owner = await bots_of(request).owner_of(player)
     return page(
         request,
         "profile.html",

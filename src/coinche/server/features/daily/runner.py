@@ -15,12 +15,14 @@ from ...compute.work import Work
 from ...infra.config import Settings
 from ...infra.store import Database
 from ...live.events import DealEnded
+from ...live.free_deals import FreeDeals
 from ...live.ports import PlaysOut, TableMaker
 from ...live.registry import LiveTables
 from ...table.days import day_end, day_of, next_day
 from ...table.kinds import DailyChallengeTable, Dealing, challenge_day
 from ...table.live_table import TableError
 from ...table.matchpoints import Standing
+from ...table.ratings import Rating
 from ...table.spec import Seat, TableSpec
 from ..review import deal_result
 from .model import DEALS, FIRST_DEALER, Day, FieldLine, RankingLine, Result, challenge_rules, day_hands, table_seed
@@ -55,6 +57,7 @@ class DailyChallenge:
         tables: TableMaker,
         computers: PlaysOut,
         work: Work,
+        free_deals: FreeDeals,
     ) -> None:
         self.store = store
         self.db = db
@@ -65,6 +68,7 @@ class DailyChallenge:
         """Where the expert's table is played out."""
         self.work = work
         """Where the rankings and the pars are computed."""
+        self.free_deals = free_deals
         registry.on(DealEnded, self._deal_ended)
         self._ahead: asyncio.Task[None] | None = None
         self._refreshes: dict[str, asyncio.Task[None]] = {}
@@ -152,7 +156,13 @@ class DailyChallenge:
 
     async def start(self, player: str, is_guest: bool, moment: datetime | None = None) -> TableSpec:
         """The player's table of the day (``moment``: now): made at the first start, the
-        same one after (resumable); ``TableError("challenge_done")`` once it is finished."""
+        same one after (resumable); ``TableError("challenge_done")`` once it is finished.
+        The player's free deals are read again after it."""
+        spec = await self._start(player, is_guest, moment)
+        self.free_deals.forget(player)
+        return spec
+
+    async def _start(self, player: str, is_guest: bool, moment: datetime | None) -> TableSpec:
         day = day_of(moment or self.now())
         found = await self.ensure_day(day)
         for _ in range(2):
@@ -187,6 +197,19 @@ class DailyChallenge:
         or not, is the account's from now on, and ranked under the account's name."""
         for day in await self.db(self.store.adopt, guest, player, day_of(self.now())):
             self._ranking_due(day)
+
+    async def attempt(self, day: str, player: str) -> tuple[str, bool] | None:
+        """The player's table of ``day`` and whether it is finished (None: not started)."""
+        return await self.db(self.store.attempt, day, player)
+
+    async def ratings(self, players: list[str]) -> dict[str, Rating]:
+        """The ratings of a ranking's players (a new player: absent)."""
+        return await self.db(self.store.ratings, players)
+
+    async def days_played(self, player: str, since: str) -> dict[str, int]:
+        """The days from ``since`` the player played the challenge, with their deals
+        finished (a profile's calendar)."""
+        return await self.db(self.store.days_played, player, since)
 
     async def results(self, day: str, player: str | None = None) -> list[Result]:
         return await self.db(self.store.results, day, player)

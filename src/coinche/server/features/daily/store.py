@@ -37,6 +37,9 @@ class ChallengeStore:
         """A table made for nothing (another start won the race): finished as abandoned."""
         self.store.finish_table(table_id, {"abandoned": True})
 
+    def days_played(self, player: str, since: str) -> dict[str, int]:
+        return challenge_days(self.store, player, since)
+
     def ratings(self, players: list[str]) -> dict[str, Rating]:
         """The ratings of the ranking's players (a new player: absent)."""
         return ratings_of(self.store, players)

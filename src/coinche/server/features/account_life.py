@@ -1,0 +1,101 @@
+"""What an account's start and end change beyond its own rows, nothing of HTTP.
+
+A guest who signs up gives their player to the account; a guest who logs in to an account
+hands it their solo games in progress. Either way the guest is retired: the table sockets
+opened with their cookie close (a hub event on each of their games in progress), and the
+free deals this process counted for them are read again. A guest's daily challenge of the
+day becomes the new account's (ranked under its name). A deleted account's free deals are
+read again too (its player is a guest's no more).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Final
+
+from ..infra.hub import Hub
+from ..live.free_deals import FreeDeals
+from ..live.tables import Tables
+from ..table.live_table import LiveTable, TableError
+from ..table.spec import Step
+from .accounts import Account, AccountService
+
+GUEST_RETIRED: Final = "retired"
+"""The hub event a table's sockets hear when a guest seated there became an account: the
+sockets opened with the guest's cookie close (``{"kind": "retired", "player": ...}``)."""
+
+SignedUp = Callable[[str, str], Awaitable[None]]
+"""Told that a guest (first) made an account playing as a player (second):
+``DailyChallenge.signed_up``."""
+
+
+class AccountLife:
+    """Sign-up, log-in and deletion of an account, with what they change at the tables:
+    each is one call of the account pages."""
+
+    def __init__(
+        self, accounts: AccountService, tables: Tables, free_deals: FreeDeals, hub: Hub, signed_up: SignedUp
+    ) -> None:
+        self._accounts = accounts
+        self._tables = tables
+        self._free_deals = free_deals
+        self._hub = hub
+        self._signed_up = signed_up
+
+    async def sign_up(self, name: str, password: str, confirm: str, email: str, guest: str) -> tuple[Account, str]:
+        """A new account playing as the guest's player ``guest``, and its session's token
+        (``AccountService.sign_up``; ``AccountError``: nothing changed). The guest's
+        sockets close, and its daily challenge of the day is the account's."""
+        account, token = await self._accounts.sign_up(name, password, confirm, email, guest)
+        self._free_deals.forget(account.player)
+        if account.player == guest:
+            await self._retire_sockets(guest)
+        await self._signed_up(guest, account.player)
+        return account, token
+
+    async def log_in(self, name: str, password: str, guest: str | None) -> tuple[Account, str]:
+        """The account and a new session's token (``AccountService.log_in``;
+        ``AccountError``: nothing changed). The browser's guest ``guest``, if another
+        player, is retired: its solo games in progress become the account's
+        (``adopt_solo_games``) and its sockets close."""
+        account, token = await self._accounts.log_in(name, password)
+        if guest is not None and guest != account.player:
+            await self._accounts.retire_guest(guest)  # first: a socket losing its seat sees why
+            await self.adopt_solo_games(guest, account.player)
+            self._free_deals.forget(guest)
+            await self._retire_sockets(guest)
+        self._free_deals.forget(account.player)
+        return account, token
+
+    async def delete(self, account: Account, password: str) -> None:
+        """Delete ``account`` (``AccountService.delete``; ``AccountError``: nothing
+        changed)."""
+        await self._accounts.delete(account, password)
+        self._free_deals.forget(account.player)
+
+    async def adopt_solo_games(self, guest: str, player: str) -> None:
+        """The guest's solo games in progress become the account's ``player``'s, as at
+        sign-up: a ``seat`` step in each table's log (every process reads it; the replay
+        knows who played what). A friends' table (its host's controls name players) and a
+        daily challenge (one attempt per player) keep their seats."""
+        for table_id in await self._tables.games_in_progress(guest):
+            live = await self._tables.table(table_id, fresh=True)
+            if live is None or not live.spec.kind.follows_its_player:
+                continue
+
+            async def check(live: LiveTable) -> Step | None:
+                seat = live.seat_of(guest)
+                if seat is None or live.seat_of(player) is not None or live.game.is_over:
+                    return None
+                return Step(live.seq, "seat", seat, seat_data=replace(live.seats[seat], player=player))
+
+            try:
+                await self._tables.write(table_id, None, check)
+            except TableError:  # gone meanwhile (given up, finished elsewhere): nothing to adopt
+                continue
+
+    async def _retire_sockets(self, guest: str) -> None:
+        """Close the table sockets opened with ``guest``'s cookie, in every process."""
+        for table_id in await self._tables.games_in_progress(guest):
+            await self._hub.signal(table_id, {"kind": GUEST_RETIRED, "player": guest})
