@@ -129,6 +129,7 @@ def problem(e: msgspec.ValidationError) -> str:
 # ----- what a bot sends in a request's body (bot_api.py) -----
 
 BotRequestId = Annotated[str, Meta(min_length=1, max_length=64)]
+"""A bot request's ``id`` (printable too: ``bot_api.read_body`` checks it)."""
 
 
 class BotBody(Struct, frozen=True):
@@ -141,17 +142,9 @@ class BotAction(BotBody, frozen=True):
     id: BotRequestId
     action: Any = None
 
-    def __post_init__(self) -> None:
-        if not self.id.isprintable():
-            raise ValueError("an id is printable")
-
 
 class BotNextDeal(BotBody, frozen=True):
     id: BotRequestId
-
-    def __post_init__(self) -> None:
-        if not self.id.isprintable():
-            raise ValueError("an id is printable")
 
 
 class BotSeat(BotBody, frozen=True):
@@ -477,6 +470,73 @@ BotEvent = (
     | BotDealWait
 )
 """A line of the bot's event stream."""
+
+
+# ----- what the bot API answers (bot_api.py) -----
+
+
+class BotAnswerBody(Struct, frozen=True):
+    """A bot request's JSON answer."""
+
+
+class BotRefusal(BotAnswerBody, frozen=True):
+    error: str
+    message: str
+
+
+class BotAccount(BotAnswerBody, frozen=True):
+    name: str
+    owner: str | None
+    player: str
+
+
+class BotStepDone(BotAnswerBody, frozen=True):
+    """The table's seq after the request."""
+
+    step: int
+
+
+class BotOk(BotAnswerBody, frozen=True):
+    ok: bool = True
+
+
+class BotSeated(BotAnswerBody, frozen=True):
+    table: str
+    seat: int | None
+
+
+class BotNewTable(BotAnswerBody, frozen=True):
+    table: str
+
+
+class BotEntered(BotAnswerBody, frozen=True):
+    entry: str
+
+
+class BotOpenTable(Struct, frozen=True):
+    code: str
+    rules: str
+    target: int
+    free_seats: int
+    seats: list[dict[str, Any]]
+    """The open tables list's seats, as stored (``features.open_tables``)."""
+
+
+class BotOpenTables(BotAnswerBody, frozen=True):
+    tables: list[BotOpenTable]
+
+
+class BotTournament(Struct, frozen=True):
+    id: str
+    name: str
+    format: str
+    rules: dict[str, Any]
+    starts_at: str
+    alone: bool
+
+
+class BotTournaments(BotAnswerBody, frozen=True):
+    tournaments: list[BotTournament]
 
 
 encoder: Final = msgspec.json.Encoder()
