@@ -514,3 +514,26 @@ def test_a_body_with_a_key_of_the_wrong_kind_is_refused_by_that_key(client: Test
         assert isinstance(r.json()["message"], str) and r.json()["message"]
     ok = client.post("/api/bot/games", json={"rules": "classic", "level": "beginner", "extra": [1]}, headers=headers)
     assert ok.status_code == 200 and set(ok.json()) == {"table"}, ok.text
+
+
+def test_accepting_an_invitation_with_a_bad_seat_leaves_the_invitation(client: TestClient) -> None:
+    """A bad ``seat`` is refused before the invitation is answered: the bot may accept it
+    again with a good one (it was used up by the refused request before)."""
+    host, owner = Person(client, "Hote"), Person(client, "Maud")
+    host.sign_up()
+    owner.sign_up()
+    token = bot_page_token(owner, "Zebulon")
+    table_id, _ = host.make_table()
+    parts = client.app.state.parts  # type: ignore[attr-defined]
+    following = client.app.state.following  # type: ignore[attr-defined]
+    live = client.portal.call(parts.tables.table, table_id)  # type: ignore[union-attr]
+    client.portal.call(following.invite, live.seats[0].player, "Zebulon", table_id)  # type: ignore[union-attr]
+    me = client.get("/api/bot/account", headers=bearer(token)).json()["player"]
+    invitations = client.portal.call(following.invitations, me)  # type: ignore[union-attr]
+    assert len(invitations) == 1
+    accept = f"/api/bot/invitations/{invitations[0].id}/accept"
+    refused = client.post(accept, json={"seat": 9}, headers=bearer(token))
+    assert refused.status_code == 400 and refused.json()["error"] == "bad_seat", refused.text
+    assert len(client.portal.call(following.invitations, me)) == 1  # type: ignore[union-attr]
+    seated = client.post(accept, json={"seat": 2}, headers=bearer(token))
+    assert seated.status_code == 200 and seated.json() == {"table": table_id, "seat": 2}, seated.text
