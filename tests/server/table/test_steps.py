@@ -16,6 +16,7 @@ from coinche.engine.rules import PROFILES
 from coinche.server.infra.store import new_id
 from coinche.server.table.live_table import LiveTable
 from coinche.server.table.spec import Seat, Step, TableSpec
+from coinche.server.web.messages import encode
 from coinche.server.web.seat_state import SeatState, seat_state
 from coinche.server.web.steps import apply_step, changes, step_message
 
@@ -51,7 +52,7 @@ def test_each_step_makes_the_state_a_client_would_have_been_sent(profile: str, s
         after = seat_state(table, seat, "fr", None, False, like=before)
         afresh = seat_state(table, seat, "fr", None, False).message
         assert after.message == afresh  # built like the state before: the same state
-        step = json.loads(json.dumps(step_message(before.message, after.message)))  # over the wire
+        step = json.loads(encode(step_message(before.message, after.message)))  # over the wire
         client = apply_step(client, step)
         assert client == afresh
         assert len(json.dumps(step)) < len(json.dumps(afresh))
@@ -72,7 +73,7 @@ def test_the_changes_of_any_two_values_make_the_one_of_the_other(before: Any, af
     state = {"type": "state", "seq": 1, "full": False, "last": None, "x": before}
     target = {"type": "state", "seq": 2, "full": False, "last": {"seat": 0}, "x": after}
     kept = json.dumps(state)
-    made = apply_step(state, json.loads(json.dumps(step_message(state, target))))
+    made = apply_step(state, json.loads(encode(step_message(state, target))))
     assert made == target
     assert json.dumps(state) == kept  # the state before is left as it was (the page compares)
 

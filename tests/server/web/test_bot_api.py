@@ -484,3 +484,56 @@ def host_plays_until(ws: Any, done: Any, seconds: float = 30.0) -> None:
         if state["type"] == "state" and state.get("game") and is_my_turn(state):
             action = state["game"]["deal"]["legal_actions"][0]
             ws.send(json.dumps({"type": "action", "id": f"h{state['seq']}", "action": action}))
+
+
+def test_a_body_with_a_key_of_the_wrong_kind_is_refused_by_that_key(client: TestClient) -> None:
+    """Each request's body is read as its own type: a key that holds what it may not is
+    refused with that key's code, before anything is looked up or changed."""
+    owner = Person(client, "Maud")
+    owner.sign_up()
+    headers = bearer(bot_page_token(owner, "Zebulon"))
+    refused = [
+        ("/api/bot/join/ZZZZZZ", {"seat": 4}, "bad_seat"),
+        ("/api/bot/join/ZZZZZZ", {"seat": True}, "bad_seat"),
+        ("/api/bot/invitations/nope/accept", {"seat": "0"}, "bad_seat"),
+        ("/api/bot/tournaments/nope/enter", {"partner": 3}, "bad_entry"),
+        ("/api/bot/tournaments/nope/enter", {"code": ["x"]}, "bad_entry"),
+        ("/api/bot/tournaments/nope/answer", {"entry": "e"}, "bad_answer"),
+        ("/api/bot/tournaments/nope/answer", {"entry": 1, "accept": True}, "bad_answer"),
+        ("/api/bot/games", {"rules": 7}, "bad_rules"),
+        ("/api/bot/games", {"level": None}, "bad_level"),
+        ("/api/bot/tables/nope/next-deal", {"id": "\n"}, "bad_id"),
+        ("/api/bot/tables/nope/next-deal", {"id": ""}, "bad_id"),
+        ("/api/bot/tables/nope/action", "[1,", "not_json"),
+        ("/api/bot/tables/nope/action", '"action"', "not_an_object"),
+    ]
+    for path, body, code in refused:
+        sent = {"content": body} if isinstance(body, str) else {"json": body}
+        r = client.post(path, headers=headers, **sent)  # type: ignore[arg-type]
+        assert r.status_code == 400 and r.json()["error"] == code, (path, body, r.text)
+        assert isinstance(r.json()["message"], str) and r.json()["message"]
+    ok = client.post("/api/bot/games", json={"rules": "classic", "level": "beginner", "extra": [1]}, headers=headers)
+    assert ok.status_code == 200 and set(ok.json()) == {"table"}, ok.text
+
+
+def test_accepting_an_invitation_with_a_bad_seat_leaves_the_invitation(client: TestClient) -> None:
+    """A bad ``seat`` is refused before the invitation is answered: the bot may accept it
+    again with a good one (it was used up by the refused request before)."""
+    host, owner = Person(client, "Hote"), Person(client, "Maud")
+    host.sign_up()
+    owner.sign_up()
+    token = bot_page_token(owner, "Zebulon")
+    table_id, _ = host.make_table()
+    parts = client.app.state.parts  # type: ignore[attr-defined]
+    following = client.app.state.following  # type: ignore[attr-defined]
+    live = client.portal.call(parts.tables.table, table_id)  # type: ignore[union-attr]
+    client.portal.call(following.invite, live.seats[0].player, "Zebulon", table_id)  # type: ignore[union-attr]
+    me = client.get("/api/bot/account", headers=bearer(token)).json()["player"]
+    invitations = client.portal.call(following.invitations, me)  # type: ignore[union-attr]
+    assert len(invitations) == 1
+    accept = f"/api/bot/invitations/{invitations[0].id}/accept"
+    refused = client.post(accept, json={"seat": 9}, headers=bearer(token))
+    assert refused.status_code == 400 and refused.json()["error"] == "bad_seat", refused.text
+    assert len(client.portal.call(following.invitations, me)) == 1  # type: ignore[union-attr]
+    seated = client.post(accept, json={"seat": 2}, headers=bearer(token))
+    assert seated.status_code == 200 and seated.json() == {"table": table_id, "seat": 2}, seated.text

@@ -13,15 +13,15 @@ text}``: bad input changes nothing.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import Final, TypeVar
 
+import msgspec
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ...engine.errors import EngineError
@@ -37,6 +37,30 @@ from ..live.tables import LEVELS
 from ..table import i18n
 from ..table.live_table import LiveTable, TableError
 from .forms import _read_body
+from .messages import (
+    BotAccount,
+    BotAction,
+    BotAnswer,
+    BotAnswerBody,
+    BotBody,
+    BotEntered,
+    BotEntry,
+    BotNewGame,
+    BotNewTable,
+    BotNextDeal,
+    BotOk,
+    BotOpenTable,
+    BotOpenTables,
+    BotRefusal,
+    BotSeat,
+    BotSeated,
+    BotStepDone,
+    BotTournament,
+    BotTournaments,
+    encode,
+    field_in_error,
+    is_json,
+)
 from .open_tables_pages import open_tables_of
 from .pages import parts_of
 from .protocol import error_message
@@ -71,7 +95,7 @@ def refusal(e: TableError) -> ApiError:
     """A refusal of the table, in English: the engine's words for an illegal action, else
     the first family's that has the code."""
     if e.message is not None:
-        text = error_message("en", e.code, error=e)["message"]
+        text = error_message("en", e.code, error=e).message
     else:
         for family in REFUSAL_FAMILIES:
             text = i18n.gettext("en", family + e.code)
@@ -82,8 +106,13 @@ def refusal(e: TableError) -> ApiError:
     return ApiError(TABLE_STATUS.get(e.code, 409), e.code, text)
 
 
+def json_response(body: BotAnswerBody, status: int = 200) -> Response:
+    """A bot request's answer, written by the protocol's encoder."""
+    return Response(encode(body), status_code=status, media_type="application/json")
+
+
 def error_response(e: ApiError) -> Response:
-    response = JSONResponse({"error": e.code, "message": e.message}, status_code=e.status)
+    response = json_response(BotRefusal(e.code, e.message), e.status)
     if e.retry_after is not None:
         response.headers["Retry-After"] = str(e.retry_after)
     return response
@@ -115,34 +144,50 @@ async def limited(request: Request, bot: Account, limit: str, kind: str) -> None
         raise ApiError(429, "rate_limited", f"too many requests: try again in {retry} s", retry)
 
 
-async def read_json(request: Request) -> dict[str, Any]:
-    """The request's JSON object (an empty body: ``{}``); ``ApiError`` 400 or 413."""
+Body = TypeVar("Body", bound=BotBody)
+
+BODY_ERRORS: Final = {
+    "id": ("bad_id", f"each request has an id: a string of 1 to {MAX_ID} characters"),
+    "seat": ("bad_seat", "a seat is 0, 1, 2 or 3"),
+    "partner": ("bad_entry", "partner and code are strings"),
+    "code": ("bad_entry", "partner and code are strings"),
+    "entry": ("bad_answer", "entry is a string, accept a boolean"),
+    "accept": ("bad_answer", "entry is a string, accept a boolean"),
+    "level": ("bad_level", f"a level is one of {', '.join(LEVELS)}"),
+    "rules": ("bad_rules", f"rules are one of {', '.join(PROFILES)}, or a rules object"),
+}
+"""The refusal of a body whose key holds what it may not (``messages.field_in_error``)."""
+
+
+async def read_body(request: Request, kind: type[Body]) -> Body:
+    """The request's JSON object, read and checked as ``kind`` (an empty body: ``{}``);
+    ``ApiError`` 400 (the key at fault's code) or 413."""
     try:
         body = await _read_body(request, MAX_BODY)
     except HTTPException as e:
         if e.status_code == 413:
             raise ApiError(413, "too_big", f"a request's body is at most {MAX_BODY} bytes") from None
         raise ApiError(400, "bad_body", "the body could not be read") from None
-    if not body.strip():
-        return {}
     try:
-        data = json.loads(body)
-    except (ValueError, RecursionError):
+        data = msgspec.json.decode(body if body.strip() else b"{}", type=kind)
+    except msgspec.ValidationError as e:  # JSON, but not the request's object
+        key = field_in_error(e)
+        if key is None:
+            if not is_json(body):  # msgspec refuses ``[1,`` for its first byte
+                raise ApiError(400, "not_json", "the body is not JSON") from None
+            raise ApiError(400, "not_an_object", "the body is a JSON object") from None
+        code, words = BODY_ERRORS.get(key, ("bad_body", "the body does not fit the request"))
+        raise ApiError(400, code, words) from None
+    except (msgspec.DecodeError, RecursionError):
         raise ApiError(400, "not_json", "the body is not JSON") from None
-    if not isinstance(data, dict):
-        raise ApiError(400, "not_an_object", "the body is a JSON object")
+    if isinstance(data, BotAction | BotNextDeal) and not data.id.isprintable():
+        code, words = BODY_ERRORS["id"]
+        raise ApiError(400, code, words)
     return data
 
 
-def request_id(data: dict[str, Any]) -> str:
-    rid = data.get("id")
-    if not isinstance(rid, str) or not 1 <= len(rid) <= MAX_ID or not rid.isprintable():
-        raise ApiError(400, "bad_id", f"each request has an id: a string of 1 to {MAX_ID} characters")
-    return rid
-
-
 def endpoint(
-    handler: Callable[[Request, Account], Awaitable[dict[str, Any]]], limit: str = "bot_request_limit"
+    handler: Callable[[Request, Account], Awaitable[BotAnswerBody]], limit: str = "bot_request_limit"
 ) -> Callable[[Request], Awaitable[Response]]:
     """A JSON endpoint of a bot: authenticated, rate limited, its refusals JSON."""
 
@@ -150,7 +195,7 @@ def endpoint(
         try:
             bot = await authenticate(request)
             await limited(request, bot, getattr(request.app.state.settings, limit), limit.removesuffix("_limit"))
-            return JSONResponse(await handler(request, bot))
+            return json_response(await handler(request, bot))
         except ApiError as e:
             return error_response(e)
         except TableError as e:
@@ -162,10 +207,10 @@ def endpoint(
 # ----- the requests -----
 
 
-async def account(request: Request, bot: Account) -> dict[str, Any]:
+async def account(request: Request, bot: Account) -> BotAccount:
     parts = parts_of(request)
     owner = await parts.db(bots_of(request).owner_of, bot.player)
-    return {"name": bot.name, "owner": owner, "player": bot.player}
+    return BotAccount(bot.name, owner, bot.player)
 
 
 async def seated(request: Request, bot: Account, table_id: str) -> tuple[LiveTable, int]:
@@ -182,58 +227,54 @@ async def seated(request: Request, bot: Account, table_id: str) -> tuple[LiveTab
     return live, seat
 
 
-async def act(request: Request, bot: Account) -> dict[str, Any]:
+async def act(request: Request, bot: Account) -> BotStepDone:
     """``{"id": ..., "action": <an entry of the view's legal_actions>}``: the table's step
     after it."""
-    data = await read_json(request)
-    rid = request_id(data)
+    data = await read_body(request, BotAction)
     live, seat = await seated(request, bot, request.path_params["table_id"])
     deal = live.game.current
     view = deal.view(seat) if deal is not None and not deal.is_over else None
     try:
-        action = action_from_json(data.get("action"), view)
+        action = action_from_json(data.action, view)
     except EngineError as e:
         raise ApiError(400, "bad_action", f"not an action of the wire format: {e}") from None
-    return {"step": await parts_of(request).tables.act(live.id, bot.player, action, rid)}
+    return BotStepDone(await parts_of(request).tables.act(live.id, bot.player, action, data.id))
 
 
-async def next_deal(request: Request, bot: Account) -> dict[str, Any]:
-    data = await read_json(request)
-    rid = request_id(data)
+async def next_deal(request: Request, bot: Account) -> BotStepDone:
+    data = await read_body(request, BotNextDeal)
     live, _ = await seated(request, bot, request.path_params["table_id"])
-    return {"step": await parts_of(request).tables.next_deal(live.id, bot.player, rid)}
+    return BotStepDone(await parts_of(request).tables.next_deal(live.id, bot.player, data.id))
 
 
-async def leave(request: Request, bot: Account) -> dict[str, Any]:
+async def leave(request: Request, bot: Account) -> BotOk:
     """Give up the table's game: alone with computers it ends (lost, for the ratings); with
     people a computer plays the bot's seat to the end (``friends.give_up``)."""
     live, _ = await seated(request, bot, request.path_params["table_id"])
     await friends.give_up(parts_of(request), live.id, bot.player)
-    return {"ok": True}
+    return BotOk()
 
 
-async def sit(request: Request, bot: Account, live: LiveTable, data: dict[str, Any]) -> dict[str, Any]:
-    """Take ``data["seat"]`` at a friends' table, or the first seat a computer holds."""
+async def sit(request: Request, bot: Account, live: LiveTable, data: BotSeat) -> BotSeated:
+    """Take ``data.seat`` at a friends' table, or the first seat a computer holds."""
     parts = parts_of(request)
-    wanted = data.get("seat")
+    wanted = data.seat
     if wanted is None and live.seat_of(bot.player) is not None:
-        return {"table": live.id, "seat": live.seat_of(bot.player)}  # sat already: stays
+        return BotSeated(live.id, live.seat_of(bot.player))  # sat already: stays
     if wanted is None:
         free = [i for i, s in enumerate(live.seats) if s.kind == "bot"]
         if not free:
             raise TableError("full")
         wanted = free[0]
-    if not isinstance(wanted, int) or isinstance(wanted, bool) or not 0 <= wanted <= 3:
-        raise ApiError(400, "bad_seat", "a seat is 0, 1, 2 or 3")
     await friends.take_seat(parts, live.id, bot.player, bot.name, wanted)
     await parts.hub.signal(person_channel(bot.player), {"kind": "seated", "table": live.id})
-    return {"table": live.id, "seat": wanted}
+    return BotSeated(live.id, wanted)
 
 
-async def join(request: Request, bot: Account) -> dict[str, Any]:
+async def join(request: Request, bot: Account) -> BotSeated:
     """A friends' table by its code, public with bots welcome or one the bot is invited
     to: ``{"seat": n}`` or the first computer's seat."""
-    data = await read_json(request)
+    data = await read_body(request, BotSeat)
     code = friends.clean_code(request.path_params["code"])
     live = await friends.find(parts_of(request), code) if code is not None else None
     if live is None:
@@ -246,15 +287,10 @@ async def join(request: Request, bot: Account) -> dict[str, Any]:
     return await sit(request, bot, live, data)
 
 
-async def open_tables(request: Request, bot: Account) -> dict[str, Any]:
+async def open_tables(request: Request, bot: Account) -> BotOpenTables:
     """The public tables with a free seat whose hosts welcome bots."""
     found = await open_tables_of(request).for_bots()
-    return {
-        "tables": [
-            {"code": t.code, "rules": t.profile, "target": t.target, "free_seats": t.free_seats, "seats": t.seats}
-            for t in found
-        ]
-    }
+    return BotOpenTables([BotOpenTable(t.code, t.profile, t.target, t.free_seats, t.seats) for t in found])
 
 
 def tournaments_of(request: Request) -> Tournaments:
@@ -262,57 +298,45 @@ def tournaments_of(request: Request) -> Tournaments:
     return found
 
 
-async def tournaments(request: Request, bot: Account) -> dict[str, Any]:
+async def tournaments(request: Request, bot: Account) -> BotTournaments:
     """The tournaments open for entries that bots may enter."""
     listing = await tournaments_of(request).listing()
-    return {
-        "tournaments": [
-            {
-                "id": t.id,
-                "name": t.name,
-                "format": t.format,
-                "rules": rules_to_json(t.rules),
-                "starts_at": t.starts_at.isoformat(),
-                "alone": t.alone,
-            }
+    return BotTournaments(
+        [
+            BotTournament(t.id, t.name, t.format, rules_to_json(t.rules), t.starts_at.isoformat(), t.alone)
             for t in listing.get("open", [])
             if t.bots and t.code is None
         ]
-    }
+    )
 
 
-async def enter(request: Request, bot: Account) -> dict[str, Any]:
+async def enter(request: Request, bot: Account) -> BotEntered:
     """Enter a tournament that welcomes bots: ``{"partner": NAME}`` (who must accept) or
     alone; ``"code"`` for a private one."""
-    data = await read_json(request)
-    partner_name, code = data.get("partner"), data.get("code")
-    if not (partner_name is None or isinstance(partner_name, str)) or not (code is None or isinstance(code, str)):
-        raise ApiError(400, "bad_entry", "partner and code are strings")
+    data = await read_body(request, BotEntry)
+    partner_name, code = data.partner, data.code
     chosen = tournaments_of(request)
     partner = await chosen.account_named(partner_name) if partner_name else None
     entry = await chosen.enter(request.path_params["tournament_id"][:32], bot.player, partner, code)
-    return {"entry": entry.id}
+    return BotEntered(entry.id)
 
 
-async def withdraw(request: Request, bot: Account) -> dict[str, Any]:
+async def withdraw(request: Request, bot: Account) -> BotOk:
     await tournaments_of(request).withdraw(request.path_params["tournament_id"][:32], bot.player)
-    return {"ok": True}
+    return BotOk()
 
 
-async def answer_entry(request: Request, bot: Account) -> dict[str, Any]:
+async def answer_entry(request: Request, bot: Account) -> BotOk:
     """Answer a proposal to play a tournament as someone's partner: ``{"entry": id,
     "accept": true}``."""
-    data = await read_json(request)
-    entry, accepted = data.get("entry"), data.get("accept")
-    if not isinstance(entry, str) or not isinstance(accepted, bool):
-        raise ApiError(400, "bad_answer", "entry is a string, accept a boolean")
-    await tournaments_of(request).answer(request.path_params["tournament_id"][:32], bot.player, entry, accepted)
-    return {"ok": True}
+    data = await read_body(request, BotAnswer)
+    await tournaments_of(request).answer(request.path_params["tournament_id"][:32], bot.player, data.entry, data.accept)
+    return BotOk()
 
 
-async def accept(request: Request, bot: Account) -> dict[str, Any]:
+async def accept(request: Request, bot: Account) -> BotSeated:
     """Accept an invitation: its table's seat (``{"seat": n}`` or a computer's)."""
-    data = await read_json(request)
+    data = await read_body(request, BotSeat)
     following: Following = request.app.state.following
     code = await following.answer(bot.player, request.path_params["invitation_id"])
     live = await friends.find(parts_of(request), code) if code is not None else None
@@ -321,30 +345,30 @@ async def accept(request: Request, bot: Account) -> dict[str, Any]:
     return await sit(request, bot, live, data)
 
 
-async def decline(request: Request, bot: Account) -> dict[str, Any]:
+async def decline(request: Request, bot: Account) -> BotOk:
     following: Following = request.app.state.following
     await following.answer(bot.player, request.path_params["invitation_id"])
-    return {"ok": True}
+    return BotOk()
 
 
-async def new_game(request: Request, bot: Account) -> dict[str, Any]:
+async def new_game(request: Request, bot: Account) -> BotNewTable:
     """A rated game against the site's computers: ``{"rules": PROFILE or a rules object of
     docs/wire.md, "target": N, "level": LEVEL}`` (the bot at seat 0, a computer partner);
     ``{"table": id}``."""
-    data = await read_json(request)
-    level = data.get("level", "expert")
+    data = await read_body(request, BotNewGame)
+    level = data.level
     if level not in LEVELS:
         raise ApiError(400, "bad_level", f"a level is one of {', '.join(LEVELS)}")
     parts = parts_of(request)
-    spec = await parts.tables.create_solo(bot.player, rules_of(data), str(level))
+    spec = await parts.tables.create_solo(bot.player, rules_of(data), level)
     await parts.hub.signal(person_channel(bot.player), {"kind": "seated", "table": spec.id})
-    return {"table": spec.id}
+    return BotNewTable(spec.id)
 
 
-def rules_of(data: dict[str, Any]) -> RuleSet:
+def rules_of(data: BotNewGame) -> RuleSet:
     """The rules a request asks for: a profile's name or a rules object, and a target."""
-    asked = data.get("rules", "classic")
-    target = data.get("target")
+    asked = data.rules
+    target = data.target
     try:
         if isinstance(asked, dict):
             rules = rules_from_json(asked)

@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import random
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import Final
 
 import anyio
 from starlette.requests import Request
@@ -40,6 +39,22 @@ from ..table.kinds import invitation_code
 from ..table.live_table import LiveTable
 from .bot_api import API, ApiError, authenticate, bots_of, error_response, limited
 from .drain import drain_of
+from .messages import (
+    BotDealOver,
+    BotDealWait,
+    BotEvent,
+    BotGameOver,
+    BotHello,
+    BotInvitation,
+    BotPing,
+    BotRestarting,
+    BotRevoked,
+    BotTable,
+    BotTableLeft,
+    BotTurn,
+    BotTurnGame,
+    encode,
+)
 from .pages import parts_of
 
 MAX_TABLES: Final = 64
@@ -60,6 +75,9 @@ CATCH_UP_DEALS: Final = 1
 """Deals ended while the bot was away that the stream tells of (the last ones)."""
 
 _streams: Counter[str] = Counter()
+
+SendEvent = Callable[[BotEvent], Awaitable[None]]
+"""Writes one line of the stream."""
 
 
 @dataclass
@@ -98,13 +116,13 @@ class BotStream:
         self.restarting = True
         self.wake.set()
 
-    async def run(self, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+    async def run(self, send: SendEvent) -> None:
         parts = self.parts
         player = self.bot.player
         async with parts.hub.subscribe(person_channel(player), steps=False) as personal:
             told = asyncio.ensure_future(self._person_events(personal))
             try:
-                await send({"type": "hello", "protocol": 1, "name": self.bot.name})
+                await send(BotHello(1, self.bot.name))
                 await self.following.seen(player)  # online: a tournament's round seats it
                 await self._look_around(send)
                 loop = asyncio.get_running_loop()
@@ -122,15 +140,15 @@ class BotStream:
                     if loop.time() >= beat:
                         beats += 1
                         if await parts.db(self.bots.bot_of_token, self.token, datetime.now(UTC)) is None:
-                            await send({"type": "revoked"})
+                            await send(BotRevoked())
                             return
-                        await send({"type": "ping"})
+                        await send(BotPing())
                         if beats % SEEN_EVERY == 0:
                             await self.following.seen(player)
                         if beats % LOOK_EVERY == 0:  # a safety net: the bot's channel tells at once
                             await self._look_around(send)
                         beat = loop.time() + self.heartbeat * random.uniform(BEAT_SPREAD, 1.0)
-                await send({"type": "restarting"})
+                await send(BotRestarting())
             finally:
                 told.cancel()
                 for table_id in list(self.tables):
@@ -143,7 +161,7 @@ class BotStream:
             self.changed.add("")
             self.wake.set()
 
-    async def _look_around(self, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+    async def _look_around(self, send: SendEvent) -> None:
         """Follow the bot's games in progress not followed yet; tell the new invitations."""
         player = self.bot.player
         for table_id in await self.parts.db(self.parts.store.open_games, player):
@@ -153,19 +171,11 @@ class BotStream:
         for invitation in invitations:
             if invitation.id not in self.invitations_told:
                 self.invitations_told.add(invitation.id)
-                await send(
-                    {
-                        "type": "invitation",
-                        "id": invitation.id,
-                        "from": invitation.from_name,
-                        "table": invitation.table_id,
-                        "code": invitation.code,
-                    }
-                )
+                await send(BotInvitation(invitation.id, invitation.from_name, invitation.table_id, invitation.code))
         if len(self.invitations_told) > 1000:
             self.invitations_told = {i.id for i in invitations}
 
-    async def _follow(self, table_id: str, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+    async def _follow(self, table_id: str, send: SendEvent) -> None:
         parts = self.parts
         subscription = parts.hub.subscribe(table_id, events=False)
         live = await parts.tables.table(table_id, fresh=True)
@@ -177,16 +187,9 @@ class BotStream:
         done = _deals_over(live)
         self.tables[table_id] = Followed(seat, subscription, watcher, max(0, done - CATCH_UP_DEALS))
         await parts.tables.attach(live, self.bot.player)  # present: a computer standing in steps back
-        await send(
-            {
-                "type": "table",
-                "table": table_id,
-                "seat": seat,
-                "rules": rules_to_json(live.spec.rules),
-                "players": [_holder_name(live, i) for i in range(4)],
-                "friends": invitation_code(live.spec.kind) is not None,
-            }
-        )
+        players = [_holder_name(live, i) for i in range(4)]
+        friends = invitation_code(live.spec.kind) is not None
+        await send(BotTable(table_id, seat, rules_to_json(live.spec.rules), players, friends))
         self.changed.add(table_id)
 
     async def _watch(self, table_id: str, subscription: Subscription) -> None:
@@ -202,7 +205,7 @@ class BotStream:
             followed.subscription.close()
             self.parts.tables.detach(table_id, self.bot.player)
 
-    async def _table_news(self, table_id: str, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+    async def _table_news(self, table_id: str, send: SendEvent) -> None:
         """What changed at a table since the bot was last told (its whole state is read: a
         merged notification loses nothing)."""
         if table_id == "":
@@ -214,7 +217,7 @@ class BotStream:
         live = await self.parts.tables.table(table_id)
         seat = live.seat_of(self.bot.player) if live is not None else None
         if live is None or seat is None:
-            await send({"type": "table_left", "table": table_id})
+            await send(BotTableLeft(table_id))
             self._unfollow(table_id)
             return
         followed.seat = seat
@@ -223,43 +226,24 @@ class BotStream:
         for number in range(max(followed.deals_told + 1, done - CATCH_UP_DEALS + 1), done + 1):
             deal = game.deals[number - 1]
             result = deal.result()
-            await send(
-                {
-                    "type": "deal_over",
-                    "table": table_id,
-                    "deal": number,
-                    "view": view_to_json(deal.view(seat)),
-                    "score": list(result.score) if result is not None else None,
-                }
-            )
+            score = list(result.score) if result is not None else None
+            await send(BotDealOver(table_id, number, view_to_json(deal.view(seat)), score))
         followed.deals_told = max(followed.deals_told, done)
         if game.is_over:
-            await send({"type": "game_over", "table": table_id, "totals": list(game.totals), "winner": game.winner})
+            await send(BotGameOver(table_id, list(game.totals), game.winner))
             self._unfollow(table_id)
             return
         if live.person_to_move() == seat and followed.turn_told != len(live.action_seqs):
             followed.turn_told = len(live.action_seqs)
             view = game.view(seat)
-            await send(
-                {
-                    "type": "turn",
-                    "table": table_id,
-                    "step": live.seq,
-                    "seat": seat,
-                    "view": view_to_json(view.deal),
-                    "game": {
-                        "deal_number": view.deal_number,
-                        "target": view.target,
-                        "totals": list(view.totals),
-                        "history": [list(h) for h in view.history],
-                        "winner": view.winner,
-                    },
-                    "time_ms": int(self.parts.settings.idle_move_seconds * 1000),
-                }
+            scores = BotTurnGame(
+                view.deal_number, view.target, list(view.totals), [list(h) for h in view.history], view.winner
             )
+            time_ms = int(self.parts.settings.idle_move_seconds * 1000)
+            await send(BotTurn(table_id, live.seq, seat, view_to_json(view.deal), scores, time_ms))
         elif live.started and game.awaiting_deal and followed.wait_told != len(game.deals):
             followed.wait_told = len(game.deals)
-            await send({"type": "deal_wait", "table": table_id, "step": live.seq})
+            await send(BotDealWait(table_id, live.seq))
 
 
 def _deals_over(live: LiveTable) -> int:
@@ -289,8 +273,8 @@ class StreamResponse(Response):
         try:
             await send({"type": "http.response.start", "status": 200, "headers": headers})
 
-            async def line(message: dict[str, Any]) -> None:
-                body = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+            async def line(message: BotEvent) -> None:
+                body = encode(message) + b"\n"
                 await send({"type": "http.response.body", "body": body, "more_body": True})
 
             async with anyio.create_task_group() as group:

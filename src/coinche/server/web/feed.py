@@ -25,58 +25,53 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections import defaultdict
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 from ..infra.hub import Subscription
 from ..live.parts import TableParts
 from ..table.live_table import LiveTable
 from ..table.spec import Step
+from .messages import ResyncMessage, SeatMessage, StateMessage, StepMessage, encode
 from .seat_state import SeatState, seat_state
 from .steps import step_message
 
 log = logging.getLogger("coinche.feed")
 
-Rendered = tuple[int, dict[str, Any] | None]
+Rendered = tuple[int, SeatMessage | None]
 """A step's seq and the seat's ``step`` message (from the seat's state at seq - 1), or its
 whole ``state`` after it (None: the player holds no seat any more; ``RESYNC``: the steps up
 to seq were not rendered, the socket reads the table)."""
 
-RESYNC: dict[str, Any] = {"type": "resync"}
+RESYNC: Final = ResyncMessage()
 """Handed to the sockets of a table read back whole (compared by identity)."""
 
 WATCHED_SEAT: Final = 0
 """The chair a watcher sees the table from (south)."""
 
 
-_ENCODERS = {
-    False: json.JSONEncoder(ensure_ascii=False),
-    True: json.JSONEncoder(ensure_ascii=False, separators=(",", ":")),
-}
-_last_encoded: dict[bool, tuple[dict[str, Any], str]] = {}
+_last_encoded: list[tuple[object, str]] = []
 
 
-def encoded(message: dict[str, Any], compact: bool = False) -> str:
-    """The JSON text of a message (``compact``: without spaces), encoded once for all the
-    sockets that send the same object one after the other: the feed hands one message to
-    every socket of an audience (a table's watchers, a player's tabs), and never changes a
+def encoded(message: object) -> str:
+    """The JSON text of a message (``messages.encode``), encoded once for all the sockets
+    that send the same object one after the other: the feed hands one message to every
+    socket of an audience (a table's watchers, a player's tabs), and never changes a
     message it handed out. The last message encoded is kept, so its identity says it is
     the same."""
-    last = _last_encoded.get(compact)
-    if last is not None and last[0] is message:
-        return last[1]
-    text = _ENCODERS[compact].encode(message)
-    _last_encoded[compact] = (message, text)
+    if _last_encoded and _last_encoded[0][0] is message:
+        return _last_encoded[0][1]
+    text = encode(message).decode()
+    _last_encoded[:] = [(message, text)]
     return text
 
 
-def follows(sent: int, seq: int, message: dict[str, Any]) -> bool:
+def follows(sent: int, seq: int, message: SeatMessage) -> bool:
     """Whether the feed's ``message`` of step ``seq`` may be sent as it is to a socket that
     sent up to ``sent``: a whole state, or the step right after it (not a ``RESYNC``)."""
-    return message is not RESYNC and (message["type"] != "step" or seq == sent + 1)
+    return message is not RESYNC and (not isinstance(message, StepMessage) or seq == sent + 1)
 
 
 class Watch:
@@ -94,7 +89,7 @@ class Watch:
         """The seat of the last message handed here (a ``step`` follows the state of the
         same seat: a player who moved seats gets the whole state)."""
         self.full = False
-        self.deliver: Callable[[int, dict[str, Any]], bool] | None = None
+        self.deliver: Callable[[int, SeatMessage], bool] | None = None
         """The socket's fast path: takes a message at once and says so (True), when it
         needs no wait (else it is queued for the socket's own task)."""
         self._queue: asyncio.Queue[Rendered] = asyncio.Queue(maxsize=limit)
@@ -179,7 +174,7 @@ class StateFeed:
             return
         presence = self.parts.attendance.presence(live)
         before = self._rendered.setdefault(live.id, {})
-        sent: dict[tuple[int, str, bool], tuple[dict[str, Any], dict[str, Any]]] = {}
+        sent: dict[tuple[int, str, bool], tuple[SeatMessage, StateMessage]] = {}
         for watch in list(watches):
             watching = watch.player is None
             seat = WATCHED_SEAT if watch.player is None else live.seat_of(watch.player)
@@ -194,7 +189,7 @@ class StateFeed:
                 like = before.get(key)
                 state = seat_state(live, seat, watch.lang, None, False, presence, like, watching)
                 before[key] = state
-                change = state.message
+                change: SeatMessage = state.message
                 if like is not None and like.message["seq"] == live.seq - 1:
                     change = step_message(like.message, state.message)
                 messages = sent[key] = (change, state.message)

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from ...bots.adaptive import KNOB_LEVELS, level_span
 from ...engine.actions import DECLARE_BASE, Action, call_str, card_of, is_announce, is_card, is_declaration
 from ...engine.cards import card_str
@@ -26,6 +28,18 @@ from ..table.kinds import FriendsTable, TournamentTable, challenge_day
 from ..table.live_table import LiveTable
 from ..table.seating import people_names, seat_positions
 from ..table.spec import Seat
+from .messages import (
+    DealtByJson,
+    FriendsJson,
+    LastJson,
+    LevelFollowsJson,
+    PlayedForJson,
+    SeatJson,
+    StateMessage,
+    StepMessage,
+    TableJson,
+    TournamentJson,
+)
 from .pages import ADDRESSES
 
 PLAYED_FOR_SCAN = 2000
@@ -42,7 +56,7 @@ def level_label(lang: str, live: LiveTable) -> str:
     return adaptive_label(lang, level)
 
 
-def level_follows(lang: str, live: LiveTable) -> dict[str, str] | None:
+def level_follows(lang: str, live: LiveTable) -> LevelFollowsJson | None:
     """What an adaptive computer's level follows, at a table that follows the par: a
     summary (the last deal's score against its par, once there is one) and why (None at
     other tables)."""
@@ -111,7 +125,7 @@ def action_sentence(lang: str, names: list[str], seat: int, action: Action) -> s
 
 def last_action(
     lang: str, live: LiveTable, viewer: int, view: View | None, names: list[str], watching: bool = False
-) -> dict[str, Any] | None:
+) -> LastJson | None:
     """The step that made this state, as ``viewer`` may see it (``watching``: a watcher in
     its chair, who is none of the seats): an action, or a change of who holds a seat
     (None after a deal step)."""
@@ -132,7 +146,7 @@ def last_action(
     if step.kind != "action" or step.action is None or view is None:
         return None
     action = step.action
-    record: dict[str, Any]
+    record: dict[str, Any]  # the engine's record of the action (docs/wire.md)
     if is_declaration(action):
         # Which choice another seat took would tell that it holds melds (a seat without
         # any has one choice only): only the seat itself learns it; melds show when shown.
@@ -142,13 +156,13 @@ def last_action(
     text = action_sentence(lang, names, step.seat, action)
     if step.played_by == "idle" and text:
         text = i18n.gettext(lang, "live.idle_move", seat=names[step.seat], move=text)
-    out = {"seat": step.seat, "action": record, "text": text}
+    out: LastJson = {"seat": step.seat, "action": record, "text": text}
     if step.played_by is not None:
         out["played_by"] = step.played_by
     return out
 
 
-def friends_json(live: LiveTable, seat: int) -> dict[str, Any] | None:
+def friends_json(live: LiveTable, seat: int) -> FriendsJson | None:
     """What a table of several people shows its players besides the game: a friends'
     table's code and who hosts it (a quick play table has neither: ``quick``)."""
     spec = live.spec
@@ -170,12 +184,12 @@ def friends_json(live: LiveTable, seat: int) -> dict[str, Any] | None:
     }
 
 
-def seats_json(live: LiveTable, presence: Sequence[str] | None) -> list[dict[str, Any]]:
+def seats_json(live: LiveTable, presence: Sequence[str] | None) -> list[SeatJson]:
     """Who holds each seat: a computer and its level, or a person (their name at a
     friends' table, whether they are here, away or replaced)."""
-    out: list[dict[str, Any]] = []
+    out: list[SeatJson] = []
     for i, holder in enumerate(live.seats):
-        entry: dict[str, Any] = {"seat": i, "kind": holder.kind}
+        entry: SeatJson = {"seat": i, "kind": holder.kind}
         if holder.kind == "bot":
             entry["level"] = holder.level
         else:
@@ -209,7 +223,7 @@ def _person(lang: str, holder: Seat) -> str | None:
     return i18n.gettext(lang, "seat.guest_name", name=holder.name)
 
 
-def tournament_json(lang: str, live: LiveTable) -> dict[str, Any] | None:
+def tournament_json(lang: str, live: LiveTable) -> TournamentJson | None:
     """A tournament round's table: the tournament, the round, the round's number of deals
     (the game ends after them, no target counts), the tournament's page in ``lang`` (the
     way on at the end) and, once the round is over, the team ahead on points (None: level,
@@ -226,7 +240,7 @@ def tournament_json(lang: str, live: LiveTable) -> dict[str, Any] | None:
     }
 
 
-def dealt_by_json(lang: str, live: LiveTable, seat: int, names: list[str]) -> dict[str, Any] | None:
+def dealt_by_json(lang: str, live: LiveTable, seat: int, names: list[str]) -> DealtByJson | None:
     """Who dealt the deal in progress (their request did): a friends' table tells the others
     who went on, as their summary of the last deal may still be open."""
     who = live.dealt_by
@@ -247,7 +261,7 @@ def _move_words(lang: str, action: Action) -> str:
     return i18n.call_name(lang, call_str(action))
 
 
-def played_for_json(lang: str, live: LiveTable, seat: int) -> dict[str, Any] | None:
+def played_for_json(lang: str, live: LiveTable, seat: int) -> PlayedForJson | None:
     """The moves a computer made for the person at ``seat`` since their own last one (they
     were away, or let their time run out): told when they are back, until they act. ``until``
     is the last such step, so a page closes the notice of those moves once."""
@@ -290,7 +304,7 @@ class SeatState:
     seat is built like it (the parts that did not change are its own objects), and what
     changed between the two is found fast (``changes``)."""
 
-    message: dict[str, Any]
+    message: StateMessage
     view: GameView | None
     table_inputs: tuple[Any, ...]
     names: list[str]
@@ -326,6 +340,7 @@ def seat_state(
         free_left,
         started,
     )
+    table: TableJson
     if like is not None and like.table_inputs == table_inputs and like.message["table"]["id"] == live.id:
         table, names = like.message["table"], like.names
     else:
@@ -350,8 +365,10 @@ def seat_state(
             "hints": live.spec.kind.allows_hints and not watching,
             "watching": watching,
         }
-    game_like = (like.view, like.message["game"]) if like is not None and like.view is not None else None
-    message = {
+    game_like = None
+    if like is not None and like.view is not None and like.message["game"] is not None:
+        game_like = (like.view, like.message["game"])
+    message: StateMessage = {
         "type": "state",
         "seq": live.seq,
         "full": full,
@@ -373,18 +390,18 @@ def seat_state(
     return SeatState(message, view, table_inputs, names)
 
 
-def _dealing(live: LiveTable, like: SeatState | None) -> dict[str, Any] | None:
+def _dealing(live: LiveTable, like: SeatState | None) -> dict[str, Any] | None:  # fair_deals' JSON
     """The deal in progress's commitment (``current_dealing_json``), once per deal."""
     if not live.started:
         return None
     if like is not None and like.view is not None and like.view.deal_number == len(live.game.deals):
-        return like.message["dealing"]  # type: ignore[no-any-return]
+        return like.message["dealing"]
     return current_dealing_json(live.spec, live.game)
 
 
 def state_message(
     live: LiveTable, seat: int, lang: str, free_left: int | None, full: bool, presence: Sequence[str] | None = None
-) -> dict[str, Any]:
+) -> StateMessage:
     """The ``state`` message of ``seat`` at ``live.seq`` (``seat_state``)."""
     return seat_state(live, seat, lang, free_left, full, presence).message
 
@@ -402,19 +419,17 @@ def free_deals_over(uses_free_deals: bool, free_left: int | None) -> bool:
     return uses_free_deals and free_left is not None and free_left <= 0
 
 
-def with_free_deals(message: dict[str, Any], free_left: int | None) -> dict[str, Any]:
+def with_free_deals(message: StateMessage, free_left: int | None) -> StateMessage:
     """A state of a table that counts free deals, rendered for the seat, with the player's
     own count (a copy: the state may be shared)."""
-    table = {**message["table"], "free_deals_left": free_left}
-    return {
-        **message,
-        "table": table,
-        "can_continue": can_continue(True, free_left),
-        "free_deals_over": free_deals_over(True, free_left),
-    }
+    table: TableJson = {**message["table"], "free_deals_left": free_left}
+    out: StateMessage = {**message, "table": table}
+    out["can_continue"] = can_continue(True, free_left)
+    out["free_deals_over"] = free_deals_over(True, free_left)
+    return out
 
 
-def with_free_deals_set(step: dict[str, Any], free_left: int | None) -> dict[str, Any]:
+def with_free_deals_set(step: StepMessage, free_left: int | None) -> StepMessage:
     """A step of a table that counts free deals, with the player's own count set (a copy:
     the step may be shared; set every time, as a few bytes of one person's table)."""
     own = (
@@ -422,4 +437,4 @@ def with_free_deals_set(step: dict[str, Any], free_left: int | None) -> dict[str
         [["can_continue"], can_continue(True, free_left)],
         [["free_deals_over"], free_deals_over(True, free_left)],
     )
-    return {**step, "set": [*step["set"], *own]}
+    return msgspec.structs.replace(step, set=[*step.set, *own])

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .messages import StateMessage, StepMessage
+
 STEP_OWN = ("type", "seq", "full", "last")
 """The keys of a state a ``step`` message carries itself rather than as changes."""
 
@@ -53,16 +55,16 @@ def _list_changes(before: Any, after: Any, path: Path, out: list[list[Any]]) -> 
     return False
 
 
-def step_message(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+def step_message(before: StateMessage, after: StateMessage) -> StepMessage:
     """The ``step`` that makes the seat's state ``before`` into ``after``, the state of the
     next step: its seq, its ``last``, and what changed (``set``)."""
-    return {"type": "step", "seq": after["seq"], "last": after["last"], "set": changes(before, after)}
+    return StepMessage(after["seq"], after["last"], changes(before, after))
 
 
 def apply_step(state: dict[str, Any], step: dict[str, Any]) -> dict[str, Any]:
     """The state a ``step`` makes of the state of the step before it (a new object; the
-    parts it does not change are shared with ``state``): what a client does, as the page's
-    ``table_state.js``."""
+    parts it does not change are shared with ``state``): what a client does with the JSON
+    it received, as the page's ``table_state.js``."""
     out = {**state, "type": "state", "seq": step["seq"], "full": False, "last": step["last"]}
     for path, value in step["set"]:
         if not path:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
 
@@ -29,16 +28,24 @@ from ..table import requests
 from ..table.live_table import LiveTable, TableError
 from .drain import restarting_frame
 from .feed import StateFeed, Watch, encoded, follows
-from .pages import account_of, lang_of, player_in_session
-from .protocol import (
-    ActionRequest,
+from .messages import (
+    ErrorMessage,
+    HintMessage,
     HintRequest,
     HostRequest,
     LeaveRequest,
     NextDealRequest,
-    ProtocolError,
+    RestartingMessage,
     SayRequest,
+    SeatMessage,
     SitRequest,
+    StepMessage,
+    TableMessage,
+)
+from .pages import account_of, lang_of, player_in_session
+from .protocol import (
+    ActionRequest,
+    ProtocolError,
     ack_message,
     error_message,
     event_message,
@@ -65,7 +72,7 @@ MAX_CONNECTIONS = 32
 """Connections one player may have open on one table (tabs, devices)."""
 
 
-_RESTARTING: dict[str, Any] = {"type": "restarting"}
+_RESTARTING = RestartingMessage()
 """The outbox's last message when the server drains (compared by identity)."""
 
 
@@ -85,7 +92,7 @@ def states_since(
     free_left: int | None,
     limit: int,
     presence: Callable[[LiveTable], Sequence[str]] | None = None,
-) -> list[dict[str, Any]]:
+) -> list[SeatMessage]:
     """What a client of ``player`` (at ``seat`` now) that has the table up to ``since``
     needs: one ``step`` per missing step, or one full state when it has nothing, is ahead of
     the table, misses too much, or had another seat then (its state was that seat's).
@@ -106,7 +113,7 @@ def states_since(
     if since > 0 and then.seat_of(player) != seat:
         return [state(live, True).message]
     before = state(then, False)
-    out = [] if since > 0 else [before.message]
+    out: list[SeatMessage] = [] if since > 0 else [before.message]
     for table in past:
         after = state(table, False, before)
         out.append(step_message(before.message, after.message))
@@ -128,7 +135,7 @@ class TableSocket(Socket):
         self.table_id: str = websocket.path_params["table_id"]
         self.player = player_in_session(websocket) or ""
         self.lang = lang_of(websocket)
-        self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=self.settings.outbox_limit)
+        self.outbox: asyncio.Queue[TableMessage] = asyncio.Queue(maxsize=self.settings.outbox_limit)
         self.refusals = RefusalLog(log, self.name)
         self.sent = 0
         """The table's seq of the last state queued."""
@@ -161,7 +168,7 @@ class TableSocket(Socket):
     def counted(self) -> tuple[OpenCount[tuple[str, str]], Hashable]:
         return OpenCount(MAX_CONNECTIONS, counts=self.parts.tables.connections), (self.table_id, self.player)
 
-    def queue(self, message: dict[str, Any]) -> None:
+    def queue(self, message: TableMessage) -> None:
         try:
             self.outbox.put_nowait(message)
         except asyncio.QueueFull:
@@ -193,7 +200,7 @@ class TableSocket(Socket):
                     raise Close(CLOSE_NOT_FOUND, "no seat")
                 self.counts_free_deals = live.spec.kind.uses_free_deals
                 messages = await self.states(live, seat, since)
-                resumed = since is not None and not (messages and messages[0].get("full"))
+                resumed = since is not None and not (messages and isinstance(messages[0], dict) and messages[0]["full"])
                 self.queue(hello_message(live.seq, seat, resumed))
                 for m in messages:
                     self.queue(m)
@@ -242,14 +249,14 @@ class TableSocket(Socket):
                 raise Close(CLOSE_RESTARTING, "restarting")
             await self.ws.send_text(encoded(message))
 
-    async def states(self, live: LiveTable, seat: int, since: int | None) -> list[dict[str, Any]]:
+    async def states(self, live: LiveTable, seat: int, since: int | None) -> list[SeatMessage]:
         """The states a client that has the table up to ``since`` needs (``states_since``),
         with the player's free deals left."""
         free_left = await self.parts.free_deals.left(self.player)
         presence = self.parts.attendance.presence
         return states_since(live, self.player, seat, since, self.lang, free_left, self.settings.replay_limit, presence)
 
-    def _deliver(self, seq: int, message: dict[str, Any]) -> bool:
+    def _deliver(self, seq: int, message: SeatMessage) -> bool:
         """``_follow``'s fast path, called by the feed: a step that follows the last one
         queued, or a whole state, goes to the outbox at once (the feed calls it only with
         nothing of its own queued; while ``_follow`` handles a message, none passes it)."""
@@ -294,9 +301,9 @@ class TableSocket(Socket):
                 continue
             if self.counts_free_deals:  # the player's own count (the feed renders for the seat)
                 free_left = await self.parts.free_deals.left(self.player)
-                if message["type"] == "step":
+                if isinstance(message, StepMessage):
                     message = with_free_deals_set(message, free_left)
-                else:
+                elif isinstance(message, dict):
                     message = with_free_deals(message, free_left)
             self.queue(message)
             self.sent = seq
@@ -359,7 +366,7 @@ class TableSocket(Socket):
         """Ask the expert for a hint and queue its answer (or the refusal)."""
         try:
             decision, live, seat = await self.parts.computers.hint(self.table_id, self.player)
-            message = hint_message(self.lang, request_id, decision, live, seat)
+            message: HintMessage | ErrorMessage = hint_message(self.lang, request_id, decision, live, seat)
         except TableError as e:
             message = self._refusal(e, request_id)
         try:
@@ -367,7 +374,7 @@ class TableSocket(Socket):
         except SlowConsumer:
             await self.close(CLOSE_POLICY, "too many unread messages")
 
-    async def _answer(self, text: str | None, data: bytes | None) -> dict[str, Any] | None:
+    async def _answer(self, text: str | None, data: bytes | None) -> TableMessage | None:
         """The answer to one frame: an ack, a hint or a refusal."""
         parts = self.parts
         request_id: str | None = None
@@ -412,13 +419,17 @@ class TableSocket(Socket):
         parts, table_id, player = self.parts, self.table_id, self.player
         if request.op == "start":
             return await friends.start(parts, table_id, player, request.id)
+        seat = request.seat
+        assert seat is not None  # HostRequest checks what each operation needs
         if request.op == "move":
-            return await friends.host_move(parts, table_id, player, request.seat, request.to)
+            assert request.to is not None
+            return await friends.host_move(parts, table_id, player, seat, request.to)
         if request.op == "level":
-            return await friends.host_level(parts, table_id, player, request.seat, request.level)
-        return await friends.host_free(parts, table_id, player, request.seat)
+            assert request.level is not None
+            return await friends.host_level(parts, table_id, player, seat, request.level)
+        return await friends.host_free(parts, table_id, player, seat)
 
-    def _refusal(self, e: TableError, request_id: str | None) -> dict[str, Any]:
+    def _refusal(self, e: TableError, request_id: str | None) -> ErrorMessage:
         """The error message of a request the table refused (and its line in the log)."""
         self.refusals.refused(e.code, str(e))
         return error_message(self.lang, e.code, request_id, error=e)

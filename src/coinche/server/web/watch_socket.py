@@ -42,6 +42,7 @@ from ..table.kinds import Sight, WatchRule
 from ..table.live_table import LiveTable
 from . import rules_pages
 from .feed import WATCHED_SEAT, StateFeed, Watch, encoded, follows
+from .messages import ClockMessage, PresenceMessage, SayMessage
 from .pages import lang_of, page, parts_of
 from .protocol import event_message, hello_message
 from .seat_state import seat_state
@@ -142,7 +143,7 @@ class WatchSocket(Socket):
                 await attendance.watcher_arrived(table_id, key)
                 arrived = True
                 shown = self._shown(live)
-                await self.ws.send_text(json.dumps(hello_message(shown.seq, WATCHED_SEAT, False)))
+                await self.ws.send_text(encoded(hello_message(shown.seq, WATCHED_SEAT, False)))
                 await self._send_state(shown)
                 if self.sight.deals is not None:  # a view behind the table: no step of it
                     feed.unwatch(watch)
@@ -168,7 +169,7 @@ class WatchSocket(Socket):
         """The whole state of the table as shown."""
         presence = self.parts.attendance.presence(live)
         message = seat_state(live, WATCHED_SEAT, self.lang, None, True, presence, watching=True).message
-        await self.ws.send_text(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+        await self.ws.send_text(encoded(message))
         self.sent = live.seq
 
     async def _follow(self, watch: Watch) -> None:
@@ -186,7 +187,7 @@ class WatchSocket(Socket):
                 if live is not None:
                     await self._send_state(live)
                 continue
-            await self.ws.send_text(encoded(message, compact=True))
+            await self.ws.send_text(encoded(message))
             self.sent = seq
 
     async def _events(self, sub: Subscription) -> None:
@@ -208,9 +209,9 @@ class WatchSocket(Socket):
             presence = attendance.presence(shown)
             for event in events:
                 message = event_message(self.lang, shown, WATCHED_SEAT, event, presence, attendance.watchers(table_id))
-                kinds = ("presence",) if behind else ("presence", "say", "clock")
-                if message is not None and message["type"] in kinds:
-                    await self.ws.send_text(json.dumps(message, ensure_ascii=False))
+                kinds = (PresenceMessage,) if behind else (PresenceMessage, SayMessage, ClockMessage)
+                if isinstance(message, kinds):
+                    await self.ws.send_text(encoded(message))
 
     async def _look_again(self) -> bool:
         """What may be watched of the table changed: close (4404) if nothing may, send the
