@@ -3,12 +3,16 @@ JSON object a line): the bot's tables, its turns with the seat's view (``docs/wi
 never more than the seat may see), each deal's end, the invitations it receives; a
 ``ping`` at most ``Settings.bot_heartbeat`` seconds apart.
 
-The stream holds no state of its own worth keeping: it follows its tables' steps on the
-hub and reads each table as it is (``LiveTable``), so a notification merged or lost loses
-nothing, and a bot that reconnects (to this process or another) is told where every table
-stands. While its stream is open the bot is present at its tables (``attach``); when it
-closes, the stand-in rules of friends' tables apply (a computer plays for it after its
-time). The requests that act are ``bot_api.py``.
+The bot is an audience of the feed (``feed.py``): each step of its tables comes as the
+step's news for its seat (``bot_news.py``), rendered once for every bot that holds the
+seat, and the stream sends what it has not told yet. It reads a table whole only when it
+starts following it (a bot that reconnects, to this process or another, is told where
+every table stands), when the feed rendered none of the steps in between (the table was
+read back whole) and when it fell too far behind: a step lost loses nothing.
+
+While its stream is open the bot is present at its tables (``attach``); when it closes,
+the stand-in rules of friends' tables apply (a computer plays for it after its time).
+The requests that act are ``bot_api.py``.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import asyncio
 import contextlib
 import json
 import random
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -29,7 +33,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
-from ...engine.wire import rules_to_json, view_to_json
+from ...engine.wire import rules_to_json
 from ..features.accounts import Account
 from ..features.bots import BotStore
 from ..features.following import Following
@@ -39,7 +43,9 @@ from ..live.parts import TableParts
 from ..table.kinds import invitation_code
 from ..table.live_table import LiveTable
 from .bot_api import API, ApiError, authenticate, bots_of, error_response, limited
+from .bot_news import BotNews, Heard, bot_news, deals_over
 from .drain import drain_of
+from .feed import BotWatch, StateFeed
 from .pages import parts_of
 
 MAX_TABLES: Final = 64
@@ -57,7 +63,7 @@ LOOK_EVERY: Final = 4
 """Heartbeats between two readings of the bot's games and invitations from the database
 (its hub channel tells of them at once: this is for a message lost)."""
 CATCH_UP_DEALS: Final = 1
-"""Deals ended while the bot was away that the stream tells of (the last ones)."""
+"""Deals ended while the bot was away that the stream tells of (the last one)."""
 
 _streams: Counter[str] = Counter()
 
@@ -67,9 +73,11 @@ class Followed:
     """A table the stream follows: what it was told of it so far."""
 
     seat: int
-    subscription: Subscription
-    watcher: asyncio.Task[None]
+    watch: BotWatch
     deals_told: int
+    seq: int = -1
+    """The table's step the bot was last told of (the feed's news of a step up to it is
+    old)."""
     turn_told: int = -1
     """The table's count of actions when the turn was told last (a step that is no move, a
     deal's par, does not tell the same turn again)."""
@@ -82,6 +90,7 @@ class BotStream:
     """One open stream of one bot (see the module)."""
 
     parts: TableParts
+    feed: StateFeed
     following: Following
     bots: BotStore
     bot: Account
@@ -90,6 +99,9 @@ class BotStream:
     tables: dict[str, Followed] = field(default_factory=dict)
     invitations_told: set[str] = field(default_factory=set)
     changed: set[str] = field(default_factory=set)
+    """The tables to read whole ("": the bot's games and invitations)."""
+    news: deque[tuple[str, int, Heard]] = field(default_factory=deque)
+    """The feed's news not sent yet, in the order of the steps."""
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     restarting: bool = False
 
@@ -114,6 +126,8 @@ class BotStream:
                     for table_id in list(self.changed):
                         self.changed.discard(table_id)
                         await self._table_news(table_id, send)
+                    while self.news and not self.changed:
+                        await self._step_news(*self.news.popleft(), send)
                     if self.changed:
                         continue
                     self.wake.clear()
@@ -167,15 +181,14 @@ class BotStream:
 
     async def _follow(self, table_id: str, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
         parts = self.parts
-        subscription = parts.hub.subscribe(table_id, events=False)
-        live = await parts.tables.table(table_id, fresh=True)
+        watch = self.feed.watch_bot(table_id, self.bot.player, lambda seq, news: self._heard(table_id, seq, news))
+        live = await parts.tables.table(table_id, fresh=True)  # watched first: no step is missed
         seat = live.seat_of(self.bot.player) if live is not None else None
         if live is None or seat is None or live.game.is_over:
-            subscription.close()
+            self.feed.unwatch_bot(watch)
             return
-        watcher = asyncio.ensure_future(self._watch(table_id, subscription))
-        done = _deals_over(live)
-        self.tables[table_id] = Followed(seat, subscription, watcher, max(0, done - CATCH_UP_DEALS))
+        done = deals_over(live)
+        self.tables[table_id] = Followed(seat, watch, max(0, done - CATCH_UP_DEALS))
         await parts.tables.attach(live, self.bot.player)  # present: a computer standing in steps back
         await send(
             {
@@ -189,22 +202,38 @@ class BotStream:
         )
         self.changed.add(table_id)
 
-    async def _watch(self, table_id: str, subscription: Subscription) -> None:
-        while True:
-            await subscription.wait()
+    def _heard(self, table_id: str, seq: int, news: Heard) -> None:
+        """The feed's news of a step (called by the feed: no wait). Too far behind, the
+        stream reads its tables whole instead."""
+        if len(self.news) >= self.parts.settings.outbox_limit:
+            self.changed.update(t for t, _, _ in self.news)
+            self.news.clear()
             self.changed.add(table_id)
-            self.wake.set()
+        else:
+            self.news.append((table_id, seq, news))
+        self.wake.set()
 
     def _unfollow(self, table_id: str) -> None:
         followed = self.tables.pop(table_id, None)
         if followed is not None:
-            followed.watcher.cancel()
-            followed.subscription.close()
+            self.feed.unwatch_bot(followed.watch)
             self.parts.tables.detach(table_id, self.bot.player)
 
+    async def _step_news(
+        self, table_id: str, seq: int, news: Heard, send: Callable[[dict[str, Any]], Awaitable[None]]
+    ) -> None:
+        """Send what a step's news says that the bot was not told yet."""
+        followed = self.tables.get(table_id)
+        if followed is None or seq <= followed.seq:
+            return
+        if news is None:
+            await send({"type": "table_left", "table": table_id})
+            self._unfollow(table_id)
+        elif not isinstance(news, BotNews) or not await self._tell(table_id, followed, news, send):
+            await self._table_news(table_id, send)  # BOT_RESYNC, or a deal's end not held
+
     async def _table_news(self, table_id: str, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
-        """What changed at a table since the bot was last told (its whole state is read: a
-        merged notification loses nothing)."""
+        """What changed at a table since the bot was last told, from the table read whole."""
         if table_id == "":
             await self._look_around(send)
             return
@@ -217,54 +246,31 @@ class BotStream:
             await send({"type": "table_left", "table": table_id})
             self._unfollow(table_id)
             return
-        followed.seat = seat
-        game = live.game
-        done = _deals_over(live)
-        for number in range(max(followed.deals_told + 1, done - CATCH_UP_DEALS + 1), done + 1):
-            deal = game.deals[number - 1]
-            result = deal.result()
-            await send(
-                {
-                    "type": "deal_over",
-                    "table": table_id,
-                    "deal": number,
-                    "view": view_to_json(deal.view(seat)),
-                    "score": list(result.score) if result is not None else None,
-                }
-            )
-        followed.deals_told = max(followed.deals_told, done)
-        if game.is_over:
-            await send({"type": "game_over", "table": table_id, "totals": list(game.totals), "winner": game.winner})
+        time_ms = int(self.parts.settings.idle_move_seconds * 1000)
+        await self._tell(table_id, followed, bot_news(live, seat, None, time_ms), send)
+
+    async def _tell(
+        self, table_id: str, followed: Followed, news: BotNews, send: Callable[[dict[str, Any]], Awaitable[None]]
+    ) -> bool:
+        """Send the events of ``news`` the bot was not told yet; False when a deal ended that
+        the news no longer holds (the table is to be read whole)."""
+        if followed.deals_told < news.deals_over:
+            if news.deal_over is None:
+                return False
+            await send(news.deal_over)
+            followed.deals_told = news.deals_over
+        followed.seat = news.seat
+        followed.seq = news.seq
+        if news.game_over is not None:
+            await send(news.game_over)
             self._unfollow(table_id)
-            return
-        if live.person_to_move() == seat and followed.turn_told != len(live.action_seqs):
-            followed.turn_told = len(live.action_seqs)
-            view = game.view(seat)
-            await send(
-                {
-                    "type": "turn",
-                    "table": table_id,
-                    "step": live.seq,
-                    "seat": seat,
-                    "view": view_to_json(view.deal),
-                    "game": {
-                        "deal_number": view.deal_number,
-                        "target": view.target,
-                        "totals": list(view.totals),
-                        "history": [list(h) for h in view.history],
-                        "winner": view.winner,
-                    },
-                    "time_ms": int(self.parts.settings.idle_move_seconds * 1000),
-                }
-            )
-        elif live.started and game.awaiting_deal and followed.wait_told != len(game.deals):
-            followed.wait_told = len(game.deals)
-            await send({"type": "deal_wait", "table": table_id, "step": live.seq})
-
-
-def _deals_over(live: LiveTable) -> int:
-    deals = live.game.deals
-    return len(deals) if deals and deals[-1].is_over else max(0, len(deals) - 1)
+        elif news.turn is not None and followed.turn_told != news.actions:
+            followed.turn_told = news.actions
+            await send(news.turn)
+        elif news.deal_wait is not None and followed.wait_told != news.deals:
+            followed.wait_told = news.deals
+            await send(news.deal_wait)
+        return True
 
 
 def _holder_name(live: LiveTable, seat: int) -> str | None:
@@ -323,8 +329,9 @@ async def stream(request: Request) -> Response:
     except ApiError as e:
         return error_response(e)
     token = request.headers["authorization"].partition(" ")[2].strip()
+    state = request.app.state
     session = BotStream(
-        parts_of(request), request.app.state.following, bots_of(request), bot, token, settings.bot_heartbeat
+        parts_of(request), state.feed, state.following, bots_of(request), bot, token, settings.bot_heartbeat
     )
     if drain is not None:
         drain.opened(session)
