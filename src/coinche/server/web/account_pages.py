@@ -18,7 +18,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..features.accounts import NAME_MAX, AccountError, AccountService
-from ..features.friends import give_up
+from ..features.friends import Friends
 from ..infra.rate_limits import RateLimits
 from ..infra.store import GameEntry
 from ..live.parts import TableParts
@@ -327,7 +327,8 @@ async def abandon(request: Request) -> Response:
     if player is None or table_id not in await parts.db(parts.store.open_games, player):
         raise HTTPException(404)
     try:
-        await give_up(parts, table_id, player)
+        friends: Friends = request.app.state.friends
+        await friends.give_up(table_id, player)
     except TableError:  # not seated any more, over, gone: nothing changed
         raise HTTPException(404) from None
     lang = lang_of(request)

@@ -70,6 +70,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.feed = feed = StateFeed(services)
         app.state.daily = services.daily
         app.state.history = services.history
+        app.state.friends = services.friends
         services.daily.start_keeping_ahead()
         app.state.player_stats = services.player_stats
         app.state.quick_play = services.quick_play
