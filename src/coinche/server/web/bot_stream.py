@@ -38,8 +38,10 @@ from ..features.accounts import Account
 from ..features.bots import BotStore
 from ..features.following import Following
 from ..features.quick_play import person_channel
-from ..infra.hub import Subscription
-from ..live.parts import TableParts
+from ..infra.config import Settings
+from ..infra.hub import Hub, Subscription
+from ..infra.store import Database, Store
+from ..live.tables import Tables
 from ..table.kinds import invitation_code
 from ..table.live_table import LiveTable
 from .bot_api import API, ApiError, authenticate, bots_of, error_response, limited
@@ -89,7 +91,12 @@ class Followed:
 class BotStream:
     """One open stream of one bot (see the module)."""
 
-    parts: TableParts
+    settings: Settings
+    db: Database
+    store: Store
+    """The tables' store (the bot's games in progress)."""
+    hub: Hub
+    live_tables: Tables
     feed: StateFeed
     following: Following
     bots: BotStore
@@ -111,9 +118,8 @@ class BotStream:
         self.wake.set()
 
     async def run(self, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
-        parts = self.parts
         player = self.bot.player
-        async with parts.hub.subscribe(person_channel(player), steps=False) as personal:
+        async with self.hub.subscribe(person_channel(player), steps=False) as personal:
             told = asyncio.ensure_future(self._person_events(personal))
             try:
                 await send({"type": "hello", "protocol": 1, "name": self.bot.name})
@@ -135,7 +141,7 @@ class BotStream:
                         await asyncio.wait_for(self.wake.wait(), timeout=max(0.0, beat - loop.time()))
                     if loop.time() >= beat:
                         beats += 1
-                        if await parts.db(self.bots.bot_of_token, self.token, datetime.now(UTC)) is None:
+                        if await self.db(self.bots.bot_of_token, self.token, datetime.now(UTC)) is None:
                             await send({"type": "revoked"})
                             return
                         await send({"type": "ping"})
@@ -160,7 +166,7 @@ class BotStream:
     async def _look_around(self, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
         """Follow the bot's games in progress not followed yet; tell the new invitations."""
         player = self.bot.player
-        for table_id in await self.parts.db(self.parts.store.open_games, player):
+        for table_id in await self.db(self.store.open_games, player):
             if table_id not in self.tables and len(self.tables) < MAX_TABLES:
                 await self._follow(table_id, send)
         invitations = await self.following.invitations(player)
@@ -180,16 +186,15 @@ class BotStream:
             self.invitations_told = {i.id for i in invitations}
 
     async def _follow(self, table_id: str, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
-        parts = self.parts
         watch = self.feed.watch_bot(table_id, self.bot.player, lambda seq, news: self._heard(table_id, seq, news))
-        live = await parts.tables.table(table_id, fresh=True)  # watched first: no step is missed
+        live = await self.live_tables.table(table_id, fresh=True)  # watched first: no step is missed
         seat = live.seat_of(self.bot.player) if live is not None else None
         if live is None or seat is None or live.game.is_over:
             self.feed.unwatch_bot(watch)
             return
         done = deals_over(live)
         self.tables[table_id] = Followed(seat, watch, max(0, done - CATCH_UP_DEALS))
-        await parts.tables.attach(live, self.bot.player)  # present: a computer standing in steps back
+        await self.live_tables.attach(live, self.bot.player)  # present: a computer standing in steps back
         await send(
             {
                 "type": "table",
@@ -205,7 +210,7 @@ class BotStream:
     def _heard(self, table_id: str, seq: int, news: Heard) -> None:
         """The feed's news of a step (called by the feed: no wait). Too far behind, the
         stream reads its tables whole instead."""
-        if len(self.news) >= self.parts.settings.outbox_limit:
+        if len(self.news) >= self.settings.outbox_limit:
             self.changed.update(t for t, _, _ in self.news)
             self.news.clear()
             self.changed.add(table_id)
@@ -217,7 +222,7 @@ class BotStream:
         followed = self.tables.pop(table_id, None)
         if followed is not None:
             self.feed.unwatch_bot(followed.watch)
-            self.parts.tables.detach(table_id, self.bot.player)
+            self.live_tables.detach(table_id, self.bot.player)
 
     async def _step_news(
         self, table_id: str, seq: int, news: Heard, send: Callable[[dict[str, Any]], Awaitable[None]]
@@ -240,13 +245,13 @@ class BotStream:
         followed = self.tables.get(table_id)
         if followed is None:
             return
-        live = await self.parts.tables.table(table_id)
+        live = await self.live_tables.table(table_id)
         seat = live.seat_of(self.bot.player) if live is not None else None
         if live is None or seat is None:
             await send({"type": "table_left", "table": table_id})
             self._unfollow(table_id)
             return
-        time_ms = int(self.parts.settings.idle_move_seconds * 1000)
+        time_ms = int(self.settings.idle_move_seconds * 1000)
         await self._tell(table_id, followed, bot_news(live, seat, None, time_ms), send)
 
     async def _tell(
@@ -329,9 +334,19 @@ async def stream(request: Request) -> Response:
     except ApiError as e:
         return error_response(e)
     token = request.headers["authorization"].partition(" ")[2].strip()
-    state = request.app.state
+    state, parts = request.app.state, parts_of(request)
     session = BotStream(
-        parts_of(request), state.feed, state.following, bots_of(request), bot, token, settings.bot_heartbeat
+        settings,
+        parts.db,
+        parts.store,
+        parts.hub,
+        parts.tables,
+        state.feed,
+        state.following,
+        bots_of(request),
+        bot,
+        token,
+        settings.bot_heartbeat,
     )
     if drain is not None:
         drain.opened(session)
