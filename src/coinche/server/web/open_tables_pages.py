@@ -23,7 +23,7 @@ from ...engine.rules import PROFILES
 from ..features.open_tables import LIST_CHANNEL, OpenTable, OpenTables
 from ..table.live_table import TableError
 from .change_socket import serve_changes
-from .pages import ADDRESSES, account_of, page, parts_of, player_in_session, read_checked_form
+from .pages import ADDRESSES, account_of, page, player_in_session, read_checked_form
 
 
 def open_tables_of(request: Request | WebSocket) -> OpenTables:
@@ -42,7 +42,7 @@ async def list_page(request: Request) -> Response:
     if profile is not None and profile not in PROFILES:
         raise HTTPException(400)
     tables, total = await open_tables_of(request).listing(profile)
-    moment = parts_of(request).settings.clock()
+    moment = request.app.state.settings.clock()
     rows = [(t, t.waited(moment), _first_free(t)) for t in tables]
     context: dict[str, Any] = {
         "rows": rows,

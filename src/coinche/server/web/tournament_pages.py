@@ -38,7 +38,7 @@ from ..table.tournament_scoring import deal_percents
 from .account_pages import lang_of_path, limits_of, rate_limited
 from .change_socket import serve_changes
 from .daily_pages import par_rows
-from .pages import ADDRESSES, account_of, page, parts_of, read_checked_form
+from .pages import ADDRESSES, account_of, page, read_checked_form
 
 ENTRY_ACTIONS: Final = frozenset({"enter", "withdraw", "accept", "decline", "cancel", "start"})
 PAGE_PATHS: Final = {lang: ADDRESSES[lang]["tournament"] for lang in ("fr", "en")}
@@ -138,7 +138,7 @@ async def new_page(request: Request) -> Response:
         if len(form.multi_items()) > 20:
             raise HTTPException(400)
         retry = await limits_of(request).hit(
-            parts_of(request).settings.tournament_limit, f"tournament:{account.player}"
+            request.app.state.settings.tournament_limit, f"tournament:{account.player}"
         )
         if retry is not None:
             return rate_limited(request, retry)
@@ -233,7 +233,7 @@ async def tournament_page(request: Request) -> Response:
         if action not in ENTRY_ACTIONS or len(form.multi_items()) > 4:
             raise HTTPException(400)
         retry = await limits_of(request).hit(
-            parts_of(request).settings.tournament_limit, f"tournament:{account.player}"
+            request.app.state.settings.tournament_limit, f"tournament:{account.player}"
         )
         if retry is not None:
             return rate_limited(request, retry)
