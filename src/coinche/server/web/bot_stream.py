@@ -109,6 +109,8 @@ class BotStream:
     """The tables to read whole ("": the bot's games and invitations)."""
     news: deque[tuple[str, int, Heard]] = field(default_factory=deque)
     """The feed's news not sent yet, in the order of the steps."""
+    queued: Counter[str] = field(default_factory=Counter)
+    """Each table's news in ``news``."""
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     restarting: bool = False
 
@@ -133,7 +135,12 @@ class BotStream:
                         self.changed.discard(table_id)
                         await self._table_news(table_id, send)
                     while self.news and not self.changed:
-                        await self._step_news(*self.news.popleft(), send)
+                        table_id, seq, news = self.news.popleft()
+                        self.queued[table_id] -= 1
+                        latest = self.queued[table_id] <= 0
+                        if latest:
+                            del self.queued[table_id]
+                        await self._step_news(table_id, seq, news, latest, send)
                     if self.changed:
                         continue
                     self.wake.clear()
@@ -211,11 +218,13 @@ class BotStream:
         """The feed's news of a step (called by the feed: no wait). Too far behind, the
         stream reads its tables whole instead."""
         if len(self.news) >= self.settings.outbox_limit:
-            self.changed.update(t for t, _, _ in self.news)
+            self.changed.update(self.queued)
             self.news.clear()
+            self.queued.clear()
             self.changed.add(table_id)
         else:
             self.news.append((table_id, seq, news))
+            self.queued[table_id] += 1
         self.wake.set()
 
     def _unfollow(self, table_id: str) -> None:
@@ -225,16 +234,17 @@ class BotStream:
             self.live_tables.detach(table_id, self.bot.player)
 
     async def _step_news(
-        self, table_id: str, seq: int, news: Heard, send: Callable[[dict[str, Any]], Awaitable[None]]
+        self, table_id: str, seq: int, news: Heard, latest: bool, send: Callable[[dict[str, Any]], Awaitable[None]]
     ) -> None:
-        """Send what a step's news says that the bot was not told yet."""
+        """Send what a step's news says that the bot was not told yet (``latest``: no later
+        step of the table is queued; else its turn or wait is past, not told)."""
         followed = self.tables.get(table_id)
         if followed is None or seq <= followed.seq:
             return
         if news is None:
             await send({"type": "table_left", "table": table_id})
             self._unfollow(table_id)
-        elif not isinstance(news, BotNews) or not await self._tell(table_id, followed, news, send):
+        elif not isinstance(news, BotNews) or not await self._tell(table_id, followed, news, send, latest):
             await self._table_news(table_id, send)  # BOT_RESYNC, or a deal's end not held
 
     async def _table_news(self, table_id: str, send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
@@ -255,10 +265,16 @@ class BotStream:
         await self._tell(table_id, followed, bot_news(live, seat, None, time_ms), send)
 
     async def _tell(
-        self, table_id: str, followed: Followed, news: BotNews, send: Callable[[dict[str, Any]], Awaitable[None]]
+        self,
+        table_id: str,
+        followed: Followed,
+        news: BotNews,
+        send: Callable[[dict[str, Any]], Awaitable[None]],
+        latest: bool = True,
     ) -> bool:
-        """Send the events of ``news`` the bot was not told yet; False when a deal ended that
-        the news no longer holds (the table is to be read whole)."""
+        """Send the events of ``news`` the bot was not told yet (the turn and the wait only
+        when ``latest``: where the table stands); False when a deal ended that the news no
+        longer holds (the table is to be read whole)."""
         if followed.deals_told < news.deals_over:
             if news.deal_over is None:
                 return False
@@ -269,10 +285,10 @@ class BotStream:
         if news.game_over is not None:
             await send(news.game_over)
             self._unfollow(table_id)
-        elif news.turn is not None and followed.turn_told != news.actions:
+        elif latest and news.turn is not None and followed.turn_told != news.actions:
             followed.turn_told = news.actions
             await send(news.turn)
-        elif news.deal_wait is not None and followed.wait_told != news.deals:
+        elif latest and news.deal_wait is not None and followed.wait_told != news.deals:
             followed.wait_told = news.deals
             await send(news.deal_wait)
         return True
