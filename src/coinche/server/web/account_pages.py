@@ -21,6 +21,7 @@ from ..features.accounts import NAME_MAX, AccountError, AccountService
 from ..features.friends import Friends
 from ..infra.rate_limits import RateLimits
 from ..infra.store import GameEntry
+from ..live.free_deals import FreeDeals
 from ..live.parts import TableParts
 from ..table import i18n
 from ..table.live_table import LiveTable, TableError
@@ -48,6 +49,11 @@ from .table_socket import retire_guest_sockets
 def accounts_of(request: Request) -> AccountService:
     accounts: AccountService = request.app.state.accounts
     return accounts
+
+
+def free_deals_of(request: Request) -> FreeDeals:
+    free_deals: FreeDeals = request.app.state.free_deals
+    return free_deals
 
 
 def limits_of(request: Request) -> RateLimits:
@@ -117,7 +123,7 @@ async def signup(request: Request) -> Response:
         return RedirectResponse(ADDRESSES[lang]["account"], status_code=303)
     if form is None:
         player = player_of(request)
-        left = await parts_of(request).free_deals.left(player)
+        left = await free_deals_of(request).left(player)
         next_url = safe_next(request.query_params.get("next"))
         return page(request, "signup.html", lang=lang, other_url=other_url, next=next_url, values={}, free_left=left)
     values = {"name": str(form.get("name") or "")[: 4 * NAME_MAX], "email": str(form.get("email") or "")[:254]}
@@ -134,7 +140,7 @@ async def signup(request: Request) -> Response:
     except AccountError as e:
         error = i18n.gettext(lang, f"accounts.error.{e.code}")
         return page(request, "signup.html", status=400, lang=lang, error=error, **context)
-    parts_of(request).free_deals.forget(account.player)
+    free_deals_of(request).forget(account.player)
     if account.player == player:  # the guest is retired: sockets opened with their cookie close
         await retire_guest_sockets(parts_of(request), player)
     await request.app.state.daily.signed_up(player, account.player)  # today's challenge: ranked
@@ -168,9 +174,9 @@ async def login(request: Request) -> Response:
     if guest is not None and guest != account.player:  # the guest is the account now: retired
         await accounts_of(request).retire_guest(guest)  # first: a socket losing its seat sees why
         await adopt_solo_games(parts_of(request), guest, account.player)
-        parts_of(request).free_deals.forget(guest)
+        free_deals_of(request).forget(guest)
         await retire_guest_sockets(parts_of(request), guest)
-    parts_of(request).free_deals.forget(account.player)
+    free_deals_of(request).forget(account.player)
     return _logged_in(request, next_url or "/", token)
 
 
@@ -265,7 +271,7 @@ async def account_page(
         other_url=ADDRESSES["en" if lang == "fr" else "fr"]["account"],
         playing=[g for g in games if g["status"] == "playing"],
         finished=[g for g in games if g["status"] != "playing"],
-        free_left=await parts.free_deals.left(player),
+        free_left=await free_deals_of(request).left(player),
         free_deals=request.app.state.settings.free_deals,
         notice=notice,
         error=error,
@@ -306,7 +312,7 @@ async def delete_account(request: Request) -> Response:
         await accounts_of(request).delete(account, str(form.get("password") or ""))
     except AccountError as e:
         return await account_page(request, lang, status=400, error=i18n.gettext(lang, f"accounts.error.{e.code}"))
-    parts_of(request).free_deals.forget(account.player)
+    free_deals_of(request).forget(account.player)
     request.scope.pop(ACCOUNT_KEY, None)  # the page that says so is a guest's (header: "Connexion")
     request.scope.pop(TOKEN_KEY, None)
     request.session.clear()

@@ -31,8 +31,8 @@ from ..table.live_table import TableError
 from ..table.matchpoints import DealField
 from ..table.ratings import NEW_PLAYER, Rating
 from ..table.seating import seat_names
-from .account_pages import address_of, limits_of, rate_limited
-from .pages import ADDRESSES, account_of, page, parts_of, player_in_session, player_of, read_checked_form
+from .account_pages import address_of, free_deals_of, limits_of, rate_limited
+from .pages import ADDRESSES, account_of, page, player_in_session, player_of, read_checked_form
 
 PATHS = {lang: ADDRESSES[lang]["challenge"] for lang in i18n.LANGUAGES}
 DEAL_WORD = {"fr": "donne", "en": "deal"}
@@ -219,7 +219,7 @@ async def challenge(request: Request) -> Response:
         if e.code == "challenge_done":
             return await day_page(request, lang, today, error="daily.done", status=409)
         raise
-    parts_of(request).free_deals.forget(player)
+    free_deals_of(request).forget(player)
     return RedirectResponse(f"/table/{spec.id}", status_code=303)
 
 
