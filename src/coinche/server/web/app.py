@@ -82,6 +82,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.accounts = AccountService(store, services.db, settings)
         app.state.rate_limits = services.rate_limits
         app.state.free_deals = services.free_deals
+        app.state.tables = services.tables
         app.state.bots = BotStore(store)
         app.state.puzzles = services.puzzles
         app.state.adaptive_level = services.adaptive_level

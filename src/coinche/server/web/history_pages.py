@@ -24,7 +24,7 @@ from ..features.history import TABLE_ID, FinishedDeal, History, HistoryGame, Per
 from ..table import i18n
 from ..table.fair_deals import dealing_info
 from ..table.seating import seat_names
-from .pages import ADDRESSES, page, parts_of, player_in_session
+from .pages import ADDRESSES, page, player_in_session, tables_of
 
 GAME_PATHS: Final = {"fr": "/historique/partie", "en": "/history/game"}
 LEVEL_KEYS: Final = frozenset({"adaptive", "beginner", "confirmed", "expert"})
@@ -148,7 +148,7 @@ async def game_page(request: Request) -> Response:
     game = await history.game(player, table_id)
     if game is None:
         raise HTTPException(404)
-    live = await parts_of(request).tables.table(table_id, fresh=True)  # its listeners fill in any deal missed
+    live = await tables_of(request).table(table_id, fresh=True)  # its listeners fill in any deal missed
     if live is None:
         raise HTTPException(404)
     names = seat_names(lang, live.spec.rules.direction, game.seat)
@@ -176,7 +176,7 @@ async def game_record_json(request: Request) -> Response:
         return JSONResponse({"error": "not_found"}, status_code=404)
     if await history_of(request).game(player, table_id) is None:
         return JSONResponse({"error": "not_found"}, status_code=404)
-    live = await parts_of(request).tables.table(table_id, fresh=True)
+    live = await tables_of(request).table(table_id, fresh=True)
     if live is None:
         return JSONResponse({"error": "not_found"}, status_code=404)
     record = game_record(live.game)

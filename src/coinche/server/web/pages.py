@@ -27,6 +27,7 @@ from starlette.websockets import WebSocket
 from ..features.accounts import Account, AccountService, token_hash
 from ..infra.store import new_id
 from ..live.parts import TableParts
+from ..live.tables import Tables
 from ..table import i18n
 from ..table.days import club_clock
 from .forms import MAX_FORM_BYTES, read_form
@@ -90,6 +91,12 @@ ADDRESSES: dict[str, dict[str, str]] = {
 def parts_of(request: Request | WebSocket) -> TableParts:
     parts: TableParts = request.app.state.parts
     return parts
+
+
+def tables_of(request: Request | WebSocket) -> Tables:
+    """The live tables (reading one, making one), for a page that needs no other part."""
+    tables: Tables = request.app.state.tables
+    return tables
 
 
 SESSION_COOKIE = "sid"

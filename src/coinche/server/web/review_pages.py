@@ -30,7 +30,7 @@ from ..table.kinds import tournament_of
 from ..table.live_table import LiveTable
 from ..table.seating import seat_names
 from .daily_pages import contract_text, made_text
-from .pages import lang_of, page, parts_of, player_in_session
+from .pages import lang_of, page, player_in_session, tables_of
 
 DEAL_NUMBER = re.compile(r"[1-9][0-9]{0,5}")
 
@@ -47,7 +47,7 @@ async def _deal_of(request: Request) -> tuple[LiveTable, int, int] | None:
     player = player_in_session(request)
     if not DEAL_NUMBER.fullmatch(text) or player is None:
         return None
-    live = await parts_of(request).tables.table(request.path_params["table_id"], fresh=True)
+    live = await tables_of(request).table(request.path_params["table_id"], fresh=True)
     if live is None:
         return None
     seat = live.seat_of(player)
@@ -90,7 +90,7 @@ async def review_page(request: Request) -> Response:
     lang = lang_of(request)
     start = first_step(live.game, n)
     stop = start + len(live.game.deals[n - 1].log)
-    review = build_review(live, n, seat, lang, await parts_of(request).tables.explanations(live, start, stop))
+    review = build_review(live, n, seat, lang, await tables_of(request).explanations(live, start, stop))
     analysis = await reviews_of(request).analysis(live, n)  # the first visit starts it
     return render_review(request, review, analysis, "review.back", compare_url=f"/table/{live.id}/donne/{n}/expert")
 
@@ -224,7 +224,7 @@ async def call_meanings(request: Request) -> Response:
     the table, a deal in progress included (a person's calls read once it is over)."""
     text = request.path_params["n"]
     player = player_in_session(request)
-    live = await parts_of(request).tables.table(request.path_params["table_id"]) if player is not None else None
+    live = await tables_of(request).table(request.path_params["table_id"]) if player is not None else None
     if live is None or player is None or live.seat_of(player) is None or not DEAL_NUMBER.fullmatch(text):
         return JSONResponse({"error": "not_found"}, status_code=404)
     found = deal_meanings(lang_of(request), live, int(text))
