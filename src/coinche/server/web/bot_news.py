@@ -42,6 +42,11 @@ class BotNews:
     """The deals dealt (the wait for the next deal is told once per deal)."""
     deal_wait: dict[str, Any] | None
 
+    @property
+    def silent(self) -> bool:
+        """Nothing in it a stream could tell (a step of another seat's, mid-deal)."""
+        return self.deal_over is None and self.game_over is None and self.turn is None and self.deal_wait is None
+
 
 Heard = BotNews | None | Literal["resync"]
 """What the feed hands a bot stream for a step: the seat's news, None when the bot holds no

@@ -109,8 +109,8 @@ class BotStream:
     """The tables to read whole ("": the bot's games and invitations)."""
     news: deque[tuple[str, int, Heard]] = field(default_factory=deque)
     """The feed's news not sent yet, in the order of the steps."""
-    queued: Counter[str] = field(default_factory=Counter)
-    """Each table's news in ``news``."""
+    newest: dict[str, int] = field(default_factory=dict)
+    """Each table's last step the feed told of (its news, if any, is the last queued)."""
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     restarting: bool = False
 
@@ -136,11 +136,7 @@ class BotStream:
                         await self._table_news(table_id, send)
                     while self.news and not self.changed:
                         table_id, seq, news = self.news.popleft()
-                        self.queued[table_id] -= 1
-                        latest = self.queued[table_id] <= 0
-                        if latest:
-                            del self.queued[table_id]
-                        await self._step_news(table_id, seq, news, latest, send)
+                        await self._step_news(table_id, seq, news, self.newest.get(table_id) == seq, send)
                     if self.changed:
                         continue
                     self.wake.clear()
@@ -198,6 +194,7 @@ class BotStream:
         seat = live.seat_of(self.bot.player) if live is not None else None
         if live is None or seat is None or live.game.is_over:
             self.feed.unwatch_bot(watch)
+            self.newest.pop(table_id, None)
             return
         done = deals_over(live)
         self.tables[table_id] = Followed(seat, watch, max(0, done - CATCH_UP_DEALS))
@@ -215,20 +212,23 @@ class BotStream:
         self.changed.add(table_id)
 
     def _heard(self, table_id: str, seq: int, news: Heard) -> None:
-        """The feed's news of a step (called by the feed: no wait). Too far behind, the
-        stream reads its tables whole instead."""
+        """The feed's news of a step (called by the feed: no wait); a step that tells the
+        bot nothing wakes nothing. Too far behind, the stream reads its tables whole
+        instead."""
+        self.newest[table_id] = seq
+        if isinstance(news, BotNews) and news.silent:
+            return
         if len(self.news) >= self.settings.outbox_limit:
-            self.changed.update(self.queued)
+            self.changed.update(t for t, _, _ in self.news)
             self.news.clear()
-            self.queued.clear()
             self.changed.add(table_id)
         else:
             self.news.append((table_id, seq, news))
-            self.queued[table_id] += 1
         self.wake.set()
 
     def _unfollow(self, table_id: str) -> None:
         followed = self.tables.pop(table_id, None)
+        self.newest.pop(table_id, None)
         if followed is not None:
             self.feed.unwatch_bot(followed.watch)
             self.live_tables.detach(table_id, self.bot.player)
@@ -236,8 +236,8 @@ class BotStream:
     async def _step_news(
         self, table_id: str, seq: int, news: Heard, latest: bool, send: Callable[[dict[str, Any]], Awaitable[None]]
     ) -> None:
-        """Send what a step's news says that the bot was not told yet (``latest``: no later
-        step of the table is queued; else its turn or wait is past, not told)."""
+        """Send what a step's news says that the bot was not told yet (``latest``: the feed
+        told of no later step of the table; else its turn or wait is past, not told)."""
         followed = self.tables.get(table_id)
         if followed is None or seq <= followed.seq:
             return
