@@ -16,6 +16,8 @@ connection per bot). It prints:
   restart's reconnection: their streams, games and tables are opened together);
 - the time from a move's answer to the bot's next turn on its stream (p50, p95), which
   holds the three computers' moves;
+- the server process's CPU (its bot workers left out): the part of a core, and per action
+  of a bot (the computers' three moves of each turn included);
 - errors: refused actions, broken streams, timeouts.
 
     python bench/bench_bot_api.py [--bots 200] [--seconds 60] [--think 0] [--level beginner]
@@ -41,7 +43,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench_server import HOST, Server, percentile
+from bench_server import HOST, Server, cpu_seconds, percentile
 from coinche.server.features.accounts import AccountStore
 from coinche.server.features.bots import BotStore
 from coinche.server.infra.store import Store, new_id
@@ -204,9 +206,11 @@ def main() -> None:
         try:
             asyncio.run(server.wait_ready())
             tokens = make_bots(url, args.bots)
+            cpu_start = cpu_seconds(server.proc.pid)
             started = time.monotonic()
             figures = asyncio.run(run(server.port, tokens, args.seconds, args.think, args.level))
             elapsed = time.monotonic() - started
+            cpu = cpu_seconds(server.proc.pid) - cpu_start
         finally:
             server.stop()
     ms = 1000.0
@@ -232,6 +236,8 @@ def main() -> None:
             f"  answer to next turn:    p50 {statistics.median(turns) * ms:.1f} ms, "
             f"p95 {percentile(turns, 0.95) * ms:.1f} ms"
         )
+    per_action = f", {cpu / len(moves) * ms:.2f} ms a bot's action" if moves else ""
+    print(f"  server CPU: {cpu / elapsed:.0%} of a core{per_action}")
     print(f"  errors: {dict(figures.errors) or 'none'}")
 
 

@@ -34,6 +34,7 @@ from websockets.sync.client import ClientConnection, connect
 from coinche.engine.cards import card_str, cards_of
 from coinche.engine.deal import Deal
 from coinche.engine.wire import view_to_json
+from coinche.server.features.friends import Friends
 from coinche.server.infra.config import Settings
 from coinche.server.live.parts import TableParts
 from coinche.server.table import i18n
@@ -151,6 +152,12 @@ def parts_of(client: TestClient) -> TableParts:
     parts = client.app.state.parts  # type: ignore[attr-defined]
     assert isinstance(parts, TableParts)
     return parts
+
+
+def friends_of(client: TestClient) -> Friends:
+    friends = client.app.state.friends  # type: ignore[attr-defined]
+    assert isinstance(friends, Friends)
+    return friends
 
 
 def live_table(client: TestClient, table_id: str) -> LiveTable:

@@ -20,6 +20,7 @@ from .features.comparisons import Comparisons
 from .features.daily.runner import DailyChallenge
 from .features.daily.store import ChallengeStore
 from .features.following import Following, FollowingStore
+from .features.friends import Friends
 from .features.history import History, HistoryStore
 from .features.open_tables import OpenTables, OpenTableStore
 from .features.player_stats import PlayerStats, StatsStore
@@ -42,6 +43,7 @@ class Services(TableParts):
     which its builder owns)."""
 
     daily: DailyChallenge
+    friends: Friends
     history: History
     player_stats: PlayerStats
     quick_play: QuickPlay
@@ -97,6 +99,7 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         daily=DailyChallenge(
             ChallengeStore(store), p.db, settings, p.registry, p.tables, p.computers, p.work, p.free_deals
         ),
+        friends=Friends(store, p.db, settings, p.tables, p.attendance, p.rate_limits, p.hub),
         history=History(HistoryStore(store), p.db, p.registry),
         player_stats=player_stats,
         quick_play=QuickPlay(QuickPlayStore(store), p.db, p.hub, settings, p.tables, p.attendance),

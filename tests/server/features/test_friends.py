@@ -6,6 +6,7 @@ host's controls in other hands."""
 from __future__ import annotations
 
 import html
+import inspect
 import re
 from typing import Any
 
@@ -15,7 +16,7 @@ from server_helpers import MAX_MESSAGES, check_no_leak, is_my_turn, live_table, 
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from coinche.server.features.friends import CODE_ALPHABET, clean_code, clean_person_name, new_code
+from coinche.server.features.friends import CODE_ALPHABET, Friends, clean_code, clean_person_name, new_code
 
 pytestmark = pytest.mark.both_databases
 
@@ -486,3 +487,14 @@ def test_a_host_may_play_without_the_clock(make_client: Any) -> None:
         assert h.answer(h.send("host", op="start"))["type"] == "ack"
         parts = client.app.state.parts  # type: ignore[attr-defined]
         assert parts.attendance.clock(table_id) is None
+
+
+def test_friends_are_built_on_what_they_use_not_on_the_tables_parts(client: TestClient) -> None:
+    """``services.py`` builds the feature on its narrow dependencies (the tables' store, the
+    tables, who is here, the rate limits, the hub), and the pages ask the application for
+    it: no bag of every part to reach through."""
+    friends = client.app.state.friends  # type: ignore[attr-defined]
+    assert isinstance(friends, Friends)
+    used = set(inspect.signature(Friends).parameters)
+    assert used == {"store", "db", "settings", "tables", "attendance", "rate_limits", "hub"}
+    assert not any("parts" in name for name in vars(friends))

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from server_helpers import MakeClient, call, parts_of, post_form
+from server_helpers import MakeClient, call, friends_of, parts_of, post_form
 from sqlalchemy import select, update
 from starlette.testclient import TestClient
 from test_daily import account, daily_of
@@ -21,7 +21,6 @@ from test_ratings import close, hand_update
 
 from coinche.engine.actions import PASS
 from coinche.engine.rules import RuleSet
-from coinche.server.features import friends
 from coinche.server.features.player_stats import (
     PlayerStats,
     Profile,
@@ -183,7 +182,7 @@ def test_a_person_who_leaves_loses_alone_and_a_stand_in_who_came_back_is_not_lea
     # Anne and Chloe (seats 0 and 2) against Bruno and a computer.
     table_id = new_table(client, (person(anne), person(bruno), person(chloe), BOT))
     parts = parts_of(client)
-    call(client, friends.leave, parts, table_id, chloe)  # a computer plays her seat for good
+    call(client, friends_of(client).leave, table_id, chloe)  # a computer plays her seat for good
     call(client, parts.tables.change_seat, table_id, 1, Seat("human", player=bruno, stand_in="expert"))  # away
     call(client, parts.tables.change_seat, table_id, 1, Seat("human", player=bruno))  # and back
     live = play_to_end(client, table_id, seed=3)

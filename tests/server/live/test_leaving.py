@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from server_helpers import call, csrf_of, parts_of, post_form
+from server_helpers import call, csrf_of, friends_of, parts_of, post_form
 from starlette.testclient import TestClient
 from test_daily import account
 from test_player_stats import BOT, LEVELS, RULES, history_rows, play_to_end, profile
@@ -48,7 +48,7 @@ def friends_table(client: TestClient, host: str, others: dict[int, str], late_jo
 
 
 def start(client: TestClient, table_id: str, host: str) -> None:
-    call(client, friends.start, parts_of(client), table_id, host, "start")
+    call(client, friends_of(client).start, table_id, host, "start")
 
 
 def table_row(client: TestClient, table_id: str) -> Any:
@@ -159,7 +159,7 @@ def test_the_host_freeing_a_friend_who_is_there_does_not_make_them_a_leaver(clie
     start(client, table_id, anne)
     play_to_end(client, table_id, seed=4, passes=1, until=lambda live: live.game.awaiting_deal)
     assert fresh(client, table_id).seats[2].stand_in is None  # Chloe plays her seat herself
-    call(client, friends.host_free, parts_of(client), table_id, anne, 2)
+    call(client, friends_of(client).host_free, table_id, anne, 2)
     assert fresh(client, table_id).seats[2] == Seat("bot", level="confirmed")  # not gone
     live = play_to_end(client, table_id, seed=4, passes=1)
     winner = live.game.winner
@@ -185,7 +185,7 @@ def test_a_person_replaced_and_not_back_is_a_leaver_and_one_back_is_not(client: 
     # Chloe drops out too, and the host frees her seat between deals: she has gone.
     call(client, parts.tables.change_seat, table_id, 2, Seat("human", player=chloe, name="P2", stand_in=STAND_IN_LEVEL))
     play_to_end(client, table_id, seed=6, passes=1, until=lambda live: live.game.awaiting_deal)
-    call(client, friends.host_free, parts, table_id, anne, 2)
+    call(client, friends_of(client).host_free, table_id, anne, 2)
     assert fresh(client, table_id).seats[2] == Seat("bot", level="confirmed", gone=chloe)
     live = play_to_end(client, table_id, seed=6, passes=1)
     winner = live.game.winner
@@ -206,13 +206,12 @@ def test_a_person_replaced_and_not_back_is_a_leaver_and_one_back_is_not(client: 
 def test_a_late_friend_is_rated_only_for_half_the_deals_or_more(client: TestClient) -> None:
     anne, bruno, chloe = account(client, "Anne"), account(client, "Bruno"), account(client, "Chloe")
     table_id = friends_table(client, anne, {}, late_joins=True)
-    parts = parts_of(client)
     start(client, table_id, anne)
     play_to_end(client, table_id, seed=8, passes=1, until=lambda live: live.game.awaiting_deal)
-    call(client, friends.take_seat, parts, table_id, chloe, "Chloe", 2)  # dealt 2 of 3 deals
+    call(client, friends_of(client).take_seat, table_id, chloe, "Chloe", 2)  # dealt 2 of 3 deals
     second_over = lambda live: len(live.game.deals) == 2 and live.game.awaiting_deal  # noqa: E731
     play_to_end(client, table_id, seed=8, passes=2, until=second_over)
-    call(client, friends.take_seat, parts, table_id, bruno, "Bruno", 1)  # dealt 1 of 3 deals
+    call(client, friends_of(client).take_seat, table_id, bruno, "Bruno", 1)  # dealt 1 of 3 deals
     live = play_to_end(client, table_id, seed=8, passes=2)
     winner = live.game.winner
     assert winner is not None and len(live.game.deals) == 3
@@ -241,13 +240,12 @@ def test_the_profile_page_says_the_rating_rules(client: TestClient) -> None:
 def test_a_leaver_who_takes_a_seat_again_has_the_game_in_progress_and_is_still_a_leaver(client: TestClient) -> None:
     anne, bruno = account(client, "Anne"), account(client, "Bruno")  # the client is Bruno's
     table_id = friends_table(client, anne, {1: bruno}, late_joins=True)
-    parts = parts_of(client)
     store = client.app.state.store  # type: ignore[attr-defined]
     start(client, table_id, anne)
     play_to_end(client, table_id, seed=2, passes=1, until=lambda live: live.game.awaiting_deal)
     assert post_form(client, f"/partie/{table_id}/abandonner", {}, "/compte").status_code == 303
     assert store.open_games(bruno) == []
-    call(client, friends.take_seat, parts, table_id, bruno, "Bruno", 3)  # back, on the other seat
+    call(client, friends_of(client).take_seat, table_id, bruno, "Bruno", 3)  # back, on the other seat
     assert store.open_games(bruno) == [table_id]
     live = play_to_end(client, table_id, seed=2, passes=1)
     assert live.game.winner is not None
@@ -260,7 +258,6 @@ def test_a_leaver_who_takes_a_seat_again_has_the_game_in_progress_and_is_still_a
 def test_alone_with_computers_leaving_or_giving_up_ends_the_game_as_lost(client: TestClient) -> None:
     anne = account(client, "Anne")  # the client is Anne's
     store = client.app.state.store  # type: ignore[attr-defined]
-    parts = parts_of(client)
     lost = hand_update([[NEW_PLAYER, CONFIRMED], [CONFIRMED, CONFIRMED]], 1)[0][0]
     # Before the start, the host giving up her friends' table ends it, unrated.
     unstarted = friends_table(client, anne, {})
@@ -269,7 +266,7 @@ def test_alone_with_computers_leaving_or_giving_up_ends_the_game_as_lost(client:
     # Started, alone with computers: leaving ("Quitter la table") gives the game up, a loss.
     table_id = friends_table(client, anne, {})
     start(client, table_id, anne)
-    call(client, friends.leave, parts, table_id, anne)
+    call(client, friends_of(client).leave, table_id, anne)
     assert table_row(client, table_id)[1] == {"abandoned": True} and store.open_games(anne) == []
     a = profile(client, anne)
     assert close(a.rating, lost) and (a.games_played, a.games_won) == (1, 0)
@@ -304,7 +301,7 @@ def test_the_host_moving_to_the_winning_team_at_the_end_is_rated_on_the_team_he_
     play_to_end(client, table_id, seed=3, passes=2, until=deals_over(2))
     # Two deals of three played on team 0; before the last one, Anne moves herself to
     # Bruno's seat (the two exchange their seats), on the team that wins.
-    call(client, friends.host_move, parts_of(client), table_id, anne, 0, 1)
+    call(client, friends_of(client).host_move, table_id, anne, 0, 1)
     assert fresh(client, table_id).seats[1].player == anne
     live = play_to_end(client, table_id, seed=3, passes=2)
     assert live.game.winner == 1 and len(live.game.deals) == 3
@@ -321,7 +318,7 @@ def test_the_host_moving_a_friend_to_the_other_team_at_the_end_does_not_change_t
     table_id = friends_table(client, anne, {1: bruno})
     start(client, table_id, anne)
     play_to_end(client, table_id, seed=1, passes=2, until=deals_over(2))
-    call(client, friends.host_move, parts_of(client), table_id, anne, 1, 2)  # Bruno becomes Anne's partner
+    call(client, friends_of(client).host_move, table_id, anne, 1, 2)  # Bruno becomes Anne's partner
     assert fresh(client, table_id).seats[2].player == bruno
     live = play_to_end(client, table_id, seed=1, passes=2)
     winner = live.game.winner

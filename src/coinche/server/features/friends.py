@@ -9,6 +9,10 @@ request (``table/lobby.py``, ``check_*``), so the rules of the lobby are read in
 
 The host controls the seats before the game and between deals, never during a deal; a
 friend who arrives late takes a computer's seat between deals, if the host allowed it.
+
+``Friends`` is built at start-up (``services.py``) on what it uses: the tables' store (the
+codes, the players' lists of games), the tables it writes to, who is here, the rate limits
+and the hub (the quick messages).
 """
 
 from __future__ import annotations
@@ -21,7 +25,12 @@ from typing import Final
 from sqlalchemy.exc import IntegrityError
 
 from ...engine.rules import RuleSet
-from ..live.parts import TableParts
+from ..infra.config import Settings
+from ..infra.hub import Hub
+from ..infra.rate_limits import RateLimits
+from ..infra.store import Database, Store
+from ..live.presence import Attendance
+from ..live.tables import Tables
 from ..table.kinds import FriendsTable
 from ..table.live_table import LiveTable, TableError
 from ..table.lobby import (
@@ -69,136 +78,149 @@ def clean_person_name(text: str) -> str | None:
     return name
 
 
-async def create_table(
-    parts: TableParts,
-    host: str,
-    host_name: str,
-    rules: RuleSet,
-    levels: Sequence[str],
-    late_joins: bool,
-    idle_clock: bool = True,
-) -> TableSpec:
-    """A friends' table with ``host`` at seat 0 and computers of ``levels`` at seats 1 to
-    3, and a new code (drawn again in the rare case it is taken)."""
-    if len(levels) != 3 or any(level not in FRIEND_LEVELS for level in levels):
-        raise TableError("bad_level")
-    limit = parts.settings.open_tables_account
-    if len(await parts.db(parts.store.open_games, host)) >= limit:
-        raise TableError("too_many_tables")
-    seats = (Seat("human", player=host, name=host_name), *(Seat("bot", level=level) for level in levels))
-    for _ in range(5):
-        try:
-            kind = FriendsTable(new_code(), host, joins_late=late_joins, clock=idle_clock)
-            return await parts.tables.create_table(rules, seats, DEFAULT_LEVEL, kind)
-        except IntegrityError:  # the code is taken: draw another
-            continue
-    raise TableError("busy")
-
-
-async def find(parts: TableParts, code: str) -> LiveTable | None:
-    """The friends' table of a code (as its log says now), None if there is none."""
-    table_id = await parts.db(parts.store.table_by_code, code)
-    return await parts.tables.table(table_id, fresh=True) if table_id is not None else None
-
-
-# ----- the requests -----
-
-
-async def take_seat(parts: TableParts, table_id: str, player: str, name: str, seat: int, guest: bool = False) -> int:
-    return await parts.tables.write(table_id, None, pure(lambda live: check_take_seat(live, player, name, seat, guest)))
-
-
-async def host_move(parts: TableParts, table_id: str, player: str, seat: int, to: int) -> int:
-    seq = await parts.tables.write(table_id, None, pure(lambda live: check_move(live, player, seat, to)))
-    live = await parts.tables.table(table_id)
-    if live is not None:  # the players' lists of games say which team each was in
-        moved = [(h.player, i) for i, h in enumerate(live.seats) if h.player is not None and i in (seat, to)]
-        await parts.db(parts.store.record_seats, table_id, moved)
-    return seq
-
-
-async def host_level(parts: TableParts, table_id: str, player: str, seat: int, level: str) -> int:
-    return await parts.tables.write(table_id, None, pure(lambda live: check_level(live, player, seat, level)))
-
-
-async def host_free(parts: TableParts, table_id: str, player: str, seat: int) -> int:
-    return await parts.tables.write(table_id, None, pure(lambda live: check_free(live, player, seat)))
-
-
-async def start(parts: TableParts, table_id: str, player: str, request_id: str) -> int:
-    """The host starts the game: its first deal (``next_deal`` checks who may)."""
-    seq = await parts.tables.next_deal(table_id, player, request_id)
-    live = await parts.tables.table(table_id)
-    if live is not None:
-        parts.attendance.game_started(live)
-    return seq
-
-
 def alone(live: LiveTable, player: str) -> bool:
     """Whether ``player`` sits with no other person at the table (the others: computers)."""
     return all(live.seats[i].player == player for i in live.human_seats)
 
 
-async def leave(parts: TableParts, table_id: str, player: str) -> int:
-    """``player`` leaves (``check_leave``). Alone with computers once the game has started,
-    there is nobody to play it for: the game is given up (``Tables.abandon``)."""
-    given_up = False
+class Friends:
+    """The requests of friends' tables (see the module)."""
 
-    async def check(live: LiveTable) -> Step | None:
-        nonlocal given_up
-        given_up = live.started and not live.game.is_over and live.seat_of(player) is not None and alone(live, player)
-        return None if given_up else check_leave(live, player)
+    def __init__(
+        self,
+        store: Store,
+        db: Database,
+        settings: Settings,
+        tables: Tables,
+        attendance: Attendance,
+        rate_limits: RateLimits,
+        hub: Hub,
+    ) -> None:
+        self._store = store
+        self._db = db
+        self._settings = settings
+        self._tables = tables
+        self._attendance = attendance
+        self._rate_limits = rate_limits
+        self._hub = hub
 
-    seq = await parts.tables.write(table_id, None, check)
-    if given_up:
-        await parts.tables.abandon(table_id, player)
-    await _forget_lobby_seat(parts, table_id, player)
-    return seq
+    async def create_table(
+        self,
+        host: str,
+        host_name: str,
+        rules: RuleSet,
+        levels: Sequence[str],
+        late_joins: bool,
+        idle_clock: bool = True,
+    ) -> TableSpec:
+        """A friends' table with ``host`` at seat 0 and computers of ``levels`` at seats 1 to
+        3, and a new code (drawn again in the rare case it is taken)."""
+        if len(levels) != 3 or any(level not in FRIEND_LEVELS for level in levels):
+            raise TableError("bad_level")
+        if len(await self._db(self._store.open_games, host)) >= self._settings.open_tables_account:
+            raise TableError("too_many_tables")
+        seats = (Seat("human", player=host, name=host_name), *(Seat("bot", level=level) for level in levels))
+        for _ in range(5):
+            try:
+                kind = FriendsTable(new_code(), host, joins_late=late_joins, clock=idle_clock)
+                return await self._tables.create_table(rules, seats, DEFAULT_LEVEL, kind)
+            except IntegrityError:  # the code is taken: draw another
+                continue
+        raise TableError("busy")
 
+    async def find(self, code: str) -> LiveTable | None:
+        """The friends' table of a code (as its log says now), None if there is none."""
+        table_id = await self._db(self._store.table_by_code, code)
+        return await self._tables.table(table_id, fresh=True) if table_id is not None else None
 
-async def _forget_lobby_seat(parts: TableParts, table_id: str, player: str) -> None:
-    """A person who left a table before its game started never played it: it leaves their
-    lists of games (taking a seat again puts it back)."""
-    live = await parts.tables.table(table_id)
-    if live is not None and not live.started and live.seat_of(player) is None:
-        await parts.db(parts.store.forget_seat, table_id, player)
+    # ----- the requests -----
 
+    async def take_seat(self, table_id: str, player: str, name: str, seat: int, guest: bool = False) -> int:
+        return await self._tables.write(
+            table_id, None, pure(lambda live: check_take_seat(live, player, name, seat, guest))
+        )
 
-async def give_up(parts: TableParts, table_id: str, player: str) -> None:
-    """``player`` gives up the game (the account page's "Abandonner"). With other people at
-    the table it is one person's act: a computer plays their seat for the rest of the game
-    (``check_leave``, a stored step: they are a leaver), and the game goes on and ends
-    normally for the others. Alone with computers (a solo table, a friends' table nobody
-    else sits at), or the host before the start, the game is finished as given up
-    (``Tables.abandon``). ``TableError`` (nothing changed): ``gone``, ``not_seated``,
-    ``over``."""
-    ends = False
+    async def host_move(self, table_id: str, player: str, seat: int, to: int) -> int:
+        seq = await self._tables.write(table_id, None, pure(lambda live: check_move(live, player, seat, to)))
+        live = await self._tables.table(table_id)
+        if live is not None:  # the players' lists of games say which team each was in
+            moved = [(h.player, i) for i, h in enumerate(live.seats) if h.player is not None and i in (seat, to)]
+            await self._db(self._store.record_seats, table_id, moved)
+        return seq
 
-    async def check(live: LiveTable) -> Step | None:
-        nonlocal ends
-        if live.seat_of(player) is None:
+    async def host_level(self, table_id: str, player: str, seat: int, level: str) -> int:
+        return await self._tables.write(table_id, None, pure(lambda live: check_level(live, player, seat, level)))
+
+    async def host_free(self, table_id: str, player: str, seat: int) -> int:
+        return await self._tables.write(table_id, None, pure(lambda live: check_free(live, player, seat)))
+
+    async def start(self, table_id: str, player: str, request_id: str) -> int:
+        """The host starts the game: its first deal (``next_deal`` checks who may)."""
+        seq = await self._tables.next_deal(table_id, player, request_id)
+        live = await self._tables.table(table_id)
+        if live is not None:
+            self._attendance.game_started(live)
+        return seq
+
+    async def leave(self, table_id: str, player: str) -> int:
+        """``player`` leaves (``check_leave``). Alone with computers once the game has
+        started, there is nobody to play it for: the game is given up (``Tables.abandon``)."""
+        given_up = False
+
+        async def check(live: LiveTable) -> Step | None:
+            nonlocal given_up
+            given_up = (
+                live.started and not live.game.is_over and live.seat_of(player) is not None and alone(live, player)
+            )
+            return None if given_up else check_leave(live, player)
+
+        seq = await self._tables.write(table_id, None, check)
+        if given_up:
+            await self._tables.abandon(table_id, player)
+        await self._forget_lobby_seat(table_id, player)
+        return seq
+
+    async def _forget_lobby_seat(self, table_id: str, player: str) -> None:
+        """A person who left a table before its game started never played it: it leaves
+        their lists of games (taking a seat again puts it back)."""
+        live = await self._tables.table(table_id)
+        if live is not None and not live.started and live.seat_of(player) is None:
+            await self._db(self._store.forget_seat, table_id, player)
+
+    async def give_up(self, table_id: str, player: str) -> None:
+        """``player`` gives up the game (the account page's "Abandonner"). With other people
+        at the table it is one person's act: a computer plays their seat for the rest of the
+        game (``check_leave``, a stored step: they are a leaver), and the game goes on and
+        ends normally for the others. Alone with computers (a solo table, a friends' table
+        nobody else sits at), or the host before the start, the game is finished as given
+        up (``Tables.abandon``). ``TableError`` (nothing changed): ``gone``, ``not_seated``,
+        ``over``."""
+        ends = False
+
+        async def check(live: LiveTable) -> Step | None:
+            nonlocal ends
+            if live.seat_of(player) is None:
+                raise TableError("not_seated")
+            if live.game.is_over:
+                raise TableError("over")
+            ends = alone(live, player) or (not live.started and player == live.spec.kind.host)
+            return None if ends else check_leave(live, player)
+
+        await self._tables.write(table_id, None, check)
+        if ends:
+            await self._tables.abandon(table_id, player)
+        await self._forget_lobby_seat(table_id, player)
+
+    async def say(self, table_id: str, player: str, phrase: str) -> None:
+        """A quick message from ``player``'s seat to the table (a passing event, not stored)."""
+        if phrase not in PHRASES:
+            raise TableError("bad_phrase")
+        live = await self._tables.table(table_id)
+        if live is None:
+            raise TableError("gone")
+        seat = live.seat_of(player)
+        if seat is None:
             raise TableError("not_seated")
-        if live.game.is_over:
-            raise TableError("over")
-        ends = alone(live, player) or (not live.started and player == live.spec.kind.host)
-        return None if ends else check_leave(live, player)
-
-    await parts.tables.write(table_id, None, check)
-    if ends:
-        await parts.tables.abandon(table_id, player)
-    await _forget_lobby_seat(parts, table_id, player)
-
-
-async def say(parts: TableParts, table_id: str, player: str, phrase: str) -> None:
-    """A quick message from ``player``'s seat to the table (a passing event, not stored)."""
-    if phrase not in PHRASES:
-        raise TableError("bad_phrase")
-    live = await parts.tables.table(table_id)
-    if live is None:
-        raise TableError("gone")
-    seat = live.seat_of(player)
-    if seat is None:
-        raise TableError("not_seated")
-    if await parts.rate_limits.hit(parts.settings.say_limit, f"say:{player}") is not None:
-        raise TableError("say_limit")
-    await parts.hub.signal(table_id, {"kind": "say", "seat": seat, "phrase": phrase})
+        if await self._rate_limits.hit(self._settings.say_limit, f"say:{player}") is not None:
+            raise TableError("say_limit")
+        await self._hub.signal(table_id, {"kind": "say", "seat": seat, "phrase": phrase})

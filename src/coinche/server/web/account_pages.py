@@ -8,7 +8,6 @@ token); sign-up and log-in are limited per address and per name (429 with ``Retr
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -19,6 +18,7 @@ from starlette.routing import BaseRoute, Route
 
 from ..features.account_life import AccountLife
 from ..features.accounts import NAME_MAX, AccountError, AccountService
+from ..features.friends import Friends
 from ..infra.rate_limits import RateLimits
 from ..infra.store import GameEntry
 from ..table import i18n
@@ -43,9 +43,6 @@ from .pages import (
     tables_of,
 )
 
-GiveUp = Callable[[str, str], Awaitable[None]]
-"""A player (second) gives up a game (first): ``friends.give_up`` on the live tables."""
-
 
 def accounts_of(request: Request) -> AccountService:
     accounts: AccountService = request.app.state.accounts
@@ -56,11 +53,6 @@ def account_life_of(request: Request) -> AccountLife:
     """Sign-up, log-in and deletion with what they change at the tables."""
     life: AccountLife = request.app.state.account_life
     return life
-
-
-def give_up_of(request: Request) -> GiveUp:
-    give_up: GiveUp = request.app.state.give_up
-    return give_up
 
 
 def limits_of(request: Request) -> RateLimits:
@@ -306,7 +298,8 @@ async def abandon(request: Request) -> Response:
     if player is None or table_id not in await tables_of(request).games_in_progress(player):
         raise HTTPException(404)
     try:
-        await give_up_of(request)(table_id, player)
+        friends: Friends = request.app.state.friends
+        await friends.give_up(table_id, player)
     except TableError:  # not seated any more, over, gone: nothing changed
         raise HTTPException(404) from None
     lang = lang_of(request)

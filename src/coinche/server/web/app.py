@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from functools import partial
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -21,7 +20,6 @@ from starlette.staticfiles import StaticFiles
 from ..features.account_life import AccountLife
 from ..features.accounts import AccountService
 from ..features.bots import Bots, BotStore
-from ..features.friends import give_up
 from ..infra.config import Settings
 from ..infra.hub import Hub
 from ..infra.store import Store
@@ -73,6 +71,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.feed = feed = StateFeed(services)
         app.state.daily = services.daily
         app.state.history = services.history
+        app.state.friends = services.friends
         services.daily.start_keeping_ahead()
         app.state.player_stats = services.player_stats
         app.state.quick_play = services.quick_play
@@ -87,7 +86,6 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         )
         app.state.tables = services.tables
         app.state.free_deals = services.free_deals
-        app.state.give_up = partial(give_up, services)
         app.state.rate_limits = services.rate_limits
         app.state.bots = bots = BotStore(store)
         app.state.bot_accounts = Bots(bots, services.db)

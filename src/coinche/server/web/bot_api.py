@@ -37,6 +37,7 @@ from ..live.tables import LEVELS
 from ..table import i18n
 from ..table.live_table import LiveTable, TableError
 from .forms import _read_body
+from .friends_pages import friends_of
 from .messages import (
     BotAccount,
     BotAction,
@@ -251,7 +252,7 @@ async def leave(request: Request, bot: Account) -> BotOk:
     """Give up the table's game: alone with computers it ends (lost, for the ratings); with
     people a computer plays the bot's seat to the end (``friends.give_up``)."""
     live, _ = await seated(request, bot, request.path_params["table_id"])
-    await friends.give_up(parts_of(request), live.id, bot.player)
+    await friends_of(request).give_up(live.id, bot.player)
     return BotOk()
 
 
@@ -266,7 +267,7 @@ async def sit(request: Request, bot: Account, live: LiveTable, data: BotSeat) ->
         if not free:
             raise TableError("full")
         wanted = free[0]
-    await friends.take_seat(parts, live.id, bot.player, bot.name, wanted)
+    await friends_of(request).take_seat(live.id, bot.player, bot.name, wanted)
     await parts.hub.signal(person_channel(bot.player), {"kind": "seated", "table": live.id})
     return BotSeated(live.id, wanted)
 
@@ -276,7 +277,7 @@ async def join(request: Request, bot: Account) -> BotSeated:
     to: ``{"seat": n}`` or the first computer's seat."""
     data = await read_body(request, BotSeat)
     code = friends.clean_code(request.path_params["code"])
-    live = await friends.find(parts_of(request), code) if code is not None else None
+    live = await friends_of(request).find(code) if code is not None else None
     if live is None:
         raise TableError("gone")
     listed = await open_tables_of(request).get(live.id)
@@ -339,7 +340,7 @@ async def accept(request: Request, bot: Account) -> BotSeated:
     data = await read_body(request, BotSeat)
     following: Following = request.app.state.following
     code = await following.answer(bot.player, request.path_params["invitation_id"])
-    live = await friends.find(parts_of(request), code) if code is not None else None
+    live = await friends_of(request).find(code) if code is not None else None
     if live is None:
         raise TableError("gone")
     return await sit(request, bot, live, data)

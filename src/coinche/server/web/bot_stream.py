@@ -3,12 +3,16 @@ JSON object a line): the bot's tables, its turns with the seat's view (``docs/wi
 never more than the seat may see), each deal's end, the invitations it receives; a
 ``ping`` at most ``Settings.bot_heartbeat`` seconds apart.
 
-The stream holds no state of its own worth keeping: it follows its tables' steps on the
-hub and reads each table as it is (``LiveTable``), so a notification merged or lost loses
-nothing, and a bot that reconnects (to this process or another) is told where every table
-stands. While its stream is open the bot is present at its tables (``attach``); when it
-closes, the stand-in rules of friends' tables apply (a computer plays for it after its
-time). The requests that act are ``bot_api.py``.
+The bot is an audience of the feed (``feed.py``): each step of its tables comes as the
+step's news for its seat (``bot_news.py``), rendered once for every bot that holds the
+seat, and the stream sends what it has not told yet. It reads a table whole only when it
+starts following it (a bot that reconnects, to this process or another, is told where
+every table stands), when the feed rendered none of the steps in between (the table was
+read back whole) and when it fell too far behind: a step lost loses nothing.
+
+While its stream is open the bot is present at its tables (``attach``); when it closes,
+the stand-in rules of friends' tables apply (a computer plays for it after its time).
+The requests that act are ``bot_api.py``.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -28,22 +32,23 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
-from ...engine.wire import rules_to_json, view_to_json
+from ...engine.wire import rules_to_json
 from ..features.accounts import Account
 from ..features.bots import BotStore
 from ..features.following import Following
 from ..features.quick_play import person_channel
-from ..infra.hub import Subscription
-from ..live.parts import TableParts
+from ..infra.config import Settings
+from ..infra.hub import Hub, Subscription
+from ..infra.store import Database, Store
+from ..live.tables import Tables
 from ..table.kinds import invitation_code
 from ..table.live_table import LiveTable
 from .bot_api import API, ApiError, authenticate, bots_of, error_response, limited
+from .bot_news import BotNews, Heard, bot_news, deals_over
 from .drain import drain_of
+from .feed import BotWatch, StateFeed
 from .messages import (
-    BotDealOver,
-    BotDealWait,
     BotEvent,
-    BotGameOver,
     BotHello,
     BotInvitation,
     BotPing,
@@ -51,8 +56,6 @@ from .messages import (
     BotRevoked,
     BotTable,
     BotTableLeft,
-    BotTurn,
-    BotTurnGame,
     encode,
 )
 from .pages import parts_of
@@ -72,7 +75,7 @@ LOOK_EVERY: Final = 4
 """Heartbeats between two readings of the bot's games and invitations from the database
 (its hub channel tells of them at once: this is for a message lost)."""
 CATCH_UP_DEALS: Final = 1
-"""Deals ended while the bot was away that the stream tells of (the last ones)."""
+"""Deals ended while the bot was away that the stream tells of (the last one)."""
 
 _streams: Counter[str] = Counter()
 
@@ -85,9 +88,11 @@ class Followed:
     """A table the stream follows: what it was told of it so far."""
 
     seat: int
-    subscription: Subscription
-    watcher: asyncio.Task[None]
+    watch: BotWatch
     deals_told: int
+    seq: int = -1
+    """The table's step the bot was last told of (the feed's news of a step up to it is
+    old)."""
     turn_told: int = -1
     """The table's count of actions when the turn was told last (a step that is no move, a
     deal's par, does not tell the same turn again)."""
@@ -99,7 +104,13 @@ class Followed:
 class BotStream:
     """One open stream of one bot (see the module)."""
 
-    parts: TableParts
+    settings: Settings
+    db: Database
+    store: Store
+    """The tables' store (the bot's games in progress)."""
+    hub: Hub
+    live_tables: Tables
+    feed: StateFeed
     following: Following
     bots: BotStore
     bot: Account
@@ -108,6 +119,11 @@ class BotStream:
     tables: dict[str, Followed] = field(default_factory=dict)
     invitations_told: set[str] = field(default_factory=set)
     changed: set[str] = field(default_factory=set)
+    """The tables to read whole ("": the bot's games and invitations)."""
+    news: deque[tuple[str, int, Heard]] = field(default_factory=deque)
+    """The feed's news not sent yet, in the order of the steps."""
+    newest: dict[str, int] = field(default_factory=dict)
+    """Each table's last step the feed told of (its news, if any, is the last queued)."""
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     restarting: bool = False
 
@@ -117,9 +133,8 @@ class BotStream:
         self.wake.set()
 
     async def run(self, send: SendEvent) -> None:
-        parts = self.parts
         player = self.bot.player
-        async with parts.hub.subscribe(person_channel(player), steps=False) as personal:
+        async with self.hub.subscribe(person_channel(player), steps=False) as personal:
             told = asyncio.ensure_future(self._person_events(personal))
             try:
                 await send(BotHello(1, self.bot.name))
@@ -132,6 +147,9 @@ class BotStream:
                     for table_id in list(self.changed):
                         self.changed.discard(table_id)
                         await self._table_news(table_id, send)
+                    while self.news and not self.changed:
+                        table_id, seq, news = self.news.popleft()
+                        await self._step_news(table_id, seq, news, self.newest.get(table_id) == seq, send)
                     if self.changed:
                         continue
                     self.wake.clear()
@@ -139,7 +157,7 @@ class BotStream:
                         await asyncio.wait_for(self.wake.wait(), timeout=max(0.0, beat - loop.time()))
                     if loop.time() >= beat:
                         beats += 1
-                        if await parts.db(self.bots.bot_of_token, self.token, datetime.now(UTC)) is None:
+                        if await self.db(self.bots.bot_of_token, self.token, datetime.now(UTC)) is None:
                             await send(BotRevoked())
                             return
                         await send(BotPing())
@@ -164,7 +182,7 @@ class BotStream:
     async def _look_around(self, send: SendEvent) -> None:
         """Follow the bot's games in progress not followed yet; tell the new invitations."""
         player = self.bot.player
-        for table_id in await self.parts.db(self.parts.store.open_games, player):
+        for table_id in await self.db(self.store.open_games, player):
             if table_id not in self.tables and len(self.tables) < MAX_TABLES:
                 await self._follow(table_id, send)
         invitations = await self.following.invitations(player)
@@ -176,79 +194,100 @@ class BotStream:
             self.invitations_told = {i.id for i in invitations}
 
     async def _follow(self, table_id: str, send: SendEvent) -> None:
-        parts = self.parts
-        subscription = parts.hub.subscribe(table_id, events=False)
-        live = await parts.tables.table(table_id, fresh=True)
+        watch = self.feed.watch_bot(table_id, self.bot.player, lambda seq, news: self._heard(table_id, seq, news))
+        live = await self.live_tables.table(table_id, fresh=True)  # watched first: no step is missed
         seat = live.seat_of(self.bot.player) if live is not None else None
         if live is None or seat is None or live.game.is_over:
-            subscription.close()
+            self.feed.unwatch_bot(watch)
+            self.newest.pop(table_id, None)
             return
-        watcher = asyncio.ensure_future(self._watch(table_id, subscription))
-        done = _deals_over(live)
-        self.tables[table_id] = Followed(seat, subscription, watcher, max(0, done - CATCH_UP_DEALS))
-        await parts.tables.attach(live, self.bot.player)  # present: a computer standing in steps back
+        done = deals_over(live)
+        self.tables[table_id] = Followed(seat, watch, max(0, done - CATCH_UP_DEALS))
+        await self.live_tables.attach(live, self.bot.player)  # present: a computer standing in steps back
         players = [_holder_name(live, i) for i in range(4)]
         friends = invitation_code(live.spec.kind) is not None
         await send(BotTable(table_id, seat, rules_to_json(live.spec.rules), players, friends))
         self.changed.add(table_id)
 
-    async def _watch(self, table_id: str, subscription: Subscription) -> None:
-        while True:
-            await subscription.wait()
+    def _heard(self, table_id: str, seq: int, news: Heard) -> None:
+        """The feed's news of a step (called by the feed: no wait); a step that tells the
+        bot nothing wakes nothing. Too far behind, the stream reads its tables whole
+        instead."""
+        self.newest[table_id] = seq
+        if isinstance(news, BotNews) and news.silent:
+            return
+        if len(self.news) >= self.settings.outbox_limit:
+            self.changed.update(t for t, _, _ in self.news)
+            self.news.clear()
             self.changed.add(table_id)
-            self.wake.set()
+        else:
+            self.news.append((table_id, seq, news))
+        self.wake.set()
 
     def _unfollow(self, table_id: str) -> None:
         followed = self.tables.pop(table_id, None)
+        self.newest.pop(table_id, None)
         if followed is not None:
-            followed.watcher.cancel()
-            followed.subscription.close()
-            self.parts.tables.detach(table_id, self.bot.player)
+            self.feed.unwatch_bot(followed.watch)
+            self.live_tables.detach(table_id, self.bot.player)
+
+    async def _step_news(self, table_id: str, seq: int, news: Heard, latest: bool, send: SendEvent) -> None:
+        """Send what a step's news says that the bot was not told yet (``latest``: the feed
+        told of no later step of the table; else its turn or wait is past, not told)."""
+        followed = self.tables.get(table_id)
+        if followed is None or seq <= followed.seq:
+            return
+        if news is None:
+            await send(BotTableLeft(table_id))
+            self._unfollow(table_id)
+        elif not isinstance(news, BotNews) or not await self._tell(table_id, followed, news, send, latest):
+            await self._table_news(table_id, send)  # BOT_RESYNC, or a deal's end not held
 
     async def _table_news(self, table_id: str, send: SendEvent) -> None:
-        """What changed at a table since the bot was last told (its whole state is read: a
-        merged notification loses nothing)."""
+        """What changed at a table since the bot was last told, from the table read whole."""
         if table_id == "":
             await self._look_around(send)
             return
         followed = self.tables.get(table_id)
         if followed is None:
             return
-        live = await self.parts.tables.table(table_id)
+        live = await self.live_tables.table(table_id)
         seat = live.seat_of(self.bot.player) if live is not None else None
         if live is None or seat is None:
             await send(BotTableLeft(table_id))
             self._unfollow(table_id)
             return
-        followed.seat = seat
-        game = live.game
-        done = _deals_over(live)
-        for number in range(max(followed.deals_told + 1, done - CATCH_UP_DEALS + 1), done + 1):
-            deal = game.deals[number - 1]
-            result = deal.result()
-            score = list(result.score) if result is not None else None
-            await send(BotDealOver(table_id, number, view_to_json(deal.view(seat)), score))
-        followed.deals_told = max(followed.deals_told, done)
-        if game.is_over:
-            await send(BotGameOver(table_id, list(game.totals), game.winner))
+        time_ms = int(self.settings.idle_move_seconds * 1000)
+        await self._tell(table_id, followed, bot_news(live, seat, None, time_ms), send)
+
+    async def _tell(
+        self,
+        table_id: str,
+        followed: Followed,
+        news: BotNews,
+        send: SendEvent,
+        latest: bool = True,
+    ) -> bool:
+        """Send the events of ``news`` the bot was not told yet (the turn and the wait only
+        when ``latest``: where the table stands); False when a deal ended that the news no
+        longer holds (the table is to be read whole)."""
+        if followed.deals_told < news.deals_over:
+            if news.deal_over is None:
+                return False
+            await send(news.deal_over)
+            followed.deals_told = news.deals_over
+        followed.seat = news.seat
+        followed.seq = news.seq
+        if news.game_over is not None:
+            await send(news.game_over)
             self._unfollow(table_id)
-            return
-        if live.person_to_move() == seat and followed.turn_told != len(live.action_seqs):
-            followed.turn_told = len(live.action_seqs)
-            view = game.view(seat)
-            scores = BotTurnGame(
-                view.deal_number, view.target, list(view.totals), [list(h) for h in view.history], view.winner
-            )
-            time_ms = int(self.parts.settings.idle_move_seconds * 1000)
-            await send(BotTurn(table_id, live.seq, seat, view_to_json(view.deal), scores, time_ms))
-        elif live.started and game.awaiting_deal and followed.wait_told != len(game.deals):
-            followed.wait_told = len(game.deals)
-            await send(BotDealWait(table_id, live.seq))
-
-
-def _deals_over(live: LiveTable) -> int:
-    deals = live.game.deals
-    return len(deals) if deals and deals[-1].is_over else max(0, len(deals) - 1)
+        elif latest and news.turn is not None and followed.turn_told != news.actions:
+            followed.turn_told = news.actions
+            await send(news.turn)
+        elif latest and news.deal_wait is not None and followed.wait_told != news.deals:
+            followed.wait_told = news.deals
+            await send(news.deal_wait)
+        return True
 
 
 def _holder_name(live: LiveTable, seat: int) -> str | None:
@@ -307,8 +346,19 @@ async def stream(request: Request) -> Response:
     except ApiError as e:
         return error_response(e)
     token = request.headers["authorization"].partition(" ")[2].strip()
+    state, parts = request.app.state, parts_of(request)
     session = BotStream(
-        parts_of(request), request.app.state.following, bots_of(request), bot, token, settings.bot_heartbeat
+        settings,
+        parts.db,
+        parts.store,
+        parts.hub,
+        parts.tables,
+        state.feed,
+        state.following,
+        bots_of(request),
+        bot,
+        token,
+        settings.bot_heartbeat,
     )
     if drain is not None:
         drain.opened(session)

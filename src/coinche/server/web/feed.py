@@ -19,6 +19,9 @@ per table watched here (the sockets' own subscriptions hear only the passing eve
 has the registry read the log once for all the table's sockets; its catch-up hands the
 steps to the feed like the others. Should the registry have read the table back whole (it
 left memory), the feed had none of its steps: the sockets are told to ``RESYNC``.
+
+The bots are an audience too (``BotWatch``): each step's news for a seat (``bot_news.py``:
+the bot API stream's events) is rendered once for every bot stream that holds the seat.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from ..infra.hub import Subscription
 from ..live.parts import TableParts
 from ..table.live_table import LiveTable
 from ..table.spec import Step
+from .bot_news import BOT_RESYNC, BotNews, Heard, bot_news
 from .messages import ResyncMessage, SeatMessage, StateMessage, StepMessage, encode
 from .seat_state import SeatState, seat_state
 from .steps import step_message
@@ -108,6 +112,18 @@ class Watch:
         return await self._queue.get()
 
 
+class BotWatch:
+    """A bot stream's share of the feed at one table: ``tell`` is handed the news of each
+    step for the bot's seat, in the order of the steps (``Heard``), and must not wait."""
+
+    def __init__(self, table_id: str, player: str, tell: Callable[[int, Heard], None]) -> None:
+        self.table_id = table_id
+        self.player = player
+        self.tell = tell
+        self.latest = -1
+        """The seq of the last news handed here."""
+
+
 class StateFeed:
     """The states of each table's watched seats, rendered once per step (see the module)."""
 
@@ -117,16 +133,18 @@ class StateFeed:
         self._rendered: dict[str, dict[tuple[int, str, bool], SeatState]] = {}
         """Each watched table's last state of each audience (seat, language, watching)."""
         self._pumps: dict[str, asyncio.Task[None]] = {}
+        self._bots: defaultdict[str, set[BotWatch]] = defaultdict(set)
+        self._bot_news: dict[str, dict[int, BotNews]] = {}
+        """Each table's last news of each seat a bot holds."""
         parts.registry.follow(self.moved)
+        parts.registry.follow(self.bots_moved)
 
     def watch(self, table_id: str, player: str | None, lang: str) -> Watch:
         """A new socket's watch (``player`` None: a watcher's): from now on it is handed
         every step's state."""
         watch = Watch(table_id, player, lang, self.parts.settings.outbox_limit)
         self._watches[table_id].add(watch)
-        if table_id not in self._pumps:  # subscribed now: no step another process stores is missed
-            subscription = self.parts.hub.subscribe(table_id, events=False)
-            self._pumps[table_id] = asyncio.get_running_loop().create_task(self._pump(table_id, subscription))
+        self._start_pump(table_id)
         return watch
 
     def unwatch(self, watch: Watch) -> None:
@@ -136,9 +154,35 @@ class StateFeed:
             if not watches:
                 del self._watches[watch.table_id]
                 self._rendered.pop(watch.table_id, None)
-                pump = self._pumps.pop(watch.table_id, None)
-                if pump is not None:
-                    pump.cancel()
+                self._stop_pump(watch.table_id)
+
+    def watch_bot(self, table_id: str, player: str, tell: Callable[[int, Heard], None]) -> BotWatch:
+        """A bot stream's watch of a table: from now on ``tell`` is handed every step's news
+        for the bot's seat."""
+        watch = BotWatch(table_id, player, tell)
+        self._bots[table_id].add(watch)
+        self._start_pump(table_id)
+        return watch
+
+    def unwatch_bot(self, watch: BotWatch) -> None:
+        watches = self._bots.get(watch.table_id)
+        if watches is not None:
+            watches.discard(watch)
+            if not watches:
+                del self._bots[watch.table_id]
+                self._bot_news.pop(watch.table_id, None)
+                self._stop_pump(watch.table_id)
+
+    def _start_pump(self, table_id: str) -> None:
+        if table_id not in self._pumps:  # subscribed now: no step another process stores is missed
+            subscription = self.parts.hub.subscribe(table_id, events=False)
+            self._pumps[table_id] = asyncio.get_running_loop().create_task(self._pump(table_id, subscription))
+
+    def _stop_pump(self, table_id: str) -> None:
+        if table_id not in self._watches and table_id not in self._bots:
+            pump = self._pumps.pop(table_id, None)
+            if pump is not None:
+                pump.cancel()
 
     async def _pump(self, table_id: str, subscription: Subscription) -> None:
         """Have the registry read the steps other processes store (once for the table's
@@ -159,6 +203,10 @@ class StateFeed:
                 for watch in list(self._watches.get(table_id, ())):
                     if watch.latest < live.seq:  # read back whole: the feed rendered none of it
                         watch.put((live.seq, RESYNC))
+                for bot in list(self._bots.get(table_id, ())):
+                    if bot.latest < live.seq:
+                        bot.latest = live.seq
+                        bot.tell(live.seq, BOT_RESYNC)
 
     async def close(self) -> None:
         pumps = list(self._pumps.values())
@@ -195,3 +243,23 @@ class StateFeed:
                 messages = sent[key] = (change, state.message)
             watch.put((live.seq, messages[0] if watch.seat == seat else messages[1]))
             watch.seat = seat
+
+    def bots_moved(self, live: LiveTable, step: Step) -> None:
+        """The registry's follower for the bots: each seat's news of the step, rendered once
+        for the bot streams that hold the seat."""
+        watches = self._bots.get(live.id)
+        if not watches:
+            return
+        before = self._bot_news.setdefault(live.id, {})
+        made: dict[int, BotNews] = {}
+        time_ms = int(self.parts.settings.idle_move_seconds * 1000)
+        for watch in list(watches):
+            watch.latest = live.seq
+            seat = live.seat_of(watch.player)
+            if seat is None:
+                watch.tell(live.seq, None)
+                continue
+            news = made.get(seat)
+            if news is None:
+                news = made[seat] = before[seat] = bot_news(live, seat, before.get(seat), time_ms)
+            watch.tell(live.seq, news)

@@ -16,17 +16,18 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
+from starlette.websockets import WebSocket
 
 from ...engine.rules import OPTION_NAMES
 from ..features import friends
-from ..features.friends import clean_code, clean_person_name
+from ..features.friends import Friends, clean_code, clean_person_name
 from ..table import i18n
 from ..table.kinds import invitation_code
 from ..table.live_table import LiveTable, TableError
 from ..table.lobby import FRIEND_LEVELS, seats_open
 from ..table.seating import seat_positions
 from .account_pages import accounts_of, address_of, lang_of_path, limits_of, rate_limited
-from .pages import ADDRESSES, account_of, lang_of, page, parts_of, player_of, read_checked_form
+from .pages import ADDRESSES, account_of, lang_of, page, player_of, read_checked_form
 from .table_pages import rules_form_context, rules_from_form
 
 FRIENDS_FIELDS: Final = frozenset(
@@ -35,6 +36,11 @@ FRIENDS_FIELDS: Final = frozenset(
 """The fields the friends' table form may send."""
 RULE_FIELDS: Final = frozenset({"profile", "target", "csrf", *OPTION_NAMES})
 SEAT_ERRORS: Final = frozenset({"full", "seat_taken", "in_progress", "over", "bad_seat", "not_private"})
+
+
+def friends_of(request: Request | WebSocket) -> Friends:
+    found: Friends = request.app.state.friends
+    return found
 
 
 async def new_table(request: Request) -> Response:
@@ -63,8 +69,7 @@ async def new_table(request: Request) -> Response:
     if retry is not None:
         return rate_limited(request, retry)
     try:
-        spec = await friends.create_table(
-            parts_of(request),
+        spec = await friends_of(request).create_table(
             account.player,
             account.name,
             rules,
@@ -112,14 +117,14 @@ async def invitation(request: Request) -> Response:
     """``/rejoindre/CODE``: the table's seats and, for a newcomer, a name and a button to
     take each free seat; a seated player goes on to the table."""
     lang = lang_of(request)
-    parts = parts_of(request)
+    friends_here = friends_of(request)
     settings = request.app.state.settings
     retry = await limits_of(request).hit(settings.join_limit, f"join:{address_of(request)}")
     if retry is not None:
         return rate_limited(request, retry)
     form = await read_checked_form(request) if request.method == "POST" else None  # CSRF first
     code = clean_code(request.path_params["code"][:32])
-    live = await friends.find(parts, code) if code is not None else None
+    live = await friends_here.find(code) if code is not None else None
     if live is None:
         error = i18n.gettext(lang, "friends.error.no_table")
         return page(request, "friends_join.html", status=404, error=error, code=request.path_params["code"][:32])
@@ -138,11 +143,11 @@ async def invitation(request: Request) -> Response:
     if seat_text not in ("0", "1", "2", "3"):
         raise HTTPException(400)
     try:
-        await friends.take_seat(parts, live.id, player, name, int(seat_text), guest=account is None)
+        await friends_here.take_seat(live.id, player, name, int(seat_text), guest=account is None)
     except TableError as e:
         if e.code not in SEAT_ERRORS:
             raise HTTPException(400) from None
-        live = await parts.tables.table(live.id, fresh=True) or live
+        live = (await friends_here.find(code) if code is not None else None) or live
         return _invitation_page(request, live, lang, 409, i18n.gettext(lang, f"friends.error.{e.code}"), form)
     if account is None:
         request.session["name"] = name  # offered again at the next invitation

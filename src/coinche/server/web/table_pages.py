@@ -24,7 +24,18 @@ from ..table.live_table import TableError
 from ..table.lobby import FRIEND_LEVELS
 from . import rules_pages
 from .account_pages import account_page, address_of, limits_of, rate_limited
-from .pages import ADDRESSES, account_of, lang_of, page, parts_of, player_in_session, player_of, read_checked_form
+from .pages import (
+    ADDRESSES,
+    account_of,
+    free_deals_of,
+    lang_of,
+    page,
+    parts_of,
+    player_in_session,
+    player_of,
+    read_checked_form,
+    tables_of,
+)
 from .table_socket import table_socket
 
 SOLO_FIELDS: Final = frozenset({"profile", "target", "level", "csrf", *OPTION_NAMES})
@@ -100,7 +111,7 @@ async def home(request: Request) -> Response:
         "home.html",
         **rules_form_context(),
         levels=LEVELS,
-        free_deals_left=await parts.free_deals.left(player),
+        free_deals_left=await free_deals_of(request).left(player),
         resume=playing[0] if playing else None,
         solo=solo_settings,
         friend_defaults={"profile": "classic", "target": str(PROFILES["classic"].target)},
@@ -110,13 +121,12 @@ async def home(request: Request) -> Response:
 async def solo_settings_page(request: Request) -> Response:
     """``GET /solo``: the solo settings (rules, target, options, level), as last played."""
     player = player_of(request)
-    parts = parts_of(request)
     return page(
         request,
         "solo.html",
         **rules_form_context(),
         levels=LEVELS,
-        free_deals_left=await parts.free_deals.left(player),
+        free_deals_left=await free_deals_of(request).left(player),
         solo=remembered_solo(request),
     )
 
@@ -172,7 +182,7 @@ async def solo(request: Request) -> Response:
         k: v for k, v in form.items() if k != "csrf" and isinstance(v, str) and v and k in SOLO_FIELDS
     }
     try:
-        spec = await parts_of(request).tables.create_solo(player, rules, level)
+        spec = await tables_of(request).create_solo(player, rules, level)
     except TableError as e:
         if e.code == "limit":
             return RedirectResponse(f"{ADDRESSES[lang]['signup']}?next=/", status_code=303)
@@ -185,7 +195,7 @@ async def solo(request: Request) -> Response:
 
 async def table_page(request: Request) -> Response:
     player = player_in_session(request)
-    live = await parts_of(request).tables.table(request.path_params["table_id"], fresh=True)
+    live = await tables_of(request).table(request.path_params["table_id"], fresh=True)
     if live is None or player is None or live.seat_of(player) is None:
         raise HTTPException(404)
     lang = lang_of(request)

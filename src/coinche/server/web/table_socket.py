@@ -18,8 +18,8 @@ from collections.abc import Callable, Hashable, Sequence
 
 from starlette.websockets import WebSocket, WebSocketState
 
-from ..features import friends
 from ..features.accounts import AccountService
+from ..features.friends import Friends
 from ..infra.config import Settings
 from ..infra.hub import Subscription
 from ..infra.log_limits import RefusalLog
@@ -132,6 +132,7 @@ class TableSocket(Socket):
         """Opened with a guest's cookie (no account's session): it closes when that guest is
         retired (signs up, logs in), see ``retire_guest_sockets``."""
         self.settings: Settings = self.parts.settings
+        self.friends: Friends = websocket.app.state.friends
         self.table_id: str = websocket.path_params["table_id"]
         self.player = player_in_session(websocket) or ""
         self.lang = lang_of(websocket)
@@ -389,16 +390,16 @@ class TableSocket(Socket):
                 seq = await parts.tables.next_deal(self.table_id, self.player, request.id)
                 return ack_message(request.id, seq)
             if isinstance(request, SayRequest):
-                await friends.say(parts, self.table_id, self.player, request.phrase)
+                await self.friends.say(self.table_id, self.player, request.phrase)
                 return ack_message(request.id, self.sent)
             if isinstance(request, SitRequest):
                 live = await parts.tables.table(self.table_id)
                 seat = live.seat_of(self.player) if live is not None else None
                 name = live.seats[seat].name if live is not None and seat is not None else None
-                seq = await friends.take_seat(parts, self.table_id, self.player, name or "?", request.seat)
+                seq = await self.friends.take_seat(self.table_id, self.player, name or "?", request.seat)
                 return ack_message(request.id, seq)
             if isinstance(request, LeaveRequest):
-                seq = await friends.leave(parts, self.table_id, self.player)
+                seq = await self.friends.leave(self.table_id, self.player)
                 return ack_message(request.id, seq)
             if isinstance(request, HostRequest):
                 return ack_message(request.id, await self._host(request))
@@ -416,18 +417,18 @@ class TableSocket(Socket):
 
     async def _host(self, request: HostRequest) -> int:
         """One of the host's controls; the table's seq after it."""
-        parts, table_id, player = self.parts, self.table_id, self.player
+        friends, table_id, player = self.friends, self.table_id, self.player
         if request.op == "start":
-            return await friends.start(parts, table_id, player, request.id)
+            return await friends.start(table_id, player, request.id)
         seat = request.seat
         assert seat is not None  # HostRequest checks what each operation needs
         if request.op == "move":
             assert request.to is not None
-            return await friends.host_move(parts, table_id, player, seat, request.to)
+            return await friends.host_move(table_id, player, seat, request.to)
         if request.op == "level":
             assert request.level is not None
-            return await friends.host_level(parts, table_id, player, seat, request.level)
-        return await friends.host_free(parts, table_id, player, seat)
+            return await friends.host_level(table_id, player, seat, request.level)
+        return await friends.host_free(table_id, player, seat)
 
     def _refusal(self, e: TableError, request_id: str | None) -> ErrorMessage:
         """The error message of a request the table refused (and its line in the log)."""
