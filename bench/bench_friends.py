@@ -14,14 +14,20 @@ turn comes; the host deals the next deal a second after each one
   (p50, p95, max): the server's whole fan-out;
 - memory per table: the server's resident memory growth over the tables (``VmRSS``);
 - the server's CPU: its share of a core, and its CPU time an action (the cost of a move);
+- the event loop's lag, seen from outside: the time ``/healthz`` takes to answer, asked
+  every ``LAG_PERIOD`` seconds (answered on the event loop, before any middleware or
+  database: its delay is the loop's backlog);
 - errors: ``error`` messages, refused connections, timeouts, closed connections.
 
-    python bench/bench_friends.py [--tables 200] [--seconds 60] [--think 1] [--clock] [--profile FILE]
+    python bench/bench_friends.py [--tables 200] [--seconds 60] [--think 1] [--clock] [--profile FILE] [--spy FILE]
 
 ``--think 0`` plays every move at once: the figures are the server's saturation
 throughput. ``--clock`` makes the tables with the idle clock, as the page's form does by
 default (each step then brings a ``clock`` message to each seat). ``--profile FILE`` runs
-the server under cProfile (written when it stops) and prints where its time went.
+the server under cProfile (written when it stops) and prints where its time went;
+``--spy FILE`` samples the (first) server with py-spy over the measured time only, in
+py-spy's raw format (one line per stack and its count), at a sampling profiler's small
+cost.
 
 Only 127.0.0.1 is contacted; every wait has a timeout and every loop ends by the deadline.
 """
@@ -52,10 +58,12 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from bench_server import HOST, START_TIMEOUT, Server, as_state, cpu_seconds, percentile, proc_status
+from bench_server import HOST, START_TIMEOUT, Server, as_state, cpu_seconds, http_request, percentile, proc_status
 from databases import add_database_args, database_url
 
 HTTP_TIMEOUT = 30.0
+LAG_PERIOD = 0.25
+"""Seconds between two probes of the event loop's lag (``/healthz``)."""
 PASSWORD = "bench password 1234"
 CSRF_FIELD = re.compile(r'name="csrf" value="([^"]+)"')
 PASSING = ("hello", "ack", "presence", "say", "notice", "clock")
@@ -310,6 +318,28 @@ async def table_life(
                 opened.set()
 
 
+async def probe_lag(port: int, until: list[float], lags: list[float]) -> None:
+    """Time ``/healthz`` every ``LAG_PERIOD`` seconds until ``until[0]`` (seconds, each
+    answer's round trip): the event loop's lag as a client meets it."""
+    while time.monotonic() < until[0]:
+        t0 = time.monotonic()
+        with contextlib.suppress(OSError, TimeoutError, ValueError):
+            await http_request(port, "GET", "/healthz", timeout=HTTP_TIMEOUT)
+            lags.append(time.monotonic() - t0)
+        await asyncio.sleep(max(0.0, LAG_PERIOD - (time.monotonic() - t0)))
+
+
+def start_spy(pid: int, path: Path, seconds: float) -> subprocess.Popen[bytes] | None:
+    """py-spy sampling ``pid`` for ``seconds`` into ``path`` (raw format); None without py-spy."""
+    spy = Path(sys.executable).with_name("py-spy")
+    if not spy.exists():
+        print("  (no py-spy next to this Python: --spy ignored)")
+        return None
+    command = [str(spy), "record", "--pid", str(pid), "--duration", str(max(1, int(seconds)))]
+    command += ["--rate", "100", "--format", "raw", "--nonblocking", "-o", str(path)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 class Site:
     """What the clients play on: one or several ``coinche serve`` processes on one
     database, nginx in front of them when there are several, and ``coinche worker``
@@ -404,6 +434,9 @@ async def run(args: argparse.Namespace, server: Site, label: str) -> dict[str, f
     cpu_start = server.cpu()
     client_cpu_start = time.process_time()
     t0 = time.monotonic()
+    spy = start_spy(server.pids[0], args.spy, deadline[0] - t0) if args.spy is not None else None
+    lags: list[float] = []
+    prober = asyncio.create_task(probe_lag(server.port, deadline, lags))
     rss_peak = rss_open
     while time.monotonic() < deadline[0]:
         await asyncio.sleep(min(1.0, max(0.0, deadline[0] - time.monotonic())))
@@ -412,6 +445,11 @@ async def run(args: argparse.Namespace, server: Site, label: str) -> dict[str, f
     totals.measuring = False
     cpu = server.cpu() - cpu_start
     client_cpu = time.process_time() - client_cpu_start
+    prober.cancel()
+    await asyncio.gather(prober, return_exceptions=True)
+    if spy is not None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            spy.wait(timeout=30)
     rss_end = server.rss()
     _, pending = await asyncio.wait(tasks, timeout=HTTP_TIMEOUT + 10)
     for task in pending:
@@ -435,6 +473,12 @@ async def run(args: argparse.Namespace, server: Site, label: str) -> dict[str, f
             f"p95 {percentile(lat, 0.95):.1f} ms, p99 {percentile(lat, 0.99):.1f} ms, max {max(lat):.1f} ms, "
             f"mean {statistics.fmean(lat):.1f} ms ({len(lat)} moves)"
         )
+    if lags:
+        lag = [x * 1000 for x in lags]
+        print(
+            f"  event loop's lag (/healthz every {LAG_PERIOD:g} s): p50 {percentile(lag, 0.5):.1f} ms, "
+            f"p95 {percentile(lag, 0.95):.1f} ms, p99 {percentile(lag, 0.99):.1f} ms, max {max(lag):.1f} ms"
+        )
     print(
         f"  server process: RSS {rss_before / 1024:.1f} MiB before, {rss_open / 1024:.1f} MiB with the tables "
         f"seated, {rss_end / 1024:.1f} MiB at the end (peak {rss_peak / 1024:.1f} MiB): "
@@ -452,6 +496,9 @@ async def run(args: argparse.Namespace, server: Site, label: str) -> dict[str, f
         "actions_per_second": totals.actions / elapsed,
         "p50": percentile(lat, 0.5) if lat else float("nan"),
         "p95": percentile(lat, 0.95) if lat else float("nan"),
+        "p99": percentile(lat, 0.99) if lat else float("nan"),
+        "cpu_ms": cpu * 1000 / max(totals.actions, 1),
+        "lag_p95": percentile([x * 1000 for x in lags], 0.95) if lags else float("nan"),
         "max": max(lat) if lat else float("nan"),
         "kib_per_table": (rss_end - rss_first) / max(tables - 1, 1),
         "errors": errors,
@@ -468,6 +515,9 @@ def main() -> None:
     ap.add_argument("--servers", type=int, default=1, help="server processes (more than one: nginx in front)")
     ap.add_argument("--workers", type=int, default=0, help="`coinche worker` processes (PostgreSQL)")
     ap.add_argument("--profile", type=Path, help="run the server under cProfile and write its profile here")
+    ap.add_argument(
+        "--spy", type=Path, help="sample the server with py-spy while measuring (raw format) into this file"
+    )
     ap.add_argument(
         "--clock", action="store_true", help="tables with the idle clock (the page's default): a clock event a step"
     )
@@ -504,7 +554,9 @@ def main() -> None:
         for row in summary:
             print(
                 f"  {row['tables']:>5.0f} tables: {row['actions_per_second']:.0f} actions/s, p50 {row['p50']:.1f} ms, "
-                f"p95 {row['p95']:.1f} ms, max {row['max']:.1f} ms, {row['kib_per_table']:.0f} KiB/table, "
+                f"p95 {row['p95']:.1f} ms, p99 {row['p99']:.1f} ms, max {row['max']:.1f} ms, "
+                f"CPU {row['cpu_ms']:.2f} ms an action, lag p95 {row['lag_p95']:.1f} ms, "
+                f"{row['kib_per_table']:.0f} KiB/table, "
                 f"{row['errors']:.0f} errors"
             )
     if args.profile is not None and args.profile.exists():

@@ -891,6 +891,23 @@ def test_serve_passes_the_friends_tables_clocks_to_the_settings(
     assert (settings.grace_seconds, settings.idle_warning_seconds, settings.idle_move_seconds) == (3.0, 1.5, 4.0)
 
 
+def test_serve_runs_on_uvloop_where_it_is_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    from coinche.server.web import app as app_module
+    from coinche.server.web import drain
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(app_module, "create_app", lambda settings: object())
+    monkeypatch.setattr(drain, "serve", lambda *a, **k: seen.update(k))
+    code, _, err = run(capsys, "serve", "--db", f"sqlite:///{tmp_path / 'c.db'}")
+    assert code == 0, err
+    installed = importlib.util.find_spec("uvloop") is not None
+    assert seen["loop"] == ("uvloop" if installed else "asyncio")
+
+
 @pytest.mark.parametrize(
     ("args", "expected"),
     [

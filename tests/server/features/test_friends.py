@@ -5,9 +5,11 @@ host's controls in other hands."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 import inspect
 import re
+import time
 from typing import Any
 
 import pytest
@@ -321,6 +323,23 @@ def test_an_idle_player_is_warned_then_the_computer_plays_one_move(make_client: 
         told = wait_for(sleeper, lambda m: m["type"] == "state" and m.get("played_for_you"))
         assert told["played_for_you"]["count"] == 1
         assert told["played_for_you"]["text"].startswith("Votre temps était écoulé : l'ordinateur a joué pour vous ")
+
+
+def test_the_idle_clock_set_at_each_step_is_a_timer(make_client: Any) -> None:
+    """A table with the idle clock sets one at every step and stops it at the next: a
+    timer, which stops without waking anything (not a task that sleeps, to be woken only to
+    be cancelled a step later)."""
+    client = make_client(grace_seconds=60, idle_warning_seconds=30, idle_move_seconds=60)
+    host, (paul,), table_id, _code = seated_table(client, ("Paul", 2))
+    with host.connect(table_id) as h, paul.connect(table_id) as p:
+        h.next_state()
+        p.next_state()
+        assert h.answer(h.send("host", op="start"))["type"] == "ack"
+        clocks = parts_of(client).attendance._idle
+        deadline = time.monotonic() + 20  # the computers play until a person's turn comes
+        while table_id not in clocks and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert table_id in clocks and isinstance(clocks[table_id][1], asyncio.TimerHandle)
 
 
 def test_quick_messages_reach_the_other_seats_and_are_limited(make_client: Any) -> None:

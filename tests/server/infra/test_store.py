@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 from server_helpers import run_async
+from sqlalchemy import event
 
 from coinche.engine.rules import PROFILES
 from coinche.server.infra.store import ConflictError, Database, Store, new_id
@@ -63,6 +64,28 @@ def test_steps_written_together_are_answered_each(database_url: str) -> None:
         for t in tables[1:]:
             assert [s.seat for s in store.load_table(t)[1]] == [1]  # type: ignore[index]
     finally:
+        store.close()
+
+
+def test_free_steps_of_several_tables_are_one_statement(database_url: str) -> None:
+    """A group whose numbers are all free is written by one statement run over its rows
+    (not one statement a row: the writer thread's cost under load), each step stored."""
+    store = Store(database_url)
+    tables = [_table(store) for _ in range(5)]
+    inserts: list[bool] = []
+
+    def seen(conn: object, cursor: object, statement: str, params: object, context: object, many: bool) -> None:
+        if statement.lstrip().upper().startswith("INSERT INTO ACTIONS"):
+            inserts.append(many)
+
+    event.listen(store.engine, "before_cursor_execute", seen)
+    try:
+        assert store.append_steps([(t, Step(0, "deal", n % 4)) for n, t in enumerate(tables)]) == [True] * 5
+        assert len(inserts) == 1
+        for n, t in enumerate(tables):
+            assert [(s.seq, s.seat) for s in store.load_table(t)[1]] == [(0, n % 4)]  # type: ignore[index]
+    finally:
+        event.remove(store.engine, "before_cursor_execute", seen)
         store.close()
 
 

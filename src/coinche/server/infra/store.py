@@ -9,6 +9,7 @@ client.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -202,12 +203,29 @@ class Store:
     def append_steps(self, steps: Sequence[tuple[str, Step]]) -> list[bool]:
         """Store several tables' next steps in one transaction: one commit for all of them
         (under load, the moves of many tables share it); for each, whether it was stored
-        (False: its number was taken). Any other error stores none of them."""
+        (False: its number was taken). Any other error stores none of them. The rows go in
+        one statement run over all of them; should its count say that a number was taken
+        (rare: another process stored it first), the transaction is rolled back and the
+        steps written one statement each, to know which."""
+        if len(steps) > 1:
+            with contextlib.suppress(_Taken):
+                return self._append_steps(steps, together=True)
+        return self._append_steps(steps, together=False)
+
+    def _append_steps(self, steps: Sequence[tuple[str, Step]], together: bool) -> list[bool]:
+        """``append_steps``: ``together``, one statement for every row (``_Taken``, all
+        rolled back, unless it stored every one), else a statement a row."""
         insert_ignoring = self.backend.insert_ignoring(ActionRow, ["table_id", "seq"])
         with self.engine.begin() as conn:
-            stored = [
-                conn.execute(insert_ignoring, _step_row(table_id, step)).rowcount == 1 for table_id, step in steps
-            ]
+            if together:
+                rows = [_step_row(table_id, step) for table_id, step in steps]
+                if conn.execute(insert_ignoring, rows).rowcount != len(rows):
+                    raise _Taken
+                stored = [True] * len(rows)
+            else:
+                stored = [
+                    conn.execute(insert_ignoring, _step_row(table_id, step)).rowcount == 1 for table_id, step in steps
+                ]
             seated = [
                 {"table_id": table_id, "player_id": step.seat_data.player, "seat": step.seat}
                 for (table_id, step), ok in zip(steps, stored, strict=True)
@@ -483,6 +501,10 @@ def _step_data(step: Step) -> dict[str, Any] | None:
     if step.par is not None:
         return {"deal": step.par[0], "par": step.par[1]}
     return None
+
+
+class _Taken(Exception):
+    """A step's number was taken in a group written in one statement (``append_steps``)."""
 
 
 def _step_row(table_id: str, step: Step) -> dict[str, Any]:

@@ -125,11 +125,13 @@ class Attendance:
         """The watchers' keys of each table with watchers here (``watchers`` counts them
         without going through every connection of the process)."""
         self._grace: dict[tuple[str, str], asyncio.Task[None]] = {}
-        self._idle: dict[str, tuple[int, asyncio.Task[None]]] = {}
+        self._idle: dict[str, tuple[int, asyncio.TimerHandle | asyncio.Task[None]]] = {}
+        """Each table's idle clock and the step it times: a timer (the warning, then the
+        move), then the task that plays the move. A timer, not a sleeping task: a clock is
+        set at every step and stopped at the next, and a timer stops without waking anything."""
         self._clocks: dict[str, tuple[int, int, float]] = {}
         """The idle clock running at each table: its step, the seat and when it started
         (this loop's time), so a page that connects sees the countdown where it stands."""
-        """Each table's idle clock and the step it times."""
         self._signals: set[asyncio.Task[None]] = set()
         self.process = process
         self.elsewhere: dict[str, set[str]] = {}
@@ -346,17 +348,20 @@ class Attendance:
             if current[0] == live.seq:
                 return
             current[1].cancel()
-            del self._idle[live.id]
-            self._clocks.pop(live.id, None)
+            self._stop_clock(live.id)
         seat = live.person_to_move()
         if seat is None or not self.clocks_run(live) or not live.spec.kind.idle_clock:
             return
         loop = asyncio.get_running_loop()
-        task = loop.create_task(self._idle_clock(live.id, live.seq, seat))
-        self._idle[live.id] = (live.seq, task)
+        timer = loop.call_later(self.settings.idle_warning_seconds, self._warn, live.id, live.seq, seat)
+        self._idle[live.id] = (live.seq, timer)
         self._clocks[live.id] = (live.seq, seat, loop.time())
         # Every process watching the table runs this clock: each shows it to its own people.
         self.registry.hub.deliver_event_here(live.id, self.clock(live.id) or {})
+
+    def _stop_clock(self, table_id: str) -> None:
+        self._idle.pop(table_id, None)
+        self._clocks.pop(table_id, None)
 
     def clock(self, table_id: str) -> dict[str, Any] | None:
         """The countdown of the person to play (a ``clock`` event: their seat, the step it
@@ -369,18 +374,34 @@ class Attendance:
         left = self.settings.idle_move_seconds - (asyncio.get_running_loop().time() - started)
         return {"kind": "clock", "seat": seat, "seq": seq, "seconds": max(0, round(left))}
 
-    async def _idle_clock(self, table_id: str, seq: int, seat: int) -> None:
+    def _warn(self, table_id: str, seq: int, seat: int) -> None:
+        """The idle clock's warning (a timer's callback): the person at ``seat`` has still
+        not played step ``seq``; the computer plays for them at the end of the clock."""
         settings = self.settings
-        registry = self.registry
         try:
-            await asyncio.sleep(settings.idle_warning_seconds)
-            live = registry.get(table_id)
+            live = self.registry.get(table_id)
             if live is None or live.seq != seq:
+                self._stop_clock(table_id)
                 return
             left = max(0, round(settings.idle_move_seconds - settings.idle_warning_seconds))
             # Every process watching the table runs this clock: each warns its own people.
-            registry.hub.deliver_event_here(table_id, {"kind": "idle_warning", "seat": seat, "seconds": left})
-            await asyncio.sleep(settings.idle_move_seconds - settings.idle_warning_seconds)
+            self.registry.hub.deliver_event_here(table_id, {"kind": "idle_warning", "seat": seat, "seconds": left})
+            loop = asyncio.get_running_loop()
+            timer = loop.call_later(
+                settings.idle_move_seconds - settings.idle_warning_seconds, self._expire, table_id, seq, seat
+            )
+            self._idle[table_id] = (seq, timer)
+        except Exception:
+            log.exception("table %s: the idle clock of seat %s failed", table_id, seat)
+            self._stop_clock(table_id)
+
+    def _expire(self, table_id: str, seq: int, seat: int) -> None:
+        """The idle clock ran out (a timer's callback): the computer's move is a task."""
+        task = asyncio.get_running_loop().create_task(self._idle_move(table_id, seq, seat))
+        self._idle[table_id] = (seq, task)
+
+    async def _idle_move(self, table_id: str, seq: int, seat: int) -> None:
+        try:
             await self._play_for(table_id, seq, seat)
         except asyncio.CancelledError:
             raise
@@ -389,8 +410,7 @@ class Attendance:
         finally:
             current = self._idle.get(table_id)
             if current is not None and current[1] is asyncio.current_task():
-                del self._idle[table_id]
-                self._clocks.pop(table_id, None)
+                self._stop_clock(table_id)
 
     async def _play_for(self, table_id: str, seq: int, seat: int) -> None:
         """The computer plays the one move the person at ``seat`` let time run out on."""
@@ -413,7 +433,11 @@ class Attendance:
         )
 
     async def close(self) -> None:
-        tasks = [*self._grace.values(), *(task for _, task in self._idle.values()), *self._signals]
+        for _, clock in self._idle.values():
+            if isinstance(clock, asyncio.TimerHandle):
+                clock.cancel()
+        idle_moves = [clock for _, clock in self._idle.values() if isinstance(clock, asyncio.Task)]
+        tasks = [*self._grace.values(), *idle_moves, *self._signals]
         if self._heartbeat is not None:
             tasks.append(self._heartbeat)
         for task in tasks:

@@ -51,6 +51,11 @@ CLOSE_NOT_FOUND: Final = 4404
 """Nothing here for this visitor (no seat at the table, a table not to be watched, nobody
 signed in): the client stops trying."""
 
+TEXTS: Final = "coinche.texts"
+"""An ASGI extension of ``coinche serve``'s WebSocket protocol (``ws_protocol``): a
+``websocket.send`` message with the texts of several frames under this key, written to the
+connection at once. Named in the connection's ``scope["extensions"]`` when the server has it."""
+
 
 class Close(Exception):
     """End the connection with ``code`` and ``reason`` (raised by ``admit`` to refuse it, or
@@ -219,6 +224,16 @@ class Socket(ABC):
             self.closing = (CLOSE_FAULT, "")
         finally:
             scope.cancel()
+
+    async def send_texts(self, texts: list[str]) -> None:
+        """Send ``texts``, a text frame each, in order: the frames in one write to the
+        connection (one system call, not one a frame) when the server's protocol takes them
+        together (``TEXTS``), else one message each."""
+        if len(texts) > 1 and TEXTS in self.ws.scope.get("extensions", {}):
+            await self.ws.send({"type": "websocket.send", TEXTS: texts})
+            return
+        for text in texts:
+            await self.ws.send_text(text)
 
     async def read_nothing(self, reason: str) -> None:
         """The reader of a socket whose client sends nothing but its close: it ends at the

@@ -241,14 +241,19 @@ class TableSocket(Socket):
             super().restart()
 
     async def _send(self) -> None:
+        """Send what the outbox holds, in order: every message waiting at once in one write
+        (a step and the clock that follows it, say)."""
         while True:
-            message = await self.outbox.get()
+            messages = [await self.outbox.get()]
+            while not self.outbox.empty():
+                messages.append(self.outbox.get_nowait())
             if self.ws.application_state is not WebSocketState.CONNECTED:
                 return
-            if message is _RESTARTING:
-                await self.ws.send_text(restarting_frame())
+            restarting = next((n for n, m in enumerate(messages) if m is _RESTARTING), None)
+            if restarting is not None:  # the last message: what comes before it, then the close
+                await self.send_texts([*(encoded(m) for m in messages[:restarting]), restarting_frame()])
                 raise Close(CLOSE_RESTARTING, "restarting")
-            await self.ws.send_text(encoded(message))
+            await self.send_texts([encoded(m) for m in messages])
 
     async def states(self, live: LiveTable, seat: int, since: int | None) -> list[SeatMessage]:
         """The states a client that has the table up to ``since`` needs (``states_since``),

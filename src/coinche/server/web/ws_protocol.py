@@ -15,19 +15,23 @@ at most, with the count, and no traceback. A message the application sends after
 protocol closed the connection (a state already on its way) is a send to a client that has
 gone, as after any disconnection, not uvicorn's "unexpected message" error with its
 traceback. And reading pauses only once ``READ_AHEAD`` messages wait (uvicorn pauses and
-resumes it around every message: two system calls each).
+resumes it around every message: two system calls each). Several frames the application has
+ready at once (``socket_base.TEXTS``) go to the connection in one write.
 """
 
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
+from websockets.http11 import Request
 
 from ..infra.log_limits import RefusalLog
-from .socket_base import CLOSE_NOT_UTF8
+from .socket_base import CLOSE_NOT_UTF8, TEXTS
 
 READ_AHEAD = 16
 """Messages of one client read before the application takes them: then the connection is
@@ -79,6 +83,13 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
             return
         super().send_receive_event_to_app()
 
+    def handle_connect(self, event: Request) -> None:
+        """uvicorn's, and the connection's scope names ``TEXTS`` (its application has not
+        run yet: it is a task that starts later)."""
+        super().handle_connect(event)
+        if not self.handshake_complete:  # (a refused handshake has no application)
+            self.scope["extensions"][TEXTS] = {}
+
     async def send(self, message: ASGISendEvent) -> None:
         """Once the transport of an accepted connection is closing (this protocol closed it:
         a frame that is not UTF-8, a keepalive timeout, the peer's close), a message goes to
@@ -89,4 +100,24 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
                 raise ClientDisconnected()
             if message["type"] == "websocket.close":
                 return
+        texts: list[str] | None = message.get(TEXTS) if message["type"] == "websocket.send" else None  # type: ignore[assignment]
+        if texts is not None:
+            await self._send_texts(texts)
+            return
         await super().send(message)
+
+    async def _send_texts(self, texts: list[str]) -> None:
+        """Several text frames in one write to the transport (``TEXTS``); where uvicorn
+        would refuse a send, each goes through its ``send`` and meets the same answer."""
+        await self.writable.wait()
+        if self.disconnected or not self.handshake_complete or self.close_sent or self.initial_response is not None:
+            for text in texts:
+                message: Any = {"type": "websocket.send", "text": text}
+                await super().send(message)
+            return
+        try:
+            for text in texts:
+                self.conn.send_text(text.encode())
+        except InvalidState:
+            raise ClientDisconnected() from None
+        self.transport.write(b"".join(self.conn.data_to_send()))
