@@ -126,3 +126,20 @@ def test_every_seated_person_deals_the_next_deal_but_a_host_the_first() -> None:
     assert FRIENDS.deal_refusal("p0", started=False) is None
     for kind in (SOLO, FRIENDS, QuickPlayTable(), TOURNAMENT, CHALLENGE):
         assert kind.deal_refusal("p1", started=True) is None
+
+
+@pytest.mark.parametrize("kind", [SOLO, FRIENDS, QuickPlayTable(), TOURNAMENT])
+def test_only_the_challenge_s_deals_are_compared(kind: TableKind) -> None:
+    assert seat_state(table(kind), 0, "fr", None, True).message["table"]["heading"]["compare"] is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "url", "text"),
+    [
+        ("fr", "/defi/2026-12-03/donne/{number}", "Comparer avec les autres joueurs"),
+        ("en", "/challenge/2026-12-03/deal/{number}", "Compare with the other players"),
+    ],
+)
+def test_a_challenge_s_deal_is_compared_on_its_day_s_page(lang: str, url: str, text: str) -> None:
+    heading = seat_state(table(CHALLENGE), 0, lang, None, True).message["table"]["heading"]
+    assert heading["compare"] == {"url": url, "text": text}  # the page fills in the deal's number

@@ -59,13 +59,15 @@ TOURNAMENT: Final = "tournament"
 """Back to the tournament whose round the table played (its standings, the next round)."""
 CHALLENGE_RANKING: Final = "challenge_ranking"
 """The daily challenge's ranking of the day played (one attempt a day: no new game)."""
+CHALLENGE_DEAL: Final = "challenge_deal"
+"""How everyone who played a deal of the daily challenge did (a finished deal's page)."""
 
 
 @dataclass(frozen=True)
-class AfterGame:
-    """Where a table's game leads once over: one of the destinations above and what it
-    needs (the tournament's id, the challenge's day). The web layer makes it an address
-    and words in the page's language."""
+class Way:
+    """Where the table's page leads: one of the destinations above and what it needs (the
+    tournament's id, the challenge's day). The web layer makes it an address and words in
+    the page's language."""
 
     to: str
     of: str | None = None
@@ -170,9 +172,15 @@ class TableKind:
         return Heading("js.target", "js.score_sheet", "js.read.score", (("target", target),))
 
     @property
-    def after_game(self) -> AfterGame:
+    def after_game(self) -> Way:
         """Where the game's end leads the players: a new game."""
-        return AfterGame(NEW_GAME)
+        return Way(NEW_GAME)
+
+    @property
+    def deal_compared(self) -> Way | None:
+        """Where a finished deal is compared with the other tables that played it, None:
+        nowhere (no other table played it, or not to be compared deal by deal)."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -265,8 +273,8 @@ class TournamentTable(TableKind):
         return Heading("js.tournament_goal", "js.tournament_sheet", "js.read.tournament_score", params, self.deals)
 
     @property
-    def after_game(self) -> AfterGame:
-        return AfterGame(TOURNAMENT, self.tournament)
+    def after_game(self) -> Way:
+        return Way(TOURNAMENT, self.tournament)
 
 
 @dataclass(frozen=True)
@@ -301,8 +309,12 @@ class DailyChallengeTable(TableKind):
         return Heading("js.challenge_goal", "js.challenge_sheet", "js.read.challenge_score", params, self.DEALS)
 
     @property
-    def after_game(self) -> AfterGame:
-        return AfterGame(CHALLENGE_RANKING, self.day)
+    def after_game(self) -> Way:
+        return Way(CHALLENGE_RANKING, self.day)
+
+    @property
+    def deal_compared(self) -> Way | None:
+        return Way(CHALLENGE_DEAL, self.day)
 
 
 def challenge_day(kind: TableKind) -> str | None:

@@ -1,14 +1,14 @@
 """What a table's page says of its kind, in the page's language: the heading (the
-objective, the score sheet's caption, the score read aloud) and where the game's end
-leads (``TableKind.heading``, ``TableKind.after_game``). The page shows these words as
+objective, the score sheet's caption, the score read aloud, where a deal is compared) and
+where the game's end leads (``TableKind.heading``, ``TableKind.after_game``). The page shows these words as
 they come: it never tests which kind of table it is at."""
 
 from __future__ import annotations
 
 from ..table import i18n
-from ..table.kinds import CHALLENGE_RANKING, TOURNAMENT, TableKind
+from ..table.kinds import CHALLENGE_DEAL, CHALLENGE_RANKING, TOURNAMENT, TableKind
 from ..table.live_table import LiveTable
-from .messages import AfterGameJson, HeadingJson
+from .messages import AfterGameJson, CompareJson, HeadingJson
 from .pages import ADDRESSES
 
 SCORE_PLACES = {"us": "{us}", "them": "{them}", "number": "{number}"}
@@ -26,7 +26,17 @@ def heading_json(lang: str, kind: TableKind, target: int) -> HeadingJson:
         "score": i18n.gettext(lang, heading.score, **params, **SCORE_PLACES),
         "target": None if heading.deals is not None else target,
         "deals": heading.deals,
+        "compare": _compare(lang, kind),
     }
+
+
+def _compare(lang: str, kind: TableKind) -> CompareJson | None:
+    """Where a finished deal is compared (``{number}`` left for the page: the deal's)."""
+    way = kind.deal_compared
+    if way is None or way.to != CHALLENGE_DEAL:
+        return None
+    url = i18n.gettext(lang, "js.challenge_deal_url", day=way.of, number="{number}")
+    return {"url": url, "text": i18n.gettext(lang, "js.challenge_compare")}
 
 
 def after_game_json(lang: str, live: LiveTable, seat: int) -> AfterGameJson:

@@ -326,6 +326,12 @@ class HeadingJson(TypedDict):
     score: str
     target: int | None
     deals: int | None
+    compare: CompareJson | None
+
+
+class CompareJson(TypedDict):
+    url: str
+    text: str
 
 
 class AfterGameJson(TypedDict):

@@ -3,7 +3,7 @@
 // score sheet, and the way on: "Donne suivante", the account link, or at the game's end
 // where the server says it leads ("Nouvelle partie", back to the tournament...).
 
-import { t, esc, callHTML } from './words.js';
+import { t, esc, callHTML, fill } from './words.js';
 
 function teamRow(label, pair, us, cls = '') {
   return `<tr class="${cls}"><th scope="row">${esc(label)}</th><td>${pair[us]}</td><td>${pair[1 - us]}</td></tr>`;
@@ -81,10 +81,10 @@ export function summaryHTML(state) {
     parts.push(
       `<p class="review-line"><a class="review-link" href="${review(game.deal_number)}">${esc(t('js.review_deal'))}</a></p>`,
     );
-    if (state.challenge) {
-      // the daily challenge: how everyone who played these cards did (shown once one has played them)
-      const compare = t('js.challenge_deal_url', { day: state.challenge, number: game.deal_number });
-      parts.push(`<p class="compare-line"><a class="button primary" href="${esc(compare)}">${esc(t('js.challenge_compare'))}</a></p>`);
+    if (heading.compare) {
+      // a deal other tables played: how everyone who played these cards did
+      const compare = fill(heading.compare.url, { number: game.deal_number });
+      parts.push(`<p class="compare-line"><a class="button primary" href="${esc(compare)}">${esc(heading.compare.text)}</a></p>`);
     }
   }
   const rows = game.history
