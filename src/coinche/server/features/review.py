@@ -104,6 +104,15 @@ class Reviews:
     async def cached(self, table_id: str, n: int) -> dict[str, Any] | None:
         return await self._load(("table", table_id, n))
 
+    async def keep_upload(self, owner: str, record: str, kept: int, days: int) -> str:
+        """Keep a checked record for its owner (``Store.save_upload``, which bounds what
+        uploads store); its new id."""
+        return await self.db(self.store.save_upload, owner, record, kept, days)
+
+    async def upload(self, upload_id: str) -> tuple[str, str] | None:
+        """(owner, record text) of an uploaded record, None if there is none."""
+        return await self.db(self.store.load_upload, upload_id)
+
     async def _load(self, key: AnalysisKey) -> dict[str, Any] | None:
         store = self.store
         load = store.load_analysis if key[0] == "table" else store.load_upload_analysis

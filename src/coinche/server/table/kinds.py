@@ -1,8 +1,9 @@
 """What differs between kinds of table, each kind one class: a solo game against the
 computer, a friends' table, quick play's strangers, a tournament's round, the daily
 challenge. A table's ``TableSpec.kind`` answers every question whose answer depends on why
-the table exists (how it deals, when it ends, who helps, who is stood in for); the code
-that asks never tests which kind it holds. A new kind of table is one new class here and
+the table exists (how it deals and who deals the next deal, when it ends and where its end
+leads, what its page says it is played to, who helps, who is stood in for); the code that
+asks never tests which kind it holds. A new kind of table is one new class here and
 one line in the store's mapping (``infra/store.py``)."""
 
 from __future__ import annotations
@@ -50,6 +51,41 @@ class Dealing:
     secret: bytes
     seed: int
     first_dealer: int
+
+
+NEW_GAME: Final = "new_game"
+"""Where a game's end leads: a new game (the home page)."""
+TOURNAMENT: Final = "tournament"
+"""Back to the tournament whose round the table played (its standings, the next round)."""
+CHALLENGE_RANKING: Final = "challenge_ranking"
+"""The daily challenge's ranking of the day played (one attempt a day: no new game)."""
+CHALLENGE_DEAL: Final = "challenge_deal"
+"""How everyone who played a deal of the daily challenge did (a finished deal's page)."""
+
+
+@dataclass(frozen=True)
+class Way:
+    """Where the table's page leads: one of the destinations above and what it needs (the
+    tournament's id, the challenge's day). The web layer makes it an address and words in
+    the page's language."""
+
+    to: str
+    of: str | None = None
+
+
+@dataclass(frozen=True)
+class Heading:
+    """What the page says the game is played to, as catalogue keys the web layer says in
+    the page's language: the objective (``goal``), the score sheet's caption (``sheet``)
+    and the score read aloud (``score``, also given ``us``, ``them`` and the deal's
+    ``number``), with the parameters they take. ``deals``: the game's fixed number of deals
+    (None: played to a target)."""
+
+    goal: str
+    sheet: str
+    score: str
+    params: tuple[tuple[str, int], ...] = ()
+    deals: int | None = None
 
 
 @dataclass(frozen=True)
@@ -122,6 +158,29 @@ class TableKind:
     def winner(self, game: Game) -> int | None:
         """The team that won the game, None while it goes on."""
         return game.winner
+
+    def deal_refusal(self, player: str, started: bool) -> str | None:
+        """Why ``player``, seated, may not ask for the next deal (an error code), None when
+        they may. Every person seated deals the next deal once the summary is read (the
+        first who asks; a table whose seats are all computers deals on by itself); the first
+        deal of a table that waits for its host is its host's alone (every other kind deals
+        its first at once)."""
+        return None if started or player == self.host else "not_host"
+
+    def heading(self, target: int) -> Heading:
+        """What the page says the game is played to (``target``: the rules' objective)."""
+        return Heading("js.target", "js.score_sheet", "js.read.score", (("target", target),))
+
+    @property
+    def after_game(self) -> Way:
+        """Where the game's end leads the players: a new game."""
+        return Way(NEW_GAME)
+
+    @property
+    def deal_compared(self) -> Way | None:
+        """Where a finished deal is compared with the other tables that played it, None:
+        nowhere (no other table played it, or not to be compared deal by deal)."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -209,6 +268,14 @@ class TournamentTable(TableKind):
     def winner(self, game: Game) -> int | None:
         return game.leading_team if game.is_over else None
 
+    def heading(self, target: int) -> Heading:
+        params = (("round", self.round), ("deals", self.deals))
+        return Heading("js.tournament_goal", "js.tournament_sheet", "js.read.tournament_score", params, self.deals)
+
+    @property
+    def after_game(self) -> Way:
+        return Way(TOURNAMENT, self.tournament)
+
 
 @dataclass(frozen=True)
 class DailyChallengeTable(TableKind):
@@ -236,6 +303,18 @@ class DailyChallengeTable(TableKind):
 
     def refusal_at(self, now: datetime) -> str | None:
         return "challenge_over" if now >= day_end(self.day) else None
+
+    def heading(self, target: int) -> Heading:
+        params = (("deals", self.DEALS),)
+        return Heading("js.challenge_goal", "js.challenge_sheet", "js.read.challenge_score", params, self.DEALS)
+
+    @property
+    def after_game(self) -> Way:
+        return Way(CHALLENGE_RANKING, self.day)
+
+    @property
+    def deal_compared(self) -> Way | None:
+        return Way(CHALLENGE_DEAL, self.day)
 
 
 def challenge_day(kind: TableKind) -> str | None:

@@ -81,7 +81,8 @@ def play(player: str, action: Action, key: str, now: datetime) -> Check:
 
 def next_deal(live: LiveTable, player: str, key: str, now: datetime) -> Step | None:
     """``player`` asks for the next deal (``key``: the request's); None when it was dealt
-    already (another click, another player). A table that counts free deals charges them
+    already (another click, another player). Who may ask, the table's kind says
+    (``TableKind.deal_refusal``). A table that counts free deals charges them
     before the step is stored (``Tables.next_deal``)."""
     if key in live.requests:
         return None
@@ -92,8 +93,9 @@ def next_deal(live: LiveTable, player: str, key: str, now: datetime) -> Step | N
     if not game.awaiting_deal:
         return None
     check_day(live, now)
-    if not live.started and player != live.spec.kind.host:
-        raise TableError("not_host")  # a friends' table starts when its host says
+    refusal = live.spec.kind.deal_refusal(player, live.started)
+    if refusal is not None:
+        raise TableError(refusal)
     return Step(live.seq, "deal", seat, request_id=key)
 
 

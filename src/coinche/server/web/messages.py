@@ -317,6 +317,28 @@ class TableJson(TypedDict):
     friends: FriendsJson | None
     hints: bool
     watching: bool
+    heading: HeadingJson
+
+
+class HeadingJson(TypedDict):
+    goal: str
+    sheet: str
+    score: str
+    target: int | None
+    deals: int | None
+    compare: CompareJson | None
+
+
+class CompareJson(TypedDict):
+    url: str
+    text: str
+
+
+class AfterGameJson(TypedDict):
+    to: str
+    url: str
+    text: str
+    line: str | None
 
 
 class TournamentJson(TypedDict):
@@ -354,6 +376,7 @@ class StateMessage(TypedDict):
     challenge: str | None
     max_deals: int | None
     tournament: TournamentJson | None
+    after_game: AfterGameJson
     result_lines: list[str]
     can_continue: bool
     free_deals_over: bool

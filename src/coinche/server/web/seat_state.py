@@ -28,6 +28,7 @@ from ..table.kinds import FriendsTable, TournamentTable, challenge_day
 from ..table.live_table import LiveTable
 from ..table.seating import people_names, seat_positions
 from ..table.spec import Seat
+from .kind_words import after_game_json, heading_json
 from .messages import (
     DealtByJson,
     FriendsJson,
@@ -364,6 +365,7 @@ def seat_state(
             "friends": None if watching else friends_json(live, seat),
             "hints": live.spec.kind.allows_hints and not watching,
             "watching": watching,
+            "heading": heading_json(lang, live.spec.kind, live.spec.rules.target),
         }
     game_like = None
     if like is not None and like.view is not None and like.message["game"] is not None:
@@ -381,6 +383,7 @@ def seat_state(
         "challenge": challenge_day(live.spec.kind),
         "max_deals": live.spec.kind.max_deals,
         "tournament": tournament_json(lang, live),
+        "after_game": after_game_json(lang, live, seat),
         "result_lines": [i18n.render(lang, m) for m in result.lines] if result is not None else [],
         "can_continue": can_continue(live.spec.kind.uses_free_deals, free_left) and not watching,
         "free_deals_over": free_deals_over(live.spec.kind.uses_free_deals, free_left) and not watching,

@@ -24,16 +24,17 @@ from ..table.live_table import TableError
 from ..table.lobby import FRIEND_LEVELS
 from . import rules_pages
 from .account_pages import account_page, address_of, limits_of, rate_limited
+from .open_tables_pages import open_tables_of
 from .pages import (
     ADDRESSES,
     account_of,
     free_deals_of,
     lang_of,
     page,
-    parts_of,
     player_in_session,
     player_of,
     read_checked_form,
+    settings_of,
     tables_of,
 )
 from .table_socket import table_socket
@@ -103,8 +104,7 @@ def remembered_solo(request: Request) -> dict[str, str]:
 
 async def home(request: Request) -> Response:
     player = player_of(request)
-    parts = parts_of(request)
-    playing = await parts.db(parts.store.open_games, player)
+    playing = await tables_of(request).games_in_progress(player)
     solo_settings = remembered_solo(request)
     return page(
         request,
@@ -171,7 +171,7 @@ async def solo(request: Request) -> Response:
     if level not in LEVELS:
         raise HTTPException(400)
     lang = lang_of(request)
-    settings = request.app.state.settings
+    settings = settings_of(request)
     limits = limits_of(request)
     retry = await limits.hit(settings.table_limit, f"tables:{player}") or await limits.hit(
         settings.table_limit_per_address, f"tables:{address_of(request)}"
@@ -200,7 +200,7 @@ async def table_page(request: Request) -> Response:
         raise HTTPException(404)
     lang = lang_of(request)
     friends = live.spec.kind.several_people
-    listed = await request.app.state.open_tables.get(live.id) if invitation_code(live.spec.kind) is not None else None
+    listed = await open_tables_of(request).get(live.id) if invitation_code(live.spec.kind) is not None else None
     public = listed is not None
     words = i18n.js_catalogue(lang)
     if not friends:  # the friends' table's words go with its module, which a solo table never loads
@@ -222,7 +222,7 @@ async def table_page(request: Request) -> Response:
         bots_welcome=listed.bots if listed is not None else None,
         phrases=PHRASES,
         friend_levels=FRIEND_LEVELS,
-        trick_hold_ms=round(request.app.state.settings.trick_pause * 1000),
+        trick_hold_ms=round(settings_of(request).trick_pause * 1000),
     )
 
 

@@ -18,12 +18,12 @@ from collections.abc import Callable, Hashable, Sequence
 
 from starlette.websockets import WebSocket, WebSocketState
 
+from ..features.account_life import GUEST_RETIRED
 from ..features.accounts import AccountService
 from ..features.friends import Friends
 from ..infra.config import Settings
 from ..infra.hub import Subscription
 from ..infra.log_limits import RefusalLog
-from ..live.parts import TableParts
 from ..table import requests
 from ..table.live_table import LiveTable, TableError
 from .drain import restarting_frame
@@ -130,7 +130,7 @@ class TableSocket(Socket):
         super().__init__(websocket)
         self.as_guest = account_of(websocket) is None
         """Opened with a guest's cookie (no account's session): it closes when that guest is
-        retired (signs up, logs in), see ``retire_guest_sockets``."""
+        retired (signs up, logs in), see ``features/account_life.py``."""
         self.settings: Settings = self.parts.settings
         self.friends: Friends = websocket.app.state.friends
         self.table_id: str = websocket.path_params["table_id"]
@@ -325,7 +325,7 @@ class TableSocket(Socket):
         the steps come through the feed."""
         while True:
             _, events = await subscription.wait()
-            if self.as_guest and any(e.get("kind") == RETIRED and e.get("player") == self.player for e in events):
+            if self.as_guest and any(e.get("kind") == GUEST_RETIRED and e.get("player") == self.player for e in events):
                 # The guest is an account now: its browser comes back with the account's
                 # session, a copy of the guest's cookie is refused (4404).
                 raise Close(CLOSE_RESTARTING, "retired")
@@ -439,17 +439,6 @@ class TableSocket(Socket):
         """The error message of a request the table refused (and its line in the log)."""
         self.refusals.refused(e.code, str(e))
         return error_message(self.lang, e.code, request_id, error=e)
-
-
-RETIRED = "retired"
-"""The hub's event that a guest is retired: their sockets opened as the guest close."""
-
-
-async def retire_guest_sockets(parts: TableParts, player: str) -> None:
-    """Close the table sockets opened with the guest ``player``'s cookie, in every process
-    (a hub event on each of their games in progress): the guest signed up or logged in."""
-    for table_id in await parts.db(parts.store.open_games, player):
-        await parts.hub.signal(table_id, {"kind": RETIRED, "player": player})
 
 
 async def table_socket(websocket: WebSocket) -> None:

@@ -29,7 +29,7 @@ from ..features.review import analysis_view, contract_code, review_deal
 from ..table import i18n
 from ..table.seating import seat_positions
 from .account_pages import address_of, limits_of, rate_limited
-from .pages import ADDRESSES, lang_of, page, player_in_session, player_of
+from .pages import ADDRESSES, lang_of, page, player_in_session, player_of, settings_of
 from .review_pages import DEAL_NUMBER, render_review, reviews_of
 from .verify_page import read_record_form, record_error_words
 
@@ -56,7 +56,7 @@ def _page_for(lang: str) -> Any:
             text, error, status = posted.text, posted.error, posted.status
             if posted.raw is not None:
                 player = player_of(request)
-                settings = request.app.state.settings
+                settings = settings_of(request)
                 limits = limits_of(request)
                 retry = await limits.hit(settings.upload_limit_per_address, f"uploads-address:{address_of(request)}")
                 if retry is None:
@@ -70,13 +70,8 @@ def _page_for(lang: str) -> Any:
                 except EngineError as e:
                     error, status = i18n.gettext(lang, "replay.bad_record", message=str(e)), 400
                 else:
-                    store = request.app.state.parts.store
-                    upload_id = await request.app.state.parts.db(
-                        store.save_upload,
-                        player,
-                        posted.raw.decode("utf-8"),
-                        settings.uploads_kept,
-                        settings.upload_days,
+                    upload_id = await reviews_of(request).keep_upload(
+                        player, posted.raw.decode("utf-8"), settings.uploads_kept, settings.upload_days
                     )
                     single = len(game.deals) == 1 and game.deals[0].is_over
                     where = f"{BASE}/{upload_id}/donne/1" if single else f"{BASE}/{upload_id}"
@@ -100,8 +95,7 @@ async def _upload_of(request: Request) -> tuple[str, str, Game]:
     player = player_in_session(request)
     if not UPLOAD_ID.fullmatch(upload_id) or player is None:
         raise HTTPException(404)
-    parts = request.app.state.parts
-    found = await parts.db(parts.store.load_upload, upload_id)
+    found = await reviews_of(request).upload(upload_id)
     if found is None or found[0] != player:
         raise HTTPException(404)
     try:

@@ -1,9 +1,9 @@
 // The end of a deal: a real <dialog> (modal, focus moved in) with the contract, made or
 // failed, points, belote, melds, the score, the server's explanation lines, the running
-// score sheet, and the way on: "Donne suivante", the account link, "Nouvelle partie", or
-// back to the tournament at the end of a round.
+// score sheet, and the way on: "Donne suivante", the account link, or at the game's end
+// where the server says it leads ("Nouvelle partie", back to the tournament...).
 
-import { t, esc, callHTML } from './words.js';
+import { t, esc, callHTML, fill } from './words.js';
 
 function teamRow(label, pair, us, cls = '') {
   return `<tr class="${cls}"><th scope="row">${esc(label)}</th><td>${pair[us]}</td><td>${pair[1 - us]}</td></tr>`;
@@ -23,8 +23,9 @@ export function summaryHTML(state) {
   const us = table.you % 2;
   const names = table.seat_names;
   const won = game.winner !== null && game.winner !== undefined;
-  const over = won || state.over === true; // the daily challenge and a tournament's round end after their deals
-  const round = state.tournament; // a tournament's round: its deals, no target, back to the tournament at the end
+  const over = won || state.over === true; // a game of so many deals ends after them, nobody winning it
+  const heading = table.heading; // what the game is played to (the server's words for the table's kind)
+  const after = state.after_game; // where the game's end leads, and how it ended when nobody won
   const parts = [];
 
   let verdict = '';
@@ -39,11 +40,8 @@ export function summaryHTML(state) {
   if (won) {
     const ours = game.winner === us;
     parts.push(`<p class="winner ${ours ? 'won' : 'lost'}">${esc(t(ours ? 'js.we_won' : 'js.they_won'))}</p>`);
-  } else if (over && round) {
-    const word = round.ahead === null || round.ahead === undefined ? 'js.tournament_tie' : round.ahead === us ? 'js.tournament_won' : 'js.tournament_lost';
-    parts.push(`<p class="round-over"><a href="${esc(round.url)}">${esc(t(word))}</a></p>`);
-  } else if (over && state.challenge) {
-    parts.push(`<p class="challenge-over"><a href="${esc(t('js.challenge_url'))}">${esc(t('js.challenge_over'))}</a></p>`);
+  } else if (over && after.line) {
+    parts.push(`<p class="game-end"><a href="${esc(after.url)}">${esc(after.line)}</a></p>`);
   }
   if (verdict) parts.push(`<p class="verdict ${verdictClass}">${esc(verdict)}</p>`);
 
@@ -83,10 +81,10 @@ export function summaryHTML(state) {
     parts.push(
       `<p class="review-line"><a class="review-link" href="${review(game.deal_number)}">${esc(t('js.review_deal'))}</a></p>`,
     );
-    if (state.challenge) {
-      // the daily challenge: how everyone who played these cards did (shown once one has played them)
-      const compare = t('js.challenge_deal_url', { day: state.challenge, number: game.deal_number });
-      parts.push(`<p class="compare-line"><a class="button primary" href="${esc(compare)}">${esc(t('js.challenge_compare'))}</a></p>`);
+    if (heading.compare) {
+      // a deal other tables played: how everyone who played these cards did
+      const compare = fill(heading.compare.url, { number: game.deal_number });
+      parts.push(`<p class="compare-line"><a class="button primary" href="${esc(compare)}">${esc(heading.compare.text)}</a></p>`);
     }
   }
   const rows = game.history
@@ -97,22 +95,16 @@ export function summaryHTML(state) {
     )
     .join('');
   parts.push(
-    `<table class="score-sheet"><caption>${esc(round ? t('js.tournament_sheet') : state.challenge ? t('js.challenge_sheet') : t('js.score_sheet', { target: game.target }))}</caption>` +
+    `<table class="score-sheet"><caption>${esc(heading.sheet)}</caption>` +
       `<thead><tr><th scope="col">${esc(t('js.deal'))}</th><th scope="col">${esc(t('js.team.us'))}</th><th scope="col">${esc(t('js.team.them'))}</th></tr></thead>` +
       `<tbody>${rows}</tbody><tfoot><tr><th scope="row">${esc(t('js.total'))}</th><td>${game.totals[us]}</td><td>${game.totals[1 - us]}</td></tr></tfoot></table>`,
   );
 
-  // a game of a fixed number of deals (a challenge, a tournament's round) has no target to reach: no target line
-  if (game.history.length) parts.push(scoreChartSVG(game.history, state.max_deals ? null : game.target, us));
+  // a game of a fixed number of deals has no target to reach (null): no target line
+  if (game.history.length) parts.push(scoreChartSVG(game.history, heading.target, us));
 
   const actions = [];
-  if (over && round) {
-    // a round leads back to its tournament (its standings, the next round), not to a new game
-    actions.push(`<a class="button primary" href="${esc(round.url)}">${esc(t('js.tournament_back'))}</a>`);
-  } else if (over && state.challenge) {
-    // no new game of a challenge (one attempt a day): the day's ranking instead
-    actions.push(`<a class="button primary" href="${esc(t('js.challenge_url'))}">${esc(t('js.challenge_ranking'))}</a>`);
-  } else if (over) actions.push(`<a class="button primary" href="/">${esc(t('js.new_game'))}</a>`);
+  if (over) actions.push(`<a class="button primary" href="${esc(after.url)}">${esc(after.text)}</a>`);
   else if (state.can_continue) actions.push(`<button type="button" class="primary" data-do="next">${esc(t('js.next_deal'))}</button>`);
   else if (state.free_deals_over) {
     // a guest's free deals played (never an account's, nor a watcher's: the server says)

@@ -1,7 +1,7 @@
 // The table's sentences for the live region and the keys that say the state on demand
 // (1 to 6, listed in the help dialog): words only, from what the server sent. No DOM.
 
-import { t, cardName, callName, meldsName } from './words.js';
+import { t, fill, cardName, callName, meldsName } from './words.js';
 import { legalOf, bestBid, playing } from './table_state.js';
 
 /** "coinchée" / "surcoinchée" when the calls hold one, else ''. */
@@ -29,17 +29,17 @@ export function hintSentence(message) {
   return t('js.hint_short', { action: actionWords(message.action || {}) });
 }
 
-/** Whose turn it is, or that the deal or the game is over. */
-/** What the game is played to, with the deal's number: "Objectif 1001 · Donne 2"; at the
- * daily challenge (four deals, no target): "Défi du jour · donne 2 sur 4"; at a
- * tournament's round (its deals, no target): "Tournoi · manche 1 · donne 1 sur 2". */
+/** What the game is played to, as the server says it for the table's kind, with the
+ * deal's number: "Objectif 1001 · Donne 2", "Défi du jour · donne 2 sur 4",
+ * "Tournoi · manche 1 · donne 1 sur 2" (a game of so many deals: which of them). */
 export function goalText(s) {
   const g = s.game;
-  if (s.tournament) return t('js.tournament_deal', { round: s.tournament.round, number: g.deal_number, deals: s.tournament.deals });
-  if (s.challenge) return t('js.challenge_deal', { number: g.deal_number, deals: s.max_deals });
-  return `${t('js.target', { target: g.target })} · ${t('js.deal_number', { number: g.deal_number })}`;
+  const h = s.table.heading;
+  const deal = h.deals ? t('js.deal_of', { number: g.deal_number, deals: h.deals }) : t('js.deal_number', { number: g.deal_number });
+  return `${h.goal} · ${deal}`;
 }
 
+/** Whose turn it is, or that the deal or the game is over. */
 export function turnSentence(s) {
   const d = s.game.deal;
   if (!playing(s)) return s.awaiting_next_deal ? t('js.turn.deal_over') : t('js.turn.game_over');
@@ -85,12 +85,7 @@ export function readKey(key, s, shown) {
     }
     case '4': {
       const g = s.game;
-      const scores = { us: g.totals[us], them: g.totals[1 - us], number: g.deal_number, deals: s.max_deals };
-      let text = s.tournament
-        ? t('js.read.tournament_score', scores)
-        : s.challenge
-          ? t('js.read.challenge_score', scores)
-          : t('js.read.score', { us: g.totals[us], them: g.totals[1 - us], target: g.target });
+      let text = fill(s.table.heading.score, { us: g.totals[us], them: g.totals[1 - us], number: g.deal_number });
       if (d.phase !== 'auction') text += ` ${t('js.read.deal_points', { us: d.card_points[us], them: d.card_points[1 - us] })}`;
       return text;
     }

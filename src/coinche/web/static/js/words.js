@@ -4,11 +4,15 @@
 
 const catalogue = JSON.parse(document.getElementById('catalogue')?.textContent || '{}');
 
-/** The text of `key`, its `{param}` placeholders filled in. */
-export function t(key, params) {
-  const template = catalogue[key] ?? key;
+/** `template`'s `{param}` placeholders filled in (words the server sent with places left). */
+export function fill(template, params) {
   if (!params) return template;
   return template.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+/** The text of `key`, its `{param}` placeholders filled in. */
+export function t(key, params) {
+  return fill(catalogue[key] ?? key, params);
 }
 
 export const SUITS = ['S', 'H', 'D', 'C'];
