@@ -49,8 +49,6 @@ class Backend(ABC):
 
     shared: bool
     """Whether several processes may share the database (servers and workers)."""
-    migration_attempts: int
-    """How many times a start tries the migrations (a lost race to another's DDL)."""
     _insert: Callable[[type[DeclarativeBase]], Insert]
     """The dialect's ``insert``, which has ``ON CONFLICT``."""
 
@@ -80,6 +78,11 @@ class Backend(ABC):
         return _conflict_statement(self._insert, row, tuple(key), tuple(update), tuple(add))
 
     @abstractmethod
+    def lock_schema(self, transaction: Connection, key: int) -> None:
+        """Hold the schema for ``transaction`` (the migrations), across processes: a
+        second process starting waits for it to commit, then finds the schema done."""
+
+    @abstractmethod
     async def hub(self) -> Hub:
         """The hub of this database's processes, started."""
 
@@ -102,7 +105,6 @@ class SqliteBackend(Backend):
     """One process's database file."""
 
     shared = False
-    migration_attempts = 3
     _insert = staticmethod(sqlite.insert)
 
     def lock(self, transaction: Connection | Session, key: str | int) -> None:
@@ -122,6 +124,12 @@ class SqliteBackend(Backend):
 
         for name in ("commit", "rollback"):
             event.listen(connection, name, release)
+
+    def lock_schema(self, transaction: Connection, key: int) -> None:
+        """SQLite's write lock, taken before anything is read: Python's driver starts no
+        transaction before DDL, so without it a second process reads a schema half made
+        and repeats its first tables (the busy timeout bounds the wait)."""
+        transaction.exec_driver_sql("BEGIN IMMEDIATE")
 
     async def hub(self) -> Hub:
         return LocalHub()
@@ -145,7 +153,6 @@ class PostgresBackend(Backend):
     """A database that servers and workers share."""
 
     shared = True
-    migration_attempts = 1
     _insert = staticmethod(postgresql.insert)
 
     def lock(self, transaction: Connection | Session, key: str | int) -> None:
@@ -154,6 +161,10 @@ class PostgresBackend(Backend):
             transaction.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": key})
         else:
             transaction.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": key})
+
+    def lock_schema(self, transaction: Connection, key: int) -> None:
+        """PostgreSQL's DDL is transactional: the advisory lock ``key`` is enough."""
+        self.lock(transaction, key)
 
     async def hub(self) -> Hub:
         """LISTEN/NOTIFY: a publish reaches every process on the database."""

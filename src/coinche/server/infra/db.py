@@ -7,7 +7,6 @@ ratings, the daily challenge, puzzles, what processes share), a feature's in its
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,6 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase
 
 from .backend import Backend
@@ -61,21 +59,13 @@ MIGRATION_LOCK = 0x636F696E636865
 
 def migrate(engine: Engine, backend: Backend | None = None) -> None:
     """Bring the schema to the newest migration (a second start changes nothing). Several
-    processes starting together migrate once: the first holds the backend's lock for its
-    transaction and the others, waiting on it, then find the schema done; where that lock
-    is one process's own (SQLite), a process that lost the race to another's DDL reads the
-    schema again (``Backend.migration_attempts``)."""
+    processes starting together migrate once: the first holds the schema for its
+    transaction (``Backend.lock_schema``) and the others, waiting on it, then find the
+    schema done."""
     backend = backend or Backend.of(engine.url.render_as_string(hide_password=False))
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    for attempt in range(1, backend.migration_attempts + 1):
-        try:
-            with engine.begin() as conn:
-                backend.lock(conn, MIGRATION_LOCK)
-                config.attributes["connection"] = conn
-                command.upgrade(config, "head")
-            return
-        except DBAPIError:
-            if attempt == backend.migration_attempts:
-                raise
-            time.sleep(0.5)
+    with engine.begin() as conn:
+        backend.lock_schema(conn, MIGRATION_LOCK)
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
