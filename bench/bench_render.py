@@ -1,5 +1,5 @@
 """The feed's rendering alone: the steps of friends' tables (four people, a watcher) rendered
-for each audience as ``StateFeed.moved`` does, without sockets or database.
+for each audience as ``StateFeed.moved`` does (``feed.render``), without sockets or database.
 
     python bench/bench_render.py [--games 20] [--runs 5] [--profile]
 
@@ -14,20 +14,24 @@ import cProfile
 import pstats
 import random
 import time
-from types import SimpleNamespace
-from typing import Any
 
 from coinche.engine.rules import PROFILES
 from coinche.server.infra.store import new_id
 from coinche.server.table.kinds import FriendsTable
 from coinche.server.table.live_table import LiveTable
 from coinche.server.table.spec import Seat, Step, TableSpec
-from coinche.server.web.feed import StateFeed, Watch
+from coinche.server.web.feed import WATCHED_SEAT, Audience
+from coinche.server.web.feed import render as render_audience
+from coinche.server.web.seat_state import SeatState, StepParts
+
+AUDIENCES: list[Audience] = [*((seat, "fr", False) for seat in range(4)), (WATCHED_SEAT, "fr", True)]
+PRESENCE = ["here"] * 4
 
 
 def played(seed: int, steps: int) -> LiveTable:
     """A friends' table of four people after ``steps`` random legal moves."""
-    people = tuple(Seat("human", player=f"p{i}", name=f"P{i}") for i in range(4))
+    p0, p1, p2, p3 = (Seat("human", player=f"p{i}", name=f"P{i}") for i in range(4))
+    people = (p0, p1, p2, p3)
     kind = FriendsTable(code="ABCDEF", host_player="p0")
     spec = TableSpec(new_id(), PROFILES["classic"], seed, 0, people, "confirmed", kind=kind)
     live = LiveTable.build(spec, [])
@@ -45,14 +49,6 @@ def played(seed: int, steps: int) -> LiveTable:
     return live
 
 
-class _Feed(StateFeed):
-    def __init__(self) -> None:  # no registry, no hub: only the rendering
-        attendance = SimpleNamespace(presence=lambda live: ["here"] * 4)
-        self.parts: Any = SimpleNamespace(attendance=attendance)
-        self._watches = {}  # type: ignore[assignment]
-        self._rendered = {}
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=20)
@@ -61,24 +57,21 @@ def main() -> None:
     ap.add_argument("--profile", action="store_true", help="where the time goes (cProfile), one run")
     args = ap.parse_args()
     tables = [played(seed, args.steps) for seed in range(args.games)]
-    feed = _Feed()
 
     def render(watched: bool) -> int:
-        """Each table's steps read again, each rendered for its audiences (``watched``)."""
+        """Each table's steps read again, each rendered for its audiences as the feed does
+        (``watched``; else only read)."""
         n = 0
         for table in tables:
             live = LiveTable.build(table.spec, [])
-            watches = {Watch(live.id, f"p{i}", "fr", 10**6) for i in range(4)}
-            watches.add(Watch(live.id, None, "fr", 10**6))
-            feed._watches[live.id] = watches if watched else set()  # type: ignore[index]
-            feed._rendered.pop(live.id, None)
+            before: dict[Audience, SeatState] = {}
             for step in table.steps:
                 live.apply(step)
-                feed.moved(live, step)
                 n += 1
-                for w in watches:
-                    while not w._queue.empty():
-                        w._queue.get_nowait()
+                if watched:
+                    parts = StepParts(live)
+                    for audience in AUDIENCES:
+                        render_audience(live, audience, PRESENCE, before, parts)
         return n
 
     def timed(watched: bool) -> tuple[int, float]:
