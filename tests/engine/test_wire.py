@@ -18,11 +18,13 @@ from coinche.engine import Game, RuleSet
 from coinche.engine.actions import PASS
 from coinche.engine.cards import card_str, cards_of
 from coinche.engine.deal import Deal, View
+from coinche.engine.game import GameView
 from coinche.engine.wire import (
     WireError,
     action_from_json,
     game_view_from_json,
     game_view_to_json,
+    seat_view_to_json,
     view_from_json,
     view_to_json,
 )
@@ -97,6 +99,33 @@ def test_a_view_built_like_the_previous_one_is_the_same_json(rules: RuleSet, see
             data = game_view_to_json(gv, before[seat])
             assert data == game_view_to_json(gv)
             before[seat] = (gv, data)
+
+
+@settings(max_examples=25, deadline=None)
+@given(rules=rulesets(), seed=st.integers(0, 2**32))
+def test_a_view_built_from_another_seats_is_its_own(rules: RuleSet, seed: int) -> None:
+    """A server builds a step's views and their JSON once and each other seat's (and a
+    watcher's) from them (``alike``, ``seat_view_to_json``): the same as built alone."""
+    game = Game(rules.with_options({"target": 500}), seed=seed)
+    rng = random.Random(seed)
+    before: dict[tuple[int, bool], tuple[GameView, Any]] = {}
+    while not game.is_over:
+        if game.awaiting_deal:
+            game.deal_next()
+        else:
+            game.apply(calm(game.legal_actions(), rng))
+        order = [(seat, watching) for seat in range(4) for watching in (False, True)]
+        rng.shuffle(order)
+        first = game.view(*order[0])
+        first_json = game_view_to_json(first)
+        for seat, watching in order:
+            gv = game.view(seat, watching, alike=first)
+            assert gv == game.view(seat, watching)
+            like = before.get((seat, watching))
+            deal_like = (like[0].deal, like[1]["deal"]) if like and like[0].deal_number == gv.deal_number else None
+            data = {**first_json, "deal": seat_view_to_json(gv.deal, first_json["deal"], deal_like)}
+            assert json.dumps(data) == json.dumps(game_view_to_json(gv))  # the keys in their order too
+            before[seat, watching] = (gv, data)
 
 
 def test_every_phase_and_result_round_trips() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from .actions import ANNOUNCE, DECLARE_BASE, Action, action_str, is_declaration
@@ -316,17 +316,52 @@ class Deal:
         self.declared[seat] = tuple(melds)
         self.log.append(Declaration(tuple(melds)))
 
-    def view(self, seat: int) -> View:
+    def view(self, seat: int, alike: View | None = None) -> View:
         """What ``seat`` may know now: its own hand, all calls, cards played, melds shown,
-        belotes announced; never another seat's unplayed card."""
+        belotes announced; never another seat's unplayed card. ``alike``: another view of
+        this same moment (another seat's, or a watcher's), whose parts that every seat sees
+        alike are taken as they are (a server renders every seat's view of each step)."""
         legal = tuple(self.legal_actions()) if self.to_move == seat and self.phase is not Phase.DONE else ()
+        return self._view(seat, self.hands[seat], self.declared[seat], legal, alike)
+
+    def watcher_view(self, seat: int, alike: View | None = None) -> View:
+        """What a fifth person at the table knows now, seen from ``seat``'s chair: the
+        calls, the cards played, the melds shown and the belotes, never a card in a
+        hand (``hand`` empty, no declaration of its own, no legal action). ``alike`` as
+        for ``view``."""
+        return self._view(seat, 0, None, (), alike)
+
+    def _view(
+        self, seat: int, hand: CardSet, declared: tuple[Meld, ...] | None, legal: tuple[Action, ...], alike: View | None
+    ) -> View:
+        if alike is not None:
+            return View(
+                seat,
+                alike.rules,
+                alike.dealer,
+                alike.phase,
+                alike.to_move,
+                hand,
+                alike.calls,
+                alike.contract,
+                alike.tricks,
+                alike.trick_leader,
+                alike.trick,
+                alike.card_points,
+                alike.belotes,
+                alike.shown_melds,
+                declared,
+                alike.hand_sizes,
+                legal,
+                alike.result,
+            )
         return View(
             seat=seat,
             rules=self.rules,
             dealer=self.dealer,
             phase=self.phase,
             to_move=self.to_move,
-            hand=self.hands[seat],
+            hand=hand,
             calls=tuple(self.auction.calls),
             contract=self.contract,
             tricks=tuple(self.tricks),
@@ -335,17 +370,11 @@ class Deal:
             card_points=(self.card_points[0], self.card_points[1]),
             belotes=tuple(self.belotes),
             shown_melds=tuple(self.shown),
-            declared=self.declared[seat],
+            declared=declared,
             hand_sizes=tuple(h.bit_count() for h in self.hands),
             legal_actions=legal,
             result=self._result,
         )
-
-    def watcher_view(self, seat: int) -> View:
-        """What a fifth person at the table knows now, seen from ``seat``'s chair: the
-        calls, the cards played, the melds shown and the belotes, never a card in a
-        hand (``hand`` empty, no declaration of its own, no legal action)."""
-        return replace(self.view(seat), hand=0, declared=None, legal_actions=())
 
     def result(self) -> DealResult | None:
         """The result once the deal is over, None before."""

@@ -223,14 +223,19 @@ class Game:
         deal = self.current
         return deal.to_move if deal is not None else -1
 
-    def view(self, seat: int, watching: bool = False) -> GameView:
+    def view(self, seat: int, watching: bool = False, alike: GameView | None = None) -> GameView:
         """What ``seat`` knows of the game now; ``watching``: what a watcher sitting in
-        its chair knows (``Deal.watcher_view``: no hand)."""
+        its chair knows (``Deal.watcher_view``: no hand). ``alike``: another view of this
+        same moment, whose parts every seat sees alike are taken as they are."""
         deal = self.current
         if deal is None:
             raise BadSetup("no deal yet")
+        alike_deal = alike.deal if alike is not None else None
+        view = deal.watcher_view(seat, alike_deal) if watching else deal.view(seat, alike_deal)
+        if alike is not None:
+            return GameView(view, alike.deal_number, alike.target, alike.totals, alike.history, alike.winner)
         return GameView(
-            deal=deal.watcher_view(seat) if watching else deal.view(seat),
+            deal=view,
             deal_number=len(self.deals),
             target=self.rules.target,
             totals=(self.totals[0], self.totals[1]),

@@ -107,6 +107,32 @@ def view_to_json(view: View, like: tuple[View, JSON] | None = None) -> JSON:
     }
 
 
+SEAT_OWN = ("seat", "hand", "declared", "legal_actions")
+"""The keys of a view's JSON that differ from seat to seat at one moment (the rest is what
+every seat, and a watcher, sees alike)."""
+
+
+def seat_view_to_json(view: View, alike: JSON, like: tuple[View, JSON] | None = None) -> JSON:
+    """``view_to_json(view)`` when ``alike`` is the JSON of another view of the same moment
+    (another seat's, or a watcher's): only the seat's own parts (``SEAT_OWN``) are built,
+    the others are ``alike``'s own objects; ``like`` as for ``view_to_json``. A server so
+    renders a step's common parts once for all its seats."""
+    if like is not None and _same_deal(like[0], view):
+        b, done = like
+        same_hand = b.hand == view.hand and b.contract == view.contract
+        hand = done["hand"] if same_hand else None
+        declared = done["declared"] if b.declared == view.declared else _melds_to_json(view.declared)
+        legal = done["legal_actions"] if same_hand and b.legal_actions == view.legal_actions else None
+    else:
+        hand = legal = None
+        declared = _melds_to_json(view.declared)
+    if hand is None:
+        hand = _cards(view.hand, view.contract.trump if view.contract is not None else None)
+    if legal is None:
+        legal = [action_to_json(a, view) for a in view.legal_actions]
+    return {**alike, "seat": view.seat, "hand": hand, "declared": declared, "legal_actions": legal}
+
+
 def _calls_to_json(view: View) -> list[JSON]:
     return [{"seat": (view.dealer + 1 + i) & 3, "call": call_str(a)} for i, a in enumerate(view.calls)]
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from postgres_cluster import PostgresCluster
 from server_helpers import run_async
-from sqlalchemy import event
+from sqlalchemy import event, text
 
 from coinche.engine.rules import PROFILES
 from coinche.server.infra.store import ConflictError, Database, Store, new_id
@@ -125,3 +126,61 @@ def test_a_stop_iteration_on_a_database_thread_is_an_error_not_a_hang(database_u
     run_async(run)
     db.close()
     store.close()
+
+
+def test_the_writer_keeps_its_connection(database_url: str) -> None:
+    """The steps' writer holds one connection from one group commit to the next: a group
+    checks none out of the pool (nor pings it, on PostgreSQL)."""
+    store = Store(database_url)
+    table = _table(store)
+    checkouts: list[object] = []
+
+    def checked_out(*_: object) -> None:
+        checkouts.append(None)
+
+    async def run() -> None:
+        db = Database(store)
+        try:
+            for seq in range(5):
+                await asyncio.wait_for(db.append_step(table, Step(seq, "deal", 0)), 10)
+        finally:
+            db.close()
+
+    event.listen(store.engine, "checkout", checked_out)
+    try:
+        run_async(run)
+        assert store.last_seq(table) == 5
+        assert len(checkouts) <= 2  # the writer's own (and the last_seq read), not one a group
+    finally:
+        event.remove(store.engine, "checkout", checked_out)
+        store.close()
+
+
+def test_the_writer_opens_a_lost_connection_again(postgres: PostgresCluster) -> None:
+    """The writer's connection ended by the server between two steps (a restart, an
+    administrator): the next step is stored on a new connection, its writer none the wiser."""
+    store = Store(postgres.new_database())
+    table = _table(store)
+    ended = text(
+        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+        " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+    )
+
+    async def run() -> int:
+        db = Database(store)
+        try:
+            await asyncio.wait_for(db.append_step(table, Step(0, "deal", 0)), 10)
+            store.engine.dispose()  # the pool's idle connections closed: only the writer's is left
+            with store.engine.connect() as conn:
+                killed = int(conn.execute(ended).scalar_one())
+            await asyncio.wait_for(db.append_step(table, Step(1, "deal", 1)), 10)
+            await asyncio.wait_for(db.append_step(table, Step(2, "deal", 2)), 10)
+            return killed
+        finally:
+            db.close()
+
+    try:
+        assert run_async(run) >= 1
+        assert [s.seat for s in store.load_table(table)[1]] == [0, 1, 2]  # type: ignore[index]
+    finally:
+        store.close()

@@ -36,6 +36,7 @@ from websockets.exceptions import ConnectionClosed
 
 from coinche.engine.actions import parse_call
 from coinche.engine.rules import RuleSet
+from coinche.server.infra.held_connection import HeldConnection
 from coinche.server.infra.hub import LocalHub
 from coinche.server.table.live_table import LiveTable, TableError
 from coinche.server.table.spec import Seat, Step
@@ -374,9 +375,9 @@ def test_computers_play_on_after_a_fault(make_client: MakeClient, monkeypatch: p
         fail_once([(table, step)])
         real_one(table, step)
 
-    def flaky_many(steps: list[tuple[str, Step]]) -> list[bool]:
+    def flaky_many(steps: list[tuple[str, Step]], held: HeldConnection | None = None) -> list[bool]:
         fail_once(steps)
-        return real_many(steps)
+        return real_many(steps, held)
 
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         human = Human(ws)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
 
-from sqlalchemy import Engine, delete, insert, select, text, update
+from sqlalchemy import Connection, Engine, delete, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -24,6 +24,7 @@ from ...engine.rules import RuleSet
 from ..table.spec import Seat, Step, StepKind, TableSpec
 from .backend import Backend
 from .db import Base, make_engine, migrate, now
+from .held_connection import HeldConnection
 from .kind_rows import kind_columns, kind_of_row
 from .rows.people import AccountRow, PlayerRow
 from .rows.processes import SettingRow
@@ -200,41 +201,47 @@ class Store:
         if not self.append_steps([(table_id, step)])[0]:
             raise ConflictError(f"table {table_id}: step {step.seq} is already stored")
 
-    def append_steps(self, steps: Sequence[tuple[str, Step]]) -> list[bool]:
+    def append_steps(self, steps: Sequence[tuple[str, Step]], held: HeldConnection | None = None) -> list[bool]:
         """Store several tables' next steps in one transaction: one commit for all of them
         (under load, the moves of many tables share it); for each, whether it was stored
         (False: its number was taken). Any other error stores none of them. The rows go in
         one statement run over all of them; should its count say that a number was taken
         (rare: another process stored it first), the transaction is rolled back and the
-        steps written one statement each, to know which."""
+        steps written one statement each, to know which. ``held``: the calling thread's
+        own connection (the writer's), else one of the pool's."""
+        transaction = held.transaction if held is not None else self._transaction
         if len(steps) > 1:
             with contextlib.suppress(_Taken):
-                return self._append_steps(steps, together=True)
-        return self._append_steps(steps, together=False)
+                return transaction(lambda conn: self._append_steps(conn, steps, together=True))
+        return transaction(lambda conn: self._append_steps(conn, steps, together=False))
 
-    def _append_steps(self, steps: Sequence[tuple[str, Step]], together: bool) -> list[bool]:
-        """``append_steps``: ``together``, one statement for every row (``_Taken``, all
-        rolled back, unless it stored every one), else a statement a row."""
-        insert_ignoring = self.backend.insert_ignoring(ActionRow, ["table_id", "seq"])
+    def _transaction(self, work: Callable[[Connection], T]) -> T:
         with self.engine.begin() as conn:
-            if together:
-                rows = [_step_row(table_id, step) for table_id, step in steps]
-                if conn.execute(insert_ignoring, rows).rowcount != len(rows):
-                    raise _Taken
-                stored = [True] * len(rows)
-            else:
-                stored = [
-                    conn.execute(insert_ignoring, _step_row(table_id, step)).rowcount == 1 for table_id, step in steps
-                ]
-            seated = [
-                {"table_id": table_id, "player_id": step.seat_data.player, "seat": step.seat}
-                for (table_id, step), ok in zip(steps, stored, strict=True)
-                if ok and step.seat_data is not None and step.seat_data.player is not None
+            return work(conn)
+
+    def _append_steps(self, conn: Connection, steps: Sequence[tuple[str, Step]], together: bool) -> list[bool]:
+        """``append_steps`` in the transaction of ``conn``: ``together``, one statement for
+        every row (``_Taken``, all rolled back, unless it stored every one), else a
+        statement a row."""
+        insert_ignoring = self.backend.insert_ignoring(ActionRow, ["table_id", "seq"])
+        if together:
+            rows = [_step_row(table_id, step) for table_id, step in steps]
+            if conn.execute(insert_ignoring, rows).rowcount != len(rows):
+                raise _Taken
+            stored = [True] * len(rows)
+        else:
+            stored = [
+                conn.execute(insert_ignoring, _step_row(table_id, step)).rowcount == 1 for table_id, step in steps
             ]
-            if seated:  # who sat at the table, for the players' lists of games
-                self._record_seats(conn, seated)
-            self._record_gone(conn, [(t, step) for (t, step), ok in zip(steps, stored, strict=True) if ok])
-            return stored
+        seated = [
+            {"table_id": table_id, "player_id": step.seat_data.player, "seat": step.seat}
+            for (table_id, step), ok in zip(steps, stored, strict=True)
+            if ok and step.seat_data is not None and step.seat_data.player is not None
+        ]
+        if seated:  # who sat at the table, for the players' lists of games
+            self._record_seats(conn, seated)
+        self._record_gone(conn, [(t, step) for (t, step), ok in zip(steps, stored, strict=True) if ok])
+        return stored
 
     def _record_gone(self, conn: Any, steps: Sequence[tuple[str, Step]]) -> None:
         """A person who has gone from a game still going on (``Seat.gone``) has it over in
@@ -536,12 +543,15 @@ class Database:
 
     The tables' steps go through one writer thread that stores all the steps waiting at
     once in one transaction (a group commit): one step alone is written at once, and under
-    load many tables' moves share a commit. The backend says which threads (``threads``:
-    on SQLite one thread for every call, the steps first)."""
+    load many tables' moves share a commit, on the writer's own connection
+    (``HeldConnection``). The backend says which threads (``threads``: on SQLite one
+    thread for every call, the steps first)."""
 
     def __init__(self, store: Store, threads: int = 4) -> None:
         self.store = store
         self._threads, self._writer = store.backend.threads(threads)
+        self._held = HeldConnection(store.engine)
+        """The writer thread's connection (used on that thread only)."""
         self._steps: list[tuple[str, Step, asyncio.Future[None]]] = []
         self._flushing: asyncio.Task[None] | None = None
 
@@ -584,7 +594,7 @@ class Database:
         whole (a table deleted, a database fault) is written again step by step, so that
         only the steps at fault fail."""
         try:
-            stored = self.store.append_steps(steps)
+            stored = self.store.append_steps(steps, self._held)
         except Exception as e:
             if len(steps) == 1:  # its own fault: writing it again would fail the same way
                 return [e]
@@ -602,5 +612,7 @@ class Database:
         return None
 
     def close(self) -> None:
+        with contextlib.suppress(RuntimeError):  # closed already
+            self._writer.submit(self._held.close)  # on its thread, after the steps queued
         self._writer.shutdown(wait=True)
         self._threads.shutdown(wait=True)

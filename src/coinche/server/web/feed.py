@@ -30,7 +30,7 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from ..infra.hub import Subscription
@@ -39,7 +39,7 @@ from ..table.live_table import LiveTable
 from ..table.spec import Step
 from .bot_news import BOT_RESYNC, BotNews, Heard, bot_news
 from .messages import ResyncMessage, SeatMessage, StateMessage, StepMessage, encode
-from .seat_state import SeatState, seat_state
+from .seat_state import SeatState, StepParts, seat_state
 from .steps import step_message
 
 log = logging.getLogger("coinche.feed")
@@ -124,13 +124,40 @@ class BotWatch:
         """The seq of the last news handed here."""
 
 
+Audience = tuple[int, str, bool]
+"""Who a state is rendered for: the seat (a watcher's chair), the language, and whether
+it is a watcher's."""
+
+
+def render(
+    live: LiveTable,
+    audience: Audience,
+    presence: Sequence[str] | None,
+    before: dict[Audience, SeatState],
+    parts: StepParts,
+) -> tuple[SeatMessage, StateMessage]:
+    """An audience's message of the step ``live`` is at and its whole state: the ``step``
+    from its state of the step before (kept in ``before``), or the whole state when there
+    is none. ``parts``: what the step's other audiences rendered of it, shared (the message
+    is the same as rendered alone)."""
+    seat, lang, watching = audience
+    like = before.get(audience)
+    # The free deals left are the player's own: the socket adds them (a table that counts
+    # them has one person).
+    state = seat_state(live, seat, lang, None, False, presence, like, watching, parts)
+    before[audience] = state
+    if like is not None and like.message["seq"] == live.seq - 1:
+        return step_message(like.message, state.message), state.message
+    return state.message, state.message
+
+
 class StateFeed:
     """The states of each table's watched seats, rendered once per step (see the module)."""
 
     def __init__(self, parts: TableParts) -> None:
         self.parts = parts
         self._watches: defaultdict[str, set[Watch]] = defaultdict(set)
-        self._rendered: dict[str, dict[tuple[int, str, bool], SeatState]] = {}
+        self._rendered: dict[str, dict[Audience, SeatState]] = {}
         """Each watched table's last state of each audience (seat, language, watching)."""
         self._pumps: dict[str, asyncio.Task[None]] = {}
         self._bots: defaultdict[str, set[BotWatch]] = defaultdict(set)
@@ -222,7 +249,8 @@ class StateFeed:
             return
         presence = self.parts.attendance.presence(live)
         before = self._rendered.setdefault(live.id, {})
-        sent: dict[tuple[int, str, bool], tuple[SeatMessage, StateMessage]] = {}
+        sent: dict[Audience, tuple[SeatMessage, StateMessage]] = {}
+        parts = StepParts(live)
         for watch in list(watches):
             watching = watch.player is None
             seat = WATCHED_SEAT if watch.player is None else live.seat_of(watch.player)
@@ -232,15 +260,7 @@ class StateFeed:
             key = (seat, watch.lang, watching)
             messages = sent.get(key)
             if messages is None:
-                # The free deals left are the player's own: the socket adds them (a table
-                # that counts them has one person).
-                like = before.get(key)
-                state = seat_state(live, seat, watch.lang, None, False, presence, like, watching)
-                before[key] = state
-                change: SeatMessage = state.message
-                if like is not None and like.message["seq"] == live.seq - 1:
-                    change = step_message(like.message, state.message)
-                messages = sent[key] = (change, state.message)
+                messages = sent[key] = render(live, key, presence, before, parts)
             watch.put((live.seq, messages[0] if watch.seat == seat else messages[1]))
             watch.seat = seat
 

@@ -10,7 +10,7 @@ Nothing here does I/O: the feed (``feed.py``) renders a seat's state once a step
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,9 +19,9 @@ import msgspec
 from ...bots.adaptive import KNOB_LEVELS, level_span
 from ...engine.actions import DECLARE_BASE, Action, call_str, card_of, is_announce, is_card, is_declaration
 from ...engine.cards import card_str
-from ...engine.deal import View
+from ...engine.deal import DealResult, View
 from ...engine.game import GameView
-from ...engine.wire import action_to_json, game_view_to_json
+from ...engine.wire import action_to_json, game_view_to_json, seat_view_to_json
 from ..table import i18n
 from ..table.fair_deals import current_dealing_json
 from ..table.kinds import FriendsTable, TournamentTable, challenge_day
@@ -312,6 +312,27 @@ class SeatState:
     """The seats' names as the seat says them."""
 
 
+class StepParts:
+    """What the states of one step have alike, built once for all its audiences (every
+    seat and the watchers, in each language): the game's JSON but for each seat's own
+    parts (``seat_view_to_json``), and the words of the step in each language. The states
+    of a step so share these objects (what did not change is passed over at once by
+    ``steps.changes``)."""
+
+    def __init__(self, live: LiveTable) -> None:
+        self.table_id = live.id
+        self.seq = live.seq
+        self.view: GameView | None = None
+        """The game's view of the first audience rendered at this step."""
+        self.game: dict[str, Any] | None = None
+        """Its JSON."""
+        self.words: dict[tuple[str, str], Any] = {}
+        """Each language's parts of the state that do not depend on the seat."""
+
+    def fits(self, live: LiveTable) -> bool:
+        return live.id == self.table_id and live.seq == self.seq
+
+
 def seat_state(
     live: LiveTable,
     seat: int,
@@ -321,16 +342,24 @@ def seat_state(
     presence: Sequence[str] | None = None,
     like: SeatState | None = None,
     watching: bool = False,
+    parts: StepParts | None = None,
 ) -> SeatState:
     """The ``state`` message of ``seat`` at ``live.seq``: only that seat's view. Before a
     friends' table starts, ``game`` is null: the page shows the seats and the host's
     controls. ``like``: the seat's state of an earlier step, in the same language.
     ``watching``: a watcher's, seen from ``seat``'s chair (``Game.view``: no hand, no
-    choice; every seat named, none "you")."""
+    choice; every seat named, none "you"). ``parts``: what the step's other audiences
+    built of it, shared (the same message as without)."""
+    if parts is not None and not parts.fits(live):
+        raise ValueError(f"the parts of step {parts.seq} of table {parts.table_id} used at step {live.seq}")
     game = live.game
     direction = live.spec.rules.direction
     started = live.started
-    view = game.view(seat, watching=watching) if started else None
+    view = None
+    if started:
+        view = game.view(seat, watching, parts.view if parts is not None else None)
+        if parts is not None and parts.view is None:
+            parts.view = view
     deal_view = view.deal if view is not None else None
     result = deal_view.result if deal_view is not None else None
     table_inputs = (
@@ -375,22 +404,61 @@ def seat_state(
         "seq": live.seq,
         "full": full,
         "table": table,
-        "game": game_view_to_json(view, game_like) if view is not None else None,
+        "game": _game_json(view, game_like, parts) if view is not None else None,
         "dealing": _dealing(live, like),
         "last": None if full else last_action(lang, live, seat, deal_view, names, watching),
         "awaiting_next_deal": started and game.awaiting_deal and not game.is_over,
         "over": started and game.is_over,
         "challenge": challenge_day(live.spec.kind),
         "max_deals": live.spec.kind.max_deals,
-        "tournament": tournament_json(lang, live),
+        "tournament": _shared(parts, lang, "tournament", lambda: tournament_json(lang, live)),
         "after_game": after_game_json(lang, live, seat),
-        "result_lines": [i18n.render(lang, m) for m in result.lines] if result is not None else [],
+        "result_lines": _shared(parts, lang, "result_lines", lambda: _result_lines(lang, result)),
         "can_continue": can_continue(live.spec.kind.uses_free_deals, free_left) and not watching,
         "free_deals_over": free_deals_over(live.spec.kind.uses_free_deals, free_left) and not watching,
-        "dealt_by": dealt_by_json(lang, live, seat, names),
+        "dealt_by": _dealt_by(lang, live, seat, names, like),
         "played_for_you": played_for_json(lang, live, seat) if started and not watching else None,
     }
     return SeatState(message, view, table_inputs, names)
+
+
+def _result_lines(lang: str, result: DealResult | None) -> list[str]:
+    return [i18n.render(lang, m) for m in result.lines] if result is not None else []
+
+
+def _shared(parts: StepParts | None, lang: str, key: str, make: Callable[[], Any]) -> Any:
+    """A part of the state alike for every seat in ``lang``: made once a step."""
+    if parts is None:
+        return make()
+    words = parts.words
+    made = words.get((lang, key), words)
+    if made is words:
+        made = words[lang, key] = make()
+    return made
+
+
+def _game_json(view: GameView, like: tuple[GameView, dict[str, Any]] | None, parts: StepParts | None) -> Any:
+    """The game's JSON of the seat's view (``game_view_to_json``): built from another
+    audience's of the same step when there is one (only the seat's own parts are its own)."""
+    alike = parts.game if parts is not None else None
+    if alike is None:
+        made = game_view_to_json(view, like)
+        if parts is not None:
+            parts.game = made
+        return made
+    deal_like = None
+    if like is not None and like[0].deal_number == view.deal_number:
+        deal_like = (like[0].deal, like[1]["deal"])
+    return {**alike, "deal": seat_view_to_json(view.deal, alike["deal"], deal_like)}
+
+
+def _dealt_by(lang: str, live: LiveTable, seat: int, names: list[str], like: SeatState | None) -> DealtByJson | None:
+    """``dealt_by_json``, the seat's of the step before when nothing it says changed."""
+    if like is not None and like.names is names:
+        before = like.message["dealt_by"]
+        if before is not None and before["seat"] == live.dealt_by and live.started:
+            return before
+    return dealt_by_json(lang, live, seat, names)
 
 
 def _dealing(live: LiveTable, like: SeatState | None) -> dict[str, Any] | None:  # fair_deals' JSON
