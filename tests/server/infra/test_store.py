@@ -11,7 +11,8 @@ from server_helpers import run_async
 from sqlalchemy import event, text
 
 from coinche.engine.rules import PROFILES
-from coinche.server.infra.store import ConflictError, Database, Store, new_id
+from coinche.server.infra.database import Database
+from coinche.server.infra.store import ConflictError, Store, new_id
 from coinche.server.table.spec import Seat, Step, TableSpec
 
 pytestmark = pytest.mark.both_databases

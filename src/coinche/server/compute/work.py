@@ -16,7 +16,8 @@ from typing import TypeVar, cast
 from ...bots.base import Decision
 from ...engine.deal import View
 from ..infra.config import Settings
-from ..infra.store import Database, Store, new_id
+from ..infra.database import Database
+from ..infra.store import Store, new_id
 from ..infra.work_queue import TooLong, TurnQueue
 from . import jobs
 from .bot_pool import BotPool, BotSpec, Priority

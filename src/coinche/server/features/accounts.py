@@ -30,9 +30,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..infra.config import Settings
+from ..infra.database import Database
 from ..infra.db import aware
 from ..infra.rows.people import AccountRow, BotTokenRow, PlayerRow, SessionRow
-from ..infra.store import Database, Store, new_id
+from ..infra.store import Store, new_id
 from ..table.names import clean_name, login_key, name_key, name_skeleton
 
 NAME_MIN: Final = 3

@@ -21,10 +21,11 @@ from typing import Final
 from sqlalchemy import Select, delete, func, select, update
 from sqlalchemy.orm import Session
 
+from ..infra.database import Database
 from ..infra.db import aware
 from ..infra.rows.people import AccountRow, BotTokenRow, PlayerRow
 from ..infra.rows.ratings import PlayerStatsRow
-from ..infra.store import Database, Store, new_id
+from ..infra.store import Store, new_id
 from ..table.names import bot_name, clean_name, name_key, name_skeleton
 from ..table.ratings import Rating
 from .accounts import Account, AccountError, check_name, remove_account, token_hash

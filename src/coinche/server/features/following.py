@@ -19,12 +19,13 @@ from typing import Final
 from sqlalchemy import delete, func, select
 
 from ..infra.config import Settings
+from ..infra.database import Database
 from ..infra.db import aware
 from ..infra.hub import Hub
 from ..infra.rows.lobby import OpenTableRow
 from ..infra.rows.people import AccountRow, BlockRow, FollowRow, InvitationRow, OnlineRow, ReportRow
 from ..infra.rows.tables import TablePlayerRow, TableRow
-from ..infra.store import Database, Store, new_id
+from ..infra.store import Store, new_id
 from ..live.registry import LiveTables
 from ..table.kinds import invitation_code
 from ..table.live_table import TableError

@@ -26,9 +26,10 @@ from sqlalchemy.exc import IntegrityError
 
 from ...engine.rules import RuleSet
 from ..infra.config import Settings
+from ..infra.database import Database
 from ..infra.hub import Hub
 from ..infra.rate_limits import RateLimits
-from ..infra.store import Database, Store
+from ..infra.store import Store
 from ..live.presence import Attendance
 from ..live.tables import Tables
 from ..table.kinds import FriendsTable

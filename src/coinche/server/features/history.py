@@ -23,10 +23,11 @@ from typing import Any, Final
 from sqlalchemy import and_, exists, or_, select
 
 from ...engine.rules import RuleSet
+from ..infra.database import Database
 from ..infra.db import aware, now
 from ..infra.rows.people import AccountRow, PlayerRow
 from ..infra.rows.tables import FinishedDealRow, TablePlayerRow, TableRow
-from ..infra.store import Database, Store, result_for
+from ..infra.store import Store, result_for
 from ..live.events import DealEnded
 from ..live.registry import LiveTables
 from ..table.spec import Seat

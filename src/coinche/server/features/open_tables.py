@@ -19,10 +19,11 @@ from typing import Any, Final
 
 from sqlalchemy import delete, func, select, update
 
+from ..infra.database import Database
 from ..infra.db import aware, now
 from ..infra.hub import Hub
 from ..infra.rows.lobby import OpenTableRow
-from ..infra.store import Database, Store
+from ..infra.store import Store
 from ..live.events import DealStarted, GameEnded, SeatsChanged
 from ..live.registry import LiveTables
 from ..table.kinds import Sight, TableKind, invitation_code

@@ -53,9 +53,10 @@ from sqlalchemy import select, update
 
 from ...bots.adaptive import KNOB_LEVELS
 from ...engine.actions import COINCHE, SURCOINCHE
+from ..infra.database import Database
 from ..infra.db import now
 from ..infra.rows.ratings import PlayerStatsRow, RatedGameRow, RatingHistoryRow, StatsDealRow
-from ..infra.store import Database, Store
+from ..infra.store import Store
 from ..live.events import DealEnded, GameEnded
 from ..live.registry import LiveTables
 from ..table.live_table import LiveTable

@@ -41,9 +41,10 @@ from ..compute.bot_pool import BotPool, PoolBusy, Priority
 from ..compute.job_kinds import bidding_puzzle_job, entry_from_json, log_json, puzzle_job
 from ..compute.work import Work
 from ..infra.config import Settings
+from ..infra.database import Database
 from ..infra.db import now
 from ..infra.rows.puzzles import PuzzlePlayerRow, PuzzleRow, PuzzleTryRow
-from ..infra.store import Database, Store, new_id
+from ..infra.store import Store, new_id
 from ..live.events import DealEnded
 from ..live.registry import LiveTables
 from ..table.days import day_end

@@ -26,12 +26,13 @@ from sqlalchemy.orm import Session
 
 from ...engine.rules import PROFILES, RuleSet
 from ..infra.config import Settings
+from ..infra.database import Database
 from ..infra.db import aware
 from ..infra.hub import Hub, Subscription
 from ..infra.rows.lobby import QuickWaitRow
 from ..infra.rows.people import AccountRow, BlockRow
 from ..infra.rows.tables import TableRow
-from ..infra.store import Database, Store, new_id
+from ..infra.store import Store, new_id
 from ..live.ports import TableMaker
 from ..live.presence import Attendance
 from ..table.kinds import QuickPlayTable

@@ -26,7 +26,8 @@ from ...engine.wire import WireError, message_from_json
 from ..compute.bot_pool import Priority
 from ..compute.job_kinds import analysis_job, is_step
 from ..compute.work import Work
-from ..infra.store import Database, Store
+from ..infra.database import Database
+from ..infra.store import Store
 from ..table import i18n
 from ..table.fair_deals import dealing_info
 from ..table.live_table import LiveTable

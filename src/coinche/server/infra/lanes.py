@@ -1,6 +1,6 @@
 """One thread, two queues: the urgent calls first.
 
-On SQLite every database call runs on one thread (``store.Database`` says why). A
+On SQLite every database call runs on one thread (``database.Database`` says why). A
 ``ThreadPoolExecutor`` of one thread serves its calls in the order they came, so a move's
 step waited behind whatever burst came before it: a deal's bookkeeping at twenty tables,
 a page's lists, two hundred bots' heartbeats. ``Lanes`` serves the same one thread from

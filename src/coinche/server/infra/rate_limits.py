@@ -29,7 +29,7 @@ T = TypeVar("T")
 
 
 class Threads(Protocol):
-    """What runs a blocking call on a database thread (``store.Database``)."""
+    """What runs a blocking call on a database thread (``database.Database``)."""
 
     async def __call__(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T: ...
 

@@ -27,9 +27,9 @@ from ...engine.wire import message_to_json
 from ..compute.bot_pool import BotPool, BotSpec, PoolBusy, Priority
 from ..compute.work import Work
 from ..infra.config import Settings
+from ..infra.database import Database
 from ..infra.hub import Hub
 from ..infra.rate_limits import RateLimits
-from ..infra.store import Database
 from ..table import requests
 from ..table.live_table import LiveTable, TableError, decision_seed
 from ..table.requests import check_turn, seat_held

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..infra.config import Settings
-from ..infra.store import Database, Store
+from ..infra.database import Database
+from ..infra.store import Store
 from ..table.live_table import LiveTable
 from ..table.spec import Step
 from .events import DealEnded

@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from ..compute.bot_pool import BotPool
 from ..compute.work import Work
 from ..infra.config import Settings
+from ..infra.database import Database
 from ..infra.hub import Hub, LocalHub
 from ..infra.process_logs import instance_id
 from ..infra.rate_limits import RateLimits
-from ..infra.store import Database, Store
+from ..infra.store import Store
 from .computers import Computers
 from .free_deals import FreeDeals
 from .presence import Attendance

@@ -37,8 +37,9 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ..infra.config import Settings
+from ..infra.database import Database
 from ..infra.hub import Hub
-from ..infra.store import ConflictError, Database, Store
+from ..infra.store import ConflictError, Store
 from ..table.live_table import Check, LiveTable, TableError, game_result
 from ..table.spec import Step
 from .events import DealEnded, DealStarted, GameEnded, SeatsChanged, TableEvent, events_of

@@ -26,7 +26,8 @@ from sqlalchemy.exc import IntegrityError
 from ...engine.actions import Action
 from ...engine.rules import RuleSet
 from ..infra.config import Settings
-from ..infra.store import Database, GameEntry, Store, new_id
+from ..infra.database import Database
+from ..infra.store import GameEntry, Store, new_id
 from ..table import requests
 from ..table.fair_deals import new_secret
 from ..table.kinds import SOLO, Dealing, TableKind

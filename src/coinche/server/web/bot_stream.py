@@ -38,8 +38,9 @@ from ..features.bots import BotStore
 from ..features.following import Following
 from ..features.quick_play import person_channel
 from ..infra.config import Settings
+from ..infra.database import Database
 from ..infra.hub import Hub, Subscription
-from ..infra.store import Database, Store
+from ..infra.store import Store
 from ..live.tables import Tables
 from ..table.kinds import invitation_code
 from ..table.live_table import LiveTable

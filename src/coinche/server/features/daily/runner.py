@@ -13,7 +13,7 @@ from ...compute.bot_pool import Priority
 from ...compute.job_kinds import par_job, standings_job
 from ...compute.work import Work
 from ...infra.config import Settings
-from ...infra.store import Database
+from ...infra.database import Database
 from ...live.events import DealEnded
 from ...live.free_deals import FreeDeals
 from ...live.ports import PlaysOut, TableMaker

@@ -18,8 +18,8 @@ from sqlalchemy.exc import IntegrityError
 from ...compute.bot_pool import Priority
 from ...compute.work import Work
 from ...infra.config import Settings
+from ...infra.database import Database
 from ...infra.hub import Hub, Subscription
-from ...infra.store import Database
 from ...live.events import DealEnded, GameEnded
 from ...live.ports import PlaysOut, TableMaker
 from ...live.presence import Attendance
