@@ -41,6 +41,7 @@ from ..table import i18n
 from ..table.kinds import Sight, WatchRule
 from ..table.live_table import LiveTable
 from . import rules_pages
+from .bot_news import deals_over
 from .feed import WATCHED_SEAT, StateFeed, Watch, encoded, follows
 from .messages import ClockMessage, PresenceMessage, SayMessage
 from .pages import lang_of, page, parts_of
@@ -115,6 +116,9 @@ class WatchSocket(Socket):
         self.lang = lang_of(websocket)
         self.live: LiveTable | None = None
         self.sight: Sight | None = None
+        self._past: tuple[int, LiveTable] | None = None
+        """The table as it stood at the end of a deal (its number), rebuilt once: what is
+        past does not change while the table plays on."""
         self.sent = -1
         """The seq of the last state or step sent."""
 
@@ -163,7 +167,14 @@ class WatchSocket(Socket):
         """What the watcher is shown of ``live``: all of it, or it as it stood at the end
         of the deal its sight stops at."""
         deals = self.sight.deals if self.sight is not None else None
-        return live if deals is None else as_of_deal(live, deals)
+        if deals is None:
+            return live
+        if self._past is not None and self._past[0] == deals:
+            return self._past[1]
+        past = as_of_deal(live, deals)
+        if deals_over(past) >= deals:  # that deal's end, for good (not the table short of it)
+            self._past = (deals, past)
+        return past
 
     async def _send_state(self, live: LiveTable) -> None:
         """The whole state of the table as shown."""
