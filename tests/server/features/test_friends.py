@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import html
 import inspect
+import itertools
 import re
 import time
 from typing import Any
@@ -323,6 +324,38 @@ def test_an_idle_player_is_warned_then_the_computer_plays_one_move(make_client: 
         told = wait_for(sleeper, lambda m: m["type"] == "state" and m.get("played_for_you"))
         assert told["played_for_you"]["count"] == 1
         assert told["played_for_you"]["text"].startswith("Votre temps était écoulé : l'ordinateur a joué pour vous ")
+
+
+def test_each_step_that_starts_a_clock_is_followed_by_it_once(make_client: Any) -> None:
+    """The clock a step starts comes right after the step, at every seat, once: the feed
+    sends it with the step (one write), not also as a passing event."""
+    client = make_client(grace_seconds=60, idle_warning_seconds=60, idle_move_seconds=120)
+    host, (paul,), table_id, _code = seated_table(client, ("Paul", 2))
+    with host.connect(table_id) as h, paul.connect(table_id) as p:
+        h.next_state()
+        p.next_state()
+        assert h.answer(h.send("host", op="start"))["type"] == "ack"
+        live = live_table(client, table_id)
+        seats = {0: h, 2: p}
+        moves = 0
+        while moves < 10 and not live.game.awaiting_deal:
+            mover = seats.get(live.game.to_move)
+            if mover is None:
+                h.next_state()
+                continue
+            state = drain(mover, live.seq)
+            if is_my_turn(state):
+                mover.act(state)
+                moves += 1
+        for person in (h, p):
+            drain(person, live.seq)
+            shown = [m for m in person.messages if m["type"] in ("state", "clock")]
+            clocks = [m for m in shown if m["type"] == "clock"]
+            assert len(clocks) >= moves, "a clock for each person's turn"
+            assert len({c["seq"] for c in clocks}) == len(clocks), "no clock twice"
+            for before, after in itertools.pairwise(shown):
+                if after["type"] == "clock":
+                    assert before["type"] == "state" and before["seq"] == after["seq"], (before["seq"], after)
 
 
 def test_the_idle_clock_set_at_each_step_is_a_timer(make_client: Any) -> None:

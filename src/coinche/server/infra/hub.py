@@ -38,13 +38,23 @@ class Subscription:
     last call (notifications in between are merged: memory stays bounded whatever the
     rate) and the passing events since then (the last ``EVENTS_KEPT``)."""
 
-    def __init__(self, hub: Hub, table_id: str, steps: bool = True, events: bool = True) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        table_id: str,
+        steps: bool = True,
+        events: bool = True,
+        behind: Callable[[int], bool] | None = None,
+    ) -> None:
         self.hub = hub
         self.table_id = table_id
         self.steps = steps
         """Told of the table's new steps (a socket, which the feed hands its states, is not)."""
         self.events = events
         """Told of the table's passing events."""
+        self.behind = behind
+        """Whether a new seq is news to the subscriber (None: always): a step it has
+        already (stored in this process) wakes nothing."""
         self.latest = -1
         self._seen = -1
         self._event = asyncio.Event()
@@ -57,7 +67,7 @@ class Subscription:
             self._on_loop(self._notify, seq)
 
     def _notify(self, seq: int) -> None:
-        if seq > self.latest:
+        if seq > self.latest and (self.behind is None or self.behind(seq)):
             self.latest = seq
             self._event.set()
 
@@ -111,9 +121,12 @@ class Hub:
         self._subscribers: defaultdict[str, set[Subscription]] = defaultdict(set)
         self._lock = threading.Lock()  # subscribers of several event loops may share a hub
 
-    def subscribe(self, table_id: str, steps: bool = True, events: bool = True) -> Subscription:
-        """A subscription to the table's new steps and passing events (or one of them)."""
-        sub = Subscription(self, table_id, steps, events)
+    def subscribe(
+        self, table_id: str, steps: bool = True, events: bool = True, behind: Callable[[int], bool] | None = None
+    ) -> Subscription:
+        """A subscription to the table's new steps and passing events (or one of them);
+        ``behind``: whether a seq is news to it (``Subscription.behind``)."""
+        sub = Subscription(self, table_id, steps, events, behind)
         with self._lock:
             self._subscribers[table_id].add(sub)
         return sub

@@ -341,8 +341,10 @@ class Attendance:
 
     # ----- the idle clock -----
 
-    def turn_changed(self, live: LiveTable) -> None:
-        """After each step: time the person who must act now, if others wait on them."""
+    def turn_changed(self, live: LiveTable, tell: bool = True) -> None:
+        """After each step: time the person who must act now, if others wait on them.
+        ``tell``: announce the new clock as a passing event (False: the feed sends it with
+        the step, ``step_clock``)."""
         current = self._idle.get(live.id)
         if current is not None:
             if current[0] == live.seq:
@@ -357,7 +359,16 @@ class Attendance:
         self._idle[live.id] = (live.seq, timer)
         self._clocks[live.id] = (live.seq, seat, loop.time())
         # Every process watching the table runs this clock: each shows it to its own people.
-        self.registry.hub.deliver_event_here(live.id, self.clock(live.id) or {})
+        if tell:
+            self.registry.hub.deliver_event_here(live.id, self.clock(live.id) or {})
+
+    def step_clock(self, live: LiveTable) -> dict[str, Any] | None:
+        """The clock the step ``live`` is at started (a ``clock`` event), None if none did:
+        what the feed sends with the step itself (``turn_changed`` ran first)."""
+        running = self._clocks.get(live.id)
+        if running is None or running[0] != live.seq:
+            return None
+        return self.clock(live.id)
 
     def _stop_clock(self, table_id: str) -> None:
         self._idle.pop(table_id, None)

@@ -185,9 +185,10 @@ class Tables:
         return await self._db(self._store.games_of, player)
 
     def _moved(self, live: LiveTable, step: Step) -> None:
-        """The table moved on: who must play is timed, if it is watched here."""
+        """The table moved on: who must play is timed, if it is watched here (the clock
+        goes with the step to its sockets: a follower registered before the feed)."""
         if self._registry.watchers[live.id]:
-            self._attendance.turn_changed(live)
+            self._attendance.turn_changed(live, tell=False)
 
     # ----- watching -----
 

@@ -12,7 +12,8 @@ rules, the calls, the tricks played are built once), so what changed is found fa
 socket so never reads the table back to render its own copy, and a client two steps behind
 gets the two steps rendered when they came, never a replay of the game from its first step.
 
-A seat that no longer holds the socket's player gets ``None``: the socket closes.
+A seat that no longer holds the socket's player gets ``None``: the socket closes. The idle
+clock a step starts (``Attendance.step_clock``) goes with the step, in the same write.
 
 Steps another process stored arrive as a hub notification: the feed has one subscription
 per table watched here (the sockets' own subscriptions hear only the passing events), and
@@ -31,23 +32,24 @@ import contextlib
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Any, Final
 
 from ..infra.hub import Subscription
 from ..live.parts import TableParts
 from ..table.live_table import LiveTable
 from ..table.spec import Step
 from .bot_news import BOT_RESYNC, BotNews, Heard, bot_news
-from .messages import ResyncMessage, SeatMessage, StateMessage, StepMessage, encode
+from .messages import ClockMessage, ResyncMessage, SeatMessage, StateMessage, StepMessage, encode
 from .seat_state import SeatState, StepParts, seat_state
 from .steps import step_message
 
 log = logging.getLogger("coinche.feed")
 
-Rendered = tuple[int, SeatMessage | None]
+Rendered = tuple[int, SeatMessage | None, ClockMessage | None]
 """A step's seq and the seat's ``step`` message (from the seat's state at seq - 1), or its
 whole ``state`` after it (None: the player holds no seat any more; ``RESYNC``: the steps up
-to seq were not rendered, the socket reads the table)."""
+to seq were not rendered, the socket reads the table); and the clock the step started, sent
+right after it (in the same write)."""
 
 RESYNC: Final = ResyncMessage()
 """Handed to the sockets of a table read back whole (compared by identity)."""
@@ -93,15 +95,20 @@ class Watch:
         """The seat of the last message handed here (a ``step`` follows the state of the
         same seat: a player who moved seats gets the whole state)."""
         self.full = False
-        self.deliver: Callable[[int, SeatMessage], bool] | None = None
-        """The socket's fast path: takes a message at once and says so (True), when it
-        needs no wait (else it is queued for the socket's own task)."""
+        self.deliver: Callable[[int, SeatMessage, ClockMessage | None], bool] | None = None
+        """The socket's fast path: takes a message (and the step's clock) at once and says
+        so (True), when it needs no wait (else it is queued for the socket's own task)."""
         self._queue: asyncio.Queue[Rendered] = asyncio.Queue(maxsize=limit)
 
     def put(self, rendered: Rendered) -> None:
-        seq, message = rendered
+        seq, message, clock = rendered
         self.latest = seq
-        if self.deliver is not None and message is not None and self._queue.empty() and self.deliver(seq, message):
+        if (
+            self.deliver is not None
+            and message is not None
+            and self._queue.empty()
+            and self.deliver(seq, message, clock)
+        ):
             return
         try:
             self._queue.put_nowait(rendered)
@@ -149,6 +156,13 @@ def render(
     if like is not None and like.message["seq"] == live.seq - 1:
         return step_message(like.message, state.message), state.message
     return state.message, state.message
+
+
+def _clock_message(event: dict[str, Any] | None) -> ClockMessage | None:
+    """The ``clock`` message of the idle clock a step started (alike for every audience)."""
+    if event is None:
+        return None
+    return ClockMessage(event["seat"], event["seq"], event["seconds"])
 
 
 class StateFeed:
@@ -202,7 +216,13 @@ class StateFeed:
 
     def _start_pump(self, table_id: str) -> None:
         if table_id not in self._pumps:  # subscribed now: no step another process stores is missed
-            subscription = self.parts.hub.subscribe(table_id, events=False)
+            registry = self.parts.registry
+
+            def behind(seq: int) -> bool:  # not a step stored here, whose followers ran
+                live = registry.get(table_id)
+                return live is None or live.seq < seq
+
+            subscription = self.parts.hub.subscribe(table_id, events=False, behind=behind)
             self._pumps[table_id] = asyncio.get_running_loop().create_task(self._pump(table_id, subscription))
 
     def _stop_pump(self, table_id: str) -> None:
@@ -229,7 +249,7 @@ class StateFeed:
                     continue
                 for watch in list(self._watches.get(table_id, ())):
                     if watch.latest < live.seq:  # read back whole: the feed rendered none of it
-                        watch.put((live.seq, RESYNC))
+                        watch.put((live.seq, RESYNC, None))
                 for bot in list(self._bots.get(table_id, ())):
                     if bot.latest < live.seq:
                         bot.latest = live.seq
@@ -247,7 +267,9 @@ class StateFeed:
         watches = self._watches.get(live.id)
         if not watches:
             return
-        presence = self.parts.attendance.presence(live)
+        attendance = self.parts.attendance
+        presence = attendance.presence(live)
+        clock = _clock_message(attendance.step_clock(live))
         before = self._rendered.setdefault(live.id, {})
         sent: dict[Audience, tuple[SeatMessage, StateMessage]] = {}
         parts = StepParts(live)
@@ -255,13 +277,13 @@ class StateFeed:
             watching = watch.player is None
             seat = WATCHED_SEAT if watch.player is None else live.seat_of(watch.player)
             if seat is None:
-                watch.put((live.seq, None))
+                watch.put((live.seq, None, None))
                 continue
             key = (seat, watch.lang, watching)
             messages = sent.get(key)
             if messages is None:
                 messages = sent[key] = render(live, key, presence, before, parts)
-            watch.put((live.seq, messages[0] if watch.seat == seat else messages[1]))
+            watch.put((live.seq, messages[0] if watch.seat == seat else messages[1], clock))
             watch.seat = seat
 
     def bots_moved(self, live: LiveTable, step: Step) -> None:

@@ -56,6 +56,12 @@ TEXTS: Final = "coinche.texts"
 ``websocket.send`` message with the texts of several frames under this key, written to the
 connection at once. Named in the connection's ``scope["extensions"]`` when the server has it."""
 
+WRITE_NOW: Final = "coinche.write_now"
+"""An ASGI extension of the same protocol: under this key, ``{"write": f}``, ``f`` a
+function that writes the frames of some texts to the connection at once, without waiting
+(True), or says it cannot now (False: the connection is not open, or its client reads too
+slowly to take more)."""
+
 
 class Close(Exception):
     """End the connection with ``code`` and ``reason`` (raised by ``admit`` to refuse it, or
@@ -234,6 +240,13 @@ class Socket(ABC):
             return
         for text in texts:
             await self.ws.send_text(text)
+
+    def write_now(self, texts: list[str]) -> bool:
+        """Write ``texts``' frames to the connection at once, from any code on the event
+        loop, without a task's wait (``WRITE_NOW``); False when that cannot be done now:
+        the caller sends them the usual way (``send_texts``), in their order."""
+        write = self.ws.scope.get("extensions", {}).get(WRITE_NOW, {}).get("write")
+        return write is not None and self.ws.application_state is WebSocketState.CONNECTED and bool(write(texts))
 
     async def read_nothing(self, reason: str) -> None:
         """The reader of a socket whose client sends nothing but its close: it ends at the

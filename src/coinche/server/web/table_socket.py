@@ -29,6 +29,7 @@ from ..table.live_table import LiveTable, TableError
 from .drain import restarting_frame
 from .feed import StateFeed, Watch, encoded, follows
 from .messages import (
+    ClockMessage,
     ErrorMessage,
     HintMessage,
     HintRequest,
@@ -149,6 +150,9 @@ class TableSocket(Socket):
         """The table counts free deals: each state shows the player's count."""
         self.following = False
         """``_follow`` is handling a message of the feed (none may pass it)."""
+        self.writing = False
+        """``_send`` holds messages taken from the outbox that are not written yet (none may
+        pass them)."""
 
     @property
     def name(self) -> str:
@@ -170,10 +174,30 @@ class TableSocket(Socket):
         return OpenCount(MAX_CONNECTIONS, counts=self.parts.tables.connections), (self.table_id, self.player)
 
     def queue(self, message: TableMessage) -> None:
+        """Queue ``message`` for ``_send`` (the answers to the client's requests: a client
+        that sends faster than it reads meets the outbox's bound)."""
         try:
             self.outbox.put_nowait(message)
         except asyncio.QueueFull:
             raise SlowConsumer from None
+
+    def _put(self, *messages: TableMessage) -> bool:
+        """Send ``messages`` after those queued before them: written at once, in one write,
+        when none waits and the client reads what it is sent (no task woken,
+        ``write_now``), else queued for ``_send``; False when the outbox is full."""
+        if (
+            self.outbox.empty()
+            and not self.writing
+            and not self.restarting
+            and self.write_now([encoded(m) for m in messages])
+        ):
+            return True
+        try:
+            for message in messages:
+                self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            return False
+        return True
 
     async def serve(self) -> None:
         feed: StateFeed = self.ws.app.state.feed
@@ -253,7 +277,11 @@ class TableSocket(Socket):
             if restarting is not None:  # the last message: what comes before it, then the close
                 await self.send_texts([*(encoded(m) for m in messages[:restarting]), restarting_frame()])
                 raise Close(CLOSE_RESTARTING, "restarting")
-            await self.send_texts([encoded(m) for m in messages])
+            self.writing = True
+            try:
+                await self.send_texts([encoded(m) for m in messages])
+            finally:
+                self.writing = False
 
     async def states(self, live: LiveTable, seat: int, since: int | None) -> list[SeatMessage]:
         """The states a client that has the table up to ``since`` needs (``states_since``),
@@ -262,19 +290,18 @@ class TableSocket(Socket):
         presence = self.parts.attendance.presence
         return states_since(live, self.player, seat, since, self.lang, free_left, self.settings.replay_limit, presence)
 
-    def _deliver(self, seq: int, message: SeatMessage) -> bool:
+    def _deliver(self, seq: int, message: SeatMessage, clock: ClockMessage | None) -> bool:
         """``_follow``'s fast path, called by the feed: a step that follows the last one
-        queued, or a whole state, goes to the outbox at once (the feed calls it only with
-        nothing of its own queued; while ``_follow`` handles a message, none passes it)."""
+        queued, or a whole state, and the clock it started, are sent at once (the feed
+        calls it only with nothing of its own queued; while ``_follow`` handles a message,
+        none passes it)."""
         if self.following:
             return False
         if seq <= self.sent:
             return True
         if not follows(self.sent, seq, message):
             return False
-        try:
-            self.outbox.put_nowait(message)
-        except asyncio.QueueFull:
+        if not (self._put(message) if clock is None else self._put(message, clock)):
             return False  # the socket's own task finds the outbox full: it closes
         self.sent = seq
         return True
@@ -286,7 +313,7 @@ class TableSocket(Socket):
         the steps between) has the socket read the steps since its last."""
         while True:
             self.following = False
-            seq, message = await watch.get()
+            seq, message, clock = await watch.get()
             self.following = True
             if watch.full:
                 raise SlowConsumer
@@ -303,6 +330,8 @@ class TableSocket(Socket):
                     return
                 for m in await self.states(live, seat, self.sent):
                     self.queue(m)
+                if clock is not None and clock.seq == live.seq:
+                    self.queue(clock)
                 self.sent = live.seq
                 continue
             if self.counts_free_deals:  # the player's own count (the feed renders for the seat)
@@ -312,6 +341,8 @@ class TableSocket(Socket):
                 elif isinstance(message, dict):
                     message = with_free_deals(message, free_left)
             self.queue(message)
+            if clock is not None:
+                self.queue(clock)
             self.sent = seq
 
     async def _no_seat(self) -> None:

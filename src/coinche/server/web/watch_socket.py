@@ -41,7 +41,6 @@ from ..table import i18n
 from ..table.kinds import Sight, WatchRule
 from ..table.live_table import LiveTable
 from . import rules_pages
-from .bot_news import deals_over
 from .feed import WATCHED_SEAT, StateFeed, Watch, encoded, follows
 from .messages import ClockMessage, PresenceMessage, SayMessage
 from .pages import lang_of, page, parts_of
@@ -172,7 +171,7 @@ class WatchSocket(Socket):
         if self._past is not None and self._past[0] == deals:
             return self._past[1]
         past = as_of_deal(live, deals)
-        if deals_over(past) >= deals:  # that deal's end, for good (not the table short of it)
+        if past.deals_over >= deals:  # that deal's end, for good (not the table short of it)
             self._past = (deals, past)
         return past
 
@@ -188,7 +187,7 @@ class WatchSocket(Socket):
         step that does not follow the last one sent (the table was read back whole) has the
         whole state sent instead."""
         while True:
-            seq, message = await watch.get()
+            seq, message, clock = await watch.get()
             if watch.full:
                 raise SlowConsumer
             if seq <= self.sent or message is None:
@@ -198,7 +197,7 @@ class WatchSocket(Socket):
                 if live is not None:
                     await self._send_state(live)
                 continue
-            await self.ws.send_text(encoded(message))
+            await self.send_texts([encoded(message)] if clock is None else [encoded(message), encoded(clock)])
             self.sent = seq
 
     async def _events(self, sub: Subscription) -> None:

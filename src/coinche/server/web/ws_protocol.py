@@ -31,7 +31,7 @@ from websockets.exceptions import InvalidState
 from websockets.http11 import Request
 
 from ..infra.log_limits import RefusalLog
-from .socket_base import CLOSE_NOT_UTF8, TEXTS
+from .socket_base import CLOSE_NOT_UTF8, TEXTS, WRITE_NOW
 
 READ_AHEAD = 16
 """Messages of one client read before the application takes them: then the connection is
@@ -89,6 +89,7 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
         super().handle_connect(event)
         if not self.handshake_complete:  # (a refused handshake has no application)
             self.scope["extensions"][TEXTS] = {}
+            self.scope["extensions"][WRITE_NOW] = {"write": self.write_now}
 
     async def send(self, message: ASGISendEvent) -> None:
         """Once the transport of an accepted connection is closing (this protocol closed it:
@@ -105,6 +106,27 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
             await self._send_texts(texts)
             return
         await super().send(message)
+
+    def write_now(self, texts: list[str]) -> bool:
+        """``WRITE_NOW``: the frames of ``texts`` in one write, done at once (True) when the
+        connection is open and its client reads what it is sent (the transport takes more);
+        else False and nothing written."""
+        if (
+            not self.writable.is_set()
+            or self.disconnected
+            or not self.handshake_complete
+            or self.close_sent
+            or self.initial_response is not None
+            or self.transport.is_closing()
+        ):
+            return False
+        try:
+            for text in texts:
+                self.conn.send_text(text.encode())
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
 
     async def _send_texts(self, texts: list[str]) -> None:
         """Several text frames in one write to the transport (``TEXTS``); where uvicorn
