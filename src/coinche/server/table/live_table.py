@@ -173,6 +173,12 @@ class LiveTable:
         return len(deals) if deals and deals[-1].is_over else None
 
     @property
+    def deals_over(self) -> int:
+        """How many of the game's deals are over (the one in progress not counted)."""
+        deals = self.game.deals
+        return len(deals) if deals and deals[-1].is_over else max(0, len(deals) - 1)
+
+    @property
     def void_deal_ended(self) -> bool:
         """The last step read ended a deal of four passes (the players' free deals of it
         are given back)."""

@@ -54,16 +54,11 @@ Heard = BotNews | None | Literal["resync"]
 seat there any more, or ``BOT_RESYNC``."""
 
 
-def deals_over(live: LiveTable) -> int:
-    deals = live.game.deals
-    return len(deals) if deals and deals[-1].is_over else max(0, len(deals) - 1)
-
-
 def bot_news(live: LiveTable, seat: int, before: BotNews | None, time_ms: int) -> BotNews:
     """The news of ``live``'s last step for ``seat`` (``before``: the seat's news of an
     earlier step, None when there is none)."""
     game = live.game
-    done = deals_over(live)
+    done = live.deals_over
     ended = before is None or before.seq != live.seq - 1 or before.deals_over != done
     deal_over = _deal_over(live, seat, done) if done and ended else None
     game_over = None

@@ -45,7 +45,7 @@ from ..live.tables import Tables
 from ..table.kinds import invitation_code
 from ..table.live_table import LiveTable
 from .bot_api import API, ApiError, authenticate, bots_of, error_response, limited
-from .bot_news import BotNews, Heard, bot_news, deals_over
+from .bot_news import BotNews, Heard, bot_news
 from .drain import drain_of
 from .feed import BotWatch, StateFeed
 from .messages import (
@@ -202,7 +202,7 @@ class BotStream:
             self.feed.unwatch_bot(watch)
             self.newest.pop(table_id, None)
             return
-        done = deals_over(live)
+        done = live.deals_over
         self.tables[table_id] = Followed(seat, watch, max(0, done - CATCH_UP_DEALS))
         await self.live_tables.attach(live, self.bot.player)  # present: a computer standing in steps back
         players = [_holder_name(live, i) for i in range(4)]
