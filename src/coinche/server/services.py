@@ -94,6 +94,7 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     p.tables.adaptive_start = player_stats.adaptive_start
     open_tables = OpenTables(OpenTableStore(store), p.db, p.hub, p.registry)
     tournament_runner = tournaments(parts)
+    p.tables.unmade_hooks.append(tournament_runner.make_named)
     return Services(
         **{f.name: getattr(parts, f.name) for f in fields(TableParts)},
         daily=DailyChallenge(

@@ -40,6 +40,7 @@ from coinche.server.features.player_stats import ratings_of
 from coinche.server.features.tournaments.model import ARENA_BYE_AFTER, Tournament, commitment
 from coinche.server.features.tournaments.runner import Tournaments
 from coinche.server.table.days import CLUB_TIME
+from coinche.server.table.kinds import TournamentTable
 from coinche.server.table.live_table import LiveTable
 from coinche.server.web.app import create_app
 
@@ -304,6 +305,58 @@ def test_a_person_alone_with_computers_who_stalls_meets_the_idle_clock(make_clie
         assert played["last"]["played_by"] == "idle" and played["last"]["seat"] == 0
     live = live_table(client, table_id)
     assert live.seats[0].stand_in is None  # one move only: the seat stays the person's
+
+
+@pytest.mark.parametrize("first", ["connection", "page"])
+def test_a_person_who_opens_the_table_before_it_is_made_is_seated(
+    make_client: MakeClient, clock: Clock, first: str
+) -> None:
+    """A round is seated in the database (the person socket points there) before its
+    tables are made: a person who opens theirs in between, its connection or its page, is
+    never refused; the table is made for them then, as the runner makes it (its idle clock
+    runs), and the runner then finds it made."""
+    client = make_client(
+        clock=clock,
+        tournament_tick_seconds=3600,
+        grace_seconds=3600,
+        idle_warning_seconds=3000,
+        idle_move_seconds=3600,
+    )
+    (person,) = people(client, 1, "Presse")
+    tournament_id = organise(person, rounds="1", deals="1", minutes_per_deal="15")
+    assert enter(person, tournament_id).status_code == 303
+    clock.now = START - timedelta(seconds=10)
+    client.portal.call(client.app.state.following.seen, _player(client, person))  # type: ignore[attr-defined]
+    tournaments = tournaments_of(client)
+    # the runner's first step only (seat the round), its tables not made yet
+    (named,) = client.portal.call(tournaments.db, tournaments.store.start_round, tournament_id, 1, START)
+    clock.now = START
+    table_id = named.table_id
+    assert client.portal.call(client.app.state.parts.tables.table, table_id) is None  # type: ignore[attr-defined]
+    with person.acting() as c, c.websocket_connect("/ws/me") as ws:
+        for _ in range(5):
+            message = ws.receive_json()
+            if message["type"] == "tournament":
+                assert message["table"] == f"/table/{table_id}"
+                break
+        else:
+            raise AssertionError("no tournament message")
+    if first == "page":
+        assert person.get(f"/table/{table_id}").status_code == 200
+    with person.connect(table_id) as me:
+        assert me.until("hello")["you"] == 0
+        assert me.until("clock", seat=0)["seconds"] > 0  # made as the runner makes it
+    live = live_table(client, table_id)
+    assert [s.kind for s in live.seats] == ["human", "bot", "bot", "bot"]
+    assert isinstance(live.spec.kind, TournamentTable) and live.spec.kind.tournament == tournament_id
+    # the runner's making of the tables it named finds this one made: nothing more
+    client.portal.call(tournaments._make_all, client.portal.call(tournaments.get, tournament_id), [named])
+    assert live_table(client, table_id) is live and live.seq > 0
+    # someone who holds no seat there is still refused
+    stranger = another_visitor(client)
+    with stranger.websocket_connect(f"/ws/table/{table_id}") as ws, pytest.raises(WebSocketDisconnect) as e:
+        ws.receive_json()
+    assert e.value.code == 4404
 
 
 def test_an_arena_pair_online_that_never_plays_is_played_for(make_client: MakeClient, clock: Clock) -> None:

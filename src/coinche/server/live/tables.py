@@ -45,6 +45,9 @@ AbandonHook = Callable[["LiveTable", str], Awaitable[None]]
 """Told that a player gave up the table's game (``Tables.abandon``)."""
 AdaptiveStart = Callable[[str], Awaitable[float]]
 """The adaptive knob's start for a player (``player_stats.py``: from their rating)."""
+UnmadeHook = Callable[[str], Awaitable[bool]]
+"""Makes a table its feature named and has not made yet (a tournament's round is seated
+in the database, its tables made just after); whether it was such a table."""
 
 LEVELS = ("adaptive", "beginner", "confirmed", "expert")
 """The computer levels a player picks for a solo table."""
@@ -96,6 +99,8 @@ class Tables:
         ``abandon``; idempotent all the same)."""
         self.adaptive_start: AdaptiveStart | None = None
         """Where a new adaptive solo table's knob starts for its player (None: 0.5)."""
+        self.unmade_hooks: list[UnmadeHook] = []
+        """Asked, by ``opened``, to make a table the database does not have yet."""
         registry.follow(self._moved)
 
     # ----- tables -----
@@ -174,6 +179,18 @@ class Tables:
     async def table(self, table_id: str, at_least: int = 0, fresh: bool = False) -> LiveTable | None:
         """The live table (``LiveTables.table``): None if there is none."""
         return await self._registry.table(table_id, at_least, fresh)
+
+    async def opened(self, table_id: str) -> LiveTable | None:
+        """The table a page or a connection opens, read afresh; one that a feature named
+        but has not made yet is made first (``unmade_hooks``): whoever was sent to a table
+        finds it, however soon they come. None if there is none."""
+        live = await self._registry.table(table_id, fresh=True)
+        if live is not None:
+            return live
+        for make in self.unmade_hooks:
+            if await make(table_id):
+                return await self._registry.table(table_id, fresh=True)
+        return None
 
     async def games_in_progress(self, player: str) -> list[str]:
         """The ids of ``player``'s games in progress (not given up, not gone from), newest

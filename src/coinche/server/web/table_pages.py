@@ -195,7 +195,7 @@ async def solo(request: Request) -> Response:
 
 async def table_page(request: Request) -> Response:
     player = player_in_session(request)
-    live = await tables_of(request).table(request.path_params["table_id"], fresh=True)
+    live = await tables_of(request).opened(request.path_params["table_id"]) if player is not None else None
     if live is None or player is None or live.seat_of(player) is None:
         raise HTTPException(404)
     lang = lang_of(request)

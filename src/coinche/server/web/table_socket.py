@@ -163,9 +163,10 @@ class TableSocket(Socket):
         parts, table_id, player = self.parts, self.table_id, self.player
         live = await parts.tables.table(table_id) if player else None
         seat = live.seat_of(player) if live is not None and player else None
-        if live is not None and seat is None and player:
-            # This process's copy may not have the seat yet: taken through another process.
-            live = await parts.tables.table(table_id, fresh=True)
+        if seat is None and player:
+            # This process's copy may not have the seat yet (taken through another process),
+            # or the table is named and not made yet (a tournament's round just seated).
+            live = await parts.tables.opened(table_id)
             seat = live.seat_of(player) if live is not None else None
         if live is None or seat is None or not player:
             raise Close(CLOSE_NOT_FOUND, "no seat")

@@ -13,7 +13,9 @@ AND ...``), so when every process's runner sees the moment at once, one of them 
 and the others find nothing to do. The transaction that starts a round also names its
 tables and writes their seats (``tournament_tables``); the tables are made just after, and
 a table named but never made (its process died in between) is made by any runner
-``UNMADE_AFTER`` later: a restart of any process, at any moment, loses nothing.
+``UNMADE_AFTER`` later: a restart of any process, at any moment, loses nothing. A person
+who opens a table named and not made yet has it made at once (``Tournaments.make_named``,
+a ``Tables.unmade_hooks`` hook): the person socket points to it from the round's start.
 
 **The round.** A round is a game of ``deals`` deals at each table (``TournamentTable.deals``),
 dealt under the label ``tournoi-<id>-<round>`` from the tournament's secret (committed on

@@ -381,6 +381,23 @@ class Tournaments:
             batch = tables[start : start + MAKING_AT_ONCE]
             await asyncio.gather(*(self._make(tournament, table, names) for table in batch))
 
+    async def make_named(self, table_id: str) -> bool:
+        """Make now the round's table ``table_id`` if it is named and not made yet (the
+        round is seated in the database before its tables are made): a person sent to it
+        opens it at any moment. Whether it was such a table (made now, here or elsewhere).
+        A ``Tables.unmade_hooks`` hook."""
+        named = await self.db(self.store.named, table_id)
+        if named is None:
+            return False
+        tournament_id, table = named
+        tournament = await self.get(tournament_id)
+        if tournament is None:
+            return False
+        names = await self.names(sorted(s.player for s in table.seats if s.player is not None))
+        # its own task: a connection closed meanwhile leaves the table made whole
+        await asyncio.shield(asyncio.ensure_future(self._make(tournament, table, names)))
+        return True
+
     async def _make(self, tournament: Tournament, table: RoundTable, names: dict[str, str]) -> None:
         players = [s.player for s in table.seats if s.player is not None]
         seats = [

@@ -508,6 +508,23 @@ class TournamentStore:
                 return []
             return name_tables(s, tournament, wave + 1, pairings, entries, at)
 
+    def named(self, table_id: str) -> tuple[str, RoundTable] | None:
+        """The table ``table_id`` of a tournament under way, named and not made yet, and
+        its tournament's id (None: no such table, made already, or its result is in)."""
+        with self.store.session() as s:
+            found = s.execute(
+                select(TournamentTableRow)
+                .join(TournamentRow, TournamentRow.id == TournamentTableRow.tournament_id)
+                .outerjoin(TableRow, TableRow.id == TournamentTableRow.table_id)
+                .where(
+                    TournamentTableRow.table_id == table_id,
+                    TournamentTableRow.result.is_(None),
+                    TournamentRow.state == "running",
+                    TableRow.id.is_(None),
+                )
+            ).scalar_one_or_none()
+            return None if found is None else (found.tournament_id, round_table_of_row(found))
+
     def unmade(self, tournament_id: str, number: int | None, older_than: datetime) -> list[RoundTable]:
         """Tables of the round (None: of any) named before ``older_than`` and never made."""
         with self.store.session() as s:
