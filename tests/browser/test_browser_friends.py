@@ -10,6 +10,7 @@ that move; a fifth person finds the table full.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 from browser_helpers import DESKTOP, LIVE_RECORDER, LiveServer, new_page
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from table_driver import Table, keep_screenshot
 
 PASSWORD = "correct horse battery staple"
@@ -159,6 +161,25 @@ def deal_over(table: Table) -> bool:
     return over
 
 
+def press(table: Table, selector: str, what: str, timeout: float = 10.0) -> None:
+    """A click at the middle of the button of ``selector``, as a person's, at once (waiting
+    for a button to hold still, as Playwright's click does, doubled a deal's time: a playable
+    card rises), then again while the table has not taken it (a click as the hand is drawn
+    again can miss; a request already sent is not sent twice). A button under something else
+    (a notice) is never taken: what covers it is said."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with contextlib.suppress(PlaywrightTimeoutError):  # gone meanwhile: taken
+            table.page.locator(selector).click(force=True, timeout=1_000)
+        with contextlib.suppress(PlaywrightTimeoutError):
+            table.page.wait_for_function(TAKEN, arg=selector, timeout=2_000)
+            return
+        if time.monotonic() > deadline:
+            over = table.page.evaluate(ON_TOP, selector)
+            told = table.page.locator("#notice").text_content()
+            raise AssertionError(f"{what} clicked, not taken in {timeout:.0f} s; over it: {over!r}; notice: {told!r}")
+
+
 def play_until(tables: list[Table], done: Callable[[], bool], timeout: float = 90.0) -> dict[int, int]:
     """Each page plays whenever its turn comes, until ``done()``, clicking the page's own
     buttons; how many things each page did (by index). The first page opens the auction
@@ -176,15 +197,7 @@ def play_until(tables: list[Table], done: Callable[[], bool], timeout: float = 9
             move = table.page.evaluate(NEXT_MOVE, bidder)
             if move["kind"] not in ("declare", "card", "call"):
                 continue
-            # a click at the button's middle, as a person's, at once: Playwright's wait for the
-            # button to hold still (a playable card rises) doubled a deal's time; a button
-            # under something else (a notice) is not taken, and what covers it is said
-            table.page.locator(move["selector"]).click(force=True)
-            try:
-                table.page.wait_for_function(TAKEN, arg=move["selector"], timeout=10_000)
-            except Exception as e:
-                over = table.page.evaluate(ON_TOP, move["selector"])
-                raise AssertionError(f"page {i}: {move} was clicked, not taken; over it: {over}") from e
+            press(table, move["selector"], f"page {i}: {move}")
             acts[i] += 1
             bid = bid or (bidder and move["kind"] == "call")
             moved = True
