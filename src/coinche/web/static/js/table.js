@@ -7,6 +7,7 @@
 import { Connection } from './connection.js';
 import { TableState } from './table_state.js';
 import { TableView } from './table_view.js';
+import { keepNoticesClear } from './notice_place.js';
 
 const root = document.getElementById('table');
 const table = new TableState();
@@ -28,6 +29,7 @@ const view = new TableView(root, table, {
     table.mark(connection.request('hint'));
   },
 });
+keepNoticesClear(root);
 
 /** A friends' table's lobby, presence, quick messages and leaving (null at a solo table). */
 const friends =
