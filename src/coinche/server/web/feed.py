@@ -154,7 +154,7 @@ def render(
     state = seat_state(live, seat, lang, None, False, presence, like, watching, parts)
     before[audience] = state
     if like is not None and like.message["seq"] == live.seq - 1:
-        return step_message(like.message, state.message), state.message
+        return step_message(like.message, state.message, parts.diffs), state.message
     return state.message, state.message
 
 

@@ -42,6 +42,7 @@ from .messages import (
     TournamentJson,
 )
 from .pages import ADDRESSES
+from .steps import Diffs
 
 PLAYED_FOR_SCAN = 2000
 """How far back the log is read for the moves a computer made for a person (about thirty
@@ -328,6 +329,8 @@ class StepParts:
         """Its JSON."""
         self.words: dict[tuple[str, str], Any] = {}
         """Each language's parts of the state that do not depend on the seat."""
+        self.diffs: Diffs = {}
+        """The pairs of parts the step's audiences compared to make their steps."""
 
     def fits(self, live: LiveTable) -> bool:
         return live.id == self.table_id and live.seq == self.seq

@@ -13,10 +13,23 @@ STEP_OWN = ("type", "seq", "full", "last")
 Path = list[str | int]
 
 
-def changes(before: Any, after: Any, path: Path | None = None, out: list[list[Any]] | None = None) -> list[list[Any]]:
+Diffs = dict[tuple[int, int, tuple[str | int, ...]], tuple[Any, Any, list[list[Any]]]]
+"""What ``changes`` found for pairs of objects at a path, kept with the two objects (so
+that their ids stay theirs): the audiences of one step share most parts of their states,
+and the same pair is compared once for all of them."""
+
+
+def changes(
+    before: Any,
+    after: Any,
+    path: Path | None = None,
+    out: list[list[Any]] | None = None,
+    diffs: Diffs | None = None,
+) -> list[list[Any]]:
     """What makes ``before`` into ``after`` (two JSON values): ``[path, value]`` pairs, each
     setting the value at that path (a list's next index appends). Parts shared with
-    ``before`` are passed over at once (``SeatState``)."""
+    ``before`` are passed over at once (``SeatState``); ``diffs``: the pairs of objects
+    compared already (``Diffs``)."""
     path = [] if path is None else path
     out = [] if out is None else out
     if before is after:
@@ -28,7 +41,14 @@ def changes(before: Any, after: Any, path: Path | None = None, out: list[list[An
             if old is value or (top and key in STEP_OWN):
                 continue
             if type(value) is dict:
-                changes(old, value, [*path, key], out)
+                if diffs is None:
+                    changes(old, value, [*path, key], out)
+                    continue
+                sub = [*path, key]
+                found = diffs.get((id(old), id(value), tuple(sub)))
+                if found is None:
+                    found = diffs[id(old), id(value), tuple(sub)] = (old, value, changes(old, value, sub, None, diffs))
+                out.extend(found[2])
             elif (old != value or type(old) is not type(value)) and not _list_changes(old, value, [*path, key], out):
                 out.append([[*path, key], value])
         return out
@@ -55,10 +75,11 @@ def _list_changes(before: Any, after: Any, path: Path, out: list[list[Any]]) -> 
     return False
 
 
-def step_message(before: StateMessage, after: StateMessage) -> StepMessage:
+def step_message(before: StateMessage, after: StateMessage, diffs: Diffs | None = None) -> StepMessage:
     """The ``step`` that makes the seat's state ``before`` into ``after``, the state of the
-    next step: its seq, its ``last``, and what changed (``set``)."""
-    return StepMessage(after["seq"], after["last"], changes(before, after))
+    next step: its seq, its ``last``, and what changed (``set``); ``diffs``: the pairs the
+    step's other audiences compared (``changes``)."""
+    return StepMessage(after["seq"], after["last"], changes(before, after, None, None, diffs))
 
 
 def apply_step(state: dict[str, Any], step: dict[str, Any]) -> dict[str, Any]:
