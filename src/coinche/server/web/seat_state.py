@@ -30,6 +30,7 @@ from ..table.seating import people_names, seat_positions
 from ..table.spec import Seat
 from .kind_words import after_game_json, heading_json
 from .messages import (
+    AfterGameJson,
     DealtByJson,
     FriendsJson,
     LastJson,
@@ -415,7 +416,7 @@ def seat_state(
         "challenge": challenge_day(live.spec.kind),
         "max_deals": live.spec.kind.max_deals,
         "tournament": _shared(parts, lang, "tournament", lambda: tournament_json(lang, live)),
-        "after_game": after_game_json(lang, live, seat),
+        "after_game": _after_game(lang, live, seat, like),
         "result_lines": _shared(parts, lang, "result_lines", lambda: _result_lines(lang, result)),
         "can_continue": can_continue(live.spec.kind.uses_free_deals, free_left) and not watching,
         "free_deals_over": free_deals_over(live.spec.kind.uses_free_deals, free_left) and not watching,
@@ -423,6 +424,15 @@ def seat_state(
         "played_for_you": played_for_json(lang, live, seat) if started and not watching else None,
     }
     return SeatState(message, view, table_inputs, names)
+
+
+def _after_game(lang: str, live: LiveTable, seat: int, like: SeatState | None) -> AfterGameJson:
+    """``after_game_json``, the seat's of the step before while the game's end is as it was
+    (it says nothing else that changes)."""
+    over = live.started and live.game.is_over
+    if like is not None and like.message["over"] == over and like.message["table"]["id"] == live.id:
+        return like.message["after_game"]
+    return after_game_json(lang, live, seat)
 
 
 def _result_lines(lang: str, result: DealResult | None) -> list[str]:
