@@ -278,9 +278,12 @@ class TableSocket(Socket):
             if restarting is not None:  # the last message: what comes before it, then the close
                 await self.send_texts([*(encoded(m) for m in messages[:restarting]), restarting_frame()])
                 raise Close(CLOSE_RESTARTING, "restarting")
+            texts = [encoded(m) for m in messages]
+            if self.write_now(texts):  # (not through Starlette's send and its wrappers)
+                continue
             self.writing = True
             try:
-                await self.send_texts([encoded(m) for m in messages])
+                await self.send_texts(texts)
             finally:
                 self.writing = False
 
