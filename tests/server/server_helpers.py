@@ -438,7 +438,9 @@ class ServerProcess:
         self.log = log
         command = [sys.executable, "-m", "coinche.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
         url = db if isinstance(db, str) else f"sqlite:///{db}"
-        command += ["--db", url, "--bot-delay", "0", "--workers", "1", *extra]
+        # Computers that answer at once and a complete trick not held on show, as in the
+        # in-process tests' settings (``settings_for``); ``extra`` may ask for others.
+        command += ["--db", url, "--bot-delay", "0", "--trick-pause", "0", "--workers", "1", *extra]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env.pop("COINCHE_DATABASE_URL", None)
         with log.open("a", encoding="utf-8") as out:
