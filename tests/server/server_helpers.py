@@ -314,13 +314,15 @@ def hidden_cards(deal: Deal, seat: int) -> set[str]:
     return hidden
 
 
-def card_words(code: str) -> list[re.Pattern[str]]:
-    """Every way a message may write a card: ``JH``, ``Valet de cœur``, ``V♥``..."""
+def card_words(code: str) -> list[tuple[str, bool, re.Pattern[str]]]:
+    """Every way a message may write a card: ``JH``, ``Valet de cœur``, ``V♥``... Each with
+    the literal a match holds (case-folded for the names, matched whatever their case), a
+    quick test before the pattern: most messages name no hidden card at all."""
     texts = {i18n.card_name(lang, code) for lang in i18n.LANGUAGES}
     shorts = {i18n.card_short(lang, code) for lang in i18n.LANGUAGES}
-    out = [re.compile(rf"(?<![0-9A-Za-z]){code}(?![0-9A-Za-z])")]
-    out += [re.compile(re.escape(t), re.IGNORECASE) for t in texts]
-    out += [re.compile(rf"(?<![0-9A-Za-z]){re.escape(s)}") for s in shorts]
+    out = [(code, False, re.compile(rf"(?<![0-9A-Za-z]){code}(?![0-9A-Za-z])"))]
+    out += [(t.casefold(), True, re.compile(re.escape(t), re.IGNORECASE)) for t in texts]
+    out += [(s, False, re.compile(rf"(?<![0-9A-Za-z]){re.escape(s)}")) for s in shorts]
     return out
 
 
@@ -347,7 +349,12 @@ def named_cards(message: dict[str, Any], among: set[str]) -> set[str]:
     if isinstance(data.get("table"), dict):
         data["table"].pop("id", None)
     text = "\n".join(strings_of(data))
-    return {code for code in among if any(p.search(text) for p in CARD_WORDS[code])}
+    folded = text.casefold()
+    return {
+        code
+        for code in among
+        if any(literal in (folded if fold else text) and p.search(text) for literal, fold, p in CARD_WORDS[code])
+    }
 
 
 def check_no_leak(messages: list[dict[str, Any]], deals: list[Deal], seat: int, watching: bool = False) -> int:
@@ -431,7 +438,9 @@ class ServerProcess:
         self.log = log
         command = [sys.executable, "-m", "coinche.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
         url = db if isinstance(db, str) else f"sqlite:///{db}"
-        command += ["--db", url, "--bot-delay", "0", "--workers", "1", *extra]
+        # Computers that answer at once and a complete trick not held on show, as in the
+        # in-process tests' settings (``settings_for``); ``extra`` may ask for others.
+        command += ["--db", url, "--bot-delay", "0", "--trick-pause", "0", "--workers", "1", *extra]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env.pop("COINCHE_DATABASE_URL", None)
         with log.open("a", encoding="utf-8") as out:

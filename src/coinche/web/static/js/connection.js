@@ -5,8 +5,11 @@
 // its `ack`, `error` or `hint` comes and sent again, with the same id, after a reconnection.
 // A restarting server says so and closes (4012): the page connects again at once.
 
-const FIRST_WAIT_MS = 400;
-const MAX_WAIT_MS = 8000;
+// A test may shorten the waits with `window.coincheTestWaits = {first, max}` set before the
+// page loads (a browser test's init script); no page of the site sets it.
+const TEST_WAITS = globalThis.coincheTestWaits ?? {};
+const FIRST_WAIT_MS = TEST_WAITS.first ?? 400;
+const MAX_WAIT_MS = TEST_WAITS.max ?? 8000;
 /** The server's close code for a table that does not exist or has no seat for the visitor. */
 export const TABLE_GONE = 4404;
 /** The page's own close code when it leaves a connection that skipped steps. */
