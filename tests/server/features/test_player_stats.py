@@ -22,6 +22,7 @@ from test_ratings import close, hand_update
 from coinche.engine.actions import PASS
 from coinche.engine.rules import RuleSet
 from coinche.server.features.player_stats import (
+    GamePlan,
     PlayerStats,
     Profile,
     StatsStore,
@@ -329,3 +330,23 @@ def test_the_rule_by_hand() -> None:
     assert rated_seat({0: 2, 1: 2}, 4, end=1) is None  # half for each side: none is theirs
     assert rated_seat({2: 1}, 3, end=2) is None  # a late friend, one deal of three
     assert rated_seat({}, 3, end=0) is None and rated_seat({0: 0}, 0, end=0) is None
+
+
+def test_a_game_rated_locks_its_players_rows_in_one_order(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rating a game locks each person's row in player id order, as a deal's counters do
+    (``add_deal``): seat order deadlocked on PostgreSQL against the last deal's counters,
+    written at the same moment by the other listener, and the game went unrated."""
+    first, second = sorted((account(client, "Alma"), account(client, "Basile")))
+    table_id = new_table(client, (person(second), BOT, person(first), BOT))
+    locked: list[str] = []
+    row = StatsStore._row
+
+    def spied(self: StatsStore, conn: Any, player: str) -> dict[str, Any]:
+        locked.append(player)
+        return row(self, conn, player)
+
+    monkeypatch.setattr(StatsStore, "_row", spied)
+    bot = (None, "confirmed")
+    plan = GamePlan(((second, NEW_PLAYER), bot, (first, NEW_PLAYER), bot), winner=0)
+    assert stats_of(client).store.rate(table_id, [plan]) is not None
+    assert locked == [first, second]

@@ -331,7 +331,10 @@ class StatsStore:
             )
             if guard.rowcount != 1:
                 return None
-            rows = {pid: self._row(conn, pid) for plan in plans for _, pid in plan.persons()}
+            # one order of locks for every writer (``add_deal`` too): in seat order, a game's
+            # end and its last deal's counters, written at once, deadlocked on PostgreSQL
+            ordered = sorted({pid for plan in plans for _, pid in plan.persons()})
+            rows = {pid: self._row(conn, pid) for pid in ordered}
             new: dict[PlayerId, Rating] = {}
             won: dict[PlayerId, bool] = {}
             for plan in plans:
