@@ -111,35 +111,37 @@ class AnsweringWebSocketProtocol(WebSocketsSansIOProtocol):
         """``WRITE_NOW``: the frames of ``texts`` in one write, done at once (True) when the
         connection is open and its client reads what it is sent (the transport takes more);
         else False and nothing written."""
-        if (
-            not self.writable.is_set()
-            or self.disconnected
-            or not self.handshake_complete
-            or self.close_sent
-            or self.initial_response is not None
-            or self.transport.is_closing()
-        ):
+        if not self.writable.is_set() or self.transport.is_closing() or not self._sends():
             return False
         try:
-            for text in texts:
-                self.conn.send_text(text.encode())
+            self._write(texts)
         except InvalidState:
             return False
-        self.transport.write(b"".join(self.conn.data_to_send()))
         return True
 
     async def _send_texts(self, texts: list[str]) -> None:
         """Several text frames in one write to the transport (``TEXTS``); where uvicorn
         would refuse a send, each goes through its ``send`` and meets the same answer."""
         await self.writable.wait()
-        if self.disconnected or not self.handshake_complete or self.close_sent or self.initial_response is not None:
+        if not self._sends():
             for text in texts:
                 message: Any = {"type": "websocket.send", "text": text}
                 await super().send(message)
             return
         try:
-            for text in texts:
-                self.conn.send_text(text.encode())
+            self._write(texts)
         except InvalidState:
             raise ClientDisconnected() from None
+
+    def _sends(self) -> bool:
+        """Whether uvicorn would send a message now (an accepted connection, not closed)."""
+        return not (
+            self.disconnected or not self.handshake_complete or self.close_sent or self.initial_response is not None
+        )
+
+    def _write(self, texts: list[str]) -> None:
+        """The frames of ``texts`` in one write to the transport (``InvalidState``: the
+        connection is not open)."""
+        for text in texts:
+            self.conn.send_text(text.encode())
         self.transport.write(b"".join(self.conn.data_to_send()))
