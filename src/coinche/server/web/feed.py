@@ -32,7 +32,7 @@ import contextlib
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Final
 
 from ..infra.hub import Subscription
 from ..live.parts import TableParts
@@ -40,6 +40,7 @@ from ..table.live_table import LiveTable
 from ..table.spec import Step
 from .bot_news import BOT_RESYNC, BotNews, Heard, bot_news
 from .messages import ClockMessage, ResyncMessage, SeatMessage, StateMessage, StepMessage, encode
+from .protocol import clock_message
 from .seat_state import SeatState, StepParts, seat_state
 from .steps import step_message
 
@@ -158,13 +159,6 @@ def render(
     return state.message, state.message
 
 
-def _clock_message(event: dict[str, Any] | None) -> ClockMessage | None:
-    """The ``clock`` message of the idle clock a step started (alike for every audience)."""
-    if event is None:
-        return None
-    return ClockMessage(event["seat"], event["seq"], event["seconds"])
-
-
 class StateFeed:
     """The states of each table's watched seats, rendered once per step (see the module)."""
 
@@ -269,7 +263,7 @@ class StateFeed:
             return
         attendance = self.parts.attendance
         presence = attendance.presence(live)
-        clock = _clock_message(attendance.step_clock(live))
+        clock = clock_message(attendance.step_clock(live))  # alike for every audience
         before = self._rendered.setdefault(live.id, {})
         sent: dict[Audience, tuple[SeatMessage, StateMessage]] = {}
         parts = StepParts(live)

@@ -160,12 +160,10 @@ def event_message(
         text = i18n.gettext(lang, f"say.{phrase}")
         return SayMessage(who, phrase, text, i18n.gettext(lang, "live.said", seat=names()[who], text=text))
     if kind == "clock":
-        who, seq, seconds = event.get("seat"), event.get("seq"), event.get("seconds")
-        if not isinstance(who, int) or not 0 <= who <= 3 or not isinstance(seq, int) or not isinstance(seconds, int):
-            return None
-        if seq != live.seq:
-            return None  # the turn it timed is over
-        return ClockMessage(who, seq, seconds)
+        clock = clock_message(event)
+        if clock is None or clock.seq != live.seq:
+            return None  # (the turn it timed is over)
+        return clock
     if kind == "idle_warning":
         who = event.get("seat")
         seconds = event.get("seconds")
@@ -177,6 +175,17 @@ def event_message(
             text = i18n.gettext(lang, "live.idle_other", seat=names()[who], seconds=seconds)
         return NoticeMessage("idle_warning", who, seconds, text)
     return None
+
+
+def clock_message(event: dict[str, Any] | None) -> ClockMessage | None:
+    """The ``clock`` message of an idle clock's event (``Attendance.clock``), None if it is
+    not one."""
+    if event is None:
+        return None
+    who, seq, seconds = event.get("seat"), event.get("seq"), event.get("seconds")
+    if not isinstance(who, int) or not 0 <= who <= 3 or not isinstance(seq, int) or not isinstance(seconds, int):
+        return None
+    return ClockMessage(who, seq, seconds)
 
 
 def hint_message(lang: str, request_id: str | None, decision: Decision, live: LiveTable, seat: int) -> HintMessage:
