@@ -193,11 +193,10 @@ class TableSocket(Socket):
             and self.write_now([encoded(m) for m in messages])
         ):
             return True
-        try:
-            for message in messages:
-                self.outbox.put_nowait(message)
-        except asyncio.QueueFull:
-            return False
+        if self.outbox.maxsize and self.outbox.maxsize - self.outbox.qsize() < len(messages):
+            return False  # none queued: a step is never queued without its clock
+        for message in messages:
+            self.outbox.put_nowait(message)
         return True
 
     async def serve(self) -> None:
