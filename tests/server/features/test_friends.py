@@ -6,11 +6,13 @@ host's controls in other hands."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import inspect
 import itertools
 import re
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -239,6 +241,18 @@ def call_free(client: TestClient, player: str) -> int | None:
     return call(client, parts_of(client).free_deals.left, player, True)
 
 
+@contextlib.contextmanager
+def started_with_paul(client: TestClient) -> Iterator[tuple[Player, Player, str]]:
+    """The host (seat 0) and Paul (seat 2) connected to their friends' table, and the game
+    started by the host: (the host's connection, Paul's, the table)."""
+    host, (paul,), table_id, _code = seated_table(client, ("Paul", 2))
+    with host.connect(table_id) as h, paul.connect(table_id) as p:
+        h.next_state()
+        p.next_state()
+        assert h.answer(h.send("host", op="start"))["type"] == "ack"
+        yield h, p, table_id
+
+
 def wait_for(player: Player, predicate: Any, limit: int = 2000) -> dict[str, Any]:
     """The first message (from now) for which ``predicate`` is true."""
     for _ in range(limit):
@@ -298,11 +312,7 @@ def test_a_dropped_player_is_replaced_after_the_grace_period_and_comes_back(make
 
 def test_an_idle_player_is_warned_then_the_computer_plays_one_move(make_client: Any) -> None:
     client = make_client(grace_seconds=60, idle_warning_seconds=0.4, idle_move_seconds=0.8)
-    host, (paul,), table_id, _code = seated_table(client, ("Paul", 2))
-    with host.connect(table_id) as h, paul.connect(table_id) as p:
-        h.next_state()
-        p.next_state()
-        assert h.answer(h.send("host", op="start"))["type"] == "ack"
+    with started_with_paul(client) as (h, p, table_id):
         live = live_table(client, table_id)
         # Whoever is to play shows a clock, at every seat's page.
         clock = wait_for(h, lambda m: m["type"] == "clock")
@@ -330,11 +340,7 @@ def test_each_step_that_starts_a_clock_is_followed_by_it_once(make_client: Any) 
     """The clock a step starts comes right after the step, at every seat, once: the feed
     sends it with the step (one write), not also as a passing event."""
     client = make_client(grace_seconds=60, idle_warning_seconds=60, idle_move_seconds=120)
-    host, (paul,), table_id, _code = seated_table(client, ("Paul", 2))
-    with host.connect(table_id) as h, paul.connect(table_id) as p:
-        h.next_state()
-        p.next_state()
-        assert h.answer(h.send("host", op="start"))["type"] == "ack"
+    with started_with_paul(client) as (h, p, table_id):
         live = live_table(client, table_id)
         seats = {0: h, 2: p}
         moves = 0
@@ -363,11 +369,7 @@ def test_the_idle_clock_set_at_each_step_is_a_timer(make_client: Any) -> None:
     timer, which stops without waking anything (not a task that sleeps, to be woken only to
     be cancelled a step later)."""
     client = make_client(grace_seconds=60, idle_warning_seconds=30, idle_move_seconds=60)
-    host, (paul,), table_id, _code = seated_table(client, ("Paul", 2))
-    with host.connect(table_id) as h, paul.connect(table_id) as p:
-        h.next_state()
-        p.next_state()
-        assert h.answer(h.send("host", op="start"))["type"] == "ack"
+    with started_with_paul(client) as (_h, _p, table_id):
         clocks = parts_of(client).attendance._idle
         deadline = time.monotonic() + 20  # the computers play until a person's turn comes
         while table_id not in clocks and time.monotonic() < deadline:
@@ -463,11 +465,7 @@ def test_hostile_guest_names_are_refused_plainly(client: TestClient, name: str) 
 
 
 def test_the_next_deal_says_who_dealt_it_to_the_others(client: TestClient) -> None:
-    host, (paul,), table_id, _code = seated_table(client, ("Paul", 2))
-    with host.connect(table_id) as h, paul.connect(table_id) as p:
-        h.next_state()
-        p.next_state()
-        assert h.answer(h.send("host", op="start"))["type"] == "ack"
+    with started_with_paul(client) as (h, p, table_id):
         seats = {0: h, 2: p}
         for player in seats.values():
             drain(player, live_table(client, table_id).seq)
