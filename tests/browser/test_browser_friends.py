@@ -378,12 +378,48 @@ def test_an_idle_player_is_warned_then_the_computer_plays_for_them(
             people.close()
 
 
-def test_one_friends_next_deal_leaves_the_others_summary_open_and_says_who_went_on(
-    people: People, tmp_path: Path
-) -> None:
-    host = people.new()
+AT_HAND = """() => {
+  const shown = (el) => el.checkVisibility();
+  const controls = [...document.querySelectorAll('#bidding button, #declare button, #hand .hand-card')]
+    .filter((b) => shown(b) && !b.disabled);
+  const missed = [];
+  for (const b of controls) {
+    // a card of the fan shows its left part and its top
+    const r = b.getBoundingClientRect();
+    const x = b.matches('.hand-card') ? r.left + r.width * 0.22 : r.left + r.width / 2;
+    const top = document.elementFromPoint(x, r.top + r.height * 0.4);
+    const name = b.getAttribute('aria-label') || b.textContent.trim();
+    if (top === null || !b.contains(top)) missed.push(`${name} under ${top && top.outerHTML.slice(0, 80)}`);
+  }
+  return { controls: controls.length, missed, dialogs: document.querySelectorAll('dialog[open]').length };
+}"""
+"""The page's enabled controls (bidding box, declaration, playable cards), those a click at
+them would not reach (the element there is something else), and how many dialogs are open."""
+
+
+def my_turn(table: Table) -> bool:
+    """The page offers a move (a call, a declaration or a card)."""
+    move = table.page.evaluate(NEXT_MOVE, False)
+    return move["kind"] in ("call", "declare", "card")
+
+
+def nothing_over_the_table(table: Table) -> int:
+    """No dialog open and every enabled control reachable by a click; how many there are."""
+    seen = table.page.evaluate(AT_HAND)
+    assert seen["dialogs"] == 0, f"{seen['dialogs']} dialog(s) open over the table"
+    assert not seen["missed"], seen["missed"]
+    n: int = seen["controls"]
+    return n
+
+
+def test_one_friends_next_deal_folds_every_summary_into_the_last_deal(people: People) -> None:
+    """One person's "Donne suivante" deals for everyone, and no page keeps a summary over the
+    live table: the others are told who dealt on, and the last deal's summary can be reopened
+    from its button, not modal, closing when the person's turn comes."""
+    laptop = {"width": 1366, "height": 768}
+    host = people.new(viewport=laptop)
     code = host_table(host, "Hugo")
-    paul = people.new()
+    paul = people.new(viewport=laptop)
     paul.goto(f"/rejoindre/{code}")
     take_a_seat(paul, "Paul")
     computers_at_beginner(host)
@@ -392,27 +428,55 @@ def test_one_friends_next_deal_leaves_the_others_summary_open_and_says_who_went_
     for t in tables:
         expect(t.hand()).to_have_count(8)
     play_until(tables, lambda: all(deal_over(t) for t in tables))
-    first_scores = paul.locator("#summary .score-sheet tbody tr")
-    expect(first_scores).to_have_count(1)
+    host_t, paul_t = tables
+    verdict = paul.locator("#summary .verdict").text_content() or ""
+    assert verdict, "the summary shows no result"
 
-    # The host goes on: her summary closes and the new deal is dealt...
-    host_table_, paul_table = tables
-    host_table_.next_deal_button().click()
-    expect(host.locator("#summary")).not_to_be_visible()
-    expect(host_table_.hand()).to_have_count(8)
-    # ... while Paul's summary of the last deal stays open, says who went on, until he closes it.
-    summary = paul.locator("#summary")
-    went_on = summary.locator(".went-on")
-    expect(went_on).to_have_text(re.compile(r"\(Hugo\) a lancé la donne suivante\.$"))
-    expect(summary).to_be_visible()
-    expect(first_scores).to_have_count(1)
-    expect(paul_table.next_deal_button()).to_have_count(0)
-    paul_table.wait_for_live("(Hugo) a lancé la donne suivante.")
-    keep_screenshot(paul, "friends-went-on")
-    expect(summary.get_by_role("button", name="Voir la table", exact=True)).to_be_focused()
-    summary.get_by_role("button", name="Voir la table", exact=True).click()
-    expect(summary).not_to_be_visible()
-    expect(paul_table.hand()).to_have_count(8)
+    # The host goes on: the new deal on every page, no summary left open over it.
+    host_t.next_deal_button().click()
+    for t in (paul_t, host_t):
+        expect(t.page.locator("#summary")).not_to_be_visible()
+        expect(t.page.locator("dialog[open]")).to_have_count(0)
+        expect(t.hand()).to_have_count(8)
+        nothing_over_the_table(t)
+        expect(t.page.get_by_role("button", name="Donne précédente", exact=True)).to_be_visible()
+    # Paul is told who dealt on, in the notice and by the live region; the host is not.
+    expect(paul_t.notice()).to_have_text(re.compile(r"\(Hugo\) a lancé la donne suivante\.$"))
+    paul_t.wait_for_live("(Hugo) a lancé la donne suivante.")
+    expect(host_t.notice()).not_to_contain_text("la donne suivante")
+    keep_screenshot(paul, "friends-dealt-on")
+    paul.set_viewport_size({"width": 390, "height": 844})
+    nothing_over_the_table(paul_t)
+    keep_screenshot(paul, "friends-dealt-on-phone")
+    paul.set_viewport_size(laptop)
+
+    # Paul reopens the last deal while it is not his turn: its result, who dealt on, no way on.
+    if my_turn(paul_t):
+        press(paul_t, "#bidding button.call-pass:not(:disabled)", "Paul's pass")
+    host.wait_for_function(f"() => ['call', 'declare', 'card'].includes(({NEXT_MOVE})(false).kind)")
+    assert not my_turn(paul_t)  # nothing moves until the host does
+    paul.get_by_role("button", name="Donne précédente", exact=True).click()
+    last = paul.locator("#summary")
+    expect(last).to_be_visible()
+    expect(last.get_by_role("heading", name="Donne 1 terminée")).to_be_visible()
+    expect(last.locator(".verdict")).to_have_text(verdict)
+    expect(last.locator(".went-on")).to_have_text(re.compile(r"\(Hugo\) a lancé la donne suivante\.$"))
+    expect(last.locator(".score-sheet tbody tr")).to_have_count(1)
+    expect(paul_t.next_deal_button()).to_have_count(0)
+    assert paul.evaluate("() => document.querySelector('#summary').matches(':modal')") is False
+    keep_screenshot(paul, "friends-last-deal")
+    paul.set_viewport_size({"width": 390, "height": 844})
+    keep_screenshot(paul, "friends-last-deal-phone")
+    paul.set_viewport_size(laptop)
+    # ... and his turn closes it: his controls are his to click.
+    play_until([host_t], lambda: my_turn(paul_t))
+    expect(last).not_to_be_visible()
+    assert nothing_over_the_table(paul_t) > 0
+    # reopened and closed by hand, the focus goes back to its button
+    paul.get_by_role("button", name="Donne précédente", exact=True).click()
+    last.get_by_role("button", name="Voir la table", exact=True).click()
+    expect(last).not_to_be_visible()
+    expect(paul.get_by_role("button", name="Donne précédente", exact=True)).to_be_focused()
     for t in tables:
         assert not t.page.js_errors, t.page.js_errors  # type: ignore[attr-defined]
 

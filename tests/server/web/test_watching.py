@@ -130,3 +130,25 @@ def test_a_signed_in_watcher_is_offered_no_sign_up_at_the_end_of_a_deal(client: 
         assert end["table"]["watching"] and end["table"]["free_deals_left"] is None
         assert end["free_deals_over"] is False  # the summary's sign-up offer
         assert end["can_continue"] is False  # nor the next deal: a watcher asks for nothing
+
+
+def test_a_watcher_is_told_who_dealt_on_by_name(client: TestClient) -> None:
+    """Seen from the host's chair, the watcher is told the host dealt the next deal by the
+    host's name, as every seat is named to a watcher: never "Vous avez lancé..."."""
+    host = Person(another_visitor(client), "Hote")
+    host.sign_up()
+    table_id, _ = host.make_table(public="on", late_joins="")
+    viewer = another_visitor(client)
+    with host.connect(table_id) as h, viewer.websocket_connect(f"/ws/watch/{table_id}") as w:
+        h.next_state()
+        assert raw_receive(w)["type"] == "hello"
+        assert raw_receive(w)["type"] == "state"
+        assert h.answer(h.send("host", op="start"))["type"] == "ack"
+        drain(h, live_table(client, table_id).seq)
+        play_deal({0: h}, lambda: live_table(client, table_id).seq)
+        assert h.answer(h.send("next_deal"))["type"] == "ack"
+        dealt = raw_receive(w)
+        while not (dealt["type"] == "state" and dealt["game"] and dealt["game"]["deal_number"] == 2):
+            dealt = raw_receive(w)
+        assert dealt["table"]["watching"] and dealt["table"]["seat_names"][0] == "Sud (Hote)"
+        assert dealt["dealt_by"] == {"seat": 0, "text": "Sud (Hote) a lancé la donne suivante."}

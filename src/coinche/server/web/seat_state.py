@@ -243,9 +243,10 @@ def tournament_json(lang: str, live: LiveTable) -> TournamentJson | None:
     }
 
 
-def dealt_by_json(lang: str, live: LiveTable, seat: int, names: list[str]) -> DealtByJson | None:
+def dealt_by_json(lang: str, live: LiveTable, seat: int | None, names: list[str]) -> DealtByJson | None:
     """Who dealt the deal in progress (their request did): a friends' table tells the others
-    who went on, as their summary of the last deal may still be open."""
+    who went on, in the last deal's summary too; ``seat`` the reader's (None: a watcher's,
+    to whom every seat is named)."""
     who = live.dealt_by
     if who is None or not live.spec.kind.several_people or not live.started:
         return None
@@ -420,7 +421,7 @@ def seat_state(
         "result_lines": _shared(parts, lang, "result_lines", lambda: _result_lines(lang, result)),
         "can_continue": can_continue(live.spec.kind.uses_free_deals, free_left) and not watching,
         "free_deals_over": free_deals_over(live.spec.kind.uses_free_deals, free_left) and not watching,
-        "dealt_by": _dealt_by(lang, live, seat, names, like),
+        "dealt_by": _dealt_by(lang, live, None if watching else seat, names, like),
         "played_for_you": played_for_json(lang, live, seat) if started and not watching else None,
     }
     return SeatState(message, view, table_inputs, names)
@@ -465,7 +466,9 @@ def _game_json(view: GameView, like: tuple[GameView, dict[str, Any]] | None, par
     return {**alike, "deal": seat_view_to_json(view.deal, alike["deal"], deal_like)}
 
 
-def _dealt_by(lang: str, live: LiveTable, seat: int, names: list[str], like: SeatState | None) -> DealtByJson | None:
+def _dealt_by(
+    lang: str, live: LiveTable, seat: int | None, names: list[str], like: SeatState | None
+) -> DealtByJson | None:
     """``dealt_by_json``, the seat's of the step before when nothing it says changed."""
     if like is not None and like.names is names:
         before = like.message["dealt_by"]

@@ -1,7 +1,9 @@
 // The end of a deal: a real <dialog> (modal, focus moved in) with the contract, made or
 // failed, points, belote, melds, the score, the server's explanation lines, the running
 // score sheet, and the way on: "Donne suivante", the account link, or at the game's end
-// where the server says it leads ("Nouvelle partie", back to the tournament...).
+// where the server says it leads ("Nouvelle partie", back to the tournament...). Once
+// another deal is dealt, the same summary of the last deal, reopened on demand, says who
+// dealt on and has no way on (the table has gone on).
 
 import { t, esc, callHTML, fill } from './words.js';
 
@@ -15,8 +17,9 @@ function multiplied(calls) {
   return '';
 }
 
-/** The dialog's markup for a state at the end of a deal or of the game. */
-export function summaryHTML(state) {
+/** The dialog's markup for a state at the end of a deal or of the game; `wentOn`: who dealt
+ * the next deal when it is the last deal's summary, reopened (null at the deal's end). */
+export function summaryHTML(state, wentOn = null) {
   const { table, game } = state;
   const deal = game.deal;
   const result = deal.result;
@@ -37,6 +40,7 @@ export function summaryHTML(state) {
   }
   const title = over ? t('js.game_over') : t('js.deal_over', { number: game.deal_number });
   parts.push(`<h2 id="summary-title">${esc(title)}</h2>`);
+  if (wentOn) parts.push(`<p class="went-on">${esc(wentOn)}</p>`);
   if (won) {
     const ours = game.winner === us;
     parts.push(`<p class="winner ${ours ? 'won' : 'lost'}">${esc(t(ours ? 'js.we_won' : 'js.they_won'))}</p>`);
@@ -104,7 +108,9 @@ export function summaryHTML(state) {
   if (game.history.length) parts.push(scoreChartSVG(game.history, heading.target, us));
 
   const actions = [];
-  if (over) actions.push(`<a class="button primary" href="${esc(after.url)}">${esc(after.text)}</a>`);
+  if (wentOn !== null) {
+    // the last deal's summary, reopened: the table has gone on, no way on but back to it
+  } else if (over) actions.push(`<a class="button primary" href="${esc(after.url)}">${esc(after.text)}</a>`);
   else if (state.can_continue) actions.push(`<button type="button" class="primary" data-do="next">${esc(t('js.next_deal'))}</button>`);
   else if (state.free_deals_over) {
     // a guest's free deals played (never an account's, nor a watcher's: the server says)

@@ -60,6 +60,7 @@ export class TableView {
       lastTrickButton: $('#last-trick-button'),
       hintButton: $('#hint-button'),
       summaryButton: $('#summary-button'),
+      lastDealButton: $('#last-deal-button'), // at a table of several people only
       helpButton: $('#help-button'),
       help: $('#help'),
       beloteBox: $('#belote-box'),
@@ -86,6 +87,10 @@ export class TableView {
     this.beloteBubble = null;
     this.focusKey = '';
     this.summaryKey = '';
+    /** The last deal's summary once another person dealt on: `{state, text}` (who did). */
+    this.lastDeal = null;
+    /** The turn when the last deal's summary was reopened: a new turn of the player's closes it. */
+    this.foldedTurn = '';
     this.declareKey = '';
     this.isGone = false;
     /** The states whose trick and sentences wait for the trick on show to go:
@@ -474,9 +479,9 @@ export class TableView {
 
   /** The summary of a state (summary.js: loaded at the end of the first deal, not with
    * the page). */
-  async summaryHTML(state) {
+  async summaryHTML(state, wentOn = null) {
     const { summaryHTML } = await import('./summary.js');
-    return summaryHTML(state);
+    return summaryHTML(state, wentOn);
   }
 
   async openSummary() {
@@ -485,6 +490,8 @@ export class TableView {
     const key = this.summaryKey;
     const html = await this.summaryHTML(this.state);
     if (key !== this.summaryKey || !this.state) return; // the table went on while it loaded
+    if (els.summary.open && !els.summary.matches(':modal')) els.summary.close(); // the last deal's
+    els.summary.classList.remove('folded');
     els.summary.innerHTML = html;
     if (!els.summary.open) els.summary.showModal();
     // The way on has the focus, but the dialog opens at its top: the result first (its
@@ -500,26 +507,18 @@ export class TableView {
     const els = this.els;
     const over = gameOver(s);
     if (!s.awaiting_next_deal && !over) {
-      // another person went on: the summary stays
-      const by = s.dealt_by;
-      const held = this.summaryKey && (els.summary.open || this.whenIdle) && by && by.seat !== s.table.you;
-      this.summaryKey = '';
-      this.whenIdle = null;
-      if (held && !els.summary.querySelector(':disabled')) this.holdSummary(by.text);
-      else if (els.summary.open && !this.summaryHeld) {
-        els.summary.close();
-        // the focus the dialog gives back may sit nowhere useful (the hand, when the player
-        // speaks first): on to what the player is to do
-        this.focusKey = '';
-        this.moveFocus();
-      }
+      if (this.summaryKey) this.dealtOn(s.dealt_by);
+      // the last deal's summary, reopened, never stays in front of the player's turn
+      const folded = els.summary.open && els.summary.classList.contains('folded');
+      if (folded && legalOf(this.deal).all.length && turnKey(s) !== this.foldedTurn) this.closeSummary();
+      this.renderLastDeal();
       return;
     }
+    this.renderLastDeal();
     const key = `${s.game.deal_number}:${over}:${s.can_continue}`;
     if (key === this.summaryKey) return;
     this.summaryKey = key;
     this.summaryState = s;
-    this.summaryHeld = false;
     this.whenIdle = null;
     const open = () => {
       this.openSummary();
@@ -531,18 +530,53 @@ export class TableView {
     else open();
   }
 
-  /** The summary kept open, saying who went on. */
-  async holdSummary(text) {
-    const sum = this.els.summary;
-    if (!sum.open) {
-      sum.innerHTML = await this.summaryHTML(this.summaryState);
-      sum.showModal();
+  /** A new deal after the summed-up one: its summary closes on every page and, at a table of
+   * several people (`by`: who dealt on, null solo), folds into the last deal's button; the
+   * others are told who dealt on. */
+  dealtOn(by) {
+    const s = this.state;
+    if (by && this.summaryState && this.els.lastDealButton) this.lastDeal = { state: this.summaryState, text: by.text };
+    if (by && (by.seat !== s.table.you || s.table.watching)) {
+      this.showNotice(by.text, 'dealt');
+      say(by.text);
     }
-    sum.querySelector('h2').insertAdjacentHTML('afterend', `<p class="went-on" role="status">${esc(text)}</p>`);
-    sum.querySelector('[data-do="next"]')?.remove();
-    sum.querySelector('[data-do="close"]').focus();
-    this.summaryHeld = true;
-    say(text);
+    this.summaryKey = '';
+    this.whenIdle = null;
+    if (this.els.summary.open) this.closeSummary();
+  }
+
+  /** The summary closed by the table, the focus on to what the player is to do (the focus
+   * the dialog gives back may sit nowhere useful: the hand, when the player speaks first). */
+  closeSummary() {
+    this.els.summary.close();
+    this.focusKey = '';
+    this.moveFocus();
+  }
+
+  renderLastDeal() {
+    const s = this.state;
+    if (this.els.lastDealButton) this.els.lastDealButton.hidden = !this.lastDeal || s.awaiting_next_deal || gameOver(s);
+  }
+
+  /** The last deal's summary, reopened: not modal, as the table goes on behind it. */
+  async openLastDeal() {
+    const last = this.lastDeal;
+    if (!last) return;
+    const sum = this.els.summary;
+    const html = await this.summaryHTML(last.state, last.text);
+    if (last !== this.lastDeal || this.summaryKey) return; // the table went on while it loaded
+    sum.classList.add('folded');
+    sum.innerHTML = html;
+    this.foldedTurn = turnKey(this.state);
+    if (!sum.open) sum.show();
+    sum.scrollTop = 0;
+    sum.querySelector('[data-do="close"]').focus({ preventScroll: true });
+  }
+
+  /** The last deal's summary closed by the player: back to its button. */
+  closeLastDeal() {
+    this.els.summary.close();
+    if (this.els.lastDealButton?.hidden === false) this.els.lastDealButton.focus();
   }
 
   // ----- the live region, focus, thinking -----
@@ -653,6 +687,7 @@ export class TableView {
     });
     els.helpButton.addEventListener('click', () => els.help.showModal());
     els.summaryButton.addEventListener('click', () => this.openSummary());
+    els.lastDealButton?.addEventListener('click', () => this.openLastDeal());
     els.noticeClose.addEventListener('click', () => this.clearNotice());
     els.summary.addEventListener('click', (e) => {
       const b = e.target.closest('button[data-do]');
@@ -660,11 +695,12 @@ export class TableView {
       if (b.dataset.do === 'next') {
         if (this.actions.nextDeal()) b.disabled = true;
       } else if (b.dataset.do === 'close') {
-        els.summary.close();
+        if (els.summary.classList.contains('folded')) this.closeLastDeal();
+        else els.summary.close();
       }
     });
     els.summary.addEventListener('close', () => {
-      this.summaryHeld = false;
+      if (els.summary.open) return; // opened again meanwhile (the deal's end after the last deal's)
       if (this.state) els.summaryButton.hidden = !(this.state.awaiting_next_deal || gameOver(this.state));
       if (!els.summaryButton.hidden) els.summaryButton.focus();
     });
@@ -685,6 +721,10 @@ export class TableView {
       e.preventDefault();
       if (els.help.open) els.help.close();
       else els.help.showModal();
+      return;
+    }
+    if (e.key === 'Escape' && els.summary.open && els.summary.classList.contains('folded')) {
+      this.closeLastDeal(); // not modal: Escape is the page's to handle
       return;
     }
     if (e.key === 'Escape' && !els.lastTrick.hidden) {
