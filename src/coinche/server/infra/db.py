@@ -7,12 +7,15 @@ ratings, the daily challenge, puzzles, what processes share), a feature's in its
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import DeclarativeBase
 
@@ -63,9 +66,23 @@ def migrate(engine: Engine, backend: Backend | None = None) -> None:
     transaction (``Backend.lock_schema``) and the others, waiting on it, then find the
     schema done."""
     backend = backend or Backend.of(engine.url.render_as_string(hide_password=False))
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
+    config = _config()
     with engine.begin() as conn:
         backend.lock_schema(conn, MIGRATION_LOCK)
+        if MigrationContext.configure(conn).get_current_revision() == _head():
+            return
         config.attributes["connection"] = conn
         command.upgrade(config, "head")
+
+
+def _config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+@functools.cache
+def _head() -> str | None:
+    """The newest migration's revision, read once a process: Alembic compiles every
+    migration's file each time it reads them, most of a start on a schema already made."""
+    return ScriptDirectory.from_config(_config()).get_current_head()
