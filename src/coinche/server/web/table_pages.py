@@ -226,6 +226,13 @@ async def table_page(request: Request) -> Response:
     )
 
 
+def _in_language(lang: str, target: str) -> Response:
+    """Go to ``target`` with the site in ``lang`` from now on (the ``lang`` cookie)."""
+    response = RedirectResponse(target, status_code=303)
+    response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
+    return response
+
+
 async def switch_language(request: Request) -> Response:
     lang = request.path_params["lang"]
     if lang not in i18n.LANGUAGES:
@@ -233,9 +240,12 @@ async def switch_language(request: Request) -> Response:
     target = request.query_params.get("next", "/")
     if not target.startswith("/") or target.startswith("//"):
         target = "/"
-    response = RedirectResponse(target, status_code=303)
-    response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
-    return response
+    return _in_language(lang, target)
+
+
+async def home_in_language(request: Request) -> Response:
+    """``/en``, ``/fr``: the home page in that language (the address people type or share)."""
+    return _in_language(request.url.path.strip("/"), "/")
 
 
 routes: list[BaseRoute] = [
@@ -244,5 +254,6 @@ routes: list[BaseRoute] = [
     Route("/solo", solo_settings_page),
     Route("/table/{table_id}", table_page),
     Route("/langue/{lang}", switch_language),
+    *(Route(f"/{lang}", home_in_language) for lang in i18n.LANGUAGES),
     WebSocketRoute("/ws/table/{table_id}", table_socket),
 ]

@@ -1,0 +1,50 @@
+"""The words at the seams (issue 49 item 3), as the pages say them: quick play says how long
+it waits, a rate limit says minutes or hours, ``/en`` and an English address's 404 speak
+English, puzzles are offered only once there are some and are named by their content, the
+tournament's commitments are folded below the standings, and the players' robots are never
+mistaken for the site's computer."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Final
+
+import pytest
+from friends_helpers import Person
+from server_helpers import MakeClient, another_visitor, call
+from starlette.testclient import TestClient
+from test_bidding_puzzle_pages import add as add_bidding
+from test_puzzle_pages import add, deals_with_puzzles, puzzles_of
+from test_tournaments import Clock, organise
+
+from coinche.server.table import i18n
+
+
+def text_of(page: object) -> str:
+    return html.unescape(str(getattr(page, "text", "")))
+
+
+def test_en_leads_to_the_english_home(client: TestClient) -> None:
+    r = client.get("/en", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/"
+    assert client.cookies["lang"] == "en"
+    assert '<html lang="en">' in client.get("/").text
+    r = client.get("/fr", follow_redirects=False)
+    assert r.status_code == 303 and client.cookies["lang"] == "fr"
+
+
+@pytest.mark.parametrize(
+    ("path", "lang"), [("/en/nothing", "en"), ("/puzzles/nothing-here", "en"), ("/nulle-part", "fr")]
+)
+def test_a_404_speaks_the_language_of_its_address(client: TestClient, path: str, lang: str) -> None:
+    r = client.get(path)
+    assert r.status_code == 404
+    assert f'<html lang="{lang}">' in r.text
+    assert i18n.gettext(lang, "error.404.title") in text_of(r)
+
+
+def test_a_404_without_a_language_in_its_address_follows_the_visitor(client: TestClient) -> None:
+    client.get("/langue/en")
+    r = client.get("/table/nothing")
+    assert r.status_code == 404 and '<html lang="en">' in r.text
