@@ -25,6 +25,28 @@ def text_of(page: object) -> str:
     return html.unescape(str(getattr(page, "text", "")))
 
 
+def signed_up(client: TestClient, name: str) -> Person:
+    person = Person(another_visitor(client), name)
+    person.sign_up()
+    return person
+
+
+def test_quick_play_says_how_long_it_waits(make_client: MakeClient) -> None:
+    client = make_client(quick_wait_seconds=45.0)
+    page = text_of(signed_up(client, "Patient").get("/partie-rapide"))
+    assert "en 45 secondes" in page and "en  secondes" not in page
+
+
+def test_the_sign_up_limit_says_minutes(make_client: MakeClient) -> None:
+    client = make_client(signup_limit="1/hour")
+    signed_up(client, "Premier")
+    second = Person(another_visitor(client), "Second")
+    r = second.post("/inscription", {"name": "Second", "password": "correct horse", "confirm": "correct horse"}, "/")
+    assert r.status_code == 429 and int(r.headers["retry-after"]) > 3000
+    page = text_of(r)
+    assert "réessayez dans 1 heure." in page and "secondes" not in page
+
+
 def test_en_leads_to_the_english_home(client: TestClient) -> None:
     r = client.get("/en", follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == "/"

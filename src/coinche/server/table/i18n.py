@@ -9,6 +9,7 @@ to the key; a test checks that none is missing.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -93,6 +94,24 @@ def ngettext(lang: str, key: str, count: int, **params: object) -> str:
         return template.format(count=count, **params)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+def duration(lang: str, seconds: float) -> str:
+    """A wait in words, as "try again in ..." says it: seconds under a minute, else whole
+    minutes (rounded up: never sooner than the wait), hours and minutes from an hour on
+    ("45 secondes", "44 minutes", "1 heure et 30 minutes")."""
+    whole = max(1, math.ceil(seconds))
+    if whole < 60:
+        return ngettext(lang, "accounts.wait.seconds", whole)
+    hours, minutes = divmod(math.ceil(whole / 60), 60)
+    if not hours:
+        return ngettext(lang, "accounts.wait.minutes", minutes)
+    said = ngettext(lang, "accounts.wait.hours", hours)
+    if not minutes:
+        return said
+    return gettext(
+        lang, "accounts.wait.hours_minutes", hours=said, minutes=ngettext(lang, "accounts.wait.minutes", minutes)
+    )
 
 
 def percent(lang: str, part: float, whole: float = 1.0, decimals: int = 0) -> str:
