@@ -70,3 +70,36 @@ def test_a_404_without_a_language_in_its_address_follows_the_visitor(client: Tes
     client.get("/langue/en")
     r = client.get("/table/nothing")
     assert r.status_code == 404 and '<html lang="en">' in r.text
+
+
+def test_puzzles_are_offered_once_there_are_some(client: TestClient) -> None:
+    home = client.get("/").text
+    assert 'href="/problemes"' not in home
+    assert add(client, deals_with_puzzles(1)[0], "t1") is not None
+    assert 'href="/problemes"' in client.get("/").text
+
+
+def test_puzzles_are_named_by_their_number_and_content(client: TestClient) -> None:
+    ids = [add(client, deal, f"t{i}") for i, deal in enumerate(deals_with_puzzles(2))]
+    for number, puzzle_id in enumerate(ids, start=1):
+        assert puzzle_id is not None
+        puzzle = call(client, puzzles_of(client).puzzle, puzzle_id)
+        assert puzzle is not None
+        deal = puzzle.position()
+        page = text_of(client.get(f"/problemes/{puzzle_id}"))
+        heading = page.split("<h1>", 1)[1].split("</h1>", 1)[0]
+        assert puzzle_id not in heading
+        left = 8 - len(deal.tricks)
+        assert heading.startswith(f"Problème n°{number} · "), heading
+        assert heading.endswith(f"{left} plis à jouer" if left > 1 else "1 pli à jouer"), heading
+        english = text_of(client.get(f"/puzzles/{puzzle_id}"))
+        assert f"Puzzle no. {number} · " in english
+
+
+def test_bidding_puzzles_are_named_by_their_number(client: TestClient) -> None:
+    ids = [add_bidding(client, "t1"), add_bidding(client, "t2", start=30)]
+    assert 'href="/problemes"' in client.get("/").text  # a bidding puzzle is a puzzle to offer
+    for number, puzzle_id in enumerate(ids, start=1):
+        page = text_of(client.get(f"/problemes/encheres/{puzzle_id}"))
+        heading = page.split("<h1>", 1)[1].split("</h1>", 1)[0]
+        assert heading == f"Que dites-vous ? · enchères n°{number}", heading
