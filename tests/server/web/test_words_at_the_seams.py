@@ -103,3 +103,15 @@ def test_bidding_puzzles_are_named_by_their_number(client: TestClient) -> None:
         page = text_of(client.get(f"/problemes/encheres/{puzzle_id}"))
         heading = page.split("<h1>", 1)[1].split("</h1>", 1)[0]
         assert heading == f"Que dites-vous ? · enchères n°{number}", heading
+
+
+def test_the_commitments_are_folded_below_the_standings(make_client: MakeClient) -> None:
+    client = make_client(clock=Clock())
+    organiser = signed_up(client, "Organise")
+    tournament_id = organise(organiser)
+    page = organiser.get(f"/tournoi/{tournament_id}").text
+    standings = page.index('id="standings-title"')
+    commitment = page.index('<code class="commitment">')
+    assert standings < commitment
+    folded = page.rindex("<details", 0, commitment)
+    assert standings < folded and "</details>" not in page[folded:commitment]
