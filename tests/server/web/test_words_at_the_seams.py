@@ -37,6 +37,26 @@ def test_quick_play_says_how_long_it_waits(make_client: MakeClient) -> None:
     assert "en 45 secondes" in page and "en  secondes" not in page
 
 
+@pytest.mark.parametrize(
+    ("lang", "seconds", "words"),
+    [
+        ("fr", 1, "1 seconde"),
+        ("fr", 45, "45 secondes"),
+        ("fr", 60, "1 minute"),
+        ("fr", 61, "2 minutes"),
+        ("fr", 2640, "44 minutes"),
+        ("fr", 3599, "1 heure"),
+        ("fr", 5400, "1 heure et 30 minutes"),
+        ("fr", 7200, "2 heures"),
+        ("en", 1, "1 second"),
+        ("en", 2640, "44 minutes"),
+        ("en", 9000, "2 hours and 30 minutes"),
+    ],
+)
+def test_a_wait_in_words(lang: str, seconds: int, words: str) -> None:
+    assert i18n.duration(lang, seconds) == words
+
+
 def test_the_sign_up_limit_says_minutes(make_client: MakeClient) -> None:
     client = make_client(signup_limit="1/hour")
     signed_up(client, "Premier")
@@ -115,3 +135,25 @@ def test_the_commitments_are_folded_below_the_standings(make_client: MakeClient)
     assert standings < commitment
     folded = page.rindex("<details", 0, commitment)
     assert standings < folded and "</details>" not in page[folded:commitment]
+
+
+OWNED: Final = {
+    "fr": ("robots des joueurs", "api des robots", r"\brobots?\b"),
+    "en": ("players' bots", "bot api", r"\bbots?\b"),
+}
+"""Per language: how the players' robots are named, the name of their API, and the word
+that must never stand alone (it reads as the computer the site seats at every free place)."""
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_players_robots_are_never_taken_for_the_site_s_computer(lang: str) -> None:
+    """Outside the robots' own pages, the players' robots are named as theirs."""
+    owned, api, word = OWNED[lang]
+    said = [
+        (key, text.lower())
+        for key, text in i18n.catalogue(lang).items()
+        if re.search(word, text.lower()) and key.startswith(("open.", "tournament."))
+    ]
+    assert said
+    for key, text in said:
+        assert not re.search(word, text.replace(owned, "").replace(api, "")), (key, text)
