@@ -145,12 +145,22 @@ JS_PREFIXES: Final = ("js.", "rank.", "suit.", "seat.", "call.", "meld.", "trump
 """The families of keys the table's scripts need (cards, calls, seats... in words)."""
 
 
+JS_PLURAL: Final = "#plural"
+"""A plural entry's plural form in a page's catalogue is under its key and this (its
+singular under the key alone): ``words.js``'s ``tn`` picks one by the language's plural
+rule (two forms, as in French and English)."""
+
+
 def js_catalogue(lang: str, more: tuple[str, ...] = ()) -> dict[str, str]:
     """The keys a page's script needs: the ``JS_PREFIXES`` families and the ``more`` ones
-    (a feature's own, such as ``review.``), English where ``lang`` lacks one."""
+    (a feature's own, such as ``review.``), English where ``lang`` lacks one; a plural
+    entry's plural form under its key and ``JS_PLURAL``."""
     prefixes = (*JS_PREFIXES, *more)
-    base = {k: v for k, v in catalogue("en").items() if k.startswith(prefixes)}
-    base.update({k: v for k, v in catalogue(lang).items() if k.startswith(prefixes)})
+    base: dict[str, str] = {}
+    for each in ("en", lang):
+        base.update({k: v for k, v in catalogue(each).items() if k.startswith(prefixes)})
+        plurals = _plurals(each).items()
+        base.update({k + JS_PLURAL: p.forms[-1] for k, p in plurals if k.startswith(prefixes)})
     return base
 
 
