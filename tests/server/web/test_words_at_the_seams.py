@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Final
+from typing import Any, Final
 
 import pytest
 from friends_helpers import Person
@@ -21,8 +21,9 @@ from test_tournaments import Clock, organise
 from coinche.server.table import i18n
 
 
-def text_of(page: object) -> str:
-    return html.unescape(str(getattr(page, "text", "")))
+def text_of(r: Any) -> str:
+    """A response's HTML as a person reads it (entities decoded)."""
+    return html.unescape(r.text)
 
 
 def signed_up(client: TestClient, name: str) -> Person:
