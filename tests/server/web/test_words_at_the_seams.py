@@ -85,6 +85,8 @@ def test_a_404_speaks_the_language_of_its_address(client: TestClient, path: str,
     assert r.status_code == 404
     assert f'<html lang="{lang}">' in r.text
     assert i18n.gettext(lang, "error.404.title") in text_of(r)
+    home = "/en" if lang == "en" else "/"  # the home page in the page's language
+    assert f'<a class="button primary" href="{home}">' in r.text
 
 
 def test_a_404_without_a_language_in_its_address_follows_the_visitor(client: TestClient) -> None:
