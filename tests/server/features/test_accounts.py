@@ -36,7 +36,9 @@ from coinche.server.features.accounts import (
 )
 from coinche.server.infra.config import Settings
 from coinche.server.infra.rows.people import AccountRow, PlayerRow, SessionRow
+from coinche.server.table import i18n
 from coinche.server.table.names import clean_name, login_key, name_key, name_skeleton
+from coinche.server.web.pages import address_language
 
 PASSWORD = "correct horse"
 
@@ -399,7 +401,9 @@ def test_every_form_refuses_a_missing_or_foreign_token(client: TestClient) -> No
             data = {**form, "pad": "1"} if token is None else {**form, "csrf": token}  # never an empty body
             r = client.post(path, data=data, follow_redirects=False)
             assert r.status_code == 403, (path, token, r.status_code)
-            assert "Ce formulaire a expiré" in html.unescape(r.text)
+            # said in the language the address says (/bots, /puzzles... are English)
+            lang = address_language(path) or "fr"
+            assert i18n.gettext(lang, "accounts.forbidden.text") in html.unescape(r.text), path
         r = client.post(path, data={**form, "csrf": mine}, headers={"origin": "https://evil.example"})
         assert r.status_code == 403, path
     assert logged_in_as(client) == "Owner"  # nothing happened

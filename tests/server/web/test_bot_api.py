@@ -337,7 +337,8 @@ def test_a_bot_joins_only_the_tables_that_welcome_it(client: TestClient) -> None
     assert client.get("/api/bot/open-tables", headers=bearer(token)).json() == {"tables": []}
     assert owner.post(f"/table/{table_id}/robots", {"bots": "on"}, "/amis").status_code == 403  # not the host's
     assert host.post(f"/table/{table_id}/robots", {"bots": "on"}, "/amis").status_code == 303
-    assert "Les robots peuvent prendre une place libre" in html.unescape(host.get(f"/table/{table_id}").text)
+    lobby = html.unescape(host.get(f"/table/{table_id}").text)
+    assert "Les robots des joueurs peuvent prendre une place libre" in lobby
     listed = client.get("/api/bot/open-tables", headers=bearer(token)).json()["tables"]
     assert [t["code"] for t in listed] == [code] and listed[0]["free_seats"] == 3
     assert join().json() == {"table": table_id, "seat": 1}
@@ -360,7 +361,7 @@ def test_a_bot_enters_only_the_tournaments_that_welcome_bots(make_client: MakeCl
     assert r.status_code == 400
     # nor may a person name a bot as their partner there
     r = owner.post(f"/tournoi/{people_only}", {"action": "enter", "partner": "Zebulon"}, "/tournois/nouveau")
-    assert "robots ne peuvent pas" in html.unescape(r.text)
+    assert "robots des joueurs ne peuvent pas" in html.unescape(r.text)
     listed = client.get("/api/bot/tournaments", headers=bearer(token)).json()["tournaments"]
     assert [t["id"] for t in listed] == [welcoming]
     r = client.post(f"/api/bot/tournaments/{welcoming}/enter", json={}, headers=bearer(token))

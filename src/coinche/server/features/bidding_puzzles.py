@@ -111,6 +111,17 @@ class BiddingPuzzleStore:
         with self.store.session() as s:
             return int(s.scalar(select(func.count()).select_from(BiddingPuzzleRow)) or 0)
 
+    def number(self, puzzle_id: str) -> int:
+        """The puzzle's number in the order bidding puzzles were found (1 for the first;
+        ties of time in the order of their ids); 0 if there is no such puzzle."""
+        row = BiddingPuzzleRow
+        with self.store.session() as s:
+            found = s.get(row, puzzle_id)
+            if found is None:
+                return 0
+            earlier = (row.created_at < found.created_at) | ((row.created_at == found.created_at) & (row.id < found.id))
+            return 1 + int(s.scalar(select(func.count()).select_from(row).where(earlier)) or 0)
+
     def next_for(self, player: str, skip: str | None = None) -> str | None:
         """The latest puzzle the player has not answered (nor ``skip``)."""
         answered = select(BiddingPuzzleTryRow.puzzle_id).where(BiddingPuzzleTryRow.player_id == player)

@@ -186,6 +186,18 @@ class PuzzleStore:
         with self.store.session() as s:
             return int(s.scalar(select(func.count()).select_from(PuzzleRow)) or 0)
 
+    def number(self, puzzle_id: str) -> int:
+        """The puzzle's number in the order puzzles were found (1 for the first; ties of
+        time in the order of their ids); 0 if there is no such puzzle."""
+        with self.store.session() as s:
+            found = s.get(PuzzleRow, puzzle_id)
+            if found is None:
+                return 0
+            earlier = (PuzzleRow.created_at < found.created_at) | (
+                (PuzzleRow.created_at == found.created_at) & (PuzzleRow.id < found.id)
+            )
+            return 1 + int(s.scalar(select(func.count()).select_from(PuzzleRow).where(earlier)) or 0)
+
     def day_candidates(self, day: str) -> list[str]:
         """The puzzles that may be ``day``'s (the daily challenge's days: ``table.days``),
         in the order they are offered: the ``DAY_POOL`` puzzles found last before the day
@@ -319,7 +331,20 @@ class Puzzles:
         self._next_bidding = 0.0
         self._searching: set[asyncio.Task[None]] = set()
         self._days: dict[str, str] = {}
+        self._offered = False
+        """Some puzzle is stored (once true, true for good: puzzles are never deleted)."""
         registry.on(DealEnded, self._deal_ended)
+
+    async def offered(self) -> bool:
+        """Whether the site has a puzzle to offer (of play or of bidding): the pages offer
+        puzzles only then."""
+        if not self._offered:
+            self._offered = bool(await self.db(self.store.count) or await self.db(self.bidding.count))
+        return self._offered
+
+    async def number(self, puzzle: StoredPuzzle) -> int:
+        """The puzzle's number in the order puzzles were found (1 for the first)."""
+        return await self.db(self.store.number, puzzle.id)
 
     async def _deal_ended(self, event: DealEnded) -> None:
         live, number = event.table, event.number

@@ -9,6 +9,7 @@ to the key; a test checks that none is missing.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -95,6 +96,24 @@ def ngettext(lang: str, key: str, count: int, **params: object) -> str:
         return template
 
 
+def duration(lang: str, seconds: float) -> str:
+    """A wait in words, as "try again in ..." says it: seconds under a minute, else whole
+    minutes (rounded up: never sooner than the wait), hours and minutes from an hour on
+    ("45 secondes", "44 minutes", "1 heure et 30 minutes")."""
+    whole = max(1, math.ceil(seconds))
+    if whole < 60:
+        return ngettext(lang, "accounts.wait.seconds", whole)
+    hours, minutes = divmod(math.ceil(whole / 60), 60)
+    if not hours:
+        return ngettext(lang, "accounts.wait.minutes", minutes)
+    said = ngettext(lang, "accounts.wait.hours", hours)
+    if not minutes:
+        return said
+    return gettext(
+        lang, "accounts.wait.hours_minutes", hours=said, minutes=ngettext(lang, "accounts.wait.minutes", minutes)
+    )
+
+
 def percent(lang: str, part: float, whole: float = 1.0, decimals: int = 0) -> str:
     """``part`` of ``whole`` as a percentage the way ``lang`` writes it: "50 %" in French (a
     no-break space), "50%" in English, with ``decimals`` ("50,5 %", "50.5%"); "–" when
@@ -126,12 +145,22 @@ JS_PREFIXES: Final = ("js.", "rank.", "suit.", "seat.", "call.", "meld.", "trump
 """The families of keys the table's scripts need (cards, calls, seats... in words)."""
 
 
+JS_PLURAL: Final = "#plural"
+"""A plural entry's plural form in a page's catalogue is under its key and this (its
+singular under the key alone): ``words.js``'s ``tn`` picks one by the language's plural
+rule (two forms, as in French and English)."""
+
+
 def js_catalogue(lang: str, more: tuple[str, ...] = ()) -> dict[str, str]:
     """The keys a page's script needs: the ``JS_PREFIXES`` families and the ``more`` ones
-    (a feature's own, such as ``review.``), English where ``lang`` lacks one."""
+    (a feature's own, such as ``review.``), English where ``lang`` lacks one; a plural
+    entry's plural form under its key and ``JS_PLURAL``."""
     prefixes = (*JS_PREFIXES, *more)
-    base = {k: v for k, v in catalogue("en").items() if k.startswith(prefixes)}
-    base.update({k: v for k, v in catalogue(lang).items() if k.startswith(prefixes)})
+    base: dict[str, str] = {}
+    for each in ("en", lang):
+        base.update({k: v for k, v in catalogue(each).items() if k.startswith(prefixes)})
+        plurals = _plurals(each).items()
+        base.update({k + JS_PLURAL: p.forms[-1] for k, p in plurals if k.startswith(prefixes)})
     return base
 
 

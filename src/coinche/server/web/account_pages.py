@@ -33,6 +33,7 @@ from .pages import (
     free_deals_of,
     guest_in_session,
     lang_of,
+    lang_of_address,
     page,
     player_in_session,
     player_of,
@@ -83,22 +84,22 @@ def lang_of_path(request: Request, key: str) -> tuple[str, str]:
     return lang, ADDRESSES[other][key]
 
 
+def try_again(lang: str, retry_after: float) -> str:
+    """What every rate limit's refusal says: when to try again, in seconds, minutes or
+    hours as the wait is long ("réessayez dans 44 minutes")."""
+    return i18n.gettext(lang, "accounts.error.rate_limited", wait=i18n.duration(lang, retry_after))
+
+
 def rate_limited(request: Request, retry_after: int) -> Response:
     """The page of a request a rate limit refused: 429, and when to try again."""
-    response = page(request, "forbidden.html", status=429, reason="rate_limited", seconds=retry_after)
+    lang = lang_of_address(request)
+    response = page(request, "forbidden.html", status=429, lang=lang, notice=try_again(lang, retry_after))
     response.headers["Retry-After"] = str(retry_after)
     return response
 
 
 def too_many(request: Request, lang: str, retry_after: int, template: str, **context: Any) -> Response:
-    response = page(
-        request,
-        template,
-        status=429,
-        lang=lang,
-        error=i18n.gettext(lang, "accounts.error.rate_limited", seconds=retry_after),
-        **context,
-    )
+    response = page(request, template, status=429, lang=lang, error=try_again(lang, retry_after), **context)
     response.headers["Retry-After"] = str(retry_after)
     return response
 

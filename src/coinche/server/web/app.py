@@ -50,7 +50,7 @@ from . import (
 from .drain import Drain, HealthMiddleware
 from .feed import StateFeed
 from .forms import client_left
-from .pages import WEB, VisitorMiddleware, page
+from .pages import WEB, VisitorMiddleware, lang_of_address, page
 from .person_socket import person_socket
 from .security import NulFreeAddresses, SecurityHeaders, secured
 
@@ -146,12 +146,15 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
+    """A refusal's page, in the language its address says (``/en/...``, ``/puzzles/...``),
+    else in the visitor's."""
     status = exc.status_code if isinstance(exc, HTTPException) else 500
+    lang = lang_of_address(request)
     if status == 404:
-        return page(request, "404.html", status=404)
+        return page(request, "404.html", status=404, lang=lang)
     if status == 403:
-        return page(request, "forbidden.html", status=403)
-    return page(request, "error.html", status=status, status_code=status)
+        return page(request, "forbidden.html", status=403, lang=lang)
+    return page(request, "error.html", status=status, lang=lang, status_code=status)
 
 
 async def server_error(request: Request, exc: Exception) -> Response:

@@ -13,7 +13,7 @@ import base64
 import hashlib
 import hmac
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 from urllib.parse import quote
 
 from starlette.datastructures import FormData
@@ -248,6 +248,26 @@ def clear_session_cookie(response: Response, request: Request) -> None:
 
 def lang_of(request: Request | WebSocket) -> str:
     return i18n.language(request.cookies.get("lang"))
+
+
+_FIRST_PARTS: Final = {
+    lang: frozenset({lang} | {address.split("/")[1] for address in ADDRESSES[lang].values()}) for lang in i18n.LANGUAGES
+}
+"""The first part of the addresses that say their language (``/en``, ``/puzzles/...``)."""
+
+
+def address_language(path: str) -> str | None:
+    """The language an address says (``/en/...``, ``/puzzles/...`` English; ``/problemes/...``
+    French), None for one both languages share (``/table/...``): what a page about that
+    address, such as its 404, is said in."""
+    first = path.split("/")[1] if path.startswith("/") else ""
+    found = [lang for lang, parts in _FIRST_PARTS.items() if first in parts]
+    return found[0] if len(found) == 1 else None
+
+
+def lang_of_address(request: Request) -> str:
+    """The language the address says, else the visitor's (``lang_of``)."""
+    return address_language(request.url.path) or lang_of(request)
 
 
 def page(

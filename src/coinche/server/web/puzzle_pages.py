@@ -129,6 +129,7 @@ async def puzzle_page(request: Request) -> Response:
         status=status,
         lang=lang,
         other_url=puzzle_url(_other(lang), puzzle.id),
+        title=puzzle_title(lang, puzzle, deal, await puzzles_of(request).number(puzzle)),
         **position_context(lang, puzzle, deal),
         **({} if card is None else answer_context(lang, puzzle, deal, card, tried)),
         streak_mode=streak_mode,
@@ -139,6 +140,16 @@ async def puzzle_page(request: Request) -> Response:
         card_name=lambda code: i18n.card_name(lang, code),
         card_with_article=lambda code: i18n.card_with_article(lang, code),
     )
+
+
+def puzzle_title(lang: str, puzzle: StoredPuzzle, deal: Deal, number: int) -> str:
+    """A puzzle's name, from what it is: its number in the order puzzles were found, the
+    contract and the tricks left to play ("Problème n°12 · 90 cœur, 3 plis à jouer")."""
+    contract = deal.contract
+    assert contract is not None
+    left = i18n.ngettext(lang, "puzzles.tricks_left", 8 - len(deal.tricks))
+    contract_words = contract_text(lang, contract_call(contract))
+    return i18n.gettext(lang, "puzzles.one", number=number, contract=contract_words, left=left)
 
 
 def position_context(lang: str, puzzle: StoredPuzzle, deal: Deal) -> dict[str, Any]:
@@ -274,6 +285,7 @@ async def bidding_page(request: Request) -> Response:
         lang=lang,
         other_url=bidding_url(_other(lang), puzzle.id),
         puzzle=puzzle,
+        number=await puzzles.db(puzzles.bidding.number, puzzle.id),
         seat=names[puzzle.seat],
         dealer=names[deal.dealer],
         calls=calls,

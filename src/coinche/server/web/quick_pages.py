@@ -17,6 +17,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..features.quick_play import RULES, QuickPlay, Wait
+from ..table import i18n
 from ..table.live_table import TableError
 from ..table.matchmaking import nearest_level
 from .account_pages import lang_of_path, limits_of, rate_limited
@@ -49,7 +50,13 @@ async def quick_page(request: Request) -> Response:
             return RedirectResponse(f"/table/{wait.table_id}", status_code=303)
         wait = None  # that game is over: choose again
     return page(
-        request, "quick.html", lang=lang, other_url=other_url, rules_choices=(ANY, *RULES), **_wait_context(quick, wait)
+        request,
+        "quick.html",
+        lang=lang,
+        other_url=other_url,
+        rules_choices=(ANY, *RULES),
+        wait_words=i18n.duration(lang, quick.settings.quick_wait_seconds),
+        **_wait_context(quick, wait),
     )
 
 

@@ -37,6 +37,7 @@ from .pages import (
     settings_of,
     tables_of,
 )
+from .puzzle_pages import puzzles_of
 from .table_socket import table_socket
 
 SOLO_FIELDS: Final = frozenset({"profile", "target", "level", "csrf", *OPTION_NAMES})
@@ -115,6 +116,7 @@ async def home(request: Request) -> Response:
         resume=playing[0] if playing else None,
         solo=solo_settings,
         friend_defaults={"profile": "classic", "target": str(PROFILES["classic"].target)},
+        puzzles_offered=await puzzles_of(request).offered(),
     )
 
 
@@ -226,6 +228,13 @@ async def table_page(request: Request) -> Response:
     )
 
 
+def _in_language(lang: str, target: str) -> Response:
+    """Go to ``target`` with the site in ``lang`` from now on (the ``lang`` cookie)."""
+    response = RedirectResponse(target, status_code=303)
+    response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
+    return response
+
+
 async def switch_language(request: Request) -> Response:
     lang = request.path_params["lang"]
     if lang not in i18n.LANGUAGES:
@@ -233,9 +242,12 @@ async def switch_language(request: Request) -> Response:
     target = request.query_params.get("next", "/")
     if not target.startswith("/") or target.startswith("//"):
         target = "/"
-    response = RedirectResponse(target, status_code=303)
-    response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
-    return response
+    return _in_language(lang, target)
+
+
+async def home_in_language(request: Request) -> Response:
+    """``/en``, ``/fr``: the home page in that language (the address people type or share)."""
+    return _in_language(request.url.path.strip("/"), "/")
 
 
 routes: list[BaseRoute] = [
@@ -244,5 +256,6 @@ routes: list[BaseRoute] = [
     Route("/solo", solo_settings_page),
     Route("/table/{table_id}", table_page),
     Route("/langue/{lang}", switch_language),
+    *(Route(f"/{lang}", home_in_language) for lang in i18n.LANGUAGES),
     WebSocketRoute("/ws/table/{table_id}", table_socket),
 ]

@@ -5,7 +5,7 @@
 // another deal is dealt, the same summary of the last deal, reopened on demand, says who
 // dealt on and has no way on (the table has gone on).
 
-import { t, esc, callHTML, fill } from './words.js';
+import { t, tn, esc, callHTML, fill } from './words.js';
 
 function teamRow(label, pair, us, cls = '') {
   return `<tr class="${cls}"><th scope="row">${esc(label)}</th><td>${pair[us]}</td><td>${pair[1 - us]}</td></tr>`;
@@ -15,6 +15,19 @@ function multiplied(calls) {
   if (calls.some((c) => c.call === 'surcoinche')) return t('js.surcoinched');
   if (calls.some((c) => c.call === 'coinche')) return t('js.coinched');
   return '';
+}
+
+/** The deal's verdict from the reader's side: the taker's side reads "Contrat réussi" or
+ * "Chuté", the defenders "Ils ont réussi leur contrat" or "Ils ont chuté", a watcher the
+ * plain facts; its class colours the news for the reader (made: good, failed: bad, plain). */
+export function verdictOf(state) {
+  const result = state.game?.deal?.result;
+  if (!result) return { text: '', cls: '' };
+  if (result.made !== true && result.made !== false) return { text: t('js.void_deal'), cls: 'void' };
+  if (state.table.watching) return { text: t(result.made ? 'js.made' : 'js.failed'), cls: 'plain' };
+  const ours = result.contract?.taker % 2 === state.table.you % 2;
+  const text = t(`js.${result.made ? 'made' : 'failed'}${ours ? '' : '_theirs'}`);
+  return { text, cls: ours === result.made ? 'made' : 'failed' };
 }
 
 /** The dialog's markup for a state at the end of a deal or of the game; `wentOn`: who dealt
@@ -31,13 +44,7 @@ export function summaryHTML(state, wentOn = null) {
   const after = state.after_game; // where the game's end leads, and how it ended when nobody won
   const parts = [];
 
-  let verdict = '';
-  let verdictClass = '';
-  if (result) {
-    if (result.made === true) [verdict, verdictClass] = [t('js.made'), 'made'];
-    else if (result.made === false) [verdict, verdictClass] = [t('js.failed'), 'failed'];
-    else [verdict, verdictClass] = [t('js.void_deal'), 'void'];
-  }
+  const { text: verdict, cls: verdictClass } = verdictOf(state);
   const title = over ? t('js.game_over') : t('js.deal_over', { number: game.deal_number });
   parts.push(`<h2 id="summary-title">${esc(title)}</h2>`);
   if (wentOn) parts.push(`<p class="went-on">${esc(wentOn)}</p>`);
@@ -164,8 +171,8 @@ export function scoreChartSVG(history, target, us) {
   const title = t('js.chart_title');
   const desc =
     target === null
-      ? t('js.chart_desc_no_target', { deals: history.length, us: last[0], them: last[1] })
-      : t('js.chart_desc', { deals: history.length, us: last[0], them: last[1], target });
+      ? tn('js.chart_desc_no_target', history.length, { us: last[0], them: last[1] })
+      : tn('js.chart_desc', history.length, { us: last[0], them: last[1], target });
   const targetLine =
     target === null
       ? ''

@@ -520,11 +520,11 @@ export class TableView {
     this.summaryKey = key;
     this.summaryState = s;
     this.whenIdle = null;
-    const open = () => {
+    const open = async () => {
       this.openSummary();
-      const result = this.deal.result;
-      const verdict = result ? t(result.made === true ? 'js.made' : result.made === false ? 'js.failed' : 'js.void_deal') : '';
-      say(over ? t('js.game_over') : `${t('js.deal_over', { number: this.state.game.deal_number })} ${verdict}`);
+      const { verdictOf } = await import('./summary.js'); // the verdict from the reader's side
+      const verdict = verdictOf(s).text;
+      say(over ? t('js.game_over') : `${t('js.deal_over', { number: s.game.deal_number })} ${verdict}`);
     };
     if (this.trick.holding || this.timeline.length) this.whenIdle = open;
     else open();

@@ -91,3 +91,13 @@ export function meldsName(melds) {
   if (names.length < 2) return names.join('');
   return `${names.slice(0, -1).join(', ')}${t('meld.and')}${names[names.length - 1]}`;
 }
+
+const pluralRule = new Intl.PluralRules(document.documentElement.lang || 'fr');
+
+/** The plural entry `key` for `count` ("1 donne", "2 donnes"; French puts 0 in the
+ * singular): its singular under `key`, its plural under `key#plural` (the server's
+ * catalogue), `{count}` and `params` filled in. */
+export function tn(key, count, params) {
+  const form = pluralRule.select(count) === 'one' ? key : `${key}#plural`;
+  return fill(catalogue[form] ?? catalogue[key] ?? key, { count, ...params });
+}
