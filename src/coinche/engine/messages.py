@@ -220,8 +220,7 @@ ENGLISH: Final[dict[str, str]] = {
         "your team makes only about {points} points at {trump}, your best trump; a bid needs at least {value}"
     ),
     "bot.why_pass_ours": (
-        "your team holds the {current}, made about {held} times in 10;"
-        " {call} would be made about {times} times in 10"
+        "your team holds the {current}, made about {held} times in 10; {call} would be made about {times} times in 10"
     ),
     "bot.why_pass_no_bid": "no bid is left to make",
     "bot.why_card": "{what}; {chance}",
