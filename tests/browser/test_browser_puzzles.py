@@ -119,32 +119,40 @@ def stored_bidding_puzzle(db: Path) -> tuple[str, str]:
 def test_a_bidding_puzzle_answered_by_keyboard_in_french_and_english(
     browser: Browser, server_factory: Callable[..., Any], tmp_path: Path
 ) -> None:
-    """From the puzzles' page to a bidding puzzle; the expert's bid chosen in the list by the
-    keyboard and announced with Enter; the answer read in a status region, every call's
-    worth in a table; the page in English."""
+    """From the puzzles' page to a bidding puzzle; the expert's bid given with the table's
+    own bidding box (no list of every bid), by the keyboard: its value chosen, then its
+    trump pressed with Enter; the answer read in a status region, every call's worth in a
+    table; the page in English."""
     with server_factory(tmp_path) as base:
         puzzle_id, expert = stored_bidding_puzzle(tmp_path / "coinche.db")
-        context = browser.new_context(base_url=base, locale="fr-FR")
+        context = browser.new_context(base_url=base, locale="fr-FR", viewport={"width": 390, "height": 844})
         page = context.new_page()
         page.goto("/problemes")
         page.get_by_role("link", name="Que dites-vous ? Des problèmes d'enchères").click()
         expect(page).to_have_url(re.compile(rf"/problemes/encheres/{puzzle_id}$"))
         expect(page.get_by_role("heading", level=1)).to_contain_text("Que dites-vous ?")
-        bids = page.get_by_label("Enchérir :")
-        bids.focus()
-        bids.select_option(expert)  # what the arrow keys do in a list, in one step
-        page.keyboard.press("Tab")
-        expect(page.get_by_role("button", name="Annoncer", exact=True)).to_be_focused()
+        box = page.locator("#bidding")
+        expect(box).to_be_visible()
+        expect(page.locator("select")).to_have_count(0)
+        value = re.match(r"\d+", expert)
+        assert value is not None
+        box.get_by_role("radio", name=value.group(0), exact=True).press("Enter")  # the value, on to its trumps
+        bid = box.locator(f'button[data-call="{expert}"]')
+        expect(bid).to_be_enabled()
+        keep_screenshot(page, "bidding_puzzle_box_phone", full_page=True)
+        bid.focus()
         page.keyboard.press("Enter")
         answer = page.get_by_role("status")
         expect(answer).to_contain_text("Bien vu")
         expect(answer).to_contain_text("rapporte en moyenne")
         expect(page.get_by_role("table", name="Ce que vaut chaque enchère")).to_be_visible()
         expect(page.locator("tr.solution")).to_have_count(1)
-        expect(page.get_by_role("button", name="Annoncer")).to_have_count(0)  # answered: no more form
+        expect(page.locator("#bidding")).to_have_count(0)  # answered: no more box
         keep_screenshot(page, "bidding_puzzle_solved")
+        page.set_viewport_size({"width": 1366, "height": 768})
         page.goto(f"/puzzles/bidding/{puzzle_id}")
         expect(page.get_by_role("heading", level=1)).to_contain_text("What do you call?")
+        keep_screenshot(page, "bidding_puzzle_box_laptop", full_page=True)
         page.get_by_role("button", name="Pass", exact=True).press("Enter")
         expect(page.get_by_role("status")).to_contain_text("expert")
         context.close()

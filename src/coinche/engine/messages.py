@@ -185,6 +185,60 @@ ENGLISH: Final[dict[str, str]] = {
     "bot.pass_estimate": "pass: {expected} expected in defence, the contract fails about {percent}% of the time",
     "bot.surcoinche_estimate": "surcoinche: the contract is made about {percent}% of the time",
     "bot.pass_made_rate": "pass: the contract is made only about {percent}% of the time",
+    # the expert's reasons for the player it advises (a hint: expert/reasons.py)
+    "bot.why_call": "{call}: {why}",
+    "bot.why_play": "{played}: {why}",
+    "bot.why_bid": (
+        "with {cards}, your team makes about {points} points; the contract is made about {times} times in 10"
+    ),
+    "bot.why_bid_plain": "your team makes about {points} points; the contract is made about {times} times in 10",
+    "bot.why_bid_partner": (
+        "with {cards} and your partner's bid, your team makes about {points} points;"
+        " the contract is made about {times} times in 10"
+    ),
+    "bot.why_bid_partner_plain": (
+        "with your partner's bid, your team makes about {points} points; the contract is made about {times} times in 10"
+    ),
+    "bot.why_unvalued": "a bid the expert did not weigh",
+    "bot.why_surcoinche": "the contract is made about {times} times in 10",
+    "bot.why_coinche": "with {cards}, the {current} fails about {times} times in 10",
+    "bot.why_coinche_plain": "the {current} fails about {times} times in 10",
+    "bot.why_pass_no_surcoinche": "the contract is made only about {times} times in 10, too seldom to surcoinche",
+    "bot.why_pass_coinched": "the {current} is coinched",
+    "bot.why_pass_defence": "the {current} fails only about {times} times in 10, too seldom to coinche",
+    "bot.why_pass_bid": (
+        "with {cards}, your team would make about {points} points; {call} would be made only about {times} times in 10"
+    ),
+    "bot.why_pass_bid_plain": (
+        "your team would make about {points} points; {call} would be made only about {times} times in 10"
+    ),
+    "bot.why_pass_weak": (
+        "with {cards}, your team makes only about {points} points at {trump}, your best trump;"
+        " a bid needs at least {value}"
+    ),
+    "bot.why_pass_weak_plain": (
+        "your team makes only about {points} points at {trump}, your best trump; a bid needs at least {value}"
+    ),
+    "bot.why_pass_ours": (
+        "your team holds the {current}, made about {held} times in 10; {call} would be made about {times} times in 10"
+    ),
+    "bot.why_pass_no_bid": "no bid is left to make",
+    "bot.why_card": "{what}; {chance}",
+    "bot.why_chance_made": "the contract is made in about {count} of the {samples} deals tried",
+    "bot.why_chance_set": "the contract fails in about {count} of the {samples} deals tried",
+    "bot.fact_lead_master_trump": "it is the master trump, and draws the trumps",
+    "bot.fact_lead_trump": "it draws the trumps",
+    "bot.fact_lead_master": "it is the master card of its suit",
+    "bot.fact_lead": "it opens this suit",
+    "bot.fact_lead_low": "a small card, which gives away few points",
+    "bot.fact_ruff": "it ruffs the trick",
+    "bot.fact_win_last": "it takes the trick",
+    "bot.fact_win_master": "it is the master card: it wins the trick unless it is ruffed",
+    "bot.fact_win": "it wins the trick so far",
+    "bot.fact_overtake": "it takes over your partner's trick",
+    "bot.fact_partner_points": "your partner holds the trick: add points to it",
+    "bot.fact_partner": "your partner holds the trick",
+    "bot.fact_cannot_win": "you cannot win this trick",
     # the reasons of every level (beginner, confirmed, adaptive), and their parts
     "bot.pass": "pass",
     "bot.with_belote": "{reason} (belote)",

@@ -161,6 +161,22 @@ def test_a_decision_refuses_any_bot_but_a_builtin_one_and_bad_views() -> None:
         DECISION.run({**adaptive, "params": {"level": float("inf"), "human_seat": 0}})
 
 
+def test_a_hints_decision_carries_the_experts_reason_and_only_the_expert_takes_explain() -> None:
+    game = Game(RuleSet.profile("classic"), seed=3, first_dealer=0, auto_deal=True)
+    deal = game.current
+    assert deal is not None
+    view = deal.view(deal.to_move)
+    spec = BotSpec("expert", 5, (("explain", True),))
+    args = through_json(decision_job(spec, view))
+    decision = DECISION.read(jobs.loads(jobs.ok_answer(DECISION.run(args)))["ok"])
+    assert decision == decide(spec, view)
+    assert decision.private_reason is not None and decision.private_reason.id == "bot.why_call"
+    assert decision.action == decide(BotSpec("expert", 5), view).action
+    for forged in ({**args, "bot": "beginner"}, {**args, "params": {"explain": 1}}):
+        with pytest.raises(JobRefused, match="takes no explain"):
+            DECISION.run(forged)
+
+
 def test_an_answer_of_the_wrong_shape_is_refused() -> None:
     good = {
         "action": 64,

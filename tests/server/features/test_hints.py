@@ -1,6 +1,8 @@
 """Hints in plain words: one sentence a beginner understands, in the player's language,
-that says what to do and why ("Passez : votre jeu ne suffit pas pour annoncer.", "Jouez le
-valet d'atout : vous faites le pli."), never scores expected, percentages or card codes."""
+that says what to do and why, the expert's own reason in its figures ("Annoncez 80 cœur :
+avec V♥ A♦, votre équipe fait environ 93 points ; le contrat passe environ 6 fois sur 10.")
+or, without one, from the player's view ("Jouez le valet d'atout : vous faites le pli."),
+never scores expected, percentages or card codes."""
 
 from __future__ import annotations
 
@@ -12,13 +14,15 @@ import pytest
 from babel.messages.pofile import read_po
 from server_helpers import Human, MakeClient, create_solo, request
 
+from coinche.bots.expert import ExpertBot
 from coinche.engine.actions import PASS, card_of, is_card, make_bid
 from coinche.engine.cards import HEARTS, JACK, card, card_str
 from coinche.engine.deal import Deal, Phase, View, random_hands
+from coinche.engine.messages import Message
 from coinche.engine.play import tables, trick_winner
 from coinche.engine.rules import RuleSet
 from coinche.server.table import i18n
-from coinche.server.table.hints import hint_sentence
+from coinche.server.table.hints import hint_sentence, hint_text
 
 CODE = re.compile(r"(?<![0-9A-Za-z])((10|[789TJQKA])[SHDC]|\d{2,3}(SA|TA|[SHDC]))(?![0-9A-Za-z])")
 JARGON = re.compile(r"[+-]\d|%|\battendus?\b|\bexpected\b|\bsampled?\b|\btirées\b")
@@ -146,3 +150,39 @@ def test_hints_on_a_table_are_sentences(make_client: MakeClient, lang: str) -> N
         hint = human.receive()
         assert hint["type"] == "hint" and hint["action"] in state["game"]["deal"]["legal_actions"], hint
         check_sentence(lang, hint["text"])
+
+
+EXPERT_FIGURES = {
+    "fr": re.compile(r"environ \d+ (points|fois sur 10)|des \d+ donnes essayées|il en faut au moins \d+"),
+    "en": re.compile(r"about \d+ (points|times in 10)|of the \d+ deals tried|needs at least \d+"),
+}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_hint_on_a_table_gives_the_experts_reason_in_the_players_language(make_client: MakeClient, lang: str) -> None:
+    client = make_client()
+    client.cookies.set("lang", lang)
+    table_id = create_solo(client, "classic", 700, "beginner")
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        human = Human(ws)
+        human.until_my_move()
+        ws.send_json(request("hint"))
+        hint = human.receive()
+        assert hint["type"] == "hint", hint
+        assert EXPERT_FIGURES[lang].search(hint["text"]), hint["text"]
+        check_sentence(lang, hint["text"])
+
+
+def test_the_reason_of_a_hint_is_the_experts_own() -> None:
+    for view in positions(seed=4, deals=6):
+        if view.phase is not Phase.AUCTION or len(view.legal_actions) == 1:
+            continue
+        decision = ExpertBot(seed=1, explain=True).choose(view)
+        reason = decision.private_reason
+        assert reason is not None and reason.id == "bot.why_call"
+        why = reason.args["why"]
+        assert isinstance(why, Message)
+        for lang in ("fr", "en"):
+            text = hint_text(lang, view, decision.action, reason)
+            assert text.endswith(i18n.render(lang, why) + "."), text
+            check_sentence(lang, text)

@@ -16,13 +16,15 @@ The modules, in the order of one decision:
 
 from __future__ import annotations
 
-from ...engine.actions import DECLARE_BASE, is_announce
+from ...engine.actions import DECLARE_BASE, card_of, is_announce, is_card
+from ...engine.cards import card_str
 from ...engine.deal import View
 from ...engine.messages import Message
 from ..base import Bot, Decision, with_belote
-from .auction import choose_call
+from .auction import appraise, decide_call
 from .card_play import choose_card
 from .config import ExpertConfig
+from .reasons import call_reason, card_reason
 
 __all__ = ["ExpertBot", "ExpertConfig", "NoPlayModelExpertBot", "UniformExpertBot"]
 
@@ -36,21 +38,34 @@ class ExpertBot(Bot):
         samples: int = ExpertConfig.samples,
         inference: bool = True,
         play_inference: bool = True,
+        explain: bool = False,
     ) -> None:
         super().__init__(seed)
         self.config = ExpertConfig(samples=samples, inference=inference, play_inference=play_inference)
+        self.explain = explain
+        """Add the player's reason (``reasons``) as the private reason: it names the
+        seat's own cards, for a hint. Off for play: the same moves, no time spent."""
 
-    # No explanation of the expert names a hidden card (only the card it plays): public
-    # and private reasons are the same.
+    # The public reason never names a hidden card (only the card played); the private
+    # one, when ``explain`` is on, names the seat's own cards and the figures decided on.
 
     def choose(self, view: View) -> Decision:
         acts = view.legal_actions
         if len(acts) == 1:
-            return Decision.reasoned(acts[0], Message.of("bot.only_legal_action"))
+            only = Message.of("bot.only_legal_action")
+            if self.explain and is_card(acts[0]):
+                detail = Message.of("bot.card_reason", played=card_str(card_of(acts[0])), reason=only)
+                return Decision.reasoned(acts[0], only, detail)
+            return Decision.reasoned(acts[0], only)
         return super().choose(view)
 
     def choose_call(self, view: View) -> Decision:
-        return choose_call(view, self.config, self.rng)
+        appraisal = appraise(view, self.config)  # the calls are deterministic: no chance taken
+        decision = decide_call(appraisal, self.config)
+        if not self.explain:
+            return decision
+        assert decision.reason is not None
+        return Decision.reasoned(decision.action, decision.reason, call_reason(appraisal, decision.action))
 
     def choose_declaration(self, view: View) -> Decision:
         return Decision.reasoned(DECLARE_BASE, Message.of("bot.declare_all"))
@@ -59,8 +74,10 @@ class ExpertBot(Bot):
         acts = view.legal_actions
         cards = [a for a in acts if not is_announce(a)]
         if len(cards) == 1:
-            return Decision.reasoned(with_belote(cards[0], acts), Message.of("bot.only_legal_card"))
-        return choose_card(view, cards, acts, self.config, self.rng)
+            only = Message.of("bot.only_legal_card")
+            detail = Message.of("bot.card_reason", played=card_str(cards[0]), reason=only) if self.explain else None
+            return Decision.reasoned(with_belote(cards[0], acts), only, detail)
+        return choose_card(view, cards, acts, self.config, self.rng, card_reason if self.explain else None)
 
 
 class UniformExpertBot(ExpertBot):

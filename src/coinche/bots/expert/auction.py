@@ -67,6 +67,9 @@ class Appraisal:
     """Surcoinching: its expected margin and the contract's made rate (None: not open)."""
     bids: tuple[tuple[float, Action, Outlook], ...]
     """The bids valued (``bid_options``), in legal order."""
+    estimates: dict[Trump, Estimate] = field(default_factory=dict, compare=False)
+    """The hand evaluator's estimate of our team's points with each trump a legal bid
+    names (what ``bid_options`` valued them on, those out of reach included)."""
 
 
 def appraise(view: View, config: ExpertConfig, every_bid: bool = False) -> Appraisal:
@@ -91,8 +94,9 @@ def appraise(view: View, config: ExpertConfig, every_bid: bool = False) -> Appra
         if COINCHE in acts:
             coinched = contract_of(info.last_bid or 0, info.bidder, True, False, view.rules)
             coinche = (pass_out.margin(coinched), pass_fails)
-    bids = tuple(bid_options(view, info, book, config, every_bid))
-    return Appraisal(view, contract, info.last_bid, pass_value, pass_fails, coinche, surcoinche, bids)
+    estimates: dict[Trump, Estimate] = {}
+    bids = tuple(bid_options(view, info, book, config, every_bid, estimates))
+    return Appraisal(view, contract, info.last_bid, pass_value, pass_fails, coinche, surcoinche, bids, estimates)
 
 
 def choose_call(view: View, config: ExpertConfig, rng: random.Random) -> Decision:
@@ -158,14 +162,21 @@ def decide_call(appraisal: Appraisal, config: ExpertConfig) -> Decision:
 
 
 def bid_options(
-    view: View, info: AuctionInfo, book: Calibration, config: ExpertConfig, every_bid: bool = False
+    view: View,
+    info: AuctionInfo,
+    book: Calibration,
+    config: ExpertConfig,
+    every_bid: bool = False,
+    estimates: dict[Trump, Estimate] | None = None,
 ) -> list[tuple[float, Action, Outlook]]:
     """The bids worth valuing, in legal order, each with its expected margin (the coinche
     it may draw counted) and our team's outlook as its takers. No bar on how often a bid is
     made: the expected score decides (only the capot needs ``config.capot_made``).
-    ``every_bid``: every bid but the générale, out of reach or not (to show its worth)."""
+    ``every_bid``: every bid but the générale, out of reach or not (to show its worth).
+    ``estimates``, when given, receives the estimate of each trump valued."""
     options = []
-    estimates: dict[Trump, Estimate] = {}
+    if estimates is None:
+        estimates = {}
     for a in view.legal_actions:
         if not is_bid(a) or is_generale(a):
             continue

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -57,9 +57,15 @@ class CardSearch:
 
 
 def choose_card(
-    view: View, cards: list[int], acts: Sequence[Action], config: ExpertConfig, rng: random.Random
+    view: View,
+    cards: list[int],
+    acts: Sequence[Action],
+    config: ExpertConfig,
+    rng: random.Random,
+    explain: Callable[[View, CardSearch], Message] | None = None,
 ) -> Decision:
-    """The card with the best expected score margin (``search``), and why."""
+    """The card with the best expected score margin (``search``), and why; ``explain``,
+    when given, makes the private reason from the search (the player's reason of a hint)."""
     result = search(view, cards, config, rng)
     if result is None:
         return Decision.reasoned(with_belote(cards[0], acts), Message.of("bot.no_consistent_deal"))
@@ -73,7 +79,9 @@ def choose_card(
         expected=f"{result.expected[result.best]:+.0f}",
     )
     reason = Message.of("bot.card_reason", played=card_str(result.best), reason=chance)
-    return Decision.reasoned(with_belote(result.best, acts), reason)
+    if explain is None:
+        return Decision.reasoned(with_belote(result.best, acts), reason)
+    return Decision.reasoned(with_belote(result.best, acts), reason, explain(view, result))
 
 
 def candidate_deals(view: View, config: ExpertConfig, rng: random.Random) -> tuple[list[Hands], list[float], bool]:

@@ -72,7 +72,7 @@ def _decision_args(args: Any) -> tuple[BotSpec, View]:
     if not isinstance(bot, str) or bot not in BUILTIN_BOTS:  # never a module:attribute
         raise JobRefused(f"not a built-in bot: {short_repr(bot)}")
     seed = json_int(data["seed"], 0, (1 << 63) - 1)
-    raw = json_object(data["params"], (), ("level", "human_seat"))
+    raw = json_object(data["params"], (), ("level", "human_seat", "explain"))
     params: list[tuple[str, Any]] = []
     if "level" in raw:
         params.append(("level", json_number(raw["level"], 0.0, 1.0)))
@@ -80,6 +80,10 @@ def _decision_args(args: Any) -> tuple[BotSpec, View]:
         params.append(("human_seat", json_int(raw["human_seat"], 0, 3)))
     if params and bot != "adaptive":
         raise JobRefused(f"bot {bot!r} takes no parameters")
+    if "explain" in raw:  # the player's reason with a hint (the expert only)
+        if bot != "expert" or not isinstance(raw["explain"], bool):
+            raise JobRefused(f"bot {bot!r} takes no explain={short_repr(raw['explain'])}")
+        params.append(("explain", raw["explain"]))
     if not isinstance(data["view"], Mapping):
         raise JobRefused("the view is not an object")
     try:

@@ -39,6 +39,8 @@ from .registry import LiveTables
 log = logging.getLogger("coinche.tables")
 
 HINT_BOT = "expert"
+HINT_PARAMS: tuple[tuple[str, bool], ...] = (("explain", True),)
+"""The hint's expert gives the player's reason with its move (``ExpertBot(explain=True)``)."""
 
 
 def explanation_json(decision: Decision) -> dict[str, Any] | None:
@@ -154,7 +156,7 @@ class Computers:
             check_turn(live, seat)
             deal = live.game.current
             assert deal is not None
-            return live, seat, deal.view(seat), BotSpec(HINT_BOT, seed=decision_seed(live, seat))
+            return live, seat, deal.view(seat), BotSpec(HINT_BOT, decision_seed(live, seat), HINT_PARAMS)
 
         live, seat, view, spec = await self._registry.look(table_id, asked)
         key = (table_id, seat)

@@ -1,9 +1,12 @@
 """A hint as one plain sentence a beginner understands: what to do and why, in words.
 
-The expert chooses the action (its reason, in expected scores and sampled deals, is for the
-review); the sentence says the action from the player's own view: "Passez : votre jeu ne
-suffit pas pour annoncer.", "Jouez le valet d'atout : vous faites le pli." Every sentence
-comes from the ``hint.`` keys of the catalogues, cards and calls in words.
+The expert chooses the action and says why in the figures it decided on (its player's
+reason, ``bots/expert/reasons.py``): "Annoncez 80 cœur : avec V♥ A♦, votre équipe fait
+environ 93 points ; le contrat passe environ 6 fois sur 10." (``hint_with_reason``). Where
+it gives none (a declaration, the only card), the sentence says the action from the
+player's own view: "Jouez le valet d'atout : c'est la seule carte permise."
+(``hint_sentence``). Every sentence comes from the ``hint.`` keys of the catalogues, cards
+and calls in words.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from ...engine.actions import (
 )
 from ...engine.cards import RANK_CHARS, card_str
 from ...engine.deal import View
+from ...engine.messages import Message
 from ...engine.play import tables, trick_winner
 from . import i18n
 
@@ -36,6 +40,35 @@ def hint_sentence(lang: str, view: View, action: Action) -> str:
     if is_card(action):
         return _card_sentence(lang, view, action)
     return _call_sentence(lang, view, action)
+
+
+REASONS: tuple[str, ...] = ("bot.why_call", "bot.why_play")
+"""The expert's player's reasons: the move, and its why (``why``)."""
+
+
+def hint_text(lang: str, view: View, action: Action, reason: Message | None) -> str:
+    """The hint's sentence: the action and the expert's own reason when it gave one
+    (``reason``: the decision's private reason), else ``hint_sentence``."""
+    why = None if reason is None or reason.id not in REASONS else reason.args.get("why")
+    if not isinstance(why, Message):
+        return hint_sentence(lang, view, action)
+    return hint_with_reason(lang, view, action, why)
+
+
+def hint_with_reason(lang: str, view: View, action: Action, why: Message) -> str:
+    """The action in the imperative, then the expert's why in ``lang``: "Jouez le valet
+    d'atout : c'est l'atout maître, qui tire les atouts ; ..." """
+    if is_card(action):
+        doing = _t(lang, "hint.do_card", card=_card_words(lang, view, action))
+    elif action == PASS:
+        doing = _t(lang, "hint.do_pass")
+    elif action == COINCHE:
+        doing = _t(lang, "hint.do_coinche")
+    elif action == SURCOINCHE:
+        doing = _t(lang, "hint.do_surcoinche")
+    else:
+        doing = _t(lang, "hint.do_bid", call=i18n.call_name(lang, call_str(action)).lower())
+    return _t(lang, "hint.with_reason", action=doing, reason=i18n.render(lang, why))
 
 
 def _t(lang: str, key: str, **params: object) -> str:

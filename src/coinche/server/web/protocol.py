@@ -20,7 +20,7 @@ from ...engine.actions import Action
 from ...engine.errors import EngineError, short_repr
 from ...engine.wire import action_from_json, action_to_json
 from ..table import i18n
-from ..table.hints import hint_sentence
+from ..table.hints import hint_text
 from ..table.live_table import LiveTable, TableError
 from ..table.seating import people_names
 from .messages import (
@@ -190,9 +190,10 @@ def clock_message(event: dict[str, Any] | None) -> ClockMessage | None:
 
 def hint_message(lang: str, request_id: str | None, decision: Decision, live: LiveTable, seat: int) -> HintMessage:
     """The expert's choice and, in the player's language, one plain sentence that says it
-    and why ("Passez : votre jeu ne suffit pas pour annoncer.")."""
+    and why, from the expert's own reason ("Passez : avec 9♥ A♥, votre équipe ne fait
+    qu'environ 40 points ... ; il en faut au moins 80 pour annoncer.")."""
     deal = live.game.current
     assert deal is not None
     view = deal.view(seat)
-    text = hint_sentence(lang, view, decision.action)
+    text = hint_text(lang, view, decision.action, decision.private_reason)
     return HintMessage(request_id, action_to_json(decision.action, view), text)
