@@ -37,6 +37,7 @@ from .pages import (
     settings_of,
     tables_of,
 )
+from .people_pages import home_people
 from .table_socket import table_socket
 
 SOLO_FIELDS: Final = frozenset({"profile", "target", "level", "csrf", *OPTION_NAMES})
@@ -115,6 +116,7 @@ async def home(request: Request) -> Response:
         resume=playing[0] if playing else None,
         solo=solo_settings,
         friend_defaults={"profile": "classic", "target": str(PROFILES["classic"].target)},
+        **await home_people(request),
     )
 
 
