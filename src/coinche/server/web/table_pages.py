@@ -16,7 +16,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from ...engine.rules import OPTION_CHOICES, OPTION_NAMES, PROFILES, TARGET_RANGE, RulesError, RuleSet
 from ...engine.text import is_number, parse_number
 from ..features.following import REASONS
-from ..features.friends import PHRASES
+from ..features.friends import EMOTES, PHRASES
 from ..live.tables import LEVELS
 from ..table import i18n
 from ..table.kinds import invitation_code
@@ -223,6 +223,7 @@ async def table_page(request: Request) -> Response:
         watchable=listed.watchable if listed is not None else None,
         bots_welcome=listed.bots if listed is not None else None,
         phrases=PHRASES,
+        emotes=EMOTES,
         friend_levels=FRIEND_LEVELS,
         trick_hold_ms=round(settings_of(request).trick_pause * 1000),
     )
