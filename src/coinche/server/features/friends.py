@@ -53,6 +53,9 @@ NAME_MAX: Final = 20
 NAME_PUNCTUATION: Final = frozenset(" -_'.")
 PHRASES: Final = ("bravo", "well_played", "thanks", "sorry", "good_game", "ready")
 """The quick messages of a table ("Bravo !", "Bien joué"...): no free text to moderate."""
+EMOTES: Final = {"clap": "👏", "smile": "😄", "wow": "😮", "please": "🙏", "thumbs_up": "👍"}
+"""The reactions of a table of several people (their names and what the plate shows): a
+fixed set, nothing else is sent on."""
 
 
 def new_code() -> str:
@@ -225,3 +228,22 @@ class Friends:
         if await self._rate_limits.hit(self._settings.say_limit, f"say:{player}") is not None:
             raise TableError("say_limit")
         await self._hub.signal(table_id, {"kind": "say", "seat": seat, "phrase": phrase})
+
+    async def react(self, table_id: str, player: str, emote: str) -> None:
+        """A reaction (one of ``EMOTES``) from ``player``'s seat, shown on their plate on
+        every page of the table (a passing event, not stored). Only at a table of several
+        people (``solo_table`` alone against the computer); limited as the quick messages
+        are, in a count of its own."""
+        if emote not in EMOTES:
+            raise TableError("bad_emote")
+        live = await self._tables.table(table_id)
+        if live is None:
+            raise TableError("gone")
+        if not live.spec.kind.several_people:
+            raise TableError("solo_table")
+        seat = live.seat_of(player)
+        if seat is None:
+            raise TableError("not_seated")
+        if await self._rate_limits.hit(self._settings.say_limit, f"react:{player}") is not None:
+            raise TableError("say_limit")
+        await self._hub.signal(table_id, {"kind": "react", "seat": seat, "emote": emote})

@@ -305,6 +305,7 @@ class StatsStore:
                         "player_id": player,
                         "mu": NEW_PLAYER.mu,
                         "sigma": NEW_PLAYER.sigma,
+                        "ordinal": NEW_PLAYER.ordinal,
                         **dict.fromkeys(COUNTERS, 0),
                         "deals_played": 1,
                         "contracts_taken": c.taken,
@@ -377,6 +378,7 @@ class StatsStore:
                 "player_id": player,
                 "mu": NEW_PLAYER.mu,
                 "sigma": NEW_PLAYER.sigma,
+                "ordinal": NEW_PLAYER.ordinal,
                 **dict.fromkeys(COUNTERS, 0),
                 "updated_at": now(),
             },
@@ -388,6 +390,7 @@ class StatsStore:
     @staticmethod
     def _save(conn: Any, row: dict[str, Any]) -> None:
         values = {k: v for k, v in row.items() if k != "player_id"}
+        values["ordinal"] = Rating(row["mu"], row["sigma"]).ordinal
         values["updated_at"] = now()
         conn.execute(update(PlayerStatsRow).where(PlayerStatsRow.player_id == row["player_id"]).values(**values))
 

@@ -86,6 +86,11 @@ class Rating:
             raise ValueError(f"a rating needs a finite mu and a positive sigma, not {self.mu}, {self.sigma}")
 
     @property
+    def ordinal(self) -> float:
+        """``mu - 3 sigma``: what ``display`` grows with (the leaderboard's order)."""
+        return self.mu - DISPLAY_Z * self.sigma
+
+    @property
     def display(self) -> int:
         """The figure shown to players: the library's ordinal ``mu - 3 sigma`` (the skill the player
         has at 99.7%), scaled as ``1000 + 40 * ordinal`` and rounded, never below 0. It is

@@ -20,12 +20,15 @@ from starlette.staticfiles import StaticFiles
 from ..features.account_life import AccountLife
 from ..features.accounts import AccountService
 from ..features.bots import Bots, BotStore
+from ..features.leaderboard import Leaderboard
+from ..features.people_now import PeopleNow
 from ..infra.config import Settings
 from ..infra.hub import Hub
 from ..infra.store import Store
 from ..services import start_services
 from . import (
     account_pages,
+    avatars,
     bot_api,
     bot_pages,
     bot_stream,
@@ -35,6 +38,7 @@ from . import (
     friends_pages,
     history_pages,
     open_tables_pages,
+    people_pages,
     profile_pages,
     puzzle_pages,
     quick_pages,
@@ -93,6 +97,8 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.adaptive_level = services.adaptive_level
         app.state.reviews = services.reviews
         app.state.comparisons = services.comparisons
+        app.state.people_now = PeopleNow(store, services.db)
+        app.state.leaderboard = Leaderboard(store, services.db)
         try:
             yield
         finally:
@@ -115,6 +121,8 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *puzzle_pages.routes,
         *tutorial_pages.routes,
         *profile_pages.routes,
+        *people_pages.routes,
+        *avatars.routes,
         *quick_pages.routes,
         *open_tables_pages.routes,
         *following_pages.routes,

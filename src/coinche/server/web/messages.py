@@ -54,6 +54,13 @@ class SayRequest(ClientRequest, frozen=True, tag="say"):
     phrase: ShortText
 
 
+class ReactRequest(ClientRequest, frozen=True, tag="react"):
+    """A reaction shown on the sender's plate (one of ``friends.EMOTES``)."""
+
+    id: RequestId
+    emote: ShortText
+
+
 class SitRequest(ClientRequest, frozen=True, tag="sit"):
     """Take the seat ``seat`` (a seated player moves there before the game)."""
 
@@ -93,10 +100,12 @@ class HostRequest(ClientRequest, frozen=True, tag="host"):
             raise ValueError("bad level None")
 
 
-ClientMessage = ActionMessage | NextDealRequest | HintRequest | SayRequest | SitRequest | LeaveRequest | HostRequest
+ClientMessage = (
+    ActionMessage | NextDealRequest | HintRequest | SayRequest | ReactRequest | SitRequest | LeaveRequest | HostRequest
+)
 """Every message a browser may send on the table socket."""
 
-CLIENT_TYPES: Final = ("action", "next_deal", "hint", "say", "sit", "leave", "host")
+CLIENT_TYPES: Final = ("action", "next_deal", "hint", "say", "react", "sit", "leave", "host")
 
 client_decoder: Final = msgspec.json.Decoder(ClientMessage)
 
@@ -232,6 +241,15 @@ class SayMessage(ServerMessage, frozen=True, tag="say"):
     seat: int
     phrase: str
     text: str
+    said: str
+
+
+class ReactMessage(ServerMessage, frozen=True, tag="react"):
+    """A reaction: shown on ``seat``'s plate, ``said`` for the live region."""
+
+    seat: int
+    emote: str
+    symbol: str
     said: str
 
 
@@ -394,6 +412,7 @@ TableMessage = (
     | ErrorMessage
     | PresenceMessage
     | SayMessage
+    | ReactMessage
     | ClockMessage
     | NoticeMessage
     | HintMessage
@@ -401,7 +420,7 @@ TableMessage = (
 )
 """Whatever the table socket sends."""
 
-EventMessage = PresenceMessage | SayMessage | ClockMessage | NoticeMessage
+EventMessage = PresenceMessage | SayMessage | ReactMessage | ClockMessage | NoticeMessage
 """What a passing event of the table's hub says."""
 
 

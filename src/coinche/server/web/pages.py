@@ -62,6 +62,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "bots": "/robots",
         "puzzles": "/problemes",
         "learn": "/apprendre",
+        "leaderboard": "/classement",
     },
     "en": {
         "calculator": "/calculator",
@@ -85,6 +86,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "bots": "/bots",
         "puzzles": "/puzzles",
         "learn": "/learn",
+        "leaderboard": "/leaderboard",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""
@@ -122,11 +124,15 @@ GUEST_KEYS = ("player", "guest")
 """Where the signed ``session`` cookie names a guest's player (``guest``: cookies of before)."""
 
 
+UNSEEN_PATHS: Final = ("/static/", "/api/bot/", "/avatar/")
+"""Addresses whose visitor is never looked up (no page of theirs depends on it)."""
+
+
 class VisitorMiddleware:
     """ASGI middleware: finds the account of the request's session cookie, else checks that
     the guest the signed ``session`` cookie names is still one (one database read, off the
-    loop), for the pages and the table socket; static files and the bot API (which reads a
-    token, never a cookie) skip it.
+    loop), for the pages and the table socket; static files, the avatars and the bot API
+    (which reads a token, never a cookie) skip it.
 
     A guest who signed up or logged in to an account is retired (``PlayerRow.retired_at``,
     shared by every process): a copy of their cookie is dropped here, so the request is a new
@@ -136,7 +142,7 @@ class VisitorMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] in ("http", "websocket") and not scope["path"].startswith(("/static/", "/api/bot/")):
+        if scope["type"] in ("http", "websocket") and not scope["path"].startswith(UNSEEN_PATHS):
             token = HTTPConnection(scope).cookies.get(SESSION_COOKIE)
             accounts: AccountService | None = getattr(scope["app"].state, "accounts", None)
             account = await accounts.session_account(token) if token and accounts is not None else None

@@ -19,6 +19,7 @@ from ...bots.base import Decision
 from ...engine.actions import Action
 from ...engine.errors import EngineError, short_repr
 from ...engine.wire import action_from_json, action_to_json
+from ..features.friends import EMOTES
 from ..table import i18n
 from ..table.hints import hint_text
 from ..table.live_table import LiveTable, TableError
@@ -38,6 +39,8 @@ from .messages import (
     NextDealRequest,
     NoticeMessage,
     PresenceMessage,
+    ReactMessage,
+    ReactRequest,
     SayMessage,
     SayRequest,
     SitRequest,
@@ -63,7 +66,9 @@ class ActionRequest:
     action: Action
 
 
-Request = ActionRequest | NextDealRequest | HintRequest | SayRequest | SitRequest | LeaveRequest | HostRequest
+Request = (
+    ActionRequest | NextDealRequest | HintRequest | SayRequest | ReactRequest | SitRequest | LeaveRequest | HostRequest
+)
 
 
 class ProtocolError(Exception):
@@ -159,6 +164,13 @@ def event_message(
             return None
         text = i18n.gettext(lang, f"say.{phrase}")
         return SayMessage(who, phrase, text, i18n.gettext(lang, "live.said", seat=names()[who], text=text))
+    if kind == "react":
+        who = event.get("seat")
+        emote = event.get("emote")
+        if not isinstance(who, int) or not 0 <= who <= 3 or not isinstance(emote, str) or emote not in EMOTES:
+            return None
+        text = i18n.gettext(lang, f"emote.{emote}")
+        return ReactMessage(who, emote, EMOTES[emote], i18n.gettext(lang, "live.reacted", seat=names()[who], text=text))
     if kind == "clock":
         clock = clock_message(event)
         if clock is None or clock.seq != live.seq:

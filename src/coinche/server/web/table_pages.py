@@ -16,7 +16,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from ...engine.rules import OPTION_CHOICES, OPTION_NAMES, PROFILES, TARGET_RANGE, RulesError, RuleSet
 from ...engine.text import is_number, parse_number
 from ..features.following import REASONS
-from ..features.friends import PHRASES
+from ..features.friends import EMOTES, PHRASES
 from ..live.tables import LEVELS
 from ..table import i18n
 from ..table.kinds import invitation_code
@@ -38,6 +38,7 @@ from .pages import (
     tables_of,
 )
 from .puzzle_pages import puzzles_of
+from .people_pages import home_people
 from .table_socket import table_socket
 
 SOLO_FIELDS: Final = frozenset({"profile", "target", "level", "csrf", *OPTION_NAMES})
@@ -117,6 +118,7 @@ async def home(request: Request) -> Response:
         solo=solo_settings,
         friend_defaults={"profile": "classic", "target": str(PROFILES["classic"].target)},
         puzzles_offered=await puzzles_of(request).offered(),
+        **await home_people(request),
     )
 
 
@@ -223,6 +225,7 @@ async def table_page(request: Request) -> Response:
         watchable=listed.watchable if listed is not None else None,
         bots_welcome=listed.bots if listed is not None else None,
         phrases=PHRASES,
+        emotes=EMOTES,
         friend_levels=FRIEND_LEVELS,
         trick_hold_ms=round(settings_of(request).trick_pause * 1000),
     )

@@ -36,6 +36,7 @@ from .messages import (
     HostRequest,
     LeaveRequest,
     NextDealRequest,
+    ReactRequest,
     RestartingMessage,
     SayRequest,
     SeatMessage,
@@ -430,6 +431,9 @@ class TableSocket(Socket):
                 return ack_message(request.id, seq)
             if isinstance(request, SayRequest):
                 await self.friends.say(self.table_id, self.player, request.phrase)
+                return ack_message(request.id, self.sent)
+            if isinstance(request, ReactRequest):
+                await self.friends.react(self.table_id, self.player, request.emote)
                 return ack_message(request.id, self.sent)
             if isinstance(request, SitRequest):
                 live = await parts.tables.table(self.table_id)

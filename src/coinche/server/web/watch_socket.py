@@ -42,7 +42,7 @@ from ..table.kinds import Sight, WatchRule
 from ..table.live_table import LiveTable
 from . import rules_pages
 from .feed import WATCHED_SEAT, StateFeed, Watch, encoded, follows
-from .messages import ClockMessage, PresenceMessage, SayMessage
+from .messages import ClockMessage, PresenceMessage, ReactMessage, SayMessage
 from .pages import lang_of, page, parts_of
 from .protocol import event_message, hello_message
 from .seat_state import seat_state
@@ -219,7 +219,7 @@ class WatchSocket(Socket):
             presence = attendance.presence(shown)
             for event in events:
                 message = event_message(self.lang, shown, WATCHED_SEAT, event, presence, attendance.watchers(table_id))
-                kinds = (PresenceMessage,) if behind else (PresenceMessage, SayMessage, ClockMessage)
+                kinds = (PresenceMessage,) if behind else (PresenceMessage, SayMessage, ReactMessage, ClockMessage)
                 if isinstance(message, kinds):
                     await self.ws.send_text(encoded(message))
 

@@ -99,7 +99,7 @@ class OnlineRow(Base):
     __tablename__ = "online"
 
     player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class InvitationRow(Base):

@@ -25,10 +25,14 @@ class PlayerStatsRow(Base):
     persons are counted (``player_stats.py``)."""
 
     __tablename__ = "player_stats"
+    __table_args__ = (Index("ix_player_stats_leaderboard", "ordinal", "rated_games"),)
 
     player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
+    """``mu - 3 sigma``, what the shown rating grows with (``Rating.ordinal``), kept with
+    them so the leaderboard reads the best in the order of an index."""
     rated_games: Mapped[int] = mapped_column(Integer, default=0)
     games_played: Mapped[int] = mapped_column(Integer, default=0)
     """Rated games (an abandoned one counts: it is a loss)."""

@@ -137,7 +137,8 @@ class ActionRow(Base):
     (``{"by": "away" | "idle"}``); a ``par`` step's deal and par (``{"deal": n, "par": m}``)."""
     request_id: Mapped[str | None] = mapped_column(String(120), nullable=True)
     """``player:id`` of the client request that made the step, so a resend is applied once."""
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
+    """(Indexed: the home page counts the tables played at in the last minutes.)"""
     explanation: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     """A computer's reasons for the action (``{"public", "private", "reason"}``, the
     reason as message JSON), shown in the deal's review; None for a human's action."""

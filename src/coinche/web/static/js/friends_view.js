@@ -8,13 +8,14 @@ import { t, esc } from './words.js';
 import { say } from './live.js';
 
 const SAY_MS = 4000;
+const MUTE_KEY = 'coinche.reactions.muted';
 const NEWS_MS = 6000;
 const ORDER = [0, 1, 2, 3];
 
 export class FriendsView {
   /**
    * `root`: the page's #table; `table`: the `TableState`; `actions`: `say(phrase)`,
-   * `sit(seat)`, `host(op, fields)`, `leave()`.
+   * `react(emote)`, `sit(seat)`, `host(op, fields)`, `leave()`.
    */
   constructor(root, table, actions) {
     this.root = root;
@@ -34,6 +35,7 @@ export class FriendsView {
       start: $('#start-game'),
       sayButton: $('#say-button'),
       phrases: $('#phrases'),
+      mute: $('#mute-reactions'),
       leaveButton: $('#leave-button'),
       leaveDialog: $('#leave-dialog'),
       reportButton: $('#report-button'),
@@ -51,6 +53,7 @@ export class FriendsView {
     this.lobbyKey = '';
     this.leaving = false;
     this.playedForSeen = -1;
+    this.els.mute.checked = this.muted();
     this.listen();
     const n = document.getElementById('notice');
     n.addEventListener('click', (e) => e.target.closest('.notice-close') && n.dataset.kind === 'played_for' && (this.playedForSeen = +n.dataset.until), true);
@@ -263,6 +266,7 @@ export class FriendsView {
   renderBadges() {
     const s = this.state;
     for (const entry of s.table.seats) {
+      this.drawAvatar(entry);
       const el = this.root.querySelector(`#seat-${this.posOf(entry.seat)} .presence`);
       if (!el) continue;
       let text = '';
@@ -280,6 +284,29 @@ export class FriendsView {
       el.className = `presence presence-${kind}`;
       el.hidden = !text;
     }
+  }
+
+  /** An account's picture over its plate (drawn by the server from the name; a guest and
+   * a computer have none). */
+  drawAvatar(entry) {
+    const plate = this.root.querySelector(`#seat-${this.posOf(entry.seat)} .plate`);
+    if (!plate) return;
+    const name = entry.kind === 'human' && !entry.guest && typeof entry.name === 'string' ? entry.name : '';
+    let img = plate.querySelector(':scope > .plate-avatar');
+    if (!name) {
+      img?.remove();
+      return;
+    }
+    const src = `/avatar/${encodeURIComponent(name)}.svg`;
+    if (!img) {
+      img = document.createElement('img');
+      img.className = 'plate-avatar';
+      img.alt = '';
+      img.width = 24;
+      img.height = 24;
+      plate.prepend(img);
+    }
+    if (img.getAttribute('src') !== src) img.setAttribute('src', src);
   }
 
   // ----- quick messages -----
@@ -306,6 +333,39 @@ export class FriendsView {
         el.hidden = true;
       }, SAY_MS),
     );
+  }
+
+  /** Whether this person hid the reactions (a choice kept in the browser). */
+  muted() {
+    try {
+      return localStorage.getItem(MUTE_KEY) === '1';
+    } catch {
+      return Boolean(this.els.mute.checked);
+    }
+  }
+
+  setMuted(on) {
+    try {
+      if (on) localStorage.setItem(MUTE_KEY, '1');
+      else localStorage.removeItem(MUTE_KEY);
+    } catch {
+      // kept for this page only (the box stays as set)
+    }
+  }
+
+  /** A `react` event: the emote over the sender's plate for a few seconds (its module
+   * loaded at the first one), unless this person hid the reactions. */
+  async showReaction(message) {
+    if (!this.active || typeof message.seat !== 'number' || typeof message.symbol !== 'string') return;
+    if (this.els.mute.checked) return;
+    say(message.said);
+    const lobby = this.state.game === null;
+    const plate = lobby
+      ? this.els.seats.querySelector(`.lobby-seat[data-seat="${message.seat}"] .lobby-holder`)
+      : this.root.querySelector(`#seat-${this.posOf(message.seat)} .plate`);
+    if (!plate) return;
+    const { showReaction } = await import('./reactions.js');
+    showReaction(plate, message.seat, message.symbol);
   }
 
   togglePhrases(open) {
@@ -431,7 +491,15 @@ export class FriendsView {
       if (select) this.actions.host('level', { seat: Number(select.dataset.seat), level: select.value });
     });
     els.sayButton.addEventListener('click', () => this.togglePhrases(els.phrases.hidden));
+    els.mute.addEventListener('change', () => this.setMuted(els.mute.checked));
     els.phrases.addEventListener('click', (e) => {
+      const emote = e.target.closest('button[data-emote]');
+      if (emote) {
+        this.actions.react(emote.dataset.emote);
+        this.togglePhrases(false);
+        els.sayButton.focus();
+        return;
+      }
       const b = e.target.closest('button[data-phrase]');
       if (!b) return;
       this.actions.say(b.dataset.phrase);

@@ -39,6 +39,9 @@ const friends =
         say(phrase) {
           table.mark(connection.request('say', { phrase }));
         },
+        react(emote) {
+          table.mark(connection.request('react', { emote }));
+        },
         sit(seat) {
           table.mark(connection.request('sit', { seat }));
         },
@@ -49,6 +52,36 @@ const friends =
           table.mark(connection.request('leave'));
         },
       });
+
+/** The sounds (your turn, a card, a trick): off unless switched on, the choice kept in
+ * the browser; their module is loaded only once they are on. */
+const soundButton = document.getElementById('sound-button');
+let sounds = null;
+const soundsOn = () => soundButton?.getAttribute('aria-pressed') === 'true';
+const setSounds = async (on, pressed) => {
+  soundButton.setAttribute('aria-pressed', String(on));
+  if (!on) return;
+  sounds = sounds || (await import('./sounds.js'));
+  if (pressed) sounds.unlock();
+};
+if (soundButton) {
+  let kept = false;
+  try {
+    kept = localStorage.getItem('coinche.sounds') === 'on';
+  } catch {
+    // no storage: off
+  }
+  setSounds(kept);
+  soundButton.addEventListener('click', () => {
+    const on = !soundsOn();
+    try {
+      localStorage.setItem('coinche.sounds', on ? 'on' : 'off');
+    } catch {
+      // a choice for this page only
+    }
+    setSounds(on, true);
+  });
+}
 
 /** Leaves the page for the home page once the player has left the table (once: the
  * leave's answer and the closed connection both ask, and a second navigation would cut
@@ -79,6 +112,7 @@ connection = new Connection(`${socketPath}${encodeURIComponent(root.dataset.tabl
       const lobby = table.state.game === null;
       if (!lobby) view.draw(prev && prev.game ? prev : null);
       if (friends) friends.draw(prev, lobby);
+      if (!lobby && sounds && soundsOn()) sounds.after(prev && prev.game ? prev : null, table.state);
     } else if (message.type === 'presence') {
       if (table.state && Array.isArray(message.seats)) {
         table.state.table.seats = message.seats;
@@ -87,6 +121,8 @@ connection = new Connection(`${socketPath}${encodeURIComponent(root.dataset.tabl
       showWatchers(message.watchers);
     } else if (message.type === 'say') {
       friends?.showSay(message);
+    } else if (message.type === 'react') {
+      friends?.showReaction(message);
     } else if (message.type === 'notice') {
       friends?.showNotice(message);
     } else if (message.type === 'clock') {
