@@ -114,7 +114,7 @@ def measure(pages: dict[str, Page], state: str, found: list[str], before: Callab
     """Each page resized through ``SIZES``: what is wrong at each, added to ``found``
     (``before()`` runs before each size: a notice shown anew)."""
     for width, height in SIZES:
-        for who, page in pages.items():
+        for page in pages.values():
             page.set_viewport_size({"width": width, "height": height})
         if before is not None:
             before()
