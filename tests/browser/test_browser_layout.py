@@ -25,6 +25,11 @@ SIZES = [(1280, 720), (1366, 768), (1536, 864), (1920, 1080), (390, 844)]
 """Laptops and desktops, and a phone held upright. (A phone held sideways, 844x390, is not
 laid out yet: the laptop's layout does not fit its height.)"""
 
+NOT_YET = "guest, auction, 390x844: "
+"""Not laid out yet: on a phone at a friends' table, while the person calls, a long notice
+(lifted above the bidding box, which two rows of tools below it push up) comes over the
+seats' plates and bubbles. Checked to be still wrong, so that this line goes with its fix."""
+
 EDGE = 4
 """How near a plate or a bubble may come to the window's edge (touching it reads as cut)."""
 
@@ -198,8 +203,14 @@ def test_nothing_overlaps_at_a_watched_table_of_friends(make_page: Callable[...,
         relay.say()
         expect(tables[1].notice()).to_be_visible()
 
+    # the auction at the guest's call (the host calls, the computers at once, until then)
+    calling = tables[1].pass_button()
+    playing([tables[0]], lambda: calling.count() > 0 and calling.is_visible())
     found: list[str] = []
     measure(pages, "auction", found, say)
+    known = [f for f in found if f.startswith(NOT_YET) and "overlaps notice" in f]
+    assert known, "the phone's notice over the seats while calling is laid out: drop NOT_YET"
+    found = [f for f in found if f not in known]
     for page in pages.values():
         page.set_viewport_size({"width": 1366, "height": 768})
     playing(tables, lambda: any(at_a_trick(t) for t in tables))
