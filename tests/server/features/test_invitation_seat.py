@@ -67,6 +67,10 @@ def test_an_invitation_without_a_seat_is_to_the_first_free_one(client: TestClien
     invite(ana, table_id, "Bob", None)
     assert accept(bob).status_code == 303  # type: ignore[attr-defined]
     assert seat_of(client, table_id, "Bob") == 1
+    invite(ana, table_id, "Bob", "3")  # seated already: accepting again moves nobody
+    r = accept(bob)
+    assert r.status_code == 303 and r.headers["location"] == f"/table/{table_id}"  # type: ignore[attr-defined]
+    assert seat_of(client, table_id, "Bob") == 1
 
 
 def test_the_seat_taken_meanwhile_gives_the_first_free_one(client: TestClient) -> None:

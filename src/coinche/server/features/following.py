@@ -378,9 +378,9 @@ class Following:
         return await self.db(self.store.invitations, player, self.now())
 
     async def answer(self, player: str, invitation_id: str) -> Answered | None:
-        code = await self.db(self.store.answer, player, invitation_id[:32])
+        answered = await self.db(self.store.answer, player, invitation_id[:32])
         await self.hub.signal(person_channel(player), {"kind": "answered"})
-        return code
+        return answered
 
     async def report(self, player: str, table_id: str, seat: int, reason: str) -> None:
         """``player``, seated at ``table_id``, reports the person at ``seat``. ``TableError``:
