@@ -88,11 +88,9 @@ def test_an_invitation_shows_on_any_page_and_is_accepted(make_page: Callable[...
     host.get_by_role("button", name="Inviter", exact=True).click()
     expect(host.get_by_text("Invitation envoyée.")).to_be_visible()
     banner = friend.get_by_role("complementary", name="Invitations reçues")
-    expect(banner).to_contain_text("Romy vous invite à sa table.")  # no reload: the person's socket
+    expect(banner).to_contain_text("Romy vous invite à sa table, en Est.")  # no reload: the person's socket
     keep_screenshot(friend, "invitation")
-    banner.get_by_role("button", name="Accepter").click()
-    friend.wait_for_url(re.compile(r"/rejoindre/[A-Z0-9]{6}$"))
-    friend.get_by_role("button", name=re.compile(r"^S'asseoir en ")).first.click()
+    banner.get_by_role("button", name="Accepter").click()  # seated at once, at the seat offered
     friend.wait_for_url(TABLE_URL)
     expect(host.locator(".lobby-seat", has_text="Simon")).to_be_visible()
     expect(friend.get_by_role("complementary", name="Invitations reçues")).to_be_hidden()

@@ -50,10 +50,9 @@ def test_following_online_and_an_invitation(client: TestClient) -> None:
         [invitation] = message["list"]
         assert invitation["from"] == "Ana" and invitation["link"] == f"/rejoindre/{code}"
     r = bob.post(f"/invitations/{invitation['id']}", {"action": "accept"}, "/mes-amis")
-    assert r.status_code == 303 and r.headers["location"] == f"/rejoindre/{code}"  # type: ignore[attr-defined]
+    assert r.status_code == 303 and r.headers["location"] == f"/table/{table_id}"  # type: ignore[attr-defined]
     assert "Ana vous invite" not in bob.get("/mes-amis").text  # answered: gone
     act(bob, "follow", "Ana")
-    bob.take_seat(code, 1)
     page = bob.get("/mes-amis").text
     assert f'href="/rejoindre/{code}"' in page  # Ana sits at a public table: named
 

@@ -20,7 +20,7 @@ from sqlalchemy import create_engine, select, text
 from coinche.engine.game import Game
 from coinche.engine.rules import RuleSet
 from coinche.server.compute.bot_pool import BotPool
-from coinche.server.features.accounts import AccountStore
+from coinche.server.features.accounts import AccountStore, find_person
 from coinche.server.infra.config import Settings
 from coinche.server.infra.db import MIGRATIONS, Base
 from coinche.server.infra.rows.people import PlayerRow
@@ -213,5 +213,37 @@ def test_the_accounts_name_skeletons_are_back_filled(tmp_path: Path) -> None:
             (skeleton,) = conn.execute(text("SELECT name_skeleton FROM accounts WHERE id = 'a1'")).one()
         assert skeleton == name_skeleton("Расосахсаа")
         assert AccountStore(store).lookalike_taken("Расосахсаа")
+    finally:
+        store.close()
+
+
+def test_the_accounts_search_names_are_back_filled(tmp_path: Path) -> None:
+    """0033 gives every existing account the name it is found by without accents: "zoe"
+    finds an account called "Zoé" made before the migration; invitations made before
+    offer no seat (the first free one)."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    upgrade(url, "0031")
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO players (id, created_at, deals_played) VALUES ('p1', '2026-01-01', 0)"))
+        conn.execute(
+            text(
+                "INSERT INTO accounts (id, name, name_key, name_skeleton, password_hash, player_id, created_at)"
+                " VALUES ('a1', 'Zoé', 'zoé', :skeleton, 'x', 'p1', '2026-01-01')"
+            ),
+            {"skeleton": name_skeleton("Zoé")},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO invitations (id, from_id, to_id, table_id, created_at)"
+                " VALUES ('i1', 'p0', 'p1', 't1', '2026-01-01')"
+            )
+        )
+    engine.dispose()
+    store = Store(url)
+    try:
+        assert find_person(store, "ZOE") == [("p1", "Zoé")]
+        with store.engine.connect() as conn:
+            assert conn.execute(text("SELECT seat FROM invitations WHERE id = 'i1'")).scalar_one() is None
     finally:
         store.close()

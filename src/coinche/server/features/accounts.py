@@ -34,7 +34,7 @@ from ..infra.database import Database
 from ..infra.db import aware
 from ..infra.rows.people import AccountRow, BotTokenRow, PlayerRow, SessionRow
 from ..infra.store import Store, new_id
-from ..table.names import clean_name, login_key, name_key, name_skeleton
+from ..table.names import clean_name, login_key, name_key, name_skeleton, search_key
 
 NAME_MIN: Final = 3
 NAME_MAX: Final = 24
@@ -135,6 +135,7 @@ class AccountStore:
                 id=new_id(),
                 name=name,
                 name_key=name_key(name),
+                name_search=search_key(name),
                 name_skeleton=skeleton,
                 email=email,
                 password_hash=password_hash,
@@ -365,3 +366,34 @@ def find_account(store: Store, name: str) -> tuple[str, str] | None:
             .where(AccountRow.name_key == login_key(name), PlayerRow.deleted_at.is_(None))
         ).first()
         return None if row is None else (row.name, row.player_id)
+
+
+MATCHES_MAX: Final = 5
+"""Accounts named alike told at most, when a typed name is not exact enough."""
+
+
+def find_person(store: Store, typed: str) -> list[tuple[str, str]]:
+    """The accounts a person means by the name they typed to find someone (to follow,
+    block, invite, enter a tournament with): (player id, shown name) of each. The account
+    of that exact name (any case) alone if there is one; else those of the same name
+    without accents (``names.search_key``: "zoe" finds "Zoé"). More than one: the person is
+    to type the exact name (nobody is guessed). A name no account could have (too long,
+    control or format characters, empty) finds nobody without a look-up."""
+    if len(typed) > 4 * NAME_MAX or any(unicodedata.category(ch).startswith("C") for ch in typed.strip()):
+        return []
+    key = search_key(typed)
+    if not key:
+        return []
+    with store.session() as s:
+        exact = s.execute(
+            select(AccountRow.player_id, AccountRow.name).where(AccountRow.name_key == login_key(typed))
+        ).first()
+        if exact is not None:
+            return [(exact.player_id, exact.name)]
+        found = s.execute(
+            select(AccountRow.player_id, AccountRow.name)
+            .where(AccountRow.name_search == key)
+            .order_by(AccountRow.name_key)
+            .limit(MATCHES_MAX)
+        ).all()
+        return [(row.player_id, row.name) for row in found]

@@ -26,7 +26,7 @@ from ..infra.db import aware
 from ..infra.rows.people import AccountRow, BotTokenRow, PlayerRow
 from ..infra.rows.ratings import PlayerStatsRow
 from ..infra.store import Store, new_id
-from ..table.names import bot_name, clean_name, name_key, name_skeleton
+from ..table.names import bot_name, clean_name, name_key, name_skeleton, search_key
 from ..table.ratings import Rating
 from .accounts import Account, AccountError, check_name, remove_account, token_hash
 
@@ -116,6 +116,7 @@ class BotStore:
                 id=new_id(),
                 name=bot_name(base),
                 name_key=name_key(base),
+                name_search=search_key(base),
                 name_skeleton=skeleton,
                 email=None,
                 password_hash=NO_PASSWORD,

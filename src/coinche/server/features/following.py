@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Final
+from typing import Any, Final
 
 from sqlalchemy import delete, func, select
 
+from ...engine.rules import RuleSet
 from ..infra.config import Settings
 from ..infra.database import Database
 from ..infra.db import aware
@@ -29,7 +30,9 @@ from ..infra.store import Store, new_id
 from ..live.registry import LiveTables
 from ..table.kinds import invitation_code
 from ..table.live_table import TableError
-from ..table.names import login_key
+from ..table.lobby import invited_seat
+from ..table.seating import seat_positions
+from .accounts import find_person
 from .quick_play import person_channel
 
 HEARTBEAT: Final = 30.0
@@ -65,6 +68,10 @@ class Invitation:
     table_id: str
     code: str | None
     created_at: datetime
+    seat: int | None = None
+    """The seat offered (None: the first free one, for invitations made before seats)."""
+    position: str | None = None
+    """That seat's name as every lobby and the invitation page name it (``"north"``)."""
 
 
 @dataclass(frozen=True)
@@ -79,19 +86,35 @@ class Report:
     reason: str
 
 
+@dataclass(frozen=True)
+class Answered:
+    """An invitation answered: its table's code, the seat it offered (None: the first free)."""
+
+    code: str
+    seat: int | None
+
+
+def _position(seat: int | None, profile: str, options: dict[str, Any]) -> str | None:
+    """The name of ``seat`` as every lobby names it (the host's view, ``seat_positions``)."""
+    if seat is None:
+        return None
+    try:
+        direction = RuleSet.profile(profile, **options).direction
+    except (KeyError, TypeError, ValueError):
+        return None
+    return seat_positions(direction, 0)[seat]
+
+
 class FollowingStore:
     """The rows (blocking: called on the database's threads)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def account(self, name: str) -> tuple[str, str] | None:
-        """The player id and the name of the account called ``name`` (any case)."""
-        with self.store.session() as s:
-            row = s.execute(
-                select(AccountRow.player_id, AccountRow.name).where(AccountRow.name_key == login_key(name))
-            ).first()
-            return (row[0], row[1]) if row is not None else None
+    def accounts(self, name: str) -> list[tuple[str, str]]:
+        """The player id and the name of each account a person typing ``name`` may mean
+        (``accounts.find_person``: any case, any accents; one if the name is exact)."""
+        return find_person(self.store, name)
 
     def follow(self, player: str, followed: str, at: datetime) -> None:
         with self.store.session() as s, s.begin():
@@ -173,7 +196,7 @@ class FollowingStore:
                 )
             )
 
-    def invite(self, sender: str, to: str, table_id: str, at: datetime) -> str:
+    def invite(self, sender: str, to: str, table_id: str, seat: int, at: datetime) -> str:
         """A new invitation (its id). ``TableError``: ``blocked`` (``to`` blocked the
         sender: said as if sent, see the caller), ``too_many_invitations``."""
         with self.store.session() as s, s.begin():
@@ -195,14 +218,16 @@ class FollowingStore:
             if (pending or 0) >= MAX_PENDING:
                 raise TableError("too_many_invitations")
             invitation_id = new_id()
-            s.add(InvitationRow(id=invitation_id, from_id=sender, to_id=to, table_id=table_id, created_at=at))
+            s.add(
+                InvitationRow(id=invitation_id, from_id=sender, to_id=to, table_id=table_id, seat=seat, created_at=at)
+            )
             return invitation_id
 
     def invitations(self, player: str, at: datetime) -> list[Invitation]:
         """The invitations waiting for ``player``, oldest first."""
         with self.store.session() as s:
             rows = s.execute(
-                select(InvitationRow, AccountRow.name, TableRow.code)
+                select(InvitationRow, AccountRow.name, TableRow.code, TableRow.profile, TableRow.options)
                 .join(AccountRow, AccountRow.player_id == InvitationRow.from_id)
                 .join(TableRow, TableRow.id == InvitationRow.table_id)
                 .where(
@@ -212,18 +237,25 @@ class FollowingStore:
                 )
                 .order_by(InvitationRow.created_at)
             ).all()
-            return [Invitation(r.id, name, r.table_id, code, aware(r.created_at)) for r, name, code in rows]
+            return [
+                Invitation(
+                    r.id, name, r.table_id, code, aware(r.created_at), r.seat, _position(r.seat, profile, options)
+                )
+                for r, name, code, profile, options in rows
+            ]
 
-    def answer(self, player: str, invitation_id: str) -> str | None:
-        """``player`` answers (accepts or declines) an invitation: it is gone; the table's
-        code (None: there was no such invitation for them)."""
+    def answer(self, player: str, invitation_id: str) -> Answered | None:
+        """``player`` answers (accepts or declines) an invitation: it is gone; its table's
+        code and the seat offered (None: there was no such invitation for them)."""
         with self.store.session() as s, s.begin():
             row = s.get(InvitationRow, invitation_id)
             if row is None or row.to_id != player:
                 return None
             table = s.get(TableRow, row.table_id)
             s.delete(row)
-            return table.code if table is not None else None
+            if table is None or table.code is None:
+                return None
+            return Answered(table.code, row.seat)
 
     def report(self, reporter: str, reported: str, name: str, table_id: str, reason: str, at: datetime) -> None:
         """Store a report (the same person reported twice from one table: once)."""
@@ -258,6 +290,16 @@ class FollowingStore:
             ]
 
 
+def one_account(found: list[tuple[str, str]]) -> tuple[str, str]:
+    """The one account of a look-up by name (``FollowingStore.accounts``), else
+    ``TableError``: ``no_account``, ``ambiguous_name``."""
+    if not found:
+        raise TableError("no_account")
+    if len(found) > 1:
+        raise TableError("ambiguous_name")
+    return found[0]
+
+
 class Following:
     """Friends, who is online, invitations and reports."""
 
@@ -273,10 +315,10 @@ class Following:
         return self.settings.clock()
 
     async def _account(self, name: str) -> tuple[str, str]:
-        found = await self.db(self.store.account, name[:64])
-        if found is None:
-            raise TableError("no_account")
-        return found
+        """(player id, shown name) of the account a person means by ``name``;
+        ``TableError``: ``no_account``, ``ambiguous_name`` (several alike but for their
+        accents: the exact name is asked for)."""
+        return one_account(await self.db(self.store.accounts, name[:64]))
 
     async def follow(self, player: str, name: str) -> str:
         """``player`` follows the account called ``name``; its name as written."""
@@ -309,10 +351,12 @@ class Following:
     async def seen(self, player: str) -> None:
         await self.db(self.store.seen, player, self.now())
 
-    async def invite(self, sender: str, name: str, table_id: str) -> None:
+    async def invite(self, sender: str, name: str, table_id: str, seat: int | None = None) -> None:
         """``sender``, seated at the friends' table ``table_id``, invites the account called
-        ``name``; told at once on their pages. One who blocked the sender is not told, and
-        the sender is not told that either (a block is not announced)."""
+        ``name`` to ``seat``, a computer's (None: the first one); told at once on their
+        pages. ``TableError`` besides the name's: ``gone``, ``not_seated``, ``seat_not_free``,
+        ``full``. One who blocked the sender is not told, and the sender is not told that
+        either (a block is not announced)."""
         to, _ = await self._account(name)
         if to == sender:
             raise TableError("yourself")
@@ -321,8 +365,9 @@ class Following:
             raise TableError("gone")
         if live.seat_of(sender) is None:
             raise TableError("not_seated")
+        offered = invited_seat(live, seat)
         try:
-            await self.db(self.store.invite, sender, to, table_id, self.now())
+            await self.db(self.store.invite, sender, to, table_id, offered, self.now())
         except TableError as e:
             if e.code == "blocked":
                 return
@@ -332,10 +377,10 @@ class Following:
     async def invitations(self, player: str) -> list[Invitation]:
         return await self.db(self.store.invitations, player, self.now())
 
-    async def answer(self, player: str, invitation_id: str) -> str | None:
-        code = await self.db(self.store.answer, player, invitation_id[:32])
+    async def answer(self, player: str, invitation_id: str) -> Answered | None:
+        answered = await self.db(self.store.answer, player, invitation_id[:32])
         await self.hub.signal(person_channel(player), {"kind": "answered"})
-        return code
+        return answered
 
     async def report(self, player: str, table_id: str, seat: int, reason: str) -> None:
         """``player``, seated at ``table_id``, reports the person at ``seat``. ``TableError``:

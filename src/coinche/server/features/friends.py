@@ -40,6 +40,7 @@ from ..table.lobby import (
     check_leave,
     check_level,
     check_move,
+    check_take_invited_seat,
     check_take_seat,
 )
 from ..table.requests import pure
@@ -142,6 +143,13 @@ class Friends:
     async def take_seat(self, table_id: str, player: str, name: str, seat: int, guest: bool = False) -> int:
         return await self._tables.write(
             table_id, None, pure(lambda live: check_take_seat(live, player, name, seat, guest))
+        )
+
+    async def take_invited_seat(self, table_id: str, player: str, name: str, seat: int | None) -> int:
+        """``player`` accepted an invitation to ``seat``: seated there or at the first free
+        seat, in one write (``check_take_invited_seat``)."""
+        return await self._tables.write(
+            table_id, None, pure(lambda live: check_take_invited_seat(live, player, name, seat))
         )
 
     async def host_move(self, table_id: str, player: str, seat: int, to: int) -> int:

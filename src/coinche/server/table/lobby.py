@@ -57,6 +57,34 @@ def check_take_seat(live: LiveTable, player: str, name: str, seat: int, guest: b
     return Step(live.seq, "seat", seat, seat_data=Seat("human", player=player, name=name, guest=guest))
 
 
+def invited_seat(live: LiveTable, seat: int | None) -> int:
+    """The seat an invitation offers: ``seat`` if a computer holds it, the first such seat
+    when None; ``TableError``: ``bad_seat``, ``seat_not_free`` (a person holds it),
+    ``full`` (nobody's seat is free)."""
+    free = _free_seats(live)
+    if seat is None:
+        if not free:
+            raise TableError("full")
+        return free[0]
+    if not 0 <= seat <= 3:
+        raise TableError("bad_seat")
+    if seat not in free:
+        raise TableError("seat_not_free")
+    return seat
+
+
+def check_take_invited_seat(live: LiveTable, player: str, name: str, seat: int | None) -> Step | None:
+    """``player`` accepts an invitation to ``seat``: they sit there, or at the first free
+    seat if it was taken meanwhile (None: the first free); one already seated stays where
+    they are. ``TableError`` as ``check_take_seat`` (``full`` when no seat is free)."""
+    if live.seat_of(player) is not None:
+        return None
+    free = _free_seats(live)
+    if seat not in free:
+        seat = free[0] if free else 0  # no free seat: check_take_seat says the table is full
+    return check_take_seat(live, player, name, seat)
+
+
 def _check_host(live: LiveTable, player: str) -> None:
     if live.spec.kind.host != player or live.seat_of(player) is None:
         raise TableError("not_host")

@@ -1,5 +1,6 @@
 """What makes a person's name: the form it is kept and shown in, the key that makes it
-unique and that log-in looks it up by, and what it looks like (so look-alikes are refused).
+unique and that log-in looks it up by, the key a person typing it finds it by (without
+accents), and what it looks like (so look-alikes are refused).
 Pure functions: accounts, friends' tables and a migration's back-fill share them."""
 
 from __future__ import annotations
@@ -42,6 +43,15 @@ def login_key(typed: str) -> str:
     that reaches the same account, so the per-name log-in limit counts all of them in one
     window."""
     return name_key(base_name(clean_name(typed)))
+
+
+def search_key(typed: str) -> str:
+    """The form a name is searched by when a person types it to find someone: the login
+    key without accents (NFKD, combining marks dropped), so ``zoe`` and ``ZOÉ`` find
+    ``Zoé``. Not unique: ``Zoé`` and ``Zoè`` share it (the caller asks for the exact name)."""
+    decomposed = unicodedata.normalize("NFKD", login_key(typed))
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return unicodedata.normalize("NFC", plain)
 
 
 def name_skeleton(name: str) -> str:

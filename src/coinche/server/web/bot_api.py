@@ -339,8 +339,8 @@ async def accept(request: Request, bot: Account) -> BotSeated:
     """Accept an invitation: its table's seat (``{"seat": n}`` or a computer's)."""
     data = await read_body(request, BotSeat)
     following: Following = request.app.state.following
-    code = await following.answer(bot.player, request.path_params["invitation_id"])
-    live = await friends_of(request).find(code) if code is not None else None
+    answered = await following.answer(bot.player, request.path_params["invitation_id"])
+    live = await friends_of(request).find(answered.code) if answered is not None else None
     if live is None:
         raise TableError("gone")
     return await sit(request, bot, live, data)

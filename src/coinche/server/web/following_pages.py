@@ -1,7 +1,7 @@
 """Friends' pages (``/mes-amis``, ``/my-friends``): follow an account by its name, one's
 friends (online, at a table, a public one named with a link), the invitations waiting,
 blocking; an invitation by name from a table's lobby (``POST /inviter``) and its answer
-(``POST /invitations/{id}``: accept goes on to the table's invitation page).
+(``POST /invitations/{id}``: accepting seats the person at the seat offered, in one press).
 
 The rows and their rules are ``features/following.py``; the live banner of an invitation
 on any page is ``person.js`` over ``/ws/me``.
@@ -20,9 +20,12 @@ from ..features.following import Following
 from ..table import i18n
 from ..table.live_table import TableError
 from .account_pages import lang_of_path, limits_of, rate_limited
+from .friends_pages import accept_invitation
 from .pages import ADDRESSES, account_of, page, player_in_session, read_checked_form
 
 ACTIONS: Final = frozenset({"follow", "unfollow", "block", "unblock"})
+SEATS: Final = (None, "0", "1", "2", "3")
+"""The seat an invitation offers (a computer's; none sent: the first free one)."""
 NAME_MAX: Final = 64
 
 
@@ -86,14 +89,17 @@ async def invite(request: Request) -> Response:
     if account is None:
         raise HTTPException(403)
     form = await read_checked_form(request)
-    table_id, name = form.get("table_id"), form.get("name")
-    if not isinstance(table_id, str) or not isinstance(name, str) or len(form.multi_items()) != 3:
+    table_id, name, seat = form.get("table_id"), form.get("name"), form.get("seat")
+    if not isinstance(table_id, str) or not isinstance(name, str) or seat not in SEATS:
+        raise HTTPException(400)
+    if len(form.multi_items()) != (3 if seat is None else 4):
         raise HTTPException(400)
     retry = await limits_of(request).hit(request.app.state.settings.invite_limit, f"invite:{account.player}")
     if retry is not None:
         return rate_limited(request, retry)
+    offered = int(seat) if isinstance(seat, str) else None
     try:
-        await following_of(request).invite(account.player, name.strip()[:NAME_MAX], table_id[:32])
+        await following_of(request).invite(account.player, name.strip()[:NAME_MAX], table_id[:32], offered)
     except TableError as e:
         if e.code in ("gone", "not_seated"):
             raise HTTPException(404) from None
@@ -104,7 +110,8 @@ async def invite(request: Request) -> Response:
 
 
 async def answer(request: Request) -> Response:
-    """Accept (on to the table's invitation page) or decline an invitation."""
+    """Accept (seated at once at the seat offered, or the first free one: on to the table)
+    or decline an invitation."""
     account = account_of(request)
     if account is None:
         raise HTTPException(403)
@@ -112,9 +119,9 @@ async def answer(request: Request) -> Response:
     action = form.get("action")
     if action not in ("accept", "decline") or len(form.multi_items()) != 2:
         raise HTTPException(400)
-    code = await following_of(request).answer(account.player, request.path_params["invitation_id"])
-    if action == "accept" and code is not None:
-        return RedirectResponse(f"/rejoindre/{code}", status_code=303)
+    answered = await following_of(request).answer(account.player, request.path_params["invitation_id"])
+    if action == "accept" and answered is not None:
+        return await accept_invitation(request, answered.code, answered.seat)
     return RedirectResponse(ADDRESSES[i18n.language(request.cookies.get("lang"))]["contacts"], status_code=303)
 
 

@@ -154,6 +154,28 @@ async def invitation(request: Request) -> Response:
     return RedirectResponse(f"/table/{live.id}", status_code=303)
 
 
+async def accept_invitation(request: Request, code: str, seat: int | None) -> Response:
+    """An invitation accepted (its table's ``code``, the ``seat`` offered): the person sits
+    there, or at the first free seat, and goes on to the table; the invitation page with
+    what went wrong (the table full, the game under way) otherwise."""
+    account = account_of(request)
+    assert account is not None
+    lang = lang_of(request)
+    friends_here = friends_of(request)
+    live = await friends_here.find(code)
+    if live is None:
+        error = i18n.gettext(lang, "friends.error.no_table")
+        return page(request, "friends_join.html", status=404, error=error, code=code)
+    try:
+        await friends_here.take_invited_seat(live.id, account.player, account.name, seat)
+    except TableError as e:
+        if e.code not in SEAT_ERRORS:
+            raise HTTPException(400) from None
+        live = await friends_here.find(code) or live
+        return _invitation_page(request, live, lang, 409, i18n.gettext(lang, f"friends.error.{e.code}"))
+    return RedirectResponse(f"/table/{live.id}", status_code=303)
+
+
 def _invitation_page(
     request: Request, live: LiveTable, lang: str, status: int = 200, error: str | None = None, form: Any = None
 ) -> Response:

@@ -26,7 +26,8 @@ from ..features.following import HEARTBEAT, Following
 from ..features.quick_play import QuickPlay, person_channel
 from ..features.tournaments.runner import Tournaments
 from ..infra.hub import Subscription
-from .pages import account_of
+from ..table import i18n
+from .pages import account_of, lang_of
 from .socket_base import CLOSE_NOT_FOUND, Close, OpenCount, Socket
 
 MAX_CONNECTIONS: Final = 16
@@ -59,11 +60,21 @@ async def tournament_message(tournaments: Tournaments, player: str) -> dict[str,
     return {"type": "tournament", "table": None if table_id is None else f"/table/{table_id}"}
 
 
-async def invitations_message(following: Following, player: str) -> dict[str, Any]:
+async def invitations_message(following: Following, player: str, lang: str) -> dict[str, Any]:
+    """The invitations waiting: who invites, the seat offered (its name in the person's
+    language, None: the first free one), the table's invitation page."""
     found = await following.invitations(player)
     return {
         "type": "invitations",
-        "list": [{"id": i.id, "from": i.from_name, "link": f"/rejoindre/{i.code}" if i.code else None} for i in found],
+        "list": [
+            {
+                "id": i.id,
+                "from": i.from_name,
+                "seat": i18n.gettext(lang, f"seat.short.{i.position}") if i.position else None,
+                "link": f"/rejoindre/{i.code}" if i.code else None,
+            }
+            for i in found
+        ],
     }
 
 
@@ -74,6 +85,7 @@ class PersonSocket(Socket):
         super().__init__(websocket)
         account = account_of(websocket)
         self.player = account.player if account is not None else None
+        self.lang = lang_of(websocket)
 
     async def admit(self) -> None:
         """A signed-in person (else 4404)."""
@@ -108,7 +120,7 @@ class PersonSocket(Socket):
             status = await quick_status(quick, player)
             messages = (
                 status,
-                await invitations_message(following, player),
+                await invitations_message(following, player, self.lang),
                 await tournament_message(tournaments, player),
             )
             for message in messages:

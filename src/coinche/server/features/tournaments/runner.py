@@ -28,7 +28,7 @@ from ...table.days import CLUB_TIME
 from ...table.kinds import Sight, TableKind, TournamentTable
 from ...table.live_table import TableError
 from ...table.spec import Seat
-from ..following import FollowingStore
+from ..following import FollowingStore, one_account
 from ..open_tables import WATCHERS_CHANGED
 from ..quick_play import account_names, person_channel
 from .jobs import round_par_job
@@ -212,11 +212,9 @@ class Tournaments:
         return await self.db(self.store.played_by, player, private)
 
     async def account_named(self, name: str) -> str:
-        """The player of the account called ``name`` (any case)."""
-        found = await self.db(self.following.account, name[:64])
-        if found is None:
-            raise TableError("no_account")
-        return found[0]
+        """The player of the account a person means by ``name`` (any case, any accents;
+        ``TableError``: ``no_account``, ``ambiguous_name``)."""
+        return one_account(await self.db(self.following.accounts, name[:64]))[0]
 
     async def sight(self, table_id: str, kind: TableKind) -> Sight | None:
         """The watching rule of a round's tables (``WATCHED_AFTER_SHARED_DEALS``), the same

@@ -48,6 +48,9 @@ class AccountRow(Base):
     name_key: Mapped[str] = mapped_column(String(96), unique=True)
     """The name folded for comparison (NFKC, case-folded): unique, so ``Zoé`` and ``ZOÉ``
     are one name."""
+    name_search: Mapped[str] = mapped_column(String(288), index=True)
+    """The name as a person types it to find someone (``names.search_key``: folded, no
+    accents): ``zoe`` finds ``Zoé`` in one look-up. Not unique (``Zoé``, ``Zoè``)."""
     name_skeleton: Mapped[str] = mapped_column(String(64), index=True)
     """The SHA-256 of the name's TR39 skeleton (``accounts.name_skeleton``): a name that looks
     like an account's (``Расосахсаа``, ``Pacocaxcaa``) is refused in one look-up."""
@@ -111,6 +114,8 @@ class InvitationRow(Base):
     from_id: Mapped[str] = mapped_column(String(32))
     to_id: Mapped[str] = mapped_column(String(32), index=True)
     table_id: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The computer's seat the person is invited to (None: the first free one)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

@@ -30,6 +30,7 @@ export class FriendsView {
       copy: $('#copy-link'),
       copyStatus: $('#copy-status'),
       seats: $('#lobby .lobby-seats'),
+      inviteSeat: $('#invite-seat'),
       news: $('#lobby-news'),
       help: $('#lobby-help'),
       start: $('#start-game'),
@@ -204,6 +205,26 @@ export class FriendsView {
     const rows = ORDER.map((seat) => this.lobbyRow(seats[seat], seat, you, f));
     els.seats.innerHTML = rows.join('');
     if (focused) els.seats.querySelector(`[data-focus="${focused}"]`)?.focus();
+    this.fillInviteSeats(seats);
+  }
+
+  /** The seats an invitation by name may offer: those a computer holds now (the server
+   * checks again, and seats the person at the first free one if it was taken). */
+  fillInviteSeats(seats) {
+    const select = this.els.inviteSeat;
+    if (!select) return;
+    const chosen = select.value;
+    const free = ORDER.filter((seat) => seats[seat].kind === 'bot');
+    select.replaceChildren(
+      ...free.map((seat) => {
+        const option = document.createElement('option');
+        option.value = String(seat);
+        option.textContent = this.lobbyName(seat);
+        option.selected = String(seat) === chosen;
+        return option;
+      }),
+    );
+    select.disabled = free.length === 0;
   }
 
   /** A seat's name in the lobby: the same on every person's page (the invitation's). */

@@ -1,5 +1,6 @@
 // A signed-in person's socket, on every page (`/ws/me`): the invitations waiting for them
-// show in a banner with "Accepter" and "Refuser" (real forms: the server answers them), and
+// show in a banner with "Accepter" (which seats them at the seat offered, in one press) and
+// "Refuser" (real forms: the server answers them), and
 // every message is passed on to the page (`coinche:person` events; quick play's wait
 // listens), and a tournament's round under way takes its entrant to their table. While it is open the person shows as online to their friends.
 
@@ -14,7 +15,8 @@ const showInvitations = (list) => {
     item.action = `/invitations/${encodeURIComponent(invitation.id)}`;
     item.className = 'invitation';
     const text = document.createElement('p');
-    text.textContent = banner.dataset.text.replace('{name}', invitation.from);
+    const words = invitation.seat ? banner.dataset.textSeat.replace('{seat}', invitation.seat) : banner.dataset.text;
+    text.textContent = words.replace('{name}', invitation.from);
     const csrf = document.createElement('input');
     Object.assign(csrf, { type: 'hidden', name: 'csrf', value: banner.dataset.csrf });
     item.append(text, csrf);
