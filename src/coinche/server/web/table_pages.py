@@ -37,8 +37,8 @@ from .pages import (
     settings_of,
     tables_of,
 )
-from .puzzle_pages import puzzles_of
 from .people_pages import home_people
+from .puzzle_pages import puzzles_of
 from .table_socket import table_socket
 
 SOLO_FIELDS: Final = frozenset({"profile", "target", "level", "csrf", *OPTION_NAMES})

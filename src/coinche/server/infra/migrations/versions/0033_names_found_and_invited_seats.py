@@ -4,7 +4,7 @@ back-filled from the names, so "zoe" finds "Zoé" in one look-up; ``invitations.
 the computer's seat an invitation is to (None for those made before: the first free).
 
 Revision ID: 0033
-Revises: 0031
+Revises: 0032
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from alembic import op
 from coinche.server.table.names import search_key
 
 revision = "0033"
-down_revision = "0031"
+down_revision = "0032"
 
 
 def upgrade() -> None:
