@@ -71,6 +71,8 @@ class Way:
 
     to: str
     of: str | None = None
+    number: int | None = None
+    """Which part of it, where it has parts (a tournament's round)."""
 
 
 @dataclass(frozen=True)
@@ -182,6 +184,12 @@ class TableKind:
         nowhere (no other table played it, or not to be compared deal by deal)."""
         return None
 
+    @property
+    def part_of(self) -> Way | None:
+        """What the table is part of, which its page names and links to (a tournament),
+        None: nothing (the table is its own game)."""
+        return None
+
 
 @dataclass(frozen=True)
 class SoloTable(TableKind):
@@ -274,6 +282,11 @@ class TournamentTable(TableKind):
 
     @property
     def after_game(self) -> Way:
+        """The round's results on the tournament's page (``number``: the round)."""
+        return Way(TOURNAMENT, self.tournament, self.round)
+
+    @property
+    def part_of(self) -> Way | None:
         return Way(TOURNAMENT, self.tournament)
 
 
