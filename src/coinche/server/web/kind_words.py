@@ -65,13 +65,13 @@ def after_game_json(lang: str, live: LiveTable, seat: int) -> AfterGameJson:
     line: str | None = None
     if after.to == TOURNAMENT:
         url = f"{ADDRESSES[lang]['tournament']}/{after.of}#round-{after.number}"
-        text = i18n.gettext(lang, "js.tournament_results")
+        text = i18n.gettext(lang, "tournament.round_results")
         if over:
             ahead = live.spec.kind.winner(live.game)
             verdict = "tie" if ahead is None else "won" if ahead == seat % 2 else "lost"
             totals = live.game.totals
             score = {"round": after.number, "us": totals[seat % 2], "them": totals[1 - seat % 2]}
-            line = i18n.gettext(lang, f"js.tournament_{verdict}", **score)
+            line = i18n.gettext(lang, f"tournament.round_{verdict}", **score)
     elif after.to == CHALLENGE_RANKING:
         url = ADDRESSES[lang]["challenge"]  # the day's results, until the next day starts
         text = i18n.gettext(lang, "js.challenge_ranking")
