@@ -63,6 +63,9 @@ def test_a_small_swiss_from_entering_to_the_final_standings(
     expect(organiser.get_by_text("Hélène doit encore accepter")).to_be_visible()
     request = pages[1].locator("#invitations form", has_text="Gaston vous propose de faire équipe")
     expect(request).to_contain_text("« Concours de la Saint-Nicolas »")
+    for size, name in ((PHONE, "tournament-partner-phone"), (LAPTOP, "tournament-partner")):
+        pages[1].set_viewport_size(size)
+        keep_screenshot(pages[1], name)
     request.get_by_role("button", name="Accepter").click()
     pages[1].wait_for_url(address)
     expect(pages[1].get_by_text("Vous êtes inscrit avec Gaston.")).to_be_visible()
