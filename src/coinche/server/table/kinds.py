@@ -2,7 +2,8 @@
 computer, a friends' table, quick play's strangers, a tournament's round, the daily
 challenge. A table's ``TableSpec.kind`` answers every question whose answer depends on why
 the table exists (how it deals and who deals the next deal, when it ends and where its end
-leads, what its page says it is played to, who helps, who is stood in for); the code that
+leads, what its page says it is played to and what it is part of, who helps, who is stood
+in for); the code that
 asks never tests which kind it holds. A new kind of table is one new class here and
 one line in the store's mapping (``infra/store.py``)."""
 
