@@ -897,3 +897,56 @@ def test_the_round_1_draw_is_recomputed_from_the_page_alone(make_client: MakeCli
     assert [(t.number, t.ns, t.ew) for t in tables] == [(i, ns, ew) for i, (ns, ew) in enumerate(expected, 1)]
     english = another_visitor(client).get(f"/tournament/{tournament_id}").text
     assert re.findall(r'<code class="draw-entry">([^<]+)</code>', english) == ids
+
+
+def _partner_requests(ws: Any) -> list[dict[str, Any]]:
+    """The next list of partner requests the person socket sends (its other messages read past)."""
+    for _ in range(20):
+        message = raw_receive(ws)
+        if message["type"] == "partners":
+            found: list[dict[str, Any]] = message["list"]
+            return found
+    raise AssertionError("no partners message")
+
+
+def test_a_partner_request_reaches_the_partner_on_any_page(make_client: MakeClient, clock: Clock) -> None:
+    client = make_client(clock=clock)
+    a, b = people(client, 2, "Appel")
+    tournament_id = organise(a, name="Concours <du> samedi")
+    with b.acting() as c, c.websocket_connect("/ws/me") as ws:  # b's page, whichever it is
+        assert _partner_requests(ws) == []
+        assert enter(a, tournament_id, partner="Appel1").status_code == 303
+        (request,) = _partner_requests(ws)
+    (entry,) = client.portal.call(tournaments_of(client).entries, tournament_id)  # type: ignore[union-attr]
+    assert request == {
+        "entry": entry.id,
+        "text": "Appel0 vous propose de faire équipe au tournoi « Concours <du> samedi ».",
+        "url": f"/tournoi/{tournament_id}",
+    }
+    # the request's own form (person.js) answers it on the tournament's page
+    form = {"action": "accept", "entry": request["entry"]}
+    assert b.post(request["url"], form, "/tournois/nouveau").status_code == 303
+    assert "Vous êtes inscrit avec Appel0." in b.get(f"/tournoi/{tournament_id}").text
+    with b.acting() as c, c.websocket_connect("/ws/me") as ws:
+        assert _partner_requests(ws) == []  # answered: gone
+
+
+def test_a_round_s_table_names_its_tournament_with_a_link(make_client: MakeClient, clock: Clock) -> None:
+    client = make_client(clock=clock, tournament_tick_seconds=0.1, grace_seconds=3600, idle_move_seconds=3600)
+    group = people(client, 2, "Titre")
+    tournament_id = organise(group[0], name="Concours <de> Noël", rounds="1", deals="2")
+    assert enter(group[0], tournament_id, partner="Titre1").status_code == 303
+    assert act(group[1], tournament_id, "accept").status_code == 303
+    following = client.app.state.following  # type: ignore[attr-defined]
+    clock.now = START - timedelta(seconds=10)
+    for person in group:  # their pages are open somewhere: online, seated at the start
+        client.portal.call(following.seen, _player(client, person))  # type: ignore[union-attr]
+    clock.now = START
+    wait_for(client, tournament_id, lambda t: t.state == "running")
+    (table,) = client.portal.call(tournaments_of(client).round_tables, tournament_id)  # type: ignore[union-attr]
+    page = group[0].get(f"/table/{table.table_id}").text
+    assert f'<a href="/tournoi/{tournament_id}">Concours &lt;de&gt; Noël</a>' in page
+    with group[1].acting() as c:
+        c.cookies.set("lang", "en")
+        page = c.get(f"/table/{table.table_id}").text
+    assert f'<a href="/tournament/{tournament_id}">Concours &lt;de&gt; Noël</a>' in page

@@ -81,8 +81,8 @@ AFTER_GAMES = [
     (SOLO, "fr", "new_game", "/", "Nouvelle partie"),
     (FRIENDS, "en", "new_game", "/", "New game"),
     (QuickPlayTable(), "fr", "new_game", "/", "Nouvelle partie"),
-    (TOURNAMENT, "fr", "tournament", "/tournoi/T9", "Retour au tournoi"),
-    (TOURNAMENT, "en", "tournament", "/tournament/T9", "Back to the tournament"),
+    (TOURNAMENT, "fr", "tournament", "/tournoi/T9#round-2", "Résultats de la manche"),
+    (TOURNAMENT, "en", "tournament", "/tournament/T9#round-2", "The round's results"),
     (CHALLENGE, "fr", "challenge_ranking", "/defi", "Classement du jour"),
     (CHALLENGE, "en", "challenge_ranking", "/challenge", "Today's ranking"),
 ]
@@ -94,12 +94,27 @@ def test_the_state_says_where_the_game_s_end_leads(kind: TableKind, lang: str, t
     assert after == {"to": to, "url": url, "text": text, "line": None}  # no end line before the end
 
 
-def test_a_round_s_end_says_who_is_ahead_from_each_side() -> None:
+def test_a_round_s_end_says_the_round_s_result_and_leads_to_it() -> None:
     live = table(TOURNAMENT, 4)  # four passes: the round's one deal, level at 0-0
     assert live.game.is_over
     after = seat_state(live, 1, "fr", None, True).message["after_game"]
-    assert after["line"] == "Manche à égalité : une demi-victoire chacun."
-    assert after["url"] == "/tournoi/T9"
+    assert after["line"] == "Manche 2 terminée : 0 à 0, à égalité : une demi-victoire chacun."
+    assert after["url"] == "/tournoi/T9#round-2"  # the round's tables on the tournament's page
+    assert after["text"] == "Résultats de la manche"
+
+
+@pytest.mark.parametrize(
+    ("seat", "lang", "line"),
+    [
+        (0, "fr", "Manche 2 terminée : 20 à 142, votre camp la perd."),
+        (1, "fr", "Manche 2 terminée : 142 à 20, votre camp la gagne."),
+        (1, "en", "Round 2 over: 142 to 20, your side wins it."),
+    ],
+)
+def test_a_round_s_end_gives_each_side_its_score_first(seat: int, lang: str, line: str) -> None:
+    live = table(TOURNAMENT, 4)
+    live.game.totals[:] = [20, 142]  # the round's one deal as if played: north-south's, east-west's
+    assert seat_state(live, seat, lang, None, True).message["after_game"]["line"] == line
 
 
 def test_a_challenge_s_end_leads_to_the_day_s_ranking() -> None:

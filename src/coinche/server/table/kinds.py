@@ -2,7 +2,8 @@
 computer, a friends' table, quick play's strangers, a tournament's round, the daily
 challenge. A table's ``TableSpec.kind`` answers every question whose answer depends on why
 the table exists (how it deals and who deals the next deal, when it ends and where its end
-leads, what its page says it is played to, who helps, who is stood in for); the code that
+leads, what its page says it is played to and what it is part of, who helps, who is stood
+in for); the code that
 asks never tests which kind it holds. A new kind of table is one new class here and
 one line in the store's mapping (``infra/store.py``)."""
 
@@ -71,6 +72,8 @@ class Way:
 
     to: str
     of: str | None = None
+    number: int | None = None
+    """Which part of it, where it has parts (a tournament's round)."""
 
 
 @dataclass(frozen=True)
@@ -182,6 +185,12 @@ class TableKind:
         nowhere (no other table played it, or not to be compared deal by deal)."""
         return None
 
+    @property
+    def part_of(self) -> Way | None:
+        """What the table is part of, which its page names and links to (a tournament),
+        None: nothing (the table is its own game)."""
+        return None
+
 
 @dataclass(frozen=True)
 class SoloTable(TableKind):
@@ -274,6 +283,11 @@ class TournamentTable(TableKind):
 
     @property
     def after_game(self) -> Way:
+        """The round's results on the tournament's page (``number``: the round)."""
+        return Way(TOURNAMENT, self.tournament, self.round)
+
+    @property
+    def part_of(self) -> Way | None:
         return Way(TOURNAMENT, self.tournament)
 
 

@@ -352,6 +352,13 @@ class CompareJson(TypedDict):
     text: str
 
 
+class PartOfLink(TypedDict):
+    """What a table is part of, named and linked on its page (a tournament)."""
+
+    url: str
+    text: str
+
+
 class AfterGameJson(TypedDict):
     to: str
     url: str

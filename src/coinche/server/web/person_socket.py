@@ -1,7 +1,9 @@
 """``/ws/me``: a signed-in person's own socket, open on every page of the site: quick
 play's seat found (``{"type": "quick", ...}``), the invitations waiting for them
-(``{"type": "invitations", "list": [...]}``) and their table of a tournament's round under
-way (``{"type": "tournament", "table": ...}``: the page takes them there), and, while it is open, the person is online
+(``{"type": "invitations", "list": [...]}``), the partner requests waiting for them
+(``{"type": "partners", "list": [...]}``: someone entered a tournament naming them) and
+their table of a tournament's round under way (``{"type": "tournament", "table": ...}``:
+the page takes them there), and, while it is open, the person is online
 (``following.HEARTBEAT``).
 
 What the person is told goes on the hub under their ``person_channel``; a message there only
@@ -27,7 +29,7 @@ from ..features.quick_play import QuickPlay, person_channel
 from ..features.tournaments.runner import Tournaments
 from ..infra.hub import Subscription
 from ..table import i18n
-from .pages import account_of, lang_of
+from .pages import ADDRESSES, account_of, lang_of
 from .socket_base import CLOSE_NOT_FOUND, Close, OpenCount, Socket
 
 MAX_CONNECTIONS: Final = 16
@@ -58,6 +60,27 @@ async def tournament_message(tournaments: Tournaments, player: str) -> dict[str,
     their page takes them there."""
     table_id = await tournaments.person_table(player)
     return {"type": "tournament", "table": None if table_id is None else f"/table/{table_id}"}
+
+
+async def partners_message(tournaments: Tournaments, player: str, lang: str) -> dict[str, Any]:
+    """The partner requests waiting for the person (someone entered a tournament naming
+    them), each in words and with the tournament's page, where its form answers it."""
+    found = await tournaments.partner_requests(player)
+    names = await tournaments.names(sorted({entry.first for _, entry in found})) if found else {}
+    page = ADDRESSES[lang]["tournament"]
+    return {
+        "type": "partners",
+        "list": [
+            {
+                "entry": entry.id,
+                "text": i18n.gettext(
+                    lang, "tournament.proposal_at", name=names.get(entry.first, "?"), tournament=tournament.name
+                ),
+                "url": f"{page}/{tournament.id}",
+            }
+            for tournament, entry in found
+        ],
+    }
 
 
 async def invitations_message(following: Following, player: str, lang: str) -> dict[str, Any]:
@@ -122,6 +145,7 @@ class PersonSocket(Socket):
                 status,
                 await invitations_message(following, player, self.lang),
                 await tournament_message(tournaments, player),
+                await partners_message(tournaments, player, self.lang),
             )
             for message in messages:
                 text = json.dumps(message, separators=(",", ":"))

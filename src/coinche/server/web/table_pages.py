@@ -24,6 +24,7 @@ from ..table.live_table import TableError
 from ..table.lobby import FRIEND_LEVELS
 from . import rules_pages
 from .account_pages import account_page, address_of, limits_of, rate_limited
+from .kind_words import part_of_link
 from .open_tables_pages import open_tables_of
 from .pages import (
     ADDRESSES,
@@ -228,6 +229,7 @@ async def table_page(request: Request) -> Response:
         emotes=EMOTES,
         friend_levels=FRIEND_LEVELS,
         trick_hold_ms=round(settings_of(request).trick_pause * 1000),
+        part_of=await part_of_link(request, lang, live.spec.kind),
     )
 
 

@@ -42,6 +42,7 @@ from ..table.kinds import Sight, WatchRule
 from ..table.live_table import LiveTable
 from . import rules_pages
 from .feed import WATCHED_SEAT, StateFeed, Watch, encoded, follows
+from .kind_words import part_of_link
 from .messages import ClockMessage, PresenceMessage, ReactMessage, SayMessage
 from .pages import lang_of, page, parts_of
 from .protocol import event_message, hello_message
@@ -99,6 +100,7 @@ async def watch_page(request: Request) -> Response:
         phrases=(),
         friend_levels=(),
         trick_hold_ms=round(request.app.state.settings.trick_pause * 1000),
+        part_of=await part_of_link(request, lang, live.spec.kind),
     )
 
 

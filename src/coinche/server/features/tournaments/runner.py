@@ -191,6 +191,7 @@ class Tournaments:
     async def answer(self, tournament_id: str, player: str, entry_id: str, accept: bool) -> None:
         await self.db(self.store.answer, tournament_id, player, entry_id[:16], accept, self.now())
         await self._changed(tournament_id)
+        await self.hub.signal(person_channel(player), {"kind": "tournament"})  # their other pages
 
     async def withdraw(self, tournament_id: str, player: str) -> None:
         await self.db(self.store.withdraw, tournament_id, player, self.now())
@@ -201,6 +202,10 @@ class Tournaments:
 
     async def proposals(self, tournament_id: str, player: str) -> list[Entry]:
         return await self.db(self.store.proposals, tournament_id, player)
+
+    async def partner_requests(self, player: str) -> list[tuple[Tournament, Entry]]:
+        """Who asks ``player`` to be their partner, in which tournament (still to answer)."""
+        return await self.db(self.store.partner_requests, player, self.now())
 
     async def round_tables(self, tournament_id: str) -> list[RoundTable]:
         return await self.db(self.store.tables, tournament_id, None)

@@ -270,6 +270,25 @@ class TournamentStore:
             ).scalars()
             return [entry_of_row(r) for r in rows]
 
+    def partner_requests(self, player: str, at: datetime, limit: int = 10) -> list[tuple[Tournament, Entry]]:
+        """The entries that name ``player`` as a partner, not answered yet, in tournaments
+        still open to entries at ``at`` (the oldest first): what they may still accept.
+        Found from the open tournaments (few, indexed by state), not from every entry."""
+        with self.store.session() as s:
+            rows = s.execute(
+                select(TournamentRow, TournamentEntryRow)
+                .join(TournamentEntryRow, TournamentEntryRow.tournament_id == TournamentRow.id)
+                .where(
+                    TournamentRow.state == "open",
+                    TournamentRow.starts_at > at,
+                    TournamentEntryRow.second_id == player,
+                    TournamentEntryRow.second_ok.is_(False),
+                )
+                .order_by(TournamentEntryRow.created_at, TournamentEntryRow.id)
+                .limit(limit)
+            ).all()
+            return [(tournament_of_row(t), entry_of_row(e)) for t, e in rows]
+
     def tables(self, tournament_id: str, number: int | None = None) -> list[RoundTable]:
         with self.store.session() as s:
             query = select(TournamentTableRow).where(TournamentTableRow.tournament_id == tournament_id)
