@@ -163,7 +163,7 @@ def test_learn_is_in_the_first_screen(make_page: Callable[..., Page], server: st
             expect(button).to_be_visible()
             box = button.bounding_box()
             assert box is not None, (lang, viewport)
-            assert 0 <= box["x"] and box["x"] + box["width"] <= viewport["width"], (lang, viewport, box)
-            assert 0 <= box["y"] and box["y"] + box["height"] <= viewport["height"], (lang, viewport, box)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], (lang, viewport, box)
+            assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], (lang, viewport, box)
             assert page.evaluate("() => window.scrollY") == 0
             keep_screenshot(page, f"home_learn_{lang}_{viewport['width']}")
