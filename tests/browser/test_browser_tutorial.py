@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from accessibility import assert_no_horizontal_scroll
+from accessibility import assert_accessible, assert_no_horizontal_scroll
 from playwright.sync_api import Page, expect
 from table_driver import keep_screenshot
 
@@ -103,4 +103,5 @@ def test_the_steps_fit_a_phone_in_english(make_page: Callable[..., Page], server
         if step == tutorial.END:
             expect(page.get_by_role("button", name="Play a real deal with the coach")).to_be_in_viewport()
         assert_no_horizontal_scroll(page)
+        assert_accessible(page)
         keep_screenshot(page, f"tutorial_{name}_390")
