@@ -14,7 +14,7 @@ from typing import Any
 
 from accessibility import assert_accessible, assert_no_horizontal_scroll
 from playwright.sync_api import Page, expect
-from table_driver import Table
+from table_driver import Table, keep_screenshot
 
 TABLE_URL = re.compile(r"/table/[^/]+$")
 
@@ -151,3 +151,19 @@ def test_the_solo_choice_plays_the_settings_used_last(make_page: Callable[..., P
     assert page.url != first
     expect(page.get_by_text("Objectif 2000", exact=False)).to_be_visible()
     expect(page.get_by_text("Ordinateur : Débutant")).to_be_visible()
+
+
+def test_learn_is_in_the_first_screen(make_page: Callable[..., Page], server: str) -> None:
+    """A newcomer sees "Apprendre" ("Learn") without scrolling, on a laptop and a phone."""
+    for viewport in ({"width": 1366, "height": 768}, {"width": 390, "height": 844}):
+        for lang, name in (("fr", "Apprendre"), ("en", "Learn")):
+            page = make_page(server, viewport=viewport)
+            page.goto(f"/langue/{lang}?next=/")
+            button = page.get_by_role("link", name=name, exact=True)
+            expect(button).to_be_visible()
+            box = button.bounding_box()
+            assert box is not None, (lang, viewport)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], (lang, viewport, box)
+            assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], (lang, viewport, box)
+            assert page.evaluate("() => window.scrollY") == 0
+            keep_screenshot(page, f"home_learn_{lang}_{viewport['width']}")

@@ -30,7 +30,8 @@ def test_the_script_is_a_legal_deal_to_its_end_and_the_contract_is_made() -> Non
     assert deal.rules == tutorial.RULES
     for scripted, action in zip(tutorial.SCRIPT, tutorial.ACTIONS, strict=True):
         assert action in deal.legal_actions(), scripted.text
-        assert (deal.to_move == tutorial.PLAYER) == (scripted.lesson is not None), scripted.text
+        last = len(deal.tricks) == 7  # the last card: the only one left
+        assert (deal.to_move == tutorial.PLAYER and not last) == (scripted.lesson is not None), scripted.text
         for other in scripted.wrong:  # each explained wrong move is a legal one of the step
             assert tutorial.parse_action(other) in deal.legal_actions(), other
         deal.apply(action)
@@ -39,17 +40,21 @@ def test_the_script_is_a_legal_deal_to_its_end_and_the_contract_is_made() -> Non
     assert result is not None and result.contract is not None
     assert result.contract.taker & 1 == tutorial.PLAYER & 1 and result.contract.multiplier == 2  # coinched, ours
     assert result.made
-    # The player makes about a dozen moves, all eight cards among them.
+    # The player makes about ten moves: three calls and every card but the last, the only
+    # one left (no decision: it is played for them).
     assert 10 <= len(tutorial.MOVES) <= 12
-    assert sum(1 for i in tutorial.MOVES if tutorial.ACTIONS[i] < 64) == 8
+    assert sum(1 for i in tutorial.MOVES if tutorial.ACTIONS[i] < 64) == 7
+    assert tutorial.MOVES[-1] < len(tutorial.ACTIONS) - 4
 
 
 def test_every_step_has_words_in_both_languages() -> None:
     for step in range(1, tutorial.END + 1):
         key = tutorial.lesson(step)
         for lang in ("fr", "en"):
-            for prefix in ("tutorial.step.", "tutorial.title."):
+            for prefix in ("tutorial.step.", "tutorial.title.") if step < tutorial.END else ("tutorial.title.",):
                 assert prefix + key in i18n.catalogue(lang), (lang, prefix + key)
+    for lang in ("fr", "en"):  # the end says the deal in its own words
+        assert {"tutorial.end.made", "tutorial.end.failed"} <= i18n.catalogue(lang).keys()
     for index in tutorial.MOVES:
         scripted = tutorial.SCRIPT[index]
         for key in (scripted.lesson, *scripted.wrong.values()):
@@ -68,7 +73,8 @@ def test_every_step_shows_and_the_right_moves_play_the_deal_to_the_count(client:
         r = client.get(url(lang, step))
         assert r.status_code == 200, (step, r.status_code)
         text = html.unescape(r.text)
-        assert ("Étape" if lang == "fr" else "Step") + f" {step} / {tutorial.STEPS}" in text
+        assert f"{step}/{tutorial.STEPS}" in text
+        assert ("Étape" if lang == "fr" else "Step") + f" {step} " in text  # for screen readers
         assert 'role="status"' in r.text
         shown = BUTTON.findall(r.text)
         expected = tutorial.expected(step)
@@ -86,11 +92,14 @@ def test_every_step_shows_and_the_right_moves_play_the_deal_to_the_count(client:
     assert end.status_code == 200
     text = html.unescape(end.text)
     result = tutorial.position(tutorial.END).result()
-    assert result is not None
-    for line in result.lines:  # the engine's count, in the page's language
-        assert i18n.render(lang, line) in text
-    assert ("Contrat gagné" if lang == "fr" else "Contract made") in text
-    assert 'href="/solo"' in end.text and ("/problemes" if lang == "fr" else "/puzzles") in end.text
+    assert result is not None and result.made
+    # the engine's count in words: the takers' points of the deal's, the score
+    points, total = result.card_points[0], sum(result.card_points)
+    assert (f"{points} points sur {total}" if lang == "fr" else f"{points} of the {total} points") in text
+    assert ("contrat réussi" if lang == "fr" else "contract made") in text
+    assert f"{result.score[0]} {'à' if lang == 'fr' else 'to'} {result.score[1]}" in text
+    # then a real deal against the computer, the coach on
+    assert 'action="/solo"' in end.text and 'name="coach" value="1"' in end.text
     assert not BUTTON.findall(end.text)
 
 
@@ -101,7 +110,7 @@ def test_a_wrong_legal_move_is_explained_and_changes_nothing(client: TestClient)
     assert r.status_code == 200
     text = html.unescape(r.text)
     assert i18n.gettext("fr", "tutorial.wrong.open_pass") in text
-    assert "Étape 2 / 12" in text and "80H" in BUTTON.findall(r.text)
+    assert f"2/{tutorial.STEPS}" in text and "80H" in BUTTON.findall(r.text)
     # Following suit: the Ten of spades gives East points.
     r = client.post("/apprendre/5", data={"csrf": token, "action": "TS"}, follow_redirects=False)
     assert r.status_code == 200

@@ -2,10 +2,11 @@
 
 A guided deal as data: the ``classic`` rules, a chosen dealer and four chosen hands, and
 the script of every action of the deal in record notation (``80H``, ``pass``, ``AS``).
-The player sits South (seat 0); the actions of the other seats are played for them, each
-of the player's is a step that teaches one thing (a catalogue key, ``tutorial.step.*``)
-and waits for the player's move. A legal move that is not the script's is answered with
-why it is not the move here (``tutorial.wrong.*``), and the position does not change.
+The player sits South (seat 0); the actions of the other seats are played for them, and
+so is the player's last card (the only one left: no decision). Each other action of the
+player's is a step that teaches one thing (a catalogue key, ``tutorial.step.*``) and
+waits for the player's move. A legal move that is not the script's is answered with why
+it is not the move here (``tutorial.wrong.*``), and the position does not change.
 
 Pure: no I/O, no state. The position at a step is the script's first actions replayed by
 the engine (``position``): the legal moves, the tricks and the final count all come from
@@ -83,7 +84,7 @@ SCRIPT: Final[tuple[Scripted, ...]] = (
     Scripted("QD"),
     Scripted("TS", "master"),
     *(Scripted(c) for c in ("KC", "KS", "JD")),
-    Scripted("QS", "last"),
+    Scripted("QS"),  # the last card, the only one: no decision, played for the player
     *(Scripted(c) for c in ("TD", "TC", "QC")),
 )
 

@@ -3,10 +3,13 @@
 
 The state is the step number of the address: the script (``table.tutorial``) is fixed, so
 the position at step n is its first actions replayed by the engine. No table, no database,
-no free deal. Each step is a plain form of real buttons (the engine's legal moves), posted
-with the visitor's CSRF token: the right move leads to the next step (303), another legal
-one is explained on the same step (200), anything else is refused (400); a step that does
-not exist is a 404. The last page shows the engine's count of the deal.
+no free deal. Each step is a form posted with the visitor's CSRF token; its script
+(``tutorial.js``) draws the moves with the table's own bidding box and hand, its plain
+buttons are the page without script; either way the moves are the engine's legal ones and
+the server judges them: the right move leads to the next step (303), another legal one is
+explained on the same step (200), anything else is refused (400); a step that does not
+exist is a 404. The last page says the deal in words, from the engine's count, and offers
+a first real deal against the computer with the coach on.
 """
 
 from __future__ import annotations
@@ -18,17 +21,18 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ...engine.actions import action_str, call_str, is_card
-from ...engine.cards import card_str, sorted_cards
+from ...engine.actions import call_str, is_card
+from ...engine.cards import PLAIN_POINTS, TRUMP_POINTS, card_str, parse_card, sorted_cards
 from ...engine.deal import Deal
 from ..table import i18n, tutorial
-from ..table.seating import seat_names
+from ..table.seating import seat_positions
 from .pages import ADDRESSES, page, read_checked_form
 
 PATHS = {lang: ADDRESSES[lang]["learn"] for lang in i18n.LANGUAGES}
 ORDER_TRUMP = ("JH", "9H", "AH", "TH", "KH", "QH", "8H", "7H")
 ORDER_PLAIN = ("AS", "TS", "KS", "QS", "JS", "9S", "8S", "7S")
-"""The two orders the first step draws (the rule book's, section 7)."""
+"""The two orders the first step draws (the rule book's, section 7), each card with its
+points (the engine's)."""
 
 
 def _lang(request: Request) -> str:
@@ -77,29 +81,28 @@ async def step_page(request: Request) -> Response:
         action_url=f"{PATHS[lang]}/{step}",
         next_url=step_url(lang, step + 1) if step < tutorial.END else None,
         restart_url=PATHS[lang],
-        puzzles_url=ADDRESSES[lang]["puzzles"],
     )
 
 
 def step_context(lang: str, step: int) -> dict[str, Any]:
-    """What step ``step`` shows, all read from the engine's deal at that step."""
+    """What step ``step`` shows, all read from the engine's deal at that step: the lesson,
+    the trick on the table, the player's hand and moves (the page's script draws them with
+    the table's bidding box and hand; the plain buttons are the page without script)."""
     deal = tutorial.position(step)
-    names = seat_names(lang, deal.rules.direction, tutorial.PLAYER)
+    positions = seat_positions(deal.rules.direction, tutorial.PLAYER)
     trump = deal.contract.trump if deal.contract is not None else None
     offered = tutorial.offered(step)
-    legal_cards = {card_str(a) for a in offered if is_card(a)}
-    hand = [
-        {"code": card_str(c), "legal": card_str(c) in legal_cards}
-        for c in sorted_cards(deal.hands[tutorial.PLAYER], trump)
+    legal_cards = [card_str(a) for a in offered if is_card(a)]
+    hand = [card_str(c) for c in sorted_cards(deal.hands[tutorial.PLAYER], trump)]
+    calls = [call_str(a) for a in offered if not is_card(a)]
+    trick = [
+        {
+            "pos": positions[(deal.trick_leader + i) & 3],
+            "seat": i18n.gettext(lang, f"seat.short.{positions[(deal.trick_leader + i) & 3]}"),
+            "code": card_str(c),
+        }
+        for i, c in enumerate(deal.trick)
     ]
-    calls = [{"code": call_str(a), "name": i18n.call_name(lang, call_str(a))} for a in offered if not is_card(a)]
-    auction = [
-        i18n.gettext(
-            lang, "tutorial.did.call", seat=names[(deal.dealer + 1 + i) & 3], call=i18n.call_name(lang, call_str(a))
-        )
-        for i, a in enumerate(deal.auction.calls)
-    ]
-    trick = [{"seat": names[(deal.trick_leader + i) & 3], "code": card_str(c)} for i, c in enumerate(deal.trick)]
     key = tutorial.lesson(step)
     return {
         "step": step,
@@ -108,80 +111,56 @@ def step_context(lang: str, step: int) -> dict[str, Any]:
         "key": key,
         "title": i18n.gettext(lang, f"tutorial.title.{key}"),
         "lesson": i18n.gettext(lang, f"tutorial.step.{key}"),
-        "events": _events(lang, step, names),
-        "hand": hand,
+        "hand": [{"code": c, "legal": c in legal_cards} for c in hand],
         "playing": bool(legal_cards),
-        "calls": calls,
-        "auction": auction,
+        "bid_rows": _bid_rows(lang, calls),
+        "big_calls": [{"code": c, "name": i18n.call_name(lang, c)} for c in calls if not c[0].isdigit()],
         "trick": trick,
-        "score": _score(lang, deal, names),
+        "points": (
+            [(c, TRUMP_POINTS[parse_card(c) & 7]) for c in ORDER_TRUMP],
+            [(c, PLAIN_POINTS[parse_card(c) & 7]) for c in ORDER_PLAIN],
+        ),
         "count": _count(lang, deal),
-        "order_trump": ORDER_TRUMP,
-        "order_plain": ORDER_PLAIN,
         "card_name": lambda code: i18n.card_name(lang, code),
+        "moves": {"hand": hand, "legal": legal_cards, "calls": calls},
+        "catalogue": i18n.js_catalogue(lang) if offered else None,
     }
 
 
-def _events(lang: str, step: int, names: list[str]) -> list[str]:
-    """What happened since the player's last move, that move included: each call, each
-    card, each trick's winner, in words."""
-    end = tutorial.actions_before(step)
-    start = tutorial.actions_before(step - 1) if step > 1 else 0
-    deal = tutorial.replayed(start)
-    out = []
-    for action in tutorial.ACTIONS[start:end]:
-        seat = deal.to_move
-        tricks = len(deal.tricks)
-        deal.apply(action)
-        if is_card(action):
-            out.append(
-                i18n.gettext(
-                    lang, "tutorial.did.card", seat=names[seat], card=i18n.card_with_article(lang, action_str(action))
-                )
+def _bid_rows(lang: str, calls: list[str]) -> list[dict[str, Any]]:
+    """The bids of ``calls`` by value, as the bidding box groups them: a value, then one
+    button per trump (its suit drawn, its name in words for screen readers)."""
+    rows: dict[str, list[dict[str, str]]] = {}
+    for code in calls:
+        value = code.rstrip("SHDCAT")
+        if value.isdigit():
+            rows.setdefault(value, []).append(
+                {"code": code, "name": i18n.call_name(lang, code), "trump": code[len(value) :]}
             )
-        else:
-            out.append(
-                i18n.gettext(lang, "tutorial.did.call", seat=names[seat], call=i18n.call_name(lang, call_str(action)))
-            )
-        if len(deal.tricks) > tricks:
-            last = deal.tricks[-1]
-            out.append(i18n.gettext(lang, "tutorial.did.trick", seat=names[last.winner], points=last.points))
-    return out
+    return [{"value": v, "calls": cs} for v, cs in rows.items()]
 
 
-def _score(lang: str, deal: Deal, names: list[str]) -> str | None:
-    """The contract and the tricks each side has won so far (None before a contract)."""
-    contract = deal.contract
-    if contract is None:
-        return None
-    team = tutorial.PLAYER & 1
-    ours = sum(1 for t in deal.tricks if t.winner & 1 == team)
-    return i18n.gettext(
-        lang,
-        "tutorial.score",
-        contract=i18n.gettext(
-            lang,
-            f"tutorial.contract.x{contract.multiplier}",
-            call=i18n.call_name(lang, contract.call),
-        ),
-        seat=names[contract.taker],
-        us=ours,
-        them=len(deal.tricks) - ours,
-    )
-
-
-def _count(lang: str, deal: Deal) -> dict[str, Any] | None:
-    """The engine's count of the finished deal: its lines in words, made or not, the score."""
+def _count(lang: str, deal: Deal) -> str | None:
+    """The finished deal in words, from the engine's count: the contract, the points the
+    player's side made of the deal's, made or not, the score."""
     result = deal.result()
     if result is None or result.contract is None:
         return None
-    team = tutorial.PLAYER & 1
-    return {
-        "lines": [i18n.render(lang, m) for m in result.lines],
-        "made": bool(result.made),
-        "ours": result.score[team],
-        "theirs": result.score[1 - team],
-    }
+    contract = result.contract
+    ours = tutorial.PLAYER & 1
+    takers = contract.taker & 1
+    return i18n.gettext(
+        lang,
+        "tutorial.end.made" if result.made else "tutorial.end.failed",
+        contract=i18n.gettext(
+            lang, f"tutorial.contract.x{contract.multiplier}", call=i18n.call_name(lang, contract.call)
+        ),
+        side=i18n.gettext(lang, "tutorial.side.ours" if takers == ours else "tutorial.side.theirs"),
+        points=result.card_points[takers],
+        total=sum(result.card_points),
+        us=result.score[ours],
+        them=result.score[1 - ours],
+    )
 
 
 routes: list[BaseRoute] = [
