@@ -1,8 +1,8 @@
 """Every page weighs under 150 KB with everything it loads (issue 8): its HTML, the
 stylesheets and scripts it links (``modulepreload`` links included), the modules those
-scripts import statically, uncompressed. A module imported at run time behind a condition
-(``await import(...)``: the friends' table's code, which a solo table never runs) counts
-only on the pages that preload it."""
+scripts import statically, as sent (stylesheets minified), uncompressed. A module imported
+at run time behind a condition (``await import(...)``: the friends' table's code, which a
+solo table never runs) counts only on the pages that preload it."""
 
 from __future__ import annotations
 

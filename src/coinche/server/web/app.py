@@ -15,7 +15,6 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Mount, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 
 from ..features.account_life import AccountLife
 from ..features.accounts import AccountService
@@ -57,6 +56,7 @@ from .forms import client_left
 from .pages import WEB, VisitorMiddleware, lang_of_address, page
 from .person_socket import person_socket
 from .security import NulFreeAddresses, SecurityHeaders, secured
+from .static_files import StaticAssets
 
 log = logging.getLogger("coinche.web")
 
@@ -132,7 +132,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *bot_stream.routes,
         *watch_socket.routes,
         WebSocketRoute("/ws/me", person_socket),
-        Mount("/static", StaticFiles(directory=str(WEB / "static")), name="static"),
+        Mount("/static", StaticAssets(directory=str(WEB / "static")), name="static"),
     ]
     app = Starlette(
         routes=routes,
