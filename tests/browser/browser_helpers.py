@@ -97,6 +97,9 @@ class LiveServer:
             "0.05",
             "--workers",
             "1",
+            # No coach's tips unasked (the coach's own test switches it on, as a person does).
+            "--coach-deals",
+            "0",
             *extra,
         ]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}

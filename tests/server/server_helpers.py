@@ -246,7 +246,7 @@ class Human:
             msg = self.receive()
             if msg["type"] == "state":
                 return msg
-            assert msg["type"] in ("hello", "ack", "presence", "say", "notice", "clock"), msg
+            assert msg["type"] in ("hello", "ack", "presence", "say", "notice", "clock", "coach"), msg
         raise AssertionError("no state message")
 
     def until_my_move(self, state: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -565,6 +565,9 @@ def settings_for(tmp_path: Path, database_url: str | None = None, **overrides: A
         "trick_pause": 0,
         "bot_workers": 1,
         "table_seed": "test",
+        # A newcomer's deals are coached: the coach's tests ask for it, the others read
+        # the table's messages without its tips.
+        "coach_deals": 0,
         # Tests open many tables as one guest, from one address: the limits have tests of
         # their own, which set them.
         "open_tables_guest": 1000,

@@ -107,6 +107,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds a complete trick stays on the table before it is gathered (default 1)",
     )
     p.add_argument("--workers", type=_COUNT, default=2, help="worker processes for the computer players")
+    p.add_argument(
+        "--coach-deals",
+        type=_COUNT,
+        default=3,
+        metavar="N",
+        help="a newcomer's first N deals against the computer come with the coach's tips (default 3; 0: "
+        "only for whoever switches it on)",
+    )
     _play_options(p)
     p.add_argument(
         "--table-limit-per-address",

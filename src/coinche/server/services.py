@@ -16,6 +16,7 @@ from .compute.job_kinds import BUILTIN_KINDS
 from .compute.jobs import JobKind
 from .features.adaptive_level import AdaptiveLevel
 from .features.bidding_puzzles import BiddingPuzzleStore
+from .features.coach import Coach, CoachStore
 from .features.comparisons import Comparisons
 from .features.daily.runner import DailyChallenge
 from .features.daily.store import ChallengeStore
@@ -54,6 +55,7 @@ class Services(TableParts):
     adaptive_level: AdaptiveLevel
     reviews: Reviews
     comparisons: Comparisons
+    coach: Coach
     watch_rules: dict[str, WatchRule]
     """Each watching rule of the table kinds (``TableKind.watched``), by the feature that
     decides it; a rule not here: nobody watches."""
@@ -111,6 +113,7 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         adaptive_level=AdaptiveLevel(p.registry, p.work),
         reviews=Reviews(store, p.db, p.work),
         comparisons=Comparisons(p.work),
+        coach=Coach(CoachStore(store), p.db, p.work, settings.coach_deals, settings.coach_bot),
         watch_rules={WATCHED_WHILE_LISTED: open_tables, WATCHED_AFTER_SHARED_DEALS: tournament_runner},
     )
 

@@ -104,6 +104,12 @@ class Settings:
     """The most missing steps a reconnecting client is sent one by one (more: a full state)."""
     hints_per_minute: int = 20
     """Hints one player may ask for in a minute (one at a time per seat)."""
+    coach_deals: int = 3
+    """A newcomer's first deals against the computer that come with the coach's tips
+    (``features/coach``; 0: only for whoever switches it on)."""
+    coach_bot: str = "expert"
+    """The computer whose decisions the coach explains (``features/coach``); tests that
+    are not about its reasons use a faster one."""
     idle_seconds: float = 300.0
     """A table nobody watches leaves memory after this many seconds unused."""
     table_seed: int | str | None = None

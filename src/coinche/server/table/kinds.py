@@ -107,7 +107,11 @@ class TableKind:
     waits_for_host: ClassVar[bool] = False
     """Its first deal waits for its host to start the game (else it is dealt at once)."""
     allows_hints: ClassVar[bool] = True
-    """A player may ask the expert what to play (not where results are compared)."""
+    """A player may ask the expert what to play (not where results are compared); the
+    coach may be switched on there (``features/coach``)."""
+    coaches_newcomers: ClassVar[bool] = True
+    """A newcomer's first deals here are coached without asking (one person against the
+    computer)."""
     uses_free_deals: ClassVar[bool] = True
     """Each deal dealt counts a free deal of each guest seated."""
     rated: ClassVar[bool] = True
@@ -205,6 +209,7 @@ class FriendsTable(TableKind):
 
     name: ClassVar[str] = "friends"
     several_people: ClassVar[bool] = True
+    coaches_newcomers: ClassVar[bool] = False
     waits_for_host: ClassVar[bool] = True
     uses_free_deals: ClassVar[bool] = False
     follows_its_player: ClassVar[bool] = False

@@ -99,6 +99,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.comparisons = services.comparisons
         app.state.people_now = PeopleNow(store, services.db)
         app.state.leaderboard = Leaderboard(store, services.db)
+        app.state.coach = services.coach
         try:
             yield
         finally:

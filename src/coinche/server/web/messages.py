@@ -100,12 +100,27 @@ class HostRequest(ClientRequest, frozen=True, tag="host"):
             raise ValueError("bad level None")
 
 
+class CoachRequest(ClientRequest, frozen=True, tag="coach"):
+    """Switch the person's coach on or off (for every table from now on)."""
+
+    id: RequestId
+    on: bool
+
+
 ClientMessage = (
-    ActionMessage | NextDealRequest | HintRequest | SayRequest | ReactRequest | SitRequest | LeaveRequest | HostRequest
+    ActionMessage
+    | NextDealRequest
+    | HintRequest
+    | SayRequest
+    | ReactRequest
+    | SitRequest
+    | LeaveRequest
+    | HostRequest
+    | CoachRequest
 )
 """Every message a browser may send on the table socket."""
 
-CLIENT_TYPES: Final = ("action", "next_deal", "hint", "say", "react", "sit", "leave", "host")
+CLIENT_TYPES: Final = ("action", "next_deal", "hint", "say", "react", "sit", "leave", "host", "coach")
 
 client_decoder: Final = msgspec.json.Decoder(ClientMessage)
 
@@ -272,6 +287,18 @@ class HintMessage(ServerMessage, frozen=True, tag="hint"):
     text: str
 
 
+class CoachMessage(ServerMessage, frozen=True, tag="coach"):
+    """The coach's tip for the seat's turn at step ``seq`` (``features/coach``): ``topic``
+    (``auction``, ``play``), ``text``, ``trick`` (the last trick, or None) and ``why``
+    (the expert's own reason, or None)."""
+
+    seq: int
+    topic: str
+    text: str
+    trick: str | None
+    why: str | None
+
+
 class StepMessage(ServerMessage, frozen=True, tag="step"):
     """What makes the seat's state of the step before into the state of step ``seq``:
     ``set``, ``[path, value]`` changes (``steps.py``)."""
@@ -423,6 +450,7 @@ TableMessage = (
     | ClockMessage
     | NoticeMessage
     | HintMessage
+    | CoachMessage
     | RestartingMessage
 )
 """Whatever the table socket sends."""

@@ -20,6 +20,7 @@ from ...engine.actions import Action
 from ...engine.errors import EngineError, short_repr
 from ...engine.wire import action_from_json, action_to_json
 from ..features.friends import EMOTES
+from ..features.coach.tips import Tip
 from ..table import i18n
 from ..table.hints import hint_text
 from ..table.live_table import LiveTable, TableError
@@ -29,6 +30,8 @@ from .messages import (
     AckMessage,
     ActionMessage,
     ClockMessage,
+    CoachMessage,
+    CoachRequest,
     ErrorMessage,
     EventMessage,
     HelloMessage,
@@ -67,7 +70,15 @@ class ActionRequest:
 
 
 Request = (
-    ActionRequest | NextDealRequest | HintRequest | SayRequest | ReactRequest | SitRequest | LeaveRequest | HostRequest
+    ActionRequest
+    | NextDealRequest
+    | HintRequest
+    | SayRequest
+    | ReactRequest
+    | SitRequest
+    | LeaveRequest
+    | HostRequest
+    | CoachRequest
 )
 
 
@@ -209,3 +220,8 @@ def hint_message(lang: str, request_id: str | None, decision: Decision, live: Li
     view = deal.view(seat)
     text = hint_text(lang, view, decision.action, decision.private_reason)
     return HintMessage(request_id, action_to_json(decision.action, view), text)
+
+
+def coach_message(seq: int, tip: Tip) -> CoachMessage:
+    """The coach's tip for the seat's turn at step ``seq``."""
+    return CoachMessage(seq, tip.topic, tip.text, tip.trick, tip.why)

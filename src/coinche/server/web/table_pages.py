@@ -15,6 +15,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from ...engine.rules import OPTION_CHOICES, OPTION_NAMES, PROFILES, TARGET_RANGE, RulesError, RuleSet
 from ...engine.text import is_number, parse_number
+from ..features.coach import Coach
 from ..features.following import REASONS
 from ..features.friends import EMOTES, PHRASES
 from ..live.tables import LEVELS
@@ -42,9 +43,12 @@ from .people_pages import home_people
 from .puzzle_pages import puzzles_of
 from .table_socket import table_socket
 
-SOLO_FIELDS: Final = frozenset({"profile", "target", "level", "csrf", *OPTION_NAMES})
-"""The fields the solo form may send (``csrf``: the session's form token, checked elsewhere);
-any other name is refused."""
+SOLO_FIELDS: Final = frozenset({"profile", "target", "level", "csrf", "coach", *OPTION_NAMES})
+"""The fields the solo form may send (``csrf``: the session's form token, checked elsewhere;
+``coach=1``: switch the person's coach on, as the guided first deal's last page does); any
+other name is refused."""
+NOT_KEPT: Final = frozenset({"csrf", "coach"})
+"""Fields of the solo form that are not settings of the next solo table."""
 
 
 def option_text(value: Any) -> str:
@@ -92,7 +96,7 @@ def remembered_solo(request: Request) -> dict[str, str]:
     else the defaults."""
     kept = request.session.get(SOLO_KEPT)
     if not isinstance(kept, dict) or not all(
-        isinstance(k, str) and k in SOLO_FIELDS and k != "csrf" and isinstance(v, str) and len(v) <= 16
+        isinstance(k, str) and k in SOLO_FIELDS and k not in NOT_KEPT and isinstance(v, str) and len(v) <= 16
         for k, v in kept.items()
     ):
         return dict(DEFAULT_SOLO)
@@ -175,6 +179,9 @@ async def solo(request: Request) -> Response:
     level = str(form.get("level") or "adaptive")
     if level not in LEVELS:
         raise HTTPException(400)
+    coach = str(form.get("coach") or "")
+    if coach not in ("", "0", "1"):
+        raise HTTPException(400)
     lang = lang_of(request)
     settings = settings_of(request)
     limits = limits_of(request)
@@ -184,8 +191,10 @@ async def solo(request: Request) -> Response:
     if retry is not None:
         return rate_limited(request, retry)
     request.session[SOLO_KEPT] = {
-        k: v for k, v in form.items() if k != "csrf" and isinstance(v, str) and v and k in SOLO_FIELDS
+        k: v for k, v in form.items() if k not in NOT_KEPT and isinstance(v, str) and v and k in SOLO_FIELDS
     }
+    if coach == "1":
+        await coach_of(request).switch(player, True)
     try:
         spec = await tables_of(request).create_solo(player, rules, level)
     except TableError as e:
@@ -207,6 +216,8 @@ async def table_page(request: Request) -> Response:
     friends = live.spec.kind.several_people
     listed = await open_tables_of(request).get(live.id) if invitation_code(live.spec.kind) is not None else None
     public = listed is not None
+    coach = live.spec.kind.allows_hints
+    coach_on = coach and await coach_of(request).switched_on(player)
     words = i18n.js_catalogue(lang)
     if not friends:  # the friends' table's words go with its module, which a solo table never loads
         words = {key: text for key, text in words.items() if not key.startswith("js.friends.")}
@@ -230,6 +241,8 @@ async def table_page(request: Request) -> Response:
         friend_levels=FRIEND_LEVELS,
         trick_hold_ms=round(settings_of(request).trick_pause * 1000),
         part_of=await part_of_link(request, lang, live.spec.kind),
+        coach=coach,
+        coach_on=coach_on,
     )
 
 
@@ -238,6 +251,12 @@ def _in_language(lang: str, target: str) -> Response:
     response = RedirectResponse(target, status_code=303)
     response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="lax")
     return response
+
+
+def coach_of(request: Request) -> Coach:
+    """The coach of the first deals (``features/coach``)."""
+    coach: Coach = request.app.state.coach
+    return coach
 
 
 async def switch_language(request: Request) -> Response:

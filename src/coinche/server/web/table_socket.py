@@ -20,6 +20,7 @@ from starlette.websockets import WebSocket, WebSocketState
 
 from ..features.account_life import GUEST_RETIRED
 from ..features.accounts import AccountService
+from ..features.coach import Coach, Turn
 from ..features.friends import Friends
 from ..infra.config import Settings
 from ..infra.hub import Subscription
@@ -30,6 +31,7 @@ from .drain import restarting_frame
 from .feed import StateFeed, Watch, encoded, follows
 from .messages import (
     ClockMessage,
+    CoachRequest,
     ErrorMessage,
     HintMessage,
     HintRequest,
@@ -49,6 +51,7 @@ from .protocol import (
     ActionRequest,
     ProtocolError,
     ack_message,
+    coach_message,
     error_message,
     event_message,
     hello_message,
@@ -144,6 +147,12 @@ class TableSocket(Socket):
         """The table's seq of the last state queued."""
         self.hinting: asyncio.Task[None] | None = None
         """The hint being computed (one at a time per connection)."""
+        self.coach: Coach = websocket.app.state.coach
+        self.coaching: tuple[int, asyncio.Task[None]] | None = None
+        """The coach's tip being made, and the step of the turn it is for."""
+        self.coached: tuple[int, bool] | None = None
+        """Whether the player is coached, as decided for the deal (its number) it was
+        decided at."""
         self.restarting = False
         self.answering = False
         """The reader is answering a request (the drain lets it finish)."""
@@ -240,10 +249,13 @@ class TableSocket(Socket):
                 watch.seat = seat
                 if not self.counts_free_deals:  # each step as it comes, without waking a task
                     watch.deliver = self._deliver
+                self._coach_turn()
                 await self.race(self._send, self._read, lambda: self._watch(subscription), lambda: self._follow(watch))
             finally:
                 if self.hinting is not None:
                     self.hinting.cancel()
+                if self.coaching is not None:
+                    self.coaching[1].cancel()
                 parts.tables.detach(self.table_id, self.player)
                 self.refusals.close()
 
@@ -308,6 +320,7 @@ class TableSocket(Socket):
         if not (self._put(message) if clock is None else self._put(message, clock)):
             return False  # the socket's own task finds the outbox full: it closes
         self.sent = seq
+        self._coach_turn()
         return True
 
     async def _follow(self, watch: Watch) -> None:
@@ -337,6 +350,7 @@ class TableSocket(Socket):
                 if clock is not None and clock.seq == live.seq:
                     self.queue(clock)
                 self.sent = live.seq
+                self._coach_turn()
                 continue
             if self.counts_free_deals:  # the player's own count (the feed renders for the seat)
                 free_left = await self.parts.free_deals.left(self.player)
@@ -348,6 +362,53 @@ class TableSocket(Socket):
             if clock is not None:
                 self.queue(clock)
             self.sent = seq
+            self._coach_turn()
+
+    def _coach_turn(self) -> None:
+        """When the step last sent is the seat's turn, have the coach's tip made for it
+        (``_coach``); a tip still being made for an earlier turn is dropped."""
+        live = self.parts.registry.get(self.table_id)
+        seat = live.seat_of(self.player) if live is not None else None
+        if live is None or seat is None or live.seq != self.sent:
+            return  # a later step is on its way: it is looked at then
+        turn = Coach.turn(live, seat)
+        if self.coaching is not None:
+            if turn is not None and self.coaching[0] == turn.seq and not self.coaching[1].done():
+                return
+            self.coaching[1].cancel()
+            self.coaching = None
+        if turn is not None:
+            self.coaching = (turn.seq, asyncio.create_task(self._coach(len(live.game.deals), turn)))
+
+    async def _coach(self, deal: int, turn: Turn) -> None:
+        """Queue the coach's tip for ``turn`` if the player is coached at this deal and the
+        tip is ready while the turn lasts (the person played: it is dropped)."""
+        if self.coached is None or self.coached[0] != deal:
+            live = self.parts.registry.get(self.table_id)
+            if live is None:
+                return
+            self.coached = (deal, await self.coach.coached(live, self.player))
+        if not self.coached[1]:
+            return
+        tip = await self.coach.tip(turn, self.lang)
+        live = self.parts.registry.get(self.table_id)
+        if tip is None or live is None or live.seq != turn.seq or self.sent != turn.seq:
+            return
+        try:
+            self.queue(coach_message(turn.seq, tip))
+        except SlowConsumer:
+            await self.close(CLOSE_POLICY, "too many unread messages")
+
+    async def _switch_coach(self, on: bool) -> None:
+        """The player's "Coach" toggle: kept for every table, and the turn in front of
+        them coached at once when it is switched on."""
+        await self.coach.switch(self.player, on)
+        self.coached = None
+        if self.coaching is not None:
+            self.coaching[1].cancel()
+            self.coaching = None
+        if on:
+            self._coach_turn()
 
     async def _no_seat(self) -> None:
         """The player holds no seat at the table any more: the connection closes."""
@@ -446,6 +507,9 @@ class TableSocket(Socket):
                 return ack_message(request.id, seq)
             if isinstance(request, HostRequest):
                 return ack_message(request.id, await self._host(request))
+            if isinstance(request, CoachRequest):
+                await self._switch_coach(request.on)
+                return ack_message(request.id, self.sent)
             assert isinstance(request, HintRequest)
             if self.hinting is not None and not self.hinting.done():
                 raise TableError("hint_limit")

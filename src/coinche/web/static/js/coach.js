@@ -1,0 +1,64 @@
+// The coach's box: the tip the server sends at the person's turn (a `coach` message, their
+// seat's only), shown above their hand and said to the live region. Loaded with its
+// stylesheet when the first tip comes. The box stands in the bottom of the table: the
+// table's `--bottom-h` grows by its height, so the trick, the seats and the bidding box
+// (which all stand above `--bottom-h`) move up and nothing lies under it.
+
+import { say } from './live.js';
+
+const GAP = 6;
+
+export class CoachBox {
+  constructor(root, toggle) {
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = '/static/css/coach.css';
+    document.head.append(link);
+    this.root = root;
+    this.seq = null;
+    const box = (this.box = document.createElement('section'));
+    box.className = 'coach';
+    box.id = 'coach';
+    box.hidden = true;
+    box.setAttribute('aria-labelledby', 'coach-title');
+    box.innerHTML =
+      '<h2 id="coach-title" class="coach-title"></h2><p class="coach-trick"></p><p class="coach-text"></p>' +
+      '<p class="coach-why"></p><button type="button" class="coach-close">×</button>';
+    box.querySelector('h2').textContent = toggle.textContent.trim();
+    const close = box.querySelector('button');
+    close.setAttribute('aria-label', toggle.dataset.close);
+    close.addEventListener('click', () => this.hide());
+    root.querySelector('.bottom-bar').before(box);
+    new ResizeObserver(() => this.place()).observe(box);
+    addEventListener('resize', () => this.place());
+  }
+
+  /** Makes room for the box: the table's bottom grows by its height (none when hidden). */
+  place() {
+    const style = this.root.style;
+    style.removeProperty('--bottom-h');
+    const height = this.box.hidden ? 0 : this.box.offsetHeight;
+    const base = getComputedStyle(this.root).getPropertyValue('--bottom-h').trim();
+    if (height && base) style.setProperty('--bottom-h', `calc(${base} + ${height + GAP}px)`);
+  }
+
+  /** The tip of the turn at `message.seq`: shown and said. */
+  show(message) {
+    this.seq = message.seq;
+    for (const part of ['trick', 'text', 'why']) {
+      const el = this.box.querySelector(`.coach-${part}`);
+      el.textContent = message[part] || '';
+      el.hidden = !message[part];
+    }
+    this.box.hidden = false;
+    this.place();
+    say([message.trick, message.text].filter(Boolean).join(' '));
+  }
+
+  /** The turn is over (or the person closed the box): the box goes. */
+  hide() {
+    this.seq = null;
+    this.box.hidden = true;
+    this.place();
+  }
+}
