@@ -289,14 +289,13 @@ class HintMessage(ServerMessage, frozen=True, tag="hint"):
 
 class CoachMessage(ServerMessage, frozen=True, tag="coach"):
     """The coach's tip for the seat's turn at step ``seq`` (``features/coach``): ``topic``
-    (``auction``, ``play``), ``text``, ``trick`` (the last trick, or None) and ``why``
-    (the expert's own reason, or None)."""
+    (``auction``, ``play``), ``text`` (what the calls mean, the expert's move and why) and
+    ``trick`` (who won the last trick and why, or None)."""
 
     seq: int
     topic: str
     text: str
     trick: str | None
-    why: str | None
 
 
 class StepMessage(ServerMessage, frozen=True, tag="step"):

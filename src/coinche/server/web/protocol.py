@@ -19,8 +19,8 @@ from ...bots.base import Decision
 from ...engine.actions import Action
 from ...engine.errors import EngineError, short_repr
 from ...engine.wire import action_from_json, action_to_json
-from ..features.friends import EMOTES
 from ..features.coach.tips import Tip
+from ..features.friends import EMOTES
 from ..table import i18n
 from ..table.hints import hint_text
 from ..table.live_table import LiveTable, TableError
@@ -224,4 +224,4 @@ def hint_message(lang: str, request_id: str | None, decision: Decision, live: Li
 
 def coach_message(seq: int, tip: Tip) -> CoachMessage:
     """The coach's tip for the seat's turn at step ``seq``."""
-    return CoachMessage(seq, tip.topic, tip.text, tip.trick, tip.why)
+    return CoachMessage(seq, tip.topic, tip.text, tip.trick)

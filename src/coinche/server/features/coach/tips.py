@@ -1,9 +1,10 @@
 """The coach's tip for one turn, in words: what the calls in front of the person mean, what
-the expert would do and its own reason, and what happened at the last trick.
+the expert would do and its own reason (the hint's sentence, ``table/hints.py``), and what
+happened at the last trick.
 
 Every part is said from the person's own view: the calls are public, the last trick's
 cards were played, the expert's choice and reason come from the seat's ``View`` (its
-reason names the card it would play, one of the person's own). The winner of the last
+reason names the person's own cards only). The winner of the last
 trick is the engine's (``Trick.winner``); why it won is read from the engine's tables of
 the contract (``TrumpTables``), never decided again here.
 """
@@ -20,7 +21,7 @@ from ....engine.cards import card_str
 from ....engine.deal import Phase, View
 from ....engine.play import tables
 from ...table import i18n
-from ...table.hints import hint_sentence
+from ...table.hints import hint_text
 from ...table.seating import seat_positions
 
 AUCTION = "auction"
@@ -30,25 +31,22 @@ PLAY = "play"
 @dataclass(frozen=True)
 class Tip:
     """One turn's tip: ``topic`` (``auction``, ``play``), ``text`` (the situation and the
-    expert's advice), ``trick`` (what happened at the last trick, None before the first
-    is over) and ``why`` (the expert's own reason, None when it gives none)."""
+    expert's advice, with its reason) and ``trick`` (what happened at the last trick, None
+    before the first is over)."""
 
     topic: str
     text: str
     trick: str | None
-    why: str | None
 
 
 def tip(lang: str, view: View, decision: Decision, reads_partner: bool) -> Tip:
     """The tip for ``view``'s turn, the expert having chosen ``decision``;
     ``reads_partner``: the partner's calls may be read now (a computer's, never a
     person's during the deal)."""
-    advice = hint_sentence(lang, view, decision.action)
-    why = _t(lang, "coach.why", why=i18n.render(lang, decision.reason)) if decision.reason is not None else None
+    advice = hint_text(lang, view, decision.action, decision.private_reason)
     if view.phase is Phase.AUCTION:
-        text = f"{auction_situation(lang, view, reads_partner)} {advice}"
-        return Tip(AUCTION, text, None, why)
-    return Tip(PLAY, advice, last_trick(lang, view), why)
+        return Tip(AUCTION, f"{auction_situation(lang, view, reads_partner)} {advice}", None)
+    return Tip(PLAY, advice, last_trick(lang, view))
 
 
 def _t(lang: str, key: str, **params: object) -> str:

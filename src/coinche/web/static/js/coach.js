@@ -23,7 +23,7 @@ export class CoachBox {
     box.setAttribute('aria-labelledby', 'coach-title');
     box.innerHTML =
       '<h2 id="coach-title" class="coach-title"></h2><p class="coach-trick"></p><p class="coach-text"></p>' +
-      '<p class="coach-why"></p><button type="button" class="coach-close">×</button>';
+      '<button type="button" class="coach-close">×</button>';
     box.querySelector('h2').textContent = toggle.textContent.trim();
     const close = box.querySelector('button');
     close.setAttribute('aria-label', toggle.dataset.close);
@@ -42,10 +42,12 @@ export class CoachBox {
     if (height && base) style.setProperty('--bottom-h', `calc(${base} + ${height + GAP}px)`);
   }
 
-  /** The tip of the turn at `message.seq`: shown and said. */
-  show(message) {
-    this.seq = message.seq;
-    for (const part of ['trick', 'text', 'why']) {
+  /** The tip of the turn at `message.seq`: shown and said, unless the table is at `seq`
+   * past it already (the person played before it came). */
+  show(message, seq) {
+    if (message.seq !== seq) return;
+    this.seq = seq;
+    for (const part of ['trick', 'text']) {
       const el = this.box.querySelector(`.coach-${part}`);
       el.textContent = message[part] || '';
       el.hidden = !message[part];
@@ -55,7 +57,12 @@ export class CoachBox {
     say([message.trick, message.text].filter(Boolean).join(' '));
   }
 
-  /** The turn is over (or the person closed the box): the box goes. */
+  /** The table is at `seq`: the box goes once the turn of its tip is over. */
+  turn(seq) {
+    if (this.seq !== null && this.seq !== seq) this.hide();
+  }
+
+  /** The person closed the box, or switched the coach off: the box goes. */
   hide() {
     this.seq = null;
     this.box.hidden = true;

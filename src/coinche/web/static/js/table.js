@@ -31,14 +31,14 @@ const view = new TableView(root, table, {
 });
 keepNoticesClear(root);
 
-/** The coach's box (coach.js, loaded with the first tip) and its switch, kept per person. */
-let coach = null;
+/** The coach's switch (kept per person) and box (coach.js, loaded with the first tip). */
 const coachButton = document.getElementById('coach-button');
+let coach = null;
 coachButton?.addEventListener('click', () => {
-  const on = coachButton.getAttribute('aria-pressed') !== 'true';
-  coachButton.setAttribute('aria-pressed', String(on));
+  const on = coachButton.ariaPressed !== 'true';
+  coachButton.ariaPressed = String(on);
   connection.request('coach', { on });
-  if (!on) coach?.hide();
+  coach?.then((box) => box.hide());
 });
 
 /** A friends' table's lobby, presence, quick messages and leaving (null at a solo table). */
@@ -118,7 +118,7 @@ connection = new Connection(`${socketPath}${encodeURIComponent(root.dataset.tabl
   onMessage(message) {
     if (message.type === 'state' || message.type === 'step') {
       const prev = table.apply(message);
-      if (coach && coach.seq !== null && coach.seq !== table.seq) coach.hide(); // the turn is over
+      coach?.then((box) => box.turn(table.seq));
       // before a friends' table starts there is no game: its lobby shows the seats
       const lobby = table.state.game === null;
       if (!lobby) view.draw(prev && prev.game ? prev : null);
@@ -145,12 +145,8 @@ connection = new Connection(`${socketPath}${encodeURIComponent(root.dataset.tabl
       const entry = table.answered(message.id);
       view.showError(message, entry && entry.request);
     } else if (message.type === 'coach') {
-      // the tip of the person's turn; the turn may be over when it comes (then it is old)
-      if (message.seq === table.seq && coachButton)
-        import('./coach.js').then((m) => {
-          coach ??= new m.CoachBox(root, coachButton);
-          if (message.seq === table.seq) coach.show(message);
-        });
+      coach ??= import('./coach.js').then((m) => new m.CoachBox(root, coachButton));
+      coach.then((box) => box.show(message, table.seq));
     } else if (message.type === 'hint') {
       // a hint answers the table as it was asked of; once the table has moved on it is stale
       const entry = table.answered(message.id);
