@@ -1,8 +1,9 @@
 // The coach's box: the tip the server sends at the person's turn (a `coach` message, their
 // seat's only), shown above their hand and said to the live region. Loaded with its
 // stylesheet when the first tip comes. The box stands in the bottom of the table: the
-// table's `--bottom-h` grows by its height, so the trick, the seats and the bidding box
-// (which all stand above `--bottom-h`) move up and nothing lies under it.
+// table's `--bottom-h` (and `--sheet-bottom`, where the phone's bidding box stands) grows
+// by its height, so the trick, the seats and the bidding box move up and nothing lies
+// under it.
 
 import { say } from './live.js';
 
@@ -30,16 +31,25 @@ export class CoachBox {
     close.addEventListener('click', () => this.hide());
     root.querySelector('.bottom-bar').before(box);
     new ResizeObserver(() => this.place()).observe(box);
+    // the table's class says which panel is open (the phone's bidding box stands elsewhere)
+    new MutationObserver(() => this.place()).observe(root, { attributeFilter: ['class'] });
     addEventListener('resize', () => this.place());
   }
 
-  /** Makes room for the box: the table's bottom grows by its height (none when hidden). */
+  /** Makes room for the box, none when hidden: the table's bottom grows by its height, and
+   * the phone's bidding box (at `--sheet-bottom` while calling) stands above it. */
   place() {
     const style = this.root.style;
     style.removeProperty('--bottom-h');
-    const height = this.box.hidden ? 0 : this.box.offsetHeight;
-    const base = getComputedStyle(this.root).getPropertyValue('--bottom-h').trim();
-    if (height && base) style.setProperty('--bottom-h', `calc(${base} + ${height + GAP}px)`);
+    style.removeProperty('--sheet-bottom');
+    if (this.box.hidden) return;
+    const css = getComputedStyle(this.root);
+    const bottom = css.getPropertyValue('--bottom-h').trim();
+    if (bottom) style.setProperty('--bottom-h', `calc(${bottom} + ${this.box.offsetHeight + GAP}px)`);
+    if (css.getPropertyValue('--sheet-bottom').trim()) {
+      const above = this.root.getBoundingClientRect().bottom - this.box.getBoundingClientRect().top + GAP;
+      style.setProperty('--sheet-bottom', `${Math.round(above)}px`);
+    }
   }
 
   /** The tip of the turn at `message.seq`: shown and said, unless the table is at `seq`
