@@ -19,9 +19,8 @@ OVERLAPS = """() => {
   const coach = document.querySelector('#coach');
   const c = box(coach);
   const name = (el) => el.getAttribute('aria-label') || el.id || el.className || el.textContent.trim();
-  const others = [
-    ...document.querySelectorAll('#bidding, #declare, .bottom-bar button, #hand .hand-card, .seat .plate, #trick .card'),
-  ].filter(seen);
+  const what = '#bidding, #declare, .bottom-bar button, #hand .hand-card, .seat .plate, #trick .card';
+  const others = [...document.querySelectorAll(what)].filter(seen);
   const over = others.filter((el) => !coach.contains(el) && meet(c, box(el))).map(name);
   const inside = c.left >= 0 && c.top >= 0 && c.right <= innerWidth && c.bottom <= innerHeight;
   return { over, looked: others.length, inside };
@@ -47,7 +46,9 @@ def tip_clear(table: Table, what: str, shot: str) -> str:
 
 
 @pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["laptop", "phone"])
-def test_the_coach_shows_a_tip_at_the_persons_turn_over_nothing(make_page: Any, server: str, size: dict[str, int]) -> None:
+def test_the_coach_shows_a_tip_at_the_persons_turn_over_nothing(
+    make_page: Any, server: str, size: dict[str, int]
+) -> None:
     phone = size is PHONE
     options: dict[str, Any] = {"viewport": size}
     if phone:

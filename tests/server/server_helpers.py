@@ -438,9 +438,11 @@ class ServerProcess:
         self.log = log
         command = [sys.executable, "-m", "coinche.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
         url = db if isinstance(db, str) else f"sqlite:///{db}"
-        # Computers that answer at once and a complete trick not held on show, as in the
-        # in-process tests' settings (``settings_for``); ``extra`` may ask for others.
-        command += ["--db", url, "--bot-delay", "0", "--trick-pause", "0", "--workers", "1", *extra]
+        # Computers that answer at once, a complete trick not held on show and no coach's
+        # tips unasked, as in the in-process tests' settings (``settings_for``); ``extra``
+        # may ask for others.
+        command += ["--db", url, "--bot-delay", "0", "--trick-pause", "0", "--workers", "1", "--coach-deals", "0"]
+        command += extra
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env.pop("COINCHE_DATABASE_URL", None)
         with log.open("a", encoding="utf-8") as out:
