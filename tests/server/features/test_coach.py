@@ -262,3 +262,24 @@ def test_a_card_tip_names_the_seats_own_cards_and_the_cards_played_only(lang: st
                 assert name.casefold() not in text.casefold(), (code, text)
         checked += 1
     assert checked > 100
+
+
+def test_a_tip_not_ready_when_the_person_plays_is_never_sent(make_client: MakeClient) -> None:
+    """The person plays at once, before the expert has thought: the tips of the turns they
+    played are dropped (none comes after its turn is over), and a turn the person waits at
+    gets its tip."""
+    client = make_client(coach_deals=FIRST_DEALS, bot_workers=2)
+    table_id = create_solo(client, "classic", 1000, "beginner")
+    with client.websocket_connect(f"/ws/table/{table_id}") as ws:
+        human = coached(ws, rng=None, on=False)
+        state = human.until_my_move()
+        for _ in range(6):
+            state = human.until_my_move(human.act(state))
+        assert is_my_turn(state) and not declaring(state)
+        assert human.tip_for(state)["seq"] == state["seq"]
+    latest = 0
+    for message in human.messages:
+        if message["type"] == "state":
+            latest = message["seq"]
+        elif message["type"] == "coach":
+            assert message["seq"] == latest, f"a tip for step {message['seq']} sent at step {latest}"

@@ -1,11 +1,11 @@
 """The coach: at each of a person's turns, one short tip about the decision in front of them
 (``tips.py``), sent on their own table socket only.
 
-Who is coached: a newcomer's first deals (``Settings.coach_deals``, 3) at a table that coaches newcomers
-(``TableKind.coaches_newcomers``: against the computer), counted as a guest's free deals
-dealt or an account's deals played; and every deal, at a table that allows hints, of
-whoever switched the coach on (their "Coach" toggle, kept per person, or a solo table
-started with ``coach=1``). The expert's decision is asked of the compute layer as a hint
+Who is coached: a newcomer's first deals (``Settings.coach_deals``, 3) at a table that
+coaches newcomers (``TableKind.coaches_newcomers``: against the computer), counted as a
+guest's free deals dealt or an account's deals played; and every deal, at a table that
+allows hints, of whoever switched the coach on (their "Coach" switch, kept per person in
+``coach_settings``, or a solo table started with ``coach=1``). The expert's decision is asked of the compute layer as a hint
 is, after the computers' moves (``Priority.HINT``): the coach never holds up a table, and
 a tip not ready when the person plays is dropped by the socket.
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -22,7 +23,7 @@ from ....bots.base import Decision
 from ....engine.actions import is_declaration
 from ....engine.deal import Phase, View
 from ...compute.bot_pool import BotSpec, PoolBusy, Priority
-from ...compute.work import JobFailed, Work
+from ...compute.work import Work
 from ...infra.database import Database
 from ...infra.db import now
 from ...infra.rows.ratings import PlayerStatsRow
@@ -32,8 +33,7 @@ from ...table.live_table import LiveTable, decision_seed
 from .rows import CoachSettingRow
 from .tips import Tip, tip
 
-KEPT = 10_000
-"""People whose toggle this process keeps in memory (the oldest forgotten first)."""
+log = logging.getLogger("coinche.coach")
 
 
 class CoachStore:
@@ -43,20 +43,22 @@ class CoachStore:
         self.store = store
 
     def switched_on(self, player: str) -> bool:
+        """Whether ``player`` switched the coach on (never set: off)."""
         with self.store.session() as s:
             return bool(s.scalar(select(CoachSettingRow.on).where(CoachSettingRow.player_id == player)))
 
     def switch(self, player: str, on: bool) -> None:
+        """Keep ``player``'s switch (one row a person, written over)."""
         statement = self.store.backend.insert_ignoring(CoachSettingRow, ["player_id"], update=["on", "updated_at"])
         with self.store.engine.begin() as conn:
             conn.execute(statement, {"player_id": player, "on": on, "updated_at": now()})
 
     def deals_played(self, player: str) -> int:
-        """Deals ``player`` has been dealt: a guest's free deals, else the deals of their
-        statistics (an account's)."""
+        """Deals ``player`` played before the one in progress: a guest's free deals (each
+        counted as it is dealt), else the deals of their statistics (an account's)."""
         used = self.store.free_deals_used(player)
         if used is not None:
-            return max(0, used - 1)  # the deal being played is counted as it is dealt
+            return max(0, used - 1)
         with self.store.session() as s:
             return s.scalar(select(PlayerStatsRow.deals_played).where(PlayerStatsRow.player_id == player)) or 0
 
@@ -86,26 +88,17 @@ class Coach:
         self._db = db
         self._work = work
         self._bot = bot
-        self._toggles: dict[str, bool] = {}
         self._asked: dict[tuple[str, int, int], asyncio.Task[Decision]] = {}
         """The expert's decision being computed for a turn (a person's tabs share it)."""
 
     async def switched_on(self, player: str) -> bool:
-        """Whether ``player`` switched the coach on (read once, then kept here)."""
-        if player not in self._toggles:
-            self._keep(player, await self._db(self._store.switched_on, player))
-        return self._toggles[player]
+        """Whether ``player`` switched the coach on (read from the database: every process
+        sees the switch at once; a socket asks once a deal)."""
+        return await self._db(self._store.switched_on, player)
 
     async def switch(self, player: str, on: bool) -> None:
         """Switch ``player``'s coach on or off, for every table from now on."""
         await self._db(self._store.switch, player, on)
-        self._keep(player, on)
-
-    def _keep(self, player: str, on: bool) -> None:
-        self._toggles.pop(player, None)
-        self._toggles[player] = on
-        while len(self._toggles) > KEPT:
-            del self._toggles[next(iter(self._toggles))]
 
     async def newcomer(self, player: str) -> bool:
         """Whether ``player`` is within their first deals the coach follows unasked."""
@@ -143,7 +136,10 @@ class Coach:
         pool is full, a worker failed)."""
         try:
             decision = await self._decision(turn)
-        except (PoolBusy, JobFailed):
+        except PoolBusy:
+            return None
+        except Exception:  # a tip missed, never the table's trouble
+            log.exception("table %s seat %s: no coach's tip", turn.table_id, turn.seat)
             return None
         if decision.action not in turn.view.legal_actions:
             return None
