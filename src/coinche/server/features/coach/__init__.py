@@ -5,9 +5,10 @@ Who is coached: a newcomer's first deals (``Settings.coach_deals``, 3) at a tabl
 coaches newcomers (``TableKind.coaches_newcomers``: against the computer), counted as a
 guest's free deals dealt or an account's deals played; and every deal, at a table that
 allows hints, of whoever switched the coach on (their "Coach" switch, kept per person in
-``coach_settings``, or a solo table started with ``coach=1``). The expert's decision is asked of the compute layer as a hint
-is, after the computers' moves (``Priority.HINT``): the coach never holds up a table, and
-a tip not ready when the person plays is dropped by the socket.
+``coach_settings``, or a solo table started with ``coach=1``). The expert's decision is
+asked of the compute layer as a hint is, after the computers' moves (``Priority.HINT``):
+the coach never holds up a table, and a tip not ready when the person plays is dropped by
+the socket.
 """
 
 from __future__ import annotations
