@@ -112,6 +112,17 @@ class AuctionInfo:
         return contract_of(self.last_bid, self.bidder, self.coinched, self.surcoinched, self.rules)
 
 
+def unseen_cards(view: View) -> CardSet:
+    """The cards neither in the seat's hand nor played: the three other seats hold them."""
+    played = 0
+    for t in view.tricks:
+        for c in t.cards:
+            played |= 1 << c
+    for c in view.trick:
+        played |= 1 << c
+    return FULL_DECK & ~played & ~view.hand
+
+
 def bid_value(action: Action, rules: RuleSet) -> int:
     """The value a bid claims, as its contract would score it: its number, ``CAPOT_VALUE``
     for a capot, ``rules.generale_value`` for a générale."""

@@ -24,12 +24,13 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ...engine.actions import Action
-from ...engine.cards import FULL_DECK, card_str
+from ...engine.cards import card_str
 from ...engine.deal import View
 from ...engine.messages import Message
 from ...engine.play import tables, trick_winner
 from ...engine.scoring import Contract
 from ..base import Decision, with_belote
+from ..knowledge import unseen_cards
 from ..sampling import all_deals, constraints_from_view
 from ..solver import Position, can_reach, can_sweep, last_nodes, solve
 from .config import ExpertConfig
@@ -212,13 +213,7 @@ def representatives(view: View, cards: Sequence[int]) -> list[int]:
     contract = view.contract
     assert contract is not None
     tt = tables(contract.trump, view.rules.ta_values == "ffb")
-    played = 0
-    for t in view.tricks:
-        for c in t.cards:
-            played |= 1 << c
-    for c in view.trick:
-        played |= 1 << c
-    others = FULL_DECK & ~played & ~view.hand
+    others = unseen_cards(view)
     out: list[int] = []
     for c in sorted(cards, key=lambda x: (x >> 3, tt.power[x])):
         if out:

@@ -15,7 +15,6 @@ from ...engine.auction import contract_of
 from ...engine.cards import (
     ACE,
     ALL_TRUMP,
-    FULL_DECK,
     JACK,
     NINE,
     NO_TRUMP,
@@ -30,7 +29,7 @@ from ...engine.cards import (
 from ...engine.deal import View
 from ...engine.messages import Message
 from ...engine.play import tables, trick_winner
-from ..knowledge import parse_auction
+from ..knowledge import parse_auction, unseen_cards
 from .auction import Appraisal
 from .card_play import CardSearch
 
@@ -165,13 +164,7 @@ def _card_fact(view: View, c: int) -> Message:
     contract = view.contract
     assert contract is not None
     tt = tables(contract.trump, view.rules.ta_values == "ffb")
-    played: CardSet = 0
-    for t in view.tricks:
-        for x in t.cards:
-            played |= 1 << x
-    for x in view.trick:
-        played |= 1 << x
-    unseen = FULL_DECK & ~played & ~view.hand
+    unseen = unseen_cards(view)
     master = not tt.above[c] & unseen
     is_trump = bool(tt.trump_mask >> c & 1) and contract.trump < NO_TRUMP
     trick = list(view.trick)
