@@ -180,7 +180,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The site with its default settings (3 free deals a guest), but the daily challenge's
     computers at the confirmed level: what the tests check of the challenge does not depend
     on the level, and the expert's thinking was most of their time."""
-    with run_server(tmp_path_factory.mktemp("server"), "--challenge-level", "confirmed") as base:
+    with run_server(
+        tmp_path_factory.mktemp("server"), "--challenge-level", "confirmed", "--signup-limit-per-address", "1000/minute"
+    ) as base:
         yield base
 
 

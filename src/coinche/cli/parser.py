@@ -123,6 +123,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="tables one address may open, e.g. 100/minute (default); a load test from one address raises it",
     )
     p.add_argument(
+        "--signup-limit-per-address",
+        default="5/hour",
+        metavar="RATE",
+        help="accounts one address may create, e.g. 5/hour (default); a club or a school behind one address raises it",
+    )
+    p.add_argument(
         "--idle-seconds",
         type=float,
         default=300.0,

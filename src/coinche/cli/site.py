@@ -60,15 +60,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.idle_move_seconds <= args.idle_warning_seconds:
         print("coinche serve: error: --idle-move-seconds must be more than --idle-warning-seconds", file=sys.stderr)
         return 2
-    try:
-        parse_rate(args.table_limit_per_address)
-    except ValueError:
-        print(
-            f"coinche serve: error: --table-limit-per-address takes a rate such as 100/minute, "
-            f"not {short_repr(args.table_limit_per_address)}",
-            file=sys.stderr,
-        )
-        return 2
+    for flag, rate in (
+        ("--table-limit-per-address", args.table_limit_per_address),
+        ("--signup-limit-per-address", args.signup_limit_per_address),
+    ):
+        try:
+            parse_rate(rate)
+        except ValueError:
+            print(
+                f"coinche serve: error: {flag} takes a rate such as 100/minute, not {short_repr(rate)}", file=sys.stderr
+            )
+            return 2
     origins = tuple(normalise_origin(text) for text in args.origin)
     for text, origin in zip(args.origin, origins, strict=True):
         if origin is None:
@@ -113,6 +115,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         idle_warning_seconds=args.idle_warning_seconds,
         idle_move_seconds=args.idle_move_seconds,
         table_limit_per_address=args.table_limit_per_address,
+        signup_limit=args.signup_limit_per_address,
         challenge_profile=args.challenge_profile,
         challenge_level=args.challenge_level,
         allowed_origins=tuple(o for o in origins if o is not None),
