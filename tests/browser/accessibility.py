@@ -45,8 +45,12 @@ def violations(page: Page, selector: str | None = None) -> list[dict[str, Any]]:
             .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity)
             .map((a) => a.finished.catch(() => null)))"""
     )
-    results = _AXE.run(page, context=selector, options={"resultTypes": ["violations"]})
-    found: list[dict[str, Any]] = results.response["violations"]
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(_AXE.axe_script)  # 570 kB: sent once a page, not at every check
+    found: list[dict[str, Any]] = page.evaluate(
+        "(context) => axe.run(context || document, {resultTypes: ['violations']}).then((r) => r.violations)",
+        selector,
+    )
     return found
 
 

@@ -172,7 +172,11 @@ def new_page(context: BrowserContext, base_url: str) -> Page:
 
 
 def new_context(browser: Browser, base_url: str, **options: Any) -> BrowserContext:
-    context = browser.new_context(base_url=base_url, locale="fr-FR", **options)
+    """A French-speaking visitor who asks for reduced motion (the site then skips its
+    animations: a turn's glow frames a page 8 s long at every turn, on every page of the
+    test, for Chromium to draw on the test machine's two cores); a test that looks at the
+    motion itself passes ``reduced_motion="no-preference"``."""
+    context = browser.new_context(base_url=base_url, locale="fr-FR", **{"reduced_motion": "reduce", **options})
     context.add_init_script(LIVE_RECORDER)
     return context
 

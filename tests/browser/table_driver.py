@@ -229,6 +229,7 @@ class Table:
                 "([n, needles]) => (window.__live || []).slice(n).find("
                 "t => needles.every(w => t.toLowerCase().includes(w))) || null",
                 arg=[since, [w.lower() for w in needles]],
+                polling=50,
                 timeout=timeout,
             )
         except Exception as e:
@@ -246,6 +247,7 @@ class Table:
                 "([n, source]) => { const re = new RegExp(`^(?:${source})$`);"
                 " return (window.__live || []).slice(n).find(t => re.test(t)) || null; }",
                 arg=[since, pattern],
+                polling=50,
                 timeout=timeout,
             )
         except Exception as e:
@@ -267,6 +269,7 @@ class Table:
                 "([el, n, name]) => !el.isConnected || el.disabled || !el.checkVisibility()"
                 " || (window.__live || []).slice(n).some(t => t.toLowerCase().includes(name))",
                 arg=[handle, before, name.lower()],
+                polling=50,
                 timeout=10_000,
             )
         except Exception as e:

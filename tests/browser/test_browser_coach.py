@@ -35,7 +35,7 @@ def tip_clear(table: Table, what: str, shot: str) -> str:
     expect(coach).to_be_visible(timeout=30_000)
     text = coach.locator(".coach-text").inner_text()
     assert text.strip(), what
-    page.wait_for_function(SETTLED, timeout=5_000)
+    page.wait_for_function(SETTLED, polling=50, timeout=5_000)
     found = page.evaluate(OVERLAPS)
     keep_screenshot(page, shot)
     assert found["inside"], f"{what}: the coach's box leaves the screen"
@@ -90,6 +90,7 @@ def test_the_coach_shows_a_tip_at_the_persons_turn_over_nothing(
         "(said) => { const box = document.querySelector('#coach');"
         " return box.hidden || box.querySelector('.coach-text').textContent !== said; }",
         arg=said,
+        polling=50,
         timeout=10_000,
     )
     assert not page.js_errors, page.js_errors

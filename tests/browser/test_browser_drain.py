@@ -124,7 +124,7 @@ def test_a_page_moves_to_another_server_at_once_when_its_own_restarts(browser: B
             first.proc.send_signal(signal.SIGTERM)
             assert first.proc.wait(timeout=12) == 0, first.log()
 
-            page.wait_for_function("() => window.__ws.length >= 2 && window.__ws[1].closed === null")
+            page.wait_for_function("() => window.__ws.length >= 2 && window.__ws[1].closed === null", polling=50)
             expect(table.notice()).to_be_hidden(timeout=5_000)
             sockets = page.evaluate("() => window.__ws")
             gone, again = sockets[0], sockets[1]

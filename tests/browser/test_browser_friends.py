@@ -172,7 +172,7 @@ def press(table: Table, selector: str, what: str, timeout: float = 10.0) -> None
         with contextlib.suppress(PlaywrightTimeoutError):  # gone meanwhile: taken
             table.page.locator(selector).click(force=True, timeout=1_000)
         with contextlib.suppress(PlaywrightTimeoutError):
-            table.page.wait_for_function(TAKEN, arg=selector, timeout=2_000)
+            table.page.wait_for_function(TAKEN, arg=selector, polling=50, timeout=2_000)
             return
         if time.monotonic() > deadline:
             over = table.page.evaluate(ON_TOP, selector)
@@ -453,7 +453,7 @@ def test_one_friends_next_deal_folds_every_summary_into_the_last_deal(people: Pe
     # Paul reopens the last deal while it is not his turn: its result, who dealt on, no way on.
     if my_turn(paul_t):
         press(paul_t, "#bidding button.call-pass:not(:disabled)", "Paul's pass")
-    host.wait_for_function(f"() => ['call', 'declare', 'card'].includes(({NEXT_MOVE})(false).kind)")
+    host.wait_for_function(f"() => ['call', 'declare', 'card'].includes(({NEXT_MOVE})(false).kind)", polling=50)
     assert not my_turn(paul_t)  # nothing moves until the host does
     paul.get_by_role("button", name="Donne précédente", exact=True).click()
     last = paul.locator("#summary")

@@ -48,7 +48,7 @@ def hint_clear(table: Table, what: str, shot: str, panel: bool) -> None:
     expect(button).to_be_enabled(timeout=20_000)
     table.press(button)
     expect(table.notice()).to_have_text(REASON, timeout=20_000)
-    page.wait_for_function(SETTLED, timeout=5_000)
+    page.wait_for_function(SETTLED, polling=50, timeout=5_000)
     found = page.evaluate(OVERLAPS)
     keep_screenshot(page, shot)
     assert found["inside"], f"{what}: the hint's box leaves the screen"

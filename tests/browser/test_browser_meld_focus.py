@@ -39,7 +39,7 @@ class WatchedTable(Table):
             return
         expect(self.page.locator("#declare")).to_be_hidden()
         try:
-            self.page.wait_for_function(FOCUS_ON_CARD, timeout=10_000)
+            self.page.wait_for_function(FOCUS_ON_CARD, polling=50, timeout=10_000)
         except Exception as e:
             where = self.page.evaluate("() => document.activeElement && document.activeElement.outerHTML.slice(0, 120)")
             raise AssertionError(f"after {name!r} the focus is not on a card of the hand but on {where}") from e

@@ -121,7 +121,7 @@ def nothing_covered(table: Table, relay: Relay, what: str, shot: str) -> None:
     """With a long notice shown, a click at every visible control and card lands on it."""
     relay.say()
     expect(table.notice()).to_have_text(LONG_NOTICE)
-    table.page.wait_for_function(SETTLED, timeout=5_000)
+    table.page.wait_for_function(SETTLED, polling=50, timeout=5_000)
     found = table.page.evaluate(COVERED)
     keep_screenshot(table.page, shot)
     assert found["buttons"] and found["cards"], f"{what}: nothing looked at ({found})"
@@ -137,6 +137,7 @@ def until(table: Table, ready: Callable[[], bool], act: Callable[[], None], time
         table.page.wait_for_function(
             "() => !!document.querySelector('#hand button:not(:disabled), #bidding:not([hidden]) button, "
             "#declare:not([hidden]) button, button[data-do=next]')",
+            polling=50,
             timeout=20_000,
         )
         if not ready():

@@ -72,10 +72,13 @@ def test_rules_page_desktop(page: Page, lang: str, profile: str | None) -> None:
 
 @pytest.mark.parametrize(("lang", "profile"), PAGES, ids=[page_id(*p) for p in PAGES])
 def test_rules_page_phone(phone_page: Page, lang: str, profile: str | None) -> None:
+    """On a phone the page must not scroll sideways. Its numbers and its axe-core check are
+    the desktop test's (the same HTML): they are run again here for the overview only."""
     phone_page.goto(rules_pages.rules_url(lang, profile))
-    check_page(phone_page, lang, profile)
+    check_page(phone_page, lang, None)
     assert_no_horizontal_scroll(phone_page)
-    assert_accessible(phone_page)
+    if profile is None:
+        assert_accessible(phone_page)
     keep_screenshot(phone_page, f"rules-{page_id(lang, profile)}-phone", full_page=True)
 
 

@@ -44,7 +44,7 @@ def check_summary_top(table: Table, name: str) -> None:
     expect(summary).to_be_visible()
     heading = summary.locator("#summary-title")
     expect(heading).to_be_visible()
-    table.page.wait_for_function("() => document.getElementById('summary').getAnimations().length === 0")
+    table.page.wait_for_function("() => document.getElementById('summary').getAnimations().length === 0", polling=50)
     for what in (heading, summary.locator(".verdict, .winner").first, table.next_deal_button()):
         where = what.evaluate(IN_VIEW)
         assert where["inside"], f"{name}: not in sight when the summary opens: {where}"
