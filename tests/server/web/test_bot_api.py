@@ -435,6 +435,7 @@ def test_a_bot_invited_to_friends_table_that_stalls_then_leaves_is_stood_in_for(
             r = host.post("/inviter", data={"csrf": csrf[1], "table_id": table_id, "name": "zebulon"})
             invitation = stream.next("invitation")
             assert invitation["from"] == "Owner" and invitation["table"] == table_id
+            assert invitation["seat"] == 1  # no seat named: the first computer's, offered
             r = api_post(base, token, f"/api/bot/invitations/{invitation['id']}/accept")
             assert r.json() == {"table": table_id, "seat": 1}, r.text
             assert stream.next("table")["players"][1] == "Zebulon (robot)"
@@ -538,3 +539,30 @@ def test_accepting_an_invitation_with_a_bad_seat_leaves_the_invitation(client: T
     assert len(client.portal.call(following.invitations, me)) == 1  # type: ignore[union-attr]
     seated = client.post(accept, json={"seat": 2}, headers=bearer(token))
     assert seated.status_code == 200 and seated.json() == {"table": table_id, "seat": 2}, seated.text
+
+
+def test_accepting_an_invitation_with_no_seat_takes_the_seat_it_offered(client: TestClient) -> None:
+    """``{}`` takes the seat the host offered, as a person's acceptance does; when a person
+    took it meanwhile, the first computer's."""
+    host, owners = Person(client, "Hote"), [Person(client, "Maud"), Person(client, "Noemie")]
+    host.sign_up()
+    for owner in owners:
+        owner.sign_up()
+    tokens = [bot_page_token(owner, name) for owner, name in zip(owners, ("Zebulon", "Yvon"), strict=True)]
+    table_id, _ = host.make_table()
+    parts = client.app.state.parts  # type: ignore[attr-defined]
+    following = client.app.state.following  # type: ignore[attr-defined]
+    live = client.portal.call(parts.tables.table, table_id)  # type: ignore[union-attr]
+    for name in ("Zebulon", "Yvon"):  # both offered seat 3
+        client.portal.call(following.invite, live.seats[0].player, name, table_id, 3)  # type: ignore[union-attr]
+    seats = []
+    for token in tokens:
+        me = client.get("/api/bot/account", headers=bearer(token)).json()["player"]
+        (invitation,) = client.portal.call(following.invitations, me)  # type: ignore[union-attr]
+        assert invitation.seat == 3
+        r = client.post(f"/api/bot/invitations/{invitation.id}/accept", json={}, headers=bearer(token))
+        assert r.status_code == 200 and r.json()["table"] == table_id, r.text
+        seats.append(r.json()["seat"])
+    assert seats == [3, 1]  # the second found seat 3 taken: the first computer's seat
+    live = client.portal.call(parts.tables.table, table_id)  # type: ignore[union-attr]
+    assert [live.seats[s].name for s in seats] == ["Zebulon (robot)", "Yvon (robot)"]

@@ -336,14 +336,23 @@ async def answer_entry(request: Request, bot: Account) -> BotOk:
 
 
 async def accept(request: Request, bot: Account) -> BotSeated:
-    """Accept an invitation: its table's seat (``{"seat": n}`` or a computer's)."""
+    """Accept an invitation: ``{"seat": n}``, or ``{}`` for the seat it offered (the first
+    computer's if a person took that one meanwhile), as a person's acceptance does."""
     data = await read_body(request, BotSeat)
     following: Following = request.app.state.following
     answered = await following.answer(bot.player, request.path_params["invitation_id"])
     live = await friends_of(request).find(answered.code) if answered is not None else None
-    if live is None:
+    if answered is None or live is None:
         raise TableError("gone")
-    return await sit(request, bot, live, data)
+    if data.seat is not None:
+        return await sit(request, bot, live, data)
+    await friends_of(request).take_invited_seat(live.id, bot.player, bot.name, answered.seat)
+    seated = await friends_of(request).find(answered.code)
+    seat = seated.seat_of(bot.player) if seated is not None else None
+    if seat is None:
+        raise TableError("gone")
+    await parts_of(request).hub.signal(person_channel(bot.player), {"kind": "seated", "table": live.id})
+    return BotSeated(live.id, seat)
 
 
 async def decline(request: Request, bot: Account) -> BotOk:

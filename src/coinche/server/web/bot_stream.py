@@ -190,7 +190,11 @@ class BotStream:
         for invitation in invitations:
             if invitation.id not in self.invitations_told:
                 self.invitations_told.add(invitation.id)
-                await send(BotInvitation(invitation.id, invitation.from_name, invitation.table_id, invitation.code))
+                await send(
+                    BotInvitation(
+                        invitation.id, invitation.from_name, invitation.table_id, invitation.code, invitation.seat
+                    )
+                )
         if len(self.invitations_told) > 1000:
             self.invitations_told = {i.id for i in invitations}
 

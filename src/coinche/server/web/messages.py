@@ -483,6 +483,8 @@ class BotInvitation(ServerMessage, frozen=True, tag="invitation"):
     from_: str = field(name="from")
     table: str
     code: str | None
+    seat: int | None = None
+    """The seat offered (None: the first a computer holds), which ``accept`` with ``{}`` takes."""
 
 
 class BotTable(ServerMessage, frozen=True, tag="table"):
