@@ -153,7 +153,7 @@ def test_a_rated_game_keeps_the_leaderboards_order_with_the_rating(client: TestC
     table_id = new_table(client, (person(first), BOT, person(second), BOT))
     bot = (None, "confirmed")
     plan = GamePlan(((first, NEW_PLAYER), bot, (second, NEW_PLAYER), bot), winner=0)
-    assert stats_of(client).store.rate(table_id, [plan]) is not None
+    assert stats_of(client).store.rate(table_id, [plan], "classic") is not None
     with store_of(client).session() as s:
         rows = s.execute(text("SELECT mu, sigma, ordinal FROM player_stats")).all()
     assert len(rows) == 2

@@ -348,5 +348,5 @@ def test_a_game_rated_locks_its_players_rows_in_one_order(client: TestClient, mo
     monkeypatch.setattr(StatsStore, "_row", spied)
     bot = (None, "confirmed")
     plan = GamePlan(((second, NEW_PLAYER), bot, (first, NEW_PLAYER), bot), winner=0)
-    assert stats_of(client).store.rate(table_id, [plan]) is not None
+    assert stats_of(client).store.rate(table_id, [plan], "classic") is not None
     assert locked == [first, second]

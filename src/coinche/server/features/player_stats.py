@@ -8,7 +8,10 @@
   challenge's deals are left out (they are its own results);
 * **each finished game** but the daily challenge's (four deals "won
   by nobody": not rated) updates the persons' ratings with ``ratings.rate_game`` and counts
-  a game played (and won), by the rules of docs/ratings.md (``game_plans``);
+  a game played (and won), by the rules of docs/ratings.md (``game_plans``); and, by the
+  same plans and the same ``rate_game``, their ratings in the game's rules profile
+  (``profile_ratings``, the boards of each profile: the same game, rated from the ratings
+  the persons have in that profile);
 * **a game given up alone** (``Tables.abandon``: a solo game, or a friends' table
   whose other seats are computers'): the person who gave it up loses it, everyone rated as
   seated then (``abandon_plan``). At a table of several people giving up ends nothing: it
@@ -36,7 +39,8 @@ Who counts as what, from the table's log (docs/ratings.md says it for players):
 
 Every update is idempotent: the listeners are told again whenever a table is read back from the
 database, so each one inserts a guard row (``stats_deals``, ``rated_games``) in the same
-transaction as the counters and does nothing when the guard is already there.
+transaction as the counters and does nothing when the guard is already there (the
+ratings of a profile are written in the game's transaction, under its guard).
 """
 
 from __future__ import annotations
@@ -53,9 +57,10 @@ from sqlalchemy import select, update
 
 from ...bots.adaptive import KNOB_LEVELS
 from ...engine.actions import COINCHE, SURCOINCHE
+from ...engine.rules import PROFILES
 from ..infra.database import Database
 from ..infra.db import now
-from ..infra.rows.ratings import PlayerStatsRow, RatedGameRow, RatingHistoryRow, StatsDealRow
+from ..infra.rows.ratings import PlayerStatsRow, ProfileRatingRow, RatedGameRow, RatingHistoryRow, StatsDealRow
 from ..infra.store import Store
 from ..live.events import DealEnded, GameEnded
 from ..live.registry import LiveTables
@@ -265,6 +270,15 @@ def abandon_plan(live: LiveTable, player: PlayerId) -> GamePlan | None:
     return GamePlan(_four(seats), 1 - (seat & 1), frozenset({player}))
 
 
+@dataclass(frozen=True)
+class ProfileRating:
+    """A player's rating in one rules profile (its board's), and the games it counts."""
+
+    profile: str
+    rating: Rating
+    rated_games: int
+
+
 @dataclass
 class Profile:
     """What the profile page shows of a player."""
@@ -280,6 +294,8 @@ class Profile:
     coinches_won: int = 0
     history: list[tuple[datetime, int]] = field(default_factory=list)
     """(when, display) after each rated game, oldest first."""
+    boards: list[ProfileRating] = field(default_factory=list)
+    """The rules profiles the player has rated games in, in ``PROFILES``' order."""
 
 
 class StatsStore:
@@ -322,8 +338,10 @@ class StatsStore:
                 )
             return True
 
-    def rate(self, table_id: str, plans: Sequence[GamePlan]) -> dict[PlayerId, Rating] | None:
-        """Rate a finished game once (None: rated before); the persons' new ratings."""
+    def rate(self, table_id: str, plans: Sequence[GamePlan], profile: str) -> dict[PlayerId, Rating] | None:
+        """Rate a finished game of the rules ``profile`` once (None: rated before); the
+        persons' new (site) ratings. Their ratings in ``profile`` move by the same plans in
+        the same transaction."""
         engine = self.store.engine
         with engine.begin() as conn:
             guard = conn.execute(
@@ -336,17 +354,22 @@ class StatsStore:
             # end and its last deal's counters, written at once, deadlocked on PostgreSQL
             ordered = sorted({pid for plan in plans for _, pid in plan.persons()})
             rows = {pid: self._row(conn, pid) for pid in ordered}
-            new: dict[PlayerId, Rating] = {}
-            won: dict[PlayerId, bool] = {}
-            for plan in plans:
-                teams = _teams(plan, {pid: Rating(r["mu"], r["sigma"]) for pid, r in rows.items()})
-                rated = rate_game(teams, plan.winner, plan.left, levels())
-                persons = {pid for _, pid in plan.persons()}  # not an adaptive computer's stand-in id
-                for pid, rating in rated.items():
-                    if pid in persons and (plan.only is None or pid in plan.only):
-                        new[pid] = rating
-                        won[pid] = plan.outcome(pid)
+            boards = {pid: self._board_row(conn, pid, profile) for pid in ordered}
+            new, won = _rated(plans, {pid: Rating(r["mu"], r["sigma"]) for pid, r in rows.items()})
+            on_board, _ = _rated(plans, {pid: Rating(r["mu"], r["sigma"]) for pid, r in boards.items()})
             at = now()
+            for pid, rating in on_board.items():
+                conn.execute(
+                    update(ProfileRatingRow)
+                    .where(ProfileRatingRow.player_id == pid, ProfileRatingRow.profile == profile)
+                    .values(
+                        mu=rating.mu,
+                        sigma=rating.sigma,
+                        ordinal=rating.ordinal,
+                        rated_games=boards[pid]["rated_games"] + 1,
+                        updated_at=at,
+                    )
+                )
             for pid, rating in new.items():
                 row = rows[pid]
                 row.update(mu=rating.mu, sigma=rating.sigma)
@@ -387,6 +410,28 @@ class StatsStore:
         found = conn.execute(select(*columns).where(PlayerStatsRow.player_id == player).with_for_update()).one()
         return dict(found._mapping)
 
+    def _board_row(self, conn: Any, player: PlayerId, profile: str) -> dict[str, Any]:
+        """The player's row of ``profile``'s board, made if missing and locked as ``_row``
+        (after every ``player_stats`` row of the game: one order of locks)."""
+        conn.execute(
+            self.store.backend.insert_ignoring(ProfileRatingRow, ["player_id", "profile"]),
+            {
+                "player_id": player,
+                "profile": profile,
+                "mu": NEW_PLAYER.mu,
+                "sigma": NEW_PLAYER.sigma,
+                "ordinal": NEW_PLAYER.ordinal,
+                "rated_games": 0,
+                "updated_at": now(),
+            },
+        )
+        found = conn.execute(
+            select(ProfileRatingRow.mu, ProfileRatingRow.sigma, ProfileRatingRow.rated_games)
+            .where(ProfileRatingRow.player_id == player, ProfileRatingRow.profile == profile)
+            .with_for_update()
+        ).one()
+        return dict(found._mapping)
+
     @staticmethod
     def _save(conn: Any, row: dict[str, Any]) -> None:
         values = {k: v for k, v in row.items() if k != "player_id"}
@@ -418,7 +463,19 @@ class StatsStore:
                 .where(RatingHistoryRow.player_id == player)
                 .order_by(RatingHistoryRow.at, RatingHistoryRow.table_id)
             ).all()
-        found = Profile(history=[(at, display) for at, display in history])
+            boards = s.execute(
+                select(ProfileRatingRow.profile, ProfileRatingRow.mu, ProfileRatingRow.sigma)
+                .add_columns(ProfileRatingRow.rated_games)
+                .where(ProfileRatingRow.player_id == player, ProfileRatingRow.rated_games > 0)
+            ).all()
+        order = list(PROFILES)
+        found = Profile(
+            history=[(at, display) for at, display in history],
+            boards=sorted(
+                (ProfileRating(name, Rating(mu, sigma), games) for name, mu, sigma, games in boards),
+                key=lambda b: (order.index(b.profile) if b.profile in order else len(order), b.profile),
+            ),
+        )
         if row is not None:
             found.rating = Rating(row.mu, row.sigma)
             for name in COUNTERS:
@@ -438,6 +495,23 @@ COUNTERS = (
 )
 DEAL_COUNTERS = ("deals_played", "contracts_taken", "contracts_made", "coinches", "coinches_won")
 """The counters a finished deal adds to (``DealCounts``); the others count games."""
+
+
+def _rated(
+    plans: Sequence[GamePlan], current: Mapping[PlayerId, Rating]
+) -> tuple[dict[PlayerId, Rating], dict[PlayerId, bool]]:
+    """Each plan rated by ``rate_game`` from the persons' ``current`` ratings: the new
+    ratings of the persons each plan keeps, and whether they won."""
+    new: dict[PlayerId, Rating] = {}
+    won: dict[PlayerId, bool] = {}
+    for plan in plans:
+        rated = rate_game(_teams(plan, current), plan.winner, plan.left, levels())
+        persons = {pid for _, pid in plan.persons()}  # not an adaptive computer's stand-in id
+        for pid, rating in rated.items():
+            if pid in persons and (plan.only is None or pid in plan.only):
+                new[pid] = rating
+                won[pid] = plan.outcome(pid)
+    return new, won
 
 
 def _teams(plan: GamePlan, current: Mapping[PlayerId, Rating]) -> Any:
@@ -483,7 +557,7 @@ class PlayerStats:
             return
         plans = game_plans(live)
         if plans:
-            await self.db(self.store.rate, live.id, plans)
+            await self.db(self.store.rate, live.id, plans, live.spec.rules.name)
 
     async def abandoned(self, live: LiveTable, player: PlayerId) -> None:
         """A player gave up the game alone (``Tables.abandon``): rated a loss."""
@@ -491,7 +565,7 @@ class PlayerStats:
             return
         plan = abandon_plan(live, player)
         if plan is not None:
-            await self.db(self.store.rate, live.id, [plan])
+            await self.db(self.store.rate, live.id, [plan], live.spec.rules.name)
 
     async def adaptive_start(self, player: PlayerId) -> float:
         """The adaptive knob's start for ``player``: from their rating (0.5 for a new one)."""

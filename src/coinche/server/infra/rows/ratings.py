@@ -1,7 +1,8 @@
 """Ratings and a profile's counters: ``player_stats`` (each player's rating and counters),
-``rating_history`` (the rating after each rated game), and ``stats_deals`` and
-``rated_games``, the deals and games counted already, so that counting again (a table read
-back from its log) changes nothing (``features/player_stats.py``)."""
+``profile_ratings`` (each player's rating in each rules profile), ``rating_history`` (the
+rating after each rated game), and ``stats_deals`` and ``rated_games``, the deals and games
+counted already, so that counting again (a table read back from its log) changes nothing
+(``features/player_stats.py``)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,24 @@ class PlayerStatsRow(Base):
     """Coinches and surcoinches the player called."""
     coinches_won: Mapped[int] = mapped_column(Integer, default=0)
     """Of them, those that paid: a coinche that set the contract, a surcoinche made."""
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ProfileRatingRow(Base):
+    """A player's rating in one rules profile (``RuleSet.name``: the boards of each
+    profile), moved with ``player_stats``' by the same games, those of that profile only.
+    Counted from migration 0035 on: the games rated before are in the site rating only."""
+
+    __tablename__ = "profile_ratings"
+    __table_args__ = (Index("ix_profile_ratings_leaderboard", "profile", "ordinal", "rated_games"),)
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    profile: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    """``mu - 3 sigma`` (``Rating.ordinal``), as in ``player_stats``: a board's order."""
+    rated_games: Mapped[int] = mapped_column(Integer, default=0)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
