@@ -10,7 +10,7 @@ import re
 
 import pytest
 from server_helpers import call, parts_of, post_form
-from sqlalchemy import select, text, update
+from sqlalchemy import insert, select, text, update
 from starlette.testclient import TestClient
 from test_daily import account
 from test_player_stats import BOT, RULES, person, play_to_end, profile, stats_of
@@ -49,7 +49,8 @@ def boards_of(client: TestClient, player: str) -> dict[str, tuple[Rating, int]]:
 
 def table_with(client: TestClient, rules: RuleSet, seats: tuple[Seat, Seat, Seat, Seat]) -> str:
     spec = call(client, parts_of(client).tables.create_table, rules, seats, "confirmed")
-    return spec.id
+    table_id: str = spec.id
+    return table_id
 
 
 def test_a_rated_game_moves_the_rating_of_its_own_profile_only(client: TestClient) -> None:
@@ -112,7 +113,7 @@ def rated_in(client: TestClient, name: str, games: dict[str, tuple[float, float,
     with store_of(client).engine.begin() as conn:
         for rules, (mu, sigma, count) in games.items():
             conn.execute(
-                ProfileRatingRow.__table__.insert().values(
+                insert(ProfileRatingRow).values(
                     player_id=player,
                     profile=rules,
                     mu=mu,
@@ -159,7 +160,8 @@ def test_each_profile_has_its_board_with_the_ten_games_rule_and_ones_own_place(c
     assert [n for _, n, _, _ in listed(client.get("/classement?regles=house").text)] == ["Amy"]
     assert [n for _, n, _, _ in listed(client.get("/classement?regles=online").text)] == ["Low"]
     assert listed(client.get("/classement?regles=federation").text) == []
-    assert "Personne n'a encore joué 10 parties classées" in client.get("/classement?regles=federation").text
+    empty = client.get("/classement?regles=federation").text
+    assert "Personne n&#39;a encore joué 10 parties classées avec ces règles" in empty
     # The tabs: the site-wide board first (the default), then each profile; the one shown
     # is marked, and its name is in the title.
     nav = re.search(r'<nav class="[^"]*board-tabs"[^>]*>(.*?)</nav>', page, re.S)

@@ -1,9 +1,13 @@
-"""The site's leaderboard: the best ``TOP`` accounts by rating among those with at least
-``MIN_GAMES`` rated games, and a signed-in person's own place (docs/ratings.md).
+"""The site's leaderboards: the best ``TOP`` accounts by rating among those with at least
+``MIN_GAMES`` rated games, and a signed-in person's own place (docs/ratings.md); one board
+for the whole site (the site rating, ``player_stats``) and one for each rules profile (the
+rating in that profile, ``profile_ratings``: its games only, those rated since migration
+0035).
 
-The order is the rating's (``Rating.ordinal``, kept in ``player_stats.ordinal``), read
-through the index ``ix_player_stats_leaderboard``: the top is the first rows of the index,
-a person's place one count of the rows above theirs. Ties go by player id, so every reader
+The order is the rating's (``Rating.ordinal``, kept in the rows' ``ordinal``), read
+through the index ``ix_player_stats_leaderboard`` (``ix_profile_ratings_leaderboard``
+for a profile): the top is the first rows of the index, a person's place one count of the
+rows above theirs. Ties go by player id, so every reader
 sees one order. Only accounts are listed (a guest has
 no name to show); an account deleted has no row in ``accounts`` and is left out.
 """
@@ -11,13 +15,13 @@ no name to show); an account deleted has no row in ``accounts`` and is left out.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from sqlalchemy import and_, func, or_, select
 
 from ..infra.database import Database
 from ..infra.rows.people import AccountRow
-from ..infra.rows.ratings import PlayerStatsRow
+from ..infra.rows.ratings import PlayerStatsRow, ProfileRatingRow
 from ..infra.store import Store
 from ..table.ratings import Rating
 
@@ -49,14 +53,20 @@ class Board:
     own_games: int
 
 
-def read_board(store: Store, player: str | None) -> Board:
-    """The board as ``player`` (None: a visitor) sees it (blocking)."""
+def read_board(store: Store, player: str | None, profile: str | None = None) -> Board:
+    """The board of the rules ``profile`` (None: the site's) as ``player`` (None: a
+    visitor) sees it (blocking)."""
+    row: type[PlayerStatsRow] | type[ProfileRatingRow] = PlayerStatsRow
+    board: tuple[Any, ...] = ()
+    if profile is not None:
+        row = ProfileRatingRow
+        board = (ProfileRatingRow.profile == profile,)
     with store.session() as s:
         rows = s.execute(
-            select(AccountRow.name, PlayerStatsRow.mu, PlayerStatsRow.sigma, PlayerStatsRow.rated_games)
-            .join(AccountRow, AccountRow.player_id == PlayerStatsRow.player_id)
-            .where(PlayerStatsRow.rated_games >= MIN_GAMES)
-            .order_by(PlayerStatsRow.ordinal.desc(), PlayerStatsRow.player_id)
+            select(AccountRow.name, row.mu, row.sigma, row.rated_games)
+            .join(AccountRow, AccountRow.player_id == row.player_id)
+            .where(*board, row.rated_games >= MIN_GAMES)
+            .order_by(row.ordinal.desc(), row.player_id)
             .limit(TOP)
         ).all()
         top = [
@@ -66,24 +76,22 @@ def read_board(store: Store, player: str | None) -> Board:
         own_games = 0
         if player is not None:
             mine = s.execute(
-                select(AccountRow.name, PlayerStatsRow.mu, PlayerStatsRow.sigma, PlayerStatsRow.ordinal)
-                .add_columns(PlayerStatsRow.rated_games)
-                .join(AccountRow, AccountRow.player_id == PlayerStatsRow.player_id)
-                .where(PlayerStatsRow.player_id == player)
+                select(AccountRow.name, row.mu, row.sigma, row.ordinal)
+                .add_columns(row.rated_games)
+                .join(AccountRow, AccountRow.player_id == row.player_id)
+                .where(*board, row.player_id == player)
             ).first()
             if mine is not None:
                 name, mu, sigma, ordinal, own_games = mine
                 if own_games >= MIN_GAMES:
                     above = s.scalar(
                         select(func.count())
-                        .select_from(PlayerStatsRow)
-                        .join(AccountRow, AccountRow.player_id == PlayerStatsRow.player_id)
+                        .select_from(row)
+                        .join(AccountRow, AccountRow.player_id == row.player_id)
                         .where(
-                            PlayerStatsRow.rated_games >= MIN_GAMES,
-                            or_(
-                                PlayerStatsRow.ordinal > ordinal,
-                                and_(PlayerStatsRow.ordinal == ordinal, PlayerStatsRow.player_id < player),
-                            ),
+                            *board,
+                            row.rated_games >= MIN_GAMES,
+                            or_(row.ordinal > ordinal, and_(row.ordinal == ordinal, row.player_id < player)),
                         )
                     )
                     own = Place((above or 0) + 1, name, Rating(mu, sigma).display, own_games)
@@ -97,5 +105,5 @@ class Leaderboard:
         self.store = store
         self.db = db
 
-    async def board(self, player: str | None) -> Board:
-        return await self.db(read_board, self.store, player)
+    async def board(self, player: str | None, profile: str | None = None) -> Board:
+        return await self.db(read_board, self.store, player, profile)

@@ -1,5 +1,7 @@
 """The people one can see: the home page's counts (people online, games being played) and
-friends online, and the leaderboard (``/classement``, ``/leaderboard``).
+friends online, and the leaderboards (``/classement``, ``/leaderboard``): the site's by
+default, one rules profile's with ``?regles=<profile>`` (one of ``PROFILES``; any other
+value is a 404).
 
 The counts and the leaderboard are read from the database (``people_now``,
 ``leaderboard``); the friends are the accounts the person follows (``following``), those
@@ -10,10 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from ...engine.rules import PROFILES
 from ..features.following import Following
 from ..features.leaderboard import MIN_GAMES, TOP, Leaderboard
 from ..features.people_now import PeopleNow
@@ -46,14 +50,20 @@ async def home_people(request: Request) -> dict[str, Any]:
 async def leaderboard(request: Request) -> Response:
     lang = "en" if request.url.path == ADDRESSES["en"]["leaderboard"] else "fr"
     other = "fr" if lang == "en" else "en"
+    profile = request.query_params.get("regles") or None
+    if profile is not None and profile not in PROFILES:
+        raise HTTPException(404)
     account = account_of(request)
-    board = await leaderboard_of(request).board(account.player if account is not None else None)
+    board = await leaderboard_of(request).board(account.player if account is not None else None, profile)
+    query = f"?regles={profile}" if profile is not None else ""
     return page(
         request,
         "leaderboard.html",
         lang=lang,
-        other_url=ADDRESSES[other]["leaderboard"],
+        other_url=ADDRESSES[other]["leaderboard"] + query,
         board=board,
+        profile=profile,
+        profiles=tuple(PROFILES),
         top_size=TOP,
         min_games=MIN_GAMES,
     )
