@@ -20,8 +20,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
-from browser_helpers import DEFAULT_TIMEOUT_MS, DESKTOP, PHONE, SCREENSHOT_TIMEOUT_MS, run_server
-from context_pool import ContextPool, Pooled
+from browser_helpers import DEFAULT_TIMEOUT_MS, DESKTOP, PHONE, SCREENSHOT_TIMEOUT_MS, new_context, new_page, run_server
 
 from install_lock import install_lock
 
@@ -208,45 +207,32 @@ def _kept_on_failure(request: pytest.FixtureRequest, page_of: BrowserContext, na
                     (ARTIFACTS / f"failed-{name}-{i}.txt").write_text("\n".join(notes) + "\n", encoding="utf-8")
 
 
-@pytest.fixture(scope="session")
-def context_pool(browser: Browser) -> Iterator[ContextPool]:
-    """Contexts kept between the tests of this process, cleaned (``context_pool.py``)."""
-    pool = ContextPool(browser)
-    yield pool
-    pool.close()
-
-
-@contextlib.contextmanager
-def _pooled(pool: ContextPool, request: pytest.FixtureRequest, base_url: str, **options: Any) -> Iterator[Pooled]:
-    pooled = pool.take(base_url, **options)
-    with _kept_on_failure(request, pooled.context, request.node.name):
-        yield pooled
-    pool.give_back(pooled, failed=request.node.stash.get(_FAILED, True))
+@pytest.fixture
+def context(browser: Browser, server: str, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
+    """A fresh desktop context: a new guest of the default server."""
+    ctx = new_context(browser, server, viewport=DESKTOP)
+    with _kept_on_failure(request, ctx, request.node.name):
+        yield ctx
+    ctx.close()
 
 
 @pytest.fixture
-def context(context_pool: ContextPool, server: str, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
-    """A desktop context of a new guest of the default server, with one page (``page``)."""
-    with _pooled(context_pool, request, server, viewport=DESKTOP) as pooled:
-        yield pooled.context
+def page(context: BrowserContext, server: str) -> Page:
+    return new_page(context, server)
 
 
 @pytest.fixture
-def page(context: BrowserContext) -> Page:
-    return context.pages[0]
+def phone_context(browser: Browser, server: str, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
+    """A fresh phone-sized touch context (360 x 740)."""
+    ctx = new_context(browser, server, viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
+    with _kept_on_failure(request, ctx, request.node.name):
+        yield ctx
+    ctx.close()
 
 
 @pytest.fixture
-def phone_context(context_pool: ContextPool, server: str, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
-    """A phone-sized touch context (360 x 740) of a new guest, with one page (``phone_page``)."""
-    options: dict[str, Any] = {"viewport": PHONE, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
-    with _pooled(context_pool, request, server, **options) as pooled:
-        yield pooled.context
-
-
-@pytest.fixture
-def phone_page(phone_context: BrowserContext) -> Page:
-    return phone_context.pages[0]
+def phone_page(phone_context: BrowserContext, server: str) -> Page:
+    return new_page(phone_context, server)
 
 
 @pytest.fixture(scope="session")
@@ -257,19 +243,18 @@ def server_factory() -> Any:
 
 
 @pytest.fixture
-def make_page(context_pool: ContextPool, request: pytest.FixtureRequest) -> Iterator[Any]:
-    """``make_page(base_url, **context_options)``: the page of a new visitor's context on
-    any server (the default one or a test's own), one context each call."""
-    made: list[Pooled] = []
+def make_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """``make_page(base_url, **context_options)``: a page of a fresh context on another
+    server (a test's own), closed after the test."""
+    made: list[BrowserContext] = []
 
     def make(base_url: str, **options: Any) -> Page:
-        pooled = context_pool.take(base_url, **{"viewport": DESKTOP, **options})
-        made.append(pooled)
-        return pooled.page
+        ctx = new_context(browser, base_url, **{"viewport": DESKTOP, **options})
+        made.append(ctx)
+        return new_page(ctx, base_url)
 
     yield make
-    failed = request.node.stash.get(_FAILED, True)
-    for pooled in made:
-        with _kept_on_failure(request, pooled.context, request.node.name):
+    for ctx in made:
+        with _kept_on_failure(request, ctx, request.node.name):
             pass
-        context_pool.give_back(pooled, failed=failed)
+        ctx.close()
