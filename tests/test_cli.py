@@ -923,7 +923,9 @@ def test_serve_runs_on_uvloop_where_it_is_installed(
         (["--table-limit-per-address", "0/0"], "--table-limit-per-address takes a rate such as 100/minute"),
     ],
 )
-def test_serve_refuses_clocks_out_of_range(args: list[str], expected: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_serve_refuses_clocks_and_rates_out_of_range(
+    args: list[str], expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = run(capsys, "serve", *args)
     assert code == 2 and out == ""
     assert expected in one_line(err) and err.count("\n") == 1, err

@@ -256,20 +256,27 @@ async def leave(request: Request, bot: Account) -> BotOk:
     return BotOk()
 
 
-async def sit(request: Request, bot: Account, live: LiveTable, data: BotSeat) -> BotSeated:
-    """Take ``data.seat`` at a friends' table, or the first seat a computer holds."""
+async def sit(
+    request: Request, bot: Account, live: LiveTable, wanted: int | None, offered: int | None = None
+) -> BotSeated:
+    """Take the seat ``wanted`` at a friends' table; without one, the seat ``offered`` (an
+    invitation's) or, when a person holds it or none was, the first a computer holds
+    (``check_take_invited_seat``, as a person's acceptance); a bot seated already stays."""
     parts = parts_of(request)
-    wanted = data.seat
-    if wanted is None and live.seat_of(bot.player) is not None:
-        return BotSeated(live.id, live.seat_of(bot.player))  # sat already: stays
-    if wanted is None:
-        free = [i for i, s in enumerate(live.seats) if s.kind == "bot"]
-        if not free:
-            raise TableError("full")
-        wanted = free[0]
-    await friends_of(request).take_seat(live.id, bot.player, bot.name, wanted)
+    seat = live.seat_of(bot.player)
+    if wanted is None and seat is not None:
+        return BotSeated(live.id, seat)  # sat already: stays
+    if wanted is not None:
+        await friends_of(request).take_seat(live.id, bot.player, bot.name, wanted)
+        seat = wanted
+    else:
+        await friends_of(request).take_invited_seat(live.id, bot.player, bot.name, offered)
+        seated = await parts.tables.table(live.id)
+        seat = seated.seat_of(bot.player) if seated is not None else None
+        if seat is None:
+            raise TableError("gone")
     await parts.hub.signal(person_channel(bot.player), {"kind": "seated", "table": live.id})
-    return BotSeated(live.id, wanted)
+    return BotSeated(live.id, seat)
 
 
 async def join(request: Request, bot: Account) -> BotSeated:
@@ -285,7 +292,7 @@ async def join(request: Request, bot: Account) -> BotSeated:
         following: Following = request.app.state.following
         if not any(i.table_id == live.id for i in await following.invitations(bot.player)):
             raise ApiError(403, "bots_not_welcome", "this table is not open to bots and nobody invited this one")
-    return await sit(request, bot, live, data)
+    return await sit(request, bot, live, data.seat)
 
 
 async def open_tables(request: Request, bot: Account) -> BotOpenTables:
@@ -344,15 +351,7 @@ async def accept(request: Request, bot: Account) -> BotSeated:
     live = await friends_of(request).find(answered.code) if answered is not None else None
     if answered is None or live is None:
         raise TableError("gone")
-    if data.seat is not None:
-        return await sit(request, bot, live, data)
-    await friends_of(request).take_invited_seat(live.id, bot.player, bot.name, answered.seat)
-    seated = await friends_of(request).find(answered.code)
-    seat = seated.seat_of(bot.player) if seated is not None else None
-    if seat is None:
-        raise TableError("gone")
-    await parts_of(request).hub.signal(person_channel(bot.player), {"kind": "seated", "table": live.id})
-    return BotSeated(live.id, seat)
+    return await sit(request, bot, live, data.seat, answered.seat)
 
 
 async def decline(request: Request, bot: Account) -> BotOk:
