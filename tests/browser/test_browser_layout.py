@@ -238,3 +238,37 @@ def test_nothing_overlaps_at_a_watched_table_of_friends(make_page: Callable[...,
     assert not found, "\n".join(found)
     for page in pages.values():
         assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]
+
+
+OWN_TURN = """() => [...document.querySelectorAll('#hand .hand-card')].some((b) => !b.disabled)"""
+
+
+def test_the_own_belote_bubble_keeps_clear_of_a_notice(make_page: Callable[..., Page], server: str) -> None:
+    """The player's belote is a bubble at its seat for a moment (which deal holds a belote
+    is chance: the relay tells the page's card as announcing one); a notice coming then
+    stands clear of it, on a laptop and on a phone (it came under the notice's place, above
+    the plate)."""
+    page = make_page(server, viewport={"width": 1366, "height": 768})
+    relay = Relay(page)
+    table = start_solo(page, profile="classic", how="click")
+    bubble = page.locator("#seat-south > .bubble")
+    table.pass_button().wait_for(timeout=20_000)
+    found: list[str] = []
+    for width, height in [(1366, 768), (390, 844)]:
+        page.set_viewport_size({"width": width, "height": height})
+        seen = False
+        for _ in range(3):  # the bubble lasts 2.5 s: a machine slower than that tries the next card
+            playing([table], lambda: page.evaluate(OWN_TURN) and table.pass_button().count() == 0)
+            relay.belote_next = True
+            table.playable_cards().first.click()
+            expect(bubble).to_have_text("Belote !")
+            relay.say()
+            expect(table.notice()).to_be_visible()
+            boxes = page.evaluate(BOXES)
+            if any(b["what"] == "bubble south" for b in boxes["boxes"]):
+                seen = True
+                found += [f"{width}x{height}: {p}" for p in problems(boxes)]
+                keep_screenshot(page, f"layout-belote-{width}x{height}")
+                break
+        assert seen, f"{width}x{height}: the bubble was gone before it was measured, three times"
+    assert not found, "\n".join(found)

@@ -34,7 +34,10 @@ DECLARES = [
 ]
 """The declaration panel's choices the relay offers: nothing, a tierce, a fifty."""
 
-COVERED = """() => {
+COVERED = """async () => {
+  // after a frame: the notices' place follows them by a ResizeObserver, which runs in the
+  // frame's rendering (before its paint), not when the page's script shows the notice
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   const seen = (el) => el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
   const sheets = [...document.querySelectorAll('#bidding button, #declare button')].filter(seen);
   const others = [...document.querySelectorAll('.bottom-bar button, #belote-box, #notice button')].filter(seen);
@@ -78,12 +81,15 @@ SETTLED = """() => [...document.querySelectorAll('.sheet')].every(
 class Relay:
     """The table's socket, relayed: ``say()`` sends the page a notice as the server would;
     once ``declare_next`` is set, the next state that offers cards offers the declaration
-    panel instead."""
+    panel instead; once ``belote_next`` is set, the page's next card of its own is told
+    it as announcing the belote (its bubble shows at the seat)."""
 
     def __init__(self, page: Page) -> None:
         self.to_page: WebSocketRoute | None = None
         self.declare_next = False
         self.declaring = False
+        self.belote_next = False
+        self.you: int | None = None
         page.route_web_socket(re.compile(r"/ws/table/"), self._relay)
 
     def _relay(self, ws: WebSocketRoute) -> None:
@@ -91,6 +97,16 @@ class Relay:
         self.to_page = ws
 
         def from_server(message: str | bytes) -> None:
+            if isinstance(message, str) and (self.belote_next or self.you is None):
+                data = json.loads(message)
+                if data.get("type") == "state" and data.get("table"):
+                    self.you = data["table"].get("you")
+                last = data.get("last") or {}
+                action = last.get("action") or {}
+                if self.belote_next and "card" in action and last.get("seat") == self.you:
+                    action["belote"] = True
+                    self.belote_next = False
+                    message = json.dumps(data)
             if isinstance(message, str) and self.declare_next:
                 data = json.loads(message)
                 holder: Any = None
