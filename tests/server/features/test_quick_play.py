@@ -4,6 +4,7 @@ socket (``/ws/me``), the tables the waves make, leaving the queue, and hostile p
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from coinche.server.features.quick_play import QuickPlay
+from coinche.server.table.days import utc_now
 from coinche.server.table.kinds import QuickPlayTable
 from coinche.server.table.spec import TableSpec
 
@@ -78,6 +80,35 @@ def test_four_people_are_seated_together_at_once(make_client: MakeClient) -> Non
         state = player.next_state()
         assert state["table"]["friends"]["quick"] is True
         assert state["game"] is not None
+
+
+@pytest.mark.both_databases
+def test_a_table_claimed_and_not_made_yet_keeps_its_people_waiting(make_client: MakeClient) -> None:
+    """A wave claims people for a table, then makes it: in between (or when the process
+    died there) nobody is sent to a table that is not there (its page would say it is
+    none); the wait shows until it is made."""
+    moment = [utc_now()]
+    client = make_client(quick_wait_seconds=60.0, clock=lambda: moment[0])
+    quick = quick_of(client)
+    call(client, quick.close)  # no wave but the test's
+    four = people(client, 4)
+    for person in four:
+        press(person)
+    [(table_id, _)] = call(client, quick.db, quick.store.claim_wave, moment[0], quick.levels)
+    for person in four:
+        with person.acting() as c, c.websocket_connect("/ws/me") as ws:
+            message = raw_receive(ws, RECEIVE_TIMEOUT)
+            while message["type"] != "quick":
+                message = raw_receive(ws, RECEIVE_TIMEOUT)
+            assert message["waiting"] and message["table"] is None, message
+        page = person.get("/partie-rapide")
+        assert page.status_code == 200 and 'id="quick-seconds"' in page.text
+    moment[0] += timedelta(seconds=11)  # left unmade that long: the next wave makes it
+    assert call(client, quick.wave) == [table_id]
+    assert {seated_at(person) for person in four} == {table_id}
+    assert live_table(client, table_id).started
+    r = four[0].get("/partie-rapide")
+    assert r.status_code == 303 and r.headers["location"] == f"/table/{table_id}"
 
 
 @pytest.mark.both_databases

@@ -295,9 +295,15 @@ class QuickPlay:
 
     async def playing(self, table_id: str, player: PlayerId) -> bool:
         """Whether ``player`` plays at the quick play table ``table_id`` still (or soon)."""
+        return await self.seated(table_id, player) is not False
+
+    async def seated(self, table_id: str, player: PlayerId) -> bool | None:
+        """Whether ``player`` plays at the quick play table ``table_id`` still; None while
+        it is claimed but not made yet (a wave between its two writes, or a process that
+        died there): nobody is sent to a table that is not there, the wait goes on."""
         live = await self.tables.table(table_id)
-        if live is None:  # claimed, not made yet: it comes
-            return True
+        if live is None:
+            return None
         return live.seat_of(player) is not None and not live.game.is_over
 
     async def leave(self, player: PlayerId) -> bool:

@@ -46,9 +46,12 @@ async def quick_status(quick: QuickPlay, player: str) -> dict[str, Any]:
     if wait is None:
         return message
     if wait.table_id is not None:
-        if await quick.playing(wait.table_id, player):
+        seated = await quick.seated(wait.table_id, player)
+        if seated:
             message["table"] = f"/table/{wait.table_id}"
-        return message
+        if seated is not None:
+            return message
+        # claimed, not made yet: still waiting, the wave's signal tells the table made
     message["waiting"] = True
     message["rules"] = wait.rules
     message["seconds_left"] = round(wait.seconds_left(quick.settings.clock()), 1)

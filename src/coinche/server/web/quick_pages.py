@@ -46,9 +46,12 @@ async def quick_page(request: Request) -> Response:
         return await _pressed(request, quick, account.player, lang)
     wait = await quick.status(account.player)
     if wait is not None and wait.table_id is not None:
-        if await quick.playing(wait.table_id, account.player):
+        seated = await quick.seated(wait.table_id, account.player)
+        if seated:
             return RedirectResponse(f"/table/{wait.table_id}", status_code=303)
-        wait = None  # that game is over: choose again
+        if seated is False:
+            wait = None  # that game is over: choose again
+        # None: claimed, not made yet: the wait shows, its socket tells the table made
     return page(
         request,
         "quick.html",
