@@ -1,13 +1,10 @@
 // The coach's box: the tip the server sends at the person's turn (a `coach` message, their
 // seat's only), shown above their hand and said to the live region. Loaded with its
-// stylesheet when the first tip comes. The box stands in the bottom of the table: the
-// table's `--bottom-h` (and `--sheet-bottom`, where the phone's bidding box stands) grows
-// by its height, so the trick, the seats and the bidding box move up and nothing lies
-// under it.
+// stylesheet when the first tip comes. The box stands in the bottom of the table, which
+// grows by its height (bottom_place.js measures it): the trick, the seats and the bidding
+// box move up and nothing lies under it.
 
 import { say } from './live.js';
-
-const GAP = 6;
 
 export class CoachBox {
   constructor(root, toggle) {
@@ -15,7 +12,6 @@ export class CoachBox {
     link.rel = 'stylesheet';
     link.href = '/static/css/coach.css';
     document.head.append(link);
-    this.root = root;
     this.seq = null;
     const box = (this.box = document.createElement('section'));
     box.className = 'coach';
@@ -30,26 +26,6 @@ export class CoachBox {
     close.setAttribute('aria-label', toggle.dataset.close);
     close.addEventListener('click', () => this.hide());
     root.querySelector('.bottom-bar').before(box);
-    new ResizeObserver(() => this.place()).observe(box);
-    // the table's class says which panel is open (the phone's bidding box stands elsewhere)
-    new MutationObserver(() => this.place()).observe(root, { attributeFilter: ['class'] });
-    addEventListener('resize', () => this.place());
-  }
-
-  /** Makes room for the box, none when hidden: the table's bottom grows by its height, and
-   * the phone's bidding box (at `--sheet-bottom` while calling) stands above it. */
-  place() {
-    const style = this.root.style;
-    style.removeProperty('--bottom-h');
-    style.removeProperty('--sheet-bottom');
-    if (this.box.hidden) return;
-    const css = getComputedStyle(this.root);
-    const bottom = css.getPropertyValue('--bottom-h').trim();
-    if (bottom) style.setProperty('--bottom-h', `calc(${bottom} + ${this.box.offsetHeight + GAP}px)`);
-    if (css.getPropertyValue('--sheet-bottom').trim()) {
-      const above = this.root.getBoundingClientRect().bottom - this.box.getBoundingClientRect().top + GAP;
-      style.setProperty('--sheet-bottom', `${Math.round(above)}px`);
-    }
   }
 
   /** The tip of the turn at `message.seq`: shown and said, unless the table is at `seq`
@@ -63,7 +39,6 @@ export class CoachBox {
       el.hidden = !message[part];
     }
     this.box.hidden = false;
-    this.place();
     say([message.trick, message.text].filter(Boolean).join(' '));
   }
 
@@ -76,6 +51,5 @@ export class CoachBox {
   hide() {
     this.seq = null;
     this.box.hidden = true;
-    this.place();
   }
 }

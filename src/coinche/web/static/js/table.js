@@ -7,7 +7,7 @@
 import { Connection } from './connection.js';
 import { TableState } from './table_state.js';
 import { TableView } from './table_view.js';
-import { keepNoticesClear } from './notice_place.js';
+import { keepBottomInPlace } from './bottom_place.js';
 
 const root = document.getElementById('table');
 const table = new TableState();
@@ -29,7 +29,7 @@ const view = new TableView(root, table, {
     table.mark(connection.request('hint'));
   },
 });
-keepNoticesClear(root);
+keepBottomInPlace(root);
 
 /** The coach's switch (kept per person) and box (coach.js, loaded with the first tip). */
 const coachButton = document.getElementById('coach-button');
