@@ -170,3 +170,29 @@ def test_an_engine_bot_dropped_without_close_ends_its_process() -> None:
     del bot
     gc.collect()
     assert proc.wait(timeout=10) is not None
+
+
+def test_an_engine_slow_to_start_still_says_hello_in_time(tmp_path: Path) -> None:
+    """Its hello may take longer than a move (an interpreter starting on a busy machine):
+    an engine with 200 ms a move that takes a second before its hello plays on, no fault."""
+    script = tmp_path / "slow.py"
+    script.write_text(
+        "import json, sys, time\n"
+        "time.sleep(1)\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'hello':\n"
+        "        print(json.dumps({'type': 'hello', 'protocol': 1, 'name': 'slow'}), flush=True)\n"
+        "    if m['type'] == 'decide':\n"
+        "        last = m['view']['legal_actions'][-1]\n"
+        "        print(json.dumps({'type': 'action', 'id': m['id'], 'action': last}), flush=True)\n"
+    )
+    bot = EngineBot(f"{sys.executable} {script}", seed=1, time_ms=200)
+    try:
+        assert bot.engine_name == "slow" and bot.faults == 0
+        deal, seat = a_view()
+        view = deal.view(seat)
+        assert bot.choose(view).action == view.legal_actions[-1]
+        assert bot.faults == 0, bot.fault_log
+    finally:
+        bot.close()

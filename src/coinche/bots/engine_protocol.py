@@ -47,7 +47,11 @@ PREFIX: Final = "cmd:"
 MAX_LINE: Final = 1 << 20
 """The longest line a host reads from an engine (a view is a few kilobytes)."""
 DECISION_MS: Final = 10_000
-"""An engine's time for one decision (and for its hello)."""
+"""An engine's time for one decision."""
+HELLO_MS: Final = 5_000
+"""An engine's time for its hello at the least, however short its decisions' time: a
+program starting on a busy machine (an interpreter, its tables read) takes longer than a
+move (a test engine with 400 ms a move missed its hello under load)."""
 FAULTS_KEPT: Final = 20
 """Descriptions of faults kept (an engine writing garbage lines makes one a line)."""
 _EOF: Final = object()
@@ -109,7 +113,7 @@ class EngineBot(Bot):
         # memory).
         threading.Thread(target=_read_lines, args=(self._proc.stdout, self._lines), daemon=True).start()
         self._send({"type": "hello", "protocol": PROTOCOL, "options": {"seed": seed}})
-        hello = self._answer(lambda m: m.get("type") in ("hello", "error"))
+        hello = self._answer(lambda m: m.get("type") in ("hello", "error"), max(self.time_ms, HELLO_MS))
         self.hello: dict[str, Any] = hello or {}
         """The engine's hello (its ``name``, ``author``, anything more it says)."""
         if hello is None:
@@ -133,12 +137,13 @@ class EngineBot(Bot):
         except (OSError, ValueError):
             self._dead = True
 
-    def _answer(self, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any] | None:
-        """The first message ``wanted`` accepts within the time (others are skipped), None
-        when none came: the engine is then dead to this match."""
+    def _answer(self, wanted: Callable[[dict[str, Any]], bool], within_ms: int | None = None) -> dict[str, Any] | None:
+        """The first message ``wanted`` accepts within ``within_ms`` (the decision's time
+        unless told; others are skipped), None when none came: the engine is then dead to
+        this match."""
         if self._dead:
             return None
-        deadline = time.monotonic() + self.time_ms / 1000
+        deadline = time.monotonic() + (self.time_ms if within_ms is None else within_ms) / 1000
         while True:
             left = deadline - time.monotonic()
             try:
