@@ -21,9 +21,14 @@ from table_driver import Table, keep_screenshot, start_solo
 from test_browser_friends import TABLE_URL, computers_at_beginner, deal_over, play_until, take_a_seat
 from test_browser_notice import Relay
 
-SIZES = [(1280, 720), (1366, 768), (1536, 864), (1920, 1080), (390, 844)]
-"""Laptops and desktops, and a phone held upright. (A phone held sideways, 844x390, is not
-laid out yet: the laptop's layout does not fit its height.)"""
+SIZES = [(1280, 720), (1366, 768), (1536, 864), (1920, 1080), (390, 844), (844, 390)]
+"""Laptops and desktops, and a phone held upright and sideways."""
+
+SIDEWAYS_CALLING = ", auction, 844x390: "
+"""Not laid out yet: on a phone held sideways, while the person calls, the bidding box
+takes the middle from north's row down to the bar, and a notice lifted above it comes over
+north's plate and the corners. Checked to be still wrong (playing alone), so that this line
+goes with its fix."""
 
 NOT_YET = "guest, auction, 390x844: "
 """Not laid out yet: on a phone at a friends' table, while the person calls, a long notice
@@ -170,6 +175,9 @@ def test_nothing_overlaps_playing_alone(make_page: Callable[..., Page], server: 
     page.set_viewport_size({"width": 1366, "height": 768})
     assert table.play_deal().end == "next"
     measure({"solo": page}, "summary", found)
+    known = [f for f in found if SIDEWAYS_CALLING in f and "overlaps notice" in f]
+    assert known, "the notice while calling on a phone held sideways is laid out: drop SIDEWAYS_CALLING"
+    found = [f for f in found if f not in known]
     assert not found, "\n".join(found)
     assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]
 
@@ -210,7 +218,7 @@ def test_nothing_overlaps_at_a_watched_table_of_friends(make_page: Callable[...,
     measure(pages, "auction", found, say)
     known = [f for f in found if f.startswith(NOT_YET) and "overlaps notice" in f]
     assert known, "the phone's notice over the seats while calling is laid out: drop NOT_YET"
-    found = [f for f in found if f not in known]
+    found = [f for f in found if f not in known and not (SIDEWAYS_CALLING in f and "overlaps notice" in f)]
     for page in pages.values():
         page.set_viewport_size({"width": 1366, "height": 768})
     playing(tables, lambda: any(at_a_trick(t) for t in tables))
@@ -240,7 +248,7 @@ def test_the_own_belote_bubble_keeps_clear_of_a_notice(make_page: Callable[..., 
     bubble = page.locator("#seat-south > .bubble")
     table.pass_button().wait_for(timeout=20_000)
     found: list[str] = []
-    for width, height in [(1366, 768), (390, 844)]:
+    for width, height in [(1366, 768), (390, 844)]:  # sideways, the own bubble is not shown
         page.set_viewport_size({"width": width, "height": height})
         seen = False
         for _ in range(3):  # the bubble lasts 2.5 s: a machine slower than that tries the next card

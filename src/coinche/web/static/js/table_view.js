@@ -133,7 +133,7 @@ export class TableView {
       this.trick.cancelHold();
       this.timeline = [];
       this.beloteBubble = null;
-      els.history.open = window.matchMedia('(min-width: 700px)').matches;
+      els.history.open = window.matchMedia('(min-width: 700px) and (min-height: 501px)').matches;
     }
     this.root.classList.add('ready');
     this.root.classList.toggle('clockwise', s.table.direction === 'clockwise');
