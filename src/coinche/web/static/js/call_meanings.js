@@ -63,6 +63,10 @@ export class CallMeanings {
   show(html, spoken) {
     this.text.innerHTML = html;
     this.panel.hidden = false;
+    // the panel stands in the auction's history, folded on a small screen (the key 7 asks
+    // from anywhere): the answer asked for is shown
+    const history = this.panel.closest('details');
+    if (history) history.open = true;
     sayNow(spoken);
   }
 }
