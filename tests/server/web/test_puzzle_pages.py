@@ -11,7 +11,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from server_helpers import MakeClient, call, csrf_of, parts_of
+from server_helpers import MakeClient, another_visitor, call, csrf_of, parts_of
 from starlette.testclient import TestClient
 
 from coinche.bots.bidding_puzzles import best_bidding_puzzle, find_bidding_puzzles
@@ -203,3 +203,33 @@ def test_the_finished_deals_of_a_table_give_their_puzzles_through_the_job(make_c
         assert {r.deal for r in bidding} == calls and {r.table_id for r in bidding} <= {spec.id}
     for row in bidding:
         assert client.get(f"/puzzles/bidding/{row.id}").status_code == 200
+
+
+ANSWER_KEYS = ("solution", "values", "line", "themes")
+"""What the record says of the answer: only to a visitor who has answered."""
+
+
+def test_the_record_keeps_the_solution_until_the_visitor_has_answered(client: TestClient) -> None:
+    """Read before any answer, the record gave the solution, to post as a rated first try
+    (found from outside: a rating of 1000 became 1143 and a streak began): it holds the
+    position and the goal until the visitor has answered; another visitor's answer shows
+    it to nobody else."""
+    deal = deals_with_puzzles(1)[0]
+    puzzle_id = add(client, deal, "t1")
+    assert puzzle_id is not None
+    puzzle = call(client, puzzles_of(client).puzzle, puzzle_id)
+    assert puzzle is not None
+    url = f"/puzzles/{puzzle_id}/record.json"
+    before = client.get(url)
+    assert before.status_code == 200 and "no-store" in before.headers["cache-control"]
+    held = before.json()["puzzle"]
+    assert held == {"seat": puzzle.seat, "goal": puzzle.goal}, held
+    position = replay(parse_record(before.json())).deals[0]
+    assert not position.is_over and position.to_move == puzzle.seat  # the position is whole
+    other = another_visitor(client)
+    wrong = next(c for c, _ in puzzle.values if c != puzzle.solution)
+    try_card(other, f"/problemes/{puzzle_id}", wrong)
+    assert all(key in other.get(url).json()["puzzle"] for key in ANSWER_KEYS)  # answered: all of it
+    assert not any(key in client.get(url).json()["puzzle"] for key in ANSWER_KEYS)  # the first visitor: not yet
+    try_card(client, f"/problemes/{puzzle_id}", puzzle.solution)
+    assert client.get(url).json()["puzzle"]["solution"] == puzzle.solution

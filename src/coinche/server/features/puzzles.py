@@ -87,18 +87,20 @@ class StoredPuzzle:
         """The deal at the position, rebuilt by the engine."""
         return Deal.from_log(self.rules, self.dealer, self.hands, self.log)
 
-    def record(self) -> dict[str, Any]:
-        """The position as a deal record (``RECORD.md``: an unfinished deal) with the
-        solution and every card's value, so that anyone can check it."""
+    def record(self, answered: bool = True) -> dict[str, Any]:
+        """The position as a deal record (``RECORD.md``: an unfinished deal) with, once
+        ``answered``, the solution and every card's value, so that anyone can check it;
+        before, the position and the goal only (a solution read there was a rated first
+        try won from outside)."""
         record = deal_record(self.position())
-        record["puzzle"] = {
-            "seat": self.seat,
-            "goal": self.goal,
-            "solution": self.solution,
-            "values": {card: value for card, value in self.values},
-            "line": list(self.line),
-            "themes": list(self.themes),
-        }
+        record["puzzle"] = {"seat": self.seat, "goal": self.goal}
+        if answered:
+            record["puzzle"] |= {
+                "solution": self.solution,
+                "values": {card: value for card, value in self.values},
+                "line": list(self.line),
+                "themes": list(self.themes),
+            }
         return record
 
 

@@ -2,7 +2,8 @@
 rating and streak, the puzzle of the day, the next one), ``…/{id}`` (a position of a real
 deal, all four hands shown: the visitor plays the card; then the solver's value of every
 card, the line, and one plain sentence why), ``…/{id}/record.json`` (the position as a deal
-record with its solution, for anyone to check), ``…/jour`` | ``…/day`` and ``…/serie`` |
+record; with its solution, for the visitor to check, once they have answered: issue 50),
+``…/jour`` | ``…/day`` and ``…/serie`` |
 ``…/streak`` (the day's puzzle, the next one near the visitor's rating).
 
 Everything shown comes from the engine and the stored solver's answer: the page is a plain
@@ -374,12 +375,19 @@ def _standing_team(puzzle: StoredBiddingPuzzle) -> int | None:
 
 
 async def record(request: Request) -> Response:
+    """The puzzle's record: its solution only for a visitor who has answered it (their
+    rated first try is behind them)."""
     puzzle = await _puzzle(request)
-    body = json.dumps(puzzle.record(), ensure_ascii=False, indent=1)
+    player = player_in_session(request)
+    answered = player is not None and await puzzles_of(request).tried(player, puzzle.id) is not None
+    body = json.dumps(puzzle.record(answered), ensure_ascii=False, indent=1)
     return Response(
         body,
         media_type="application/json",
-        headers={"Content-Disposition": f'inline; filename="puzzle-{puzzle.id}.json"'},
+        headers={
+            "Content-Disposition": f'inline; filename="puzzle-{puzzle.id}.json"',
+            "Cache-Control": "private, no-store",  # the solution is the visitor's own to see
+        },
     )
 
 
