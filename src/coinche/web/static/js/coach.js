@@ -19,7 +19,8 @@ export class CoachBox {
     box.hidden = true;
     box.setAttribute('aria-labelledby', 'coach-title');
     box.innerHTML =
-      '<h2 id="coach-title" class="coach-title"></h2><p class="coach-trick"></p><p class="coach-text"></p>' +
+      '<h2 id="coach-title" class="coach-title"></h2>' +
+      '<div class="coach-body" tabindex="0"><p class="coach-trick"></p><p class="coach-text"></p></div>' +
       '<button type="button" class="coach-close">×</button>';
     box.querySelector('h2').textContent = toggle.textContent.trim();
     const close = box.querySelector('button');
