@@ -268,7 +268,8 @@ class QuickPlay:
         assert self._queue is not None
         while True:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._queue.wait(), self.settings.quick_wave_seconds)
+                async with asyncio.timeout(self.settings.quick_wave_seconds):  # not wait_for: see tournaments
+                    await self._queue.wait()
             try:
                 await self.wave()
             except asyncio.CancelledError:

@@ -298,7 +298,8 @@ class Computers:
                 return False
             while loop.time() < deadline:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(sub.wait(), timeout=1.0)
+                    async with asyncio.timeout(1.0):  # not wait_for: it can swallow a cancellation on 3.11
+                        await sub.wait()
                 if self._registry.get(live.id) is not live or not self._registry.watchers[live.id]:
                     return True  # nobody to play for here any more
                 if not live.moved_on_since(turn.seq):  # read the log: a notification may be lost

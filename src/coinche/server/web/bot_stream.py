@@ -155,7 +155,8 @@ class BotStream:
                         continue
                     self.wake.clear()
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self.wake.wait(), timeout=max(0.0, beat - loop.time()))
+                        async with asyncio.timeout(max(0.0, beat - loop.time())):  # not wait_for (3.11)
+                            await self.wake.wait()
                     if loop.time() >= beat:
                         beats += 1
                         if await self.db(self.bots.bot_of_token, self.token, datetime.now(UTC)) is None:

@@ -148,7 +148,10 @@ class Tournaments:
                 except Exception:
                     log.exception("tournaments: the daily arena could not be made")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.settings.tournament_tick_seconds)
+                # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a
+                # cancellation that comes as its wait ends, and close() then waits forever
+                async with asyncio.timeout(self.settings.tournament_tick_seconds):
+                    await self._wake.wait()
             try:
                 await self.tick()
             except asyncio.CancelledError:
