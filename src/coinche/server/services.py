@@ -14,6 +14,7 @@ from .compute import jobs
 from .compute.bot_pool import BotPool
 from .compute.job_kinds import BUILTIN_KINDS
 from .compute.jobs import JobKind
+from .features.accuracy import Accuracies, AccuracyStore
 from .features.adaptive_level import AdaptiveLevel
 from .features.bidding_puzzles import BiddingPuzzleStore
 from .features.coach import Coach, CoachStore
@@ -54,6 +55,7 @@ class Services(TableParts):
     puzzles: Puzzles
     adaptive_level: AdaptiveLevel
     reviews: Reviews
+    accuracies: Accuracies
     comparisons: Comparisons
     coach: Coach
     watch_rules: dict[str, WatchRule]
@@ -62,6 +64,7 @@ class Services(TableParts):
 
     async def close(self) -> None:
         await self.adaptive_level.close()
+        await self.accuracies.close()
         await self.puzzles.close()
         await self.tournaments.close()
         await self.quick_play.close()
@@ -97,6 +100,7 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     open_tables = OpenTables(OpenTableStore(store), p.db, p.hub, p.registry)
     tournament_runner = tournaments(parts)
     p.tables.unmade_hooks.append(tournament_runner.make_named)
+    reviews = Reviews(store, p.db, p.work)
     return Services(
         **{f.name: getattr(parts, f.name) for f in fields(TableParts)},
         daily=DailyChallenge(
@@ -111,7 +115,8 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         tournaments=tournament_runner,
         puzzles=Puzzles(PuzzleStore(store), BiddingPuzzleStore(store), p.db, settings, p.registry, p.work, p.pool),
         adaptive_level=AdaptiveLevel(p.registry, p.work),
-        reviews=Reviews(store, p.db, p.work),
+        reviews=reviews,
+        accuracies=Accuracies(AccuracyStore(store), p.db, p.registry, reviews),
         comparisons=Comparisons(p.work),
         coach=Coach(CoachStore(store), p.db, p.work, settings.coach_deals, settings.coach_bot),
         watch_rules={WATCHED_WHILE_LISTED: open_tables, WATCHED_AFTER_SHARED_DEALS: tournament_runner},

@@ -718,9 +718,7 @@ def _play_deal(client: TestClient, table_id: str, number: int, player: str) -> N
     client.portal.call(play)  # type: ignore[union-attr]
 
 
-def _shared_round(
-    make_client: MakeClient, clock: Clock, deals: int
-) -> tuple[TestClient, list[Person], str, Any, Any]:
+def _shared_round(make_client: MakeClient, clock: Clock, deals: int) -> tuple[TestClient, list[Person], str, Any, Any]:
     """A round of ``deals`` deals at two tables: the computers' table played to its end
     (fast), the first pair's still on its first deal (slow; its people are seated and play
     only when the test plays for them)."""

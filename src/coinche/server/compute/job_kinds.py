@@ -13,6 +13,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...bots.accuracy import call_costs
 from ...bots.analysis import analyse_deal, card_values, par_of_deal
 from ...bots.base import Decision
 from ...bots.bidding_puzzles import BiddingPuzzle, best_bidding_puzzle, find_bidding_puzzles
@@ -138,7 +139,8 @@ def analyse(rules: RuleSet, dealer: int, hands: Sequence[CardSet], entries: Sequ
     """The deal's double-dummy analysis as JSON: ``trumps`` (``coinche solve --json``'s
     rows: each team's points per trump, the best contract per seat, sweeps) and
     ``positions``: before each card played, the value of each legal card for the player
-    to move and the card played, keyed by review ``step``. Runs in a pool process."""
+    to move and the card played, keyed by review ``step``; ``calls``: the cost of each
+    call that had a choice (``bots.accuracy.call_costs``). Runs in a pool process."""
     rows = analyse_deal(rules, dealer, hands)
     positions = []
     deal = Deal(rules, dealer, hands)
@@ -160,6 +162,7 @@ def analyse(rules: RuleSet, dealer: int, hands: Sequence[CardSet], entries: Sequ
     return {
         "trumps": [r.to_json() for r in rows],
         "positions": positions,
+        "calls": [c.to_json() for c in call_costs(rules, dealer, hands, deal.auction.calls)],
     }
 
 
@@ -248,7 +251,7 @@ def _card(value: Any) -> str:
 
 
 def read_analysis(answer: Any) -> dict[str, Any]:
-    data = json_object(answer, ("trumps", "positions"))
+    data = json_object(answer, ("trumps", "positions", "calls"))
     positions = []
     for position in json_list(data["positions"], 32):
         p = json_object(position, ("step", "seat", "values", "played"))
@@ -263,7 +266,19 @@ def read_analysis(answer: Any) -> dict[str, Any]:
                 "played": _card(p["played"]),
             }
         )
-    return {"trumps": _trump_rows(data["trumps"]), "positions": positions}
+    calls = []
+    for entry in json_list(data["calls"], MAX_ENTRIES):
+        c = json_object(entry, ("step", "seat", "played", "best", "cost"))
+        calls.append(
+            {
+                "step": json_int(c["step"], 1, MAX_ENTRIES),
+                "seat": json_int(c["seat"], 0, 3),
+                "played": _call(c["played"]),
+                "best": _call(c["best"]),
+                "cost": json_number(c["cost"], 0, 100_000),
+            }
+        )
+    return {"trumps": _trump_rows(data["trumps"]), "positions": positions, "calls": calls}
 
 
 ANALYSIS: JobKind[dict[str, Any]] = JobKind("analysis", run_analysis, read_analysis)

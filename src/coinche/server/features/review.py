@@ -83,6 +83,12 @@ AnalysisKey = tuple[str, str, int]
 """Whose deal an analysis is: (``table`` or ``upload``, its id, the deal number, 1-based)."""
 
 
+def current_analysis(data: dict[str, Any] | None) -> bool:
+    """A stored analysis has every part this version computes: one stored before the
+    calls' costs (``calls``) is computed again, once, and stored over the old one."""
+    return data is not None and "calls" in data
+
+
 FINISHED_KEPT = 64
 """Analyses a process keeps in memory once computed (the database keeps them all)."""
 
@@ -117,7 +123,8 @@ class Reviews:
     async def _load(self, key: AnalysisKey) -> dict[str, Any] | None:
         store = self.store
         load = store.load_analysis if key[0] == "table" else store.load_upload_analysis
-        return await self.db(load, key[1], key[2])
+        data = await self.db(load, key[1], key[2])
+        return data if current_analysis(data) else None
 
     async def analysis(self, live: LiveTable, n: int) -> dict[str, Any] | None:
         """The analysis of the table's finished deal ``n`` if ready; else None, its

@@ -372,13 +372,19 @@ class Store:
             return row.data if row is not None else None
 
     def save_analysis(self, table_id: str, deal: int, data: dict[str, Any]) -> None:
-        """Cache an analysis; a second writer of the same deal changes nothing (the
-        analysis of a finished deal is always the same)."""
+        """Cache an analysis; a second writer of the same deal writes what was there (the
+        analysis of a finished deal is always the same), or completes an analysis stored
+        before it had every part (``current_analysis``)."""
         try:
             with self.engine.begin() as conn:
                 conn.execute(insert(AnalysisRow), {"table_id": table_id, "deal": deal, "data": data})
         except IntegrityError:
-            pass
+            with self.engine.begin() as conn:
+                conn.execute(
+                    update(AnalysisRow)
+                    .where(AnalysisRow.table_id == table_id, AnalysisRow.deal == deal)
+                    .values(data=data)
+                )
 
     def add_once(self, row: Base) -> bool:
         """Insert ``row``; False (nothing written) when one of its unique keys is taken
@@ -429,8 +435,13 @@ class Store:
         try:
             with self.engine.begin() as conn:
                 conn.execute(insert(UploadAnalysisRow), {"upload_id": upload_id, "deal": deal, "data": data})
-        except IntegrityError:
-            pass
+        except IntegrityError:  # as ``save_analysis``
+            with self.engine.begin() as conn:
+                conn.execute(
+                    update(UploadAnalysisRow)
+                    .where(UploadAnalysisRow.upload_id == upload_id, UploadAnalysisRow.deal == deal)
+                    .values(data=data)
+                )
 
     def table_ids(self) -> Sequence[str]:
         with self.session() as s:

@@ -96,6 +96,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.puzzles = services.puzzles
         app.state.adaptive_level = services.adaptive_level
         app.state.reviews = services.reviews
+        app.state.accuracies = services.accuracies
         app.state.comparisons = services.comparisons
         app.state.people_now = PeopleNow(store, services.db)
         app.state.leaderboard = Leaderboard(store, services.db)

@@ -16,9 +16,7 @@ down_revision = "0030"
 
 
 def upgrade() -> None:
-    op.add_column(
-        "tournament_tables", sa.Column("deals_played", sa.Integer(), nullable=False, server_default="0")
-    )
+    op.add_column("tournament_tables", sa.Column("deals_played", sa.Integer(), nullable=False, server_default="0"))
     op.add_column("tournament_tables", sa.Column("played", sa.JSON(), nullable=True))
 
 
