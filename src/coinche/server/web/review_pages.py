@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -21,6 +22,7 @@ from ...engine.actions import call_str, card_of, is_card
 from ...engine.cards import card_str
 from ...engine.deal import Deal
 from ...engine.record import deal_record
+from ..features.accuracy import Accuracies, SeatAccuracy
 from ..features.call_meanings import deal_meanings
 from ..features.comparisons import Comparisons, deal_lines, first_entry
 from ..features.review import Reviews, analysis_view, build_review, contract_call, finished_deal, first_step
@@ -150,6 +152,35 @@ async def review_record(request: Request) -> Response:
     )
 
 
+def accuracies_of(request: Request) -> Accuracies:
+    """The server's accuracies (``services.py`` built them)."""
+    accuracies: Accuracies = request.app.state.accuracies
+    return accuracies
+
+
+async def review_accuracy(request: Request) -> Response:
+    """How well each seat played the deal (``features.accuracy``), 202 until it is ready:
+    by seat, the seat's name as the visitor sees it, a computer's level, the counts and
+    the measures; ``you`` the visitor's seat."""
+    found = await _deal_of(request)
+    if found is None:
+        return JSONResponse({"status": "not_found"}, status_code=404)
+    live, n, seat = found
+    seats = await accuracies_of(request).of_deal(live, n)
+    if seats is None:
+        return JSONResponse({"status": "pending"}, status_code=202, headers={"Retry-After": "1"})
+    return JSONResponse(accuracy_json(lang_of(request), live, seat, seats), headers={"Cache-Control": "no-store"})
+
+
+def accuracy_json(lang: str, live: LiveTable, viewer: int, seats: Sequence[SeatAccuracy]) -> dict[str, Any]:
+    names = seat_names(lang, live.spec.rules.direction, viewer)
+    return {
+        "status": "ready",
+        "you": viewer,
+        "seats": [{**s.to_json(), "name": names[s.seat]} for s in seats],
+    }
+
+
 def comparisons_of(request: Request) -> Comparisons:
     """The server's comparisons with the expert (``services.py`` built them)."""
     comparisons: Comparisons = request.app.state.comparisons
@@ -238,6 +269,7 @@ async def call_meanings(request: Request) -> Response:
 routes: list[BaseRoute] = [
     Route("/table/{table_id}/donne/{n}", review_page),
     Route("/table/{table_id}/donne/{n}/analyse", review_analysis),
+    Route("/table/{table_id}/donne/{n}/precision", review_accuracy),
     Route("/table/{table_id}/donne/{n}/record.json", review_record),
     Route("/table/{table_id}/donne/{n}/expert", compare_page),
     Route("/table/{table_id}/donne/{n}/encheres", call_meanings),
