@@ -11,12 +11,15 @@ from hypothesis import strategies as st
 
 from coinche.bots.accuracy import (
     CALL_KEPT,
+    CARD_BLUNDER,
+    CARD_MISTAKE,
     Accuracy,
     accuracy_by_seat,
     call_costs,
     card_cost,
     card_had_choice,
-    costly_cards,
+    costly,
+    mark,
     total,
 )
 from coinche.bots.analysis import card_values
@@ -107,6 +110,7 @@ def test_discarding_a_master_costs_its_trick() -> None:
     assert position.to_move == 2 and entry["played"] == "7H"
     assert card_cost(values, "7H") == 0 and card_cost(values, "7S") == 0
     assert card_cost(values, "AS") == 11
+    assert mark(11, CARD_MISTAKE, CARD_BLUNDER) == "?" and mark(44, CARD_MISTAKE, CARD_BLUNDER) == "??"
 
 
 def test_a_forced_line_has_one_card_only() -> None:
@@ -118,7 +122,9 @@ def test_a_forced_line_has_one_card_only() -> None:
     assert min(card_cost(values, c) for c in values if c != "AH") >= 22
     assert entry["played"] == "AH"
     analysis = analyse(position.rules, position.dealer, position.dealt, played(ONE_CARD).log)
-    assert not costly_cards(analysis, 100)
+    marked = costly(analysis)
+    assert all(d["mark"] in ("?", "??") and d["cost"] > 0 for d in marked)
+    assert not [d for d in marked if d["kind"] == "card" and d["step"] == entry["step"]]
 
 
 def test_a_forced_card_is_no_decision() -> None:

@@ -28,6 +28,19 @@ from .expert.config import ExpertConfig
 CALL_KEPT: Final = CLOSE
 """A call valued this much below the best or less kept the value (the bidding puzzles'
 "as good an answer")."""
+CARD_MISTAKE: Final = 10
+"""A card that gives away this many points or more is marked in the review (``?``)..."""
+CARD_BLUNDER: Final = 30
+"""...and this many or more, as a blunder (``??``): a trick of honours, a contract."""
+CALL_MISTAKE: Final = 20.0
+"""A call valued this much below the best or more is marked (``?``)..."""
+CALL_BLUNDER: Final = 60.0
+"""...and this much or more, as a blunder (``??``)."""
+
+
+def mark(cost: float, mistake: float, blunder: float) -> str | None:
+    """A decision's mark in the review: ``??``, ``?`` or none."""
+    return "??" if cost >= blunder else "?" if cost >= mistake else None
 
 
 def card_cost(values: Mapping[str, int], played: str) -> int:
@@ -190,15 +203,42 @@ def accuracy_by_seat(analysis: Mapping[str, Any]) -> tuple[Accuracy, Accuracy, A
     return seats[0], seats[1], seats[2], seats[3]
 
 
-def costly_cards(analysis: Mapping[str, Any], threshold: int) -> list[dict[str, Any]]:
-    """The cards of the analysis that gave away at least ``threshold`` points, each with its
-    step, seat, the card played, the best cards and the cost (the review marks them)."""
-    out = []
+def costly(analysis: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The decisions of the analysis that gave away enough to be marked (``mark``), in the
+    deal's order: each with its step, seat, kind (``card`` or ``call``), what was played,
+    the best (cards: every card of the best value), the cost and the mark."""
+    out: list[dict[str, Any]] = []
     for p in analysis["positions"]:
         values = p["values"]
         cost = card_cost(values, p["played"])
-        if cost >= threshold:
+        sign = mark(cost, CARD_MISTAKE, CARD_BLUNDER)
+        if sign is not None:
             top = max(values.values())
             best = sorted(c for c, v in values.items() if v == top)
-            out.append({"step": p["step"], "seat": p["seat"], "played": p["played"], "best": best, "cost": cost})
+            out.append(
+                {
+                    "step": p["step"],
+                    "seat": p["seat"],
+                    "kind": "card",
+                    "played": p["played"],
+                    "best": best,
+                    "cost": cost,
+                    "mark": sign,
+                }
+            )
+    for c in analysis["calls"]:
+        sign = mark(c["cost"], CALL_MISTAKE, CALL_BLUNDER)
+        if sign is not None:
+            out.append(
+                {
+                    "step": c["step"],
+                    "seat": c["seat"],
+                    "kind": "call",
+                    "played": c["played"],
+                    "best": [c["best"]],
+                    "cost": c["cost"],
+                    "mark": sign,
+                }
+            )
+    out.sort(key=lambda d: d["step"])
     return out

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from server_helpers import Human, MakeClient, call, create_solo, hidden_cards, live_table, named_cards, parts_of
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from starlette.testclient import TestClient
 
 from coinche.bots.analysis import analyse_deal, card_values
@@ -28,7 +28,7 @@ from coinche.engine.deal import Deal, Phase
 from coinche.engine.messages import Message
 from coinche.engine.wire import message_from_json, message_to_json
 from coinche.server.features.review import explanation_text
-from coinche.server.infra.rows.tables import ActionRow
+from coinche.server.infra.rows.tables import ActionRow, AnalysisRow
 from coinche.server.table import i18n
 from coinche.server.web.review_pages import reviews_of
 
@@ -225,6 +225,14 @@ def test_explanations_are_stored_and_shown_in_both_languages(played: Played, mak
 def test_the_analysis_is_computed_once_and_cached(played: Played, monkeypatch: pytest.MonkeyPatch) -> None:
     client = played.client
     call(client, client.app.state.puzzles.settle)  # type: ignore[attr-defined]  # the deal's puzzle searches, in the pool too
+    # the deal's accuracy asked for its analysis as the deal ended: computed once, then read
+    call(client, client.app.state.accuracies.settle)  # type: ignore[attr-defined]
+    assert client.get(played.base + "/analyse").status_code == 200
+    # from here on, as if it never had been (an analysis asked for first by the review)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    with store.engine.begin() as conn:
+        conn.execute(delete(AnalysisRow).where(AnalysisRow.table_id == played.table_id))
+    reviews_of_client(client).finished.clear()
     pool = parts_of(client).pool
     calls = []
     run = pool.run

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...bots.accuracy import accuracy_by_seat, costly
 from ...engine.actions import Action, call_str, card_of, is_announce, is_card
 from ...engine.cards import SUIT_CHARS, TRUMP_NAMES, CardSet, card_str, sorted_cards
 from ...engine.deal import Deal
@@ -457,6 +458,32 @@ def review_deal(
         "steps": steps,
         "dealing": None,
     }
+
+
+def accuracy_view(lang: str, names: Sequence[str], data: dict[str, Any]) -> dict[str, Any]:
+    """How well each seat played (``bots.accuracy``), and each decision costly enough to
+    be marked, said in words: "Sud : le Valet de pique, 22 points perdus (le meilleur :
+    l'As de pique)"."""
+    seats = [{"seat": s, "name": names[s], **a.to_json()} for s, a in enumerate(accuracy_by_seat(data))]
+    marked = []
+    for d in costly(data):
+        if d["kind"] == "card":
+            played = i18n.card_with_article(lang, d["played"])
+            best = i18n.or_list(lang, [i18n.card_with_article(lang, c) for c in d["best"]])
+            text = i18n.gettext(
+                lang, "review.costly_card", seat=names[d["seat"]], played=played, best=best, points=d["cost"]
+            )
+        else:
+            text = i18n.gettext(
+                lang,
+                "review.costly_call",
+                seat=names[d["seat"]],
+                played=i18n.call_name(lang, d["played"]),
+                best=i18n.call_name(lang, d["best"][0]),
+                points=round(d["cost"]),
+            )
+        marked.append({**d, "text": text})
+    return {"seats": seats, "costly": marked}
 
 
 def analysis_view(lang: str, names: Sequence[str], data: dict[str, Any]) -> list[dict[str, Any]]:

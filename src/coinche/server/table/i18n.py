@@ -10,7 +10,7 @@ to the key; a test checks that none is missing.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from gettext import c2py
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Final
 
 from babel import Locale
+from babel.lists import format_list
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 
@@ -208,6 +209,11 @@ def card_short(lang: str, code: str) -> str:
         return code
     rank, suit = parts
     return gettext(lang, f"rank.short.{rank}") + "♠♥♦♣"[suit]
+
+
+def or_list(lang: str, items: Sequence[str]) -> str:
+    """``le Valet, l'As ou le Dix`` / ``a, b, or c``."""
+    return format_list(list(items), style="or", locale=lang)
 
 
 @lru_cache(maxsize=WORDS_KEPT)

@@ -25,7 +25,15 @@ from ...engine.record import deal_record
 from ..features.accuracy import Accuracies, SeatAccuracy
 from ..features.call_meanings import deal_meanings
 from ..features.comparisons import Comparisons, deal_lines, first_entry
-from ..features.review import Reviews, analysis_view, build_review, contract_call, finished_deal, first_step
+from ..features.review import (
+    Reviews,
+    accuracy_view,
+    analysis_view,
+    build_review,
+    contract_call,
+    finished_deal,
+    first_step,
+)
 from ..table import i18n
 from ..table.fair_deals import dealing_info
 from ..table.kinds import tournament_of
@@ -83,7 +91,12 @@ def _catalogue(lang: str) -> dict[str, str]:
 
 def _analysis_json(lang: str, live: LiveTable, seat: int, data: dict[str, Any]) -> dict[str, Any]:
     names = seat_names(lang, live.spec.rules.direction, seat)
-    return {"status": "ready", **data, "rows": analysis_view(lang, names, data)}
+    return {
+        "status": "ready",
+        **data,
+        "rows": analysis_view(lang, names, data),
+        "accuracy": accuracy_view(lang, names, data),
+    }
 
 
 async def review_page(request: Request) -> Response:

@@ -25,7 +25,7 @@ from starlette.routing import BaseRoute, Route
 from ...engine.errors import EngineError
 from ...engine.game import Game
 from ...engine.record import NotJSONError, deal_record, decode_record, parse_record, replay
-from ..features.review import analysis_view, contract_code, review_deal
+from ..features.review import accuracy_view, analysis_view, contract_code, review_deal
 from ..table import i18n
 from ..table.seating import seat_positions
 from .account_pages import address_of, limits_of, rate_limited
@@ -178,7 +178,15 @@ async def upload_analysis(request: Request) -> Response:
     if data is None:
         return JSONResponse({"status": "pending"}, status_code=202, headers={"Retry-After": "1"})
     lang = lang_of(request)
-    return JSONResponse({"status": "ready", **data, "rows": analysis_view(lang, _names_for(lang, game), data)})
+    names = _names_for(lang, game)
+    return JSONResponse(
+        {
+            "status": "ready",
+            **data,
+            "rows": analysis_view(lang, names, data),
+            "accuracy": accuracy_view(lang, names, data),
+        }
+    )
 
 
 async def upload_deal_record(request: Request) -> Response:

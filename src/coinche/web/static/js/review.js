@@ -21,6 +21,7 @@ const els = {
   values: $('step-values'),
   auction: $('step-auction'),
   analysis: $('analysis-body'),
+  accuracy: $('accuracy-body'),
   live: $('live'),
 };
 const buttons = Object.fromEntries([...els.stepper.querySelectorAll('[data-go]')].map((b) => [b.dataset.go, b]));
@@ -117,7 +118,8 @@ function show(k, { announce = true } = {}) {
   const step = steps[current];
   const counter = t('review.step_of', { k: current + 1, n: steps.length });
   els.counter.textContent = counter;
-  els.text.textContent = step.text;
+  const marked = analysis?.accuracy?.costly.find((d) => d.step === step.index);
+  els.text.textContent = marked ? `${step.text} ${marked.mark}` : step.text;
   const decl = step.declaration ? `<p>${esc(step.declaration.text)}${step.declaration.explanation ? ` — ${explanationHTML(step.declaration.explanation)}` : ''}</p>` : '';
   els.explanation.innerHTML = decl + (step.explanation ? `<p><strong>${esc(t('review.explanation'))} :</strong> ${explanationHTML(step.explanation)}</p>` : '') + meaningHTML(step.meaning);
   els.board.innerHTML = boardHTML(step);
@@ -163,6 +165,47 @@ function analysisTableHTML(result) {
   );
 }
 
+/** Each seat's accuracy and the moves that cost, each a button to its step (the server
+ * says them: ``accuracy_view``). */
+function accuracyHTML(acc) {
+  const pct = (share) => (share === null ? '—' : `${Math.round(share)} %`);
+  const rows = acc.seats
+    .map(
+      (a) =>
+        `<tr><th scope="row">${esc(a.name)}</th>` +
+        `<td class="num">${a.cards ? `${a.cards_kept}/${a.cards} · ${pct(a.card_share)}` : '—'}</td>` +
+        `<td class="num">${a.cards ? a.card_loss : '—'}</td>` +
+        `<td class="num">${a.calls ? `${a.calls_kept}/${a.calls} · ${pct(a.call_share)}` : '—'}</td>` +
+        `<td class="num">${a.calls ? Math.round(a.call_loss) : '—'}</td></tr>`,
+    )
+    .join('');
+  const table =
+    `<div class="scroll" tabindex="0" role="region" aria-labelledby="accuracy-caption"><table class="accuracy-table">` +
+    `<caption id="accuracy-caption">${esc(t('review.accuracy_caption'))}</caption><thead><tr>` +
+    `<th scope="col">${esc(t('review.accuracy_player'))}</th><th scope="col">${esc(t('review.accuracy_cards'))}</th>` +
+    `<th scope="col">${esc(t('review.accuracy_card_loss'))}</th><th scope="col">${esc(t('review.accuracy_calls'))}</th>` +
+    `<th scope="col">${esc(t('review.accuracy_call_loss'))}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  const costly = acc.costly.length
+    ? `<ol class="costly">${acc.costly
+        .map(
+          (d) =>
+            `<li><span class="mark" title="${esc(t(`review.mark.${d.mark}`))}">${esc(d.mark)}</span> ` +
+            `<span class="visually-hidden">${esc(t(`review.mark.${d.mark}`))} : </span>${esc(d.text)} ` +
+            `<button type="button" class="link" data-step="${d.step}">${esc(t('review.go_step'))}</button></li>`,
+        )
+        .join('')}</ol>`
+    : `<p>${esc(t('review.costly_none'))}</p>`;
+  return `${table}<h3>${esc(t('review.costly'))}</h3>${costly}`;
+}
+
+els.accuracy.addEventListener('click', (e) => {
+  const button = e.target.closest('button[data-step]');
+  if (!button) return;
+  show(Number(button.dataset.step));
+  els.text.scrollIntoView({ block: 'center' });
+  els.text.focus?.({ preventScroll: true });
+});
+
 async function fetchAnalysis() {
   let wait = 250;
   for (let tries = 0; tries < 120; tries += 1) {
@@ -171,6 +214,7 @@ async function fetchAnalysis() {
       if (r.status === 200) {
         analysis = await r.json();
         if (!els.analysis.querySelector('.dd-table')) els.analysis.innerHTML = analysisTableHTML(analysis);
+        if (analysis.accuracy) els.accuracy.innerHTML = accuracyHTML(analysis.accuracy);
         root.dataset.analysis = 'ready';
         show(current, { announce: false });
         return;
@@ -184,6 +228,7 @@ async function fetchAnalysis() {
   }
   analysisFailed = true;
   root.dataset.analysis = 'failed';
+  els.accuracy.textContent = t('review.analysis_failed');
   const pending = document.getElementById('analysis-pending');
   if (pending) pending.textContent = t('review.analysis_failed');
   show(current, { announce: false });

@@ -92,6 +92,14 @@ export function summaryHTML(state, wentOn = null) {
     parts.push(
       `<p class="review-line"><a class="review-link" href="${review(game.deal_number)}">${esc(t('js.review_deal'))}</a></p>`,
     );
+    if (!table.watching) {
+      // how well the reader played it: computed by the workers after the deal, filled in
+      // when it comes (fillAccuracy)
+      parts.push(
+        `<p class="accuracy-line" data-url="${review(game.deal_number)}/precision" aria-live="polite">` +
+          `${esc(t('js.accuracy.pending'))}</p>`,
+      );
+    }
     if (heading.compare) {
       // a deal other tables played: how everyone who played these cards did
       const compare = fill(heading.compare.url, { number: game.deal_number });
@@ -128,6 +136,50 @@ export function summaryHTML(state, wentOn = null) {
   actions.push(`<button type="button" class="secondary" data-do="close">${esc(t('js.see_table'))}</button>`);
   parts.push(`<div class="summary-actions">${actions.join('')}</div>`);
   return parts.join('');
+}
+
+// ----- the reader's accuracy -----
+
+const ACCURACY_TRIES = 120;
+
+/** The sentence of one seat's accuracy ("Cartes : 6 sur 7 gardent la valeur (86 %), 12
+ * points perdus · Annonces : 2 sur 2 (100 %)"). */
+export function accuracyText(a) {
+  const cards = a.cards
+    ? t('js.accuracy.cards', { kept: a.cards_kept, count: a.cards, share: Math.round(a.card_share), lost: a.card_loss })
+    : t('js.accuracy.no_card');
+  const calls = a.calls
+    ? t('js.accuracy.calls', { kept: a.calls_kept, count: a.calls, share: Math.round(a.call_share), lost: Math.round(a.call_loss) })
+    : t('js.accuracy.no_call');
+  return `${cards} · ${calls}`;
+}
+
+/** Fill the summary's accuracy line in `root` once the server has it (202 until then:
+ * asked again each second while the line is on the page). */
+export async function fillAccuracy(root) {
+  const line = root.querySelector('.accuracy-line[data-url]');
+  if (!line) return;
+  const url = line.dataset.url;
+  line.removeAttribute('data-url');
+  for (let i = 0; i < ACCURACY_TRIES && line.isConnected; i += 1) {
+    let response;
+    try {
+      response = await fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    } catch {
+      response = null;
+    }
+    if (response && response.status === 200) {
+      const data = await response.json();
+      const mine = data.seats.find((s) => s.seat === data.you);
+      if (!mine) break;
+      line.innerHTML = `<strong>${esc(t('js.accuracy.title'))}</strong> ${esc(accuracyText(mine))}`;
+      line.classList.add('ready');
+      return;
+    }
+    if (response && response.status !== 202) break;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  if (line.isConnected) line.textContent = t('js.accuracy.none');
 }
 
 // ----- the score chart -----

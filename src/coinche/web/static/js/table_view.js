@@ -484,6 +484,12 @@ export class TableView {
     return summaryHTML(state, wentOn);
   }
 
+  /** The summary's accuracy line, filled in when the server has it. */
+  async fillAccuracy() {
+    const { fillAccuracy } = await import('./summary.js');
+    fillAccuracy(this.els.summary);
+  }
+
   async openSummary() {
     if (!this.state) return;
     const els = this.els;
@@ -494,6 +500,7 @@ export class TableView {
     els.summary.classList.remove('folded');
     els.summary.innerHTML = html;
     if (!els.summary.open) els.summary.showModal();
+    this.fillAccuracy();
     // The way on has the focus, but the dialog opens at its top: the result first (its
     // buttons stay in sight at the bottom, see table.css).
     const first = els.summary.querySelector('.summary-actions .primary');
@@ -569,6 +576,7 @@ export class TableView {
     sum.innerHTML = html;
     this.foldedTurn = turnKey(this.state);
     if (!sum.open) sum.show();
+    this.fillAccuracy();
     sum.scrollTop = 0;
     sum.querySelector('[data-do="close"]').focus({ preventScroll: true });
   }
