@@ -3,17 +3,22 @@ analysis, once, in the workers; kept per seat; a person's over their own decisio
 
 from __future__ import annotations
 
+import html
 import time
 from typing import Any
+from urllib.parse import quote
 
 import pytest
-from server_helpers import Human, MakeClient, create_solo, live_table
+from friends_helpers import Person
+from server_helpers import Human, MakeClient, another_visitor, create_solo, live_table, post_form
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
 from coinche.bots.accuracy import accuracy_by_seat
 from coinche.server.compute.job_kinds import analyse
 from coinche.server.infra.rows.accuracy import DealAccuracyRow
+from coinche.server.table import i18n
+from coinche.server.web.history_pages import GAME_PATHS
 
 DEADLINE = 60.0
 
@@ -82,3 +87,33 @@ def test_only_a_seated_person_reads_a_finished_deals_accuracy(make_client: MakeC
     assert client.get("/table/nosuchtable/donne/1/precision").status_code == 404
     stranger = TestClient(client.app)
     assert stranger.get(f"/table/{table_id}/donne/1/precision").status_code == 404
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_history_and_the_profile_show_the_accuracy(make_client: MakeClient, lang: str) -> None:
+    """The game's history entry, its page (each deal) and the player's profile (the trend of
+    the profile's last games, and the site's computers of that profile)."""
+    client = make_client(free_deals=100)
+    person = Person(another_visitor(client), "Précise")
+    person.sign_up()
+    with person.acting() as c:
+        c.cookies.set("lang", lang)
+        table_id = create_solo(c, "classic", 700, "confirmed")
+        with c.websocket_connect(f"/ws/table/{table_id}") as ws:
+            Human(ws, max_deals=1).play_game()
+        assert post_form(c, f"/partie/{table_id}/abandonner", {}).status_code == 303  # in the history now
+        wait_rows(c, table_id, 4)
+        me = live_table(c, table_id).human_seat
+        mine = next(r for r in rows(c, table_id) if r.seat == me)
+        history = "/history" if lang == "en" else "/historique"
+        listing = html.unescape(c.get(history).text)
+        assert i18n.gettext(lang, "accuracy.column") in listing
+        words = i18n.gettext(lang, "accuracy.short", cards="", calls="", lost=mine.card_loss).split("·")[-1].strip()
+        assert words in listing
+        game = html.unescape(c.get(f"{GAME_PATHS[lang]}/{table_id}").text)
+        assert i18n.gettext(lang, "accuracy.yours") in game and words in game
+        profile = "/player/" if lang == "en" else "/joueur/"
+        page = html.unescape(c.get(profile + quote("Précise")).text)
+        assert i18n.gettext(lang, "accuracy.title") in page
+        assert i18n.gettext(lang, "accuracy.last_games", count=1) in page  # a line from two games on
+        assert i18n.gettext(lang, "level.confirmed") in page  # the computers' own, beside

@@ -30,6 +30,7 @@ from ..infra.rows.accuracy import DealAccuracyRow
 from ..infra.store import Store
 from ..live.events import DealEnded
 from ..live.registry import LiveTables
+from ..table import i18n
 from ..table.live_table import LiveTable
 from .review import Reviews, finished_deal, first_step
 
@@ -136,6 +137,16 @@ class AccuracyStore:
             ).all()
         return {x.player_id: _accuracy(x) for x in rows}
 
+    def deals_of(self, player: str, table_id: str) -> dict[int, Accuracy]:
+        """The person's accuracy over each deal of the table they have one in."""
+        r = DealAccuracyRow
+        with self.store.session() as s:
+            rows = s.execute(select(r).where(r.table_id == table_id, r.player_id == player)).scalars().all()
+        out: dict[int, Accuracy] = {}
+        for x in rows:
+            out[x.deal] = out.get(x.deal, Accuracy()) + _accuracy(x)
+        return out
+
     def games(self, player: str, table_ids: Sequence[str]) -> dict[str, Accuracy]:
         """The person's accuracy over each of the tables ``table_ids`` that has any (the
         history's page)."""
@@ -179,6 +190,17 @@ class AccuracyStore:
                 select(r.level, *_sums()).where(r.level.is_not(None), r.profile == profile).group_by(r.level)
             ).all()
         return {x.level: _accuracy(x) for x in rows}
+
+
+def accuracy_words(lang: str, a: Accuracy | None) -> str | None:
+    """A person's accuracy in a line of a page: "cartes 86 % · annonces 100 %" (None:
+    nothing to measure)."""
+    if a is None or not (a.cards or a.calls):
+        return None
+    none = i18n.gettext(lang, "accuracy.nothing")
+    cards = none if a.card_share is None else i18n.percent(lang, a.card_share)
+    calls = none if a.call_share is None else i18n.percent(lang, a.call_share)
+    return i18n.gettext(lang, "accuracy.short", cards=cards, calls=calls, lost=a.card_loss)
 
 
 def deal_seats(live: LiveTable, n: int, analysis: dict[str, Any]) -> list[SeatAccuracy]:
@@ -297,6 +319,9 @@ class Accuracies:
 
     async def game(self, table_id: str) -> dict[str, Accuracy]:
         return await self.db(self.store.game, table_id)
+
+    async def deals_of(self, player: str, table_id: str) -> dict[int, Accuracy]:
+        return await self.db(self.store.deals_of, player, table_id)
 
     async def games(self, player: str, table_ids: Sequence[str]) -> dict[str, Accuracy]:
         return await self.db(self.store.games, player, table_ids)

@@ -19,12 +19,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ...bots.accuracy import total
 from ...engine.record import game_record
+from ..features.accuracy import accuracy_words
 from ..features.history import TABLE_ID, FinishedDeal, History, HistoryGame, Person, cursor_of, parse_cursor
 from ..table import i18n
 from ..table.fair_deals import dealing_info
 from ..table.seating import seat_names
 from .pages import ADDRESSES, page, player_in_session, tables_of
+from .review_pages import accuracies_of
 
 GAME_PATHS: Final = {"fr": "/historique/partie", "en": "/history/game"}
 LEVEL_KEYS: Final = frozenset({"adaptive", "beginner", "confirmed", "expert"})
@@ -102,12 +105,18 @@ async def history_page(request: Request) -> Response:
     history = history_of(request)
     games = await history.games(player, before) if player is not None else []
     full = len(games) == 50
+    accuracy = await accuracies_of(request).games(player, [g.table_id for g in games]) if player is not None else {}
+    rows = []
+    for g in games:
+        row = game_row(lang, g)
+        row["accuracy"] = accuracy_words(lang, accuracy.get(g.table_id))
+        rows.append(row)
     return page(
         request,
         "history.html",
         lang=lang,
         other_url=ADDRESSES[other]["history"],
-        games=[game_row(lang, g) for g in games],
+        games=rows,
         older=f"{ADDRESSES[lang]['history']}?avant={cursor_of(games[-1])}" if full else None,
         first_page=before is None,
     )
@@ -152,8 +161,15 @@ async def game_page(request: Request) -> Response:
     if live is None:
         raise HTTPException(404)
     names = seat_names(lang, live.spec.rules.direction, game.seat)
-    deals = [deal_row(lang, table_id, names, d, game.seat) for d in await history.deals(table_id)]
+    accuracies = accuracies_of(request)
+    by_deal = await accuracies.deals_of(player, table_id)
+    deals = []
+    for d in await history.deals(table_id):
+        deal = deal_row(lang, table_id, names, d, game.seat)
+        deal["accuracy"] = accuracy_words(lang, by_deal.get(d.deal))
+        deals.append(deal)
     row = game_row(lang, game)
+    row["accuracy"] = accuracy_words(lang, total(by_deal.values()) if by_deal else None)
     if game.result is None:
         row["status"], row["score"] = "playing", ""
     return page(

@@ -19,13 +19,16 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from ...bots.accuracy import total
 from ..features.accounts import NAME_MAX
+from ..features.accuracy import accuracy_words
 from ..features.player_stats import PROVISIONAL_SIGMA, PlayerStats, Profile
 from ..table import i18n
 from .account_pages import accounts_of
 from .bot_pages import bots_of
 from .daily_pages import daily_of
 from .pages import ADDRESSES, account_of, page
+from .review_pages import accuracies_of
 from .tournament_pages import tournaments_of
 
 CHART_POINTS = 300
@@ -142,6 +145,44 @@ def percent(lang: str, part: int, whole: int) -> str | None:
     return None if whole == 0 else i18n.percent(lang, part, whole)
 
 
+TREND_WIDTH, TREND_HEIGHT = 240, 60
+
+
+async def accuracy_trends(request: Request, lang: str, player: str) -> list[dict[str, Any]]:
+    """For each rules profile the person played: their accuracy over their last games
+    (each game's and all of them), a line of the cards' share game by game, and each
+    computer level's over the site's deals of that profile (where they stand)."""
+    accuracies = accuracies_of(request)
+    out = []
+    for profile_name in await accuracies.profiles(player):
+        games = await accuracies.trend(player, profile_name)
+        if not games:
+            continue
+        shares = [g.accuracy.card_share for g in games]
+        points = [
+            (TREND_WIDTH * i / max(1, len(games) - 1), TREND_HEIGHT * (1 - share))
+            for i, share in enumerate(shares)
+            if share is not None
+        ]
+        levels = await accuracies.levels(profile_name)
+        out.append(
+            {
+                "profile": profile_name,
+                "name": i18n.gettext(lang, f"profile.{profile_name}"),
+                "all": accuracy_words(lang, total(g.accuracy for g in games)),
+                "count": len(games),
+                "games": [{"n": i + 1, "words": accuracy_words(lang, g.accuracy) or "—"} for i, g in enumerate(games)],
+                "line": " ".join(f"{x:.1f},{y:.1f}" for x, y in points),
+                "levels": [
+                    {"name": i18n.gettext(lang, f"level.{level}"), "words": accuracy_words(lang, a)}
+                    for level, a in sorted(levels.items())
+                    if level in ("beginner", "confirmed", "expert") and accuracy_words(lang, a)
+                ],
+            }
+        )
+    return out
+
+
 def player_stats_of(request: Request) -> PlayerStats:
     stats: PlayerStats = request.app.state.player_stats
     return stats
@@ -167,11 +208,13 @@ async def profile(request: Request) -> Response:
     own = viewer is not None and viewer.player == player  # a club's tournaments: for their own eyes
     tournaments = await tournaments_of(request).results_of(player, own)
     bot_owner = await bots_of(request).owner_of(player)
+    accuracy = await accuracy_trends(request, lang, player)
     return page(
         request,
         "profile.html",
         lang=lang,
         bot_owner=bot_owner,
+        accuracy=accuracy,
         tournaments=tournaments,
         other_url=f"{ADDRESSES[other]['profile']}/{quote(shown, safe='')}",
         player_name=shown,
