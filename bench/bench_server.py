@@ -16,6 +16,7 @@ deal after each one and for a new table after a game. Then it prints:
 
     python bench/bench_server.py [--tables 200] [--seconds 60] [--level confirmed|expert]
                                  [--bot-delay 0.7] [--workers 2] [--policy random|first] [--think 1]
+                                 [--accuracy]
 
 With no bot delay (the default) every table plays as fast as the server lets it, so the
 figures are the server's capacity and its answers under saturation; ``--bot-delay 0.7``
@@ -31,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import itertools
 import json
 import os
@@ -45,6 +47,7 @@ import tempfile
 import time
 import urllib.parse
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -237,6 +240,8 @@ class Totals:
     latencies: list[float] = field(default_factory=list)
     bot_gaps: list[float] = field(default_factory=list)
     """How late each computer's move came after the state before it, past its display pause."""
+    accuracy_waits: list[float] = field(default_factory=list)
+    """From a deal's end to its accuracy (``--accuracy``)."""
     hints: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)
     measuring: bool = False
@@ -344,7 +349,15 @@ async def human(
                     if ready[0] == args.tables:
                         opened.set()
                     await start.wait()
-                over = await play(ws, state, rng, args, totals, deadline[0])
+                over = await play(
+                    ws,
+                    state,
+                    rng,
+                    args,
+                    totals,
+                    deadline[0],
+                    functools.partial(accuracy_after, port, cookie, table_id, totals=totals),
+                )
             if not over:
                 return
             totals.games += 1
@@ -356,6 +369,36 @@ async def human(
                 opened.set()
 
 
+ACCURACY_WAIT = 120.0
+"""The longest a deal's accuracy is waited for."""
+POLLS: set[asyncio.Task[None]] = set()
+
+
+def accuracy_after(port: int, cookie: str | None, table_id: str, n: int, *, totals: Totals) -> None:
+    """Ask for deal ``n``'s accuracy every 100 ms from its end, as the summary does (each
+    second), and keep how long it took to come."""
+
+    async def poll() -> None:
+        start = time.perf_counter()
+        while time.perf_counter() - start < ACCURACY_WAIT:
+            try:
+                status, _, _ = await http_request(port, "GET", f"/table/{table_id}/donne/{n}/precision", cookie=cookie)
+            except (OSError, TimeoutError):
+                status = 0
+            if status == 200:
+                totals.accuracy_waits.append(time.perf_counter() - start)
+                return
+            if status not in (0, 202):
+                totals.errors[f"accuracy {status}"] += 1
+                return
+            await asyncio.sleep(0.1)
+        totals.errors["accuracy never came"] += 1
+
+    task = asyncio.get_running_loop().create_task(poll())
+    POLLS.add(task)
+    task.add_done_callback(POLLS.discard)
+
+
 async def play(
     ws: ClientConnection,
     state: dict[str, Any],
@@ -363,8 +406,10 @@ async def play(
     args: argparse.Namespace,
     totals: Totals,
     deadline: float,
+    deal_ended: Callable[[int], None] | None = None,
 ) -> bool:
-    """Play one table until the deadline (False) or the game's end (True)."""
+    """Play one table until the deadline (False) or the game's end (True); ``deal_ended``
+    is told the number of each deal that ends while measuring."""
     pending: dict[str, Any] | None = None
     sent_at = 0.0
     latest = prev = state
@@ -392,6 +437,8 @@ async def play(
                     return False
                 if totals.measuring:
                     totals.deals += 1
+                    if deal_ended is not None and args.accuracy:
+                        deal_ended(game["deal_number"])
                 await ws.send(json.dumps({"type": "next_deal", "id": f"n{next(IDS)}"}))
             elif pending is None and deal["legal_actions"] and deal["to_move"] == me:
                 if args.think > 0:  # a person takes a moment: 0.5 to 1.5 times --think
@@ -498,6 +545,8 @@ async def run(args: argparse.Namespace, server: Server) -> None:
     workers_rss = sum(proc_status(c, "VmRSS") for c in worker_pids)
     if storm is not None:
         tasks.append(storm)
+    if POLLS:  # the accuracies still coming
+        await asyncio.wait(set(POLLS), timeout=ACCURACY_WAIT + 5)
     _, pending = await asyncio.wait(tasks, timeout=40)
     for task in pending:
         task.cancel()
@@ -533,6 +582,13 @@ async def run(args: argparse.Namespace, server: Server) -> None:
             f"  a computer's move after its display pause: p50 {percentile(gaps, 0.5):.1f} ms, "
             f"p95 {percentile(gaps, 0.95):.1f} ms, max {max(gaps):.1f} ms ({len(gaps)} moves)"
         )
+    if args.accuracy:
+        waits = [x * 1000 for x in totals.accuracy_waits]
+        if waits:
+            print(
+                f"  a deal's accuracy after its end: p50 {percentile(waits, 0.5):.0f} ms, "
+                f"p95 {percentile(waits, 0.95):.0f} ms, max {max(waits):.0f} ms ({len(waits)} deals)"
+            )
     if args.hint_storm:
         print(f"  hint storm ({args.hint_storm} connections, one every 100 ms each): {dict(totals.hints)}")
     print(
@@ -572,6 +628,7 @@ def main() -> None:
         metavar="N",
         help="N more connections on one more table, each asking for a hint every 100 ms (default 0)",
     )
+    ap.add_argument("--accuracy", action="store_true", help="ask for each deal's accuracy from its end, and time it")
     ap.add_argument(
         "--idle-seconds", type=float, default=5.0, help="the server's --idle-seconds; memory is read again after it"
     )

@@ -24,6 +24,8 @@ from .features.daily.store import ChallengeStore
 from .features.following import Following, FollowingStore
 from .features.friends import Friends
 from .features.history import History, HistoryStore
+from .features.mistakes import JOB_KINDS as MISTAKE_JOB_KINDS
+from .features.mistakes import Mistakes, MistakeStore
 from .features.open_tables import OpenTables, OpenTableStore
 from .features.player_stats import PlayerStats, StatsStore
 from .features.puzzles import Puzzles, PuzzleStore
@@ -56,6 +58,7 @@ class Services(TableParts):
     adaptive_level: AdaptiveLevel
     reviews: Reviews
     accuracies: Accuracies
+    mistakes: Mistakes
     comparisons: Comparisons
     coach: Coach
     watch_rules: dict[str, WatchRule]
@@ -74,7 +77,7 @@ class Services(TableParts):
         self.pool.close()
 
 
-JOB_KINDS: tuple[JobKind[Any], ...] = (*BUILTIN_KINDS, *tournament_jobs.JOB_KINDS)
+JOB_KINDS: tuple[JobKind[Any], ...] = (*BUILTIN_KINDS, *tournament_jobs.JOB_KINDS, *MISTAKE_JOB_KINDS)
 """Every kind of job a server may ask for: the built-in ones, then each feature's own."""
 
 
@@ -101,6 +104,9 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     tournament_runner = tournaments(parts)
     p.tables.unmade_hooks.append(tournament_runner.make_named)
     reviews = Reviews(store, p.db, p.work)
+    accuracies = Accuracies(AccuracyStore(store), p.db, p.registry, reviews)
+    mistakes = Mistakes(MistakeStore(store), p.db, p.work)
+    accuracies.kept_hooks.append(mistakes.found)
     return Services(
         **{f.name: getattr(parts, f.name) for f in fields(TableParts)},
         daily=DailyChallenge(
@@ -116,7 +122,8 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         puzzles=Puzzles(PuzzleStore(store), BiddingPuzzleStore(store), p.db, settings, p.registry, p.work, p.pool),
         adaptive_level=AdaptiveLevel(p.registry, p.work),
         reviews=reviews,
-        accuracies=Accuracies(AccuracyStore(store), p.db, p.registry, reviews),
+        accuracies=accuracies,
+        mistakes=mistakes,
         comparisons=Comparisons(p.work),
         coach=Coach(CoachStore(store), p.db, p.work, settings.coach_deals, settings.coach_bot),
         watch_rules={WATCHED_WHILE_LISTED: open_tables, WATCHED_AFTER_SHARED_DEALS: tournament_runner},

@@ -243,7 +243,8 @@ def _trump_rows(value: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def _card(value: Any) -> str:
+def json_card(value: Any) -> str:
+    """A card of a JSON answer, checked (``JobRefused``), in record notation."""
     try:
         return card_str(parse_card(json_str(value, 3)))
     except EngineError as e:
@@ -262,8 +263,8 @@ def read_analysis(answer: Any) -> dict[str, Any]:
             {
                 "step": json_int(p["step"], 1, MAX_ENTRIES),
                 "seat": json_int(p["seat"], 0, 3),
-                "values": {_card(c): json_int(v, 0, 1000) for c, v in values.items()},
-                "played": _card(p["played"]),
+                "values": {json_card(c): json_int(v, 0, 1000) for c, v in values.items()},
+                "played": json_card(p["played"]),
             }
         )
     calls = []
@@ -321,7 +322,7 @@ def read_puzzle(answer: Any) -> dict[str, Any] | None:
     values = []
     for pair in json_list(data["values"], 8):
         card, value = json_list(pair, 2, 2)
-        values.append([_card(card), json_int(value, 0, 1000)])
+        values.append([json_card(card), json_int(value, 0, 1000)])
     themes = [json_str(t, 32) for t in json_list(data["themes"], len(THEMES))]
     if not set(themes) <= set(THEMES):
         raise JobRefused(f"not themes: {short_repr(themes)}")
@@ -329,9 +330,9 @@ def read_puzzle(answer: Any) -> dict[str, Any] | None:
         "upto": json_int(data["upto"], 0, MAX_ENTRIES),
         "seat": json_int(data["seat"], 0, 3),
         "goal": data["goal"],
-        "solution": _card(data["solution"]),
+        "solution": json_card(data["solution"]),
         "values": values,
-        "line": [_card(c) for c in json_list(data["line"], 32)],
+        "line": [json_card(c) for c in json_list(data["line"], 32)],
         "themes": themes,
         "swing": json_int(data["swing"], 0, 10_000),
     }
@@ -442,7 +443,7 @@ def read_compare(answer: Any) -> dict[str, Any]:
     return {
         "log": log,
         "first": first,
-        "values": None if values is None else {_card(c): json_int(v, 0, 1000) for c, v in values.items()},
+        "values": None if values is None else {json_card(c): json_int(v, 0, 1000) for c, v in values.items()},
     }
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
@@ -43,6 +43,9 @@ RUNNING: Final = 8
 """Deals whose analysis this process awaits at once (the workers' queue does the rest)."""
 TREND_GAMES: Final = 20
 """The profile's trend: a person's last games of each rules profile."""
+
+
+KeptHook = Callable[[LiveTable, int, dict[str, Any], dict[int, str]], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -252,7 +255,11 @@ class Accuracies:
         self.reviews = reviews
         self._waiting: asyncio.Queue[tuple[LiveTable, int]] = asyncio.Queue(MAX_WAITING)
         self._runners: list[asyncio.Task[None]] = []
+        self._afters: set[asyncio.Task[None]] = set()
         self._busy = 0
+        self.kept_hooks: list[KeptHook] = []
+        """Told of each deal's accuracy once kept, with its analysis and the people who
+        decided at each seat (the mistakes are found there)."""
         registry.on(DealEnded, self._deal_ended)
 
     async def _deal_ended(self, event: DealEnded) -> None:
@@ -289,8 +296,8 @@ class Accuracies:
         analysis = await self.reviews.wait(live, n)
         if analysis is None:
             return None
-        seats = deal_seats(live, n, analysis)
-        await self.db(self.store.save, live.id, n, live.spec.rules.name, seats)
+        seats = await self._keep(live, n, analysis)
+        await self._told(live, n, analysis, seats)
         return seats
 
     async def of_deal(self, live: LiveTable, n: int) -> list[SeatAccuracy] | None:
@@ -303,18 +310,35 @@ class Accuracies:
         analysis = await self.reviews.analysis(live, n)
         if analysis is None:
             return None
+        seats = await self._keep(live, n, analysis)
+        task = asyncio.get_running_loop().create_task(self._told(live, n, analysis, seats))
+        self._afters.add(task)
+        task.add_done_callback(self._afters.discard)
+        return seats
+
+    async def _keep(self, live: LiveTable, n: int, analysis: dict[str, Any]) -> list[SeatAccuracy]:
         seats = deal_seats(live, n, analysis)
         await self.db(self.store.save, live.id, n, live.spec.rules.name, seats)
         return seats
 
+    async def _told(self, live: LiveTable, n: int, analysis: dict[str, Any], seats: Sequence[SeatAccuracy]) -> None:
+        people = {s.seat: s.player for s in seats if s.player is not None}
+        for hook in self.kept_hooks:
+            try:
+                await hook(live, n, analysis, people)
+            except Exception:
+                log.exception("table %s deal %s: after its accuracy", live.id, n)
+
     async def settle(self) -> None:
         """Wait for the deals waiting here (what a test or a bench waits for)."""
         await self._waiting.join()
+        while self._afters:
+            await asyncio.gather(*self._afters, return_exceptions=True)
 
     async def close(self) -> None:
-        for task in self._runners:
+        for task in [*self._runners, *self._afters]:
             task.cancel()
-        await asyncio.gather(*self._runners, return_exceptions=True)
+        await asyncio.gather(*self._runners, *self._afters, return_exceptions=True)
         self._runners = []
 
     async def game(self, table_id: str) -> dict[str, Accuracy]:

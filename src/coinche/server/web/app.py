@@ -36,6 +36,7 @@ from . import (
     following_pages,
     friends_pages,
     history_pages,
+    mistake_pages,
     open_tables_pages,
     people_pages,
     profile_pages,
@@ -97,6 +98,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.adaptive_level = services.adaptive_level
         app.state.reviews = services.reviews
         app.state.accuracies = services.accuracies
+        app.state.mistakes = services.mistakes
         app.state.comparisons = services.comparisons
         app.state.people_now = PeopleNow(store, services.db)
         app.state.leaderboard = Leaderboard(store, services.db)
@@ -121,6 +123,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *history_pages.routes,
         *daily_pages.routes,
         *puzzle_pages.routes,
+        *mistake_pages.routes,
         *tutorial_pages.routes,
         *profile_pages.routes,
         *people_pages.routes,

@@ -63,6 +63,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "puzzles": "/problemes",
         "learn": "/apprendre",
         "leaderboard": "/classement",
+        "mistakes": "/mes-erreurs",
     },
     "en": {
         "calculator": "/calculator",
@@ -87,6 +88,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "puzzles": "/puzzles",
         "learn": "/learn",
         "leaderboard": "/leaderboard",
+        "mistakes": "/my-mistakes",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""

@@ -294,7 +294,7 @@ async def bidding_page(request: Request) -> Response:
         others=[{"code": call_str(a), "name": i18n.call_name(lang, call_str(a))} for a in legal if not is_bid(a)],
         bids=[{"code": call_str(a), "name": i18n.call_name(lang, call_str(a))} for a in bids],
         calls_codes=[call_str(a) for a in legal],
-        catalogue=json.dumps(_box_words(lang), ensure_ascii=False).replace("<", "\\u003c"),
+        catalogue=json.dumps(box_words(lang), ensure_ascii=False).replace("<", "\\u003c"),
         action=bidding_url(lang, puzzle.id),
         next_url=f"{bidding_url(lang)}?after={puzzle.id}",
         home_url=PATHS[lang],
@@ -307,7 +307,7 @@ BOX_WORDS = ("call.", "trump.", "js.trump.", "js.bid.", "js.capot", "js.generale
 """The words the table's bidding box (``bidding.js``) says: calls, trumps, its rows' names."""
 
 
-def _box_words(lang: str) -> dict[str, str]:
+def box_words(lang: str) -> dict[str, str]:
     """The catalogue of the bidding puzzle's script: the bidding box's words only."""
     return {k: v for k, v in i18n.js_catalogue(lang).items() if k.startswith(BOX_WORDS)}
 

@@ -15,6 +15,7 @@ const els = {
   stepper: $('stepper'),
   counter: $('step-counter'),
   text: $('step-text'),
+  mark: $('step-mark'),
   explanation: $('step-explanation'),
   board: $('board'),
   points: $('step-points'),
@@ -118,8 +119,10 @@ function show(k, { announce = true } = {}) {
   const step = steps[current];
   const counter = t('review.step_of', { k: current + 1, n: steps.length });
   els.counter.textContent = counter;
+  els.text.textContent = step.text;
   const marked = analysis?.accuracy?.costly.find((d) => d.step === step.index);
-  els.text.textContent = marked ? `${step.text} ${marked.mark}` : step.text;
+  els.mark.hidden = !marked;
+  els.mark.textContent = marked ? `${marked.mark} ${marked.text}` : '';
   const decl = step.declaration ? `<p>${esc(step.declaration.text)}${step.declaration.explanation ? ` — ${explanationHTML(step.declaration.explanation)}` : ''}</p>` : '';
   els.explanation.innerHTML = decl + (step.explanation ? `<p><strong>${esc(t('review.explanation'))} :</strong> ${explanationHTML(step.explanation)}</p>` : '') + meaningHTML(step.meaning);
   els.board.innerHTML = boardHTML(step);
