@@ -206,7 +206,7 @@ def answer_context(lang: str, m: Mistake, chosen: str, solved: bool, days: tuple
     if m.kind == "call" and chosen not in {c for c, _ in shown}:
         shown.append((chosen, mine))
     rows = [
-        {"name": name(c), "value": _points(v), "best": v == best, "chosen": c == chosen}
+        {"code": c, "name": name(c), "value": _points(v), "best": v == best, "chosen": c == chosen}
         for c, v in (m.values if m.kind == "card" else shown)
     ]
     left = len(days) >= SOLVED_DAYS
@@ -218,7 +218,7 @@ def answer_context(lang: str, m: Mistake, chosen: str, solved: bool, days: tuple
         "line": line,
         "rows": rows,
         "repetition": i18n.gettext(
-            lang, "mistakes.left" if left else "mistakes.solved_days", count=len(days), of=SOLVED_DAYS
+            lang, "mistakes.left" if left else "mistakes.repetition", count=len(days), of=SOLVED_DAYS
         ),
     }
 
