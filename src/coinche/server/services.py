@@ -28,6 +28,7 @@ from .features.mistakes import JOB_KINDS as MISTAKE_JOB_KINDS
 from .features.mistakes import Mistakes, MistakeStore
 from .features.open_tables import OpenTables, OpenTableStore
 from .features.player_stats import PlayerStats, StatsStore
+from .features.progress import Progress, ProgressStore
 from .features.puzzles import Puzzles, PuzzleStore
 from .features.quick_play import QuickPlay, QuickPlayStore
 from .features.review import Reviews
@@ -59,6 +60,7 @@ class Services(TableParts):
     reviews: Reviews
     accuracies: Accuracies
     mistakes: Mistakes
+    progress: Progress
     comparisons: Comparisons
     coach: Coach
     watch_rules: dict[str, WatchRule]
@@ -106,7 +108,8 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     reviews = Reviews(store, p.db, p.work)
     accuracies = Accuracies(AccuracyStore(store), p.db, p.registry, reviews)
     mistakes = Mistakes(MistakeStore(store), p.db, p.work)
-    accuracies.kept_hooks.append(mistakes.found)
+    progress = Progress(ProgressStore(store), p.db)
+    accuracies.kept_hooks += [mistakes.found, progress.found]
     return Services(
         **{f.name: getattr(parts, f.name) for f in fields(TableParts)},
         daily=DailyChallenge(
@@ -124,6 +127,7 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         reviews=reviews,
         accuracies=accuracies,
         mistakes=mistakes,
+        progress=progress,
         comparisons=Comparisons(p.work),
         coach=Coach(CoachStore(store), p.db, p.work, settings.coach_deals, settings.coach_bot),
         watch_rules={WATCHED_WHILE_LISTED: open_tables, WATCHED_AFTER_SHARED_DEALS: tournament_runner},

@@ -45,7 +45,7 @@ TREND_GAMES: Final = 20
 """The profile's trend: a person's last games of each rules profile."""
 
 
-KeptHook = Callable[[LiveTable, int, dict[str, Any], dict[int, str]], Awaitable[None]]
+KeptHook = Callable[["DealKept"], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -206,19 +206,26 @@ def accuracy_words(lang: str, a: Accuracy | None) -> str | None:
     return i18n.gettext(lang, "accuracy.short", cards=cards, calls=calls, lost=a.card_loss)
 
 
-def deal_seats(live: LiveTable, n: int, analysis: dict[str, Any]) -> list[SeatAccuracy]:
-    """Each seat's accuracy over the table's finished deal ``n``: a person's over the
-    decisions their own requests made (a computer standing in for them is left out), a
-    computer's (the seat's holder at the deal's end) over a seat no person decided on."""
+def decisions(live: LiveTable, n: int) -> dict[int, str | None]:
+    """Who decided each step of the table's deal ``n`` (the review's steps): the person
+    whose request made it, None for a computer (a seat's own or one standing in)."""
     deal = live.game.deals[n - 1]
     offset = first_step(live.game, n)
-    by_step: dict[int, str | None] = {}  # the review's step -> the person who decided it
+    by_step: dict[int, str | None] = {}
     step = 0
     for index, entry in enumerate(deal.log):
         if is_step(entry):
             step += 1
             made = live.steps[live.action_seqs[offset + index]].request_id
             by_step[step] = None if made is None else made.split(":", 1)[0]
+    return by_step
+
+
+def deal_seats(live: LiveTable, n: int, analysis: dict[str, Any]) -> list[SeatAccuracy]:
+    """Each seat's accuracy over the table's finished deal ``n``: a person's over the
+    decisions their own requests made (a computer standing in for them is left out), a
+    computer's (the seat's holder at the deal's end) over a seat no person decided on."""
+    by_step = decisions(live, n)
     out = []
     for seat in range(4):
         people = {by_step.get(p["step"]) for p in analysis["positions"] if p["seat"] == seat}
@@ -232,6 +239,24 @@ def deal_seats(live: LiveTable, n: int, analysis: dict[str, Any]) -> list[SeatAc
         elif holder.kind == "bot" and holder.level is not None and len(holder.level) <= 16:
             out.append(SeatAccuracy(seat, None, holder.level, accuracy_by_seat(analysis)[seat]))
     return out
+
+
+@dataclass(frozen=True)
+class DealKept:
+    """A deal whose accuracy was just kept, as the features that learn from it get it."""
+
+    live: LiveTable
+    number: int
+    analysis: dict[str, Any]
+    people: dict[int, str]
+    """Each seat a person decided at, and who."""
+    decided: dict[int, str | None]
+    """Who decided each step (``decisions``)."""
+
+    def steps_of(self, seat: int) -> set[int]:
+        """The steps the seat's person decided themselves."""
+        player = self.people.get(seat)
+        return {s for s, p in self.decided.items() if p is not None and p == player}
 
 
 def _only(analysis: dict[str, Any], seat: int, steps: set[int]) -> dict[str, Any]:
@@ -322,10 +347,12 @@ class Accuracies:
         return seats
 
     async def _told(self, live: LiveTable, n: int, analysis: dict[str, Any], seats: Sequence[SeatAccuracy]) -> None:
-        people = {s.seat: s.player for s in seats if s.player is not None}
+        kept = DealKept(
+            live, n, analysis, {s.seat: s.player for s in seats if s.player is not None}, decisions(live, n)
+        )
         for hook in self.kept_hooks:
             try:
-                await hook(live, n, analysis, people)
+                await hook(kept)
             except Exception:
                 log.exception("table %s deal %s: after its accuracy", live.id, n)
 

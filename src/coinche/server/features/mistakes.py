@@ -41,7 +41,7 @@ from ..infra.database import Database
 from ..infra.db import Base, now
 from ..infra.store import Store, new_id
 from ..table.days import day_of
-from ..table.live_table import LiveTable
+from .accuracy import DealKept
 
 log = logging.getLogger("coinche.mistakes")
 
@@ -300,14 +300,15 @@ class Mistakes:
         self.db = db
         self.work = work
 
-    async def found(self, live: LiveTable, n: int, analysis: Mapping[str, Any], people: Mapping[int, str]) -> None:
-        """Keep the costliest decisions of deal ``n`` made by the people of ``people`` (seat
-        -> who decided; a computer's decisions are not in it)."""
+    async def found(self, kept: DealKept) -> None:
+        """Keep the costliest decisions of the deal made by its people themselves (a
+        computer's, one standing in for them included, are not theirs)."""
+        live, n = kept.live, kept.number
         deal = live.game.deals[n - 1]
         index_of = _log_index_by_step(deal)
         by_seat: dict[int, list[dict[str, Any]]] = {}
-        for d in costly(analysis):
-            if d["seat"] in people and d["step"] in index_of:
+        for d in costly(kept.analysis):
+            if d["step"] in kept.steps_of(d["seat"]) and d["step"] in index_of:
                 by_seat.setdefault(d["seat"], []).append(d)
         for seat, found in by_seat.items():
             for d in sorted(found, key=lambda d: -d["cost"])[:PER_DEAL]:
@@ -317,7 +318,7 @@ class Mistakes:
                 except (PoolBusy, EngineError):
                     log.debug("table %s deal %s: no room to keep a mistake", live.id, n)
                     return
-                await self.db(self.store.add, people[seat], live.id, n, d["step"], deal, upto, d, data)
+                await self.db(self.store.add, kept.people[seat], live.id, n, d["step"], deal, upto, d, data)
 
     async def get(self, mistake_id: str) -> Mistake | None:
         if MISTAKE_ID.fullmatch(mistake_id) is None:

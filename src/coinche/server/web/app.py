@@ -40,6 +40,7 @@ from . import (
     open_tables_pages,
     people_pages,
     profile_pages,
+    progress_pages,
     puzzle_pages,
     quick_pages,
     review_pages,
@@ -99,6 +100,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.reviews = services.reviews
         app.state.accuracies = services.accuracies
         app.state.mistakes = services.mistakes
+        app.state.progress = services.progress
         app.state.comparisons = services.comparisons
         app.state.people_now = PeopleNow(store, services.db)
         app.state.leaderboard = Leaderboard(store, services.db)
@@ -124,6 +126,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *daily_pages.routes,
         *puzzle_pages.routes,
         *mistake_pages.routes,
+        *progress_pages.routes,
         *tutorial_pages.routes,
         *profile_pages.routes,
         *people_pages.routes,

@@ -64,6 +64,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "learn": "/apprendre",
         "leaderboard": "/classement",
         "mistakes": "/mes-erreurs",
+        "progress": "/progres",
     },
     "en": {
         "calculator": "/calculator",
@@ -89,6 +90,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "learn": "/learn",
         "leaderboard": "/leaderboard",
         "mistakes": "/my-mistakes",
+        "progress": "/progress",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""
