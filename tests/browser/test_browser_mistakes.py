@@ -1,10 +1,12 @@
 """Your mistakes as puzzles (issue 50) in the browser: after a deal played with the
 driver's fixed choices, "Vos erreurs" lists the person's costly cards; one is played again
-from the keyboard alone, missed, then solved with the best card the answer named."""
+from the keyboard alone, missed, then solved with the best card the answer named; the
+progress page, in French and English, at a laptop's and a phone's size."""
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -12,7 +14,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from table_driver import keep_screenshot, start_solo
 
-MAX_DEALS = 4
+MAX_DEALS = 8
+LIST_WAIT = 20.0
 
 
 @pytest.fixture(scope="module")
@@ -34,16 +37,29 @@ def test_a_costly_card_played_again_from_the_keyboard(
     page = make_page(generous_server, viewport={"width": width, "height": height})
     table = start_solo(page, profile="classic", target=3000)
     listing = "/mes-erreurs" if lang == "fr" else "/my-mistakes"
-    card_row = page.locator("table.mistakes-list tbody tr", has_text="Une carte" if lang == "fr" else "A card")
+
+    def card_rows(p: Page) -> Any:
+        return p.locator("table.mistakes-list tbody tr", has_text="Une carte" if lang == "fr" else "A card")
+
+    lists = page.context.new_page()  # the list, beside the table
     for _ in range(MAX_DEALS):
         assert table.play_deal(bid=True).end == "next"
-        page.goto(listing)
-        if card_row.count():
+        # the deal's accuracy first, then its mistakes (the workers keep them just after)
+        expect(table.summary().locator(".accuracy-line")).to_have_class(re.compile(r"\bready\b"), timeout=60_000)
+        lost = re.search(r"(\d+) (points perdus|points lost)", table.summary().locator(".accuracy-line").inner_text())
+        if lost and int(lost[1]) >= 10:
+            deadline = time.monotonic() + LIST_WAIT  # the mistake's values come from a worker
+            while time.monotonic() < deadline:
+                lists.goto(listing)
+                if card_rows(lists).count():
+                    break
+        if card_rows(lists).count():
             break
-        page.go_back()
         table.next_deal()
     else:
-        pytest.skip("no costly card in the deals played (the driver's first cards were all sound)")
+        raise AssertionError(f"no costly card in {MAX_DEALS} deals played with the driver's first cards")
+    page.goto(listing)
+    card_row = card_rows(page)
     keep_screenshot(page, f"mistakes-list-{lang}-{width}x{height}")
     press(page, card_row.first.locator("a").first)
     page.wait_for_url(re.compile(rf"{listing}/[^/]+$"))
@@ -61,4 +77,12 @@ def test_a_costly_card_played_again_from_the_keyboard(
     expect(page.locator("#answer-title")).to_have_class(re.compile(r"\bsolved\b"))
     expect(page.locator(".mistake-line li").first).to_be_visible()  # the solver's line, trick by trick
     keep_screenshot(page, f"mistake-solved-{lang}-{width}x{height}", full_page=True)
+
+    # The progress page, in the page's language, fits the screen's width.
+    page.goto("/progres" if lang == "fr" else "/progress")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Vos progrès" if lang == "fr" else "Your progress")
+    expect(page.locator("table.progress-faults, .progress-page p").first).to_be_visible()
+    wide = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"the progress page is {wide} px wider than the screen"
+    keep_screenshot(page, f"progress-{lang}-{width}x{height}", full_page=True)
     assert not page.js_errors, page.js_errors  # type: ignore[attr-defined]

@@ -108,7 +108,8 @@ def test_the_history_and_the_profile_show_the_accuracy(make_client: MakeClient, 
         history = "/history" if lang == "en" else "/historique"
         listing = html.unescape(c.get(history).text)
         assert i18n.gettext(lang, "accuracy.column") in listing
-        words = i18n.gettext(lang, "accuracy.short", cards="", calls="", lost=mine.card_loss).split("·")[-1].strip()
+        per_card = "—" if not mine.cards else i18n.number(lang, mine.card_loss / mine.cards, 1)
+        words = i18n.gettext(lang, "accuracy.short", cards="", calls="", per_card=per_card).split("·")[-1].strip()
         assert words in listing
         game = html.unescape(c.get(f"{GAME_PATHS[lang]}/{table_id}").text)
         assert i18n.gettext(lang, "accuracy.yours") in game and words in game

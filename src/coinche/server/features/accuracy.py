@@ -196,14 +196,15 @@ class AccuracyStore:
 
 
 def accuracy_words(lang: str, a: Accuracy | None) -> str | None:
-    """A person's accuracy in a line of a page: "cartes 86 % · annonces 100 %" (None:
-    nothing to measure)."""
+    """A person's accuracy in a line of a page: "cartes 86 % · annonces 100 % · 1,2 pt
+    perdu par carte" (None: nothing to measure)."""
     if a is None or not (a.cards or a.calls):
         return None
     none = i18n.gettext(lang, "accuracy.nothing")
     cards = none if a.card_share is None else i18n.percent(lang, a.card_share)
     calls = none if a.call_share is None else i18n.percent(lang, a.call_share)
-    return i18n.gettext(lang, "accuracy.short", cards=cards, calls=calls, lost=a.card_loss)
+    per_card = none if a.card_mean is None else i18n.number(lang, a.card_mean, 1)
+    return i18n.gettext(lang, "accuracy.short", cards=cards, calls=calls, per_card=per_card)
 
 
 def decisions(live: LiveTable, n: int) -> dict[int, str | None]:
