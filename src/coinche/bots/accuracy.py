@@ -22,7 +22,7 @@ from ..engine.cards import CardSet
 from ..engine.deal import Deal, Phase
 from ..engine.rules import RuleSet
 from .bidding_puzzles import CLOSE, valued_calls
-from .expert.auction import appraise
+from .expert.auction import Appraisal, appraise
 from .expert.config import ExpertConfig
 
 CALL_KEPT: Final = CLOSE
@@ -85,7 +85,9 @@ def call_costs(
     config: ExpertConfig | None = None,
 ) -> list[CallCost]:
     """The cost of every call of the auction ``calls`` that had a choice (more than one
-    legal call), each from the caller's view alone: their hand and the calls before."""
+    legal call), each from the caller's view alone: their hand and the calls before. The
+    calls the expert weighs are valued first (the best is always among them); every bid
+    only when the call made is not one of them (twice the work)."""
     config = config or ExpertConfig()
     deal = Deal(rules, dealer, tuple(hands))
     out = []
@@ -94,16 +96,22 @@ def call_costs(
             break
         view = deal.view(deal.to_move)
         if len(view.legal_actions) > 1:
-            appraisal = appraise(view, config, every_bid=True)
-            values = {v.call: v.expected for v in valued_calls(appraisal)}
-            for expected, action, _outlook in appraisal.bids:
-                if is_generale(action):  # the one call ``valued_calls`` leaves aside
-                    values[action] = expected
+            values = _call_values(appraise(view, config))
+            if played not in values:  # a bid out of the expert's reach: every bid valued
+                values = _call_values(appraise(view, config, every_bid=True))
             if played in values:
                 best = max(values, key=lambda c: values[c])
                 out.append(CallCost(index + 1, deal.to_move, played, best, max(0.0, values[best] - values[played])))
         deal.apply(played)
     return out
+
+
+def _call_values(appraisal: Appraisal) -> dict[Action, float]:
+    values = {v.call: v.expected for v in valued_calls(appraisal)}
+    for expected, action, _outlook in appraisal.bids:
+        if is_generale(action):  # the one call ``valued_calls`` leaves aside
+            values[action] = expected
+    return values
 
 
 @dataclass(frozen=True)
