@@ -5,6 +5,7 @@ solved on three different days."""
 from __future__ import annotations
 
 import html
+import random
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -14,8 +15,21 @@ from server_helpers import Human, MakeClient, another_visitor, call, create_solo
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
+from coinche.bots.accuracy import costly
+from coinche.bots.loading import load_bot
 from coinche.engine.cards import card_str, cards_of
-from coinche.server.features.mistakes import PER_DEAL, SOLVED_DAYS, MistakeRow
+from coinche.engine.deal import Deal, random_hands
+from coinche.engine.rules import RuleSet
+from coinche.server.compute.job_kinds import analyse
+from coinche.server.features.mistakes import (
+    PER_DEAL,
+    SOLVED_DAYS,
+    MistakeRow,
+    log_index_by_step,
+    mistake_job,
+    read_mistake,
+    run_mistake,
+)
 from coinche.server.table import i18n
 
 MAX_DEALS = 6
@@ -141,3 +155,24 @@ def test_a_wrong_answer_is_shown_why(make_client: MakeClient) -> None:
         text = html.unescape(r.text)
         assert "Not yet" in text and ("The best:" in text or "The expert values" in text)
         assert next(m for m in mistakes(c) if m.id == mistake.id).solved_days == []
+
+
+def test_every_costly_decision_of_random_deals_gets_its_values_and_line() -> None:
+    """The workers' part on the positions of random deals of every profile, the first
+    trick's declarations (classic) included: the values, the best first, and a card's line
+    played out by the engine to the deal's end, said trick by trick."""
+    for profile in ("classic", "online", "federation", "house"):
+        rules = RuleSet.profile(profile)
+        for seed in range(6):
+            rng = random.Random(seed)
+            deal = Deal(rules, seed & 3, random_hands(rng))
+            bots = [load_bot("random", seed=seed * 4 + s) for s in range(4)]
+            while not deal.is_over:
+                deal.apply(bots[deal.to_move].choose(deal.view(deal.to_move)).action)
+            analysis = analyse(rules, deal.dealer, deal.dealt, deal.log)
+            index_of = log_index_by_step(deal)
+            for d in costly(analysis):
+                data = read_mistake(run_mistake(mistake_job(deal, index_of[d["step"]]).args))
+                assert data["kind"] == d["kind"] and data["values"][0][1] == max(v for _, v in data["values"])
+                if d["kind"] == "card":
+                    assert data["line"][0] in d["best"] and len(data["line"]) >= 1

@@ -27,8 +27,7 @@ from ...bots.accuracy import CALL_MISTAKE, CARD_MISTAKE, costly
 from ...bots.bidding_puzzles import valued_calls
 from ...bots.expert.auction import appraise
 from ...bots.expert.config import ExpertConfig
-from ...bots.puzzles import best_line
-from ...engine.actions import call_str, is_generale
+from ...engine.actions import DECLARE_BASE, call_str, card_of, is_announce, is_card, is_generale
 from ...engine.cards import card_str
 from ...engine.deal import Deal, LogEntry, Phase
 from ...engine.errors import EngineError
@@ -112,9 +111,40 @@ def position_values(position: Deal, config: ExpertConfig | None = None) -> dict[
     values = card_values(position)
     best = max(values.values())
     first = min(c for c, v in values.items() if v == best)
-    line, _ = best_line(position, first)
     pairs = sorted(((card_str(c), v) for c, v in values.items()), key=lambda p: -p[1])
-    return {"kind": "card", "values": [list(p) for p in pairs], "line": [card_str(c) for c in line]}
+    return {
+        "kind": "card",
+        "values": [list(p) for p in pairs],
+        "line": [card_str(c) for c in solver_line(position, first)],
+    }
+
+
+def solver_line(position: Deal, first: int) -> list[int]:
+    """``first``, then each player's best card (the solver's, the lowest of equal ones) to
+    the end of the deal; a meld declaration on the way declares all (what it is worth does
+    not change the cards' values)."""
+    from ...bots.analysis import card_values  # the solver, loaded where it runs
+
+    line = position.copy()
+    cards = [first]
+    _play(line, first)
+    while line.phase is Phase.PLAY:
+        legal = line.legal_actions()
+        if not any(is_card(a) for a in legal):  # the first trick's declaration, before the card
+            line.apply(DECLARE_BASE if DECLARE_BASE in legal else legal[0])
+            continue
+        values = card_values(line)
+        top = max(values.values())
+        card = min(c for c, v in values.items() if v == top)
+        cards.append(card)
+        _play(line, card)
+    return cards
+
+
+def _play(deal: Deal, card: int) -> None:
+    """Play ``card`` for the player to move, announcing a belote where the rules let."""
+    actions = [a for a in deal.legal_actions() if is_card(a) and card_of(a) == card]
+    deal.apply(max(actions, key=is_announce))
 
 
 def run_mistake(args: Any) -> Any:
@@ -305,7 +335,7 @@ class Mistakes:
         computer's, one standing in for them included, are not theirs)."""
         live, n = kept.live, kept.number
         deal = live.game.deals[n - 1]
-        index_of = _log_index_by_step(deal)
+        index_of = log_index_by_step(deal)
         by_seat: dict[int, list[dict[str, Any]]] = {}
         for d in costly(kept.analysis):
             if d["step"] in kept.steps_of(d["seat"]) and d["step"] in index_of:
@@ -337,7 +367,7 @@ class Mistakes:
         return solved, days
 
 
-def _log_index_by_step(deal: Deal) -> dict[int, int]:
+def log_index_by_step(deal: Deal) -> dict[int, int]:
     """Each review step's index in the deal's log (the position before it)."""
     out, step = {}, 0
     for index, entry in enumerate(deal.log):

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from ...engine.actions import call_str, card_of, is_announce, is_bid, is_card, parse_call
+from ...engine.actions import DECLARE_BASE, call_str, card_of, is_announce, is_bid, is_card, parse_call
 from ...engine.cards import TRUMP_NAMES, card_str, sorted_cards
 from ...engine.deal import Deal
 from ...engine.errors import EngineError
@@ -234,7 +234,11 @@ def line_tricks(lang: str, m: Mistake, names: list[str]) -> list[str]:
     out = []
     start = len(deal.tricks)
     for code in m.line:
-        actions = [a for a in deal.legal_actions() if is_card(a) and card_str(card_of(a)) == code]
+        legal = deal.legal_actions()
+        if not any(is_card(a) for a in legal):  # the first trick's declaration, before the card
+            deal.apply(DECLARE_BASE if DECLARE_BASE in legal else legal[0])
+            legal = deal.legal_actions()
+        actions = [a for a in legal if is_card(a) and card_str(card_of(a)) == code]
         if not actions:
             break
         deal.apply(max(actions, key=is_announce))
