@@ -47,6 +47,30 @@ def test_moves_go_before_hints_and_hints_before_analyses() -> None:
     assert rest == ["move", "move 2", "hint", "hint 2", "analysis"], order
 
 
+def test_a_stream_of_moves_never_starves_an_analysis() -> None:
+    """Moves always waiting (many tables' computers): an analysis waiting with them still
+    goes, after ``SLOW_EVERY`` moves at most."""
+
+    async def run() -> list[str]:
+        pool = BotPool(2)
+        done: list[str] = []
+
+        async def job(tag: str, priority: Priority) -> None:
+            done.append(await pool.run(nap, 0.01, tag, priority=priority))
+
+        try:
+            moves = [asyncio.create_task(job(f"move {i}", Priority.MOVE)) for i in range(40)]
+            analysis = asyncio.create_task(job("analysis", Priority.ANALYSIS))
+            await asyncio.gather(*moves, analysis)
+        finally:
+            await pool.aclose()
+            pool.close()
+        return done
+
+    order = run_async(run)
+    assert order.index("analysis") <= BotPool.SLOW_EVERY + BotPool.DEPTH * 2, order
+
+
 def test_the_queues_are_bounded() -> None:
     async def run() -> None:
         pool = BotPool(1, queue_limit=2)

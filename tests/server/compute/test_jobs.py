@@ -45,9 +45,18 @@ def through_json(job: jobs.Job[Any]) -> Any:
     return jobs.loads(jobs.dumps(job.args))
 
 
-def test_the_registry_holds_the_seven_kinds_and_nothing_else() -> None:
+def test_the_registry_holds_the_eight_kinds_and_nothing_else() -> None:
     register_job_kinds()
-    assert sorted(KINDS) == ["analysis", "bidding_puzzle", "compare", "decision", "par", "puzzle", "standings"]
+    assert sorted(KINDS) == [
+        "analysis",
+        "bidding_puzzle",
+        "compare",
+        "decision",
+        "mistake",
+        "par",
+        "puzzle",
+        "standings",
+    ]
     for name in ("os:system", "builtins:eval", "pickle", "", "decide"):
         with pytest.raises(JobRefused, match="unknown job kind"):
             jobs.kind_named(name)

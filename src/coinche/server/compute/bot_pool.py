@@ -74,9 +74,11 @@ class BotPool:
     finishes finds its next job waiting rather than idling through a round trip of the
     event loop (one job in flight per worker capped the server's moves per second); hints
     and analyses together hold at most ``workers - 1`` workers (one if there is only one),
-    so at least one worker always serves the tables' moves."""
+    so at least one worker always serves the tables' moves; and they are not starved by
+    them (``_dispatch``)."""
 
     DEPTH = 2
+    SLOW_EVERY = 8
 
     def __init__(self, workers: int, queue_limit: int = 2000) -> None:
         self.workers = max(1, workers)
@@ -84,7 +86,12 @@ class BotPool:
         self.generation = 0
         """How many times the pool was started again after a worker died."""
         self._executor: Executor = self._start()
-        self._heap: list[_Job] = []
+        self._moves: list[_Job] = []
+        """The tables' moves waiting, the first asked first."""
+        self._slow: list[_Job] = []
+        """Hints and analyses waiting, hints first."""
+        self._moves_since_slow = 0
+        """Moves handed on while slow work waited (``SLOW_EVERY``)."""
         self._waiting = [0] * len(Priority)
         self._order = itertools.count()
         self._in_flight = 0
@@ -113,7 +120,10 @@ class BotPool:
         if self._waiting[priority] >= self.queue_limit:
             raise PoolBusy(priority.name)
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._heap, _Job(priority, next(self._order), fn, args, future))
+        heapq.heappush(
+            self._moves if priority == Priority.MOVE else self._slow,
+            _Job(priority, next(self._order), fn, args, future),
+        )
         self._waiting[priority] += 1
         if not self._dispatch_soon:  # jobs asked for in the same turn of the loop go by priority
             self._dispatch_soon = True
@@ -121,19 +131,28 @@ class BotPool:
         return await future
 
     def _dispatch(self) -> None:
-        """Hand the most urgent jobs to the workers, as far as the limits allow."""
+        """Hand the most urgent jobs to the workers, as far as the limits allow: the moves
+        first, but one slow job after every ``SLOW_EVERY`` moves handed on while it waited,
+        so that a stream of moves never starves the analyses (at 200 solo tables the deals'
+        analyses waited until the tables stopped)."""
         self._dispatch_soon = False
         loop = asyncio.get_running_loop()
         slow_limit = max(1, self.workers - 1)
-        while self._heap and self._in_flight < self.workers * self.DEPTH:
-            job = self._heap[0]
-            slow = job.priority != Priority.MOVE
-            if slow and self._slow_in_flight >= slow_limit:
-                return  # the heap's first is a slow job: no move is waiting either
-            heapq.heappop(self._heap)
+        while self._in_flight < self.workers * self.DEPTH:
+            slow_free = bool(self._slow) and self._slow_in_flight < slow_limit
+            if slow_free and (not self._moves or self._moves_since_slow >= self.SLOW_EVERY):
+                job = heapq.heappop(self._slow)
+                self._moves_since_slow = 0
+            elif self._moves:
+                job = heapq.heappop(self._moves)
+                if self._slow:
+                    self._moves_since_slow += 1
+            else:
+                return  # nothing waiting, or only slow work and its workers busy
             self._waiting[job.priority] -= 1
             if job.future.done():  # its asker gave up (a closed connection)
                 continue
+            slow = job.priority != Priority.MOVE
             self._in_flight += 1
             self._slow_in_flight += slow
             task = loop.create_task(self._execute(loop, job))
@@ -179,10 +198,11 @@ class BotPool:
             f.result()
 
     async def aclose(self) -> None:
-        for job in self._heap:
+        for job in [*self._moves, *self._slow]:
             if not job.future.done():
                 job.future.cancel()
-        self._heap.clear()
+        self._moves.clear()
+        self._slow.clear()
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()
