@@ -4,11 +4,12 @@ as their own puzzles, from the position they faced, with what they could know th
 When a deal's accuracy is kept (``Accuracies``), each person's decisions that cost enough to
 be marked (``bots.accuracy.mark``) become mistakes, the costliest ``PER_DEAL`` of a deal at
 most: the position (the deal's log up to it; the hands are kept on the server and never
-shown), and what the workers compute of it once (``MISTAKE`` job): every legal card's
-double-dummy value and the solver's line after the best card, or every call's value by the
-expert's appraisal. A person's answer is judged on those values: it solves the mistake when
-it would not have been marked itself. A mistake solved on three different days (the
-server's clock, ``Settings.clock``) leaves the list: spaced repetition.
+shown), every legal card's double-dummy value (the analysis has them) or every call's value
+by the expert's appraisal (a ``MISTAKE`` job); a card's line, the solver's best play after
+the best card, is worked out on a worker when it is first shown. A person's answer is
+judged on those values: it solves the mistake when it would not have been marked itself.
+A mistake solved on three different days (the server's clock, ``Settings.clock``) leaves
+the list: spaced repetition.
 """
 
 from __future__ import annotations
@@ -83,7 +84,8 @@ class MistakeRow(Base):
     values: Mapped[list[Any]] = mapped_column(JSON)
     """Every legal card or call and its value, the best first (``[code, value]``)."""
     line: Mapped[list[str]] = mapped_column(JSON)
-    """A card's: the best card, then the solver's best play to the end of the deal."""
+    """A card's: the best card, then the solver's best play to the end of the deal (worked
+    out when first shown, after an answer: empty until then)."""
     solved_days: Mapped[list[str]] = mapped_column(JSON, default=list)
     tries: Mapped[int] = mapped_column(Integer, default=0)
     retired: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -304,6 +306,10 @@ class MistakeStore:
             ).all()
             return [_mistake(r) for r in rows]
 
+    def keep_line(self, mistake_id: str, line: list[str]) -> None:
+        with self.store.engine.begin() as conn:
+            conn.execute(update(MistakeRow).where(MistakeRow.id == mistake_id).values(line=line))
+
     def answered(self, mistake_id: str, solved: bool, day: str) -> tuple[str, ...]:
         """Count a try; a solve on a day not counted yet adds the day, and the third day
         retires the mistake. The days it was solved on."""
@@ -340,15 +346,31 @@ class Mistakes:
         for d in costly(kept.analysis):
             if d["step"] in kept.steps_of(d["seat"]) and d["step"] in index_of:
                 by_seat.setdefault(d["seat"], []).append(d)
+        cards = {p["step"]: p["values"] for p in kept.analysis["positions"]}
         for seat, found in by_seat.items():
             for d in sorted(found, key=lambda d: -d["cost"])[:PER_DEAL]:
                 upto = index_of[d["step"]]
-                try:
-                    data = await self.work.run(mistake_job(deal, upto), priority=Priority.ANALYSIS)
-                except (PoolBusy, EngineError):
-                    log.debug("table %s deal %s: no room to keep a mistake", live.id, n)
-                    return
+                if d["kind"] == "card":  # the analysis valued every card; the line waits for an answer
+                    pairs = sorted(cards[d["step"]].items(), key=lambda p: -p[1])
+                    data: dict[str, Any] = {"values": [list(p) for p in pairs], "line": []}
+                else:
+                    try:
+                        data = await self.work.run(mistake_job(deal, upto), priority=Priority.ANALYSIS)
+                    except (PoolBusy, EngineError):
+                        log.debug("table %s deal %s: no room to keep a mistake", live.id, n)
+                        continue
                 await self.db(self.store.add, kept.people[seat], live.id, n, d["step"], deal, upto, d, data)
+
+    async def line(self, mistake: Mistake) -> tuple[str, ...]:
+        """A card's line, the solver's best play from the best card on: computed on a worker
+        the first time it is shown (an answer), then kept."""
+        if mistake.kind != "card" or mistake.line:
+            return mistake.line
+        position = mistake.position
+        data = await self.work.run(mistake_job(position, len(position.log)), priority=Priority.HINT)
+        line = tuple(data["line"])
+        await self.db(self.store.keep_line, mistake.id, list(line))
+        return line
 
     async def get(self, mistake_id: str) -> Mistake | None:
         if MISTAKE_ID.fullmatch(mistake_id) is None:

@@ -10,6 +10,7 @@ again (400), nothing counted.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any, Final
 
 from starlette.exceptions import HTTPException
@@ -21,6 +22,7 @@ from ...engine.actions import DECLARE_BASE, call_str, card_of, is_announce, is_b
 from ...engine.cards import TRUMP_NAMES, card_str, sorted_cards
 from ...engine.deal import Deal
 from ...engine.errors import EngineError
+from ..compute.bot_pool import PoolBusy
 from ..features.mistakes import SOLVED_DAYS, Mistake, Mistakes
 from ..features.review import contract_call
 from ..infra.config import Settings
@@ -93,6 +95,7 @@ async def mistake_page(request: Request) -> Response:
         else:
             solved, days = judged
             assert chosen is not None
+            mistake = replace(mistake, line=await _line(mistakes, mistake))
             answer = answer_context(lang, mistake, chosen, solved, days)
     return page(
         request,
@@ -108,6 +111,15 @@ async def mistake_page(request: Request) -> Response:
         **position_context(lang, mistake),
         **(answer or {"answered": False}),
     )
+
+
+async def _line(mistakes: Mistakes, mistake: Mistake) -> tuple[str, ...]:
+    """The card's line to show with the answer (none when the workers are too busy: the
+    answer stands without it)."""
+    try:
+        return await mistakes.line(mistake)
+    except PoolBusy:
+        return ()
 
 
 def _chosen(m: Mistake, form: Any) -> str | None:
