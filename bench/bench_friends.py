@@ -20,6 +20,7 @@ turn comes; the host deals the next deal a second after each one
 - errors: ``error`` messages, refused connections, timeouts, closed connections.
 
     python bench/bench_friends.py [--tables 200] [--seconds 60] [--think 1] [--clock] [--profile FILE] [--spy FILE]
+                                  [--accuracy]
 
 ``--think 0`` plays every move at once: the figures are the server's saturation
 throughput. ``--clock`` makes the tables with the idle clock, as the page's form does by
@@ -51,6 +52,7 @@ import tempfile
 import time
 import urllib.parse
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -99,6 +101,8 @@ class Totals:
     measuring: bool = False
     received: int = 0
     """Bytes of the table messages the people received while measuring (states, steps)."""
+    accuracy_waits: list[float] = field(default_factory=list)
+    """From a deal's end to its accuracy, as the host's summary asks for it (``--accuracy``)."""
 
 
 class Person:
@@ -225,9 +229,12 @@ async def person(
     args: argparse.Namespace,
     totals: Totals,
     deadline: list[float],
+    deal_ended: Callable[[int], None] | None = None,
 ) -> None:
-    """One seat: reads its states, plays its moves after a human's pause."""
+    """One seat: reads its states, plays its moves after a human's pause; ``deal_ended``
+    (the host's) is told each deal that ends while measuring."""
     move: asyncio.Task[None] | None = None
+    told = 0
     while time.monotonic() < deadline[0]:
         try:
             timeout = max(0.1, min(HTTP_TIMEOUT, deadline[0] - time.monotonic()))
@@ -250,6 +257,9 @@ async def person(
             continue
         if state["awaiting_next_deal"]:
             if seat == 0:
+                if deal_ended is not None and totals.measuring and game["deal_number"] > told:
+                    told = game["deal_number"]
+                    deal_ended(told)
                 move = asyncio.create_task(send_later(ws, table, None, min(args.think, 1.0), seq, totals))
             continue
         deal = game["deal"]
@@ -259,6 +269,36 @@ async def person(
             move = asyncio.create_task(send_later(ws, table, action, pause, seq, totals))
     if move is not None:
         move.cancel()
+
+
+ACCURACY_WAIT = 120.0
+ACCURACY_POLL = 0.5
+POLLS: set[asyncio.Task[None]] = set()
+
+
+def accuracy_after(host: Person, table_id: str, n: int, totals: Totals) -> None:
+    """Ask for deal ``n``'s accuracy as the host's summary does, every ``ACCURACY_POLL``
+    seconds from the deal's end, and keep how long it took to come."""
+
+    async def poll() -> None:
+        start = time.monotonic()
+        while time.monotonic() - start < ACCURACY_WAIT:
+            try:
+                status, _, _ = await host.request("GET", f"/table/{table_id}/donne/{n}/precision")
+            except (OSError, TimeoutError):
+                status = 0
+            if status == 200:
+                totals.accuracy_waits.append(time.monotonic() - start)
+                return
+            if status not in (0, 202):
+                totals.errors[f"accuracy {status}"] += 1
+                return
+            await asyncio.sleep(ACCURACY_POLL)
+        totals.errors["accuracy never came"] += 1
+
+    task = asyncio.get_running_loop().create_task(poll())
+    POLLS.add(task)
+    task.add_done_callback(POLLS.discard)
 
 
 async def send_later(
@@ -317,8 +357,12 @@ async def table_life(
             await start.wait()
             table = Table()
             await sockets[0].send(json.dumps({"type": "host", "id": f"r{next(IDS)}", "op": "start"}))
+            ended = (lambda n: accuracy_after(people[0], table_id, n, totals)) if args.accuracy else None
             await asyncio.gather(
-                *(person(ws, seat, table, rng, args, totals, deadline) for seat, ws in enumerate(sockets))
+                *(
+                    person(ws, seat, table, rng, args, totals, deadline, ended if seat == 0 else None)
+                    for seat, ws in enumerate(sockets)
+                )
             )
     except (TimeoutError, OSError, ConnectionClosed, InvalidHandshake, RuntimeError, ValueError, KeyError) as e:
         totals.errors[type(e).__name__] += 1
@@ -461,6 +505,8 @@ async def run(args: argparse.Namespace, server: Site, label: str) -> dict[str, f
         with contextlib.suppress(subprocess.TimeoutExpired):
             spy.wait(timeout=30)
     rss_end = server.rss()
+    if POLLS:  # the accuracies still coming
+        await asyncio.wait(set(POLLS), timeout=ACCURACY_WAIT + 5)
     _, pending = await asyncio.wait(tasks, timeout=HTTP_TIMEOUT + 10)
     for task in pending:
         task.cancel()
@@ -499,6 +545,13 @@ async def run(args: argparse.Namespace, server: Site, label: str) -> dict[str, f
         f"  CPU: server {cpu / elapsed:.0%} of a core ({cpu * 1000 / max(totals.actions, 1):.2f} ms an action), "
         f"this client {client_cpu / elapsed:.0%} ({os.cpu_count()} cores)"
     )
+    if args.accuracy and totals.accuracy_waits:
+        waits = [x * 1000 for x in totals.accuracy_waits]
+        print(
+            f"  a deal's accuracy after its end: p50 {statistics.median(waits):.0f} ms, "
+            f"p95 {sorted(waits)[min(len(waits) - 1, round(0.95 * (len(waits) - 1)))]:.0f} ms, "
+            f"max {max(waits):.0f} ms ({len(waits)} deals)"
+        )
     errors = sum(totals.errors.values())
     print(f"  errors: {errors}" + (f" ({dict(totals.errors)})" if errors else ""), flush=True)
     return {
@@ -522,6 +575,7 @@ def main() -> None:
     ap.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring (default 5)")
     ap.add_argument("--think", type=float, default=1.0, help="a person's seconds per move, on average (0: at once)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--accuracy", action="store_true", help="the host asks for each deal's accuracy, timed")
     ap.add_argument("--servers", type=int, default=1, help="server processes (more than one: nginx in front)")
     ap.add_argument("--workers", type=int, default=0, help="`coinche worker` processes (PostgreSQL)")
     ap.add_argument("--profile", type=Path, help="run the server under cProfile and write its profile here")
