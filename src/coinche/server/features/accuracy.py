@@ -41,6 +41,8 @@ MAX_WAITING: Final = 2000
 summary or review to ask (nothing grows without bound when the workers fall behind)."""
 RUNNING: Final = 8
 """Deals whose analysis this process awaits at once (the workers' queue does the rest)."""
+RECENT_KEPT: Final = 1000
+"""Deals' rows a process keeps in memory once computed (the database keeps them all)."""
 TREND_GAMES: Final = 20
 """The profile's trend: a person's last games of each rules profile."""
 
@@ -282,6 +284,10 @@ class Accuracies:
         self._waiting: asyncio.Queue[tuple[LiveTable, int]] = asyncio.Queue(MAX_WAITING)
         self._runners: list[asyncio.Task[None]] = []
         self._afters: set[asyncio.Task[None]] = set()
+        self._pending: set[tuple[str, int]] = set()
+        """The deals waiting here or being computed (their summaries wait without a read)."""
+        self._recent: dict[tuple[str, int], list[SeatAccuracy]] = {}
+        """The deals computed here lately, the oldest first (``RECENT_KEPT``)."""
         self._busy = 0
         self.kept_hooks: list[KeptHook] = []
         """Told of each deal's accuracy once kept, with its analysis and the people who
@@ -297,6 +303,7 @@ class Accuracies:
             self._runners = [loop.create_task(self._run()) for _ in range(RUNNING)]
         try:
             self._waiting.put_nowait((live, n))
+            self._pending.add((live.id, n))
         except asyncio.QueueFull:
             log.debug("table %s deal %s: too many deals waiting, its accuracy waits to be asked", live.id, n)
 
@@ -312,6 +319,7 @@ class Accuracies:
                 log.exception("table %s deal %s: the accuracy failed", live.id, n)
             finally:
                 self._busy -= 1
+                self._pending.discard((live.id, n))
                 self._waiting.task_done()
 
     async def compute(self, live: LiveTable, n: int) -> list[SeatAccuracy] | None:
@@ -327,7 +335,15 @@ class Accuracies:
         return seats
 
     async def of_deal(self, live: LiveTable, n: int) -> list[SeatAccuracy] | None:
-        """The deal's rows if ready; else None, their computation started (once)."""
+        """The deal's rows if ready; else None, their computation started (once). A deal
+        this process computes now, or just did, is answered without the database: every
+        summary asks each second until it comes (at 200 tables of four, the asking's
+        reads held up the single SQLite thread the accuracies' own writes wait for)."""
+        key = (live.id, n)
+        if key in self._recent:
+            return self._recent[key]
+        if key in self._pending:
+            return None
         found = await self.db(self.store.deal, live.id, n)
         if found is not None:
             return found
@@ -345,6 +361,9 @@ class Accuracies:
     async def _keep(self, live: LiveTable, n: int, analysis: dict[str, Any]) -> list[SeatAccuracy]:
         seats = deal_seats(live, n, analysis)
         await self.db(self.store.save, live.id, n, live.spec.rules.name, seats)
+        self._recent[(live.id, n)] = seats
+        while len(self._recent) > RECENT_KEPT:
+            self._recent.pop(next(iter(self._recent)))
         return seats
 
     async def _told(self, live: LiveTable, n: int, analysis: dict[str, Any], seats: Sequence[SeatAccuracy]) -> None:
