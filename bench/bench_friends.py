@@ -20,7 +20,7 @@ turn comes; the host deals the next deal a second after each one
 - errors: ``error`` messages, refused connections, timeouts, closed connections.
 
     python bench/bench_friends.py [--tables 200] [--seconds 60] [--think 1] [--clock] [--profile FILE] [--spy FILE]
-                                  [--accuracy]
+                                  [--accuracy] [--stagger SECONDS]
 
 ``--think 0`` plays every move at once: the figures are the server's saturation
 throughput. ``--clock`` makes the tables with the idle clock, as the page's form does by
@@ -355,6 +355,8 @@ async def table_life(
             if ready[0] == args.tables:
                 opened.set()
             await start.wait()
+            if args.stagger:  # tables that began apart, as on a site, not all at once
+                await asyncio.sleep(rng.uniform(0.0, args.stagger))
             table = Table()
             await sockets[0].send(json.dumps({"type": "host", "id": f"r{next(IDS)}", "op": "start"}))
             ended = (lambda n: accuracy_after(people[0], table_id, n, totals)) if args.accuracy else None
@@ -576,6 +578,9 @@ def main() -> None:
     ap.add_argument("--think", type=float, default=1.0, help="a person's seconds per move, on average (0: at once)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--accuracy", action="store_true", help="the host asks for each deal's accuracy, timed")
+    ap.add_argument(
+        "--stagger", type=float, default=0.0, help="each table starts up to this many seconds late (default 0: at once)"
+    )
     ap.add_argument("--servers", type=int, default=1, help="server processes (more than one: nginx in front)")
     ap.add_argument("--workers", type=int, default=0, help="`coinche worker` processes (PostgreSQL)")
     ap.add_argument("--profile", type=Path, help="run the server under cProfile and write its profile here")
