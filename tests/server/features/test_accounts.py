@@ -388,6 +388,8 @@ FORMS = [
     ("/puzzles/bidding/abc", {"call": "pass"}),
     ("/apprendre/2", {"action": "80H"}),
     ("/learn/2", {"action": "80H"}),
+    ("/mes-erreurs/abc", {"card": "AS"}),
+    ("/my-mistakes/abc", {"card": "AS"}),
 ]
 
 
@@ -430,6 +432,8 @@ def test_every_route_that_changes_something_is_guarded(client: TestClient) -> No
         .replace("ing/abc", "ing/{puzzle_id}")
         .replace("dre/2", "dre/{step}")
         .replace("arn/2", "arn/{step}")
+        .replace("urs/abc", "urs/{mistake_id}")
+        .replace("kes/abc", "kes/{mistake_id}")
         for path, _ in FORMS
     }
     stateless = {"/calculateur", "/calculator", "/api/calculate"}

@@ -31,7 +31,6 @@ export function keepBottomInPlace(root) {
   const hand = bottom.querySelector('.hand');
   const sheets = [...root.querySelectorAll('.sheet')];
   const notices = [...bottom.querySelectorAll(':scope > .notice')];
-  const above = [...root.querySelectorAll('.seat:not(.seat-south) :is(.plate, .bubble)')];
   const measure = () => {
     if (!bottom.offsetHeight || !hand) return; // not laid out (a hidden page): the stylesheet's guesses hold
     root.style.setProperty('--bar-room', `${bottom.offsetHeight - hand.offsetHeight}px`);
@@ -41,51 +40,20 @@ export function keepBottomInPlace(root) {
     const top = bottom.offsetTop;
     const room = notices.reduce((sum, n) => sum + (n.offsetHeight ? n.offsetHeight + GAP : 0), GAP);
     let up = 0;
-    let open = null;
     for (const sheet of sheets) {
       if (!sheet.offsetHeight) continue; // hidden
       if (sheet.offsetTop + sheet.offsetHeight <= top - room) continue; // wholly above: the place is free
-      if (top - sheet.offsetTop > up) [up, open] = [top - sheet.offsetTop, sheet];
+      up = Math.max(up, top - sheet.offsetTop);
     }
     // never past the table's top edge
     up = Math.max(0, Math.min(up, top - room));
     root.style.setProperty('--notice-lift', `${Math.round(up)}px`);
-    if (open) clearSeats(open, up);
   };
-  // Risen above a tall panel (a phone's bidding box), a notice may reach the seats above
-  // it: it comes down over the panel's head (its title, never a button) as far as it must
-  // to clear the seats' plates and calls, and no further.
-  const clearSeats = (sheet, up) => {
-    const shown = notices.filter((n) => n.offsetHeight);
-    if (!shown.length) return;
-    const firstButton = sheet.querySelector('button:not([hidden])');
-    const floor = firstButton ? yIn(firstButton) - 2 : yIn(sheet);
-    const highest = Math.min(...shown.map(yIn));
-    const lowest = Math.max(...shown.map((n) => yIn(n) + n.offsetHeight));
-    // side by side on the screen (a notice is centred by a transform, which offsets miss)
-    const spans = shown.map((n) => n.getBoundingClientRect());
-    const [left, right] = [Math.min(...spans.map((r) => r.left)), Math.max(...spans.map((r) => r.right))];
-    let ceiling = -Infinity;
-    for (const el of above) {
-      const r = el.getBoundingClientRect();
-      if (!el.offsetHeight || r.left >= right || r.right <= left) continue;
-      ceiling = Math.max(ceiling, yIn(el) + el.offsetHeight);
-    }
-    const down = Math.min(ceiling + 2 - highest, floor - lowest);
-    if (down > 0) root.style.setProperty('--notice-lift', `${Math.round(Math.max(0, up - down))}px`);
-  };
-  // where an element lies in the table's layout (offsets: no animation moves them)
-  const yIn = (el) => {
-    let y = 0;
-    for (let e = el; e && e !== root; e = e.offsetParent) y += e.offsetTop;
-    return y;
-  };
-
   const place = () => {
     measure();
     lift();
   };
   const observer = new ResizeObserver(place);
-  for (const el of [bottom, hand, ...sheets, ...notices, ...above]) if (el) observer.observe(el);
+  for (const el of [bottom, hand, ...sheets, ...notices]) if (el) observer.observe(el);
   place();
 }
