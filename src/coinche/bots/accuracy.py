@@ -96,9 +96,9 @@ def call_costs(
             break
         view = deal.view(deal.to_move)
         if len(view.legal_actions) > 1:
-            values = _call_values(appraise(view, config))
+            values = call_values_of(appraise(view, config))
             if played not in values:  # a bid out of the expert's reach: every bid valued
-                values = _call_values(appraise(view, config, every_bid=True))
+                values = call_values_of(appraise(view, config, every_bid=True))
             if played in values:
                 best = max(values, key=lambda c: values[c])
                 out.append(CallCost(index + 1, deal.to_move, played, best, max(0.0, values[best] - values[played])))
@@ -106,7 +106,8 @@ def call_costs(
     return out
 
 
-def _call_values(appraisal: Appraisal) -> dict[Action, float]:
+def call_values_of(appraisal: Appraisal) -> dict[Action, float]:
+    """Every call of an appraisal and its expected margin, the générale included."""
     values = {v.call: v.expected for v in valued_calls(appraisal)}
     for expected, action, _outlook in appraisal.bids:
         if is_generale(action):  # the one call ``valued_calls`` leaves aside

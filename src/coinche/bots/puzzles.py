@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, get_args
 
-from ..engine.actions import card_of, is_announce, is_card
+from ..engine.actions import DECLARE_BASE, card_of, is_announce, is_card
 from ..engine.belote import belote_suits, pair_mask
 from ..engine.cards import CardSet
 from ..engine.deal import Deal, LogEntry, Phase
@@ -193,23 +193,31 @@ def _played_by(deal: Deal, seat: int) -> CardSet:
 
 def best_line(deal: Deal, first: int) -> tuple[tuple[int, ...], Deal]:
     """``first``, then each player's best card (the solver's, the lowest of equal ones) to
-    the end of the deal; and the deal played out so."""
+    the end of the deal; and the deal played out so (a first trick's declarations on the
+    way declare all: ``play_card``)."""
     line = deal.copy()
     cards = [first]
-    _play(line, first)
+    play_card(line, first)
     while line.phase is Phase.PLAY:
         values = card_values(line)
         best = max(values.values())
         card = min(c for c, v in values.items() if v == best)
         cards.append(card)
-        _play(line, card)
+        play_card(line, card)
     return tuple(cards), line
 
 
-def _play(deal: Deal, card: int) -> None:
-    """Play ``card`` for the player to move, announcing a belote where the rules let."""
+def play_card(deal: Deal, card: int) -> None:
+    """Play ``card`` for the player to move, announcing a belote where the rules let; then
+    the next players' meld declarations of the first trick, each declaring all (what the
+    melds are worth does not change the cards' values), so that the deal waits for a card."""
     actions = [a for a in deal.legal_actions() if is_card(a) and card_of(a) == card]
     deal.apply(max(actions, key=is_announce))
+    while deal.phase is Phase.PLAY:
+        legal = deal.legal_actions()
+        if any(is_card(a) for a in legal):
+            return
+        deal.apply(DECLARE_BASE if DECLARE_BASE in legal else legal[0])
 
 
 def themes(

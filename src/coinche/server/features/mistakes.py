@@ -24,11 +24,11 @@ from typing import Any, Final
 from sqlalchemy import JSON, Boolean, DateTime, Float, Index, Integer, String, UniqueConstraint, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ...bots.accuracy import CALL_MISTAKE, CARD_MISTAKE, costly
-from ...bots.bidding_puzzles import valued_calls
+from ...bots.accuracy import CALL_MISTAKE, CARD_MISTAKE, call_values_of, costly
 from ...bots.expert.auction import appraise
 from ...bots.expert.config import ExpertConfig
-from ...engine.actions import DECLARE_BASE, call_str, card_of, is_announce, is_card, is_generale
+from ...bots.puzzles import best_line
+from ...engine.actions import call_str
 from ...engine.cards import card_str
 from ...engine.deal import Deal, LogEntry, Phase
 from ...engine.errors import EngineError
@@ -104,8 +104,7 @@ def position_values(position: Deal, config: ExpertConfig | None = None) -> dict[
     best card, or every call's value by the expert's appraisal, the best first."""
     if position.phase is Phase.AUCTION:
         appraisal = appraise(position.view(position.to_move), config or ExpertConfig(), every_bid=True)
-        pairs = [(call_str(v.call), round(v.expected, 1)) for v in valued_calls(appraisal)]
-        pairs += [(call_str(a), round(e, 1)) for e, a, _ in appraisal.bids if is_generale(a)]
+        pairs = [(call_str(a), round(e, 1)) for a, e in call_values_of(appraisal).items()]
         pairs.sort(key=lambda p: -p[1])
         return {"kind": "call", "values": [list(p) for p in pairs], "line": []}
     from ...bots.analysis import card_values  # the solver, loaded where it runs
@@ -114,39 +113,12 @@ def position_values(position: Deal, config: ExpertConfig | None = None) -> dict[
     best = max(values.values())
     first = min(c for c, v in values.items() if v == best)
     pairs = sorted(((card_str(c), v) for c, v in values.items()), key=lambda p: -p[1])
+    line, _ = best_line(position, first)
     return {
         "kind": "card",
         "values": [list(p) for p in pairs],
-        "line": [card_str(c) for c in solver_line(position, first)],
+        "line": [card_str(c) for c in line],
     }
-
-
-def solver_line(position: Deal, first: int) -> list[int]:
-    """``first``, then each player's best card (the solver's, the lowest of equal ones) to
-    the end of the deal; a meld declaration on the way declares all (what it is worth does
-    not change the cards' values)."""
-    from ...bots.analysis import card_values  # the solver, loaded where it runs
-
-    line = position.copy()
-    cards = [first]
-    _play(line, first)
-    while line.phase is Phase.PLAY:
-        legal = line.legal_actions()
-        if not any(is_card(a) for a in legal):  # the first trick's declaration, before the card
-            line.apply(DECLARE_BASE if DECLARE_BASE in legal else legal[0])
-            continue
-        values = card_values(line)
-        top = max(values.values())
-        card = min(c for c, v in values.items() if v == top)
-        cards.append(card)
-        _play(line, card)
-    return cards
-
-
-def _play(deal: Deal, card: int) -> None:
-    """Play ``card`` for the player to move, announcing a belote where the rules let."""
-    actions = [a for a in deal.legal_actions() if is_card(a) and card_of(a) == card]
-    deal.apply(max(actions, key=is_announce))
 
 
 def run_mistake(args: Any) -> Any:

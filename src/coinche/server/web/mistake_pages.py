@@ -18,8 +18,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from ...engine.actions import DECLARE_BASE, call_str, card_of, is_announce, is_bid, is_card, parse_call
-from ...engine.cards import TRUMP_NAMES, card_str, sorted_cards
+from ...bots.puzzles import play_card
+from ...engine.actions import call_str, card_of, is_bid, is_card, parse_call
+from ...engine.cards import TRUMP_NAMES, card_str, parse_card, sorted_cards
 from ...engine.deal import Deal
 from ...engine.errors import EngineError
 from ..compute.bot_pool import PoolBusy
@@ -246,14 +247,10 @@ def line_tricks(lang: str, m: Mistake, names: list[str]) -> list[str]:
     out = []
     start = len(deal.tricks)
     for code in m.line:
-        legal = deal.legal_actions()
-        if not any(is_card(a) for a in legal):  # the first trick's declaration, before the card
-            deal.apply(DECLARE_BASE if DECLARE_BASE in legal else legal[0])
-            legal = deal.legal_actions()
-        actions = [a for a in legal if is_card(a) and card_str(card_of(a)) == code]
-        if not actions:
+        card = parse_card(code)
+        if not any(is_card(a) and card_of(a) == card for a in deal.legal_actions()):
             break
-        deal.apply(max(actions, key=is_announce))
+        play_card(deal, card)
         if len(deal.tricks) > start and not deal.trick:
             start = len(deal.tricks)
             t = deal.tricks[-1]
