@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..engine.actions import is_declaration
 from ..engine.cards import TRUMP_NAMES, CardSet, Trump
-from ..engine.deal import Deal, Phase
+from ..engine.deal import Deal, Declaration, LogEntry, Phase
 from ..engine.rules import RuleSet
 from ..engine.scoring import Contract, DealFacts, parse_contract, score_deal
 from .knowledge import dealt_belotes
@@ -153,6 +154,22 @@ def par_of_deal(rules: RuleSet, dealer: int, hands: Sequence[CardSet]) -> dict[s
     rows = analyse_deal(rules, dealer, hands)
     sides = best_contracts(rules, hands, rows)
     return {"trumps": [r.to_json() for r in rows], "sides": [s.to_json() for s in sides]}
+
+
+def is_step(entry: LogEntry) -> bool:
+    """Calls and cards are the review's steps; a meld declaration shows with the next card."""
+    return not isinstance(entry, Declaration) and not is_declaration(entry)
+
+
+def step_indices(log: Sequence[LogEntry]) -> dict[int, int]:
+    """Each review step (the deal's first call is step 1) and its index in the deal's
+    log: the position before it is the log up to there."""
+    out, step = {}, 0
+    for index, entry in enumerate(log):
+        if is_step(entry):
+            step += 1
+            out[step] = index
+    return out
 
 
 def card_values(deal: Deal) -> dict[int, int]:

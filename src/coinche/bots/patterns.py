@@ -21,11 +21,12 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, get_args
 
-from ..engine.actions import COINCHE, card_of, is_bid, is_card, is_declaration
+from ..engine.actions import COINCHE, card_of, is_bid, is_card
 from ..engine.cards import TRUMP_NAMES, bit, cards_of, parse_card, suit_of
 from ..engine.deal import Deal
 from ..engine.play import tables, trick_winner
 from .accuracy import CARD_MISTAKE, card_cost
+from .analysis import step_indices
 
 OVERBID_MARGIN: Final = 20
 """A contract this much or more above the best its side makes double dummy is an overbid
@@ -56,14 +57,13 @@ def faults(deal: Deal, analysis: Mapping[str, Any], seat: int, steps: Collection
     }
     if deal.contract is not None and costly:
         replay = Deal(deal.rules, deal.dealer, deal.dealt)
-        step = 0
-        for entry in deal.log:
-            if isinstance(entry, int) and not is_declaration(entry):
-                step += 1  # a call or a card: a step of the review
-                if step in costly and is_card(entry):
-                    kind = _card_fault(replay, card_of(entry), costly[step])
-                    if kind is not None:
-                        out.append(Found(kind, step))
+        at = {index: step for step, index in step_indices(deal.log).items()}
+        for index, entry in enumerate(deal.log):
+            step = at.get(index, 0)  # 0: a declaration, no step
+            if step in costly and isinstance(entry, int) and is_card(entry):
+                kind = _card_fault(replay, card_of(entry), costly[step])
+                if kind is not None:
+                    out.append(Found(kind, step))
             replay.replay_entry(entry)
     out += _auction_faults(deal, analysis, seat, steps)
     return out

@@ -16,6 +16,7 @@ from sqlalchemy import select
 from starlette.testclient import TestClient
 
 from coinche.bots.accuracy import costly
+from coinche.bots.analysis import step_indices
 from coinche.bots.loading import load_bot
 from coinche.engine.cards import card_str, cards_of
 from coinche.engine.deal import Deal, random_hands
@@ -25,7 +26,6 @@ from coinche.server.features.mistakes import (
     PER_DEAL,
     SOLVED_DAYS,
     MistakeRow,
-    log_index_by_step,
     mistake_job,
     read_mistake,
     run_mistake,
@@ -170,7 +170,7 @@ def test_every_costly_decision_of_random_deals_gets_its_values_and_line() -> Non
             while not deal.is_over:
                 deal.apply(bots[deal.to_move].choose(deal.view(deal.to_move)).action)
             analysis = analyse(rules, deal.dealer, deal.dealt, deal.log)
-            index_of = log_index_by_step(deal)
+            index_of = step_indices(deal.log)
             for d in costly(analysis):
                 data = read_mistake(run_mistake(mistake_job(deal, index_of[d["step"]]).args))
                 assert data["kind"] == d["kind"] and data["values"][0][1] == max(v for _, v in data["values"])

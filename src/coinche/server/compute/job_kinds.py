@@ -14,13 +14,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...bots.accuracy import call_costs
-from ...bots.analysis import analyse_deal, card_values, par_of_deal
+from ...bots.analysis import analyse_deal, card_values, is_step, par_of_deal
 from ...bots.base import Decision
 from ...bots.bidding_puzzles import BiddingPuzzle, best_bidding_puzzle, find_bidding_puzzles
 from ...bots.compare import replay_as
 from ...bots.loading import BUILTIN_BOTS, load_bot
 from ...bots.puzzles import THEMES, Puzzle, best_puzzle, find_puzzles
-from ...engine.actions import call_str, card_of, is_card, is_declaration, parse_call
+from ...engine.actions import call_str, card_of, is_card, parse_call
 from ...engine.cards import FULL_DECK, TRUMP_NAMES, CardSet, card_str, parse_card
 from ...engine.deal import Deal, Declaration, LogEntry, Phase, View
 from ...engine.errors import EngineError, short_repr
@@ -164,11 +164,6 @@ def analyse(rules: RuleSet, dealer: int, hands: Sequence[CardSet], entries: Sequ
         "positions": positions,
         "calls": [c.to_json() for c in call_costs(rules, dealer, hands, deal.auction.calls)],
     }
-
-
-def is_step(entry: LogEntry) -> bool:
-    """Calls and cards are the review's steps; a meld declaration shows with the next card."""
-    return not isinstance(entry, Declaration) and not is_declaration(entry)
 
 
 def log_json(entries: Sequence[LogEntry]) -> list[Any]:

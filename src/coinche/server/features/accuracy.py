@@ -22,8 +22,8 @@ from typing import Any, Final
 from sqlalchemy import func, select
 
 from ...bots.accuracy import Accuracy, accuracy_by_seat
+from ...bots.analysis import step_indices
 from ..compute.bot_pool import PoolBusy
-from ..compute.job_kinds import is_step
 from ..infra.database import Database
 from ..infra.db import now
 from ..infra.rows.accuracy import DealAccuracyRow
@@ -212,15 +212,11 @@ def accuracy_words(lang: str, a: Accuracy | None) -> str | None:
 def decisions(live: LiveTable, n: int) -> dict[int, str | None]:
     """Who decided each step of the table's deal ``n`` (the review's steps): the person
     whose request made it, None for a computer (a seat's own or one standing in)."""
-    deal = live.game.deals[n - 1]
     offset = first_step(live.game, n)
     by_step: dict[int, str | None] = {}
-    step = 0
-    for index, entry in enumerate(deal.log):
-        if is_step(entry):
-            step += 1
-            made = live.steps[live.action_seqs[offset + index]].request_id
-            by_step[step] = None if made is None else made.split(":", 1)[0]
+    for step, index in step_indices(live.game.deals[n - 1].log).items():
+        made = live.steps[live.action_seqs[offset + index]].request_id
+        by_step[step] = None if made is None else made.split(":", 1)[0]
     return by_step
 
 

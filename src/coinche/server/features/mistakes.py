@@ -25,6 +25,7 @@ from sqlalchemy import JSON, Boolean, DateTime, Float, Index, Integer, String, U
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ...bots.accuracy import CALL_MISTAKE, CARD_MISTAKE, call_values_of, costly
+from ...bots.analysis import step_indices
 from ...bots.expert.auction import appraise
 from ...bots.expert.config import ExpertConfig
 from ...bots.puzzles import best_line
@@ -34,7 +35,7 @@ from ...engine.deal import Deal, LogEntry, Phase
 from ...engine.errors import EngineError
 from ...engine.wire import rules_from_json, rules_to_json
 from ..compute.bot_pool import PoolBusy, Priority
-from ..compute.job_kinds import deal_args, entry_from_json, is_step, json_card, log_json, read_deal
+from ..compute.job_kinds import deal_args, entry_from_json, json_card, log_json, read_deal
 from ..compute.jobs import Job, JobKind, JobRefused, json_list, json_number, json_object
 from ..compute.work import Work
 from ..infra.database import Database
@@ -313,7 +314,7 @@ class Mistakes:
         computer's, one standing in for them included, are not theirs)."""
         live, n = kept.live, kept.number
         deal = live.game.deals[n - 1]
-        index_of = log_index_by_step(deal)
+        index_of = step_indices(deal.log)
         by_seat: dict[int, list[dict[str, Any]]] = {}
         for d in costly(kept.analysis):
             if d["step"] in kept.steps_of(d["seat"]) and d["step"] in index_of:
@@ -359,13 +360,3 @@ class Mistakes:
             return None
         days = await self.db(self.store.answered, mistake.id, solved, day_of(moment))
         return solved, days
-
-
-def log_index_by_step(deal: Deal) -> dict[int, int]:
-    """Each review step's index in the deal's log (the position before it)."""
-    out, step = {}, 0
-    for index, entry in enumerate(deal.log):
-        if is_step(entry):
-            step += 1
-            out[step] = index
-    return out

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...bots.accuracy import accuracy_by_seat, costly
+from ...bots.analysis import is_step
 from ...engine.actions import Action, call_str, card_of, is_announce, is_card
 from ...engine.cards import SUIT_CHARS, TRUMP_NAMES, CardSet, card_str, sorted_cards
 from ...engine.deal import Deal
@@ -25,7 +26,7 @@ from ...engine.melds import Meld
 from ...engine.scoring import Contract
 from ...engine.wire import WireError, message_from_json
 from ..compute.bot_pool import Priority
-from ..compute.job_kinds import analysis_job, is_step
+from ..compute.job_kinds import analysis_job
 from ..compute.work import Work
 from ..infra.database import Database
 from ..infra.store import Store
