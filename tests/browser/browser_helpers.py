@@ -100,6 +100,9 @@ class LiveServer:
             # No coach's tips unasked (the coach's own test switches it on, as a person does).
             "--coach-deals",
             "0",
+            # Deals valued only when asked: the accuracy's own tests switch it on (the
+            # workers' analysis of every deal of every test costs the run minutes).
+            "--no-deal-accuracy",
             *extra,
         ]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}

@@ -5,14 +5,25 @@ each a button that takes the review to its step (from the keyboard)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 from table_driver import keep_screenshot, start_solo
 
 ACCURACY_WAIT = 60_000
 
 
-def test_the_summary_and_the_review_show_the_accuracy(page: Page) -> None:
+@pytest.fixture(scope="module")
+def valuing_server(tmp_path_factory: pytest.TempPathFactory, server_factory: Callable[..., Any]) -> Iterator[str]:
+    """A server that values each deal as it ends (the others' tests run without)."""
+    with server_factory(tmp_path_factory.mktemp("accuracy"), "--deal-accuracy") as base:
+        yield base
+
+
+def test_the_summary_and_the_review_show_the_accuracy(valuing_server: str, make_page: Callable[..., Page]) -> None:
+    page = make_page(valuing_server)
     table = start_solo(page, profile="classic", target=700)
     played = table.play_deal(bid=True)
     assert played.end == "next", played

@@ -20,7 +20,7 @@ LIST_WAIT = 20.0
 
 @pytest.fixture(scope="module")
 def generous_server(tmp_path_factory: pytest.TempPathFactory, server_factory: Callable[..., Any]) -> Iterator[str]:
-    with server_factory(tmp_path_factory.mktemp("mistakes"), "--free-deals", "100") as base:
+    with server_factory(tmp_path_factory.mktemp("mistakes"), "--free-deals", "100", "--deal-accuracy") as base:
         yield base
 
 

@@ -570,6 +570,9 @@ def settings_for(tmp_path: Path, database_url: str | None = None, **overrides: A
         # A newcomer's deals are coached: the coach's tests ask for it, the others read
         # the table's messages without its tips.
         "coach_deals": 0,
+        # Deals valued only when asked: the accuracy's tests switch it on (every deal of
+        # every test analysed on the workers costs the run minutes).
+        "deal_accuracy": False,
         # Tests open many tables as one guest, from one address: the limits have tests of
         # their own, which set them.
         "open_tables_guest": 1000,

@@ -115,6 +115,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="a newcomer's first N deals against the computer come with the coach's tips (default 3; 0: "
         "only for whoever switches it on)",
     )
+    p.add_argument(
+        "--deal-accuracy",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="value each deal a person played as it ends and show their accuracy in its summary (default on; "
+        "off: the review and the pages that ask compute it on demand)",
+    )
     _play_options(p)
     p.add_argument(
         "--table-limit-per-address",

@@ -109,6 +109,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         bot_workers=args.workers,
         free_deals=args.free_deals,
         coach_deals=args.coach_deals,
+        deal_accuracy=args.deal_accuracy,
         idle_seconds=args.idle_seconds,
         grace_seconds=args.grace_seconds,
         quick_wait_seconds=args.quick_wait,

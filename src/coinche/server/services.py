@@ -106,7 +106,7 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     tournament_runner = tournaments(parts)
     p.tables.unmade_hooks.append(tournament_runner.make_named)
     reviews = Reviews(store, p.db, p.work)
-    accuracies = Accuracies(AccuracyStore(store), p.db, p.registry, reviews)
+    accuracies = Accuracies(AccuracyStore(store), p.db, p.registry, reviews, settings.deal_accuracy)
     mistakes = Mistakes(MistakeStore(store), p.db, p.work)
     progress = Progress(ProgressStore(store), p.db)
     accuracies.kept_hooks += [mistakes.found, progress.found]

@@ -50,7 +50,7 @@ def wait_json(client: TestClient, url: str) -> dict[str, Any]:
 
 @pytest.mark.both_databases
 def test_a_played_deal_gets_each_seats_accuracy_without_being_asked(make_client: MakeClient) -> None:
-    client = make_client(free_deals=100)
+    client = make_client(free_deals=100, deal_accuracy=True)
     table_id = create_solo(client, "classic", 700, "beginner")
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
         Human(ws, max_deals=1).play_game()
@@ -77,7 +77,7 @@ def test_a_played_deal_gets_each_seats_accuracy_without_being_asked(make_client:
 
 
 def test_only_a_seated_person_reads_a_finished_deals_accuracy(make_client: MakeClient) -> None:
-    client = make_client(free_deals=100)
+    client = make_client(free_deals=100, deal_accuracy=True)
     table_id = create_solo(client, "classic", 700, "beginner")
     assert client.get(f"/table/{table_id}/donne/1/precision").status_code == 404  # not over yet
     with client.websocket_connect(f"/ws/table/{table_id}") as ws:
@@ -93,7 +93,7 @@ def test_only_a_seated_person_reads_a_finished_deals_accuracy(make_client: MakeC
 def test_the_history_and_the_profile_show_the_accuracy(make_client: MakeClient, lang: str) -> None:
     """The game's history entry, its page (each deal) and the player's profile (the trend of
     the profile's last games, and the site's computers of that profile)."""
-    client = make_client(free_deals=100)
+    client = make_client(free_deals=100, deal_accuracy=True)
     person = Person(another_visitor(client), "Précise")
     person.sign_up()
     with person.acting() as c:

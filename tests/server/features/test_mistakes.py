@@ -76,7 +76,7 @@ def shown_cards(page: str) -> set[str]:
 
 def test_a_persons_mistakes_come_back_as_their_own_puzzles(make_client: MakeClient) -> None:
     clock = Clock()
-    client = make_client(free_deals=100, clock=clock)
+    client = make_client(free_deals=100, deal_accuracy=True, clock=clock)
     person = Person(another_visitor(client), "Erreur")
     person.sign_up()
     with person.acting() as c:
@@ -138,7 +138,7 @@ def test_a_persons_mistakes_come_back_as_their_own_puzzles(make_client: MakeClie
 
 
 def test_a_wrong_answer_is_shown_why(make_client: MakeClient) -> None:
-    client = make_client(free_deals=100)
+    client = make_client(free_deals=100, deal_accuracy=True)
     person = Person(another_visitor(client), "Encore")
     person.sign_up()
     with person.acting() as c:

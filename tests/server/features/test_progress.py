@@ -23,7 +23,7 @@ def faults(client: TestClient) -> list[FaultRow]:
 
 
 def test_the_progress_page_counts_a_persons_faults_by_kind(make_client: MakeClient) -> None:
-    client = make_client(free_deals=100)
+    client = make_client(free_deals=100, deal_accuracy=True)
     person = Person(another_visitor(client), "Progrès")
     person.sign_up()
     with person.acting() as c:

@@ -273,7 +273,9 @@ def has_person(live: LiveTable) -> bool:
 class Accuracies:
     """The accuracy of the tables' finished deals (see the module)."""
 
-    def __init__(self, store: AccuracyStore, db: Database, registry: LiveTables, reviews: Reviews) -> None:
+    def __init__(
+        self, store: AccuracyStore, db: Database, registry: LiveTables, reviews: Reviews, after_deals: bool = True
+    ) -> None:
         self.store = store
         self.db = db
         self.reviews = reviews
@@ -288,7 +290,8 @@ class Accuracies:
         self.kept_hooks: list[KeptHook] = []
         """Told of each deal's accuracy once kept, with its analysis and the people who
         decided at each seat (the mistakes are found there)."""
-        registry.on(DealEnded, self._deal_ended)
+        if after_deals:  # else computed only when asked (Settings.deal_accuracy)
+            registry.on(DealEnded, self._deal_ended)
 
     async def _deal_ended(self, event: DealEnded) -> None:
         live, n = event.table, event.number

@@ -107,6 +107,10 @@ class Settings:
     coach_deals: int = 3
     """A newcomer's first deals against the computer that come with the coach's tips
     (``features/coach``; 0: only for whoever switches it on)."""
+    deal_accuracy: bool = True
+    """Each finished deal a person played is valued on the workers as it ends, and its
+    summary shows the reader's accuracy (``features/accuracy``; off: only the review and
+    the pages that ask compute it, on demand)."""
     coach_bot: str = "expert"
     """The computer whose decisions the coach explains (``features/coach``); tests that
     are not about its reasons use a faster one."""

@@ -240,6 +240,7 @@ async def table_page(request: Request) -> Response:
         emotes=EMOTES,
         friend_levels=FRIEND_LEVELS,
         trick_hold_ms=round(settings_of(request).trick_pause * 1000),
+        deal_accuracy=settings_of(request).deal_accuracy,
         part_of=await part_of_link(request, lang, live.spec.kind),
         coach=coach,
         coach_on=coach_on,

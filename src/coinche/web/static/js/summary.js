@@ -31,8 +31,9 @@ export function verdictOf(state) {
 }
 
 /** The dialog's markup for a state at the end of a deal or of the game; `wentOn`: who dealt
- * the next deal when it is the last deal's summary, reopened (null at the deal's end). */
-export function summaryHTML(state, wentOn = null) {
+ * the next deal when it is the last deal's summary, reopened (null at the deal's end);
+ * `accuracy`: with the reader's accuracy line (the site values each deal as it ends). */
+export function summaryHTML(state, wentOn = null, accuracy = true) {
   const { table, game } = state;
   const deal = game.deal;
   const result = deal.result;
@@ -92,7 +93,7 @@ export function summaryHTML(state, wentOn = null) {
     parts.push(
       `<p class="review-line"><a class="review-link" href="${review(game.deal_number)}">${esc(t('js.review_deal'))}</a></p>`,
     );
-    if (!table.watching) {
+    if (accuracy && !table.watching) {
       // how well the reader played it: computed by the workers after the deal, filled in
       // when it comes (fillAccuracy)
       parts.push(

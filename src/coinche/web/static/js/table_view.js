@@ -81,6 +81,8 @@ export class TableView {
       }),
     );
     this.trick = new TrickView($('#trick'), trickTiming(Number(root.dataset.trickHold)));
+    /** The summary shows the reader's accuracy (the site values each deal as it ends). */
+    this.accuracy = 'accuracy' in root.dataset;
     this.hand = new HandView($('#hand'), (code) => this.playCard(code));
     this.bidding = new BiddingBox($('#bidding'), (code) => this.actions.act({ call: code }));
     this.thinkingTimer = null;
@@ -481,7 +483,7 @@ export class TableView {
    * the page). */
   async summaryHTML(state, wentOn = null) {
     const { summaryHTML } = await import('./summary.js');
-    return summaryHTML(state, wentOn);
+    return summaryHTML(state, wentOn, this.accuracy);
   }
 
   /** The summary's accuracy line, filled in when the server has it. */
