@@ -439,9 +439,10 @@ class ServerProcess:
         command = [sys.executable, "-m", "coinche.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
         url = db if isinstance(db, str) else f"sqlite:///{db}"
         # Computers that answer at once, a complete trick not held on show and no coach's
-        # tips unasked, as in the in-process tests' settings (``settings_for``); ``extra``
+        # tips unasked, no deal valued unasked, as in the in-process tests' settings (``settings_for``); ``extra``
         # may ask for others.
         command += ["--db", url, "--bot-delay", "0", "--trick-pause", "0", "--workers", "1", "--coach-deals", "0"]
+        command += ["--no-deal-accuracy"]
         command += extra
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env.pop("COINCHE_DATABASE_URL", None)

@@ -217,6 +217,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--days", type=_COUNT, default=30, help="reports of the last N days (default 30)")
     p.add_argument("--json", action="store_true", help="print one JSON object per report (JSON Lines)")
 
+    p = sub.add_parser("role", help="give an account a role on the site's team (moderator, admin) or take it away")
+    p.add_argument("--db", help="database URL (default: $COINCHE_DATABASE_URL, else the local SQLite file)")
+    p.add_argument("name", help="the account's name")
+    p.add_argument("role", choices=("moderator", "admin", "none"), help="the role (none: no role any more)")
+
     p = sub.add_parser("replay", help="check and replay deal or game records (RECORD.md)")
     p.add_argument("--json", action="store_true", help="print one JSON answer per file (JSON Lines)")
     p.add_argument("files", nargs="+", metavar="FILE")

@@ -212,6 +212,28 @@ def cmd_worker(args: argparse.Namespace) -> int:
         return 2
 
 
+def cmd_role(args: argparse.Namespace, out: TextIO) -> int:
+    """Give the account ``args.name`` the role ``args.role`` on the site's team (``none``:
+    take it away); it counts at its next request, on every server."""
+    from datetime import UTC, datetime
+
+    from ..server.features.moderation import ModerationStore
+    from ..server.infra.config import default_database_url
+    from ..server.infra.store import Store
+
+    store = Store(args.db or default_database_url())
+    try:
+        role = None if args.role == "none" else args.role
+        found = ModerationStore(store).set_role(args.name, role, datetime.now(UTC))
+    finally:
+        store.close()
+    if found is None:
+        print(f"coinche role: error: no account is named {args.name!r}", file=sys.stderr)
+        return 1
+    print(f"{args.name}: {role or 'no role'}", file=out)
+    return 0
+
+
 def cmd_reports(args: argparse.Namespace, out: TextIO) -> int:
     """The reports of the last ``--days`` days, newest first, and how often each person
     was reported by how many people."""

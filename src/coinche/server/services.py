@@ -26,6 +26,7 @@ from .features.friends import Friends
 from .features.history import History, HistoryStore
 from .features.mistakes import JOB_KINDS as MISTAKE_JOB_KINDS
 from .features.mistakes import Mistakes, MistakeStore
+from .features.moderation import Moderation, ModerationStore
 from .features.open_tables import OpenTables, OpenTableStore
 from .features.player_stats import PlayerStats, StatsStore
 from .features.progress import Progress, ProgressStore
@@ -63,6 +64,7 @@ class Services(TableParts):
     progress: Progress
     comparisons: Comparisons
     coach: Coach
+    moderation: Moderation
     watch_rules: dict[str, WatchRule]
     """Each watching rule of the table kinds (``TableKind.watched``), by the feature that
     decides it; a rule not here: nobody watches."""
@@ -110,6 +112,11 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     mistakes = Mistakes(MistakeStore(store), p.db, p.work)
     progress = Progress(ProgressStore(store), p.db)
     accuracies.kept_hooks += [mistakes.found, progress.found]
+    quick_play = QuickPlay(QuickPlayStore(store), p.db, p.hub, settings, p.tables, p.attendance)
+    moderation = Moderation(ModerationStore(store), p.db, settings.clock)
+    quick_play.gates.append(moderation.may_meet_strangers)
+    tournament_runner.gates.append(moderation.may_meet_strangers)
+    moderation.acted_hooks.append(quick_play.sanctioned)
     return Services(
         **{f.name: getattr(parts, f.name) for f in fields(TableParts)},
         daily=DailyChallenge(
@@ -118,7 +125,7 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         friends=Friends(store, p.db, settings, p.tables, p.attendance, p.rate_limits, p.hub),
         history=History(HistoryStore(store), p.db, p.registry),
         player_stats=player_stats,
-        quick_play=QuickPlay(QuickPlayStore(store), p.db, p.hub, settings, p.tables, p.attendance),
+        quick_play=quick_play,
         open_tables=open_tables,
         following=Following(FollowingStore(store), p.db, p.hub, settings, p.registry),
         tournaments=tournament_runner,
@@ -129,6 +136,7 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         mistakes=mistakes,
         progress=progress,
         comparisons=Comparisons(p.work),
+        moderation=moderation,
         coach=Coach(CoachStore(store), p.db, p.work, settings.coach_deals, settings.coach_bot),
         watch_rules={WATCHED_WHILE_LISTED: open_tables, WATCHED_AFTER_SHARED_DEALS: tournament_runner},
     )

@@ -390,6 +390,10 @@ FORMS = [
     ("/learn/2", {"action": "80H"}),
     ("/mes-erreurs/abc", {"card": "AS"}),
     ("/my-mistakes/abc", {"card": "AS"}),
+    ("/equipe/joueur/pid", {"kind": "warn", "reason": "x"}),
+    ("/team/player/pid", {"kind": "warn", "reason": "x"}),
+    ("/equipe/action/aid/annuler", {"reason": "x"}),
+    ("/team/action/aid/undo", {"reason": "x"}),
 ]
 
 
@@ -434,6 +438,8 @@ def test_every_route_that_changes_something_is_guarded(client: TestClient) -> No
         .replace("arn/2", "arn/{step}")
         .replace("urs/abc", "urs/{mistake_id}")
         .replace("kes/abc", "kes/{mistake_id}")
+        .replace("/pid", "/{player}")
+        .replace("/aid/", "/{action_id}/")
         for path, _ in FORMS
     }
     stateless = {"/calculateur", "/calculator", "/api/calculate"}

@@ -18,6 +18,7 @@ import asyncio
 import hashlib
 import secrets
 import unicodedata
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -29,6 +30,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from ...engine.messages import Message
 from ..infra.config import Settings
 from ..infra.database import Database
 from ..infra.db import aware
@@ -50,11 +52,13 @@ GUEST_ID_MAX: Final = 32
 class AccountError(Exception):
     """A request about an account that is refused; ``code`` says why (``name_length``,
     ``name_chars``, ``name_taken``, ``name_confusable``, ``password_length``, ``password_mismatch``,
-    ``email``, ``wrong_password``)."""
+    ``email``, ``wrong_password``, ``banned``); ``message``: what to tell the person instead
+    of the code's sentence (a ban's why and until)."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, message: Message | None = None) -> None:
         super().__init__(code)
         self.code = code
+        self.message = message
 
 
 @dataclass(frozen=True)
@@ -253,6 +257,9 @@ class AccountService:
         )
         self._hashing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="coinche-argon2")
         self._dummy_hash: str | None = None
+        self.gates: list[Callable[[Account], Awaitable[None]]] = []
+        """Each asked once the password is right, before a session opens (``AccountError``
+        refuses it: a ban)."""
 
     async def _hash(self, password: str) -> str:
         return await asyncio.get_running_loop().run_in_executor(self._hashing, self.hasher.hash, password)
@@ -301,6 +308,8 @@ class AccountService:
             raise AccountError("wrong_password")
         if self.hasher.check_needs_rehash(password_hash):
             await self.db(self.rows.set_password_hash, account.id, await self._hash(password))
+        for gate in self.gates:
+            await gate(account)
         return account, await self.db(self.rows.open_session, account.id, self.settings.session_days)
 
     async def _dummy(self) -> str:

@@ -22,6 +22,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Final
 
+from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 
 from ...engine.rules import RuleSet
@@ -29,7 +30,8 @@ from ..infra.config import Settings
 from ..infra.database import Database
 from ..infra.hub import Hub
 from ..infra.rate_limits import RateLimits
-from ..infra.store import Store
+from ..infra.rows.people import SaidRow
+from ..infra.store import Store, new_id
 from ..live.presence import Attendance
 from ..live.tables import Tables
 from ..table.kinds import FriendsTable
@@ -224,7 +226,8 @@ class Friends:
         await self._forget_lobby_seat(table_id, player)
 
     async def say(self, table_id: str, player: str, phrase: str) -> None:
-        """A quick message from ``player``'s seat to the table (a passing event, not stored)."""
+        """A quick message from ``player``'s seat to the table (a passing event; kept for the
+        site's team, ``SaidRow``)."""
         if phrase not in PHRASES:
             raise TableError("bad_phrase")
         live = await self._tables.table(table_id)
@@ -235,11 +238,12 @@ class Friends:
             raise TableError("not_seated")
         if await self._rate_limits.hit(self._settings.say_limit, f"say:{player}") is not None:
             raise TableError("say_limit")
+        await self._db(self._said, table_id, seat, player, "say", phrase)
         await self._hub.signal(table_id, {"kind": "say", "seat": seat, "phrase": phrase})
 
     async def react(self, table_id: str, player: str, emote: str) -> None:
         """A reaction (one of ``EMOTES``) from ``player``'s seat, shown on their plate on
-        every page of the table (a passing event, not stored). Only at a table of several
+        every page of the table (a passing event; kept for the site's team). Only at a table of several
         people (``solo_table`` alone against the computer); limited as the quick messages
         are, in a count of its own."""
         if emote not in EMOTES:
@@ -254,4 +258,21 @@ class Friends:
             raise TableError("not_seated")
         if await self._rate_limits.hit(self._settings.say_limit, f"react:{player}") is not None:
             raise TableError("say_limit")
+        await self._db(self._said, table_id, seat, player, "react", emote)
         await self._hub.signal(table_id, {"kind": "react", "seat": seat, "emote": emote})
+
+    def _said(self, table_id: str, seat: int, player: str, kind: str, what: str) -> None:
+        """Keep what was said (the site's team reads it beside a report from the table)."""
+        with self._store.engine.begin() as conn:
+            conn.execute(
+                insert(SaidRow),
+                {
+                    "id": new_id(),
+                    "table_id": table_id,
+                    "seat": seat,
+                    "player_id": player,
+                    "kind": kind,
+                    "what": what,
+                    "created_at": self._settings.clock(),
+                },
+            )

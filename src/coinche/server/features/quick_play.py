@@ -33,7 +33,7 @@ from ..infra.rows.lobby import QuickWaitRow
 from ..infra.rows.people import AccountRow, BlockRow
 from ..infra.rows.tables import TableRow
 from ..infra.store import Store, new_id
-from ..live.ports import TableMaker
+from ..live.ports import Gate, TableMaker
 from ..live.presence import Attendance
 from ..table.kinds import QuickPlayTable
 from ..table.live_table import TableError
@@ -247,6 +247,8 @@ class QuickPlay:
         self.attendance = attendance
         """Who comes to a table made (the grace of whoever does not)."""
         self.levels = level_ratings()
+        self.gates: list[Gate] = []
+        """Each asked before a person waits (``TableError`` refuses them: a suspension)."""
         self._runner: asyncio.Task[None] | None = None
         self._queue: Subscription | None = None
         self._orphans_read: datetime | None = None
@@ -284,6 +286,8 @@ class QuickPlay:
         whose game goes on, that wait is theirs still (the page takes them back to it)."""
         if rules is not None and rules not in RULES:
             raise TableError("bad_rules")
+        for gate in self.gates:
+            await gate(player)
         current = await self.status(player)
         if current is not None and current.table_id is not None and await self.playing(current.table_id, player):
             return current
@@ -293,6 +297,11 @@ class QuickPlay:
         )
         await self.hub.signal(QUEUE_CHANNEL, {"kind": "joined"})
         return wait
+
+    async def sanctioned(self, kind: str, player: PlayerId) -> None:
+        """A person suspended or banned by the site's team leaves the wait (a table of theirs
+        made already plays on)."""
+        await self.leave(player)
 
     async def playing(self, table_id: str, player: PlayerId) -> bool:
         """Whether ``player`` plays at the quick play table ``table_id`` still (or soon)."""

@@ -4,13 +4,18 @@ parts they are made of."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from ...engine.rules import RuleSet
 from ..table.kinds import SOLO, Dealing, TableKind
 from ..table.live_table import LiveTable
 from ..table.spec import Seat, TableSpec
+
+Gate = Callable[[str], Awaitable[None]]
+"""Asked before a person joins something with strangers (quick play, a tournament):
+returns if they may, raises ``TableError`` (with the why) if not. A feature keeps a list
+of them, filled at start-up (``features.moderation``: a suspension)."""
 
 
 class TableLookup(Protocol):

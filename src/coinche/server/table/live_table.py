@@ -13,7 +13,7 @@ from typing import Any
 from ...bots.adaptive import AdaptiveBot
 from ...engine.deal import Deal, View
 from ...engine.game import Game
-from ...engine.messages import Message
+from ...engine.messages import ENGLISH, Message
 from .fair_deals import hand_source
 from .spec import Seat, Step, TableSpec, seat_of
 
@@ -32,7 +32,9 @@ class TableError(Exception):
     moving under the request), ``bad_level``."""
 
     def __init__(self, code: str, message: Message | None = None, rule: str | None = None) -> None:
-        super().__init__(message.text if message is not None else code)
+        # the engine's messages have an English text; the site's (a suspension's) are
+        # rendered by the page in the reader's language
+        super().__init__(message.text if message is not None and message.id in ENGLISH else code)
         self.code = code
         self.message = message
         self.rule = rule

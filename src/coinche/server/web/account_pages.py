@@ -19,6 +19,7 @@ from starlette.routing import BaseRoute, Route
 from ..features.account_life import AccountLife
 from ..features.accounts import NAME_MAX, AccountError, AccountService
 from ..features.friends import Friends
+from ..features.moderation import Moderation, notice_of
 from ..infra.rate_limits import RateLimits
 from ..infra.store import GameEntry
 from ..table import i18n
@@ -165,9 +166,14 @@ async def login(request: Request) -> Response:
         _, token = await account_life_of(request).log_in(
             name, str(form.get("password") or ""), guest_in_session(request)
         )
-    except AccountError:
-        error = i18n.gettext(lang, "accounts.error.wrong_login")
-        return page(request, "login.html", status=400, lang=lang, error=error, **context)
+    except AccountError as e:
+        # a ban is told (the password was right); anything else is one sentence
+        error = (
+            i18n.render(lang, e.message) if e.message is not None else i18n.gettext(lang, "accounts.error.wrong_login")
+        )
+        return page(
+            request, "login.html", status=403 if e.message is not None else 400, lang=lang, error=error, **context
+        )
     return _logged_in(request, next_url or "/", token)
 
 
@@ -231,6 +237,9 @@ async def account_page(
     games = game_rows(lang, await tables_of(request).games(player))
     if notice is None and request.query_params.get("done") in NOTICES:
         notice = i18n.gettext(lang, NOTICES[request.query_params["done"]])
+    moderation: Moderation = request.app.state.moderation
+    account = account_of(request)
+    told = await moderation.notices(player) if account is not None else []
     return page(
         request,
         "account.html",
@@ -243,9 +252,14 @@ async def account_page(
         free_deals=settings_of(request).free_deals,
         notice=notice,
         error=error,
+        team_notices=[{"kind": a.kind, "text": i18n.render(lang, notice_of(a))} for a in told],
+        team_role=await moderation.role(account),
+        team_url=TEAM_HOME[lang],
     )
 
 
+TEAM_HOME = {"fr": "/equipe", "en": "/team"}
+"""The team's pages (``moderation_pages.PATHS``), linked from a team member's account page."""
 NOTICES = {"password": "accounts.notice.password_changed", "abandoned": "accounts.notice.abandoned"}
 
 

@@ -37,6 +37,7 @@ from . import (
     friends_pages,
     history_pages,
     mistake_pages,
+    moderation_pages,
     open_tables_pages,
     people_pages,
     profile_pages,
@@ -87,6 +88,8 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.tournaments = services.tournaments
         services.tournaments.start()
         app.state.accounts = accounts = AccountService(store, services.db, settings)
+        accounts.gates.append(services.moderation.may_log_in)
+        app.state.moderation = services.moderation
         app.state.account_life = AccountLife(
             accounts, services.tables, services.free_deals, services.hub, services.daily.signed_up
         )
@@ -126,6 +129,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *daily_pages.routes,
         *puzzle_pages.routes,
         *mistake_pages.routes,
+        *moderation_pages.routes,
         *progress_pages.routes,
         *tutorial_pages.routes,
         *profile_pages.routes,

@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ..features.moderation import Moderation, refusal
 from ..features.quick_play import RULES, QuickPlay, Wait
 from ..table import i18n
 from ..table.live_table import TableError
@@ -35,7 +36,7 @@ def quick_play_of(request: Request) -> QuickPlay:
 
 async def quick_page(request: Request) -> Response:
     """The choice of rules and the button; once pressed, the wait (or the table found)."""
-    lang, other_url = lang_of_path(request, "quick")
+    lang, _ = lang_of_path(request, "quick")
     account = account_of(request)
     if account is None:
         if request.method == "POST":
@@ -44,21 +45,35 @@ async def quick_page(request: Request) -> Response:
     quick = quick_play_of(request)
     if request.method == "POST":
         return await _pressed(request, quick, account.player, lang)
-    wait = await quick.status(account.player)
+    return await _page(request, quick, lang, account.player)
+
+
+async def _page(
+    request: Request, quick: QuickPlay, lang: str, player: str, status: int = 200, refused: str | None = None
+) -> Response:
+    """The choice, the wait or the table found; ``refused``: why the person may not wait
+    (a suspension: they are told why and until when, before they press)."""
+    wait = await quick.status(player)
     if wait is not None and wait.table_id is not None:
-        seated = await quick.seated(wait.table_id, account.player)
+        seated = await quick.seated(wait.table_id, player)
         if seated:
             return RedirectResponse(f"/table/{wait.table_id}", status_code=303)
         if seated is False:
             wait = None  # that game is over: choose again
         # None: claimed, not made yet: the wait shows, its socket tells the table made
+    if refused is None and wait is None:
+        moderation: Moderation = request.app.state.moderation
+        bound = await moderation.restriction(player)
+        refused = i18n.render(lang, refusal(bound)) if bound is not None else None
     return page(
         request,
         "quick.html",
+        status=status,
         lang=lang,
-        other_url=other_url,
+        other_url=ADDRESSES["fr" if lang == "en" else "en"]["quick"],
         rules_choices=(ANY, *RULES),
         wait_words=i18n.duration(lang, quick.settings.quick_wait_seconds),
+        refused=refused,
         **_wait_context(quick, wait),
     )
 
@@ -90,8 +105,10 @@ async def _pressed(request: Request, quick: QuickPlay, player: str, lang: str) -
     else:
         try:
             await quick.join(player, None if rules == ANY else rules)
-        except TableError:
-            raise HTTPException(400) from None
+        except TableError as e:
+            if e.message is None:
+                raise HTTPException(400) from None
+            return await _page(request, quick, lang, player, status=403, refused=i18n.render(lang, e.message))
     return RedirectResponse(ADDRESSES[lang]["quick"], status_code=303)
 
 

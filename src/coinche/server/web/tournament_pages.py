@@ -147,7 +147,7 @@ async def new_page(request: Request) -> Response:
         try:
             created = await tournaments.create(_plan_of(form, now), account.player)
         except TableError as e:
-            error = i18n.gettext(lang, f"tournament.error.{e.code}")
+            error = i18n.render(lang, e.message) if e.message else i18n.gettext(lang, f"tournament.error.{e.code}")
             status = 400
         else:
             return RedirectResponse(f"{PAGE_PATHS[lang]}/{created.id}", status_code=303)
@@ -238,7 +238,7 @@ async def tournament_page(request: Request) -> Response:
         try:
             await _act(tournaments, tournament, account.player, str(action), form)
         except TableError as e:
-            error = i18n.gettext(lang, f"tournament.error.{e.code}")
+            error = i18n.render(lang, e.message) if e.message else i18n.gettext(lang, f"tournament.error.{e.code}")
             status = 400
         else:
             return RedirectResponse(f"{PAGE_PATHS[lang]}/{tournament.id}", status_code=303)

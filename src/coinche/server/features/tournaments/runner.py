@@ -21,7 +21,7 @@ from ...infra.config import Settings
 from ...infra.database import Database
 from ...infra.hub import Hub, Subscription
 from ...live.events import DealEnded, GameEnded
-from ...live.ports import PlaysOut, TableMaker
+from ...live.ports import Gate, PlaysOut, TableMaker
 from ...live.presence import Attendance
 from ...live.registry import LiveTables
 from ...table.days import CLUB_TIME
@@ -94,6 +94,9 @@ class Tournaments:
         """Where a finished round's pars are computed."""
         self.following = following
         """The accounts' names (a partner named, the names at a round's tables)."""
+        self.gates: list[Gate] = []
+        """Each asked before a person enters, is entered as a partner or accepts
+        (``TableError`` refuses them: a suspension)."""
         self._runner: asyncio.Task[None] | None = None
         self._wake: Subscription | None = None
         self._playing: dict[str, asyncio.Task[None]] = {}
@@ -185,6 +188,13 @@ class Tournaments:
         await self.hub.signal(RUN_CHANNEL, {"kind": "start"})
 
     async def enter(self, tournament_id: str, player: str, partner: str | None, code: str | None) -> Entry:
+        for gate in self.gates:
+            await gate(player)
+            if partner is not None:
+                try:
+                    await gate(partner)
+                except TableError:  # their why is theirs: the other is told only no
+                    raise TableError("partner_refused") from None
         entry = await self.db(self.store.enter, tournament_id, player, partner, code, self.now())
         await self._changed(tournament_id)
         if partner is not None:
@@ -192,6 +202,9 @@ class Tournaments:
         return entry
 
     async def answer(self, tournament_id: str, player: str, entry_id: str, accept: bool) -> None:
+        if accept:
+            for gate in self.gates:
+                await gate(player)
         await self.db(self.store.answer, tournament_id, player, entry_id[:16], accept, self.now())
         await self._changed(tournament_id)
         await self.hub.signal(person_channel(player), {"kind": "tournament"})  # their other pages

@@ -1,6 +1,6 @@
 """Who plays: ``players`` (a guest is a player without an account), ``accounts`` (each
 owns one player) and their ``sessions`` (logged-in browsers) and bots' tokens; between
-people: following, being online, invitations, reports and blocks."""
+people: following, being online, invitations, reports, what is said at tables, and blocks."""
 
 from __future__ import annotations
 
@@ -134,6 +134,24 @@ class ReportRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
     __table_args__ = (UniqueConstraint("reporter_id", "reported_id", "table_id", name="uq_reports_once"),)
+
+
+class SaidRow(Base):
+    """A quick message or a reaction said at a table (``kind`` ``say`` or ``react``,
+    ``what`` the phrase's or the emote's name): the site's team reads them beside a
+    report from that table."""
+
+    __tablename__ = "table_said"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[str] = mapped_column(String(32))
+    kind: Mapped[str] = mapped_column(String(8))
+    what: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+    __table_args__ = (Index("ix_table_said_table", "table_id", "created_at"),)
 
 
 class BlockRow(Base):
