@@ -101,7 +101,7 @@ def test_reports_grouped_by_person_with_what_was_said_and_the_moves(client: Test
     assert "Paul" in listing and "Fait traîner la partie ×1" in html.unescape(listing)
     paul_player = live_player(client, table_id, 2)
     page = html.unescape(mod.get(f"/equipe/joueur/{paul_player}").text)
-    assert "Hote" in page  # who reported
+    assert "Hote — Fait traîner la partie" in page  # who reported, why
     assert f"Table {table_id}" in page
     assert "Désolé" in page and "😮" in page  # what Paul said there
     assert "change de joueur à cette place" in page  # the log's steps: Paul took his seat

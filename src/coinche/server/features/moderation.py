@@ -122,8 +122,10 @@ class Reported:
 class ReportSeen:
     at: datetime
     table_id: str
-    reporter: str
+    reporter: str | None
+    """The reporter's account name (None: a guest, ``reporter_id``)."""
     reason: str
+    reporter_id: str
 
 
 @dataclass(frozen=True)
@@ -271,7 +273,7 @@ class ModerationStore:
             account.name if account is not None else seen_as or player,
             account.id if account is not None else None,
             role,
-            [ReportSeen(aware(at), table, _name_of(by, name), reason) for at, table, by, name, reason in reports],
+            [ReportSeen(aware(at), table, name, reason, by) for at, table, by, name, reason in reports],
             actions,
         )
 

@@ -28,8 +28,18 @@ from .account_pages import TEAM_HOME
 from .pages import account_of, page, read_checked_form, tables_of
 
 PATHS: Final = {
-    "fr": {"home": TEAM_HOME["fr"], "person": "/equipe/joueur", "undo": "/equipe/action", "log": "/equipe/journal"},
-    "en": {"home": TEAM_HOME["en"], "person": "/team/player", "undo": "/team/action", "log": "/team/log"},
+    "fr": {
+        "home": TEAM_HOME["fr"],
+        "person": "/equipe/joueur",
+        "undo": "/equipe/action/{action_id}/annuler",
+        "log": "/equipe/journal",
+    },
+    "en": {
+        "home": TEAM_HOME["en"],
+        "person": "/team/player",
+        "undo": "/team/action/{action_id}/undo",
+        "log": "/team/log",
+    },
 }
 FIELDS: Final = frozenset({"csrf", "kind", "days", "reason"})
 
@@ -74,7 +84,7 @@ def action_view(lang: str, a: Action) -> dict[str, Any]:
         "until": _when(a.until) if a.until is not None else None,
         "undone": a.undone_by is not None,
         "undoes": a.undoes,
-        "undo_url": f"{PATHS[lang]['undo']}/{a.id}",
+        "undo_url": PATHS[lang]["undo"].format(action_id=a.id),
         "undoable": a.kind != "undo" and a.undone_by is None,
     }
 
@@ -206,7 +216,7 @@ async def person_page(request: Request) -> Response:
             {
                 "at": _when(r.at),
                 "table": r.table_id,
-                "reporter": r.reporter,
+                "reporter": r.reporter or i18n.gettext(lang, "moderation.a_guest", id=r.reporter_id[:8]),
                 "reason": i18n.gettext(lang, f"report.reason.{r.reason}"),
             }
             for r in person.reports
@@ -258,9 +268,7 @@ routes: list[BaseRoute] = [
         Route(PATHS[lang]["home"], home_page),
         Route(PATHS[lang]["log"], log_page),
         Route(PATHS[lang]["person"] + "/{player}", person_page, methods=["GET", "POST"]),
-        Route(
-            PATHS[lang]["undo"] + "/{action_id}/" + ("annuler" if lang == "fr" else "undo"), undo_page, methods=["POST"]
-        ),
+        Route(PATHS[lang]["undo"], undo_page, methods=["POST"]),
     )
 ]
 __all__ = ["REASONS", "routes"]
