@@ -33,6 +33,7 @@ from .features.progress import Progress, ProgressStore
 from .features.puzzles import Puzzles, PuzzleStore
 from .features.quick_play import QuickPlay, QuickPlayStore
 from .features.review import Reviews
+from .features.seasons import Seasons, SeasonStore
 from .features.tournaments import jobs as tournament_jobs
 from .features.tournaments.runner import Tournaments
 from .features.tournaments.store import TournamentStore
@@ -65,6 +66,7 @@ class Services(TableParts):
     comparisons: Comparisons
     coach: Coach
     moderation: Moderation
+    seasons: Seasons
     watch_rules: dict[str, WatchRule]
     """Each watching rule of the table kinds (``TableKind.watched``), by the feature that
     decides it; a rule not here: nobody watches."""
@@ -72,6 +74,7 @@ class Services(TableParts):
     async def close(self) -> None:
         await self.adaptive_level.close()
         await self.accuracies.close()
+        await self.seasons.close()
         await self.puzzles.close()
         await self.tournaments.close()
         await self.quick_play.close()
@@ -117,6 +120,8 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     quick_play.gates.append(moderation.may_meet_strangers)
     tournament_runner.gates.append(moderation.may_meet_strangers)
     moderation.acted_hooks.append(quick_play.sanctioned)
+    seasons = Seasons(SeasonStore(store), p.db, p.registry, settings.clock, settings.season_check_seconds)
+    quick_play.made_hooks.append(seasons.made)
     return Services(
         **{f.name: getattr(parts, f.name) for f in fields(TableParts)},
         daily=DailyChallenge(
@@ -137,6 +142,7 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         progress=progress,
         comparisons=Comparisons(p.work),
         moderation=moderation,
+        seasons=seasons,
         coach=Coach(CoachStore(store), p.db, p.work, settings.coach_deals, settings.coach_bot),
         watch_rules={WATCHED_WHILE_LISTED: open_tables, WATCHED_AFTER_SHARED_DEALS: tournament_runner},
     )

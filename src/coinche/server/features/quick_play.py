@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
@@ -36,7 +36,7 @@ from ..infra.store import Store, new_id
 from ..live.ports import Gate, TableMaker
 from ..live.presence import Attendance
 from ..table.kinds import QuickPlayTable
-from ..table.live_table import TableError
+from ..table.live_table import LiveTable, TableError
 from ..table.matchmaking import TABLE_SIZE, Blocks, Match, Waiting, nearest_level, rules_of, seating, wave
 from ..table.ratings import NEW_PLAYER, Computer, LevelRatings, Person, PlayerId, Rating
 from ..table.spec import Seat
@@ -249,6 +249,8 @@ class QuickPlay:
         self.levels = level_ratings()
         self.gates: list[Gate] = []
         """Each asked before a person waits (``TableError`` refuses them: a suspension)."""
+        self.made_hooks: list[Callable[[LiveTable], Awaitable[None]]] = []
+        """Told of each table made, as its game starts (the seasons note its month)."""
         self._runner: asyncio.Task[None] | None = None
         self._queue: Subscription | None = None
         self._orphans_read: datetime | None = None
@@ -359,6 +361,8 @@ class QuickPlay:
         live = await self.tables.table(table_id)
         if live is not None:
             self.attendance.game_started(live)  # the grace of whoever does not come
+            for hook in self.made_hooks:
+                await hook(live)
         for player in match.players:
             await self.hub.signal(person_channel(player), {"kind": "seated", "table": table_id})
         return True

@@ -107,6 +107,8 @@ class Settings:
     coach_deals: int = 3
     """A newcomer's first deals against the computer that come with the coach's tips
     (``features/coach``; 0: only for whoever switches it on)."""
+    season_check_seconds: float = 60.0
+    """How often each process looks for a monthly season to close (``features/seasons``)."""
     deal_accuracy: bool = True
     """Each finished deal a person played is valued on the workers as it ends, and its
     summary shows the reader's accuracy (``features/accuracy``; off: only the review and

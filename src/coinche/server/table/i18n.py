@@ -12,12 +12,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import date
 from functools import cache, lru_cache
 from gettext import c2py
 from pathlib import Path
 from typing import Final
 
 from babel import Locale
+from babel.dates import format_date
 from babel.lists import format_list
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
@@ -125,6 +127,13 @@ def percent(lang: str, part: float, whole: float = 1.0, decimals: int = 0) -> st
         return format_percent(part / whole, locale=lang)
     pattern = Locale.parse(lang).percent_formats[None].pattern.replace("#,##0", "#,##0." + "0" * decimals, 1)
     return format_percent(part / whole, format=pattern, locale=lang, decimal_quantization=True)
+
+
+def month(lang: str, season: str) -> str:
+    """A season's month (``YYYY-MM``) the way ``lang`` names it: "décembre 2026",
+    "December 2026"."""
+    year, month_number = (int(x) for x in season.split("-"))
+    return format_date(date(year, month_number, 1), "LLLL y", locale=lang)
 
 
 def number(lang: str, value: float, decimals: int = 0) -> str:

@@ -116,6 +116,8 @@ class TableKind:
     """Each deal dealt counts a free deal of each guest seated."""
     rated: ClassVar[bool] = True
     """Its deals and games count in the players' statistics and ratings."""
+    seasonal: ClassVar[bool] = False
+    """Its rated games count in the month's season of their rules (docs/seasons.md)."""
     shares_deals: ClassVar[bool] = False
     """Other tables are dealt the same deals (compared results): none of them may be given
     away (as a puzzle) while someone may still have to play it."""
@@ -243,6 +245,7 @@ class QuickPlayTable(TableKind):
 
     name: ClassVar[str] = "quick_play"
     several_people: ClassVar[bool] = True
+    seasonal: ClassVar[bool] = True
     allows_hints: ClassVar[bool] = False
     uses_free_deals: ClassVar[bool] = False
     follows_its_player: ClassVar[bool] = False

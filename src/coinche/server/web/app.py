@@ -46,6 +46,7 @@ from . import (
     quick_pages,
     review_pages,
     rules_pages,
+    season_pages,
     table_pages,
     tournament_pages,
     tutorial_pages,
@@ -90,6 +91,8 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.accounts = accounts = AccountService(store, services.db, settings)
         accounts.gates.append(services.moderation.may_log_in)
         app.state.moderation = services.moderation
+        app.state.seasons = services.seasons
+        services.seasons.start()
         app.state.account_life = AccountLife(
             accounts, services.tables, services.free_deals, services.hub, services.daily.signed_up
         )
@@ -130,6 +133,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *puzzle_pages.routes,
         *mistake_pages.routes,
         *moderation_pages.routes,
+        *season_pages.routes,
         *progress_pages.routes,
         *tutorial_pages.routes,
         *profile_pages.routes,

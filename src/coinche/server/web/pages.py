@@ -65,6 +65,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "leaderboard": "/classement",
         "mistakes": "/mes-erreurs",
         "progress": "/progres",
+        "season": "/saison",
     },
     "en": {
         "calculator": "/calculator",
@@ -91,6 +92,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "leaderboard": "/leaderboard",
         "mistakes": "/my-mistakes",
         "progress": "/progress",
+        "season": "/season",
     },
 }
 """The pages whose address says their language, in each language (the header links there)."""

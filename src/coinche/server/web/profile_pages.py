@@ -23,12 +23,14 @@ from ...bots.accuracy import total
 from ..features.accounts import NAME_MAX
 from ..features.accuracy import accuracy_words
 from ..features.player_stats import PROVISIONAL_SIGMA, PlayerStats, Profile
+from ..features.seasons import Seasons
 from ..table import i18n
 from .account_pages import accounts_of
 from .bot_pages import bots_of
 from .daily_pages import daily_of
 from .pages import ADDRESSES, account_of, page
 from .review_pages import accuracies_of
+from .season_pages import badge_words
 from .tournament_pages import tournaments_of
 
 CHART_POINTS = 300
@@ -209,10 +211,13 @@ async def profile(request: Request) -> Response:
     tournaments = await tournaments_of(request).results_of(player, own)
     bot_owner = await bots_of(request).owner_of(player)
     accuracy = await accuracy_trends(request, lang, player)
+    seasons: Seasons = request.app.state.seasons
+    badges = [badge_words(lang, b) for b in await seasons.badges(player)]
     return page(
         request,
         "profile.html",
         lang=lang,
+        season_badges=badges,
         bot_owner=bot_owner,
         accuracy=accuracy,
         tournaments=tournaments,
