@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from databases import add_database_args, database_url  # noqa: E402
+from databases import add_database_args, database_url
 
 SEASON = "2026-11"
 AT = datetime(2026, 12, 1, 4, tzinfo=UTC)
