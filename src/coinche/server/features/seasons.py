@@ -127,7 +127,8 @@ class SeasonLine:
 
     rank: int
     player: str
-    name: str
+    name: str | None
+    """The account's name (None: the account was deleted)."""
     points: int
     games: int
     wins: int
@@ -377,7 +378,7 @@ class SeasonStore:
                 SeasonLine(
                     x.final_rank if closed and x.final_rank is not None else rank,
                     st.player,
-                    x.name or "?",
+                    x.name,
                     x.points,
                     x.games,
                     x.wins,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from typing import Any, Final
+from urllib.parse import quote
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -97,8 +98,8 @@ async def season_page(request: Request) -> Response:
         lines=[
             {
                 "rank": x.rank,
-                "name": x.name,
-                "url": f"{ADDRESSES[lang]['profile']}/{x.name}",
+                "name": x.name if x.name is not None else i18n.gettext(lang, "accounts.deleted_name"),
+                "url": f"{ADDRESSES[lang]['profile']}/{quote(x.name, safe='')}" if x.name is not None else None,
                 "you": account is not None and x.player == account.player,
                 "points": x.points,
                 "games": x.games,
