@@ -99,17 +99,14 @@ def main() -> None:
             print(f"{name}: {said}, {seconds:.2f} s")
         from sqlalchemy import func, select
 
-        from coinche.server.features.seasons import SeasonCloseRow, SeasonDivisionRow, SeasonPlayerRow
+        from coinche.server.features.seasons import SeasonCloseRow, SeasonDivisionRow, SeasonFinalRow
 
         store = Store(url)
         with store.session() as s:
             closes = s.scalar(select(func.count()).select_from(SeasonCloseRow))
             earned = s.scalar(select(func.count()).select_from(SeasonDivisionRow))
             moved = dict(
-                (m, n)
-                for m, n in s.execute(
-                    select(SeasonPlayerRow.move, func.count()).group_by(SeasonPlayerRow.move)
-                ).tuples()
+                (m, n) for m, n in s.execute(select(SeasonFinalRow.move, func.count()).group_by(SeasonFinalRow.move))
             )
             inside = s.scalar(select(SeasonCloseRow.seconds))
         store.close()

@@ -18,7 +18,13 @@ from postgres_cluster import PostgresCluster
 from server_helpers import Human, another_visitor, call
 from sqlalchemy import func, select
 
-from coinche.server.features.seasons import SeasonCloseRow, SeasonDivisionRow, SeasonPlayerRow, SeasonStore
+from coinche.server.features.seasons import (
+    SeasonCloseRow,
+    SeasonDivisionRow,
+    SeasonFinalRow,
+    SeasonPlayerRow,
+    SeasonStore,
+)
 from coinche.server.infra.store import Store
 
 T0 = datetime(2026, 11, 30, 23, 50, tzinfo=UTC)
@@ -47,6 +53,14 @@ def game(seasons: SeasonStore, table_id: str, season: str, outcomes: dict[str, s
 def row(store: Store, season: str, player: str) -> SeasonPlayerRow:
     with store.session() as s:
         found = s.get(SeasonPlayerRow, (season, "classic", player))
+        assert found is not None
+        s.expunge(found)
+        return found
+
+
+def final(store: Store, player: str) -> SeasonFinalRow:
+    with store.session() as s:
+        found = s.get(SeasonFinalRow, ("2026-11", "classic", player))
         assert found is not None
         s.expunge(found)
         return found
@@ -91,7 +105,7 @@ def test_the_month_end_moves_the_top_up_and_the_bottom_down(store: Store) -> Non
     assert seasons.close("2026-11", "classic", T0 + timedelta(hours=1)) == 11
     assert seasons.close("2026-11", "classic", T0 + timedelta(hours=1)) is None  # once
     assert seasons.due("2026-12") == []
-    moves = {p: row(store, "2026-11", p).move for p in results}
+    moves = {p: final(store, p).move for p in results}
     # nine eligible in division 3: one place up (a and b tied: both), one down (z)
     assert moves == {
         "a": "up",
@@ -105,7 +119,7 @@ def test_the_month_end_moves_the_top_up_and_the_bottom_down(store: Store) -> Non
         "z": "down",
         "one": "stay",
     }
-    assert row(store, "2026-11", "a").final_rank == row(store, "2026-11", "b").final_rank == 1
+    assert final(store, "a").final_rank == final(store, "b").final_rank == 1
     assert earned(store, "a") == 2 and earned(store, "z") == 4 and earned(store, "one") == 3
     assert row(store, "2026-12", "a").division == 2  # begun early: moved to what she earned
     game(seasons, "dec2", "2026-12", {"z": "lost"})

@@ -22,9 +22,25 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final
+from typing import Any, Final, cast
 
-from sqlalchemy import JSON, Boolean, DateTime, Float, Index, Integer, String, bindparam, case, false, select, update
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    Index,
+    Integer,
+    String,
+    Table,
+    bindparam,
+    case,
+    delete,
+    false,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..infra.database import Database
@@ -74,8 +90,7 @@ class SeasonGameRow(Base):
 
 
 class SeasonPlayerRow(Base):
-    """A person's season in a profile: their division, points and games; at the season's
-    end, their rank in the division and whether they went up or down."""
+    """A person's season in a profile: their division, points and games."""
 
     __tablename__ = "season_players"
 
@@ -89,13 +104,27 @@ class SeasonPlayerRow(Base):
     losses: Mapped[int] = mapped_column(Integer, default=0)
     left: Mapped[int] = mapped_column(Integer, default=0)
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    final_rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    move: Mapped[str | None] = mapped_column(String(4), nullable=True)
 
     __table_args__ = (
         Index("ix_season_players_division", "season", "profile", "division", "points"),
         Index("ix_season_players_player", "player_id"),
     )
+
+
+class SeasonFinalRow(Base):
+    """A person's result of a closed season: their rank in their division and whether they
+    went up or down (written in bulk as the season closes; the profile's badges)."""
+
+    __tablename__ = "season_finals"
+
+    season: Mapped[str] = mapped_column(String(7), primary_key=True)
+    profile: Mapped[str] = mapped_column(String(16), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    division: Mapped[int] = mapped_column(Integer)
+    final_rank: Mapped[int] = mapped_column(Integer)
+    move: Mapped[str] = mapped_column(String(4))
+
+    __table_args__ = (Index("ix_season_finals_player", "player_id"),)
 
 
 class SeasonCloseRow(Base):
@@ -295,45 +324,49 @@ class SeasonStore:
             for player, division, points, games, wins, left in rows:
                 by_division[division].append(Standing(player, points, games, wins, left))
             finals: list[dict[str, Any]] = []
-            earned: list[dict[str, Any]] = []
             for division, standings in by_division.items():
                 decided = moves(division, standings)
-                for rank, s in ranked(standings):
-                    move = decided[s.player]
-                    finals.append({"p": s.player, "rank": rank, "move": move})
-                    earned.append(
+                for rank, st in ranked(standings):
+                    finals.append(
                         {
+                            "season": season,
                             "profile": profile,
-                            "player_id": s.player,
-                            "division": moved(division, move),
-                            "from_season": season,
+                            "player_id": st.player,
+                            "division": division,
+                            "final_rank": rank,
+                            "move": decided[st.player],
                         }
                     )
-            statement = (
-                update(r)
-                .where(r.season == season, r.profile == profile, r.player_id == bindparam("p"))
-                .values(final_rank=bindparam("rank"), move=bindparam("move"))
-            )
+            # set-based and bulk inserts only: a season of 100,000 players closes in seconds
             for start in range(0, len(finals), CHUNK):
-                conn.execute(statement, finals[start : start + CHUNK])
-            upsert = backend.insert_ignoring(
-                SeasonDivisionRow, ["profile", "player_id"], update=["division", "from_season"]
-            )
+                conn.execute(insert(cast(Table, SeasonFinalRow.__table__)), finals[start : start + CHUNK])
+            d = cast(Table, SeasonDivisionRow.__table__)  # Core statements: no ORM bulk paths
+            played = select(r.player_id).where(r.season == season, r.profile == profile)
+            conn.execute(delete(d).where(d.c.profile == profile, d.c.player_id.in_(played)))
+            earned = [
+                {
+                    "profile": profile,
+                    "player_id": f["player_id"],
+                    "division": moved(f["division"], f["move"]),
+                    "from_season": season,
+                }
+                for f in finals
+            ]
             for start in range(0, len(earned), CHUNK):
-                conn.execute(upsert, earned[start : start + CHUNK])
+                conn.execute(insert(d), earned[start : start + CHUNK])
             # whoever began the next season before this one closed starts it where they earned
             following = next_season(season)
             starting = {e["player_id"]: e["division"] for e in earned}
-            begun = conn.execute(select(r.player_id).where(r.season == following, r.profile == profile)).scalars().all()
-            if begun:
+            t = cast(Table, SeasonPlayerRow.__table__)
+            begun = conn.execute(select(t.c.player_id).where(t.c.season == following, t.c.profile == profile)).scalars()
+            changes = [{"p": p, "d": starting[p]} for p in begun if p in starting]
+            if changes:
                 fix = (
-                    update(r)
-                    .where(r.season == following, r.profile == profile, r.player_id == bindparam("p"))
+                    update(t)
+                    .where(t.c.season == following, t.c.profile == profile, t.c.player_id == bindparam("p"))
                     .values(division=bindparam("d"))
                 )
-                changes = [{"p": p, "d": starting[p]} for p in begun if p in starting]
-                for start in range(0, len(changes), CHUNK):
-                    conn.execute(fix, changes[start : start + CHUNK])
+                conn.execute(fix, changes)
             seconds = (datetime.now(UTC) - began).total_seconds()
             conn.execute(
                 update(SeasonCloseRow)
@@ -364,8 +397,24 @@ class SeasonStore:
         r = SeasonPlayerRow
         with self.store.session() as s:
             rows = s.execute(
-                select(r.player_id, r.points, r.games, r.wins, r.losses, r.left, r.final_rank, r.move, AccountRow.name)
+                select(
+                    r.player_id,
+                    r.points,
+                    r.games,
+                    r.wins,
+                    r.losses,
+                    r.left,
+                    SeasonFinalRow.final_rank,
+                    SeasonFinalRow.move,
+                    AccountRow.name,
+                )
                 .outerjoin(AccountRow, AccountRow.player_id == r.player_id)
+                .outerjoin(
+                    SeasonFinalRow,
+                    (SeasonFinalRow.season == r.season)
+                    & (SeasonFinalRow.profile == r.profile)
+                    & (SeasonFinalRow.player_id == r.player_id),
+                )
                 .where(r.season == season, r.profile == profile, r.division == division)
             ).all()
         standings = [Standing(x.player_id, x.points, x.games, x.wins, x.left) for x in rows]
@@ -391,14 +440,14 @@ class SeasonStore:
 
     def badges(self, player: str) -> list[Badge]:
         """The person's closed seasons, the latest first."""
-        r = SeasonPlayerRow
+        f = SeasonFinalRow
         with self.store.session() as s:
             rows = s.execute(
-                select(r.season, r.profile, r.division, r.final_rank, r.move)
-                .where(r.player_id == player, r.move.is_not(None))
-                .order_by(r.season.desc(), r.profile)
+                select(f.season, f.profile, f.division, f.final_rank, f.move)
+                .where(f.player_id == player)
+                .order_by(f.season.desc(), f.profile)
             ).all()
-        return [Badge(x.season, x.profile, x.division, x.final_rank or 0, x.move or "stay") for x in rows]
+        return [Badge(x.season, x.profile, x.division, x.final_rank, x.move) for x in rows]
 
     def closed(self, season: str, profile: str) -> bool:
         with self.store.session() as s:

@@ -1,5 +1,5 @@
 """Monthly seasons of quick play (issue 51): ``season_games``, ``season_players``,
-``season_closes`` and ``season_divisions``.
+``season_finals``, ``season_closes`` and ``season_divisions``.
 
 Revision ID: 0040
 Revises: 0039
@@ -37,11 +37,19 @@ def upgrade() -> None:
         sa.Column("losses", sa.Integer(), nullable=False),
         sa.Column("left", sa.Integer(), nullable=False),
         sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("final_rank", sa.Integer(), nullable=True),
-        sa.Column("move", sa.String(4), nullable=True),
     )
     op.create_index("ix_season_players_division", "season_players", ["season", "profile", "division", "points"])
     op.create_index("ix_season_players_player", "season_players", ["player_id"])
+    op.create_table(
+        "season_finals",
+        sa.Column("season", sa.String(7), primary_key=True),
+        sa.Column("profile", sa.String(16), primary_key=True),
+        sa.Column("player_id", sa.String(32), primary_key=True),
+        sa.Column("division", sa.Integer(), nullable=False),
+        sa.Column("final_rank", sa.Integer(), nullable=False),
+        sa.Column("move", sa.String(4), nullable=False),
+    )
+    op.create_index("ix_season_finals_player", "season_finals", ["player_id"])
     op.create_table(
         "season_closes",
         sa.Column("season", sa.String(7), primary_key=True),
@@ -62,6 +70,8 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("season_divisions")
     op.drop_table("season_closes")
+    op.drop_index("ix_season_finals_player", table_name="season_finals")
+    op.drop_table("season_finals")
     op.drop_index("ix_season_players_player", table_name="season_players")
     op.drop_index("ix_season_players_division", table_name="season_players")
     op.drop_table("season_players")
