@@ -17,6 +17,7 @@ from .compute.jobs import JobKind
 from .features.accuracy import Accuracies, AccuracyStore
 from .features.adaptive_level import AdaptiveLevel
 from .features.bidding_puzzles import BiddingPuzzleStore
+from .features.clubs import Clubs, ClubStore
 from .features.coach import Coach, CoachStore
 from .features.comparisons import Comparisons
 from .features.daily.runner import DailyChallenge
@@ -67,6 +68,7 @@ class Services(TableParts):
     coach: Coach
     moderation: Moderation
     seasons: Seasons
+    clubs: Clubs
     watch_rules: dict[str, WatchRule]
     """Each watching rule of the table kinds (``TableKind.watched``), by the feature that
     decides it; a rule not here: nobody watches."""
@@ -143,6 +145,7 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         comparisons=Comparisons(p.work),
         moderation=moderation,
         seasons=seasons,
+        clubs=Clubs(ClubStore(store), p.db, p.rate_limits, settings.clock, settings.club_invite_limit),
         coach=Coach(CoachStore(store), p.db, p.work, settings.coach_deals, settings.coach_bot),
         watch_rules={WATCHED_WHILE_LISTED: open_tables, WATCHED_AFTER_SHARED_DEALS: tournament_runner},
     )

@@ -394,6 +394,8 @@ FORMS = [
     ("/team/player/pid", {"kind": "warn", "reason": "x"}),
     ("/equipe/action/aid/annuler", {"reason": "x"}),
     ("/team/action/aid/undo", {"reason": "x"}),
+    ("/clubs", {"name": "Les Belotiers", "open": "on"}),
+    ("/club/cid", {"action": "join"}),
 ]
 
 
@@ -440,6 +442,7 @@ def test_every_route_that_changes_something_is_guarded(client: TestClient) -> No
         .replace("kes/abc", "kes/{mistake_id}")
         .replace("/pid", "/{player}")
         .replace("/aid/", "/{action_id}/")
+        .replace("club/cid", "club/{club_id}")
         for path, _ in FORMS
     }
     stateless = {"/calculateur", "/calculator", "/api/calculate"}

@@ -107,6 +107,8 @@ class Settings:
     coach_deals: int = 3
     """A newcomer's first deals against the computer that come with the coach's tips
     (``features/coach``; 0: only for whoever switches it on)."""
+    club_invite_limit: str = "10/minute"
+    """Invitations to a club one moderator may send (``features/clubs``)."""
     season_check_seconds: float = 60.0
     """How often each process looks for a monthly season to close (``features/seasons``)."""
     deal_accuracy: bool = True

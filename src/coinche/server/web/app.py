@@ -32,6 +32,7 @@ from . import (
     bot_pages,
     bot_stream,
     calculator_page,
+    club_pages,
     daily_pages,
     following_pages,
     friends_pages,
@@ -92,6 +93,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         accounts.gates.append(services.moderation.may_log_in)
         app.state.moderation = services.moderation
         app.state.seasons = services.seasons
+        app.state.clubs = services.clubs
         services.seasons.start()
         app.state.account_life = AccountLife(
             accounts, services.tables, services.free_deals, services.hub, services.daily.signed_up
@@ -134,6 +136,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *mistake_pages.routes,
         *moderation_pages.routes,
         *season_pages.routes,
+        *club_pages.routes,
         *progress_pages.routes,
         *tutorial_pages.routes,
         *profile_pages.routes,

@@ -1,0 +1,232 @@
+"""Clubs' pages (``features.clubs``): ``/clubs`` lists them and makes one, ``/club/{id}`` is a
+club's page (its members online and at which public table, their ranking by rating, its
+board of predefined messages, and for its moderators the requests, invitations, removals
+and bans). Every change is a form with its CSRF token; who may do it is the feature's
+decision; a refusal shows the page again with why (400), nothing changed."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+from urllib.parse import quote
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..features.clubs import DESCRIPTION_MAX, NAME_MAX, PHRASES, Club, ClubError, Clubs
+from ..table import i18n
+from .pages import ADDRESSES, account_of, lang_of, page, read_checked_form
+
+LIST_FIELDS: Final = frozenset({"csrf", "name", "description", "open"})
+CLUB_FIELDS: Final = frozenset({"csrf", "action", "player", "name", "phrase"})
+ACTIONS: Final = frozenset(
+    {
+        "join",
+        "decline",
+        "leave",
+        "post",
+        "accept",
+        "refuse",
+        "invite",
+        "remove",
+        "ban",
+        "unban",
+        "promote",
+        "demote",
+        "delete",
+    }
+)
+
+
+def clubs_of(request: Request) -> Clubs:
+    clubs: Clubs = request.app.state.clubs
+    return clubs
+
+
+def club_url(club_id: str) -> str:
+    return f"/club/{club_id}"
+
+
+async def list_page(request: Request) -> Response:
+    """The clubs, the reader's own and their invitations; POST: make a club."""
+    lang = lang_of(request)
+    clubs = clubs_of(request)
+    account = account_of(request)
+    status, error = 200, None
+    values = {"name": "", "description": "", "open": True}
+    if request.method == "POST":
+        form = await read_checked_form(request)
+        if account is None:
+            raise HTTPException(403)
+        if any(k not in LIST_FIELDS for k in form) or len(form.multi_items()) > len(LIST_FIELDS):
+            raise HTTPException(400)
+        name, description = form.get("name"), form.get("description", "")
+        if not isinstance(name, str) or not isinstance(description, str):
+            raise HTTPException(400)
+        values = {
+            "name": name[: 4 * NAME_MAX],
+            "description": description[: 2 * DESCRIPTION_MAX],
+            "open": form.get("open") == "on",
+        }
+        try:
+            club_id = await clubs.create(
+                account.player, name[: 4 * NAME_MAX], description[: 4 * DESCRIPTION_MAX], form.get("open") == "on"
+            )
+        except ClubError as e:
+            status, error = 400, i18n.gettext(lang, f"clubs.error.{e.code}")
+        else:
+            return RedirectResponse(club_url(club_id), status_code=303)
+    mine = await clubs.of_player(account.player) if account is not None else []
+    invited = await clubs.invitations(account.player) if account is not None else []
+    return page(
+        request,
+        "clubs.html",
+        status=status,
+        error=error,
+        clubs=await clubs.listing(),
+        mine=[{"club": c, "role": i18n.gettext(lang, f"clubs.role.{role}")} for c, role in mine],
+        invited=invited,
+        values=values,
+        name_max=NAME_MAX,
+        description_max=DESCRIPTION_MAX,
+        club_url=club_url,
+    )
+
+
+async def club_page(request: Request) -> Response:
+    """A club's page; POST: an action of the reader on it (``ACTIONS``)."""
+    lang = lang_of(request)
+    clubs = clubs_of(request)
+    form = await read_checked_form(request) if request.method == "POST" else None
+    club = await clubs.club(request.path_params["club_id"])
+    if club is None:
+        raise HTTPException(404)
+    account = account_of(request)
+    status, error, done = 200, None, None
+    if form is not None:
+        if account is None:
+            raise HTTPException(403)
+        if any(k not in CLUB_FIELDS for k in form) or len(form.multi_items()) > len(CLUB_FIELDS):
+            raise HTTPException(400)
+        action = form.get("action")
+        if action not in ACTIONS:
+            raise HTTPException(400)
+        fields = {k: form.get(k) for k in ("player", "name", "phrase")}
+        if any(v is not None and not isinstance(v, str) for v in fields.values()):
+            raise HTTPException(400)
+        try:
+            done = await _act(clubs, club, account.player, str(action), {k: str(v or "") for k, v in fields.items()})
+        except ClubError as e:
+            status, error = 400, i18n.gettext(lang, f"clubs.error.{e.code}")
+        else:
+            if action == "delete":
+                return RedirectResponse("/clubs", status_code=303)
+            return RedirectResponse(f"{club_url(club.id)}?done={done}", status_code=303)
+        refreshed = await clubs.club(club.id)
+        if refreshed is None:
+            raise HTTPException(404)
+        club = refreshed
+    player = account.player if account is not None else None
+    role = await clubs.role(club.id, player)
+    moderating = role in ("owner", "moderator")
+    members = await clubs.members(club.id)
+    done_key = request.query_params.get("done")
+    return page(
+        request,
+        "club.html",
+        status=status,
+        error=error,
+        notice=i18n.gettext(lang, f"clubs.done.{done_key}") if done_key in DONE else None,
+        club=club,
+        role=role,
+        moderating=moderating,
+        owner=role == "owner",
+        join_request=await clubs.request_of(club.id, player) if player is not None and role is None else None,
+        members=[_member_view(lang, m) for m in members],
+        online=sum(1 for m in members if m.online),
+        ranking=sorted((m for m in members if m.rating), key=lambda m: (-m.rating, m.name.casefold()))[:50],
+        posts=[
+            {"name": p.name, "text": i18n.gettext(lang, f"clubs.say.{p.phrase}"), "at": p.at.strftime("%Y-%m-%d %H:%M")}
+            for p in await clubs.posts(club.id)
+        ],
+        phrases=[{"key": k, "text": i18n.gettext(lang, f"clubs.say.{k}")} for k in PHRASES],
+        waiting=await clubs.waiting(club.id) if moderating else [],
+        bans=await clubs.bans(club.id) if moderating else [],
+        action=club_url(club.id),
+        profile_url=lambda name: f"{ADDRESSES[lang]['profile']}/{quote(name, safe='')}",
+        account=account,
+    )
+
+
+DONE: Final = frozenset(
+    {
+        "joined",
+        "asked",
+        "left",
+        "declined",
+        "posted",
+        "accepted",
+        "refused",
+        "invited",
+        "removed",
+        "banned",
+        "unbanned",
+        "promoted",
+        "demoted",
+    }
+)
+
+
+def _member_view(lang: str, m: Any) -> dict[str, Any]:
+    return {
+        "player": m.player,
+        "name": m.name,
+        "role": m.role,
+        "role_words": i18n.gettext(lang, f"clubs.role.{m.role}"),
+        "online": m.online,
+        "table": f"/rejoindre/{m.public_table}" if m.public_table else None,
+        "rating": m.rating,
+    }
+
+
+async def _act(clubs: Clubs, club: Club, player: str, action: str, fields: dict[str, str]) -> str:
+    """Do ``action``; the word of what was done (``clubs.done.*``)."""
+    target = fields["player"]
+    if action == "join":
+        return await clubs.join(club, player)
+    if action == "decline":
+        await clubs.decline(club, player)
+        return "declined"
+    if action == "leave":
+        await clubs.leave(club, player)
+        return "left"
+    if action == "post":
+        await clubs.post(club, player, fields["phrase"])
+        return "posted"
+    if action == "accept":
+        await clubs.accept(club, player, target)
+        return "accepted"
+    if action == "refuse":
+        await clubs.refuse(club, player, target)
+        return "refused"
+    if action == "invite":
+        await clubs.invite(club, player, fields["name"])
+        return "invited"
+    if action in ("remove", "ban"):
+        await clubs.remove(club, player, target, ban=action == "ban")
+        return "removed" if action == "remove" else "banned"
+    if action == "unban":
+        await clubs.unban(club, player, target)
+        return "unbanned"
+    if action in ("promote", "demote"):
+        await clubs.name_moderator(club, player, target, action == "promote")
+        return "promoted" if action == "promote" else "demoted"
+    await clubs.delete(club, player)
+    return "deleted"
+
+
+routes: list[BaseRoute] = [
+    Route("/clubs", list_page, methods=["GET", "POST"]),
+    Route("/club/{club_id}", club_page, methods=["GET", "POST"]),
+]
