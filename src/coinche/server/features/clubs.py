@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
 
-from sqlalchemy import Boolean, DateTime, Index, String, delete, func, insert, select, update
+from sqlalchemy import Boolean, DateTime, Index, String, case, delete, func, insert, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..infra.database import Database
@@ -26,10 +26,11 @@ from ..infra.db import Base, aware
 from ..infra.rate_limits import RateLimits
 from ..infra.rows.lobby import OpenTableRow
 from ..infra.rows.people import AccountRow, OnlineRow
+from ..infra.rows.ratings import PlayerStatsRow
 from ..infra.rows.tables import TablePlayerRow, TableRow
 from ..infra.store import Store, new_id
 from ..table.names import clean_name, name_key, name_skeleton
-from .player_stats import StatsStore
+from ..table.ratings import Rating
 
 NAME_MIN: Final = 3
 NAME_MAX: Final = 40
@@ -40,6 +41,10 @@ JOINED_MAX: Final = 10
 """Clubs one account may be in (its own included)."""
 MEMBERS_MAX: Final = 2000
 POSTS_SHOWN: Final = 50
+PAGE: Final = 50
+"""Members a page of the club's list shows."""
+RANKED: Final = 50
+"""Members the club's ranking shows."""
 ONLINE_FOR: Final = timedelta(minutes=2)
 """A member is online while their socket said so this recently (as a friend is)."""
 PHRASES: Final = ("hello", "welcome", "who_plays", "game_tonight", "tournament_soon", "well_played", "thanks", "bye")
@@ -272,39 +277,66 @@ class ClubStore:
         with self.store.session() as s:
             return s.get(ClubBanRow, (club_id, player)) is not None
 
-    def members(self, club_id: str, at: datetime) -> list[Member]:
-        """The members, by role then name, each with their presence, public table and rating."""
+    def members(self, club_id: str, at: datetime, page: int = 0, online_only: bool = False) -> list[Member]:
+        """A page of the members (``PAGE`` of them, by role then name), or every member online
+        now (``online_only``), each with their presence, public table and rating. A club of
+        thousands reads only what its page shows."""
         m = ClubMemberRow
+        order = case({"owner": 0, "moderator": 1}, value=m.role, else_=2)
+        query = (
+            select(m.player_id, m.role, AccountRow.name, OnlineRow.seen_at, PlayerStatsRow.mu, PlayerStatsRow.sigma)
+            .join(AccountRow, AccountRow.player_id == m.player_id)
+            .outerjoin(OnlineRow, OnlineRow.player_id == m.player_id)
+            .outerjoin(PlayerStatsRow, PlayerStatsRow.player_id == m.player_id)
+            .where(m.club_id == club_id)
+        )
+        if online_only:
+            query = query.where(OnlineRow.seen_at >= at - ONLINE_FOR).order_by(AccountRow.name_key)
+        else:
+            query = query.order_by(order, AccountRow.name_key).offset(page * PAGE).limit(PAGE)
         with self.store.session() as s:
-            rows = s.execute(
-                select(m.player_id, m.role, AccountRow.name, OnlineRow.seen_at)
-                .join(AccountRow, AccountRow.player_id == m.player_id)
-                .outerjoin(OnlineRow, OnlineRow.player_id == m.player_id)
-                .where(m.club_id == club_id)
-            ).all()
-            playing = s.execute(
-                select(TablePlayerRow.player_id, OpenTableRow.code)
-                .join(m, (m.player_id == TablePlayerRow.player_id) & (m.club_id == club_id))
-                .join(TableRow, TableRow.id == TablePlayerRow.table_id)
-                .join(OpenTableRow, OpenTableRow.table_id == TableRow.id)
-                .where(TablePlayerRow.finished_at.is_(None), TableRow.finished_at.is_(None))
-            ).all()
+            rows = s.execute(query).all()
+            ids = [r.player_id for r in rows]
+            playing = (
+                s.execute(
+                    select(TablePlayerRow.player_id, OpenTableRow.code)
+                    .join(TableRow, TableRow.id == TablePlayerRow.table_id)
+                    .join(OpenTableRow, OpenTableRow.table_id == TableRow.id)
+                    .where(
+                        TablePlayerRow.player_id.in_(ids),
+                        TablePlayerRow.finished_at.is_(None),
+                        TableRow.finished_at.is_(None),
+                    )
+                ).all()
+                if ids
+                else []
+            )
         public = {pid: code for pid, code in playing}
-        ratings = StatsStore(self.store).ratings_of(r.player_id for r in rows)
-        order = {role: i for i, role in enumerate(ROLES)}
-        out = [
+        return [
             Member(
                 r.player_id,
                 r.name,
                 r.role,
                 r.seen_at is not None and at - aware(r.seen_at) <= ONLINE_FOR,
                 public.get(r.player_id),
-                ratings[r.player_id].display if r.player_id in ratings else 0,
+                Rating(r.mu, r.sigma).display if r.mu is not None else 0,
             )
             for r in rows
         ]
-        out.sort(key=lambda x: (order.get(x.role, 9), x.name.casefold()))
-        return out
+
+    def ranking(self, club_id: str, limit: int = RANKED) -> list[tuple[str, int]]:
+        """The members with a rating, the best first (the leaderboard's order): (name, rating)."""
+        m = ClubMemberRow
+        with self.store.session() as s:
+            rows = s.execute(
+                select(AccountRow.name, PlayerStatsRow.mu, PlayerStatsRow.sigma)
+                .join(m, m.player_id == PlayerStatsRow.player_id)
+                .join(AccountRow, AccountRow.player_id == m.player_id)
+                .where(m.club_id == club_id, PlayerStatsRow.rated_games > 0)
+                .order_by(PlayerStatsRow.ordinal.desc(), AccountRow.name_key)
+                .limit(limit)
+            ).all()
+        return [(name, Rating(mu, sigma).display) for name, mu, sigma in rows]
 
     def waiting(self, club_id: str) -> list[Waiting]:
         with self.store.session() as s:
@@ -475,8 +507,11 @@ class Clubs:
     async def role(self, club_id: str, player: str | None) -> str | None:
         return await self.db(self.store.role, club_id, player) if player is not None else None
 
-    async def members(self, club_id: str) -> list[Member]:
-        return await self.db(self.store.members, club_id, self.clock())
+    async def members(self, club_id: str, page: int = 0, online_only: bool = False) -> list[Member]:
+        return await self.db(self.store.members, club_id, self.clock(), page, online_only)
+
+    async def ranking(self, club_id: str) -> list[tuple[str, int]]:
+        return await self.db(self.store.ranking, club_id)
 
     async def waiting(self, club_id: str) -> list[Waiting]:
         return await self.db(self.store.waiting, club_id)

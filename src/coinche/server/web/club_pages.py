@@ -6,6 +6,7 @@ decision; a refusal shows the page again with why (400), nothing changed."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Final
 from urllib.parse import quote
 
@@ -14,10 +15,12 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..features.clubs import DESCRIPTION_MAX, NAME_MAX, PHRASES, Club, ClubError, Clubs
+from ..features.clubs import DESCRIPTION_MAX, NAME_MAX, PAGE, PHRASES, Club, ClubError, Clubs
 from ..table import i18n
 from .pages import ADDRESSES, account_of, lang_of, page, read_checked_form
 
+ONLINE_SHOWN: Final = 60
+"""The members online the page names (the others are counted)."""
 LIST_FIELDS: Final = frozenset({"csrf", "name", "description", "open"})
 CLUB_FIELDS: Final = frozenset({"csrf", "action", "player", "name", "phrase"})
 ACTIONS: Final = frozenset(
@@ -130,7 +133,16 @@ async def club_page(request: Request) -> Response:
     player = account.player if account is not None else None
     role = await clubs.role(club.id, player)
     moderating = role in ("owner", "moderator")
-    members = await clubs.members(club.id)
+    page_text = request.query_params.get("page", "1")
+    page_number = int(page_text) if page_text.isdigit() and len(page_text) < 6 else 1
+    page_number = max(1, min(page_number, max(1, -(-club.members // PAGE))))
+    # the page's reads are independent: asked together (a club of thousands, on PostgreSQL)
+    members, online, ranking, posts = await asyncio.gather(
+        clubs.members(club.id, page_number - 1),
+        clubs.members(club.id, online_only=True),
+        clubs.ranking(club.id),
+        clubs.posts(club.id),
+    )
     done_key = request.query_params.get("done")
     return page(
         request,
@@ -144,11 +156,14 @@ async def club_page(request: Request) -> Response:
         owner=role == "owner",
         join_request=await clubs.request_of(club.id, player) if player is not None and role is None else None,
         members=[_member_view(lang, m) for m in members],
-        online=sum(1 for m in members if m.online),
-        ranking=sorted((m for m in members if m.rating), key=lambda m: (-m.rating, m.name.casefold()))[:50],
+        online=[_member_view(lang, m) for m in online],
+        online_shown=ONLINE_SHOWN,
+        ranking=ranking,
+        page_number=page_number,
+        pages=-(-club.members // PAGE),
         posts=[
             {"name": p.name, "text": i18n.gettext(lang, f"clubs.say.{p.phrase}"), "at": p.at.strftime("%Y-%m-%d %H:%M")}
-            for p in await clubs.posts(club.id)
+            for p in posts
         ],
         phrases=[{"key": k, "text": i18n.gettext(lang, f"clubs.say.{k}")} for k in PHRASES],
         waiting=await clubs.waiting(club.id) if moderating else [],
