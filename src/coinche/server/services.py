@@ -124,12 +124,15 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     moderation.acted_hooks.append(quick_play.sanctioned)
     seasons = Seasons(SeasonStore(store), p.db, p.registry, settings.clock, settings.season_check_seconds)
     quick_play.made_hooks.append(seasons.made)
+    clubs = Clubs(ClubStore(store), p.db, p.rate_limits, settings.clock, settings.club_invite_limit)
+    friends = Friends(store, p.db, settings, p.tables, p.attendance, p.rate_limits, p.hub)
+    friends.seat_gates.append(clubs.may_sit)
     return Services(
         **{f.name: getattr(parts, f.name) for f in fields(TableParts)},
         daily=DailyChallenge(
             ChallengeStore(store), p.db, settings, p.registry, p.tables, p.computers, p.work, p.free_deals
         ),
-        friends=Friends(store, p.db, settings, p.tables, p.attendance, p.rate_limits, p.hub),
+        friends=friends,
         history=History(HistoryStore(store), p.db, p.registry),
         player_stats=player_stats,
         quick_play=quick_play,
@@ -145,7 +148,7 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         comparisons=Comparisons(p.work),
         moderation=moderation,
         seasons=seasons,
-        clubs=Clubs(ClubStore(store), p.db, p.rate_limits, settings.clock, settings.club_invite_limit),
+        clubs=clubs,
         coach=Coach(CoachStore(store), p.db, p.work, settings.coach_deals, settings.coach_bot),
         watch_rules={WATCHED_WHILE_LISTED: open_tables, WATCHED_AFTER_SHARED_DEALS: tournament_runner},
     )

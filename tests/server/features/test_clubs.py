@@ -185,3 +185,34 @@ def test_hostile_input_on_the_club_routes(client: TestClient) -> None:
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
     assert re.search(r"Chez Eve", ana.get("/clubs").text)
     del other
+
+
+def test_a_club_table_for_members_only_refuses_a_non_member(client: TestClient) -> None:
+    ana, bob, zed = person(client, "Ana"), person(client, "Bob"), person(client, "Zed")
+    club_id = make_club(ana, "Les Belotiers")
+    act(bob, club_id, "join")
+    r = act(zed, club_id, "table", profile="classic", members_only="on")
+    assert r.status_code == 400  # not a member: no club table
+    r = act(ana, club_id, "table", profile="classic", members_only="on")
+    assert r.status_code == 303
+    table_id = str(r.headers["location"]).removeprefix("/table/")
+    page = html.unescape(bob.get(f"/club/{club_id}").text)
+    assert "réservée aux membres" in page
+    code = re.search(r'href="/rejoindre/([A-Z0-9]{6})"', page)
+    assert code is not None
+    assert "/rejoindre/" not in zed.get(f"/club/{club_id}").text  # not listed to a non-member
+    r = zed.take_seat(code[1], 1)
+    assert r.status_code == 409 and "Cette table est réservée aux membres de son club." in html.unescape(r.text)
+    assert bob.take_seat(code[1], 1).status_code == 303
+    # a club table open to all lets anyone sit
+    r = act(bob, club_id, "table", profile="online")
+    open_table = str(r.headers["location"]).removeprefix("/table/")
+    open_code = re.search(
+        r'href="/rejoindre/([A-Z0-9]{6})"[^<]*</a> · ouverte à tous', html.unescape(zed.get(f"/club/{club_id}").text)
+    )
+    assert open_code is not None
+    assert zed.take_seat(open_code[1], 2).status_code == 303
+    # hostile: a made-up profile, a forged box
+    assert act(ana, club_id, "table", profile="poker").status_code == 400
+    assert act(ana, club_id, "table", profile="classic", members_only="yes").status_code == 400
+    del table_id, open_table

@@ -29,6 +29,7 @@ from ..infra.rows.people import AccountRow, OnlineRow
 from ..infra.rows.ratings import PlayerStatsRow
 from ..infra.rows.tables import TablePlayerRow, TableRow
 from ..infra.store import Store, new_id
+from ..table.live_table import LiveTable, TableError
 from ..table.names import clean_name, name_key, name_skeleton
 from ..table.ratings import Rating
 
@@ -43,6 +44,8 @@ MEMBERS_MAX: Final = 2000
 POSTS_SHOWN: Final = 50
 PAGE: Final = 50
 """Members a page of the club's list shows."""
+TABLES_SHOWN: Final = 20
+"""The club's tables under way its page lists."""
 RANKED: Final = 50
 """Members the club's ranking shows."""
 ONLINE_FOR: Final = timedelta(minutes=2)
@@ -470,6 +473,17 @@ class ClubStore:
             ).all()
         return [Post(name, phrase, aware(at)) for name, phrase, at in rows]
 
+    def tables(self, club_id: str) -> list[tuple[str, str, bool]]:
+        """The club's tables whose game goes on: (table id, code, members only)."""
+        with self.store.session() as s:
+            rows = s.execute(
+                select(TableRow.id, TableRow.code, TableRow.club_only)
+                .where(TableRow.club_id == club_id, TableRow.finished_at.is_(None), TableRow.code.is_not(None))
+                .order_by(TableRow.created_at.desc())
+                .limit(TABLES_SHOWN)
+            ).all()
+        return [(table_id, code or "", bool(only)) for table_id, code, only in rows]
+
     def player_named(self, name: str) -> str | None:
         with self.store.session() as s:
             return s.scalar(select(AccountRow.player_id).where(AccountRow.name_key == name_key(name)))
@@ -527,6 +541,16 @@ class Clubs:
 
     async def request_of(self, club_id: str, player: str) -> str | None:
         return await self.db(self.store.request_of, club_id, player)
+
+    async def tables(self, club_id: str) -> list[tuple[str, str, bool]]:
+        return await self.db(self.store.tables, club_id)
+
+    async def may_sit(self, live: LiveTable, player: str) -> None:
+        """A gate of the friends' tables' seats: a club's table for its members only refuses
+        anyone else (``TableError("club_only")``)."""
+        club = live.spec.kind.members_only
+        if club is not None and await self.role(club, player) is None:
+            raise TableError("club_only")
 
     # ----- what a person asks -----
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Final
 
 from sqlalchemy import insert
@@ -110,6 +110,9 @@ class Friends:
         self._attendance = attendance
         self._rate_limits = rate_limits
         self._hub = hub
+        self.seat_gates: list[Callable[[LiveTable, str], Awaitable[None]]] = []
+        """Each asked before a person takes a seat (``TableError`` refuses them: a club's
+        table for its members only)."""
 
     async def create_table(
         self,
@@ -119,9 +122,12 @@ class Friends:
         levels: Sequence[str],
         late_joins: bool,
         idle_clock: bool = True,
+        club: str = "",
+        club_only: bool = False,
     ) -> TableSpec:
         """A friends' table with ``host`` at seat 0 and computers of ``levels`` at seats 1 to
-        3, and a new code (drawn again in the rare case it is taken)."""
+        3, and a new code (drawn again in the rare case it is taken); ``club``: made for that
+        club (``club_only``: for its members only)."""
         if len(levels) != 3 or any(level not in FRIEND_LEVELS for level in levels):
             raise TableError("bad_level")
         if len(await self._db(self._store.open_games, host)) >= self._settings.open_tables_account:
@@ -129,7 +135,9 @@ class Friends:
         seats = (Seat("human", player=host, name=host_name), *(Seat("bot", level=level) for level in levels))
         for _ in range(5):
             try:
-                kind = FriendsTable(new_code(), host, joins_late=late_joins, clock=idle_clock)
+                kind = FriendsTable(
+                    new_code(), host, joins_late=late_joins, clock=idle_clock, club=club, club_only=club_only
+                )
                 return await self._tables.create_table(rules, seats, DEFAULT_LEVEL, kind)
             except IntegrityError:  # the code is taken: draw another
                 continue
@@ -142,7 +150,14 @@ class Friends:
 
     # ----- the requests -----
 
+    async def _may_sit(self, table_id: str, player: str) -> None:
+        live = await self._tables.table(table_id)
+        if live is not None:
+            for gate in self.seat_gates:
+                await gate(live, player)
+
     async def take_seat(self, table_id: str, player: str, name: str, seat: int, guest: bool = False) -> int:
+        await self._may_sit(table_id, player)
         return await self._tables.write(
             table_id, None, pure(lambda live: check_take_seat(live, player, name, seat, guest))
         )
@@ -150,6 +165,7 @@ class Friends:
     async def take_invited_seat(self, table_id: str, player: str, name: str, seat: int | None) -> int:
         """``player`` accepted an invitation to ``seat``: seated there or at the first free
         seat, in one write (``check_take_invited_seat``)."""
+        await self._may_sit(table_id, player)
         return await self._tables.write(
             table_id, None, pure(lambda live: check_take_invited_seat(live, player, name, seat))
         )

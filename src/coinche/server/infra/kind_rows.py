@@ -13,7 +13,14 @@ from .rows.tables import TableRow
 def kind_columns(kind: TableKind) -> dict[str, Any]:
     """The ``tables`` columns that say what kind of table a row is."""
     if isinstance(kind, FriendsTable):
-        return {"code": kind.code, "host": kind.host_player, "late_joins": kind.joins_late, "idle_clock": kind.clock}
+        return {
+            "code": kind.code,
+            "host": kind.host_player,
+            "late_joins": kind.joins_late,
+            "idle_clock": kind.clock,
+            "club_id": kind.club or None,
+            "club_only": kind.club_only,
+        }
     if isinstance(kind, QuickPlayTable):
         return {"quick_play": True}
     if isinstance(kind, TournamentTable):
@@ -31,7 +38,9 @@ def kind_columns(kind: TableKind) -> dict[str, Any]:
 def kind_of_row(row: TableRow) -> TableKind:
     """The kind of table a row of ``tables`` is."""
     if row.code is not None:
-        return FriendsTable(row.code, row.host or "", bool(row.late_joins), bool(row.idle_clock))
+        return FriendsTable(
+            row.code, row.host or "", bool(row.late_joins), bool(row.idle_clock), row.club_id or "", bool(row.club_only)
+        )
     if row.tournament_id is not None:
         closes = None if row.closes_at is None else aware(row.closes_at)
         return TournamentTable(row.tournament_id, row.tournament_round, row.deal_limit or 1, closes)

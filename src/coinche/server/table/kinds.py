@@ -155,6 +155,11 @@ class TableKind:
         return None
 
     @property
+    def members_only(self) -> str | None:
+        """The club whose members alone may sit here; None: no such rule."""
+        return None
+
+    @property
     def idle_clock(self) -> bool:
         """A person who lets their turn's time run out is warned, then played for."""
         return self.several_people
@@ -225,10 +230,18 @@ class FriendsTable(TableKind):
     """The host lets a friend take a computer's seat between deals once started."""
     clock: bool = True
     """The host plays with the clock (the idle clock)."""
+    club: str = ""
+    """The club it was made for ("": none); its page lists it."""
+    club_only: bool = False
+    """Only the club's members may sit there (``features/clubs``: a gate of the seats)."""
 
     @property
     def host(self) -> str | None:
         return self.host_player
+
+    @property
+    def members_only(self) -> str | None:
+        return self.club if self.club and self.club_only else None
 
     @property
     def idle_clock(self) -> bool:

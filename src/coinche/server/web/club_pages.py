@@ -15,14 +15,19 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ...engine.rules import PROFILES, RuleSet
+from ..features.accounts import Account
 from ..features.clubs import DESCRIPTION_MAX, NAME_MAX, PAGE, PHRASES, Club, ClubError, Clubs
+from ..features.friends import DEFAULT_LEVEL, Friends
 from ..table import i18n
+from ..table.live_table import TableError
+from .account_pages import limits_of, rate_limited
 from .pages import ADDRESSES, account_of, lang_of, page, read_checked_form
 
 ONLINE_SHOWN: Final = 60
 """The members online the page names (the others are counted)."""
 LIST_FIELDS: Final = frozenset({"csrf", "name", "description", "open"})
-CLUB_FIELDS: Final = frozenset({"csrf", "action", "player", "name", "phrase"})
+CLUB_FIELDS: Final = frozenset({"csrf", "action", "player", "name", "phrase", "profile", "members_only"})
 ACTIONS: Final = frozenset(
     {
         "join",
@@ -38,6 +43,7 @@ ACTIONS: Final = frozenset(
         "promote",
         "demote",
         "delete",
+        "table",
     }
 )
 
@@ -115,6 +121,8 @@ async def club_page(request: Request) -> Response:
         action = form.get("action")
         if action not in ACTIONS:
             raise HTTPException(400)
+        if action == "table":
+            return await _open_table(request, club, account, form)
         fields = {k: form.get(k) for k in ("player", "name", "phrase")}
         if any(v is not None and not isinstance(v, str) for v in fields.values()):
             raise HTTPException(400)
@@ -137,11 +145,12 @@ async def club_page(request: Request) -> Response:
     page_number = int(page_text) if page_text.isdigit() and len(page_text) < 6 else 1
     page_number = max(1, min(page_number, max(1, -(-club.members // PAGE))))
     # the page's reads are independent: asked together (a club of thousands, on PostgreSQL)
-    members, online, ranking, posts = await asyncio.gather(
+    members, online, ranking, posts, tables = await asyncio.gather(
         clubs.members(club.id, page_number - 1),
         clubs.members(club.id, online_only=True),
         clubs.ranking(club.id),
         clubs.posts(club.id),
+        clubs.tables(club.id),
     )
     done_key = request.query_params.get("done")
     return page(
@@ -161,6 +170,10 @@ async def club_page(request: Request) -> Response:
         ranking=ranking,
         page_number=page_number,
         pages=-(-club.members // PAGE),
+        tables=[
+            {"url": f"/rejoindre/{code}", "only": only} for _, code, only in tables if not only or role is not None
+        ],
+        profiles=[{"key": p, "name": i18n.gettext(lang, f"profile.{p}")} for p in PROFILES],
         posts=[
             {"name": p.name, "text": i18n.gettext(lang, f"clubs.say.{p.phrase}"), "at": p.at.strftime("%Y-%m-%d %H:%M")}
             for p in posts
@@ -203,6 +216,39 @@ def _member_view(lang: str, m: Any) -> dict[str, Any]:
         "table": f"/rejoindre/{m.public_table}" if m.public_table else None,
         "rating": m.rating,
     }
+
+
+async def _open_table(request: Request, club: Club, account: Account, form: Any) -> Response:
+    """A member opens a table of the club (for its members only, or for all): a friends'
+    table of the profile chosen, the member hosting, computers in the other seats."""
+    lang = lang_of(request)
+    profile, only = form.get("profile"), form.get("members_only")
+    if profile not in PROFILES or only not in (None, "on"):
+        raise HTTPException(400)
+    clubs = clubs_of(request)
+    if await clubs.role(club.id, account.player) is None:
+        return await _refused(request, club, lang, "not_member")
+    retry = await limits_of(request).hit(request.app.state.settings.table_limit, f"tables:{account.player}")
+    if retry is not None:
+        return rate_limited(request, retry)
+    friends: Friends = request.app.state.friends
+    try:
+        spec = await friends.create_table(
+            account.player,
+            account.name,
+            RuleSet.profile(str(profile)),
+            [DEFAULT_LEVEL] * 3,
+            late_joins=True,
+            club=club.id,
+            club_only=only == "on",
+        )
+    except TableError:
+        return await _refused(request, club, lang, "table")
+    return RedirectResponse(f"/table/{spec.id}", status_code=303)
+
+
+async def _refused(request: Request, club: Club, lang: str, code: str) -> Response:
+    return page(request, "forbidden.html", status=400, reason=code, notice=i18n.gettext(lang, f"clubs.error.{code}"))
 
 
 async def _act(clubs: Clubs, club: Club, player: str, action: str, fields: dict[str, str]) -> str:

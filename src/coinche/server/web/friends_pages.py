@@ -35,7 +35,7 @@ FRIENDS_FIELDS: Final = frozenset(
 )
 """The fields the friends' table form may send."""
 RULE_FIELDS: Final = frozenset({"profile", "target", "csrf", *OPTION_NAMES})
-SEAT_ERRORS: Final = frozenset({"full", "seat_taken", "in_progress", "over", "bad_seat", "not_private"})
+SEAT_ERRORS: Final = frozenset({"full", "seat_taken", "in_progress", "over", "bad_seat", "not_private", "club_only"})
 
 
 def friends_of(request: Request | WebSocket) -> Friends:

@@ -71,6 +71,10 @@ class TableRow(Base):
     """Quick play seated its people (strangers; dealt at once, no host)."""
     idle_clock: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     """A person who lets their turn's time run out is warned, then played for."""
+    club_id: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
+    """The club a friends' table was made for (``FriendsTable.club``)."""
+    club_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Only the club's members may sit there."""
     tournament_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
     """The tournament whose round the table plays (``TournamentTable.tournament``)."""
     tournament_round: Mapped[int] = mapped_column(Integer, default=0, server_default="0")

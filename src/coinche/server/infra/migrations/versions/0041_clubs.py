@@ -1,5 +1,5 @@
 """Clubs (issue 51): ``clubs``, ``club_members``, ``club_requests``, ``club_bans`` and the
-board's ``club_posts``.
+board's ``club_posts``; a friends' table's ``club_id`` and ``club_only``.
 
 Revision ID: 0041
 Revises: 0040
@@ -61,9 +61,17 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_club_posts_club", "club_posts", ["club_id", "created_at"])
+    # plain ADD COLUMN (a batch would copy ``tables``, which other tables' keys point at)
+    op.add_column("tables", sa.Column("club_id", sa.String(16), nullable=True))
+    op.add_column("tables", sa.Column("club_only", sa.Boolean(), nullable=False, server_default=sa.false()))
+    op.create_index("ix_tables_club_id", "tables", ["club_id"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_tables_club_id", table_name="tables")
+    with op.batch_alter_table("tables") as batch:
+        batch.drop_column("club_only")
+        batch.drop_column("club_id")
     op.drop_index("ix_club_posts_club", table_name="club_posts")
     op.drop_table("club_posts")
     op.drop_table("club_bans")
