@@ -27,7 +27,7 @@ from .pages import ADDRESSES, account_of, lang_of, page, read_checked_form
 ONLINE_SHOWN: Final = 60
 """The members online the page names (the others are counted)."""
 LIST_FIELDS: Final = frozenset({"csrf", "name", "description", "open"})
-CLUB_FIELDS: Final = frozenset({"csrf", "action", "player", "name", "phrase", "profile", "members_only"})
+CLUB_FIELDS: Final = frozenset({"csrf", "action", "player", "name", "phrase", "profile", "members_only", "confirm"})
 ACTIONS: Final = frozenset(
     {
         "join",
@@ -123,6 +123,8 @@ async def club_page(request: Request) -> Response:
             raise HTTPException(400)
         if action == "table":
             return await _open_table(request, club, account, form)
+        if action == "delete" and form.get("confirm") != "on":
+            raise HTTPException(400)  # the box says the owner meant it
         fields = {k: form.get(k) for k in ("player", "name", "phrase")}
         if any(v is not None and not isinstance(v, str) for v in fields.values()):
             raise HTTPException(400)
