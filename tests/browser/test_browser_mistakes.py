@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from browser_helpers import new_page
 from playwright.sync_api import Page, expect
 from table_driver import keep_screenshot, start_solo
 
@@ -30,36 +31,45 @@ def press(page: Page, target: Any) -> None:
     page.keyboard.press("Enter")
 
 
-@pytest.mark.parametrize(("lang", "width", "height"), [("fr", 1366, 768), ("en", 390, 844)])
-def test_a_costly_card_played_again_from_the_keyboard(
-    generous_server: str, make_page: Callable[..., Page], lang: str, width: int, height: int
-) -> None:
-    page = make_page(generous_server, viewport={"width": width, "height": height})
+def card_rows(p: Page, lang: str) -> Any:
+    return p.locator("table.mistakes-list tbody tr", has_text="Une carte" if lang == "fr" else "A card")
+
+
+def test_a_costly_card_played_again_from_the_keyboard(generous_server: str, make_page: Callable[..., Page]) -> None:
+    """Deals played until one costly card (in French at a laptop's size); the mistake played
+    again there, then by the same person in English on a phone's screen."""
+    page = make_page(generous_server, viewport={"width": 1366, "height": 768})
     table = start_solo(page, profile="classic", target=3000)
-    listing = "/mes-erreurs" if lang == "fr" else "/my-mistakes"
-
-    def card_rows(p: Page) -> Any:
-        return p.locator("table.mistakes-list tbody tr", has_text="Une carte" if lang == "fr" else "A card")
-
     lists = page.context.new_page()  # the list, beside the table
     for _ in range(MAX_DEALS):
         assert table.play_deal(bid=True).end == "next"
         # the deal's accuracy first, then its mistakes (the workers keep them just after)
         expect(table.summary().locator(".accuracy-line")).to_have_class(re.compile(r"\bready\b"), timeout=60_000)
-        lost = re.search(r"(\d+) (points perdus|points lost)", table.summary().locator(".accuracy-line").inner_text())
+        lost = re.search(r"(\d+) points perdus", table.summary().locator(".accuracy-line").inner_text())
         if lost and int(lost[1]) >= 10:
             deadline = time.monotonic() + LIST_WAIT  # the mistake's values come from a worker
             while time.monotonic() < deadline:
-                lists.goto(listing)
-                if card_rows(lists).count():
+                lists.goto("/mes-erreurs")
+                if card_rows(lists, "fr").count():
                     break
-        if card_rows(lists).count():
+        if card_rows(lists, "fr").count():
             break
         table.next_deal()
     else:
         raise AssertionError(f"no costly card in {MAX_DEALS} deals played with the driver's first cards")
+    answered(page, "fr", 1366, 768)
+    phone = new_page(page.context, generous_server)  # the same person, on a phone's screen, in English
+    phone.set_viewport_size({"width": 390, "height": 844})
+    phone.goto("/langue/en?next=/my-mistakes")
+    answered(phone, "en", 390, 844)
+
+
+def answered(page: Page, lang: str, width: int, height: int) -> None:
+    """The mistake opened from the list and answered from the keyboard, wrong then right;
+    the progress page after it, in the page's language, fitting the screen."""
+    listing = "/mes-erreurs" if lang == "fr" else "/my-mistakes"
     page.goto(listing)
-    card_row = card_rows(page)
+    card_row = card_rows(page, lang)
     keep_screenshot(page, f"mistakes-list-{lang}-{width}x{height}")
     press(page, card_row.first.locator("a").first)
     page.wait_for_url(re.compile(rf"{listing}/[^/]+$"))
@@ -77,8 +87,6 @@ def test_a_costly_card_played_again_from_the_keyboard(
     expect(page.locator("#answer-title")).to_have_class(re.compile(r"\bsolved\b"))
     expect(page.locator(".mistake-line li").first).to_be_visible()  # the solver's line, trick by trick
     keep_screenshot(page, f"mistake-solved-{lang}-{width}x{height}", full_page=True)
-
-    # The progress page, in the page's language, fits the screen's width.
     page.goto("/progres" if lang == "fr" else "/progress")
     expect(page.get_by_role("heading", level=1)).to_have_text("Vos progrès" if lang == "fr" else "Your progress")
     expect(page.locator("table.progress-faults, .progress-page p").first).to_be_visible()
