@@ -942,7 +942,12 @@ def test_a_round_s_table_names_its_tournament_with_a_link(make_client: MakeClien
     clock.now = START
     wait_for(client, tournament_id, lambda t: t.state == "running")
     (table,) = client.portal.call(tournaments_of(client).round_tables, tournament_id)  # type: ignore[union-attr]
-    page = group[0].get(f"/table/{table.table_id}").text
+    # a round's table is named before it is made: its page once it is there
+    deadline = time.monotonic() + 30
+    while (response := group[0].get(f"/table/{table.table_id}")).status_code == 404:
+        assert time.monotonic() < deadline, "the round's table was never made"
+        time.sleep(0.05)
+    page = response.text
     assert f'<a href="/tournoi/{tournament_id}">Concours &lt;de&gt; Noël</a>' in page
     with group[1].acting() as c:
         c.cookies.set("lang", "en")

@@ -254,8 +254,8 @@ class Friends:
             raise TableError("not_seated")
         if await self._rate_limits.hit(self._settings.say_limit, f"say:{player}") is not None:
             raise TableError("say_limit")
+        await self._db(self._said, table_id, seat, player, "say", phrase)  # kept for the team, then shown
         await self._hub.signal(table_id, {"kind": "say", "seat": seat, "phrase": phrase})
-        await self._db(self._said, table_id, seat, player, "say", phrase)  # shown first, kept for the team
 
     async def react(self, table_id: str, player: str, emote: str) -> None:
         """A reaction (one of ``EMOTES``) from ``player``'s seat, shown on their plate on
@@ -274,8 +274,8 @@ class Friends:
             raise TableError("not_seated")
         if await self._rate_limits.hit(self._settings.say_limit, f"react:{player}") is not None:
             raise TableError("say_limit")
-        await self._hub.signal(table_id, {"kind": "react", "seat": seat, "emote": emote})
         await self._db(self._said, table_id, seat, player, "react", emote)
+        await self._hub.signal(table_id, {"kind": "react", "seat": seat, "emote": emote})
 
     def _said(self, table_id: str, seat: int, player: str, kind: str, what: str) -> None:
         """Keep what was said (the site's team reads it beside a report from the table)."""
