@@ -127,6 +127,7 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     clubs = Clubs(ClubStore(store), p.db, p.rate_limits, settings.clock, settings.club_invite_limit)
     friends = Friends(store, p.db, settings, p.tables, p.attendance, p.rate_limits, p.hub)
     friends.seat_gates.append(clubs.may_sit)
+    tournament_runner.entry_gates.append(clubs.may_enter)
     return Services(
         **{f.name: getattr(parts, f.name) for f in fields(TableParts)},
         daily=DailyChallenge(

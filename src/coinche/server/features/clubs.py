@@ -32,6 +32,7 @@ from ..infra.store import Store, new_id
 from ..table.live_table import LiveTable, TableError
 from ..table.names import clean_name, name_key, name_skeleton
 from ..table.ratings import Rating
+from .tournaments.model import Tournament
 
 NAME_MIN: Final = 3
 NAME_MAX: Final = 40
@@ -550,6 +551,11 @@ class Clubs:
         anyone else (``TableError("club_only")``)."""
         club = live.spec.kind.members_only
         if club is not None and await self.role(club, player) is None:
+            raise TableError("club_only")
+
+    async def may_enter(self, tournament: Tournament, player: str) -> None:
+        """A gate of the tournaments: a club's tournament refuses anyone not in the club."""
+        if tournament.club is not None and await self.role(tournament.club, player) is None:
             raise TableError("club_only")
 
     # ----- what a person asks -----

@@ -19,10 +19,12 @@ from ...engine.rules import PROFILES, RuleSet
 from ..features.accounts import Account
 from ..features.clubs import DESCRIPTION_MAX, NAME_MAX, PAGE, PHRASES, Club, ClubError, Clubs
 from ..features.friends import DEFAULT_LEVEL, Friends
+from ..features.tournaments.runner import Tournaments
 from ..table import i18n
 from ..table.live_table import TableError
 from .account_pages import limits_of, rate_limited
 from .pages import ADDRESSES, account_of, lang_of, page, read_checked_form
+from .tournament_pages import PAGE_PATHS as TOURNAMENT_PATHS
 
 ONLINE_SHOWN: Final = 60
 """The members online the page names (the others are counted)."""
@@ -147,12 +149,14 @@ async def club_page(request: Request) -> Response:
     page_number = int(page_text) if page_text.isdigit() and len(page_text) < 6 else 1
     page_number = max(1, min(page_number, max(1, -(-club.members // PAGE))))
     # the page's reads are independent: asked together (a club of thousands, on PostgreSQL)
-    members, online, ranking, posts, tables = await asyncio.gather(
+    tournaments: Tournaments = request.app.state.tournaments
+    members, online, ranking, posts, tables, club_tournaments = await asyncio.gather(
         clubs.members(club.id, page_number - 1),
         clubs.members(club.id, online_only=True),
         clubs.ranking(club.id),
         clubs.posts(club.id),
         clubs.tables(club.id),
+        tournaments.of_club(club.id),
     )
     done_key = request.query_params.get("done")
     return page(
@@ -176,6 +180,15 @@ async def club_page(request: Request) -> Response:
             {"url": f"/rejoindre/{code}", "only": only} for _, code, only in tables if not only or role is not None
         ],
         profiles=[{"key": p, "name": i18n.gettext(lang, f"profile.{p}")} for p in PROFILES],
+        club_tournaments=[
+            {
+                "name": t.name,
+                "url": f"{TOURNAMENT_PATHS[lang]}/{t.id}",
+                "state": i18n.gettext(lang, f"clubs.tournament.{t.state}"),
+            }
+            for t in club_tournaments
+        ],
+        new_tournament=f"{ADDRESSES[lang]['new_tournament']}?club={club.id}",
         posts=[
             {"name": p.name, "text": i18n.gettext(lang, f"clubs.say.{p.phrase}"), "at": p.at.strftime("%Y-%m-%d %H:%M")}
             for p in posts

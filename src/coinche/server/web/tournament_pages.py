@@ -9,6 +9,7 @@ entrants are taken to their tables by their person socket (``person.js``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
@@ -19,6 +20,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from ...engine.rules import PROFILES
+from ..features.clubs import Clubs
 from ..features.tournaments.model import (
     FORMATS,
     LEVELS,
@@ -144,8 +146,19 @@ async def new_page(request: Request) -> Response:
         values.update({k: v for k, v in form.items() if k in values and isinstance(v, str)})
         for box in ("private", "alone", "computer_partner", "bots"):
             values[box] = form.get(box) == "on"
+        club = form.get("club") or None
         try:
-            created = await tournaments.create(_plan_of(form, now), account.player)
+            plan = _plan_of(form, now)
+            if club is not None:
+                # a club's tournament: organised by the club's owner or one of its moderators
+                clubs: Clubs = request.app.state.clubs
+                if not isinstance(club, str) or await clubs.role(club[:16], account.player) not in (
+                    "owner",
+                    "moderator",
+                ):
+                    raise TableError("not_club_moderator")
+                plan = replace(plan, club=club[:16])
+            created = await tournaments.create(plan, account.player)
         except TableError as e:
             error = i18n.render(lang, e.message) if e.message else i18n.gettext(lang, f"tournament.error.{e.code}")
             status = 400
@@ -159,6 +172,7 @@ async def new_page(request: Request) -> Response:
         other_url=other_url,
         values=values,
         error=error,
+        club=request.query_params.get("club") if request.method == "GET" else None,
         profiles=tuple(PROFILES),
         formats=FORMATS,
         levels=LEVELS,

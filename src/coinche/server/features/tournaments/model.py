@@ -113,6 +113,8 @@ class Plan:
     """An arena's length."""
     bots: bool = False
     """Bots (``bots.py``) may enter."""
+    club: str | None = None
+    """A club's tournament: its members alone enter, its organiser is the club's."""
 
     def check(self, now: datetime) -> None:
         if not 1 <= len(self.name.strip()) <= 60:
@@ -162,6 +164,8 @@ class Tournament:
     secret: bytes
     bots: bool = False
     """Bots may enter."""
+    club: str | None = None
+    """The club whose tournament it is (its members alone enter; its page lists it)."""
 
     @property
     def revealed_secret(self) -> str | None:

@@ -64,6 +64,8 @@ class TournamentRow(Base):
     round_closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    club_id: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
+    """The club whose tournament it is: its members enter, its page lists it."""
 
     __table_args__ = (Index("ix_tournaments_state", "state", "starts_at"),)
 
@@ -154,6 +156,7 @@ def tournament_of_row(row: TournamentRow) -> Tournament:
         maybe(row.finished_at),
         row.secret,
         bool(row.bots),
+        row.club_id,
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Final
 
@@ -94,6 +94,9 @@ class Tournaments:
         """Where a finished round's pars are computed."""
         self.following = following
         """The accounts' names (a partner named, the names at a round's tables)."""
+        self.entry_gates: list[Callable[[Tournament, str], Awaitable[None]]] = []
+        """Each asked with the tournament before a person enters or accepts (a club's
+        tournament: its members alone)."""
         self.gates: list[Gate] = []
         """Each asked before a person enters, is entered as a partner or accepts
         (``TableError`` refuses them: a suspension)."""
@@ -188,6 +191,12 @@ class Tournaments:
         await self.hub.signal(RUN_CHANNEL, {"kind": "start"})
 
     async def enter(self, tournament_id: str, player: str, partner: str | None, code: str | None) -> Entry:
+        tournament = await self.get(tournament_id)
+        if tournament is not None:
+            for entry_gate in self.entry_gates:
+                await entry_gate(tournament, player)
+                if partner is not None:
+                    await entry_gate(tournament, partner)
         for gate in self.gates:
             await gate(player)
             if partner is not None:
@@ -202,6 +211,10 @@ class Tournaments:
         return entry
 
     async def answer(self, tournament_id: str, player: str, entry_id: str, accept: bool) -> None:
+        tournament = await self.get(tournament_id) if accept else None
+        if tournament is not None:
+            for entry_gate in self.entry_gates:
+                await entry_gate(tournament, player)
         if accept:
             for gate in self.gates:
                 await gate(player)
@@ -212,6 +225,9 @@ class Tournaments:
     async def withdraw(self, tournament_id: str, player: str) -> None:
         await self.db(self.store.withdraw, tournament_id, player, self.now())
         await self._changed(tournament_id)
+
+    async def of_club(self, club_id: str) -> list[Tournament]:
+        return await self.db(self.store.of_club, club_id)
 
     async def entries(self, tournament_id: str) -> list[Entry]:
         return await self.db(self.store.entries, tournament_id)

@@ -96,6 +96,7 @@ class TournamentStore:
                 alone=plan.alone,
                 computer_partner=plan.computer_partner,
                 bots=plan.bots,
+                club_id=plan.club,
                 level=plan.level,
                 secret=secret,
                 commitment=commitment(tournament_id, secret),
@@ -124,12 +125,23 @@ class TournamentStore:
             ):
                 rows = s.execute(
                     select(TournamentRow)
-                    .where(TournamentRow.state == state, TournamentRow.code.is_(None))
+                    .where(TournamentRow.state == state, TournamentRow.code.is_(None), TournamentRow.club_id.is_(None))
                     .order_by(order)
                     .limit(limit)
                 ).scalars()
                 out[state] = [tournament_of_row(r) for r in rows]
         return out
+
+    def of_club(self, club_id: str, limit: int = 20) -> list[Tournament]:
+        """A club's tournaments, the latest first (upcoming, running and finished)."""
+        with self.store.session() as s:
+            rows = s.execute(
+                select(TournamentRow)
+                .where(TournamentRow.club_id == club_id, TournamentRow.state != "cancelled")
+                .order_by(TournamentRow.starts_at.desc())
+                .limit(limit)
+            ).scalars()
+            return [tournament_of_row(r) for r in rows]
 
     def cancel(self, tournament_id: str, player: str) -> None:
         """The organiser cancels before the start (``not_open`` for anyone else, or after)."""
