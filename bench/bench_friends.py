@@ -62,7 +62,19 @@ import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from bench_server import HOST, START_TIMEOUT, Server, as_state, cpu_seconds, http_request, percentile, proc_status
+from bench_server import (
+    ACCURACY_WAIT,
+    HOST,
+    POLLS,
+    START_TIMEOUT,
+    Server,
+    accuracy_after,
+    as_state,
+    cpu_seconds,
+    http_request,
+    percentile,
+    proc_status,
+)
 from databases import add_database_args, database_url
 
 HTTP_TIMEOUT = 30.0
@@ -271,36 +283,6 @@ async def person(
         move.cancel()
 
 
-ACCURACY_WAIT = 120.0
-ACCURACY_POLL = 0.5
-POLLS: set[asyncio.Task[None]] = set()
-
-
-def accuracy_after(host: Person, table_id: str, n: int, totals: Totals) -> None:
-    """Ask for deal ``n``'s accuracy as the host's summary does, every ``ACCURACY_POLL``
-    seconds from the deal's end, and keep how long it took to come."""
-
-    async def poll() -> None:
-        start = time.monotonic()
-        while time.monotonic() - start < ACCURACY_WAIT:
-            try:
-                status, _, _ = await host.request("GET", f"/table/{table_id}/donne/{n}/precision")
-            except (OSError, TimeoutError):
-                status = 0
-            if status == 200:
-                totals.accuracy_waits.append(time.monotonic() - start)
-                return
-            if status not in (0, 202):
-                totals.errors[f"accuracy {status}"] += 1
-                return
-            await asyncio.sleep(ACCURACY_POLL)
-        totals.errors["accuracy never came"] += 1
-
-    task = asyncio.get_running_loop().create_task(poll())
-    POLLS.add(task)
-    task.add_done_callback(POLLS.discard)
-
-
 async def send_later(
     ws: ClientConnection, table: Table, action: dict[str, Any] | None, pause: float, seq: int, totals: Totals
 ) -> None:
@@ -359,7 +341,12 @@ async def table_life(
                 await asyncio.sleep(rng.uniform(0.0, args.stagger))
             table = Table()
             await sockets[0].send(json.dumps({"type": "host", "id": f"r{next(IDS)}", "op": "start"}))
-            ended = (lambda n: accuracy_after(people[0], table_id, n, totals)) if args.accuracy else None
+            host = people[0]
+            ended = (
+                (lambda n: accuracy_after(lambda path: host.request("GET", path), table_id, n, totals=totals))
+                if args.accuracy
+                else None
+            )
             await asyncio.gather(
                 *(
                     person(ws, seat, table, rng, args, totals, deadline, ended if seat == 0 else None)

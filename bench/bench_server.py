@@ -47,7 +47,7 @@ import tempfile
 import time
 import urllib.parse
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -356,7 +356,12 @@ async def human(
                     args,
                     totals,
                     deadline[0],
-                    functools.partial(accuracy_after, port, cookie, table_id, totals=totals),
+                    functools.partial(
+                        accuracy_after,
+                        functools.partial(http_request, port, "GET", cookie=cookie),
+                        table_id,
+                        totals=totals,
+                    ),
                 )
             if not over:
                 return
@@ -377,15 +382,18 @@ the bench's own load)."""
 POLLS: set[asyncio.Task[None]] = set()
 
 
-def accuracy_after(port: int, cookie: str | None, table_id: str, n: int, *, totals: Totals) -> None:
-    """Ask for deal ``n``'s accuracy every ``ACCURACY_POLL`` seconds from its end, as the
-    summary does (each second), and keep how long it took to come."""
+def accuracy_after(
+    get: Callable[[str], Awaitable[tuple[int, Any, Any]]], table_id: str, n: int, *, totals: Any
+) -> None:
+    """Ask for deal ``n``'s accuracy with ``get`` (a path's status first) every
+    ``ACCURACY_POLL`` seconds from its end, as the summary does (each second), and keep in
+    ``totals`` how long it took to come (``bench_friends`` asks as its host)."""
 
     async def poll() -> None:
         start = time.perf_counter()
         while time.perf_counter() - start < ACCURACY_WAIT:
             try:
-                status, _, _ = await http_request(port, "GET", f"/table/{table_id}/donne/{n}/precision", cookie=cookie)
+                status, _, _ = await get(f"/table/{table_id}/donne/{n}/precision")
             except (OSError, TimeoutError):
                 status = 0
             if status == 200:
