@@ -48,7 +48,7 @@ def fill_season(workdir: Path, name: str) -> str:
             for outcome in outcomes:
                 n += 1
                 seasons.started(f"b{n}", season, "classic", {who: 25.0}, now)
-                seasons.count(f"b{n}", "classic", {who: outcome}, {}, now)
+                seasons.count(f"b{n}", "classic", {who: outcome}, now)
         return season
     finally:
         store.close()

@@ -19,7 +19,8 @@ from datetime import datetime, timedelta
 from typing import Final
 
 from sqlalchemy import Boolean, DateTime, Index, String, case, delete, func, insert, select, update
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from ..infra.database import Database
 from ..infra.db import Base, aware
@@ -234,11 +235,16 @@ class ClubStore:
         return club_id
 
     @staticmethod
-    def _joined(conn: object, player: str) -> int:
-        found = conn.scalar(  # type: ignore[attr-defined]
-            select(func.count()).select_from(ClubMemberRow).where(ClubMemberRow.player_id == player)
-        )
+    def _joined(conn: Connection, player: str) -> int:
+        found = conn.scalar(select(func.count()).select_from(ClubMemberRow).where(ClubMemberRow.player_id == player))
         return int(found or 0)
+
+    @staticmethod
+    def _banned(conn: Connection | Session, club_id: str, player: str) -> bool:
+        found = conn.scalar(
+            select(ClubBanRow.player_id).where(ClubBanRow.club_id == club_id, ClubBanRow.player_id == player)
+        )
+        return found is not None
 
     def club(self, club_id: str) -> Club | None:
         with self.store.session() as s:
@@ -279,7 +285,7 @@ class ClubStore:
 
     def banned(self, club_id: str, player: str) -> bool:
         with self.store.session() as s:
-            return s.get(ClubBanRow, (club_id, player)) is not None
+            return self._banned(s, club_id, player)
 
     def members(self, club_id: str, at: datetime, page: int = 0, online_only: bool = False) -> list[Member]:
         """A page of the members (``PAGE`` of them, by role then name), or every member online
@@ -371,9 +377,7 @@ class ClubStore:
         club's lock, so two joins at once cannot pass a full club)."""
         with self.store.engine.begin() as conn:
             self.store.backend.lock(conn, f"club:{club_id}")
-            if conn.scalar(
-                select(ClubBanRow.player_id).where(ClubBanRow.club_id == club_id, ClubBanRow.player_id == player)
-            ):
+            if self._banned(conn, club_id, player):
                 raise ClubError("banned")
             count = conn.scalar(select(func.count()).select_from(ClubMemberRow).where(ClubMemberRow.club_id == club_id))
             if (count or 0) >= MEMBERS_MAX:
@@ -390,9 +394,7 @@ class ClubStore:
 
     def add_request(self, club_id: str, player: str, kind: str, by: str, at: datetime) -> None:
         with self.store.engine.begin() as conn:
-            if conn.scalar(
-                select(ClubBanRow.player_id).where(ClubBanRow.club_id == club_id, ClubBanRow.player_id == player)
-            ):
+            if self._banned(conn, club_id, player):
                 raise ClubError("banned")
             conn.execute(
                 self.store.backend.insert_ignoring(ClubRequestRow, ["club_id", "player_id"]),

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Final
 
@@ -460,7 +460,7 @@ class Moderation:
         out = []
         for r in found:
             sanctions = await self.db(self.store.sanctions, r.player)
-            out.append(Reported(**{**r.__dict__, "restriction": strictest(sanctions, moment)}))
+            out.append(replace(r, restriction=strictest(sanctions, moment)))
         return out
 
     async def person(self, player: str) -> Person | None:

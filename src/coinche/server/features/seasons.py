@@ -202,11 +202,11 @@ class SeasonStore:
                 },
             )
 
-    def count(
-        self, table_id: str, profile: str, outcomes: dict[str, str], ratings: dict[str, float], at: datetime
-    ) -> bool:
+    def count(self, table_id: str, profile: str, outcomes: dict[str, str], at: datetime) -> bool:
         """Add a finished game's points (``outcomes``: ``won``, ``lost``, ``left`` by
-        person) to its season, once; False: counted already."""
+        person) to its season, once; False: counted already. A game whose month was not
+        noted (its process stopped first) counts in the month it ended, its people placed
+        from a new player's rating (none was noted) unless they earned a division."""
         backend = self.store.backend
         with self.store.engine.begin() as conn:
             game = conn.execute(select(SeasonGameRow).where(SeasonGameRow.table_id == table_id)).first()
@@ -218,7 +218,7 @@ class SeasonStore:
                         "season": season_of(_now_utc(at)),
                         "profile": profile,
                         "started_at": at,
-                        "ratings": ratings,
+                        "ratings": {},
                         "counted": False,
                     },
                 )
@@ -246,7 +246,7 @@ class SeasonStore:
                             SeasonDivisionRow.profile == profile, SeasonDivisionRow.player_id == player
                         )
                     )
-                    mu = started.get(player, ratings.get(player, NEW_PLAYER.mu))
+                    mu = started.get(player, NEW_PLAYER.mu)
                     conn.execute(
                         backend.insert_ignoring(SeasonPlayerRow, ["season", "profile", "player_id"]),
                         {
@@ -507,7 +507,7 @@ class Seasons:
                     continue
                 outcomes[player] = "left" if player in plan.left else "won" if plan.outcome(player) else "lost"
         if outcomes:
-            await self.db(self.store.count, live.id, live.spec.rules.name, outcomes, {}, self.clock())
+            await self.db(self.store.count, live.id, live.spec.rules.name, outcomes, self.clock())
 
     async def tick(self) -> list[tuple[str, str, int]]:
         """Close every season due now (its month over, its games ended or ``GRACE`` past);

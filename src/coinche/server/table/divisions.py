@@ -41,6 +41,11 @@ def next_season(season: str) -> str:
     return f"{year + month // 12:04d}-{month % 12 + 1:02d}"
 
 
+def previous_season(season: str) -> str:
+    year, month = (int(x) for x in season.split("-"))
+    return f"{year - 1:04d}-12" if month == 1 else f"{year:04d}-{month - 1:02d}"
+
+
 def season_start(season: str, tz: object) -> datetime:
     year, month = (int(x) for x in season.split("-"))
     return datetime(year, month, 1, tzinfo=tz)  # type: ignore[arg-type]

@@ -19,7 +19,6 @@ from starlette.routing import BaseRoute, Route
 from ...engine.actions import ANNOUNCE, action_str, call_str, is_card, is_declaration
 from ...engine.cards import card_str
 from ..features.accounts import Account
-from ..features.following import REASONS
 from ..features.friends import EMOTES
 from ..features.moderation import KINDS, LONGEST, REASON_MAX, Action, Moderation, Move
 from ..table import i18n
@@ -271,4 +270,3 @@ routes: list[BaseRoute] = [
         Route(PATHS[lang]["undo"], undo_page, methods=["POST"]),
     )
 ]
-__all__ = ["REASONS", "routes"]

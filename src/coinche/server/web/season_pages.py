@@ -16,7 +16,7 @@ from starlette.routing import BaseRoute, Route
 from ...engine.rules import PROFILES
 from ..features.seasons import Badge, Seasons
 from ..table import i18n
-from ..table.divisions import DIVISIONS, MIN_GAMES, POINTS, SHARE, placement
+from ..table.divisions import DIVISIONS, MIN_GAMES, POINTS, SHARE, placement, previous_season
 from .pages import ADDRESSES, account_of, page
 
 SEASON_FORMAT: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
@@ -76,7 +76,7 @@ async def season_page(request: Request) -> Response:
             del query["season"]
         return path + "?" + "&".join(f"{k}={v}" for k, v in query.items())
 
-    previous = _previous(season)
+    previous = previous_season(season)
     return page(
         request,
         "season.html",
@@ -123,11 +123,6 @@ async def season_page(request: Request) -> Response:
             games=MIN_GAMES,
         ),
     )
-
-
-def _previous(season: str) -> str:
-    year, month = (int(x) for x in season.split("-"))
-    return f"{year - 1:04d}-12" if month == 1 else f"{year:04d}-{month - 1:02d}"
 
 
 routes: list[BaseRoute] = [
