@@ -378,7 +378,9 @@ def test_an_idle_player_is_warned_then_the_computer_plays_for_them(
             people.close()
 
 
-AT_HAND = """() => {
+AT_HAND = """async () => {
+  // after the frame's layout and its ResizeObservers (bottom_place.js lifts the notices there)
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   const shown = (el) => el.checkVisibility();
   const controls = [...document.querySelectorAll('#bidding button, #declare button, #hand .hand-card')]
     .filter((b) => shown(b) && !b.disabled);
