@@ -7,14 +7,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from accessibility import assert_no_horizontal_scroll
 from browser_helpers import signed_up
 from playwright.sync_api import Page, expect
 from table_driver import keep_screenshot
-
-
-def no_sideways_scroll(page: Page) -> None:
-    wide = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
-    assert wide <= 0, f"the page scrolls sideways by {wide} px"
 
 
 def test_a_club_made_joined_and_its_board(server: str, make_page: Callable[..., Page]) -> None:
@@ -31,7 +27,7 @@ def test_a_club_made_joined_and_its_board(server: str, make_page: Callable[..., 
     club_url = ana.url
     expect(ana.get_by_role("heading", level=1)).to_have_text("Les Belotiers du jeudi")
     expect(ana.locator("table.club-members")).to_contain_text("fondateur")
-    no_sideways_scroll(ana)
+    assert_no_horizontal_scroll(ana)
 
     bob = make_page(server, viewport={"width": 390, "height": 844})
     signed_up(bob, "Bobclub")
@@ -42,7 +38,7 @@ def test_a_club_made_joined_and_its_board(server: str, make_page: Callable[..., 
     bob.get_by_role("button", name="Hello everyone!").click()
     expect(bob.locator(".club-posts")).to_contain_text("Bobclub : Hello everyone!")
     expect(bob.locator(".club-online")).to_contain_text("Bobclub")  # his page's socket says he is here
-    no_sideways_scroll(bob)
+    assert_no_horizontal_scroll(bob)
     keep_screenshot(bob, "club-en-phone", full_page=True)
 
     ana.goto(club_url)

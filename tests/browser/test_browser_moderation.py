@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from accessibility import assert_no_horizontal_scroll
 from browser_helpers import signed_up
 from playwright.sync_api import Page, expect
 from table_driver import keep_screenshot
@@ -62,11 +63,6 @@ def reported_at_a_table(zoe: Page, reporter: Page) -> str:
     return table_id
 
 
-def no_sideways_scroll(page: Page) -> None:
-    wide = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
-    assert wide <= 0, f"the page scrolls sideways by {wide} px"
-
-
 def test_a_moderator_suspends_a_reported_person_who_is_told(
     team_server: tuple[str, Path], make_page: Callable[..., Page]
 ) -> None:
@@ -85,7 +81,7 @@ def test_a_moderator_suspends_a_reported_person_who_is_told(
     expect(moderator).to_have_url(re.compile(r"/equipe$"))
     row = moderator.locator("table.team-reported tbody tr", has_text="Zoe")
     expect(row).to_contain_text("Nom inapproprié")
-    no_sideways_scroll(moderator)
+    assert_no_horizontal_scroll(moderator)
     keep_screenshot(moderator, "team-reports-fr", full_page=True)
     row.get_by_role("link", name="Zoe").click()
     expect(moderator.get_by_role("heading", level=1)).to_have_text("Zoe")
@@ -115,11 +111,11 @@ def test_a_moderator_suspends_a_reported_person_who_is_told(
     phone.set_viewport_size({"width": 390, "height": 844})
     phone.goto("/team/log")
     expect(phone.locator("table.team-actions")).to_contain_text("Suspension (quick play and tournaments)")
-    no_sideways_scroll(phone)
+    assert_no_horizontal_scroll(phone)
     keep_screenshot(phone, "team-log-en-phone", full_page=True)
     phone.locator("table.team-actions a", has_text="Zoe").first.click()
     expect(phone).to_have_url(re.compile(r"/team/player/"))
-    no_sideways_scroll(phone)
+    assert_no_horizontal_scroll(phone)
     phone.get_by_placeholder("Why undo it").first.fill("Appeal accepted")
     phone.get_by_role("button", name="Undo").first.press("Enter")
     expect(phone.locator(".team-restriction")).to_have_count(0)

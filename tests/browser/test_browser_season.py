@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from accessibility import assert_no_horizontal_scroll
 from browser_helpers import signed_up
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
@@ -54,11 +55,6 @@ def fill_season(workdir: Path, name: str) -> str:
         store.close()
 
 
-def no_sideways_scroll(page: Page) -> None:
-    wide = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
-    assert wide <= 0, f"the page scrolls sideways by {wide} px"
-
-
 def test_the_season_page_in_french_and_english(season_server: tuple[str, Path], make_page: Callable[..., Page]) -> None:
     base, workdir = season_server
     page = make_page(base, viewport={"width": 1366, "height": 768})
@@ -76,7 +72,7 @@ def test_the_season_page_in_french_and_english(season_server: tuple[str, Path], 
     expect(mine).to_contain_text("(vous)")
     expect(table.locator("tbody tr").first).to_contain_text("monte")  # four games won
     expect(table.locator("tbody tr").last).to_contain_text("descend")  # three games left
-    no_sideways_scroll(page)
+    assert_no_horizontal_scroll(page)
     keep_screenshot(page, "season-fr", full_page=True)
     # the tabs from the keyboard
     division_2 = page.get_by_role("navigation", name="Divisions").get_by_role("link", name="Division 2")
@@ -93,7 +89,7 @@ def test_the_season_page_in_french_and_english(season_server: tuple[str, Path], 
     expect(phone.locator(".season-you")).to_contain_text("your first rated quick game places you in division 3")
     expect(phone.locator("table.season-table tbody tr")).to_have_count(4)
     expect(phone.locator(".season-days")).to_contain_text(re.compile(r"\d+ days? left\."))
-    no_sideways_scroll(phone)
+    assert_no_horizontal_scroll(phone)
     keep_screenshot(phone, "season-en-phone", full_page=True)
     online = phone.get_by_role("navigation", name="The season's rules").get_by_role("link", name="Online")
     online.focus()

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from server_helpers import CSRF_FIELD, MAX_MESSAGES, Human, raw_receive, receive, request
+from server_helpers import CSRF_FIELD, MAX_MESSAGES, Human, another_visitor, raw_receive, receive, request
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from coinche.server.table.kinds import invitation_code
@@ -80,6 +80,13 @@ class Person:
             query = f"?since={since}" if since is not None else ""
             with c.websocket_connect(f"/ws/table/{table_id}{query}") as ws:
                 yield Player(ws)
+
+
+def person(client: TestClient, name: str) -> Person:
+    """Someone new on the site, signed up as ``name``, with a browser of their own."""
+    p = Person(another_visitor(client), name)
+    p.sign_up()
+    return p
 
 
 def code_of(client: TestClient, table_id: str) -> str:

@@ -23,11 +23,12 @@ import urllib.parse
 import urllib.request
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 import anyio
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, select, text
 from starlette.testclient import TestClient, WebSocketTestSession
 from websockets.sync.client import ClientConnection, connect
 
@@ -36,6 +37,7 @@ from coinche.engine.deal import Deal
 from coinche.engine.wire import view_to_json
 from coinche.server.features.friends import Friends
 from coinche.server.infra.config import Settings
+from coinche.server.infra.rows.people import AccountRow
 from coinche.server.live.parts import TableParts
 from coinche.server.table import i18n
 from coinche.server.table.live_table import LiveTable
@@ -50,6 +52,25 @@ MAX_MESSAGES = 20_000
 ALL_CARDS = [card_str(c) for c in range(32)]
 
 T = TypeVar("T")
+
+
+class Clock:
+    """The server's clock in a test (``Settings.clock``), moved by the test: a day, a ban or
+    a season ends when the test says, not at the real hour."""
+
+    def __init__(self, now: datetime = datetime(2026, 12, 7, 12, tzinfo=UTC)) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def player_of(client: TestClient, name: str) -> str:
+    """The player id of the account named ``name``."""
+    with client.app.state.store.session() as s:  # type: ignore[attr-defined]
+        found = s.scalar(select(AccountRow.player_id).where(AccountRow.name == name))
+    assert found is not None, f"no account named {name}"
+    return str(found)
 
 
 def raw_receive(ws: WebSocketTestSession, timeout: float = RECEIVE_TIMEOUT, assemble: bool = True) -> dict[str, Any]:

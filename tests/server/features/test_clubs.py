@@ -10,26 +10,13 @@ import re
 from typing import Any
 
 import pytest
-from friends_helpers import Person
-from server_helpers import another_visitor
+from friends_helpers import Person, person
+from server_helpers import another_visitor, player_of
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
 from coinche.server.features.clubs import OWNED_MAX, ClubError, ClubMemberRow, check_club_name
 from coinche.server.infra.rows.people import AccountRow
-
-
-def person(client: TestClient, name: str) -> Person:
-    p = Person(another_visitor(client), name)
-    p.sign_up()
-    return p
-
-
-def player_of(client: TestClient, name: str) -> str:
-    with client.app.state.store.session() as s:  # type: ignore[attr-defined]
-        found = s.scalar(select(AccountRow.player_id).where(AccountRow.name == name))
-    assert found is not None
-    return str(found)
 
 
 def make_club(p: Person, name: str, is_open: bool = True, description: str = "Le club du jeudi") -> str:

@@ -10,19 +10,13 @@ import io
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from friends_helpers import Person
+from friends_helpers import Person, person
 from server_helpers import another_visitor, raw_receive
 from starlette.testclient import TestClient
 from test_friends import seated_table
 
 from coinche.cli.site import cmd_reports
 from coinche.server.features.following import FollowingStore
-
-
-def person(client: TestClient, name: str) -> Person:
-    p = Person(another_visitor(client), name)
-    p.sign_up()
-    return p
 
 
 def act(p: Person, action: str, name: str) -> object:

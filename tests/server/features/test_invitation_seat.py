@@ -7,17 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from friends_helpers import Person
+from friends_helpers import Person, person
 from server_helpers import another_visitor, live_table, raw_receive
 from starlette.testclient import TestClient
 
 pytestmark = pytest.mark.both_databases
-
-
-def person(client: TestClient, name: str) -> Person:
-    p = Person(another_visitor(client), name)
-    p.sign_up()
-    return p
 
 
 def invite(host: Person, table_id: str, name: str, seat: str | None) -> object:

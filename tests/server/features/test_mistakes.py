@@ -7,11 +7,20 @@ from __future__ import annotations
 import html
 import random
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from friends_helpers import Person
-from server_helpers import Human, MakeClient, another_visitor, call, create_solo, hidden_cards, post_form
+from server_helpers import (
+    Clock,
+    Human,
+    MakeClient,
+    another_visitor,
+    call,
+    create_solo,
+    hidden_cards,
+    post_form,
+)
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
@@ -33,16 +42,6 @@ from coinche.server.features.mistakes import (
 from coinche.server.table import i18n
 
 MAX_DEALS = 6
-
-
-class Clock:
-    """The server's clock, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 12, 7, 12, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 def mistakes(client: TestClient, player: str | None = None) -> list[MistakeRow]:

@@ -8,48 +8,24 @@ from __future__ import annotations
 import argparse
 import html
 import io
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
-from friends_helpers import PASSWORD, Person
-from server_helpers import another_visitor, call
+from friends_helpers import PASSWORD, Person, person
+from server_helpers import Clock, another_visitor, call, player_of
 from sqlalchemy import select
 from starlette.testclient import TestClient
 from test_friends import seated_table
 
 from coinche.cli.site import cmd_role
 from coinche.server.features.moderation import ModerationRow
-from coinche.server.infra.rows.people import AccountRow
 from coinche.server.table.live_table import TableError
-
-
-class Clock:
-    """The server's clock, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 12, 7, 12, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-def person(client: TestClient, name: str) -> Person:
-    p = Person(another_visitor(client), name)
-    p.sign_up()
-    return p
 
 
 def give_role(client: TestClient, name: str, role: str) -> int:
     url = str(client.app.state.store.engine.url)  # type: ignore[attr-defined]
     return cmd_role(argparse.Namespace(db=url, name=name, role=role), io.StringIO())
-
-
-def player_of(client: TestClient, name: str) -> str:
-    with client.app.state.store.session() as s:  # type: ignore[attr-defined]
-        found = s.scalar(select(AccountRow.player_id).where(AccountRow.name == name))
-    assert found is not None
-    return found
 
 
 def act(mod: Person, player: str, kind: str, reason: str, days: str = "") -> Any:
@@ -99,7 +75,7 @@ def test_reports_grouped_by_person_with_what_was_said_and_the_moves(client: Test
     give_role(client, "Modo", "moderator")
     listing = mod.get("/equipe").text
     assert "Paul" in listing and "Fait traîner la partie ×1" in html.unescape(listing)
-    paul_player = live_player(client, table_id, 2)
+    paul_player = liveplayer_of(client, table_id, 2)
     page = html.unescape(mod.get(f"/equipe/joueur/{paul_player}").text)
     assert "Hote — Fait traîner la partie" in page  # who reported, why
     assert f"Table {table_id}" in page
@@ -109,7 +85,7 @@ def test_reports_grouped_by_person_with_what_was_said_and_the_moves(client: Test
     assert "What was said" in english and "another player takes the seat" in english
 
 
-def live_player(client: TestClient, table_id: str, seat: int) -> str:
+def liveplayer_of(client: TestClient, table_id: str, seat: int) -> str:
     parts = client.app.state.parts  # type: ignore[attr-defined]
     live = call(client, parts.registry.table, table_id)
     player = live.seats[seat].player

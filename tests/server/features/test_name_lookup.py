@@ -7,8 +7,8 @@ cleanly."""
 from __future__ import annotations
 
 import pytest
-from friends_helpers import Person
-from server_helpers import MakeClient, another_visitor
+from friends_helpers import Person, person
+from server_helpers import MakeClient
 from starlette.testclient import TestClient
 from test_tournaments import Clock, act, enter, organise
 
@@ -16,12 +16,6 @@ from coinche.server.features.accounts import find_person
 from coinche.server.table.names import search_key
 
 pytestmark = pytest.mark.both_databases
-
-
-def person(client: TestClient, name: str) -> Person:
-    p = Person(another_visitor(client), name)
-    p.sign_up()
-    return p
 
 
 def follow(p: Person, name: str) -> object:

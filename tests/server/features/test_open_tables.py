@@ -9,17 +9,11 @@ import re
 from collections.abc import Callable
 
 import pytest
-from friends_helpers import Person
+from friends_helpers import Person, person
 from server_helpers import another_visitor, live_table, raw_receive
 from starlette.testclient import TestClient
 
 MakeClient = Callable[..., TestClient]
-
-
-def person(client: TestClient, name: str) -> Person:
-    p = Person(another_visitor(client), name)
-    p.sign_up()
-    return p
 
 
 def listed(client: TestClient, query: str = "") -> str:

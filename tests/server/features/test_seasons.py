@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from friends_helpers import Person
 from postgres_cluster import PostgresCluster
-from server_helpers import Human, another_visitor, call
+from server_helpers import Clock, Human, another_visitor, call, player_of
 from sqlalchemy import func, select
 
 from coinche.server.features.seasons import (
@@ -28,14 +28,6 @@ from coinche.server.features.seasons import (
 from coinche.server.infra.store import Store
 
 T0 = datetime(2026, 11, 30, 23, 50, tzinfo=UTC)
-
-
-class Clock:
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @pytest.fixture
@@ -166,8 +158,8 @@ def test_a_quick_game_across_midnight_counts_in_its_month(make_client: Any) -> N
     with zoe.acting() as c, c.websocket_connect(f"/ws/table/{table_id}") as ws:
         Human(ws).play_game()
     seasons = client.app.state.seasons  # type: ignore[attr-defined]
-    assert call(client, seasons.mine, _player(client, "Zoe"), "2026-11", "classic") is not None
-    assert call(client, seasons.mine, _player(client, "Zoe"), "2026-12", "classic") is None
+    assert call(client, seasons.mine, player_of(client, "Zoe"), "2026-11", "classic") is not None
+    assert call(client, seasons.mine, player_of(client, "Zoe"), "2026-12", "classic") is None
     page = html.unescape(zoe.get("/saison?profile=classic&season=2026-11").text)
     assert "Saison de novembre 2026" in page and "Zoe" in page and "(vous)" in page
     assert "Vous êtes en division 3" in page
@@ -179,13 +171,6 @@ def test_a_quick_game_across_midnight_counts_in_its_month(make_client: Any) -> N
     assert call(client, seasons.tick) == []
     profile = html.unescape(zoe.get("/joueur/Zoe").text)
     assert "Saisons passées" in profile and "novembre 2026 · Classique · division 3, 1e : maintien" in profile
-
-
-def _player(client: Any, name: str) -> str:
-    from coinche.server.infra.rows.people import AccountRow
-
-    with client.app.state.store.session() as s:
-        return str(s.scalar(select(AccountRow.player_id).where(AccountRow.name == name)))
 
 
 def test_hostile_season_queries(client: Any) -> None:

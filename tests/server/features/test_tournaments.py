@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import server_helpers
 from friends_helpers import Person
 from server_helpers import (
     Human,
@@ -48,14 +49,11 @@ MakeClient = Callable[..., TestClient]
 START = datetime(2026, 12, 5, 20, 0, tzinfo=UTC)
 
 
-class Clock:
-    """The server's clock, moved by the test."""
+class Clock(server_helpers.Clock):
+    """The server's clock, an hour before the tournaments' start until the test moves it."""
 
     def __init__(self) -> None:
-        self.now = START - timedelta(hours=1)
-
-    def __call__(self) -> datetime:
-        return self.now
+        super().__init__(START - timedelta(hours=1))
 
 
 def tournaments_of(client: TestClient) -> Tournaments:

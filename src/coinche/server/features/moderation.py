@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Final
 
-from sqlalchemy import DateTime, Index, String, Text, delete, func, insert, select, update
+from sqlalchemy import DateTime, Index, String, Text, and_, delete, func, insert, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ...engine.messages import Message
@@ -382,6 +382,20 @@ class ModerationStore:
             if a.kind in ("suspend", "ban") and a.undone_by is None
         ]
 
+    def sanctions_of(self, players: Sequence[str]) -> dict[str, list[Action]]:
+        """``sanctions`` of many people at once (the reports' list), a query per 500."""
+        out: dict[str, list[Action]] = {p: [] for p in players}
+        for start in range(0, len(players), 500):
+            chunk = players[start : start + 500]
+            where = and_(
+                ModerationRow.player_id.in_(chunk),
+                ModerationRow.kind.in_(("suspend", "ban")),
+                ModerationRow.undone_by.is_(None),
+            )
+            for action in self._actions(where, 500 * len(chunk)):
+                out[action.player].append(action)
+        return out
+
     def act(self, kind: str, player: str, moderator: str, reason: str, until: datetime | None, at: datetime) -> str:
         """Keep an action (a ban also ends every session of the person's account)."""
         action_id = new_id()
@@ -457,11 +471,8 @@ class Moderation:
     async def reported(self) -> list[Reported]:
         moment = self.clock()
         found = await self.db(self.store.reported, moment - timedelta(days=REPORT_DAYS))
-        out = []
-        for r in found:
-            sanctions = await self.db(self.store.sanctions, r.player)
-            out.append(replace(r, restriction=strictest(sanctions, moment)))
-        return out
+        sanctions = await self.db(self.store.sanctions_of, [r.player for r in found])
+        return [replace(r, restriction=strictest(sanctions[r.player], moment)) for r in found]
 
     async def person(self, player: str) -> Person | None:
         return await self.db(self.store.person, player[:32], self.clock() - timedelta(days=REPORT_DAYS))

@@ -17,15 +17,19 @@ from starlette.routing import BaseRoute, Route
 
 from ...engine.rules import PROFILES, RuleSet
 from ..features.accounts import Account
+from ..features.club_points import MonthLine, club_month, club_month_points
 from ..features.clubs import DESCRIPTION_MAX, NAME_MAX, PAGE, PHRASES, Club, ClubError, Clubs
 from ..features.friends import DEFAULT_LEVEL, Friends
 from ..features.tournaments.runner import Tournaments
 from ..table import i18n
+from ..table.divisions import next_season, previous_season
 from ..table.live_table import TableError
 from .account_pages import limits_of, rate_limited
 from .pages import ADDRESSES, account_of, lang_of, page, read_checked_form
 from .tournament_pages import PAGE_PATHS as TOURNAMENT_PATHS
 
+MONTH_SHOWN: Final = 50
+"""The players the month's points table names."""
 ONLINE_SHOWN: Final = 60
 """The members online the page names (the others are counted)."""
 LIST_FIELDS: Final = frozenset({"csrf", "name", "description", "open"})
@@ -48,6 +52,29 @@ ACTIONS: Final = frozenset(
         "table",
     }
 )
+
+
+def _is_month(text: str) -> bool:
+    """``YYYY-MM``, a real month."""
+    return len(text) == 7 and text[:4].isdigit() and text[4] == "-" and text[5:].isdigit() and 1 <= int(text[5:]) <= 12
+
+
+async def _month_view(
+    lang: str, tournaments: Tournaments, club_id: str, month: str, this_month: str, lines: list[MonthLine]
+) -> dict[str, Any]:
+    """The month's points table as the page shows it, with the months either side."""
+    shown = lines[:MONTH_SHOWN]
+    names = await tournaments.names([line.player for line in shown])
+    url = f"{club_url(club_id)}?month="
+    return {
+        "name": i18n.month(lang, month),
+        "lines": [(line, names.get(line.player, "?")) for line in shown],
+        "more": len(lines) - len(shown),
+        "previous": url + previous_season(month),
+        "previous_name": i18n.month(lang, previous_season(month)),
+        "next": url + next_season(month) if month < this_month else None,
+        "next_name": i18n.month(lang, next_season(month)),
+    }
 
 
 def clubs_of(request: Request) -> Clubs:
@@ -150,13 +177,20 @@ async def club_page(request: Request) -> Response:
     page_number = max(1, min(page_number, max(1, -(-club.members // PAGE))))
     # the page's reads are independent: asked together (a club of thousands, on PostgreSQL)
     tournaments: Tournaments = request.app.state.tournaments
-    members, online, ranking, posts, tables, club_tournaments = await asyncio.gather(
-        clubs.members(club.id, page_number - 1),
-        clubs.members(club.id, online_only=True),
-        clubs.ranking(club.id),
-        clubs.posts(club.id),
-        clubs.tables(club.id),
-        tournaments.of_club(club.id),
+    this_month = club_month(tournaments.now())
+    month = request.query_params.get("month", this_month)
+    if not _is_month(month) or month > this_month:
+        month = this_month
+    (members, online, ranking, posts, tables, club_tournaments), month_lines = await asyncio.gather(
+        asyncio.gather(
+            clubs.members(club.id, page_number - 1),
+            clubs.members(club.id, online_only=True),
+            clubs.ranking(club.id),
+            clubs.posts(club.id),
+            clubs.tables(club.id),
+            tournaments.of_club(club.id),
+        ),
+        club_month_points(tournaments, club.id, month),
     )
     done_key = request.query_params.get("done")
     return page(
@@ -189,6 +223,7 @@ async def club_page(request: Request) -> Response:
             for t in club_tournaments
         ],
         new_tournament=f"{ADDRESSES[lang]['new_tournament']}?club={club.id}",
+        month=await _month_view(lang, tournaments, club.id, month, this_month, month_lines),
         posts=[
             {"name": p.name, "text": i18n.gettext(lang, f"clubs.say.{p.phrase}"), "at": p.at.strftime("%Y-%m-%d %H:%M")}
             for p in posts

@@ -30,6 +30,7 @@ from ..features.tournaments.model import (
     RoundTable,
     Tournament,
     channel,
+    result_sheet,
     seen_deals,
     shown_results,
 )
@@ -46,6 +47,8 @@ from .pages import ADDRESSES, account_of, page, read_checked_form, settings_of
 ENTRY_ACTIONS: Final = frozenset({"enter", "withdraw", "accept", "decline", "cancel", "start"})
 PAGE_PATHS: Final = {lang: ADDRESSES[lang]["tournament"] for lang in ("fr", "en")}
 """A tournament's page, ``/tournoi/{id}``, by language."""
+SHEET_PATHS: Final = {"fr": "feuille", "en": "sheet"}
+"""Its result sheet, ``/tournoi/{id}/feuille``, by language."""
 FRAGMENTS_KEPT: Final = 128
 """Rendered standings fragments a process keeps (a change of the standings makes a new one)."""
 
@@ -55,6 +58,14 @@ _fragments: dict[tuple[str, str, Any], bytes] = {}
 def tournaments_of(request: Request | WebSocket) -> Tournaments:
     found: Tournaments = request.app.state.tournaments
     return found
+
+
+def refusal(lang: str, error: TableError) -> str:
+    """Why a tournament refused, in ``lang``: the message it gave (a suspension's), else
+    its code's sentence."""
+    if error.message is not None:
+        return i18n.render(lang, error.message)
+    return i18n.gettext(lang, f"tournament.error.{error.code}")
 
 
 def _parse_local(text: str) -> datetime:
@@ -160,7 +171,7 @@ async def new_page(request: Request) -> Response:
                 plan = replace(plan, club=club[:16])
             created = await tournaments.create(plan, account.player)
         except TableError as e:
-            error = i18n.render(lang, e.message) if e.message else i18n.gettext(lang, f"tournament.error.{e.code}")
+            error = refusal(lang, e)
             status = 400
         else:
             return RedirectResponse(f"{PAGE_PATHS[lang]}/{created.id}", status_code=303)
@@ -222,6 +233,7 @@ async def _context(request: Request, tournament: Tournament, lang: str) -> dict[
         "shown": shown_results(tournament, tables),
         "draw_ids": draw_ids(tournament, tables),
         "page_path": PAGE_PATHS[lang],
+        "sheet_path": SHEET_PATHS[lang],
         "public": tournament.code is None,
         "version": version,
     }
@@ -252,7 +264,7 @@ async def tournament_page(request: Request) -> Response:
         try:
             await _act(tournaments, tournament, account.player, str(action), form)
         except TableError as e:
-            error = i18n.render(lang, e.message) if e.message else i18n.gettext(lang, f"tournament.error.{e.code}")
+            error = refusal(lang, e)
             status = 400
         else:
             return RedirectResponse(f"{PAGE_PATHS[lang]}/{tournament.id}", status_code=303)
@@ -351,6 +363,33 @@ async def round_page(request: Request) -> Response:
     )
 
 
+async def sheet_page(request: Request) -> Response:
+    """The result sheet, to print and pin on the club's board: rank, pair, each round's
+    score and the totals, as anyone may see them (a round under way as it stands)."""
+    lang = "en" if request.url.path.startswith(PAGE_PATHS["en"] + "/") else "fr"
+    tournaments = tournaments_of(request)
+    tournament = await tournaments.get(request.path_params["tournament_id"])
+    if tournament is None or tournament.state in ("open", "cancelled"):
+        raise HTTPException(404)
+    context = await _context(request, tournament, lang)
+    sheet = result_sheet(tournament, [t for _, ts in context["rounds"] for t in ts], context["lines"])
+    club = None
+    if tournament.club is not None:
+        clubs: Clubs = request.app.state.clubs
+        club = await clubs.club(tournament.club)
+    other = "fr" if lang == "en" else "en"
+    return page(
+        request,
+        "tournament_sheet.html",
+        lang=lang,
+        other_url=f"{PAGE_PATHS[other]}/{tournament.id}/{SHEET_PATHS[other]}",
+        sheet=sheet,
+        columns=len(sheet[0].games) if sheet else 0,
+        club=club,
+        **context,
+    )
+
+
 async def standings_socket(websocket: WebSocket) -> None:
     """``/ws/tournament/{id}``: ``{"type": "changed"}`` when its standings may have changed."""
     await serve_changes(websocket, channel(websocket.path_params["tournament_id"][:16]))
@@ -364,5 +403,6 @@ routes: list[BaseRoute] = [
         for lang in i18n.LANGUAGES
     ),
     *(Route(PAGE_PATHS[lang] + "/{tournament_id}/manche/{number}", round_page) for lang in i18n.LANGUAGES),
+    *(Route(f"{PAGE_PATHS[lang]}/{{tournament_id}}/{SHEET_PATHS[lang]}", sheet_page) for lang in i18n.LANGUAGES),
     WebSocketRoute("/ws/tournament/{tournament_id}", standings_socket),
 ]

@@ -19,7 +19,7 @@ from ...table.kinds import Dealing, TournamentTable
 from ...table.live_table import LiveTable, TableError
 from ...table.spec import Seat
 from ...table.tournament_pairing import Standing, rank
-from ...table.tournament_scoring import ArenaScore, DealScore, TableResult, arena_scores, standings
+from ...table.tournament_scoring import ArenaScore, DealScore, TableResult, arena_scores, standings, win_of
 
 FORMATS: Final = ("swiss", "duplicate", "arena")
 """``swiss``: ranked by wins, then points, then matchpoints; ``duplicate``: by matchpoints;
@@ -336,3 +336,60 @@ def standings_of(tournament: Tournament, entries: Sequence[Entry], tables: Seque
         score = arena.get(st.pair, ArenaScore(0, 0, False)) if tournament.is_arena else None
         lines.append(StandingLine(rank_now, by_id[st.pair], st, played.get(st.pair, 0), score))
     return lines
+
+
+@dataclass(frozen=True)
+class SheetGame:
+    """One game of a pair on the result sheet: its round, its opponents (an entry's id;
+    None: computers) and the points on each side."""
+
+    round: int
+    opponent: str | None
+    ours: int
+    theirs: int
+
+    @property
+    def win(self) -> float:
+        return win_of(self.ours, self.theirs)
+
+
+@dataclass(frozen=True)
+class SheetLine:
+    """A line of the result sheet: the standings' line and the pair's games, one a column
+    (``None``: no game in that column: a round it did not play)."""
+
+    line: StandingLine
+    games: tuple[SheetGame | None, ...]
+
+    @property
+    def scored(self) -> int:
+        return sum(g.ours for g in self.games if g is not None)
+
+    @property
+    def conceded(self) -> int:
+        return sum(g.theirs for g in self.games if g is not None)
+
+
+def result_sheet(
+    tournament: Tournament, tables: Sequence[RoundTable], lines: Sequence[StandingLine]
+) -> list[SheetLine]:
+    """The club's result sheet ("feuille de concours"): every line of the standings with
+    the pair's game of each round (a round a column) as seen by anyone (``shown_results``);
+    an arena's pairs play as many games as they can, so its columns are each pair's games
+    in the order it played them. The number of columns is the longest line's."""
+    games: dict[str, list[SheetGame]] = {}
+    shown = shown_results(tournament, tables)
+    for result in sorted(shown.values(), key=lambda r: r.round):
+        ns, ew = result.totals
+        games.setdefault(result.ns, []).append(SheetGame(result.round, result.ew, ns, ew))
+        if result.ew is not None:
+            games.setdefault(result.ew, []).append(SheetGame(result.round, result.ns, ew, ns))
+    if tournament.is_arena:
+        width = max((len(g) for g in games.values()), default=0)
+        return [SheetLine(line, tuple((*games.get(line.entry.id, ()), *(None,) * width)[:width])) for line in lines]
+    width = max((g.round for played in games.values() for g in played), default=0)
+    out = []
+    for line in lines:
+        by_round = {g.round: g for g in games.get(line.entry.id, ())}
+        out.append(SheetLine(line, tuple(by_round.get(n) for n in range(1, width + 1))))
+    return out

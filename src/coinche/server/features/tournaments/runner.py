@@ -229,6 +229,9 @@ class Tournaments:
     async def of_club(self, club_id: str) -> list[Tournament]:
         return await self.db(self.store.of_club, club_id)
 
+    async def finished_of_club(self, club_id: str, since: datetime, until: datetime, limit: int) -> list[Tournament]:
+        return await self.db(self.store.finished_of_club, club_id, since, until, limit)
+
     async def entries(self, tournament_id: str) -> list[Entry]:
         return await self.db(self.store.entries, tournament_id)
 

@@ -143,6 +143,22 @@ class TournamentStore:
             ).scalars()
             return [tournament_of_row(r) for r in rows]
 
+    def finished_of_club(self, club_id: str, since: datetime, until: datetime, limit: int) -> list[Tournament]:
+        """A club's tournaments finished in ``[since, until)``, the latest first."""
+        with self.store.session() as s:
+            rows = s.execute(
+                select(TournamentRow)
+                .where(
+                    TournamentRow.club_id == club_id,
+                    TournamentRow.state == "finished",
+                    TournamentRow.finished_at >= since,
+                    TournamentRow.finished_at < until,
+                )
+                .order_by(TournamentRow.finished_at.desc())
+                .limit(limit)
+            ).scalars()
+            return [tournament_of_row(r) for r in rows]
+
     def cancel(self, tournament_id: str, player: str) -> None:
         """The organiser cancels before the start (``not_open`` for anyone else, or after)."""
         self._organise(tournament_id, player, state="cancelled")
