@@ -185,7 +185,7 @@ def test_costs_are_never_negative_and_the_best_costs_nothing(seed: int, profile:
 
 
 LADDER = ("expert", "confirmed", "beginner", "random")
-LADDER_DEALS = 20
+LADDER_DEALS = 12
 
 
 def test_the_levels_keep_their_order_on_the_same_decisions() -> None:

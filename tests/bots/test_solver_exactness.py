@@ -30,7 +30,7 @@ from coinche.engine.cards import card_list
 
 MODES = ["suit, undertrump forced", "suit, undertrump free", "SA", "TA classic", "TA ffb"]
 SWEEPS = ["off", "history", "either team", "team 0", "team 1"]
-TRICKS_LEFT = {1: 4, 2: 16, 3: 24, 4: 6}  # positions per (mode, cards in trick, sweep) case (4 tricks: slow to solve)
+TRICKS_LEFT = {1: 3, 2: 10, 3: 14, 4: 4}  # positions per (mode, cards in trick, sweep) case (4 tricks: slow to solve)
 LAST_BONUSES = (0, 5, 10, 20, 100, 1000)
 SWEEP_BONUSES = (90, 90, 90, 40, 250, 1000)
 TARGET_BOUND = 1_000_000  # the largest |target| can_reach accepts

@@ -280,7 +280,15 @@ class Table:
         """Play the card of one button; back once it has left the hand."""
         name = self.name_of(target)
         self.press(self.card(name))
-        expect(self.card(name), f"{name} should leave the hand once played").to_have_count(0, timeout=10_000)
+        try:
+            expect(self.card(name)).to_have_count(0, timeout=10_000)
+        except AssertionError as e:  # what the page showed then: a refusal, the table moving on
+            seen = self.page.evaluate(
+                "() => ({notice: document.querySelector('.notice:not([hidden])')?.textContent?.trim() || null,"
+                " focused: document.activeElement?.getAttribute('aria-label') || document.activeElement?.tagName,"
+                " live: (window.__live || []).slice(-6)})"
+            )
+            raise AssertionError(f"{name} should leave the hand once played; the page: {seen}") from e
         return name
 
     def lowest_bid(self) -> Locator | None:
