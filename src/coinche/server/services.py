@@ -17,6 +17,7 @@ from .compute.jobs import JobKind
 from .features.accuracy import Accuracies, AccuracyStore
 from .features.adaptive_level import AdaptiveLevel
 from .features.bidding_puzzles import BiddingPuzzleStore
+from .features.club_points import ClubPoints
 from .features.clubs import Clubs, ClubStore
 from .features.coach import Coach, CoachStore
 from .features.comparisons import Comparisons
@@ -69,6 +70,7 @@ class Services(TableParts):
     moderation: Moderation
     seasons: Seasons
     clubs: Clubs
+    club_points: ClubPoints
     watch_rules: dict[str, WatchRule]
     """Each watching rule of the table kinds (``TableKind.watched``), by the feature that
     decides it; a rule not here: nobody watches."""
@@ -150,6 +152,7 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         moderation=moderation,
         seasons=seasons,
         clubs=clubs,
+        club_points=ClubPoints(tournament_runner),
         coach=Coach(CoachStore(store), p.db, p.work, settings.coach_deals, settings.coach_bot),
         watch_rules={WATCHED_WHILE_LISTED: open_tables, WATCHED_AFTER_SHARED_DEALS: tournament_runner},
     )

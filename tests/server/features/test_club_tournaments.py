@@ -73,6 +73,17 @@ def test_a_club_tournament_from_entering_to_its_end(make_client: Any) -> None:
     assert set(month) == {"Ana", "Bob", "Cleo"}
     assert sorted(v[1] for v in month.values()) == sorted(place_points(x.rank) for x in lines for _ in x.entry.players)
     assert all(played == 1 for _, _, played in month.values())
+    # the month's table is kept: the page asks again without reading the standings again
+    tournaments = tournaments_of(client)
+    read = []
+    standings = tournaments.standings
+
+    async def counted(t: Any) -> Any:
+        read.append(t.id)
+        return await standings(t)
+
+    tournaments.standings = counted  # type: ignore[method-assign]
+    assert "Points du mois" in bob.get(f"/club/{club_id}").text and read == []
     # another month, and anything else in its place, shows the page as it should
     before = html.unescape(bob.get(f"/club/{club_id}?month=2026-11").text)
     assert "novembre 2026" in before and "Aucun concours du club n'est terminé ce mois-là." in before

@@ -66,9 +66,31 @@ def club_month(moment: datetime) -> str:
     return season_of(moment.astimezone(CLUB_TIME))
 
 
-async def club_month_points(tournaments: Tournaments, club_id: str, month: str) -> list[MonthLine]:
-    """The club's table of ``month`` (``YYYY-MM``): its tournaments finished in it."""
-    since = season_start(month, CLUB_TIME).astimezone(UTC)  # the rows' clock (SQLite keeps no zone)
-    until = season_start(next_season(month), CLUB_TIME).astimezone(UTC)
-    finished = await tournaments.finished_of_club(club_id, since, until, MONTH_TOURNAMENTS)
-    return month_points([await tournaments.standings(t) for t in finished])
+class ClubPoints:
+    """The clubs' tables of the month. A finished tournament's standings never change, so a
+    month's table is kept for the tournaments it was made of: a page asks the database which
+    tournaments finished in the month (one small query) and reads their standings again only
+    when one more has finished (a club of thirty tournaments a month, its page asked by
+    every member)."""
+
+    KEPT: Final = 256
+    """Tables kept by a process (the latest asked)."""
+
+    def __init__(self, tournaments: Tournaments) -> None:
+        self.tournaments = tournaments
+        self._kept: dict[tuple[str, str], tuple[tuple[str, ...], list[MonthLine]]] = {}
+
+    async def month(self, club_id: str, month: str) -> list[MonthLine]:
+        """The club's table of ``month`` (``YYYY-MM``): its tournaments finished in it."""
+        since = season_start(month, CLUB_TIME).astimezone(UTC)  # the rows' clock (SQLite keeps no zone)
+        until = season_start(next_season(month), CLUB_TIME).astimezone(UTC)
+        finished = await self.tournaments.finished_of_club(club_id, since, until, MONTH_TOURNAMENTS)
+        made_of = tuple(t.id for t in finished)
+        key = (club_id, month)
+        kept = self._kept.pop(key, None)
+        if kept is None or kept[0] != made_of:
+            kept = (made_of, month_points([await self.tournaments.standings(t) for t in finished]))
+        self._kept[key] = kept
+        while len(self._kept) > self.KEPT:
+            self._kept.pop(next(iter(self._kept)))
+        return kept[1]

@@ -94,6 +94,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.moderation = services.moderation
         app.state.seasons = services.seasons
         app.state.clubs = services.clubs
+        app.state.club_points = services.club_points
         services.seasons.start()
         app.state.account_life = AccountLife(
             accounts, services.tables, services.free_deals, services.hub, services.daily.signed_up

@@ -17,7 +17,7 @@ from starlette.routing import BaseRoute, Route
 
 from ...engine.rules import PROFILES, RuleSet
 from ..features.accounts import Account
-from ..features.club_points import MonthLine, club_month, club_month_points
+from ..features.club_points import ClubPoints, MonthLine, club_month
 from ..features.clubs import DESCRIPTION_MAX, NAME_MAX, PAGE, PHRASES, Club, ClubError, Clubs
 from ..features.friends import DEFAULT_LEVEL, Friends
 from ..features.tournaments.runner import Tournaments
@@ -177,6 +177,7 @@ async def club_page(request: Request) -> Response:
     page_number = max(1, min(page_number, max(1, -(-club.members // PAGE))))
     # the page's reads are independent: asked together (a club of thousands, on PostgreSQL)
     tournaments: Tournaments = request.app.state.tournaments
+    club_points: ClubPoints = request.app.state.club_points
     this_month = club_month(tournaments.now())
     month = request.query_params.get("month", this_month)
     if not _is_month(month) or month > this_month:
@@ -190,7 +191,7 @@ async def club_page(request: Request) -> Response:
             clubs.tables(club.id),
             tournaments.of_club(club.id),
         ),
-        club_month_points(tournaments, club.id, month),
+        club_points.month(club.id, month),
     )
     done_key = request.query_params.get("done")
     return page(
