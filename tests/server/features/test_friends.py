@@ -23,7 +23,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from coinche.server.features.friends import CODE_ALPHABET, Friends, clean_code, clean_person_name, new_code
 
-pytestmark = pytest.mark.both_databases
+# On both databases: a whole deal, the host's seats, a dropped player's seat kept and
+# given back, leaving. The rest (names, codes, clocks, messages) is the same on either.
 
 
 def people(client: TestClient, *names: str) -> list[Person]:
@@ -67,6 +68,7 @@ def test_names_refused(text: str) -> None:
     assert clean_person_name(text) is None
 
 
+@pytest.mark.both_databases
 def test_a_guest_joins_by_code_and_three_people_play_a_deal(client: TestClient) -> None:
     host, paul, marie = people(client, "Hote", "Paul", "Marie")
     host.sign_up()
@@ -165,6 +167,7 @@ def test_names_are_checked_and_shown_escaped(client: TestClient) -> None:
     assert "O&#39;Neil" in text or "O&#x27;Neil" in text
 
 
+@pytest.mark.both_databases
 def test_the_host_controls_the_seats_and_nobody_else(client: TestClient) -> None:
     host, (paul,), table_id, code = seated_table(client, ("Paul", 1))
     with host.connect(table_id) as h, paul.connect(table_id) as p:
@@ -262,6 +265,7 @@ def wait_for(player: Player, predicate: Any, limit: int = 2000) -> dict[str, Any
     raise AssertionError("never came")
 
 
+@pytest.mark.both_databases
 def test_a_dropped_player_is_replaced_after_the_grace_period_and_comes_back(make_client: Any) -> None:
     client = make_client(grace_seconds=0.5, idle_warning_seconds=60, idle_move_seconds=120)
     host, (paul,), table_id, _code = seated_table(client, ("Paul", 2))
@@ -394,6 +398,7 @@ def test_quick_messages_reach_the_other_seats_and_are_limited(make_client: Any) 
         assert p.answer(p.send("say", phrase="thanks"))["code"] == "say_limit"
 
 
+@pytest.mark.both_databases
 def test_leaving_gives_the_seat_to_the_computer_for_the_rest_of_the_game(client: TestClient) -> None:
     host, (paul,), table_id, _code = seated_table(client, ("Paul", 2))
     with host.connect(table_id) as h:
