@@ -32,7 +32,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     root = Path(str(config.rootpath))
 
     def part(item: pytest.Item) -> int:
-        where = Path(str(item.path)).relative_to(root).as_posix()
+        path = Path(str(item.path))
+        where = path.relative_to(root).as_posix() if path.is_relative_to(root) else ""
         return next((i for i, prefix in enumerate(SLOW_FIRST) if where.startswith(prefix)), len(SLOW_FIRST))
 
     items.sort(key=part)  # stable: each part keeps its own order

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
@@ -278,6 +278,7 @@ def test_nasty_values_in_each_field(client: TestClient, name: str) -> None:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.dictionaries(st.sampled_from([*NAMES, "lang", "other"]), st.text(max_size=30), max_size=8))
+@example({"profile": "aError"})  # shown back as typed: not a traceback
 def test_any_query_is_answered(client: TestClient, params: dict[str, str]) -> None:
     r = client.get(API, params=params)
     assert r.status_code in (200, 422)
@@ -286,7 +287,10 @@ def test_any_query_is_answered(client: TestClient, params: dict[str, str]) -> No
     assert not (doc["ok"] and doc["errors"])
     r = client.get(PAGES["fr"], params=params)
     assert r.status_code == 200
-    assert not TRACEBACK.search(text(r))
+    shown = text(r)
+    for value in params.values():  # the page may show what was typed ("aError"), escaped
+        shown = shown.replace(value, " ") if value else shown
+    assert not TRACEBACK.search(shown)
 
 
 def test_a_post_that_is_no_form(client: TestClient) -> None:
