@@ -4,6 +4,7 @@ argparse makes (a bad value is one line and exit status 2, never a traceback).""
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
@@ -191,6 +192,25 @@ def build_parser() -> argparse.ArgumentParser:
         "(the public address behind a proxy that rewrites Host); repeatable",
     )
     p.add_argument(
+        "--smtp-url",
+        metavar="URL",
+        default=os.environ.get("COINCHE_SMTP_URL"),
+        help="where the site's mail goes: smtp://[user:password@]host[:port], smtp+starttls://… or "
+        "smtps://… (default: $COINCHE_SMTP_URL; none: the site sends no mail)",
+    )
+    p.add_argument(
+        "--mail-from",
+        metavar="ADDRESS",
+        default="Coinche <coinche@localhost>",
+        help="the From of the site's mail (default: Coinche <coinche@localhost>)",
+    )
+    p.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the site's address as its people reach it, for the links in its mail "
+        "(default: the first --origin, else http://HOST:PORT)",
+    )
+    p.add_argument(
         "--forwarded-allow-ips",
         metavar="IPS",
         help="the proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: addresses or "
@@ -221,6 +241,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", help="database URL (default: $COINCHE_DATABASE_URL, else the local SQLite file)")
     p.add_argument("name", help="the account's name")
     p.add_argument("role", choices=("moderator", "admin", "none"), help="the role (none: no role any more)")
+
+    p = sub.add_parser(
+        "reset-link", help="a link (30 minutes, once) that lets an account's owner choose a new password"
+    )
+    p.add_argument("--db", help="database URL (default: $COINCHE_DATABASE_URL, else the local SQLite file)")
+    p.add_argument("--public-url", default="http://127.0.0.1:8000", help="the site's address (default: %(default)s)")
+    p.add_argument("--lang", choices=("fr", "en"), default="fr", help="the page's language (default: fr)")
+    p.add_argument("name", help="the account's name")
 
     p = sub.add_parser("replay", help="check and replay deal or game records (RECORD.md)")
     p.add_argument("--json", action="store_true", help="print one JSON answer per file (JSON Lines)")

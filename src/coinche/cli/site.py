@@ -20,6 +20,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from limits import parse as parse_rate
 
+    from ..server.features.mail import SmtpServer
     from ..server.infra.config import (
         SecretKeyError,
         Settings,
@@ -88,6 +89,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    public_url = normalise_origin(args.public_url) if args.public_url else None
+    if args.public_url and public_url is None:
+        print(
+            f"coinche serve: error: --public-url takes scheme://host[:port], not {short_repr(args.public_url)}",
+            file=sys.stderr,
+        )
+        return 2
+    public_url = public_url or next((o for o in origins if o is not None), None) or f"http://{args.host}:{args.port}"
+    if args.smtp_url:
+        try:
+            SmtpServer.parse(args.smtp_url)
+        except ValueError as e:
+            print(f"coinche serve: error: --smtp-url: {e}", file=sys.stderr)
+            return 2
     name = default_name() if args.name is None else args.name
     if not valid_name(name):
         print(
@@ -121,6 +136,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         challenge_level=args.challenge_level,
         allowed_origins=tuple(o for o in origins if o is not None),
         process_name=name,
+        smtp_url=args.smtp_url or None,
+        mail_from=args.mail_from,
+        public_url=public_url,
     )
     try:
         app = create_app(settings)
@@ -231,6 +249,39 @@ def cmd_role(args: argparse.Namespace, out: TextIO) -> int:
         print(f"coinche role: error: no account is named {args.name!r}", file=sys.stderr)
         return 1
     print(f"{args.name}: {role or 'no role'}", file=out)
+    return 0
+
+
+def cmd_reset_link(args: argparse.Namespace, out: TextIO) -> int:
+    """Print a reset link for the account ``args.name``: the operator hands it over by other
+    means (a site without mail, an owner without an address)."""
+    from datetime import UTC, datetime, timedelta
+
+    from ..server.features.account_recovery import PATHS, RESET_MINUTES, RecoveryStore
+    from ..server.infra.config import default_database_url
+    from ..server.infra.store import Store
+    from ..server.web.security import normalise_origin
+
+    base = normalise_origin(args.public_url)
+    if base is None:
+        print(
+            f"coinche reset-link: error: --public-url takes scheme://host[:port], not {short_repr(args.public_url)}",
+            file=sys.stderr,
+        )
+        return 2
+    store = Store(args.db or default_database_url())
+    try:
+        rows = RecoveryStore(store)
+        found = rows.account_named(args.name)
+        if found is None:
+            print(f"coinche reset-link: error: no account is named {short_repr(args.name)}", file=sys.stderr)
+            return 1
+        account_id, name, email = found
+        token = rows.add(account_id, "reset", email, datetime.now(UTC), timedelta(minutes=RESET_MINUTES))
+    finally:
+        store.close()
+    print(f"{base}{PATHS[args.lang]['reset']}/{token}", file=out)
+    print(f"for {name}: good once, for {RESET_MINUTES} minutes", file=sys.stderr)
     return 0
 
 

@@ -14,6 +14,7 @@ from .compute import jobs
 from .compute.bot_pool import BotPool
 from .compute.job_kinds import BUILTIN_KINDS
 from .compute.jobs import JobKind
+from .features.account_recovery import RecoveryStore
 from .features.accuracy import Accuracies, AccuracyStore
 from .features.adaptive_level import AdaptiveLevel
 from .features.bidding_puzzles import BiddingPuzzleStore
@@ -26,6 +27,7 @@ from .features.daily.store import ChallengeStore
 from .features.following import Following, FollowingStore
 from .features.friends import Friends
 from .features.history import History, HistoryStore
+from .features.mail import Mailer, MailStore
 from .features.mistakes import JOB_KINDS as MISTAKE_JOB_KINDS
 from .features.mistakes import Mistakes, MistakeStore
 from .features.moderation import Moderation, ModerationStore
@@ -71,11 +73,14 @@ class Services(TableParts):
     seasons: Seasons
     clubs: Clubs
     club_points: ClubPoints
+    mailer: Mailer
+    recovery_store: RecoveryStore
     watch_rules: dict[str, WatchRule]
     """Each watching rule of the table kinds (``TableKind.watched``), by the feature that
     decides it; a rule not here: nobody watches."""
 
     async def close(self) -> None:
+        await self.mailer.close()
         await self.adaptive_level.close()
         await self.accuracies.close()
         await self.seasons.close()
@@ -153,6 +158,10 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         seasons=seasons,
         clubs=clubs,
         club_points=ClubPoints(tournament_runner),
+        recovery_store=RecoveryStore(store),
+        mailer=Mailer(
+            MailStore(store), p.db, settings.clock, settings.smtp_url, settings.mail_from, settings.mail_check_seconds
+        ),
         coach=Coach(CoachStore(store), p.db, p.work, settings.coach_deals, settings.coach_bot),
         watch_rules={WATCHED_WHILE_LISTED: open_tables, WATCHED_AFTER_SHARED_DEALS: tournament_runner},
     )

@@ -168,6 +168,13 @@ class AccountStore:
             row = s.scalar(select(AccountRow).where(AccountRow.name_key == login_key(name)))
             return None if row is None else (Account(row.id, row.name, row.player_id), row.password_hash)
 
+    def account_by_id(self, account_id: str) -> Account | None:
+        with self.store.session() as s:
+            row = s.execute(
+                select(AccountRow.id, AccountRow.name, AccountRow.player_id).where(AccountRow.id == account_id)
+            ).first()
+        return None if row is None else Account(row.id, row.name, row.player_id)
+
     def password_hash(self, account_id: str) -> str | None:
         with self.store.session() as s:
             return s.scalar(select(AccountRow.password_hash).where(AccountRow.id == account_id))
@@ -351,6 +358,21 @@ class AccountService:
             raise AccountError("password_mismatch")
         await self.db(self.rows.set_password_hash, account.id, await self._hash(new))
         await self.db(self.rows.end_sessions, account.id)
+        return await self.db(self.rows.open_session, account.id, self.settings.session_days)
+
+    async def hash_password(self, password: str) -> str:
+        """The argon2id hash of a new password (off the loop)."""
+        return await self._hash(password)
+
+    async def check_own_password(self, account: Account, password: str) -> None:
+        """``AccountError("wrong_password")`` unless ``password`` is the account's."""
+        await self._check_own_password(account, password)
+
+    async def account_by_id(self, account_id: str) -> Account | None:
+        return await self.db(self.rows.account_by_id, account_id)
+
+    async def open_session(self, account: Account) -> str:
+        """A new session of the account (its token, for this browser's cookie)."""
         return await self.db(self.rows.open_session, account.id, self.settings.session_days)
 
     async def delete(self, account: Account, password: str) -> None:

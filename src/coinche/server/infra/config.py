@@ -128,6 +128,16 @@ class Settings:
     (``--origin``: the public address when a proxy rewrites the Host), each
     ``scheme://host[:port]`` as ``security.normalise_origin`` writes it."""
 
+    smtp_url: str | None = None
+    """Where the site's mail goes (``--smtp-url``, ``$COINCHE_SMTP_URL``): see
+    ``features.mail.SmtpServer``; None: the site sends no mail."""
+    mail_from: str = "Coinche <coinche@localhost>"
+    """The From of the site's mail (``--mail-from``)."""
+    public_url: str = "http://127.0.0.1:8000"
+    """The site's address as its people reach it (``--public-url``): the links in mail."""
+    mail_check_seconds: float = 15.0
+    """How often a server looks for mail due (a retry, another process's message)."""
+
     grace_seconds: float = 60.0
     """At a friends' table, how long a player whose connection dropped keeps their seat
     before a computer plays it for them (until they come back)."""

@@ -17,6 +17,7 @@ from starlette.responses import Response
 from starlette.routing import Mount, WebSocketRoute
 
 from ..features.account_life import AccountLife
+from ..features.account_recovery import AccountRecovery
 from ..features.accounts import AccountService
 from ..features.bots import Bots, BotStore
 from ..features.leaderboard import Leaderboard
@@ -95,6 +96,11 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.seasons = services.seasons
         app.state.clubs = services.clubs
         app.state.club_points = services.club_points
+        app.state.mailer = services.mailer
+        services.mailer.start()
+        app.state.recovery = AccountRecovery(
+            services.recovery_store, services.db, accounts, services.mailer, settings.clock, settings.public_url
+        )
         services.seasons.start()
         app.state.account_life = AccountLife(
             accounts, services.tables, services.free_deals, services.hub, services.daily.signed_up

@@ -54,7 +54,8 @@ class AccountRow(Base):
     name_skeleton: Mapped[str] = mapped_column(String(64), index=True)
     """The SHA-256 of the name's TR39 skeleton (``accounts.name_skeleton``): a name that looks
     like an account's (``Расосахсаа``, ``Pacocaxcaa``) is refused in one look-up."""
-    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True, index=True)
+    """The confirmed address (``account_recovery``): never shown to anyone else."""
     password_hash: Mapped[str] = mapped_column(String(256))
     player_id: Mapped[str] = mapped_column(String(32), ForeignKey("players.id"), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)

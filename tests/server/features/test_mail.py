@@ -1,0 +1,251 @@
+"""The site's mail and the way back into an account (issue 52), against a real SMTP server
+the test starts (aiosmtpd): the queue sends, survives a server that is away and tries
+again, each message goes once; reset links are one-use, expire, void each other, end the
+sessions; a flood of requests sends a few mails; an address is the account's once its link
+is opened."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import re
+import socket
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+from email import message_from_bytes
+from email.message import Message
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from friends_helpers import PASSWORD, person
+from server_helpers import Clock, MakeClient, call, player_of
+from sqlalchemy import func, select
+
+from coinche.cli import main
+from coinche.cli.site import cmd_reset_link
+from coinche.server.features.account_recovery import AccountRecovery, RecoveryStore
+from coinche.server.features.accounts import Account, AccountError
+from coinche.server.features.mail import ATTEMPTS, MailRow, MailStore, SmtpServer
+from coinche.server.infra.rows.people import AccountRow, SessionRow
+from coinche.server.infra.store import Store
+
+pytestmark = pytest.mark.both_databases
+
+LINK = re.compile(r"https?://\S+/reinitialiser/(\S+)")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Inbox:
+    """What the SMTP server received (aiosmtpd's handler)."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.messages.append(message_from_bytes(envelope.original_content or envelope.content))
+        return "250 OK"
+
+    def wait_for(self, count: int, seconds: float = 20) -> list[Message]:
+        deadline = time.monotonic() + seconds
+        while len(self.messages) < count:
+            assert time.monotonic() < deadline, f"{len(self.messages)} of {count} messages came"
+            time.sleep(0.02)
+        return self.messages
+
+
+@pytest.fixture
+def smtp() -> Iterator[tuple[Inbox, int]]:
+    inbox = Inbox()
+    port = free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    yield inbox, port
+    controller.stop()
+
+
+def recovery_of(client: Any) -> AccountRecovery:
+    found: AccountRecovery = client.app.state.recovery
+    return found
+
+
+def account_of(client: Any, name: str) -> Account:
+    with client.app.state.store.session() as s:
+        row = s.execute(select(AccountRow).where(AccountRow.name == name)).scalar_one()
+        return Account(row.id, row.name, row.player_id)
+
+
+def body(message: Message) -> str:
+    payload = message.get_payload(decode=True)
+    assert isinstance(payload, bytes)
+    return payload.decode("utf-8")
+
+
+def confirmed(client: Any, inbox: Inbox, name: str, address: str) -> Account:
+    """``name``'s account with ``address`` confirmed through its link."""
+    account = account_of(client, name)
+    before = len(inbox.messages)
+    call(client, recovery_of(client).set_address, account, address, PASSWORD, "fr")
+    mail = inbox.wait_for(before + 1)[-1]
+    assert mail["To"] == address and "Confirmez" in str(mail["Subject"])
+    token = re.search(r"/confirmer-adresse/(\S+)", body(mail))
+    assert token is not None
+    assert call(client, recovery_of(client).confirm_address, token.group(1)) == address
+    return account
+
+
+def test_an_address_confirmed_then_a_reset_link_used_once(make_client: MakeClient, smtp: tuple[Inbox, int]) -> None:
+    inbox, port = smtp
+    clock = Clock()
+    client = make_client(clock=clock, smtp_url=f"smtp://127.0.0.1:{port}", mail_check_seconds=0.05)
+    ana = person(client, "Ana")
+    account = confirmed(client, inbox, "Ana", "ana@example.org")
+    other = person(client, "Bob")
+    recovery = recovery_of(client)
+
+    # an address nobody has gets the same answer and no mail; Ana's gets its link
+    call(client, _ask, recovery, "nobody@example.org")
+    call(client, _ask, recovery, "ANA@example.org")
+    mail = inbox.wait_for(2)[-1]
+    assert mail["To"] == "ana@example.org" and len(inbox.messages) == 2
+    token = LINK.search(body(mail))
+    assert token is not None and "Ana" in body(mail)
+    second = call(client, recovery.reset_link, "Ana")
+    assert second is not None
+
+    # the link sets the password, ends every session, voids the other link
+    signed_in = re.compile(r'class="account-link"[^>]*><span>Ana</span>')
+    assert signed_in.search(ana.get("/compte").text)
+    found, session = call(client, recovery.reset, token.group(1), "new-password-22", "new-password-22")
+    assert found == account and session
+    assert not signed_in.search(ana.get("/compte").text)  # every session ended
+    with pytest.raises(AccountError) as refused:
+        call(client, recovery.reset, token.group(1), "again-password-3", "again-password-3")
+    assert refused.value.code == "link_invalid"
+    with pytest.raises(AccountError):
+        call(client, recovery.reset, second.token, "again-password-3", "again-password-3")
+    assert re.search(r"<span>Bob</span>", other.get("/compte").text)  # another account's sessions go on
+    with client.app.state.store.session() as s:
+        assert s.scalar(select(func.count()).select_from(SessionRow).where(SessionRow.account_id == account.id)) == 1
+
+
+def _ask(recovery: AccountRecovery, address: str) -> Any:
+    async def ask() -> None:
+        recovery.ask_reset(address, "fr")
+
+    return ask()
+
+
+def test_links_expire_and_a_flood_sends_a_few_mails(make_client: MakeClient, smtp: tuple[Inbox, int]) -> None:
+    inbox, port = smtp
+    clock = Clock()
+    client = make_client(clock=clock, smtp_url=f"smtp://127.0.0.1:{port}", mail_check_seconds=0.05)
+    person(client, "Cleo")
+    confirmed(client, inbox, "Cleo", "cleo@example.org")
+    recovery = recovery_of(client)
+    link = call(client, recovery.reset_link, "Cleo")
+    assert link is not None
+    clock.now += timedelta(minutes=31)
+    with pytest.raises(AccountError):
+        call(client, recovery.reset, link.token, "new-password-22", "new-password-22")
+    clock.now += timedelta(minutes=30)  # the operator's link of an hour ago counts no more
+    for _ in range(12):
+        call(client, _ask, recovery, "cleo@example.org")
+    time.sleep(0.5)
+    inbox.wait_for(1 + 3)
+    time.sleep(0.3)
+    assert len(inbox.messages) == 1 + 3  # the confirmation, then three links in the hour
+    for hostile in ("", "no address", "a@b", "<script>@x.org", "x" * 300 + "@example.org"):
+        with pytest.raises(AccountError):
+            recovery.ask_reset(hostile, "fr")
+    with pytest.raises(AccountError) as refused:
+        call(client, recovery.reset, "not-a-token" * 20, "new-password-22", "new-password-22")
+    assert refused.value.code == "link_invalid"
+    assert player_of(client, "Cleo")
+
+
+def test_the_queue_waits_for_a_server_that_is_away_and_sends_each_message_once(
+    make_client: MakeClient, database_url: str
+) -> None:
+    port = free_port()  # nothing listens there yet
+    clock = Clock()
+    client = make_client(clock=clock, smtp_url=f"smtp://127.0.0.1:{port}", mail_check_seconds=3600)
+    mailer = client.app.state.mailer  # type: ignore[attr-defined]
+    call(client, mailer.send_soon, "dan@example.org", "Bonjour", "Un message.")  # the sender tries at once
+
+    def tried() -> MailRow:
+        with client.app.state.store.session() as s:  # type: ignore[attr-defined]
+            return s.execute(select(MailRow)).scalar_one()
+
+    deadline = time.monotonic() + 20
+    while tried().attempts == 0:
+        assert time.monotonic() < deadline, "the sender never tried"
+        time.sleep(0.02)
+    row = tried()
+    assert row.attempts == 1 and row.sent_at is None and row.last_error and row.claimed_until is None
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        assert call(client, mailer.send_due) == 0  # not due yet
+        clock.now += timedelta(minutes=1)
+        # two senders at once (another process's store on the same database): one sends it
+        other = MailStore(Store(database_url))
+        assert [len(other.claim(clock.now)) for _ in range(1)] == [1]
+        assert call(client, mailer.send_due) == 0  # leased to the other
+        clock.now += timedelta(minutes=3)  # the other died holding it: the lease ends
+        assert call(client, mailer.send_due) == 1
+        assert inbox.wait_for(1)[0]["Subject"] == "Bonjour"
+        clock.now += timedelta(hours=3)
+        assert call(client, mailer.send_due) == 0  # sent: never again
+        other.store.close()
+    finally:
+        controller.stop()
+    assert len(inbox.messages) == 1 and ATTEMPTS > 1
+
+
+def test_without_smtp_nothing_is_sent_and_an_address_cannot_be_set(make_client: MakeClient) -> None:
+    client = make_client()
+    person(client, "Eve")
+    recovery = recovery_of(client)
+    assert not recovery.mail_goes_out
+    with pytest.raises(AccountError) as refused:
+        call(client, recovery.set_address, account_of(client, "Eve"), "eve@example.org", PASSWORD, "fr")
+    assert refused.value.code == "no_mail"
+    link = call(client, recovery.reset_link, "Eve")
+    assert link is not None and link.name == "Eve"
+    assert call(client, recovery.reset_link, "Personne") is None
+    assert isinstance(RecoveryStore, type)
+
+
+def test_the_operators_reset_link_from_the_command_line(make_client: MakeClient, database_url: str) -> None:
+    client = make_client()
+    person(client, "Fanny")
+    out = io.StringIO()
+    args = argparse.Namespace(db=database_url, public_url="https://coinche.example", lang="en", name="fanny")
+    assert cmd_reset_link(args, out) == 0
+    link = out.getvalue().strip()
+    assert link.startswith("https://coinche.example/reset-password/")
+    token = link.rsplit("/", 1)[1]
+    found, _ = call(client, recovery_of(client).reset, token, "new-password-22", "new-password-22")
+    assert found.name == "Fanny"
+    nobody = argparse.Namespace(db=database_url, public_url="https://x.org", lang="fr", name="Nobody")
+    assert cmd_reset_link(nobody, out) == 1
+    bad = argparse.Namespace(db=database_url, public_url="javascript:alert(1)", lang="fr", name="Fanny")
+    assert cmd_reset_link(bad, out) == 2
+
+
+@pytest.mark.parametrize(
+    "url", ["http://mail.example", "smtp://", "smtp://host:99999", "ftp://host", "smtp://host:port"]
+)
+def test_a_bad_smtp_url_is_refused_before_the_start(url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--smtp-url", url, "--port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "--smtp-url" in err and "Traceback" not in err
+    assert SmtpServer.parse("smtps://me%40x.org:p%3Ass@mail.example").password == "p:ss"
