@@ -396,6 +396,13 @@ FORMS = [
     ("/team/action/aid/undo", {"reason": "x"}),
     ("/clubs", {"name": "Les Belotiers", "open": "on"}),
     ("/club/cid", {"action": "join"}),
+    ("/mot-de-passe-oublie", {"email": "a@example.org"}),
+    ("/forgot-password", {"email": "a@example.org"}),
+    ("/reinitialiser/tok", {"password": "x" * 10, "confirm": "x" * 10}),
+    ("/reset-password/tok", {"password": "x" * 10, "confirm": "x" * 10}),
+    ("/confirmer-adresse/tok", {}),
+    ("/confirm-address/tok", {}),
+    ("/compte/adresse", {"email": "a@example.org", "password": PASSWORD}),
 ]
 
 
@@ -443,6 +450,7 @@ def test_every_route_that_changes_something_is_guarded(client: TestClient) -> No
         .replace("/pid", "/{player}")
         .replace("/aid/", "/{action_id}/")
         .replace("club/cid", "club/{club_id}")
+        .replace("/tok", "/{token}")
         for path, _ in FORMS
     }
     stateless = {"/calculateur", "/calculator", "/api/calculate"}

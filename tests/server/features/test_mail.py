@@ -7,6 +7,7 @@ is opened."""
 from __future__ import annotations
 
 import argparse
+import html
 import io
 import re
 import socket
@@ -19,8 +20,8 @@ from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
-from friends_helpers import PASSWORD, person
-from server_helpers import Clock, MakeClient, call, player_of
+from friends_helpers import PASSWORD, Person, person
+from server_helpers import Clock, MakeClient, another_visitor, call, player_of
 from sqlalchemy import func, select
 
 from coinche.cli import main
@@ -249,3 +250,94 @@ def test_a_bad_smtp_url_is_refused_before_the_start(url: str, capsys: pytest.Cap
     err = capsys.readouterr().err
     assert "--smtp-url" in err and "Traceback" not in err
     assert SmtpServer.parse("smtps://me%40x.org:p%3Ass@mail.example").password == "p:ss"
+
+
+def test_the_pages_of_the_way_back_in_french_and_english(make_client: MakeClient, smtp: tuple[Inbox, int]) -> None:
+    inbox, port = smtp
+    client = make_client(smtp_url=f"smtp://127.0.0.1:{port}", mail_check_seconds=0.05)
+    gil = person(client, "Gil")
+    # the address, from the account page: the password first, then the link, then a button
+    r = gil.post("/compte/adresse", {"email": "gil@example.org", "password": "wrong password"}, "/compte")
+    assert r.status_code == 400 and not inbox.messages
+    r = gil.post("/compte/adresse", {"email": "gil@example.org", "password": PASSWORD}, "/compte")
+    assert r.status_code == 303 and r.headers["location"] == "/compte?done=address"
+    page = html.unescape(gil.get("/compte").text)
+    assert "Un lien de confirmation attend à gil@example.org" in page
+    token = re.search(r"/confirmer-adresse/(\S+)", body(inbox.wait_for(1)[0]))
+    assert token is not None
+    visitor = person(client, "Hal")  # the link opened anywhere: the button confirms, not the link
+    assert "Confirmer l'adresse" in html.unescape(visitor.get(f"/confirmer-adresse/{token[1]}").text)
+    assert "Pas encore" not in html.unescape(gil.get("/compte").text)
+    r = visitor.post(f"/confirmer-adresse/{token[1]}", {}, f"/confirmer-adresse/{token[1]}")
+    assert r.status_code == 200 and "gil@example.org est l'adresse de votre compte" in html.unescape(r.text)
+    assert "L'adresse de votre compte est gil@example.org" in html.unescape(gil.get("/compte").text)
+    assert "gil@example.org" not in html.unescape(visitor.get("/compte").text)  # nobody else sees it
+    r = visitor.post(f"/confirmer-adresse/{token[1]}", {}, f"/confirmer-adresse/{token[1]}")
+    assert r.status_code == 400  # once
+
+    # forgotten: the same answer for an address nobody has
+    stranger = person(client, "Ivy")
+    answers = [
+        stranger.post("/mot-de-passe-oublie", {"email": address}, "/mot-de-passe-oublie")
+        for address in ("nobody@example.org", "gil@example.org")
+    ]
+    assert [a.status_code for a in answers] == [200, 200]
+    said = [html.unescape(a.text) for a in answers]
+    assert "Si cette adresse est celle d'un compte" in said[0]
+    assert said[0].replace("nobody@example.org", "") == said[1].replace("gil@example.org", "")
+    link = LINK.search(body(inbox.wait_for(2)[1]))
+    assert link is not None
+    assert "Choisir un nouveau mot de passe" in html.unescape(stranger.get(f"/reinitialiser/{link[1]}").text)
+    r = stranger.post(f"/reinitialiser/{link[1]}", {"password": "abcdefgh1", "confirm": "abcdefgh2"}, "/")
+    assert r.status_code == 400
+    r = stranger.post(f"/reinitialiser/{link[1]}", {"password": "new-password-33", "confirm": "new-password-33"}, "/")
+    assert r.status_code == 303 and r.headers["location"] == "/compte?done=password"
+    assert re.search(r"<span>Gil</span>", html.unescape(stranger.get("/compte").text))  # logged in as Gil here
+    assert not re.search(r"<span>Gil</span>", html.unescape(gil.get("/compte").text))  # and nowhere else
+    r = stranger.post(f"/reinitialiser/{link[1]}", {"password": "again-password-4", "confirm": "again-password-4"}, "/")
+    assert r.status_code == 400 and "plus valable" in html.unescape(r.text)
+    assert stranger.get(f"/reinitialiser/{link[1]}").status_code == 400
+
+    # English, and hostile links
+    assert "Forgotten password" in html.unescape(stranger.get("/forgot-password").text)
+    assert "Forgot your password?" in html.unescape(stranger.get("/login").text)
+    for bad in ("x", "x" * 500, "%00", "..%2F..%2Fetc", "<script>"):
+        r = stranger.get(f"/reset-password/{bad}")
+        assert r.status_code in (400, 404) and "<script>" not in r.text
+    r = stranger.post("/forgot-password", {"email": "<b>not an address"}, "/forgot-password")
+    assert r.status_code == 400 and "<b>not" not in r.text  # escaped
+
+
+def test_the_answer_takes_as_long_for_an_address_nobody_has(make_client: MakeClient, smtp: tuple[Inbox, int]) -> None:
+    """The work happens after the answer: its time says nothing of the address."""
+    inbox, port = smtp
+    client = make_client(smtp_url=f"smtp://127.0.0.1:{port}", mail_check_seconds=0.05)
+    person(client, "Joël")
+    confirmed(client, inbox, "Joël", "jo@example.org")
+    asker = person(client, "Kim")
+    times: dict[str, list[float]] = {"jo@example.org": [], "nobody@example.org": []}
+    with asker.acting() as c:
+        token = re.search(r'name="csrf" value="([^"]+)"', c.get("/mot-de-passe-oublie").text)
+        assert token is not None
+        for _ in range(12):
+            for address, seen in times.items():
+                started = time.perf_counter()
+                r = c.post("/mot-de-passe-oublie", data={"csrf": token[1], "email": address})
+                seen.append(time.perf_counter() - started)
+                assert r.status_code == 200
+    known, unknown = (sorted(t)[len(t) // 2] for t in times.values())
+    assert abs(known - unknown) < max(0.02, 0.5 * unknown), (known, unknown)
+
+
+def test_an_address_given_at_sign_up_waits_for_its_link(make_client: MakeClient, smtp: tuple[Inbox, int]) -> None:
+    inbox, port = smtp
+    client = make_client(smtp_url=f"smtp://127.0.0.1:{port}", mail_check_seconds=0.05)
+    lea = Person(another_visitor(client), "Léa")
+    assert 'id="email"' in lea.get("/inscription").text
+    form = {"name": "Léa", "password": PASSWORD, "confirm": PASSWORD, "email": "lea@example.org"}
+    r = lea.post("/inscription", form, "/inscription")
+    assert r.status_code == 303 and r.headers["location"] == "/compte?done=address"
+    assert inbox.wait_for(1)[0]["To"] == "lea@example.org"
+    with client.app.state.store.session() as s:  # type: ignore[attr-defined]
+        assert s.scalar(select(AccountRow.email).where(AccountRow.name == "Léa")) is None  # not before its link
+    assert "Un lien de confirmation attend à lea@example.org" in html.unescape(lea.get("/compte").text)

@@ -333,6 +333,14 @@ class AccountRecovery:
             raise AccountError("email")
         if not self.mail_goes_out:
             raise AccountError("no_mail")
+        await self.send_confirmation(account, email, lang)
+        return email
+
+    async def send_confirmation(self, account: Account, email: str, lang: str) -> None:
+        """Send the link that makes ``email`` (checked) the account's (at sign-up, or once
+        the account's password was given)."""
+        if not self.mail_goes_out:
+            raise AccountError("no_mail")
         at = self.clock()
         token = await self.db(
             self.store.add, account.id, "address", email, at, timedelta(hours=CONFIRM_HOURS), PER_ACCOUNT
@@ -347,7 +355,6 @@ class AccountRecovery:
             hours=CONFIRM_HOURS,
         )
         await self.mailer.send_soon(email, i18n.gettext(lang, "recovery.mail.confirm_subject"), body)
-        return email
 
     async def confirm_address(self, token: str) -> str | None:
         """Open an address link: the address now the account's (None: no such link, used,

@@ -293,7 +293,8 @@ class AccountService:
             raise AccountError("name_taken")
         if await self.db(self.rows.lookalike_taken, name):
             raise AccountError("name_confusable")
-        account = await self.db(self.rows.create, name, address, await self._hash(password), player)
+        del address  # checked here; the account's only once confirmed (``account_recovery``)
+        account = await self.db(self.rows.create, name, None, await self._hash(password), player)
         return account, await self.db(self.rows.open_session, account.id, self.settings.session_days)
 
     async def name_or_lookalike_taken(self, name: str) -> bool:

@@ -17,7 +17,8 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..features.account_life import AccountLife
-from ..features.accounts import NAME_MAX, AccountError, AccountService
+from ..features.account_recovery import AccountRecovery
+from ..features.accounts import NAME_MAX, AccountError, AccountService, clean_email
 from ..features.friends import Friends
 from ..features.moderation import Moderation, notice_of
 from ..infra.rate_limits import RateLimits
@@ -105,7 +106,7 @@ def too_many(request: Request, lang: str, retry_after: int, template: str, **con
     return response
 
 
-def _logged_in(request: Request, target: str, token: str) -> Response:
+def logged_in(request: Request, target: str, token: str) -> Response:
     """Go on to ``target`` with the new session's cookie; the guest cookie is dropped, so
     logging out later leaves a new guest, not the account's player."""
     response = RedirectResponse(target, status_code=303)
@@ -126,22 +127,42 @@ async def signup(request: Request) -> Response:
         player = player_of(request)
         left = await free_deals_of(request).left(player)
         next_url = safe_next(request.query_params.get("next"))
-        return page(request, "signup.html", lang=lang, other_url=other_url, next=next_url, values={}, free_left=left)
+        return page(
+            request,
+            "signup.html",
+            lang=lang,
+            other_url=other_url,
+            next=next_url,
+            values={},
+            free_left=left,
+            mail=request.app.state.recovery.mail_goes_out,
+        )
     values = {"name": str(form.get("name") or "")[: 4 * NAME_MAX], "email": str(form.get("email") or "")[:254]}
     next_url = safe_next(form.get("next"))
-    context: dict[str, Any] = {"other_url": other_url, "next": next_url, "values": values, "free_left": None}
+    context: dict[str, Any] = {
+        "other_url": other_url,
+        "next": next_url,
+        "values": values,
+        "free_left": None,
+        "mail": request.app.state.recovery.mail_goes_out,
+    }
     retry = await limits_of(request).hit(settings_of(request).signup_limit, f"signup:{address_of(request)}")
     if retry is not None:
         return too_many(request, lang, retry, "signup.html", **context)
     player = player_of(request)
     try:
-        _, token = await account_life_of(request).sign_up(
+        account, token = await account_life_of(request).sign_up(
             values["name"], str(form.get("password") or ""), str(form.get("confirm") or ""), values["email"], player
         )
     except AccountError as e:
         error = i18n.gettext(lang, f"accounts.error.{e.code}")
         return page(request, "signup.html", status=400, lang=lang, error=error, **context)
-    return _logged_in(request, next_url or ADDRESSES[lang]["account"], token)
+    recovery: AccountRecovery = request.app.state.recovery
+    address = clean_email(values["email"])  # checked by the sign-up
+    if address is not None and recovery.mail_goes_out:
+        await recovery.send_confirmation(account, address, lang)
+        next_url = next_url or f"{ADDRESSES[lang]['account']}?done=address"
+    return logged_in(request, next_url or ADDRESSES[lang]["account"], token)
 
 
 # ----- log in, log out -----
@@ -174,7 +195,7 @@ async def login(request: Request) -> Response:
         return page(
             request, "login.html", status=403 if e.message is not None else 400, lang=lang, error=error, **context
         )
-    return _logged_in(request, next_url or "/", token)
+    return logged_in(request, next_url or "/", token)
 
 
 async def logout(request: Request) -> Response:
@@ -240,6 +261,8 @@ async def account_page(
     moderation: Moderation = request.app.state.moderation
     account = account_of(request)
     told = await moderation.notices(player) if account is not None else []
+    recovery: AccountRecovery = request.app.state.recovery
+    address, pending = await recovery.address(account) if account is not None else (None, None)
     return page(
         request,
         "account.html",
@@ -255,12 +278,19 @@ async def account_page(
         team_notices=[{"kind": a.kind, "text": i18n.render(lang, notice_of(a))} for a in told],
         team_role=await moderation.role(account),
         team_url=TEAM_HOME[lang],
+        address=address,
+        pending_address=pending,
+        mail=recovery.mail_goes_out,
     )
 
 
 TEAM_HOME = {"fr": "/equipe", "en": "/team"}
 """The team's pages (``moderation_pages.PATHS``), linked from a team member's account page."""
-NOTICES = {"password": "accounts.notice.password_changed", "abandoned": "accounts.notice.abandoned"}
+NOTICES = {
+    "password": "accounts.notice.password_changed",
+    "abandoned": "accounts.notice.abandoned",
+    "address": "recovery.notice.address_sent",
+}
 
 
 async def account(request: Request) -> Response:

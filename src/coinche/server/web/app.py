@@ -46,6 +46,7 @@ from . import (
     progress_pages,
     puzzle_pages,
     quick_pages,
+    recovery_pages,
     review_pages,
     rules_pages,
     season_pages,
@@ -131,6 +132,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
     routes = [
         *table_pages.routes,
         *account_pages.routes,
+        *recovery_pages.routes,
         *friends_pages.routes,
         *calculator_page.routes,
         *review_pages.routes,

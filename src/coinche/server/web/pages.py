@@ -24,6 +24,7 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from ..features.account_recovery import PATHS as RECOVERY_PATHS
 from ..features.accounts import Account, AccountService, token_hash
 from ..infra.config import Settings
 from ..infra.store import new_id
@@ -45,6 +46,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "rules": "/regles",
         "signup": "/inscription",
         "login": "/connexion",
+        "forgot": "/mot-de-passe-oublie",
         "logout": "/deconnexion",
         "account": "/compte",
         "friends": "/amis",
@@ -72,6 +74,7 @@ ADDRESSES: dict[str, dict[str, str]] = {
         "rules": "/rules",
         "signup": "/signup",
         "login": "/login",
+        "forgot": "/forgot-password",
         "logout": "/logout",
         "account": "/account",
         "friends": "/friends",
@@ -261,6 +264,10 @@ def clear_session_cookie(response: Response, request: Request) -> None:
 def lang_of(request: Request | WebSocket) -> str:
     return i18n.language(request.cookies.get("lang"))
 
+
+for _lang, _paths in RECOVERY_PATHS.items():  # the links the site mails: the feature's to say
+    ADDRESSES[_lang]["reset_password"] = _paths["reset"]
+    ADDRESSES[_lang]["confirm_address"] = _paths["confirm"]
 
 _FIRST_PARTS: Final = {
     lang: frozenset({lang} | {address.split("/")[1] for address in ADDRESSES[lang].values()}) for lang in i18n.LANGUAGES
