@@ -10,12 +10,9 @@ import argparse
 import html
 import io
 import re
-import socket
 import time
 from collections.abc import Iterator
 from datetime import timedelta
-from email import message_from_bytes
-from email.message import Message
 from typing import Any
 
 import pytest
@@ -31,44 +28,18 @@ from coinche.server.features.accounts import Account, AccountError
 from coinche.server.features.mail import ATTEMPTS, MailRow, MailStore, SmtpServer
 from coinche.server.infra.rows.people import AccountRow, SessionRow
 from coinche.server.infra.store import Store
+from mail_helpers import Inbox, body, free_port, smtp_server
 
 pytestmark = pytest.mark.both_databases
-
-LINK = re.compile(r"https?://\S+/reinitialiser/(\S+)")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Inbox:
-    """What the SMTP server received (aiosmtpd's handler)."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.messages.append(message_from_bytes(envelope.original_content or envelope.content))
-        return "250 OK"
-
-    def wait_for(self, count: int, seconds: float = 20) -> list[Message]:
-        deadline = time.monotonic() + seconds
-        while len(self.messages) < count:
-            assert time.monotonic() < deadline, f"{len(self.messages)} of {count} messages came"
-            time.sleep(0.02)
-        return self.messages
 
 
 @pytest.fixture
 def smtp() -> Iterator[tuple[Inbox, int]]:
-    inbox = Inbox()
-    port = free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    yield inbox, port
-    controller.stop()
+    with smtp_server() as found:
+        yield found
+
+
+LINK = re.compile(r"https?://\S+/reinitialiser/(\S+)")
 
 
 def recovery_of(client: Any) -> AccountRecovery:
@@ -80,12 +51,6 @@ def account_of(client: Any, name: str) -> Account:
     with client.app.state.store.session() as s:
         row = s.execute(select(AccountRow).where(AccountRow.name == name)).scalar_one()
         return Account(row.id, row.name, row.player_id)
-
-
-def body(message: Message) -> str:
-    payload = message.get_payload(decode=True)
-    assert isinstance(payload, bytes)
-    return payload.decode("utf-8")
 
 
 def confirmed(client: Any, inbox: Inbox, name: str, address: str) -> Account:
