@@ -84,13 +84,15 @@ def test_the_coach_shows_a_tip_at_the_persons_turn_over_nothing(
     until(table, playing, act)
     said = tip_clear(table, "playing", f"coach-{tag}-playing")
     expect(page.locator("#coach .coach-trick")).to_contain_text("dernier pli")
-    # the person plays: that turn's tip goes (the next turn's may come soon after)
-    table.play_card(table.playable_cards().first)
-    page.wait_for_function(
-        "(said) => { const box = document.querySelector('#coach');"
-        " return box.hidden || box.querySelector('.coach-text').textContent !== said; }",
-        arg=said,
-        polling=50,
-        timeout=10_000,
+    # the person plays: that turn's tip goes. The next turn's may come soon after, with the
+    # same words: what went is watched as it happens, not looked for afterwards.
+    page.evaluate(
+        "(said) => { const box = document.querySelector('#coach'); window.__tipWent = false;"
+        " new MutationObserver(() => { if (box.hidden || box.querySelector('.coach-text').textContent !== said)"
+        " window.__tipWent = true; }).observe(box, {attributes: true, childList: true, subtree: true,"
+        " characterData: true}); }",
+        said,
     )
+    table.play_card(table.playable_cards().first)
+    page.wait_for_function("() => window.__tipWent === true", polling=50, timeout=10_000)
     assert not page.js_errors, page.js_errors
