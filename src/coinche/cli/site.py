@@ -255,7 +255,7 @@ def cmd_role(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_reset_link(args: argparse.Namespace, out: TextIO) -> int:
     """Print a reset link for the account ``args.name``: the operator hands it over by other
     means (a site without mail, an owner without an address)."""
-    from datetime import UTC, datetime, timedelta
+    from datetime import UTC, datetime
 
     from ..server.features.account_recovery import PATHS, RESET_MINUTES, RecoveryStore
     from ..server.infra.config import default_database_url
@@ -271,17 +271,14 @@ def cmd_reset_link(args: argparse.Namespace, out: TextIO) -> int:
         return 2
     store = Store(args.db or default_database_url())
     try:
-        rows = RecoveryStore(store)
-        found = rows.account_named(args.name)
-        if found is None:
-            print(f"coinche reset-link: error: no account is named {short_repr(args.name)}", file=sys.stderr)
-            return 1
-        account_id, name, email = found
-        token = rows.add(account_id, "reset", email, datetime.now(UTC), timedelta(minutes=RESET_MINUTES))
+        link = RecoveryStore(store).operator_link(args.name, datetime.now(UTC))
     finally:
         store.close()
-    print(f"{base}{PATHS[args.lang]['reset']}/{token}", file=out)
-    print(f"for {name}: good once, for {RESET_MINUTES} minutes", file=sys.stderr)
+    if link is None:
+        print(f"coinche reset-link: error: no account is named {short_repr(args.name)}", file=sys.stderr)
+        return 1
+    print(f"{base}{PATHS[args.lang]['reset']}/{link.token}", file=out)
+    print(f"for {link.name}: good once, for {RESET_MINUTES} minutes", file=sys.stderr)
     return 0
 
 

@@ -31,8 +31,7 @@ from ..infra.db import Base, aware
 from ..infra.rows.people import AccountRow, SessionRow
 from ..infra.store import Store
 from ..table import i18n
-from ..table.names import name_key
-from .accounts import Account, AccountError, AccountService, check_password, clean_email, token_hash
+from .accounts import Account, AccountError, AccountService, AccountStore, check_password, clean_email, token_hash
 from .mail import Mailer
 
 log = logging.getLogger(__name__)
@@ -74,6 +73,11 @@ class Link:
     email: str | None
 
 
+def _usable(row: AccountTokenRow | None, kind: str, at: datetime) -> bool:
+    """A link of ``kind`` not used and not expired at ``at``."""
+    return row is not None and row.kind == kind and row.used_at is None and aware(row.expires_at) > at
+
+
 class RecoveryStore:
     """The links' rows (blocking calls: run them with ``Database``)."""
 
@@ -90,12 +94,17 @@ class RecoveryStore:
             ).all()
         return [(r.id, r.name, r.email) for r in rows]
 
-    def account_named(self, name: str) -> tuple[str, str, str | None] | None:
-        with self.store.session() as s:
-            row = s.execute(
-                select(AccountRow.id, AccountRow.name, AccountRow.email).where(AccountRow.name_key == name_key(name))
-            ).first()
-        return None if row is None else (row.id, row.name, row.email)
+    def operator_link(self, name: str, at: datetime) -> Link | None:
+        """A reset link for the account ``name`` (found as the log-in finds it), made by the
+        site's operator (``coinche reset-link``): no limit; None: no such account."""
+        found = AccountStore(self.store).by_name(name)
+        if found is None:
+            return None
+        account = found[0]
+        email = self.address(account.id)
+        token = self.add(account.id, "reset", email, at, timedelta(minutes=RESET_MINUTES))
+        assert token is not None  # no limit asked
+        return Link(token, account.id, account.name, email)
 
     def add(
         self,
@@ -144,9 +153,7 @@ class RecoveryStore:
     def valid(self, token: str, kind: str, at: datetime) -> AccountTokenRow | None:
         with self.store.session() as s:
             row = s.get(AccountTokenRow, token_hash(token))
-        if row is None or row.kind != kind or row.used_at is not None or aware(row.expires_at) <= at:
-            return None
-        return row
+        return row if _usable(row, kind, at) else None
 
     def reset(self, token: str, password_hash: str, at: datetime) -> str | None:
         """Use a reset link: the new password, every link of the account void, every
@@ -186,7 +193,7 @@ class RecoveryStore:
         digest = token_hash(token)
         with self.store.session() as s, s.begin():
             row = s.get(AccountTokenRow, digest)
-            if row is None or row.kind != "address" or row.used_at is not None or aware(row.expires_at) <= at:
+            if row is None or not _usable(row, "address", at):
                 return None
             assert row.email is not None
             row.used_at = at
@@ -284,15 +291,7 @@ class AccountRecovery:
     async def reset_link(self, name: str, lang: str = "fr") -> Link | None:
         """A reset link for the account ``name`` (``coinche reset-link``: the operator hands
         it over by other means); None: no such account."""
-        found = await self.db(self.store.account_named, name)
-        if found is None:
-            return None
-        account_id, account_name, email = found
-        token = await self.db(
-            self.store.add, account_id, "reset", email, self.clock(), timedelta(minutes=RESET_MINUTES)
-        )
-        assert token is not None  # the operator's links have no limit
-        return Link(token, account_id, account_name, email)
+        return await self.db(self.store.operator_link, name, self.clock())
 
     async def reset_valid(self, token: str) -> bool:
         return await self.db(self.store.valid, token[:64], "reset", self.clock()) is not None

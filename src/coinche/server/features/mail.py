@@ -182,17 +182,6 @@ class MailStore:
             conn.execute(update(MailRow).where(MailRow.id == mail_id).values(**values))
         return given_up
 
-    def waiting(self, at: datetime) -> tuple[int, float]:
-        """Messages not yet sent nor given up, and the age in seconds of the oldest."""
-        with self.store.session() as s:
-            rows = s.execute(
-                select(MailRow.created_at).where(MailRow.sent_at.is_(None), MailRow.failed_at.is_(None))
-            ).all()
-        if not rows:
-            return 0, 0.0
-        oldest = min(aware(r[0]) for r in rows)
-        return len(rows), (at - oldest).total_seconds()
-
 
 class Mailer:
     """The queue (``send_soon``) and its sender (``run``)."""

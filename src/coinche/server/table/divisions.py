@@ -12,6 +12,7 @@ with the last one who stays, stays).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,6 +30,10 @@ SHARE: Final = 5
 """A fifth of each division goes up, a fifth goes down."""
 
 Move = Literal["up", "down", "stay"]
+
+
+SEASON_FORMAT: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
+"""A season's (a month's) name as an address may give it: ``YYYY-MM``."""
 
 
 def season_of(moment: datetime) -> str:

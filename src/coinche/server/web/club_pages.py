@@ -22,7 +22,7 @@ from ..features.clubs import DESCRIPTION_MAX, NAME_MAX, PAGE, PHRASES, Club, Clu
 from ..features.friends import DEFAULT_LEVEL, Friends
 from ..features.tournaments.runner import Tournaments
 from ..table import i18n
-from ..table.divisions import next_season, previous_season
+from ..table.divisions import SEASON_FORMAT, next_season, previous_season
 from ..table.live_table import TableError
 from .account_pages import limits_of, rate_limited
 from .pages import ADDRESSES, account_of, lang_of, page, read_checked_form
@@ -52,11 +52,6 @@ ACTIONS: Final = frozenset(
         "table",
     }
 )
-
-
-def _is_month(text: str) -> bool:
-    """``YYYY-MM``, a real month."""
-    return len(text) == 7 and text[:4].isdigit() and text[4] == "-" and text[5:].isdigit() and 1 <= int(text[5:]) <= 12
 
 
 async def _month_view(
@@ -180,7 +175,7 @@ async def club_page(request: Request) -> Response:
     club_points: ClubPoints = request.app.state.club_points
     this_month = club_month(tournaments.now())
     month = request.query_params.get("month", this_month)
-    if not _is_month(month) or month > this_month:
+    if not SEASON_FORMAT.fullmatch(month) or month > this_month:
         month = this_month
     (members, online, ranking, posts, tables, club_tournaments), month_lines = await asyncio.gather(
         asyncio.gather(

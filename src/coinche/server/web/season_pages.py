@@ -5,7 +5,6 @@ tables (``?season=YYYY-MM``)."""
 
 from __future__ import annotations
 
-import re
 from typing import Any, Final
 from urllib.parse import quote
 
@@ -16,10 +15,9 @@ from starlette.routing import BaseRoute, Route
 from ...engine.rules import PROFILES
 from ..features.seasons import Badge, Seasons
 from ..table import i18n
-from ..table.divisions import DIVISIONS, MIN_GAMES, POINTS, SHARE, placement, previous_season
+from ..table.divisions import DIVISIONS, MIN_GAMES, POINTS, SEASON_FORMAT, SHARE, placement, previous_season
 from .pages import ADDRESSES, account_of, page
 
-SEASON_FORMAT: Final = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
 DEFAULT_PROFILE: Final = "classic"
 
 
