@@ -27,8 +27,11 @@ import signal
 from collections.abc import Coroutine
 from typing import Any
 
+from prometheus_client import start_http_server
+
 from .compute.bot_pool import Priority
 from .compute.jobs import JobRefused, failed_answer, kind_named, loads, ok_answer
+from .features.metrics import SiteMetrics
 from .infra.config import Settings
 from .infra.process_logs import log_config
 from .infra.store import Store
@@ -51,11 +54,14 @@ RETRY_SECONDS = 5.0
 SWEEP_SECONDS = 600.0
 """How often a worker drops the turns of more than a day ago."""
 
+METRICS_SECONDS = 5.0
+"""How often a worker reads the moment's figures of its metrics (its queue, its pool)."""
+
 
 class Worker:
     """One worker process's loop; ``run()`` until ``stop()``."""
 
-    def __init__(self, settings: Settings, lease: float = LEASE_SECONDS) -> None:
+    def __init__(self, settings: Settings, lease: float = LEASE_SECONDS, metrics_port: int | None = None) -> None:
         register_job_kinds()  # every kind a server may ask for (a worker imports no page)
         self.settings = settings
         """What the servers play by (``services.py`` builds this worker's parts from it):
@@ -66,6 +72,8 @@ class Worker:
         self.name = settings.process_name
         """Its name among the workers and in its log lines (``Settings.process_name``)."""
         self.lease = lease
+        self.metrics_port = metrics_port
+        """Where this worker's metrics are served (``GET /metrics`` on 127.0.0.1); None: nowhere."""
         self.store = Store(settings.database_url)
         queue = self.store.backend.work_queue(self.store.engine)
         if queue is None:
@@ -99,6 +107,8 @@ class Worker:
                 loop.create_task(self._heartbeat(parts)),
                 loop.create_task(self.queue.listen(self._wake, POLL_SECONDS)),
             ]
+            if self.metrics_port is not None:
+                background.append(loop.create_task(self._serve_metrics(parts, self.metrics_port)))
             log.info("worker %s: serving the computers' turns with %d processes", self.name, self.processes)
             if ready is not None:
                 ready.set()
@@ -111,6 +121,26 @@ class Worker:
                 await parts.db(self.queue.leave, self.name)
             await services.close()
             self.store.close()
+
+    async def _serve_metrics(self, parts: TableParts, port: int) -> None:
+        """This worker's metrics on 127.0.0.1:``port`` (prometheus_client's own server, on a
+        thread of its own); the moment's figures read every ``METRICS_SECONDS``."""
+        metrics = SiteMetrics()
+        metrics.observe(parts)
+        server, thread = start_http_server(port, addr="127.0.0.1", registry=metrics.registry)
+        log.info("worker %s: metrics on http://127.0.0.1:%d/metrics", self.name, port)
+        try:
+            while True:
+                try:
+                    await metrics.refresh()
+                except Exception as e:
+                    log.warning("worker %s: metrics not read (%s)", self.name, e)
+                await asyncio.sleep(METRICS_SECONDS)
+        finally:
+            metrics.close()
+            server.shutdown()
+            server.server_close()
+            thread.join(timeout=5)
 
     async def _serve(self, parts: TableParts) -> None:
         slots = asyncio.Semaphore(self.processes)
@@ -214,11 +244,12 @@ class Worker:
                 log.warning("worker %s: heartbeat failed (%s)", self.name, e)
 
 
-def run_worker(settings: Settings, lease: float) -> int:
+def run_worker(settings: Settings, lease: float, metrics_port: int | None = None, json_lines: bool = False) -> int:
     """``coinche worker``: serve until SIGTERM or SIGINT; the exit status."""
-    logging.config.dictConfig(log_config(settings.process_name))  # every line names the process, as the servers'
+    # every line names the process, as the servers'
+    logging.config.dictConfig(log_config(settings.process_name, json_lines))
     logging.getLogger("coinche").setLevel(logging.INFO)
-    worker = Worker(settings, lease)
+    worker = Worker(settings, lease, metrics_port)
 
     async def main() -> None:
         loop = asyncio.get_running_loop()

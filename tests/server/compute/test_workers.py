@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
@@ -22,7 +23,7 @@ from typing import Any
 import pytest
 from job_helpers import finished_deal_game, forged_text
 from postgres_cluster import PostgresCluster
-from server_helpers import call, live_table, parts_of, settings_for
+from server_helpers import call, free_port, live_table, parts_of, settings_for
 from slow_bot import NAME as SLOW
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.pool import NullPool
@@ -60,11 +61,12 @@ def wait_until(condition: Any, timeout: float = 30.0, what: str = "the condition
 
 @contextlib.contextmanager
 def running_worker(
-    url: str, name: str, lease: float = 1.0, clock: Callable[[], datetime] = utc_now
+    url: str, name: str, lease: float = 1.0, clock: Callable[[], datetime] = utc_now, metrics_port: int | None = None
 ) -> Iterator[Worker]:
     """A worker on a thread of its own (its own event loop and bot pool), registered;
     ``clock``: the servers' (a test's day ends by it in the worker too)."""
-    worker = Worker(Settings(database_url=url, bot_workers=1, clock=clock, process_name=name), lease=lease)
+    settings = Settings(database_url=url, bot_workers=1, clock=clock, process_name=name)
+    worker = Worker(settings, lease=lease, metrics_port=metrics_port)
     loop = asyncio.new_event_loop()
     ready = threading.Event()
 
@@ -192,7 +194,8 @@ def test_a_worker_plays_the_computers_of_a_server(
     tmp_path: Path, postgres: PostgresCluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = postgres.new_database()
-    with running_worker(url, "w1") as worker, server(tmp_path, url) as client:
+    port = free_port()
+    with running_worker(url, "w1", metrics_port=port) as worker, server(tmp_path, url) as client:
         own = count_own_decisions(client, monkeypatch)
         table_id = computers_table(client)
         live = watch(client, table_id)
@@ -206,6 +209,11 @@ def test_a_worker_plays_the_computers_of_a_server(
         assert all(by == "w1" and done for _, by, done in turns)
         assert own.calls == 0
         assert worker.played == len(actions)
+        # The worker's own metrics count its decisions and the steps it stored.
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+            scraped = r.read().decode()
+        assert f'coinche_computer_decision_seconds_count{{bot="beginner"}} {float(len(actions))}' in scraped
+        assert f'coinche_steps_total{{kind="action"}} {float(len(actions))}' in scraped
 
 
 def test_without_a_live_worker_the_server_plays_in_its_own_pool(

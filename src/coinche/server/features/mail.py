@@ -23,7 +23,7 @@ from typing import Final
 from urllib.parse import unquote, urlsplit
 
 import aiosmtplib
-from sqlalchemy import DateTime, Index, Integer, String, Text, or_, select, update
+from sqlalchemy import DateTime, Index, Integer, String, Text, func, or_, select, update
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..infra.database import Database
@@ -160,6 +160,16 @@ class MailStore:
             if won == 1:
                 taken.append(Mail(row.id, row.to_address, row.subject, row.body, row.attempts, aware(row.created_at)))
         return taken
+
+    def waiting(self) -> tuple[int, int]:
+        """How many messages wait to be sent (retries among them), and how many were given
+        up on (the metrics: a site whose mail does not leave)."""
+        with self.store.engine.begin() as conn:
+            waiting = conn.scalar(
+                select(func.count()).select_from(MailRow).where(MailRow.sent_at.is_(None), MailRow.failed_at.is_(None))
+            )
+            given_up = conn.scalar(select(func.count()).select_from(MailRow).where(MailRow.failed_at.is_not(None)))
+        return int(waiting or 0), int(given_up or 0)
 
     def sent(self, mail_id: str, at: datetime) -> None:
         with self.store.engine.begin() as conn:

@@ -138,6 +138,10 @@ class Settings:
     mail_check_seconds: float = 15.0
     """How often a server looks for mail due (a retry, another process's message)."""
 
+    metrics_allow: tuple[str, ...] = ("127.0.0.1/32", "::1/128")
+    """The networks whose clients may read ``GET /metrics`` (``--metrics-allow``; through a
+    trusted proxy, the client it names): the machine itself by default."""
+
     grace_seconds: float = 60.0
     """At a friends' table, how long a player whose connection dropped keeps their seat
     before a computer plays it for them (until they come back)."""

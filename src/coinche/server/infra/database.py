@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
 from ..table.spec import Step
 from .held_connection import HeldConnection
+from .request_context import DATABASE_TIME
 from .store import ConflictError, Store
 
 P = ParamSpec("P")
@@ -47,7 +49,15 @@ class Database:
     async def __call__(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``fn(*args, **kwargs)`` (a method of the store) on a database thread."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._threads, _no_stop_iteration, lambda: fn(*args, **kwargs))
+        counted = DATABASE_TIME.get()
+        if counted is None:
+            return await loop.run_in_executor(self._threads, _no_stop_iteration, lambda: fn(*args, **kwargs))
+        started = time.perf_counter()
+        try:
+            return await loop.run_in_executor(self._threads, _no_stop_iteration, lambda: fn(*args, **kwargs))
+        finally:
+            counted.seconds += time.perf_counter() - started
+            counted.calls += 1
 
     async def append_step(self, table_id: str, step: Step) -> None:
         """``Store.append_step``, in the next group commit."""
@@ -56,7 +66,14 @@ class Database:
         self._steps.append((table_id, step, stored))
         if self._flushing is None or self._flushing.done():
             self._flushing = loop.create_task(self._flush())
-        await stored
+        counted = DATABASE_TIME.get()
+        started = time.perf_counter()
+        try:
+            await stored
+        finally:
+            if counted is not None:
+                counted.seconds += time.perf_counter() - started
+                counted.calls += 1
 
     async def _flush(self) -> None:
         loop = asyncio.get_running_loop()

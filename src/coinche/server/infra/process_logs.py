@@ -4,17 +4,22 @@ a line must say which of them wrote it.
 ``log_config(name)`` is the ``logging.config.dictConfig`` of ``coinche serve`` (handed to
 uvicorn as its ``log_config``): the site's own loggers and uvicorn's (its errors and,
 when its level lets them through, its access lines) all go to stderr, each line with the
-time, the process's name and the level.
+time, the process's name and the level; with ``json_lines``, each line is one JSON object
+(``JsonLines``) that also names the request and the table the line is about.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
 import secrets
 import socket
+from datetime import UTC, datetime
 from typing import Any, Final
+
+from . import request_context
 
 ENV_NAME: Final = "COINCHE_PROCESS_NAME"
 
@@ -64,16 +69,52 @@ class ProcessName(logging.Filter):
         return True
 
 
-def log_config(name: str) -> dict[str, Any]:
+class JsonLines(logging.Formatter):
+    """A log record as one line of JSON: ``time`` (UTC, ISO 8601), ``level``, ``logger``,
+    ``process``, ``message``, and when known ``request_id`` and ``table_id`` (the running
+    request's and table's, ``request_context``); an access line adds ``client``,
+    ``request`` and ``status``; a failure, its ``exception`` (the traceback, in the log
+    only: never shown to a visitor)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "process": getattr(record, "process_name", None),
+            "message": record.getMessage(),
+        }
+        request_id = request_context.REQUEST_ID.get()
+        if request_id is not None:
+            line["request_id"] = request_id
+        table_id = request_context.table_id()
+        if table_id is not None:
+            line["table_id"] = table_id
+        if record.name == "uvicorn.access" and isinstance(record.args, tuple) and len(record.args) == 5:
+            client, method, path, version, status = record.args
+            line.update(client=client, request=f"{method} {path} HTTP/{version}", status=status)
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False, default=str)
+
+
+LOG_FORMATS: Final = ("text", "json")
+"""``--log-format``: a line of text, or one JSON object a line (``JsonLines``)."""
+
+
+def log_config(name: str, json_lines: bool = False) -> dict[str, Any]:
     """The logging of ``coinche serve`` under process name ``name``."""
+    formatters: dict[str, Any] = {
+        "default": {"format": FORMAT},
+        "access": {"()": "uvicorn.logging.AccessFormatter", "fmt": ACCESS_FORMAT, "use_colors": False},
+    }
+    if json_lines:
+        formatters = {"default": {"()": JsonLines}, "access": {"()": JsonLines}}
     return {
         "version": 1,
         "disable_existing_loggers": False,
         "filters": {"process": {"()": ProcessName, "name": name}},
-        "formatters": {
-            "default": {"format": FORMAT},
-            "access": {"()": "uvicorn.logging.AccessFormatter", "fmt": ACCESS_FORMAT, "use_colors": False},
-        },
+        "formatters": formatters,
         "handlers": {
             "default": {
                 "class": "logging.StreamHandler",

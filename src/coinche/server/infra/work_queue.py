@@ -94,6 +94,19 @@ class TurnQueue:
             )
             return int(count or 0)
 
+    def backlog(self) -> dict[str, tuple[int, float]]:
+        """Each queue (``turns``, ``jobs``): how many entries are not done yet, and the age
+        in seconds of the oldest (0 when none): whether the workers keep up."""
+        age = "coalesce(extract(epoch FROM now() - min(created_at)), 0)"
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                text(
+                    f"SELECT 'turns', count(*), {age} FROM bot_turns WHERE done_at IS NULL"
+                    f" UNION ALL SELECT 'jobs', count(*), {age} FROM bot_jobs WHERE done_at IS NULL"
+                )
+            ).all()
+        return {str(name): (int(count), float(oldest)) for name, count, oldest in rows}
+
     def hand_over(self, table_id: str, seq: int, seat: int, pause: float) -> bool:
         """Queue the turn at step ``seq`` (its move stored no sooner than ``pause`` seconds
         from now) and wake the workers; False if it was queued already (another server)."""

@@ -15,7 +15,9 @@ import asyncio
 import contextlib
 import functools
 import logging
+import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -30,6 +32,7 @@ from ..infra.config import Settings
 from ..infra.database import Database
 from ..infra.hub import Hub
 from ..infra.rate_limits import RateLimits
+from ..infra.request_context import TABLE_ID
 from ..table import requests
 from ..table.live_table import LiveTable, TableError, decision_seed
 from ..table.requests import check_turn, seat_held
@@ -102,6 +105,9 @@ class Computers:
         self._hint_rate = RateLimitItemPerMinute(settings.hints_per_minute)
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         """The computers' turns being played at each table."""
+        self.decided_hooks: list[Callable[[str, float], None]] = []
+        """Told of each computer's move decided in this process: the bot's name and the
+        seconds it took (the metrics)."""
         registry.follow(self._moved)
         registry.keep(self.thinking)
 
@@ -193,6 +199,7 @@ class Computers:
         return task is not None and not task.done()
 
     async def _bot_turns(self, table_id: str) -> None:
+        TABLE_ID.set(table_id)  # the task's own context: its log lines name the table
         loop = asyncio.get_running_loop()
         failures = 0
         while True:
@@ -255,8 +262,9 @@ class Computers:
     async def _decide(self, table_id: str, turn: BotTurn) -> Decision:
         """The computer's decision, in this process's pool (``PoolBusy`` when it is full); a
         bot that fails plays its first legal action."""
+        started = time.perf_counter()
         try:
-            return await self._pool.decide(turn.spec, turn.view)
+            decision = await self._pool.decide(turn.spec, turn.view)
         except PoolBusy:
             raise
         except Exception:
@@ -264,6 +272,10 @@ class Computers:
                 "table %s seat %s: bot %s failed; it plays its first legal action", table_id, turn.seat, turn.spec.name
             )
             return Decision(turn.view.legal_actions[0])
+        seconds = time.perf_counter() - started
+        for hook in self.decided_hooks:
+            hook(turn.spec.name, seconds)
+        return decision
 
     def _bot_step(self, live: LiveTable, turn: BotTurn, decision: Decision) -> Step | None:
         """The step of ``decision`` at the table as it is now; None if it moved on since

@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import Counter
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ from typing import Any, TypeVar
 from ..infra.config import Settings
 from ..infra.database import Database
 from ..infra.hub import Hub
+from ..infra.request_context import TABLE_ID
 from ..infra.store import ConflictError, Store
 from ..table.live_table import Check, LiveTable, TableError, game_result
 from ..table.spec import Step
@@ -54,6 +56,9 @@ RACE_RETRIES = 20
 E = TypeVar("E", SeatsChanged, DealStarted, DealEnded, GameEnded)
 Listener = Callable[[Any], Coroutine[Any, Any, None]]
 Follower = Callable[[LiveTable, Step], None]
+StoredHook = Callable[[LiveTable, Step, float], None]
+"""Told of each step stored by this process, with the seconds from the request to the
+step handed to the followers (the table's sockets among them)."""
 """Told that a table moved on by a step (stored here, or read from the log), with the
 table just after it: several steps read at once are told one at a time."""
 
@@ -81,6 +86,8 @@ class LiveTables:
         self._loading: dict[str, asyncio.Lock] = {}
         self._listeners: dict[type, list[Listener]] = {}
         self._followers: list[Follower] = []
+        self.stored_hooks: list[StoredHook] = []
+        """Told of each step this process stored (the metrics), after its followers."""
         self._keepers: list[Callable[[str], bool]] = []
         self._janitor: asyncio.Task[None] | None = None
 
@@ -101,6 +108,10 @@ class LiveTables:
         """The table if it is in memory (no database read)."""
         held = self._held.get(table_id)
         return held.table if held is not None else None
+
+    def held(self) -> list[LiveTable]:
+        """The tables in this process's memory now (the metrics count them)."""
+        return [held.table for held in self._held.values()]
 
     def forget(self, table_id: str) -> None:
         """Drop a table from memory: the next use reads it from the log again."""
@@ -245,6 +256,14 @@ class LiveTables:
         from the table's requests). A request refused or found done on a copy that missed
         steps of another process is checked again once they are read; a lost race reads the
         winner's step and checks again."""
+        started = time.perf_counter()
+        named = TABLE_ID.set(table_id)
+        try:
+            return await self._commit(table_id, key, check, started)
+        finally:
+            TABLE_ID.reset(named)
+
+    async def _commit(self, table_id: str, key: str | None, check: Check, started: float) -> int:
         held = await self._require(table_id)
         looked = False
         for _ in range(RACE_RETRIES):
@@ -277,6 +296,7 @@ class LiveTables:
                 held.touched = self._now()
                 await self._book(live, step)
                 self._moved(live, step)  # locked: the followers see the table at this step
+                self._stored(live, step, time.perf_counter() - started)
             await self.hub.publish(live.id, step.seq + 1)
             return step.seq + 1
         raise TableError("busy")
@@ -320,6 +340,13 @@ class LiveTables:
                 follower(live, step)
             except Exception:
                 log.exception("table %s: a follower failed", live.id)
+
+    def _stored(self, live: LiveTable, step: Step, seconds: float) -> None:
+        for hook in self.stored_hooks:
+            try:
+                hook(live, step, seconds)
+            except Exception:
+                log.exception("table %s: a hook of stored steps failed", live.id)
 
     async def close(self) -> None:
         if self._janitor is not None:

@@ -21,6 +21,7 @@ from ..features.account_recovery import AccountRecovery
 from ..features.accounts import AccountService
 from ..features.bots import Bots, BotStore
 from ..features.leaderboard import Leaderboard
+from ..features.metrics import SiteMetrics
 from ..features.people_now import PeopleNow
 from ..infra.config import Settings
 from ..infra.hub import Hub
@@ -47,6 +48,7 @@ from . import (
     puzzle_pages,
     quick_pages,
     recovery_pages,
+    request_metrics,
     review_pages,
     rules_pages,
     season_pages,
@@ -79,6 +81,9 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         services = await start_services(settings, store, hub)
         app.state.parts = services
+        app.state.metrics = metrics = SiteMetrics()
+        metrics.observe(services, services.mailer.store)
+        services.mailer.sent_hooks.append(metrics.mail_sent)
         app.state.feed = feed = StateFeed(services)
         app.state.daily = services.daily
         app.state.history = services.history
@@ -124,6 +129,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         try:
             yield
         finally:
+            metrics.close()
             app.state.accounts.close()
             await feed.close()
             await services.close()
@@ -159,6 +165,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *bot_api.routes,
         *bot_stream.routes,
         *watch_socket.routes,
+        *request_metrics.routes,
         WebSocketRoute("/ws/me", person_socket),
         Mount("/static", StaticAssets(directory=str(WEB / "static")), name="static"),
     ]
@@ -166,6 +173,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         routes=routes,
         middleware=[
             Middleware(NulFreeAddresses),
+            Middleware(request_metrics.RequestMetrics),  # each request's id and figures
             Middleware(SecurityHeaders),
             Middleware(HealthMiddleware),  # before sessions: a probe sets and reads no cookie
             Middleware(SessionMiddleware, secret_key=secret, same_site="lax", max_age=365 * 24 * 3600),

@@ -235,10 +235,11 @@ class DrainingServer(uvicorn.Server):
             self.should_exit = self.force_exit = True
 
 
-def serve(app: ASGIApp, name: str, **options: Any) -> None:
+def serve(app: ASGIApp, name: str, json_lines: bool = False, **options: Any) -> None:
     """Run ``app`` under uvicorn (``options``: ``uvicorn.Config``'s) until SIGTERM drains
-    it (or Ctrl+C stops it), every log line naming the process ``name``."""
-    config = uvicorn.Config(app, log_config=log_config(name), **options)
+    it (or Ctrl+C stops it), every log line naming the process ``name`` (one JSON object a
+    line with ``json_lines``)."""
+    config = uvicorn.Config(app, log_config=log_config(name, json_lines), **options)
     DrainingServer(config, drain_of(app)).run()
 
 
