@@ -6,6 +6,7 @@ they are about."""
 from __future__ import annotations
 
 import json
+import re
 import logging
 import urllib.request
 from pathlib import Path
@@ -222,3 +223,30 @@ def test_the_command_line_refuses_a_bad_allow_list(tmp_path: Path) -> None:
             main(["serve", "--db", f"sqlite:///{tmp_path}/x.db", "--metrics-allow", bad, "--port", str(free_port())])
             == 2
         )
+
+
+DASHBOARD = Path(__file__).resolve().parents[3] / "deploy" / "grafana-dashboard.json"
+
+
+def test_the_grafana_dashboard_reads_metrics_the_site_serves(local: TestClient) -> None:
+    """Each panel's expression names metrics of a real scrape, grouped by labels they have."""
+    families = {f.name: f for f in text_string_to_metric_families(local.get("/metrics").text)}
+    labels_of = {name: {k for s in f.samples for k in s.labels} | {"le"} for name, f in families.items()}
+    dashboard = json.loads(DASHBOARD.read_text("utf-8"))
+    exprs = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
+    assert len(exprs) >= 14
+    read: set[str] = set()
+    for expr in exprs:
+        names = re.findall(r"coinche_[a-z_]+", expr)
+        assert names, expr
+        for name in names:
+            base = re.sub(r"_(bucket|count|sum|total)$", "", name)
+            assert base in families, f"{expr}: no metric {base}"
+            read.add(base)
+            for group in re.findall(r"by \(([^)]*)\)", expr):
+                for label in (g.strip() for g in group.split(",")):
+                    assert label in labels_of[base] or not families[base].samples, (
+                        f"{expr}: {base} has no label {label}"
+                    )
+    # Every metric the site serves is on the dashboard.
+    assert read == {name for name in families if name.startswith("coinche_")}
