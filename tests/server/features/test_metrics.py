@@ -6,8 +6,8 @@ they are about."""
 from __future__ import annotations
 
 import json
-import re
 import logging
+import re
 import urllib.request
 from pathlib import Path
 from typing import Any

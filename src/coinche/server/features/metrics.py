@@ -60,7 +60,8 @@ class SiteMetrics:
     LOGGERS: Final = ("coinche", "uvicorn.error")
 
     def __init__(self) -> None:
-        disable_created_metrics()  # a ``_created`` series beside each counter: a third of a scrape, read by nobody
+        # No ``_created`` series beside each counter: a third of a scrape, read by nobody.
+        disable_created_metrics()  # type: ignore[no-untyped-call]
         self.registry = CollectorRegistry(auto_describe=True)
         r = self.registry
         self.steps = Counter(
