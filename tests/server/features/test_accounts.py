@@ -356,6 +356,7 @@ FORMS = [
     ("/logout", {}),
     ("/compte/mot-de-passe", {"old": PASSWORD, "new": "x" * 10, "confirm": "x" * 10}),
     ("/compte/supprimer", {"password": PASSWORD}),
+    ("/compte/donnees", {"lang": "fr"}),
     ("/partie/abc/abandonner", {}),
     ("/amis", {"profile": "classic", "target": "1000", "level_1": "expert"}),
     ("/friends", {"profile": "classic", "target": "1000", "level_1": "expert"}),

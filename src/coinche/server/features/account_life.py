@@ -5,7 +5,7 @@ hands it their solo games in progress. Either way the guest is retired: the tabl
 opened with their cookie close (a hub event on each of their games in progress), and the
 free deals this process counted for them are read again. A guest's daily challenge of the
 day becomes the new account's (ranked under its name). A deleted account's free deals are
-read again too (its player is a guest's no more).
+read again too (its player is a guest's no more), and its games in progress are given up.
 """
 
 from __future__ import annotations
@@ -29,19 +29,29 @@ SignedUp = Callable[[str, str], Awaitable[None]]
 """Told that a guest (first) made an account playing as a player (second):
 ``DailyChallenge.signed_up``."""
 
+GiveUp = Callable[[str, str], Awaitable[None]]
+"""Gives up a game in progress (table, player) as its player would: ``Friends.give_up``."""
+
 
 class AccountLife:
     """Sign-up, log-in and deletion of an account, with what they change at the tables:
     each is one call of the account pages."""
 
     def __init__(
-        self, accounts: AccountService, tables: Tables, free_deals: FreeDeals, hub: Hub, signed_up: SignedUp
+        self,
+        accounts: AccountService,
+        tables: Tables,
+        free_deals: FreeDeals,
+        hub: Hub,
+        signed_up: SignedUp,
+        give_up: GiveUp,
     ) -> None:
         self._accounts = accounts
         self._tables = tables
         self._free_deals = free_deals
         self._hub = hub
         self._signed_up = signed_up
+        self._give_up = give_up
 
     async def sign_up(self, name: str, password: str, confirm: str, email: str, guest: str) -> tuple[Account, str]:
         """A new account playing as the guest's player ``guest``, and its session's token
@@ -69,9 +79,17 @@ class AccountLife:
         return account, token
 
     async def delete(self, account: Account, password: str) -> None:
-        """Delete ``account`` (``AccountService.delete``; ``AccountError``: nothing
-        changed)."""
-        await self._accounts.delete(account, password)
+        """Delete ``account`` once its password is given (``AccountError``: nothing
+        changed). Its games in progress are given up first (``give_up``: a computer takes
+        the seat, a game alone with computers ends), so that no later step of theirs copies
+        the name the deletion takes out of the tables (``personal_data.erase``)."""
+        await self._accounts.check_own_password(account, password)
+        for table_id in await self._tables.games_in_progress(account.player):
+            try:
+                await self._give_up(table_id, account.player)
+            except TableError:  # over or left meanwhile: nothing to give up
+                continue
+        await self._accounts.delete(account)
         self._free_deals.forget(account.player)
 
     async def adopt_solo_games(self, guest: str, player: str) -> None:

@@ -18,7 +18,7 @@ import asyncio
 import hashlib
 import secrets
 import unicodedata
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -100,6 +100,11 @@ def clean_email(text: str) -> str | None:
     ):
         raise AccountError("email")
     return email
+
+
+Eraser = Callable[[Session, AccountRow], None]
+"""Removes what an account leaves in other tables, in its deletion's transaction, before
+its row goes."""
 
 
 def token_hash(token: str) -> str:
@@ -229,15 +234,20 @@ class AccountStore:
             still_guest = (PlayerRow.id == player) & PlayerRow.retired_at.is_(None)
             conn.execute(update(PlayerRow).where(still_guest).values(retired_at=_now()))
 
-    def delete(self, account_id: str) -> None:
+    def delete(self, account_id: str, erasers: Sequence[Eraser] = ()) -> None:
         """The account goes, with its sessions and its bots (``bots.py``); its player stays
-        (finished games name it, as a deleted account)."""
+        (finished games name it, as a deleted account). Each of ``erasers`` is run on the
+        account and each of its bots first, in the same transaction."""
         with self.store.session() as s, s.begin():
             row = s.get(AccountRow, account_id)
             if row is None:
                 return
-            for bot in s.scalars(select(AccountRow).where(AccountRow.bot_owner_id == account_id)):
+            for bot in list(s.scalars(select(AccountRow).where(AccountRow.bot_owner_id == account_id))):
+                for erase in erasers:
+                    erase(s, bot)
                 remove_account(s, bot)  # its bots go with it
+            for erase in erasers:
+                erase(s, row)
             remove_account(s, row)
 
 
@@ -267,6 +277,9 @@ class AccountService:
         self.gates: list[Callable[[Account], Awaitable[None]]] = []
         """Each asked once the password is right, before a session opens (``AccountError``
         refuses it: a ban)."""
+        self.erasers: list[Eraser] = []
+        """What deleting an account removes beyond its own rows (``personal_data.erase``),
+        run in the deletion's transaction."""
 
     async def _hash(self, password: str) -> str:
         return await asyncio.get_running_loop().run_in_executor(self._hashing, self.hasher.hash, password)
@@ -376,9 +389,10 @@ class AccountService:
         """A new session of the account (its token, for this browser's cookie)."""
         return await self.db(self.rows.open_session, account.id, self.settings.session_days)
 
-    async def delete(self, account: Account, password: str) -> None:
-        await self._check_own_password(account, password)
-        await self.db(self.rows.delete, account.id)
+    async def delete(self, account: Account) -> None:
+        """Delete the account (its owner's password was checked: ``check_own_password``),
+        and with it what ``erasers`` remove."""
+        await self.db(self.rows.delete, account.id, self.erasers)
 
     async def _check_own_password(self, account: Account, password: str) -> None:
         password_hash = await self.db(self.rows.password_hash, account.id)

@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from sqlalchemy import and_, exists, or_, select
 
+from ...engine.record import game_record
 from ...engine.rules import RuleSet
 from ..infra.database import Database
 from ..infra.db import aware, now
@@ -30,6 +31,8 @@ from ..infra.rows.tables import FinishedDealRow, TablePlayerRow, TableRow
 from ..infra.store import Store, result_for
 from ..live.events import DealEnded
 from ..live.registry import LiveTables
+from ..table.fair_deals import dealing_info
+from ..table.live_table import LiveTable
 from ..table.spec import Seat
 from .review import deal_result
 
@@ -94,6 +97,30 @@ def parse_cursor(text: str) -> tuple[datetime, str] | None:
     except OverflowError:
         return None
     return moment, found[2]
+
+
+def finished_record(live: LiveTable) -> dict[str, Any] | None:
+    """The record of a table's game as its players may have it (RECORD.md): its finished
+    deals only (an unfinished one would show hidden cards), each with its commitment and
+    revealed seed (``coinche verify`` checks them), never the table's seed (it would deal the
+    deals still to come), the table's id as an extra key; None when no deal is finished.
+    The one way a game's record leaves the site: its page's download and the person's
+    archive (``personal_data``)."""
+    record = game_record(live.game)
+    record.pop("seed", None)
+    finished = []
+    for n, (d, deal) in enumerate(zip(record["deals"], live.game.deals, strict=True), start=1):
+        if not deal.is_over:
+            continue
+        dealing = dealing_info(live.spec, live.game, n)
+        if dealing is not None:
+            d["dealing"] = dealing.to_json()  # the deal is over: its seed is revealed
+        finished.append(d)
+    if not finished:
+        return None
+    record["deals"] = finished
+    record["table"] = live.id  # extra key: kept for information
+    return record
 
 
 class HistoryStore:

@@ -169,6 +169,8 @@ class Settings:
     """Invitations by name one player may send (and at most three waiting for one person)."""
     report_limit: str = "5/hour"
     """Reports one player may make."""
+    data_limit: str = "3/hour"
+    """Archives of their data one account may download (``features/personal_data``)."""
     bot_action_limit: str = "600/minute"
     """Actions (and next deals) one bot may send through the bot API, at all its tables."""
     bot_request_limit: str = "60/minute"

@@ -1,6 +1,6 @@
 """The account pages: sign up, log in, log out, the account page (games, password,
-deletion), and giving up a game. Each page has a French and an English address
-(``/inscription`` and ``/signup``...), like the calculator.
+one's data as an archive, deletion), and giving up a game. Each page has a French and an
+English address (``/inscription`` and ``/signup``...), like the calculator.
 
 Every form that changes something is read with ``read_checked_form`` (same origin, CSRF
 token); sign-up and log-in are limited per address and per name (429 with ``Retry-After``).
@@ -8,7 +8,7 @@ token); sign-up and log-in are limited per address and per name (429 with ``Retr
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -21,6 +21,7 @@ from ..features.account_recovery import AccountRecovery
 from ..features.accounts import NAME_MAX, AccountError, AccountService, clean_email
 from ..features.friends import Friends
 from ..features.moderation import Moderation, notice_of
+from ..features.personal_data import PersonalData
 from ..infra.rate_limits import RateLimits
 from ..infra.store import GameEntry
 from ..table import i18n
@@ -332,6 +333,38 @@ async def delete_account(request: Request) -> Response:
     return response
 
 
+async def download_data(request: Request) -> Response:
+    """Everything the site keeps about the logged-in person, as one ZIP
+    (``personal_data``): a form of the account page (same origin, CSRF token), a few an
+    hour per account (429 on the account page), the README in the language of the page
+    it came from. A POST: no other site's page can have a browser fetch it."""
+    form = await read_checked_form(request)
+    account = account_of(request)
+    if account is None:
+        raise HTTPException(403)
+    asked = form.get("lang")
+    lang = asked if isinstance(asked, str) and asked in i18n.LANGUAGES else lang_of(request)
+    retry = await limits_of(request).hit(settings_of(request).data_limit, f"data:{account.id}")
+    if retry is not None:
+        response = await account_page(request, lang, status=429, error=try_again(lang, retry))
+        response.headers["Retry-After"] = str(retry)
+        return response
+    personal_data: PersonalData = request.app.state.personal_data
+    archive = await personal_data.archive(account, lang)
+    if archive is None:  # deleted meanwhile
+        raise HTTPException(403)
+    name = f"coinche-{DATA_FILE[lang]}-{datetime.now(UTC):%Y-%m-%d}.zip"
+    return Response(
+        archive,
+        media_type="application/zip",
+        headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"},
+    )
+
+
+DATA_FILE = {"fr": "donnees", "en": "data"}
+"""The archive's file name's word (ASCII: ``coinche-donnees-2026-12-07.zip``)."""
+
+
 async def abandon(request: Request) -> Response:
     """Give up a game in progress (``friends.give_up``): alone with computers, the game ends
     and leaves the list of games in progress (no longer counting against the limit of open
@@ -359,5 +392,6 @@ routes: list[BaseRoute] = [
     *(Route(ADDRESSES[lang]["account"], account) for lang in i18n.LANGUAGES),
     Route("/compte/mot-de-passe", change_password, methods=["POST"]),
     Route("/compte/supprimer", delete_account, methods=["POST"]),
+    Route("/compte/donnees", download_data, methods=["POST"]),
     Route("/partie/{table_id}/abandonner", abandon, methods=["POST"]),
 ]

@@ -23,6 +23,7 @@ from ..features.bots import Bots, BotStore
 from ..features.leaderboard import Leaderboard
 from ..features.metrics import SiteMetrics
 from ..features.people_now import PeopleNow
+from ..features.personal_data import PersonalData, PersonalStore
 from ..infra.config import Settings
 from ..infra.hub import Hub
 from ..infra.store import Store
@@ -109,8 +110,15 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         )
         services.seasons.start()
         app.state.account_life = AccountLife(
-            accounts, services.tables, services.free_deals, services.hub, services.daily.signed_up
+            accounts,
+            services.tables,
+            services.free_deals,
+            services.hub,
+            services.daily.signed_up,
+            services.friends.give_up,
         )
+        app.state.personal_data = personal_data = PersonalData(PersonalStore(store), services.db)
+        accounts.erasers.append(personal_data.store.erase)
         app.state.tables = services.tables
         app.state.free_deals = services.free_deals
         app.state.rate_limits = services.rate_limits

@@ -20,11 +20,18 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...bots.accuracy import total
-from ...engine.record import game_record
 from ..features.accuracy import accuracy_words
-from ..features.history import TABLE_ID, FinishedDeal, History, HistoryGame, Person, cursor_of, parse_cursor
+from ..features.history import (
+    TABLE_ID,
+    FinishedDeal,
+    History,
+    HistoryGame,
+    Person,
+    cursor_of,
+    finished_record,
+    parse_cursor,
+)
 from ..table import i18n
-from ..table.fair_deals import dealing_info
 from ..table.seating import seat_names
 from .pages import ADDRESSES, page, player_in_session, tables_of
 from .review_pages import accuracies_of
@@ -195,20 +202,9 @@ async def game_record_json(request: Request) -> Response:
     live = await tables_of(request).table(table_id, fresh=True)
     if live is None:
         return JSONResponse({"error": "not_found"}, status_code=404)
-    record = game_record(live.game)
-    record.pop("seed", None)  # a table's seed would deal the deals still to come
-    finished = []
-    for n, (d, deal) in enumerate(zip(record["deals"], live.game.deals, strict=True), start=1):
-        if not deal.is_over:
-            continue
-        dealing = dealing_info(live.spec, live.game, n)
-        if dealing is not None:
-            d["dealing"] = dealing.to_json()  # the deal is over: its seed is revealed
-        finished.append(d)
-    if not finished:
+    record = finished_record(live)
+    if record is None:
         return JSONResponse({"error": "not_found"}, status_code=404)
-    record["deals"] = finished
-    record["table"] = live.id  # extra key: kept for information
     return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="coinche-{live.id}.json"'})
 
 
