@@ -16,7 +16,7 @@ from .bots import cmd_arena, cmd_connect, cmd_engine
 from .games import cmd_play, cmd_score
 from .parser import build_parser
 from .records import cmd_replay, cmd_solve, cmd_verify
-from .site import cmd_reports, cmd_reset_link, cmd_role, cmd_serve, cmd_worker
+from .site import cmd_backup, cmd_reports, cmd_reset_link, cmd_restore, cmd_role, cmd_serve, cmd_worker
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -35,6 +35,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_role(args, sys.stdout)
         if args.command == "reset-link":
             return cmd_reset_link(args, sys.stdout)
+        if args.command == "backup":
+            return cmd_backup(args, sys.stdout)
+        if args.command == "restore":
+            return cmd_restore(args, sys.stdout)
         if args.command == "replay":
             return cmd_replay(args.files, args.json, sys.stdout, sys.stderr)
         if args.command == "verify":

@@ -211,6 +211,14 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: the first --origin, else http://HOST:PORT)",
     )
     p.add_argument(
+        "--metrics-allow",
+        metavar="NETWORKS",
+        default="127.0.0.1,::1",
+        help="who may read GET /metrics (Prometheus): addresses or networks separated by commas "
+        "(default: 127.0.0.1,::1, the machine itself)",
+    )
+    _log_format(p)
+    p.add_argument(
         "--forwarded-allow-ips",
         metavar="IPS",
         help="the proxies whose X-Forwarded-For and X-Forwarded-Proto are believed: addresses or "
@@ -224,6 +232,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--processes", type=_COUNT, default=2, help="bot processes, one move each at a time (default 2)")
     _play_options(p)
     p.add_argument("--name", help="this worker's name among the workers (default: host-pid)")
+    p.add_argument(
+        "--metrics-port",
+        type=int,
+        metavar="PORT",
+        help="serve this worker's metrics (Prometheus) on http://127.0.0.1:PORT/metrics (default: none)",
+    )
+    _log_format(p)
     p.add_argument(
         "--lease",
         type=float,
@@ -249,6 +264,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--public-url", default="http://127.0.0.1:8000", help="the site's address (default: %(default)s)")
     p.add_argument("--lang", choices=("fr", "en"), default="fr", help="the page's language (default: fr)")
     p.add_argument("name", help="the account's name")
+
+    p = sub.add_parser(
+        "backup", help="a consistent copy of the site's SQLite database, taken while the site runs (docs/operations.md)"
+    )
+    p.add_argument("--db", help="database URL (default: $COINCHE_DATABASE_URL, else the local SQLite file)")
+    p.add_argument("--to", required=True, metavar="FILE", help="the backup file to write")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
+
+    p = sub.add_parser(
+        "restore",
+        help="put a backup in place of the site's SQLite database, the server stopped (the replaced file is kept)",
+    )
+    p.add_argument("--db", help="database URL (default: $COINCHE_DATABASE_URL, else the local SQLite file)")
+    p.add_argument("--from", dest="source", required=True, metavar="FILE", help="the backup (coinche backup made it)")
 
     p = sub.add_parser("replay", help="check and replay deal or game records (RECORD.md)")
     p.add_argument("--json", action="store_true", help="print one JSON answer per file (JSON Lines)")
@@ -311,3 +340,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sweep", choices=["taker", "taker-alone", "defense"], help="who won all eight tricks")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     return parser
+
+
+def _log_format(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="a log line of text, or one JSON object a line with the request and table it is about (default: text)",
+    )

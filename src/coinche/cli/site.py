@@ -81,6 +81,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
+    metrics_allow = networks(args.metrics_allow)
+    if metrics_allow is None or metrics_allow == ("*",):
+        print(
+            "coinche serve: error: --metrics-allow takes addresses or networks separated by commas "
+            f"(127.0.0.1, 10.0.0.0/8), not {short_repr(args.metrics_allow)}",
+            file=sys.stderr,
+        )
+        return 2
     proxies = forwarded_allow_ips(args.forwarded_allow_ips)
     if proxies is None:
         print(
@@ -139,6 +147,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         smtp_url=args.smtp_url or None,
         mail_from=args.mail_from,
         public_url=public_url,
+        metrics_allow=metrics_allow,
     )
     try:
         app = create_app(settings)
@@ -159,6 +168,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ws_per_message_deflate=False,
         proxy_headers=True,  # the client's address and scheme from the trusted proxies below
         forwarded_allow_ips=proxies,
+        json_lines=args.log_format == "json",
     )
     return 0
 
@@ -176,21 +186,28 @@ def forwarded_allow_ips(text: str | None) -> str | None:
     127.0.0.1) as a comma-separated list of addresses or networks, or ``*``; None if it is
     none of those. Only these proxies' ``X-Forwarded-For`` names the client the per-address
     limits count, and only their ``X-Forwarded-Proto: https`` makes the cookies ``Secure``."""
-    import ipaddress
-
     if text is None:
         text = os.environ.get("FORWARDED_ALLOW_IPS") or "127.0.0.1"
+    items = networks(text)
+    return None if items is None else ",".join(items)
+
+
+def networks(text: str) -> tuple[str, ...] | None:
+    """``text``'s comma-separated addresses or networks (``10.0.0.0/8``), or ``("*",)``;
+    None if it holds anything else."""
+    import ipaddress
+
     if len(text) > 4000:
         return None
-    items = [item.strip() for item in text.split(",")]
-    if items == ["*"]:
-        return "*"
+    items = tuple(item.strip() for item in text.split(","))
+    if items == ("*",):
+        return items
     for item in items:
         try:
             ipaddress.ip_network(item, strict=False)
         except ValueError:
             return None
-    return ",".join(items)
+    return items
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
@@ -223,8 +240,11 @@ def cmd_worker(args: argparse.Namespace) -> int:
         challenge_level=args.challenge_level,
         **({"process_name": args.name} if args.name is not None else {}),
     )
+    if args.metrics_port is not None and not 0 < args.metrics_port < 65536:
+        print("coinche worker: error: --metrics-port must be between 1 and 65535", file=sys.stderr)
+        return 2
     try:
-        return run_worker(settings, args.lease)
+        return run_worker(settings, args.lease, args.metrics_port, args.log_format == "json")
     except Exception as e:  # a database that cannot be opened or migrated
         print(f"coinche worker: error: cannot serve the database: {e}", file=sys.stderr)
         return 2
@@ -280,6 +300,54 @@ def cmd_reset_link(args: argparse.Namespace, out: TextIO) -> int:
     print(f"{base}{PATHS[args.lang]['reset']}/{link.token}", file=out)
     print(f"for {link.name}: good once, for {RESET_MINUTES} minutes", file=sys.stderr)
     return 0
+
+
+def cmd_backup(args: argparse.Namespace, out: TextIO) -> int:
+    """Copy the site's SQLite database into ``--to FILE`` while the site runs; a refusal
+    (PostgreSQL, FILE there already, no database) is one line and exit status 2."""
+    from pathlib import Path
+
+    from ..server.infra.backups import BackupError, backup
+    from ..server.infra.config import default_database_url
+
+    try:
+        done = backup(args.db or default_database_url(), Path(args.to), force=args.force)
+    except BackupError as e:
+        print(f"coinche backup: error: {e}", file=sys.stderr)
+        return e.status
+    print(
+        f"backed up {done.source} into {done.path}: {megabytes(done.size)}, {done.pages} pages, "
+        f"{done.seconds:.2f} s (schema revision {done.revision})",
+        file=out,
+    )
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace, out: TextIO) -> int:
+    """Put the backup ``--from FILE`` in place of the site's SQLite database (the server
+    stopped); the database it replaces is kept beside it."""
+    from pathlib import Path
+
+    from ..server.infra.backups import BackupError, restore
+    from ..server.infra.config import default_database_url
+
+    try:
+        done = restore(Path(args.source), args.db or default_database_url())
+    except BackupError as e:
+        print(f"coinche restore: error: {e}", file=sys.stderr)
+        return e.status
+    print(
+        f"restored {args.source} into {done.path} ({megabytes(done.size)}, schema revision {done.revision})", file=out
+    )
+    if done.kept is not None:
+        print(f"the database it replaced is kept as {done.kept}", file=out)
+    if not done.current:
+        print("coinche serve brings its schema up to date at its start (migrations)", file=out)
+    return 0
+
+
+def megabytes(size: int) -> str:
+    return f"{size / 1_000_000:.1f} MB"
 
 
 def cmd_reports(args: argparse.Namespace, out: TextIO) -> int:
