@@ -1207,8 +1207,8 @@ def test_worker_plays_by_the_settings_the_servers_take(
 
     seen: dict[str, Any] = {}
 
-    def fake_run_worker(settings: Any, lease: float) -> int:
-        seen.update(settings=settings, lease=lease)
+    def fake_run_worker(settings: Any, lease: float, metrics_port: int | None, json_lines: bool) -> int:
+        seen.update(settings=settings, lease=lease, metrics_port=metrics_port, json_lines=json_lines)
         return 0
 
     monkeypatch.setattr(worker, "run_worker", fake_run_worker)
@@ -1227,8 +1227,13 @@ def test_worker_plays_by_the_settings_the_servers_take(
         "5",
         "--name",
         "w-1",
+        "--metrics-port",
+        "9101",
+        "--log-format",
+        "json",
     )
     assert code == 0, err
+    assert (seen["metrics_port"], seen["json_lines"]) == (9101, True)
     settings = seen["settings"]
     assert settings.database_url == "postgresql+psycopg://coinche@db.example/coinche"
     assert (settings.bot_workers, settings.challenge_level, settings.challenge_profile) == (3, "confirmed", "classic")
