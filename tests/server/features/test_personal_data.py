@@ -24,7 +24,7 @@ from starlette.testclient import TestClient
 from coinche.engine.record import decode_record, parse_record, replay
 from coinche.engine.rules import RuleSet
 from coinche.server.features.account_recovery import AccountTokenRow
-from coinche.server.features.accounts import token_hash
+from coinche.server.features.accounts import Account, token_hash
 from coinche.server.features.clubs import ClubBanRow, ClubPostRow, ClubRequestRow, ClubRow, ClubStore
 from coinche.server.features.coach.rows import CoachSettingRow
 from coinche.server.features.mail import MailRow
@@ -725,3 +725,40 @@ def test_a_reset_link_of_the_deleted_account_opens_nothing(four: list[Someone]) 
     assert zoe.client.get(f"/reinitialiser/{token}").status_code == 200
     assert post_form(zoe.client, "/compte/supprimer", {"password": PASSWORD}, page="/compte").status_code == 200
     assert zoe.client.get(f"/reinitialiser/{token}").status_code == 400
+
+
+def test_a_bot_deleted_or_gone_with_its_owner_leaves_its_games_and_their_names(four: list[Someone]) -> None:
+    """A bot is an account: deleted from its owner's page, or with its owner's account, its
+    games in progress are given up first (a computer takes its seat), then its name leaves
+    the tables, as a person's does."""
+    zoe, bob, carol, dan = four
+    client = zoe.client
+    parts = parts_of(client)
+    bots = client.app.state.bot_accounts  # type: ignore[attr-defined]
+    owner = Account(zoe.account, zoe.name, zoe.player)
+    made = [call(client, bots.create, owner, base) for base in ("Robotine", "Automate")]
+    going = {}
+    for bot in made:
+        people = [Someone(client, bot.name, bot.player, bot.id), bob, carol, dan]
+        going[bot.id] = people_table(client, people)
+        call(client, play, parts, going[bot.id], [p.player for p in people], 6)
+    names = [bot.name for bot in made]
+    assert {t for t, _, _ in rows_holding(client, names)} >= {"accounts", "tables"}
+
+    first, second = made
+    r = post_form(zoe.client, "/robots", {"action": "delete", "value": first.id}, page="/robots")
+    assert r.status_code == 303, r.text
+    assert rows_holding(client, [first.name]) == []
+    live = call(client, parts.tables.table, going[first.id], 0, True)
+    assert live is not None and not live.game.is_over
+    assert live.seats[0].kind == "bot" and live.seats[0].gone == first.player
+    assert rows_holding(client, [second.name])  # the other bot is untouched
+    # Another account's bot cannot be deleted by naming it.
+    r = post_form(bob.client, "/robots", {"action": "delete", "value": second.id}, page="/robots")
+    assert r.status_code == 303 and rows_holding(client, [second.name])
+
+    r = post_form(client, "/compte/supprimer", {"password": PASSWORD}, page="/compte")
+    assert r.status_code == 200, r.text
+    assert rows_holding(client, names) == []
+    live = call(client, parts.tables.table, going[second.id], 0, True)
+    assert live is not None and live.seats[0].kind == "bot" and live.seats[0].gone == second.player

@@ -5,7 +5,8 @@ hands it their solo games in progress. Either way the guest is retired: the tabl
 opened with their cookie close (a hub event on each of their games in progress), and the
 free deals this process counted for them are read again. A guest's daily challenge of the
 day becomes the new account's (ranked under its name). A deleted account's free deals are
-read again too (its player is a guest's no more), and its games in progress are given up.
+read again too (its player is a guest's no more), and its games in progress are given up,
+its bots' too; a bot its owner deletes gives up its games the same way.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..live.tables import Tables
 from ..table.live_table import LiveTable, TableError
 from ..table.spec import Step
 from .accounts import Account, AccountService
+from .bots import Bots
 
 GUEST_RETIRED: Final = "retired"
 """The hub event a table's sockets hear when a guest seated there became an account: the
@@ -45,8 +47,10 @@ class AccountLife:
         hub: Hub,
         signed_up: SignedUp,
         give_up: GiveUp,
+        bots: Bots,
     ) -> None:
         self._accounts = accounts
+        self._bots = bots
         self._tables = tables
         self._free_deals = free_deals
         self._hub = hub
@@ -84,13 +88,28 @@ class AccountLife:
         the seat, a game alone with computers ends), so that no later step of theirs copies
         the name the deletion takes out of the tables (``personal_data.erase``)."""
         await self._accounts.check_own_password(account, password)
-        for table_id in await self._tables.games_in_progress(account.player):
-            try:
-                await self._give_up(table_id, account.player)
-            except TableError:  # over or left meanwhile: nothing to give up
-                continue
+        for bot in await self._bots.bots_of(account.id):  # its bots go with it
+            await self._give_up_games(bot.account.player)
+        await self._give_up_games(account.player)
         await self._accounts.delete(account)
         self._free_deals.forget(account.player)
+
+    async def delete_bot(self, owner: Account, bot_id: str) -> bool:
+        """``owner`` deletes its bot ``bot_id`` (the bots' page): as an account's deletion,
+        its games in progress are given up first, then its name leaves the tables
+        (``AccountService.erasers``); whether it was ``owner``'s bot."""
+        bot = next((b.account for b in await self._bots.bots_of(owner.id) if b.account.id == bot_id), None)
+        if bot is None:
+            return False
+        await self._give_up_games(bot.player)
+        return await self._bots.delete_bot(owner.id, bot_id, self._accounts.erasers)
+
+    async def _give_up_games(self, player: str) -> None:
+        for table_id in await self._tables.games_in_progress(player):
+            try:
+                await self._give_up(table_id, player)
+            except TableError:  # over or left meanwhile: nothing to give up
+                continue
 
     async def adopt_solo_games(self, guest: str, player: str) -> None:
         """The guest's solo games in progress become the account's ``player``'s, as at

@@ -14,6 +14,7 @@ deletes their bots.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
@@ -28,7 +29,7 @@ from ..infra.rows.ratings import PlayerStatsRow
 from ..infra.store import Store, new_id
 from ..table.names import bot_name, clean_name, name_key, name_skeleton, search_key
 from ..table.ratings import Rating
-from .accounts import Account, AccountError, check_name, remove_account, token_hash
+from .accounts import Account, AccountError, Eraser, check_name, remove_account, token_hash
 
 BOT_NAME_MAX: Final = 16
 """A bot's name without its mark (the column holds 24 with it)."""
@@ -177,11 +178,13 @@ class BotStore:
         self._trusted.clear()  # this process refuses it at once
         return bool(done.rowcount)  # type: ignore[attr-defined]
 
-    def delete_bot(self, owner_id: str, bot_id: str) -> bool:
-        """The owner deletes a bot: its tokens go, its player stays (finished games name it)."""
+    def delete_bot(self, owner_id: str, bot_id: str, erasers: Sequence[Eraser] = ()) -> bool:
+        """The owner deletes a bot: its tokens go, and what ``erasers`` remove of it (its
+        name in the tables, as an account's deletion does); its player stays (finished games
+        name it, as a deleted account)."""
         with self.store.session() as s, s.begin():
             mine = select(AccountRow).where(AccountRow.id == bot_id, AccountRow.bot_owner_id == owner_id)
-            deleted = _delete_bots(s, mine) > 0
+            deleted = _delete_bots(s, mine, erasers) > 0
         self._trusted.clear()
         return deleted
 
@@ -286,8 +289,8 @@ class Bots:
     async def revoke(self, owner_id: str, token_id: str) -> bool:
         return await self._db(self._store.revoke, owner_id, token_id)
 
-    async def delete_bot(self, owner_id: str, bot_id: str) -> bool:
-        return await self._db(self._store.delete_bot, owner_id, bot_id)
+    async def delete_bot(self, owner_id: str, bot_id: str, erasers: Sequence[Eraser] = ()) -> bool:
+        return await self._db(self._store.delete_bot, owner_id, bot_id, erasers)
 
     async def bots_of(self, owner_id: str) -> list[Bot]:
         return await self._db(self._store.bots_of, owner_id)
@@ -300,10 +303,13 @@ class Bots:
         return await self._db(self._store.leaderboard)
 
 
-def _delete_bots(s: Session, which: Select[AccountRow]) -> int:
-    """Delete the bot accounts ``which`` selects (``accounts.remove_account``)."""
+def _delete_bots(s: Session, which: Select[AccountRow], erasers: Sequence[Eraser] = ()) -> int:
+    """Delete the bot accounts ``which`` selects (``accounts.remove_account``), each of
+    ``erasers`` run on each first."""
     rows = list(s.scalars(which))
     for row in rows:
+        for erase in erasers:
+            erase(s, row)
         remove_account(s, row)
     return len(rows)
 

@@ -109,6 +109,8 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
             services.recovery_store, services.db, accounts, services.mailer, settings.clock, settings.public_url
         )
         services.seasons.start()
+        app.state.bots = bots = BotStore(store)
+        app.state.bot_accounts = bot_accounts = Bots(bots, services.db)
         app.state.account_life = AccountLife(
             accounts,
             services.tables,
@@ -116,14 +118,13 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
             services.hub,
             services.daily.signed_up,
             services.friends.give_up,
+            bot_accounts,
         )
         app.state.personal_data = personal_data = PersonalData(PersonalStore(store), services.db)
         accounts.erasers.append(personal_data.store.erase)
         app.state.tables = services.tables
         app.state.free_deals = services.free_deals
         app.state.rate_limits = services.rate_limits
-        app.state.bots = bots = BotStore(store)
-        app.state.bot_accounts = Bots(bots, services.db)
         app.state.puzzles = services.puzzles
         app.state.adaptive_level = services.adaptive_level
         app.state.reviews = services.reviews

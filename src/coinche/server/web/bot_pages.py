@@ -54,7 +54,7 @@ async def bots_page(request: Request) -> Response:
                 await bots.revoke(account.id, value)
                 return RedirectResponse(ADDRESSES[lang]["bots"], status_code=303)
             else:
-                await bots.delete_bot(account.id, value)
+                await request.app.state.account_life.delete_bot(account, value)
                 return RedirectResponse(ADDRESSES[lang]["bots"], status_code=303)
         except AccountError as e:
             context["error"] = i18n.gettext(lang, f"bots.error.{e.code}")
