@@ -17,6 +17,7 @@ Only the standard library speaks HTTP here: the bridge runs wherever Python does
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import sys
 import time
@@ -33,6 +34,13 @@ from .engine.wire import WireError, action_to_json, view_from_json
 STREAM_TIMEOUT: Final = 60.0
 """No line (a ping comes every 15 s) for this long: the stream is dead, open another."""
 MAX_LINE: Final = 1 << 20
+
+WAY_BACK_MS: Final = 1000
+"""Of the time the site gives a turn (the turn's ``time_ms``), what the bridge keeps for
+posting the answer: the engine is given the rest (at least ``MIN_DECISION_MS``)."""
+MIN_DECISION_MS: Final = 500
+FAULTS_SAID: Final = 10
+"""The engines' first faults kept to be said when the bridge stops."""
 
 
 class TokenRefused(Exception):
@@ -106,6 +114,9 @@ class Bridge:
     games_started: int = 0
     games_done: int = 0
     faults: int = 0
+    """The engines' faults, all tables together (said when the bridge stops)."""
+    fault_log: list[str] = field(default_factory=list)
+    """What the first of them were, by table."""
 
     def run(self) -> int:
         """Play until ``games`` are done (forever when 0); the exit status."""
@@ -128,10 +139,11 @@ class Bridge:
                     pause = min(30.0, pause * 2)
             return 0
         finally:
-            for engine in self.engines.values():
-                self.faults += engine.faults
+            for table, engine in self.engines.items():
+                self._count_faults(table, engine)
                 engine.close()
             self.engines.clear()
+            self.tell(f"{self.faults} engine fault(s)" + (f": {'; '.join(self.fault_log)}" if self.fault_log else ""))
 
     @property
     def done(self) -> bool:
@@ -162,13 +174,13 @@ class Bridge:
             if engine is not None:
                 with contextlib.suppress(WireError, KeyError):
                     engine.observe_result(view_from_json(event["view"]))
-                engine.new_deal(None)
+                engine.new_deal(deal_seed(table, event.get("deal")))
         elif kind == "deal_wait":
             self.api.post(f"/api/bot/tables/{table}/next-deal", {"id": f"next:{table}:{event.get('step')}"})
         elif kind in ("game_over", "table_left"):
             engine = self.engines.pop(table, None)
             if engine is not None:
-                self.faults += engine.faults
+                self._count_faults(table, engine)
                 engine.close()
             if kind == "game_over":
                 self.tell(f"table {table}: game over, {event.get('totals')}")
@@ -190,13 +202,25 @@ class Bridge:
         except (WireError, KeyError):
             self.tell(f"table {table}: a turn whose view cannot be read")
             return
-        decision = self.engine(table).choose(view)
+        game = event.get("game")
+        given = event.get("time_ms")
+        budget = self.time_ms
+        if isinstance(given, int) and not isinstance(given, bool) and given > 0:
+            budget = max(MIN_DECISION_MS, given - WAY_BACK_MS)
+        decision = self.engine(table).choose(view, game if isinstance(game, dict) else None, budget)
         status, answer = self.api.post(
             f"/api/bot/tables/{table}/action",
             {"id": f"{table}:{event.get('step')}", "action": action_to_json(decision.action, view)},
         )
         if status != 200:  # the table moved on (a computer stood in), or a refusal to read
             self.tell(f"table {table}: action refused: {answer.get('error')}")
+
+    def _count_faults(self, table: str, engine: EngineBot) -> None:
+        self.faults += engine.faults
+        for what in engine.fault_log[: max(0, FAULTS_SAID - len(self.fault_log))]:
+            self.fault_log.append(f"table {table}: {what}")
+        said = f": {', '.join(engine.fault_log)}" if engine.fault_log else ""
+        self.tell(f"table {table}: {engine.faults} engine fault(s){said}")
 
     def new_game(self) -> None:
         status, answer = self.api.post("/api/bot/games", {"rules": self.rules, "level": self.level})
@@ -206,6 +230,14 @@ class Bridge:
         else:
             self.tell(f"could not start a game: {answer}")
             self.games_done = self.games  # nothing more to do
+
+
+def deal_seed(table: str, deal: object) -> int:
+    """The seed the engine draws a table's next deal's chances from (the protocol's ``deal``
+    message): an integer of the table and the deal's number, so a deal played again is played
+    alike."""
+    digest = hashlib.sha256(f"coinche-connect:{table}:{deal}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
 
 
 def connect(

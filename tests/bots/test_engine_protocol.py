@@ -196,3 +196,41 @@ def test_an_engine_slow_to_start_still_says_hello_in_time(tmp_path: Path) -> Non
         assert bot.faults == 0, bot.fault_log
     finally:
         bot.close()
+
+
+def test_an_engine_that_never_says_hello_is_one_fault_then_none_is_waited_for(tmp_path: Path) -> None:
+    """The missing hello is a fault of its own, counted with the match's first deal (the
+    arena's tally reads ``faults - counted``); the decisions after it are not waited for and
+    say why."""
+    script = tmp_path / "mute.py"
+    script.write_text("import sys, time\nfor line in sys.stdin:\n    time.sleep(30)\n")
+    bot = EngineBot(f"{sys.executable} {script}", seed=1, time_ms=300)
+    assert bot.faults == 1 and bot.fault_log == ["no hello"] and bot.counted == 0
+    deal, seat = a_view()
+    view = deal.view(seat)
+    started = time.monotonic()
+    assert bot.choose(view).action == view.legal_actions[0]
+    assert time.monotonic() - started < 0.3
+    assert bot.faults == 2 and bot.fault_log[1] == "not asked: the engine stopped answering earlier"
+    assert bot.take_faults() == ["no hello", "not asked: the engine stopped answering earlier"]
+    bot.close()
+
+
+def test_the_time_and_the_game_a_host_gives_reach_the_engine(tmp_path: Path) -> None:
+    heard = tmp_path / "heard.json"
+    bot = engine(
+        tmp_path,
+        "if m['type'] == 'decide':\n"
+        f"    open({str(heard)!r}, 'w').write(json.dumps(m))\n"
+        "    print(json.dumps({'type': 'action', 'id': m['id'], 'action': m['view']['legal_actions'][0]}), flush=True)",
+    )
+    deal, seat = a_view()
+    game = {"deal_number": 2, "target": 1000, "totals": [160, 90], "history": [[160, 90]], "winner": None}
+    bot.choose(deal.view(seat), game, 1234)
+    told = json.loads(heard.read_text())
+    assert told["game"] == game and told["time_ms"] == 1234
+    bot.choose(deal.view(seat))
+    told = json.loads(heard.read_text())
+    assert told["game"] is None and told["time_ms"] == 2000
+    assert bot.faults == 0
+    bot.close()

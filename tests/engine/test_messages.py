@@ -13,7 +13,7 @@ from strategies import SAMPLE_HANDS
 
 from coinche.engine import Deal, IllegalAction, RuleSet, ScoringError, calculate
 from coinche.engine.actions import PASS, make_bid
-from coinche.engine.cards import HEARTS, parse_card, parse_cards
+from coinche.engine.cards import HEARTS, card_str, parse_card, parse_cards
 from coinche.engine.messages import ENGLISH, Message, render
 
 ENGINE = Path(__file__).resolve().parents[2] / "src" / "coinche" / "engine"
@@ -84,6 +84,10 @@ def test_refusals_carry_id_and_parameters() -> None:
     with pytest.raises(IllegalAction) as e:
         deal.apply(7777)
     assert e.value.rule == "not_a_call"
+    # A card sent in the auction is named as the record names it, not by its number.
+    with pytest.raises(IllegalAction) as e:
+        deal.apply(24)
+    assert e.value.rule == "not_a_call" and str(e.value) == f"{card_str(24)} is not a call"
 
 
 def test_scoring_lines_render_in_another_catalogue() -> None:

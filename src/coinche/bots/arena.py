@@ -241,7 +241,6 @@ def _play_half(task: _Task, pair: int, half: int, dealer: int, hands: Sequence[i
     specs = {"ns": task.ns, "ew": task.ew}
     sides = [_side_of(s, half) for s in range(4)]
     bots = [_build(specs[sides[s]], derive_seed(task.seed, pair, half, s), s) for s in range(4)]
-    faults_before = [b.faults if isinstance(b, EngineBot) else 0 for b in bots]
     fallback = random.Random(derive_seed(task.seed, pair, half, "fallback"))
     deal = Deal(task.rules, dealer, hands)
     times = out.times
@@ -305,7 +304,8 @@ def _play_half(task: _Task, pair: int, half: int, dealer: int, hands: Sequence[i
             engine = bots[s]
             assert isinstance(engine, EngineBot)
             faults = engine.take_faults()
-            tally[sides[s]].faults += engine.faults - faults_before[s]
+            tally[sides[s]].faults += engine.faults - engine.counted  # its start's faults too
+            engine.counted = engine.faults
             for what in faults[: max(0, MAX_ERROR_LOG - len(out.errors))]:
                 out.errors.append(
                     f"pair {pair} half {half} seat {s} ({sides[s]} {specs[sides[s]]}): engine fault: {what}"

@@ -77,6 +77,9 @@ class EngineBot(Bot):
         self.command = command if isinstance(command, str) else shlex.join(command)
         self.time_ms = time_ms
         self.faults = 0
+        self.counted = 0
+        """Of ``faults``, those a match's tally counted already (the arena's): a fault of
+        the start (no hello) is counted with the first deal's."""
         self.fault_log: list[str] = []
         """What the first faults were (at most ``FAULTS_KEPT``)."""
         self._recent: list[str] = []
@@ -170,12 +173,27 @@ class EngineBot(Bot):
 
     # ----- the bot -----
 
-    def choose(self, view: View) -> Decision:
+    def choose(self, view: View, game: Mapping[str, Any] | None = None, time_ms: int | None = None) -> Decision:
+        """The engine's decision at ``view``; ``game``: the seat's view of the game when the
+        host has one (``coinche connect``: deal number, target, totals, history, winner),
+        ``time_ms``: this decision's time when the host gives another than ``self.time_ms``."""
         default = view.legal_actions[0]
+        if self._dead:  # it stopped answering earlier: not asked again, and no time spent
+            self._fault("the engine stopped" if self._ended else "not asked: the engine stopped answering earlier")
+            return Decision(default)
+        budget = self.time_ms if time_ms is None else time_ms
         self._next_id += 1
         number = self._next_id
-        self._send({"type": "decide", "id": number, "view": view_to_json(view), "game": None, "time_ms": self.time_ms})
-        answer = self._answer(lambda m: m.get("type") == "action" and m.get("id") == number)
+        self._send(
+            {
+                "type": "decide",
+                "id": number,
+                "view": view_to_json(view),
+                "game": None if game is None else dict(game),
+                "time_ms": budget,
+            }
+        )
+        answer = self._answer(lambda m: m.get("type") == "action" and m.get("id") == number, budget)
         if answer is None:
             self._fault("the engine stopped" if self._ended else "no answer in time")
             return Decision(default)

@@ -17,6 +17,7 @@ from .actions import (
     GENERALE_RANK,
     PASS,
     SURCOINCHE,
+    action_str,
     bid_rank,
     bid_trump,
     call_str,
@@ -167,8 +168,13 @@ def contract_of(bid: int, bidder: int, coinched: bool, surcoinched: bool, rules:
 
 
 def _call_text(call: object) -> str:
-    """A call for a message: record notation when it is one, else a short repr."""
+    """A call for a message: record notation when it is one; another action as the record
+    names it (a card sent in the auction is ``JH is not a call``, not its number); else a
+    short repr."""
     try:
         return call_str(call) if isinstance(call, int) else short_repr(call)
     except NotACall:
-        return short_repr(call)
+        pass
+    if isinstance(call, int) and 0 <= call < 64:  # a card, or a card with the belote
+        return action_str(call)
+    return short_repr(call)

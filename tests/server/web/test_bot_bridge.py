@@ -43,7 +43,20 @@ def test_a_bot_plays_a_friends_table_through_coinche_connect(tmp_path: Path) -> 
         owner, bot, token = made_bot(url)
         sid = session_of(url, owner)
         log = tmp_path / "events.ndjson"
-        command = ["connect", "--url", server.base, "--log", str(log), "--", sys.executable, str(EXAMPLE)]
+        heard = tmp_path / "heard.ndjson"
+        recorder = tmp_path / "recorder.py"  # the example engine, each line it reads kept
+        recorder.write_text(
+            "import runpy, sys\n"
+            f"kept = open({str(heard)!r}, 'a', encoding='utf-8')\n"
+            "def lines():\n"
+            "    for line in sys.__stdin__:\n"
+            "        kept.write(line)\n"
+            "        kept.flush()\n"
+            "        yield line\n"
+            "sys.stdin = lines()\n"
+            f"runpy.run_path({str(EXAMPLE)!r}, run_name='__main__')\n"
+        )
+        command = ["connect", "--url", server.base, "--log", str(log), "--", sys.executable, str(recorder)]
         bridge = subprocess.Popen(
             [sys.executable, "-m", "coinche.cli", *command],
             env={**os.environ, "COINCHE_BOT_TOKEN": token},  # not on the command line: ps shows it
@@ -84,3 +97,15 @@ def test_a_bot_plays_a_friends_table_through_coinche_connect(tmp_path: Path) -> 
     turns = [e for e in events if e["type"] == "turn"]
     assert len(turns) >= len(played)
     check_no_leak(as_states(events), list(live.game.deals), seat)
+    # What the engine was told keeps the protocol's word (docs/engine-protocol.md, "On the site").
+    told = events_of(heard)
+    decides = [m for m in told if m["type"] == "decide"]
+    assert len(decides) == len(played)
+    for m in decides:
+        game = m["game"]
+        assert isinstance(game, dict) and set(game) == {"deal_number", "target", "totals", "history", "winner"}
+        assert game["target"] == 300 and m["time_ms"] == 90_000 - 1000  # the site's turn time, less the way back
+    assert {m["game"]["deal_number"] for m in decides} == set(range(1, len(live.game.deals) + 1))
+    seeds = [m["seed"] for m in told if m["type"] == "deal"]
+    assert seeds and all(isinstance(x, int) for x in seeds) and len(set(seeds)) == len(seeds)
+    assert f"table {table_id}: 0 engine fault(s)" in (tmp_path / "bridge.log").read_text("utf-8")
