@@ -387,6 +387,8 @@ def test_a_bot_plays_a_game_through_its_stream_and_learns_nothing_it_may_not(tmp
             table_id = r.json()["table"]
             table = stream.next("table")
             assert table["table"] == table_id and table["seat"] == 0
+            # names by seat, its own among them (docs/bot-api.md)
+            assert table["players"] == ["Zebulon (robot)", *["computer (beginner)"] * 3], table["players"]
             for _ in range(3000):
                 event = stream.next("turn", "deal_wait", "game_over")
                 if event["type"] == "game_over":

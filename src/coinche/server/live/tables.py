@@ -105,8 +105,9 @@ class Tables:
 
     # ----- tables -----
 
-    async def create_solo(self, player: str, rules: RuleSet, level: str) -> TableSpec:
-        """A table with ``player`` at seat 0 and computers of ``level`` at the others."""
+    async def create_solo(self, player: str, rules: RuleSet, level: str, name: str | None = None) -> TableSpec:
+        """A table with ``player`` at seat 0 (named ``name``: a bot's table names it for its
+        stream's ``players``) and computers of ``level`` at the others."""
         if level not in LEVELS:
             raise TableError("bad_level")
         has_account = await self._free_deals.left(player, fresh=True) is None
@@ -120,7 +121,7 @@ class Tables:
             start = None
             if level == "adaptive" and self.adaptive_start is not None:
                 start = await self.adaptive_start(player)
-            seats = (Seat("human", player=player), bot, bot, bot)
+            seats = (Seat("human", player=player, name=name), bot, bot, bot)
             return await self.create_table(rules, seats, level, adaptive_start=start)
         except BaseException:
             await self._free_deals.give_back([player])

@@ -369,7 +369,7 @@ async def new_game(request: Request, bot: Account) -> BotNewTable:
     if level not in LEVELS:
         raise ApiError(400, "bad_level", f"a level is one of {', '.join(LEVELS)}")
     parts = parts_of(request)
-    spec = await parts.tables.create_solo(bot.player, rules_of(data), level)
+    spec = await parts.tables.create_solo(bot.player, rules_of(data), level, bot.name)
     await parts.hub.signal(person_channel(bot.player), {"kind": "seated", "table": spec.id})
     return BotNewTable(spec.id)
 
