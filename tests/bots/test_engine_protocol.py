@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import gc
 import json
+import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -19,7 +21,8 @@ from coinche.bots.engine_protocol import EngineBot
 from coinche.bots.loading import bot_factory
 from coinche.engine.deal import Deal
 from coinche.engine.dealing import hands_from_seed
-from coinche.engine.rules import PROFILES
+from coinche.engine.rules import PROFILES, RuleSet
+from coinche.engine.wire import view_to_json
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "first_legal_bot.py"
@@ -234,3 +237,43 @@ def test_the_time_and_the_game_a_host_gives_reach_the_engine(tmp_path: Path) -> 
     assert told["game"] is None and told["time_ms"] == 2000
     assert bot.faults == 0
     bot.close()
+
+
+DOC = ROOT / "docs" / "engine-protocol.md"
+
+
+def offered_kinds(rules: RuleSet, deals: int, seed: int) -> set[str]:
+    """The kinds of action records random deals of ``rules`` offer a seat."""
+    rng = random.Random(seed)
+    kinds: set[str] = set()
+    for n in range(deals):
+        deal = Deal(rules, n % 4, tuple(hands_from_seed(rng.randbytes(32), n % 4)))
+        while not deal.is_over:
+            for record in view_to_json(deal.view(deal.to_move))["legal_actions"]:
+                if "call" in record:
+                    call = record["call"]
+                    kind = next((k for k in ("generale", "capot") if call.startswith(k)), None)
+                    kinds.add(kind or ("bid" if call[0].isdigit() else call))
+                    if call.endswith(("SA", "TA")):
+                        kinds.add("SA TA")
+                elif "declare" in record:
+                    kinds.add("declare")
+                elif record.get("belote"):
+                    kinds.add("belote")
+            legal = deal.legal_actions()
+            deal.apply(legal[rng.randrange(len(legal))])
+    return kinds
+
+
+def test_the_document_says_every_action_each_profile_offers() -> None:
+    rows = re.findall(r"^\| (\w+) \| (pass, [^|]+) \| (yes|no) \| (yes|no) \|$", DOC.read_text("utf-8"), re.M)
+    assert sorted(row[0] for row in rows) == sorted(PROFILES)
+    for profile, calls, melds, belote in rows:
+        said = {"pass", "bid", "coinche", "surcoinche"}
+        said |= {"SA TA"} if "SA TA" in calls else set()
+        said |= {"generale"} if "générale" in calls else set()
+        said |= {"declare"} if melds == "yes" else set()
+        said |= {"belote"} if belote == "yes" else set()
+        offered = offered_kinds(PROFILES[profile], 60, 5)
+        assert "capot" in calls and "capot" in offered
+        assert offered - {"capot"} == said, (profile, offered, said)
