@@ -90,6 +90,9 @@ MARKER = "zz-only-zoe-wrote-this"
 """A string only the person's own free text holds (a club's description, an upload)."""
 BOB_MAIL = "bastien@example.com"
 AT = datetime(2026, 12, 1, 12, tzinfo=UTC)
+FAR = datetime.now(UTC) + timedelta(days=1)
+"""Her quick play wait's end: not during the test (the site's wave would seat her with
+computers while she deletes her account, a race of its own: see the closing note)."""
 
 
 @dataclass
@@ -347,7 +350,7 @@ def fill(client: TestClient, zoe: Someone, bob: Someone, carol: Someone, finishe
         ),
         SaidRow(id="said0001", table_id=finished, seat=0, player_id=z, kind="say", what="well_played", created_at=AT),
         QuickWaitRow(
-            player_id=z, rules=None, mu=25.0, sigma=8.0, since=AT, deadline=AT + timedelta(seconds=20), table_id=None
+            player_id=z, rules=None, mu=25.0, sigma=8.0, since=AT, deadline=FAR, table_id=None
         ),
         TablePresenceRow(table_id=finished, player_id=z, process="proc-1", connections=1, seen_at=AT),
         UploadedRecordRow(id="upload0001", owner=z, record=json.dumps({"note": MARKER, "deals": []}), created_at=AT),
