@@ -349,9 +349,7 @@ def fill(client: TestClient, zoe: Someone, bob: Someone, carol: Someone, finishe
             created_at=AT,
         ),
         SaidRow(id="said0001", table_id=finished, seat=0, player_id=z, kind="say", what="well_played", created_at=AT),
-        QuickWaitRow(
-            player_id=z, rules=None, mu=25.0, sigma=8.0, since=AT, deadline=FAR, table_id=None
-        ),
+        QuickWaitRow(player_id=z, rules=None, mu=25.0, sigma=8.0, since=AT, deadline=FAR, table_id=None),
         TablePresenceRow(table_id=finished, player_id=z, process="proc-1", connections=1, seen_at=AT),
         UploadedRecordRow(id="upload0001", owner=z, record=json.dumps({"note": MARKER, "deals": []}), created_at=AT),
         DealAccuracyRow(
