@@ -80,6 +80,7 @@ from .history import finished_record
 from .mail import MailRow
 from .mistakes import MistakeRow
 from .moderation import ModerationRow, RoleRow
+from .player_stats import COUNTERS
 from .progress import FaultRow
 from .seasons import SeasonDivisionRow, SeasonFinalRow, SeasonPlayerRow
 from .tournaments.rows import TournamentEntryRow, TournamentPlayerRow, TournamentRow, TournamentTableRow
@@ -354,19 +355,7 @@ class PersonalStore:
 
     def _ratings(self, s: Session, player: str) -> dict[str, Any]:
         stats = s.get(PlayerStatsRow, player)
-        fields = (
-            "mu",
-            "sigma",
-            "rated_games",
-            "games_played",
-            "games_won",
-            "deals_played",
-            "contracts_taken",
-            "contracts_made",
-            "coinches",
-            "coinches_won",
-            "updated_at",
-        )
+        fields = ("mu", "sigma", *COUNTERS, "updated_at")
         return {
             "site": None if stats is None else _dicts([stats], *fields)[0],
             "profiles": _dicts(

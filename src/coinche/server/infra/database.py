@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import ParamSpec, TypeVar
 
 from ..table.spec import Step
@@ -26,6 +26,20 @@ def _no_stop_iteration(call: Callable[[], T]) -> T:
         return call()
     except StopIteration as e:
         raise RuntimeError("StopIteration on a database thread") from e
+
+
+@contextlib.contextmanager
+def _counted() -> Iterator[None]:
+    """A database call's wait, added to the running request's ``DATABASE_TIME`` (if one
+    counts)."""
+    counted = DATABASE_TIME.get()
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        if counted is not None:
+            counted.seconds += time.perf_counter() - started
+            counted.calls += 1
 
 
 class Database:
@@ -49,15 +63,8 @@ class Database:
     async def __call__(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``fn(*args, **kwargs)`` (a method of the store) on a database thread."""
         loop = asyncio.get_running_loop()
-        counted = DATABASE_TIME.get()
-        if counted is None:
+        with _counted():
             return await loop.run_in_executor(self._threads, _no_stop_iteration, lambda: fn(*args, **kwargs))
-        started = time.perf_counter()
-        try:
-            return await loop.run_in_executor(self._threads, _no_stop_iteration, lambda: fn(*args, **kwargs))
-        finally:
-            counted.seconds += time.perf_counter() - started
-            counted.calls += 1
 
     async def append_step(self, table_id: str, step: Step) -> None:
         """``Store.append_step``, in the next group commit."""
@@ -66,14 +73,8 @@ class Database:
         self._steps.append((table_id, step, stored))
         if self._flushing is None or self._flushing.done():
             self._flushing = loop.create_task(self._flush())
-        counted = DATABASE_TIME.get()
-        started = time.perf_counter()
-        try:
+        with _counted():
             await stored
-        finally:
-            if counted is not None:
-                counted.seconds += time.perf_counter() - started
-                counted.calls += 1
 
     async def _flush(self) -> None:
         loop = asyncio.get_running_loop()
