@@ -155,18 +155,18 @@ class BotPool:
             slow = job.priority != Priority.MOVE
             self._in_flight += 1
             self._slow_in_flight += slow
-            task = loop.create_task(self._execute(loop, job))
+            task = loop.create_task(self._execute(job))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def _execute(self, loop: asyncio.AbstractEventLoop, job: _Job) -> None:
+    async def _execute(self, job: _Job) -> None:
         generation = self.generation
         try:
             try:
-                result = await loop.run_in_executor(self._executor, job.fn, *job.args)
+                result = await self._submitted(job)
             except BrokenProcessPool:
                 self._replace(generation)
-                result = await loop.run_in_executor(self._executor, job.fn, *job.args)
+                result = await self._submitted(job)
         except asyncio.CancelledError:
             if not job.future.done():
                 job.future.cancel()
@@ -181,6 +181,15 @@ class BotPool:
             self._in_flight -= 1
             self._slow_in_flight -= job.priority != Priority.MOVE
             self._dispatch()
+
+    def _submitted(self, job: _Job) -> asyncio.Future[Any]:
+        """``job`` handed to the current pool. A pool whose worker has just died can fail in
+        ``submit`` itself before it knows it is broken (it starts a new process through a pipe
+        its manager thread has already closed: "handle is closed"); that is a broken pool too."""
+        try:
+            return asyncio.wrap_future(self._executor.submit(job.fn, *job.args))
+        except (OSError, RuntimeError) as e:
+            raise BrokenProcessPool(f"the pool could not take the job: {e}") from e
 
     def _replace(self, generation: int) -> None:
         """Start a new pool, once for each pool that broke (every task that saw the same
