@@ -26,6 +26,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import insert
 from starlette.testclient import TestClient
 
+from coinche.server.features.daily.store import challenge_days
 from coinche.server.features.player_stats import StatsStore
 from coinche.server.infra.config import Settings
 from coinche.server.infra.rows.challenge import ChallengeAttemptRow, ChallengeDayRow, ChallengeResultRow
@@ -33,9 +34,9 @@ from coinche.server.infra.rows.people import AccountRow, PlayerRow
 from coinche.server.infra.rows.ratings import PlayerStatsRow, RatingHistoryRow
 from coinche.server.infra.rows.tables import TablePlayerRow, TableRow
 from coinche.server.infra.store import Store
+from coinche.server.table.names import name_key, name_skeleton, search_key
 from coinche.server.table.ratings import NEW_PLAYER, Rating
 from coinche.server.web.app import create_app
-from coinche.server.web.profile_pages import challenge_days
 from databases import add_database_args, database_url
 
 NAME = "Benchmark"
@@ -55,7 +56,9 @@ def generate(url: str, games: int, others: int, other_games: int, seed: int = 1)
                 {
                     "id": "bench-account",
                     "name": NAME,
-                    "name_key": NAME.casefold(),
+                    "name_key": name_key(NAME),
+                    "name_search": search_key(NAME),
+                    "name_skeleton": name_skeleton(NAME),
                     "password_hash": "x",
                     "player_id": player,
                     "created_at": start,
