@@ -3,7 +3,7 @@
 // to do, and hands the player's choices (always one of the server's `legal_actions`, sent
 // back as is) to the callbacks it was given. No socket, no rule of the game.
 
-import { t, esc, callHTML, parseCall, trumpVisual, meldName, callName } from './words.js';
+import { t, esc, callHTML, parseCall, trumpVisual, meldName, meldVisual, callName } from './words.js';
 import { cardBack } from './cards.js';
 import { say, sayNow } from './live.js';
 import { BiddingBox } from './bidding.js';
@@ -193,7 +193,9 @@ export class TableView {
         if (el.fan.childElementCount !== n) el.fan.innerHTML = Array.from({ length: n }, () => `<span class="mini-back">${cardBack()}</span>`).join('');
       }
       const melds = d.shown_melds[seat] || [];
-      let items = melds.map((m) => `<li>${esc(meldName(m))} <span class="pts">${m.points}</span></li>`);
+      let items = melds.map(
+        (m) => `<li><span class="meld-words">${esc(meldName(m))}</span><span class="meld-short" aria-hidden="true">${meldVisual(m)}</span> <span class="pts">${m.points}</span></li>`,
+      );
       if (seat === you && Array.isArray(d.declared) && d.declared.length && !melds.length) {
         items = d.declared.map((m) => `<li class="pending">${esc(t('js.declared', { meld: meldName(m) }))}</li>`);
       }

@@ -86,6 +86,17 @@ export function meldName(meld) {
   return t('meld.run', { kind: t(`meld.${kind}`), top: t(`meld.to.${top[0]}`), suit: t(`suit.of.${top[1]}`) });
 }
 
+/** One meld drawn short (HTML, for the eyes; the words go beside it for everyone else):
+ * a run by its top card, "D♥", a carré by its rank, "4×V". On a phone a side seat's
+ * column is too narrow for the words: three melds in words reached south's own. */
+export function meldVisual(meld) {
+  const [kind, top] = String(meld.name || '').split(' ');
+  if (!top) return esc(meld.name);
+  const rank = esc(t(`rank.short.${top[0]}`));
+  if (kind === 'carre') return `4×${rank}`;
+  return `${rank}${suitIcon(top[1])}`;
+}
+
 export function meldsName(melds) {
   const names = melds.map(meldName);
   if (names.length < 2) return names.join('');
