@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any, Final
 
+from ..engine.actions import Action
 from ..engine.deal import View
 from ..engine.errors import EngineError
 from ..engine.wire import action_from_json, action_to_json, view_from_json, view_to_json
@@ -144,26 +145,35 @@ class EngineBot(Bot):
         """The first message ``wanted`` accepts within ``within_ms`` (the decision's time
         unless told; others are skipped), None when none came: the engine is then dead to
         this match."""
-        if self._dead:
-            return None
         deadline = time.monotonic() + (self.time_ms if within_ms is None else within_ms) / 1000
         while True:
-            left = deadline - time.monotonic()
-            try:
-                line = self._lines.get(timeout=max(0.0, left)) if left > 0 else self._lines.get_nowait()
-            except queue.Empty:
-                self._dead = True
-                return None
-            if line is _EOF:
-                self._dead = self._ended = True
+            line = self._line(deadline)
+            if line is None:
                 return None
             try:
-                message = json.loads(line)  # type: ignore[arg-type]
+                message = json.loads(line)
             except ValueError:
                 self._fault("a line that is not JSON")
                 continue
             if isinstance(message, dict) and wanted(message):
                 return message
+
+    def _line(self, deadline: float) -> bytes | None:
+        """The engine's next line by ``deadline`` (``time.monotonic``), None when none came
+        (its output ended, or the time is up): the engine is then dead to this match."""
+        if self._dead:
+            return None
+        left = deadline - time.monotonic()
+        try:
+            line = self._lines.get(timeout=left) if left > 0 else self._lines.get_nowait()
+        except queue.Empty:
+            self._dead = True
+            return None
+        if line is _EOF:
+            self._dead = self._ended = True
+            return None
+        assert isinstance(line, bytes)
+        return line
 
     def _fault(self, what: str) -> None:
         self.faults += 1
@@ -184,26 +194,15 @@ class EngineBot(Bot):
         budget = self.time_ms if time_ms is None else time_ms
         self._next_id += 1
         number = self._next_id
-        self._send(
-            {
-                "type": "decide",
-                "id": number,
-                "view": view_to_json(view),
-                "game": None if game is None else dict(game),
-                "time_ms": budget,
-            }
-        )
+        self._send(decide_message(number, view, game, budget))
         answer = self._answer(lambda m: m.get("type") == "action" and m.get("id") == number, budget)
         if answer is None:
             self._fault("the engine stopped" if self._ended else "no answer in time")
             return Decision(default)
         try:
-            action = action_from_json(answer.get("action"), view)
-        except EngineError:
-            self._fault("an action the protocol cannot read")
-            return Decision(default)
-        if action not in view.legal_actions:
-            self._fault("an illegal action")
+            action = answered_action(answer, view)
+        except AnswerFault as e:
+            self._fault(str(e))
             return Decision(default)
         why = answer.get("explanation")
         return Decision(action, why[:200] if isinstance(why, str) else None)
@@ -239,6 +238,34 @@ class EngineBot(Bot):
         if proc is not None and proc.poll() is None:
             with contextlib.suppress(OSError):
                 proc.kill()
+
+
+class AnswerFault(Exception):
+    """An engine's answer that is no legal action (its text: the fault, as counted)."""
+
+
+def decide_message(number: int, view: View, game: Mapping[str, Any] | None, time_ms: int) -> dict[str, Any]:
+    """The host's ``decide`` of id ``number`` at ``view`` (``game``: the seat's view of the
+    game, None in the arena)."""
+    return {
+        "type": "decide",
+        "id": number,
+        "view": view_to_json(view),
+        "game": None if game is None else dict(game),
+        "time_ms": time_ms,
+    }
+
+
+def answered_action(answer: Mapping[str, Any], view: View) -> Action:
+    """The action of an engine's ``action`` message at ``view``: one of
+    ``view.legal_actions`` (as it is, or only its key), else ``AnswerFault``."""
+    try:
+        action = action_from_json(answer.get("action"), view)
+    except EngineError:
+        raise AnswerFault("an action the protocol cannot read") from None
+    if action not in view.legal_actions:
+        raise AnswerFault("an illegal action")
+    return action
 
 
 def _read_lines(stream: IO[bytes], lines: queue.Queue[object]) -> None:

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from ..engine.rules import RulesError
-from .bots import cmd_arena, cmd_connect, cmd_engine
+from .bots import cmd_arena, cmd_connect, cmd_engine, cmd_engine_check
 from .games import cmd_play, cmd_score
 from .parser import build_parser
 from .records import cmd_replay, cmd_solve, cmd_verify
@@ -51,6 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_engine(args.level)
         if args.command == "connect":
             return cmd_connect(args)
+        if args.command == "engine-check":
+            return cmd_engine_check(args, sys.stdout)
         if args.command == "solve":
             return cmd_solve(args.file, args.json, sys.stdout)
     except RulesError as e:

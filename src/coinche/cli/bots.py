@@ -47,6 +47,41 @@ def cmd_engine(level: str) -> int:
     return serve(factory, f"coinche {level}", sys.stdin, sys.stdout)
 
 
+def cmd_engine_check(args: argparse.Namespace, out: TextIO) -> int:
+    """``coinche engine-check -- COMMAND``: 0 when the engine conforms, 1 when not, 2 when
+    the command cannot be started or an option is wrong."""
+    from ..bots.base import BotLoadError
+    from ..bots.engine_check import engine_check
+    from ..engine.rules import PROFILES
+
+    command = list(args.engine)
+    if command and command[0] == "--":
+        command = command[1:]
+    problem = None
+    if not command:
+        problem = "give the engine's command after --: coinche engine-check -- python3 my_engine.py"
+    elif not 1 <= args.short_ms <= args.time_ms:
+        problem = "--short-ms must be at least 1 and at most --time-ms"
+    elif args.time_ms > 600_000:
+        problem = "--time-ms must be at most 600000 (10 minutes)"
+    if problem:
+        print(f"coinche engine-check: error: {problem}", file=sys.stderr)
+        return 2
+    try:
+        report = engine_check(
+            shlex.join(command),
+            args.seed,
+            args.time_ms,
+            args.short_ms,
+            profiles=tuple(dict.fromkeys(args.rules or PROFILES)),
+        )
+    except BotLoadError as e:
+        print(f"coinche engine-check: error: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(report.to_json()) if args.json else report.format(), file=out)
+    return 0 if report.conforms else 1
+
+
 def _arena_progress(total: int) -> Callable[[int], None]:
     """A progress line on the terminal (a long match otherwise shows nothing for an hour)."""
 

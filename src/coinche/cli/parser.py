@@ -309,6 +309,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log", help="append every event received to this file (NDJSON)")
     p.add_argument("engine", nargs=argparse.REMAINDER, metavar="-- COMMAND", help="the engine's command line")
 
+    p = sub.add_parser(
+        "engine-check",
+        help="check that an engine program speaks the engine protocol: every message, profile and kind of action",
+    )
+    p.add_argument("--time-ms", type=_COUNT, default=10_000, metavar="MS", help="each decision's time (default 10000)")
+    p.add_argument(
+        "--short-ms", type=_COUNT, default=1000, metavar="MS", help="the time of the time-limit check (default 1000)"
+    )
+    p.add_argument("--seed", type=_SEED, default=1, help="the seed of the engine's hello and deals (default 1)")
+    p.add_argument(
+        "--rules", action="append", choices=list(PROFILES), help="check this profile only (repeatable; default: all)"
+    )
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.add_argument("engine", nargs=argparse.REMAINDER, metavar="-- COMMAND", help="the engine's command line")
+
     p = sub.add_parser("arena", help="duplicate match between two bots (each deal played twice, cards swapped)")
     _add_rules_args(p, default=None)
     p.add_argument(
