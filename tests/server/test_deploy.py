@@ -45,6 +45,8 @@ UNITS = DEPLOY / "systemd"
 INSTALLED = "/opt/coinche/current/bin/coinche"
 """Where the units expect the command (docs/operations.md installs it there)."""
 INSTANCES = {"coinche-serve@.service": "8001", "coinche-worker@.service": "1"}
+EXPORT = ("coinche-export.service", "coinche-export.timer")
+"""The open games database's monthly run (docs/open-data.md): a unit, not a template."""
 PASSWORD = "a long enough password"
 
 
@@ -108,8 +110,8 @@ def installed_units(folder: Path) -> Path:
 def test_units_pass_systemd_analyze_verify(tmp_path: Path) -> None:
     analyze = tool("systemd-analyze", "systemd")
     folder = installed_units(tmp_path / "units")
-    names = [template.replace("@.", f"@{n}.") for template, n in INSTANCES.items()] + ["coinche.target"]
-    assert sorted(p.name for p in UNITS.iterdir()) == sorted([*INSTANCES, "coinche.target"])
+    names = [template.replace("@.", f"@{n}.") for template, n in INSTANCES.items()] + ["coinche.target", *EXPORT]
+    assert sorted(p.name for p in UNITS.iterdir()) == sorted([*INSTANCES, "coinche.target", *EXPORT])
     done = subprocess.run(
         [analyze, "verify", *(f"./{name}" for name in names)],
         cwd=folder,
@@ -127,7 +129,7 @@ def test_units_are_hardened(tmp_path: Path) -> None:
     a hardening line taken out shows here."""
     analyze = tool("systemd-analyze", "systemd")
     folder = installed_units(tmp_path / "units")
-    for template, n in INSTANCES.items():
+    for template, n in [*INSTANCES.items(), (EXPORT[0], "")]:
         name = template.replace("@.", f"@{n}.")
         done = subprocess.run(
             [analyze, "security", "--offline=true", "--threshold=20", "--no-pager", f"./{name}"],
@@ -162,7 +164,7 @@ def exec_start(template: str) -> list[str]:
     assert words[0] == INSTALLED, words
     out = []
     for word in words[1:]:
-        word = word.replace("%i", INSTANCES[template]).replace("%H", socket.gethostname())
+        word = word.replace("%i", INSTANCES.get(template, "")).replace("%H", socket.gethostname())
         for name in re.findall(r"\$\{([A-Z_]+)\}", word):
             assert env.get(name), f"{template} reads ${{{name}}}, which deploy/coinche.env.example does not set"
             word = word.replace(f"${{{name}}}", env[name])
@@ -180,6 +182,9 @@ def test_the_units_command_lines_are_the_command_lines_own() -> None:
     assert valid_name(serve.name), serve.name
     worker = parser.parse_args(exec_start("coinche-worker@.service"))
     assert worker.command == "worker" and valid_name(worker.name), worker.name
+    export = parser.parse_args(exec_start(EXPORT[0]))
+    assert (export.command, export.month, export.to) == ("export", "last", env_example()["COINCHE_OPEN_DATA_DIR"])
+    assert dict(unit_lines(UNITS / EXPORT[1], "Timer"))["OnCalendar"].startswith("*-*-01 ")
 
 
 def test_the_env_file_example_holds_good_values() -> None:

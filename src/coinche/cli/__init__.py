@@ -16,7 +16,7 @@ from .bots import cmd_arena, cmd_connect, cmd_engine, cmd_engine_check
 from .games import cmd_play, cmd_score
 from .parser import build_parser
 from .records import cmd_replay, cmd_solve, cmd_verify
-from .site import cmd_backup, cmd_reports, cmd_reset_link, cmd_restore, cmd_role, cmd_serve, cmd_worker
+from .site import cmd_backup, cmd_export, cmd_reports, cmd_reset_link, cmd_restore, cmd_role, cmd_serve, cmd_worker
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -37,6 +37,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_reset_link(args, sys.stdout)
         if args.command == "backup":
             return cmd_backup(args, sys.stdout)
+        if args.command == "export":
+            return cmd_export(args, sys.stdout)
         if args.command == "restore":
             return cmd_restore(args, sys.stdout)
         if args.command == "replay":

@@ -211,6 +211,13 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: the first --origin, else http://HOST:PORT)",
     )
     p.add_argument(
+        "--open-data-dir",
+        metavar="DIR",
+        default=os.environ.get("COINCHE_OPEN_DATA_DIR"),
+        help="the folder of the open games database's monthly files (coinche export), listed at /open-data "
+        "(default: $COINCHE_OPEN_DATA_DIR, else open-data beside an SQLite database, else none)",
+    )
+    p.add_argument(
         "--metrics-allow",
         metavar="NETWORKS",
         default="127.0.0.1,::1",
@@ -278,6 +285,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--db", help="database URL (default: $COINCHE_DATABASE_URL, else the local SQLite file)")
     p.add_argument("--from", dest="source", required=True, metavar="FILE", help="the backup (coinche backup made it)")
+
+    p = sub.add_parser(
+        "export", help="the open games database: a month's finished rated games as records (docs/open-data.md)"
+    )
+    p.add_argument("--db", help="database URL (default: $COINCHE_DATABASE_URL, else the local SQLite file)")
+    p.add_argument(
+        "--month",
+        required=True,
+        metavar="YYYY-MM",
+        help="the month (UTC) whose games to write, or last (the one before)",
+    )
+    p.add_argument(
+        "--to", required=True, metavar="FILE", help="the file to write (.jsonl.gz), or a folder: the month's file in it"
+    )
+    p.add_argument("--force", action="store_true", help="replace the file if it exists")
 
     p = sub.add_parser("replay", help="check and replay deal or game records (RECORD.md)")
     p.add_argument("--json", action="store_true", help="print one JSON answer per file (JSON Lines)")

@@ -17,10 +17,12 @@ from ..engine.errors import short_repr
 
 def cmd_serve(args: argparse.Namespace) -> int:
     import math
+    from pathlib import Path
 
     from limits import parse as parse_rate
 
     from ..server.features.mail import SmtpServer
+    from ..server.features.open_data import default_folder
     from ..server.infra.config import (
         SecretKeyError,
         Settings,
@@ -148,6 +150,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         mail_from=args.mail_from,
         public_url=public_url,
         metrics_allow=metrics_allow,
+        open_data_dir=Path(args.open_data_dir)
+        if args.open_data_dir
+        else default_folder(args.db or default_database_url()),
     )
     try:
         app = create_app(settings)
@@ -320,6 +325,58 @@ def cmd_backup(args: argparse.Namespace, out: TextIO) -> int:
         f"{done.seconds:.2f} s (schema revision {done.revision})",
         file=out,
     )
+    return 0
+
+
+def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
+    """Write a month's finished rated games as the open games database's file
+    (``features/open_data.py``); a refusal (a bad month, the file there already) is one
+    line and exit status 2."""
+    from datetime import UTC, datetime
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+
+    from ..server.features.open_data import ExportError, default_folder, export, month_bounds
+    from ..server.infra.config import default_database_url
+    from ..server.infra.store import Store
+
+    try:
+        month_bounds(args.month, datetime.now(UTC))  # checked before the database is opened
+    except ExportError as e:
+        print(f"coinche export: error: {e}", file=sys.stderr)
+        return 2
+    if args.to.endswith(("/", os.sep)) and not Path(args.to).is_dir():  # a folder meant: never a file of its name
+        print(f"coinche export: error: no folder {short_repr(args.to)} to write into", file=sys.stderr)
+        return 2
+    url = args.db or default_database_url()
+    folder = default_folder(url)  # an SQLite file's folder (the default of the site's files)
+    if folder is not None and not folder.with_name(Path(make_url(url).database or "").name).is_file():
+        print(f"coinche export: error: no database at {url} (--db or $COINCHE_DATABASE_URL)", file=sys.stderr)
+        return 2
+    try:
+        store = Store(url)
+    except Exception as e:  # a database that cannot be opened or migrated
+        print(f"coinche export: error: cannot open the database {url}: {short_repr(str(e))}", file=sys.stderr)
+        return 2
+    try:
+        done = export(store, args.month, Path(args.to), datetime.now(UTC), force=args.force)
+    except ExportError as e:
+        print(f"coinche export: error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"coinche export: error: cannot write {short_repr(args.to)}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+    print(
+        f"exported {done.games} games of {done.month} into {done.path}: {megabytes(done.size)}, "
+        f"sha256 {done.sha256}, {done.seconds:.2f} s",
+        file=out,
+    )
+    if done.unread:
+        shown = ", ".join(done.unread[:10])
+        print(f"coinche export: {len(done.unread)} games left out, their logs unreadable: {shown}", file=sys.stderr)
     return 0
 
 

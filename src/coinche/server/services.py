@@ -27,6 +27,8 @@ from .features.daily.store import ChallengeStore
 from .features.following import Following, FollowingStore
 from .features.friends import Friends
 from .features.history import History, HistoryStore
+from .features.ladder.runner import Ladder
+from .features.ladder.store import LadderStore
 from .features.mail import Mailer, MailStore
 from .features.mistakes import JOB_KINDS as MISTAKE_JOB_KINDS
 from .features.mistakes import Mistakes, MistakeStore
@@ -74,12 +76,14 @@ class Services(TableParts):
     clubs: Clubs
     club_points: ClubPoints
     mailer: Mailer
+    ladder: Ladder
     recovery_store: RecoveryStore
     watch_rules: dict[str, WatchRule]
     """Each watching rule of the table kinds (``TableKind.watched``), by the feature that
     decides it; a rule not here: nobody watches."""
 
     async def close(self) -> None:
+        await self.ladder.close()
         await self.mailer.close()
         await self.adaptive_level.close()
         await self.accuracies.close()
@@ -135,6 +139,11 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
     friends = Friends(store, p.db, settings, p.tables, p.attendance, p.rate_limits, p.hub)
     friends.seat_gates.append(clubs.may_sit)
     tournament_runner.entry_gates.append(clubs.may_enter)
+    mailer = Mailer(
+        MailStore(store), p.db, settings.clock, settings.smtp_url, settings.mail_from, settings.mail_check_seconds
+    )
+    ladder = Ladder(LadderStore(store), p.db, p.hub, settings, p.registry, p.tables, p.computers, p.attendance, mailer)
+    p.tables.abandon_hooks.append(ladder.abandoned)
     return Services(
         **{f.name: getattr(parts, f.name) for f in fields(TableParts)},
         daily=DailyChallenge(
@@ -159,9 +168,8 @@ async def start_services(settings: Settings, store: Store, hub: Hub | None = Non
         clubs=clubs,
         club_points=ClubPoints(tournament_runner),
         recovery_store=RecoveryStore(store),
-        mailer=Mailer(
-            MailStore(store), p.db, settings.clock, settings.smtp_url, settings.mail_from, settings.mail_check_seconds
-        ),
+        mailer=mailer,
+        ladder=ladder,
         coach=Coach(CoachStore(store), p.db, p.work, settings.coach_deals, settings.coach_bot),
         watch_rules={WATCHED_WHILE_LISTED: open_tables, WATCHED_AFTER_SHARED_DEALS: tournament_runner},
     )

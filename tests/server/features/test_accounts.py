@@ -357,6 +357,7 @@ FORMS = [
     ("/compte/mot-de-passe", {"old": PASSWORD, "new": "x" * 10, "confirm": "x" * 10}),
     ("/compte/supprimer", {"password": PASSWORD}),
     ("/compte/donnees", {"lang": "fr"}),
+    ("/compte/donnees-ouvertes", {"named": "on"}),
     ("/partie/abc/abandonner", {}),
     ("/amis", {"profile": "classic", "target": "1000", "level_1": "expert"}),
     ("/friends", {"profile": "classic", "target": "1000", "level_1": "expert"}),

@@ -15,6 +15,7 @@ from coinche.server.table.kinds import (
     SOLO,
     DailyChallengeTable,
     FriendsTable,
+    LadderTable,
     QuickPlayTable,
     TableKind,
     TournamentTable,
@@ -60,6 +61,8 @@ HEADINGS = [
     (TOURNAMENT, "en", "Tournament · round 2", "The round's score sheet", None, 1),
     (CHALLENGE, "fr", "Défi du jour", "Feuille de marque du défi", None, 4),
     (CHALLENGE, "en", "Daily challenge", "The challenge's score sheet", None, 4),
+    (LadderTable(match="M1", deals=2), "fr", "Échelle des moteurs", "Feuille de marque du match d'échelle", None, 2),
+    (LadderTable(match="M1", deals=2), "en", "Engine ladder", "The ladder match's score sheet", None, 2),
 ]
 
 

@@ -115,7 +115,12 @@ class Holding:
 TABLES: Final[dict[str, Holding]] = {
     # who plays
     "players": Holding("account.json", KEPT, "marked deleted; the finished games name the player"),
-    "accounts": Holding("account.json", ERASED, "name, address, password hash; the bots' too"),
+    "accounts": Holding(
+        "account.json",
+        ERASED,
+        "name, address, password hash, named in the open games database or not (open_data.py: "
+        "the files made after the deletion name their games by the pseudonym only); the bots' too",
+    ),
     "sessions": Holding("account.json", ERASED, "when each began and ends; never the token's hash"),
     "bot_tokens": Holding("bots.json", ERASED, "when made and used; never the hash"),
     "account_tokens": Holding("account.json", ERASED, "links sent: kind, address, dates; never the hash"),
@@ -173,6 +178,8 @@ TABLES: Final[dict[str, Holding]] = {
     "tournament_entries": Holding("tournaments.json", KEPT),
     "tournament_players": Holding("tournaments.json", KEPT),
     "tournament_tables": Holding(None, SCRUBBED, "a round's seats, names taken out (the games are in games.jsonl)"),
+    "ladder_engines": Holding(None, NOT_PERSONAL, "a bot's ladder figures: a program's, by its player id, no name"),
+    "ladder_matches": Holding(None, NOT_PERSONAL, "the ladder's matches between bots (programs), by player id"),
     "clubs": Holding("clubs.json", KEPT, "handed to the next moderator or member; deleted when nobody is left"),
     "club_members": Holding("clubs.json", ERASED),
     "club_requests": Holding("clubs.json", ERASED),
@@ -346,6 +353,7 @@ class PersonalStore:
             ),
             "free_deals_used": player.deals_played if player is not None else 0,
             "coach": None if coach is None else coach.on,
+            "open_data_named": account.open_data_named,
             "last_seen": None if online is None else _at(online.seen_at),
             "team_role": None if role is None else role.role,
             "quick_play_waiting": None

@@ -138,6 +138,9 @@ class Settings:
     mail_check_seconds: float = 15.0
     """How often a server looks for mail due (a retry, another process's message)."""
 
+    open_data_dir: Path | None = None
+    """The folder of the open games database's monthly files (``coinche serve
+    --open-data-dir``; ``features/open_data.py``), listed at ``/open-data``; None: none."""
     metrics_allow: tuple[str, ...] = ("127.0.0.1/32", "::1/128")
     """The networks whose clients may read ``GET /metrics`` (``--metrics-allow``; through a
     trusted proxy, the client it names): the machine itself by default."""
@@ -157,6 +160,21 @@ class Settings:
     tournament_tick_seconds: float = 1.0
     """Tournaments: each process's runner looks at the running ones this often (and at each
     result): a round starts, closes, a tournament ends on time."""
+    ladder_seconds: float = 5.0
+    """The engine ladder (``features/ladder``): pairing runs this often (one process at a
+    time pairs; every process looks after its tables)."""
+    ladder_deals: int = 4
+    """The deals of each of a ladder match's two tables."""
+    ladder_matches_per_bot: int = 2
+    """Ladder matches one bot plays at once (it is paired again when fewer run)."""
+    ladder_rules: str = "classic"
+    """The rules profile the ladder's tables play."""
+    ladder_fault_limit: int = 5
+    """A bot with this many faults among its last ``ladder_fault_window`` decisions at the
+    ladder is paused (its owner told) until its owner resumes it."""
+    ladder_fault_window: int = 100
+    ladder_deal_pause: float = 1.0
+    """Seconds a ladder table shows a deal's end before dealing the next (bots need not ask)."""
     daily_arena_hour: int | None = 20
     """The hour (Paris time) of the arena the site runs every day for an hour (None: none)."""
     tournament_limit: str = "20/minute"
@@ -175,6 +193,8 @@ class Settings:
     """Actions (and next deals) one bot may send through the bot API, at all its tables."""
     bot_request_limit: str = "60/minute"
     """The bot API's other requests one bot may send (streams opened, tables joined...)."""
+    public_api_limit: str = "120/minute"
+    """Requests one address may send to the public read API (``/api/v1``, docs/public-api.md)."""
     bots_limit: str = "30/hour"
     """Changes one person may make to their bots (made, tokens, revoked) on the bots' page."""
     bot_heartbeat: float = 15.0

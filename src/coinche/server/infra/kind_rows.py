@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..table.kinds import DailyChallengeTable, FriendsTable, QuickPlayTable, SoloTable, TableKind, TournamentTable
+from ..table.kinds import (
+    DailyChallengeTable,
+    FriendsTable,
+    LadderTable,
+    QuickPlayTable,
+    SoloTable,
+    TableKind,
+    TournamentTable,
+)
 from .db import aware
 from .rows.tables import TableRow
 
@@ -32,6 +40,8 @@ def kind_columns(kind: TableKind) -> dict[str, Any]:
         }
     if isinstance(kind, DailyChallengeTable):
         return {"challenge_day": kind.day}
+    if isinstance(kind, LadderTable):
+        return {"ladder_match": kind.match, "deal_limit": kind.deals}
     return {}
 
 
@@ -46,6 +56,8 @@ def kind_of_row(row: TableRow) -> TableKind:
         return TournamentTable(row.tournament_id, row.tournament_round, row.deal_limit or 1, closes)
     if row.challenge_day is not None:
         return DailyChallengeTable(row.challenge_day)
+    if row.ladder_match is not None:
+        return LadderTable(row.ladder_match, row.deal_limit or 1)
     if row.quick_play:
         return QuickPlayTable()
     return SoloTable()

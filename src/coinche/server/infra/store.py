@@ -57,7 +57,26 @@ def new_id(nbytes: int = 6) -> str:
     return secrets.token_urlsafe(nbytes)
 
 
-def _step_of(row: Any) -> Step:
+def table_spec(row: TableRow) -> TableSpec:
+    """The table a row of ``tables`` describes (its log's steps apart)."""
+    seats = tuple(Seat.from_json(x) for x in row.seats)
+    assert len(seats) == 4
+    return TableSpec(
+        id=row.id,
+        rules=RuleSet.profile(row.profile, **row.options),
+        seed=row.seed,
+        first_dealer=row.first_dealer,
+        seats=(seats[0], seats[1], seats[2], seats[3]),
+        level=row.level,
+        kind=kind_of_row(row),
+        secret=row.deal_secret,
+        adaptive_start=row.adaptive_start,
+        adaptive_par=bool(row.adaptive_par),
+    )
+
+
+def step_of(row: Any) -> Step:
+    """A step of a table's log from its row of ``actions``."""
     kind: StepKind = row.kind if row.kind in ("action", "deal", "seat", "swap", "par") else "action"
     data = row.data if isinstance(row.data, dict) else {}
     seat_data = Seat.from_json(data) if kind == "seat" else None
@@ -128,21 +147,7 @@ class Store:
             row = s.get(TableRow, table_id)
             if row is None:
                 return None
-            seats = tuple(Seat.from_json(x) for x in row.seats)
-            assert len(seats) == 4
-            spec = TableSpec(
-                id=row.id,
-                rules=RuleSet.profile(row.profile, **row.options),
-                seed=row.seed,
-                first_dealer=row.first_dealer,
-                seats=(seats[0], seats[1], seats[2], seats[3]),
-                level=row.level,
-                kind=kind_of_row(row),
-                secret=row.deal_secret,
-                adaptive_start=row.adaptive_start,
-                adaptive_par=bool(row.adaptive_par),
-            )
-            return spec, self._steps(s, table_id, 0)
+            return table_spec(row), self._steps(s, table_id, 0)
 
     def booked(self, table_id: str) -> tuple[int, bool]:
         """How many of the table's first deals, and whether its game's end, were booked."""
@@ -185,7 +190,7 @@ class Store:
             .where(ActionRow.table_id == table_id, ActionRow.seq >= start)
             .order_by(ActionRow.seq)
         ).all()
-        return [_step_of(r) for r in rows]
+        return [step_of(r) for r in rows]
 
     def last_seq(self, table_id: str) -> int:
         """How many steps the table's log holds."""

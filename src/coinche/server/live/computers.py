@@ -210,7 +210,7 @@ class Computers:
             if turn is None:
                 return
             started = loop.time()
-            pause = self._pause(table_id, turn)
+            pause = self._pause(table_id, turn) if live.spec.kind.paced else 0.0
             if await self._work.workers_alive() and await self._handed_over(live, turn, pause):
                 continue  # the table moved on: a worker's move (or anyone's)
             try:

@@ -128,6 +128,9 @@ class TableKind:
     """Who may watch it and when: one of the ``WATCHED_*`` rules."""
     may_be_listed: ClassVar[bool] = False
     """Its host may list it among the open tables (``features/open_tables.py``)."""
+    paced: ClassVar[bool] = True
+    """The computers' moves wait ``Settings.bot_delay`` (and the trick's pause) so people
+    can follow them; False: a table of programs, played as fast as they answer."""
 
     def dealing_id(self, table_id: str) -> str:
         """The id the deals are dealt under (docs/dealing.md): the table's own."""
@@ -350,6 +353,49 @@ class DailyChallengeTable(TableKind):
     @property
     def deal_compared(self) -> Way | None:
         return Way(CHALLENGE_DEAL, self.day)
+
+
+@dataclass(frozen=True)
+class LadderTable(TableKind):
+    """A table of the engine ladder's duplicate match ``match`` (``features/ladder``): two
+    bots (or a bot and one of the site's computer levels), each with the site's expert as
+    partner, at two tables dealt the same deals (under ``echelle-<match>``) with the sides
+    swapped, so whatever the cards give one side at a table they give the other at the
+    second. A game of ``deals`` deals; it waits for nobody: a bot that does not act in its
+    time or has gone is played for by a computer (a fault the ladder counts). Not rated
+    as the site's games: the ladder keeps its own ratings."""
+
+    name: ClassVar[str] = "ladder"
+    several_people: ClassVar[bool] = True
+    clocks_run_alone: ClassVar[bool] = True
+    allows_hints: ClassVar[bool] = False
+    coaches_newcomers: ClassVar[bool] = False
+    uses_free_deals: ClassVar[bool] = False
+    rated: ClassVar[bool] = False
+    shares_deals: ClassVar[bool] = True
+    follows_its_player: ClassVar[bool] = False
+    paced: ClassVar[bool] = False
+    match: str = ""
+    deals: int = 4
+
+    def dealing_id(self, table_id: str) -> str:
+        return f"echelle-{self.match}"
+
+    @property
+    def max_deals(self) -> int | None:
+        return self.deals
+
+    def winner(self, game: Game) -> int | None:
+        return game.leading_team if game.is_over else None
+
+    def heading(self, target: int) -> Heading:
+        params = (("deals", self.deals),)
+        return Heading("js.ladder_goal", "js.ladder_sheet", "js.read.ladder_score", params, self.deals)
+
+
+def ladder_match_of(kind: TableKind) -> str | None:
+    """The ladder match a table of this kind plays, None for any other kind."""
+    return kind.match if isinstance(kind, LadderTable) else None
 
 
 def challenge_day(kind: TableKind) -> str | None:

@@ -282,6 +282,7 @@ async def account_page(
         address=address,
         pending_address=pending,
         mail=recovery.mail_goes_out,
+        open_data_named=await request.app.state.open_data.named(account.id) if account is not None else False,
     )
 
 
@@ -291,6 +292,7 @@ NOTICES = {
     "password": "accounts.notice.password_changed",
     "abandoned": "accounts.notice.abandoned",
     "address": "recovery.notice.address_sent",
+    "open_data": "open_data.notice.saved",
 }
 
 

@@ -22,6 +22,7 @@ from ..features.accounts import AccountService
 from ..features.bots import Bots, BotStore
 from ..features.leaderboard import Leaderboard
 from ..features.metrics import SiteMetrics
+from ..features.open_data import OpenData, OpenDataStore
 from ..features.people_now import PeopleNow
 from ..features.personal_data import PersonalData, PersonalStore
 from ..infra.config import Settings
@@ -40,12 +41,15 @@ from . import (
     following_pages,
     friends_pages,
     history_pages,
+    ladder_pages,
     mistake_pages,
     moderation_pages,
+    open_data_pages,
     open_tables_pages,
     people_pages,
     profile_pages,
     progress_pages,
+    public_api,
     puzzle_pages,
     quick_pages,
     recovery_pages,
@@ -105,6 +109,8 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         app.state.club_points = services.club_points
         app.state.mailer = services.mailer
         services.mailer.start()
+        app.state.ladder = services.ladder
+        services.ladder.start()
         app.state.recovery = AccountRecovery(
             services.recovery_store, services.db, accounts, services.mailer, settings.clock, settings.public_url
         )
@@ -121,6 +127,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
             bot_accounts,
         )
         app.state.personal_data = personal_data = PersonalData(PersonalStore(store), services.db)
+        app.state.open_data = OpenData(OpenDataStore(store), services.db)
         accounts.erasers.append(personal_data.store.erase)
         app.state.tables = services.tables
         app.state.free_deals = services.free_deals
@@ -168,10 +175,13 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
         *avatars.routes,
         *quick_pages.routes,
         *open_tables_pages.routes,
+        *open_data_pages.routes,
         *following_pages.routes,
         *tournament_pages.routes,
         *bot_pages.routes,
+        *ladder_pages.routes,
         *bot_api.routes,
+        *public_api.page_routes,
         *bot_stream.routes,
         *watch_socket.routes,
         *request_metrics.routes,
@@ -185,6 +195,7 @@ def create_app(settings: Settings | None = None, hub: Hub | None = None) -> Star
             Middleware(request_metrics.RequestMetrics),  # each request's id and figures
             Middleware(SecurityHeaders),
             Middleware(HealthMiddleware),  # before sessions: a probe sets and reads no cookie
+            Middleware(public_api.PublicApi),  # the public read API (/api/v1): no cookie either
             Middleware(SessionMiddleware, secret_key=secret, same_site="lax", max_age=365 * 24 * 3600),
             Middleware(VisitorMiddleware),
         ],

@@ -17,9 +17,12 @@ from ..features.accounts import AccountError
 from ..features.bots import BOT_NAME_MAX, MAX_BOTS, Bots
 from ..table import i18n
 from .account_pages import lang_of_path, limits_of, rate_limited
+from .ladder_pages import ladder_of
 from .pages import ADDRESSES, account_of, page, read_checked_form, settings_of
 
-ACTIONS: Final = frozenset({"create", "token", "revoke", "delete"})
+ACTIONS: Final = frozenset({"create", "token", "revoke", "delete", "ladder_in", "ladder_out", "ladder_resume"})
+LADDER: Final = {"ladder_in": True, "ladder_out": False}
+"""The ladder's forms (``features/ladder``): opting a bot in or out."""
 
 
 def bots_of(request: Request) -> Bots:
@@ -50,6 +53,14 @@ async def bots_page(request: Request) -> Response:
                 context["notice"] = i18n.gettext(lang, "bots.created", name=made.name)
             elif action == "token":
                 context["token"] = await bots.new_token(account.id, value, datetime.now(UTC))
+            elif action in LADDER:
+                if not await ladder_of(request).opt(account.id, value, LADDER[action]):
+                    raise AccountError("not_your_bot")
+                context["notice"] = i18n.gettext(lang, "ladder.done")
+            elif action == "ladder_resume":
+                if not await ladder_of(request).resume(account.id, value):
+                    raise AccountError("not_your_bot")
+                context["notice"] = i18n.gettext(lang, "ladder.done")
             elif action == "revoke":
                 await bots.revoke(account.id, value)
                 return RedirectResponse(ADDRESSES[lang]["bots"], status_code=303)
@@ -60,6 +71,7 @@ async def bots_page(request: Request) -> Response:
             context["error"] = i18n.gettext(lang, f"bots.error.{e.code}")
             status = 400
     mine = await bots.bots_of(account.id) if account is not None else []
+    engines = await ladder_of(request).engines([bot.account.player for bot in mine]) if mine else {}
     response = page(
         request,
         "bots.html",
@@ -67,6 +79,7 @@ async def bots_page(request: Request) -> Response:
         lang=lang,
         other_url=other_url,
         mine=mine,
+        engines=engines,
         max_bots=MAX_BOTS,
         name_max=BOT_NAME_MAX,
         leaderboard=await bots.leaderboard(),

@@ -7,12 +7,14 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import (
+    Boolean,
     DateTime,
     ForeignKey,
     Index,
     Integer,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -61,6 +63,9 @@ class AccountRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     bot_owner_id: Mapped[str | None] = mapped_column(String(16), nullable=True, index=True)
     """A bot account's owner (an account's id); None for a person's account."""
+    open_data_named: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Its owner chose to be named by this name in the open games database (the account
+    page's setting, ``features/open_data.py``); False: a pseudonym there."""
 
 
 class BotTokenRow(Base):

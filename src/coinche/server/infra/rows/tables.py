@@ -34,6 +34,8 @@ from ..db import Base, now
 
 class TableRow(Base):
     __tablename__ = "tables"
+    __table_args__ = (Index("ix_tables_finished", "finished_at", "id"),)
+    """(The open games database reads a month's games in the order of this index.)"""
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
@@ -85,6 +87,8 @@ class TableRow(Base):
     statistics, the daily challenge): reading the table runs it for the later ones only."""
     game_booked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """The end of its game had its bookkeeping (the listeners) too."""
+    ladder_match: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The engine ladder's match the table is a leg of (``LadderTable.match``)."""
 
 
 class TablePlayerRow(Base):
