@@ -34,7 +34,7 @@ def test_a_club_made_joined_and_its_board(server: str, make_page: Callable[..., 
     bob.goto("/langue/en?next=/clubs")
     bob.get_by_role("link", name="Les Belotiers du jeudi").click()
     bob.get_by_role("button", name="Join the club").click()
-    expect(bob.locator(".notice")).to_contain_text("You are a member of the club.")
+    expect(bob.locator(".form-notice")).to_contain_text("You are a member of the club.")
     bob.get_by_role("button", name="Hello everyone!").click()
     expect(bob.locator(".club-posts")).to_contain_text("Bobclub : Hello everyone!")
     expect(bob.locator(".club-online")).to_contain_text("Bobclub")  # his page's socket says he is here

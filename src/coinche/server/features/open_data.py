@@ -209,23 +209,6 @@ def game_line(live: LiveTable, finished_at: datetime, names: _Names) -> str | No
     return json.dumps(line, ensure_ascii=False, separators=(",", ":"))
 
 
-@contextlib.contextmanager
-def snapshot(store: Store) -> Iterator[Connection]:
-    """A read-only transaction that sees the database as it was at its first read, however
-    long it lasts (SQLite: a deferred transaction over WAL; PostgreSQL: REPEATABLE READ)."""
-    if store.engine.dialect.name == "sqlite":
-        with store.engine.connect() as conn:
-            conn.exec_driver_sql("BEGIN")
-            try:
-                yield conn
-            finally:
-                conn.rollback()
-        return
-    with store.engine.connect().execution_options(isolation_level="REPEATABLE READ") as conn, conn.begin():
-        conn.exec_driver_sql("SET TRANSACTION READ ONLY")
-        yield conn
-
-
 def game_batches(conn: Connection, start: datetime, end: datetime) -> Iterator[list[tuple[TableRow, list[Any]]]]:
     """The rated tables that finished in ``[start, end)``, by ``(finished_at, id)``, a
     batch at a time, each with its log's rows."""
@@ -325,7 +308,7 @@ def export(store: Store, month_text: str, to: Path, now: datetime, force: bool =
         out = _Hashing(raw)
         hashed.append(out)
         inner = path.name.removesuffix(".gz")
-        with snapshot(store) as conn, gzip.GzipFile(inner, "wb", 6, out, mtime=0) as gz:
+        with store.backend.snapshot(store.engine) as conn, gzip.GzipFile(inner, "wb", 6, out, mtime=0) as gz:
             for batch in game_batches(conn, start, end):
                 people: set[str] = set()
                 built = []

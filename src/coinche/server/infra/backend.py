@@ -10,11 +10,12 @@ backend (``Store.backend``) and never which database it is, nor writes its SQL.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 import zlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -100,6 +101,11 @@ class Backend(ABC):
     def threads(self, count: int) -> tuple[Executor, Executor]:
         """The database calls' threads: (the other calls', the steps' writer)."""
 
+    @abstractmethod
+    def snapshot(self, engine: Engine) -> contextlib.AbstractContextManager[Connection]:
+        """A read-only transaction that sees the database as it was at its first read,
+        however long it lasts (a month's export read while the site plays on)."""
+
 
 class SqliteBackend(Backend):
     """One process's database file."""
@@ -148,6 +154,17 @@ class SqliteBackend(Backend):
         lanes = Lanes("coinche-db")
         return lanes.other, lanes.urgent
 
+    @contextlib.contextmanager
+    def snapshot(self, engine: Engine) -> Iterator[Connection]:
+        """A deferred transaction: under WAL a reader keeps the snapshot of its first read
+        and never blocks the writer."""
+        with engine.connect() as conn:
+            conn.exec_driver_sql("BEGIN")
+            try:
+                yield conn
+            finally:
+                conn.rollback()
+
 
 class PostgresBackend(Backend):
     """A database that servers and workers share."""
@@ -186,6 +203,12 @@ class PostgresBackend(Backend):
             ThreadPoolExecutor(max_workers=count, thread_name_prefix="coinche-db"),
             ThreadPoolExecutor(max_workers=1, thread_name_prefix="coinche-db-steps"),
         )
+
+    @contextlib.contextmanager
+    def snapshot(self, engine: Engine) -> Iterator[Connection]:
+        with engine.connect().execution_options(isolation_level="REPEATABLE READ") as conn, conn.begin():
+            conn.exec_driver_sql("SET TRANSACTION READ ONLY")
+            yield conn
 
 
 @functools.cache
