@@ -17,6 +17,10 @@ Prints the latency's p50/p95/p99/max per endpoint and overall, the statuses, and
 server's CPU.
 
     python bench/bench_public_api.py [--games 3000] [--players 120] [--rate 100] [--seconds 30]
+
+On a 2-core machine with nothing else running: 3,000 requests in 30 s from 249 addresses,
+all 200; p50 5.5 ms, p95 9.6 ms, p99 12.4 ms, max 29 ms (the slowest, a player's games
+and a game's record, p95 11.9 and 10.1 ms); the server used 89 % of a core.
 """
 
 from __future__ import annotations
