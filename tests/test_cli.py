@@ -885,11 +885,11 @@ def test_serve_passes_the_friends_tables_clocks_to_the_settings(
     monkeypatch.setattr(drain, "serve", lambda *a, **k: None)
     db = f"sqlite:///{tmp_path / 'c.db'}"
     argv = ["serve", "--db", db, "--grace-seconds", "3", "--idle-warning-seconds", "1.5", "--idle-move-seconds", "4"]
-    code, _, err = run(capsys, *argv, "--signup-limit-per-address", "40/hour")
+    code, _, err = run(capsys, *argv, "--signup-limit-per-address", "40/hour", "--api-limit-per-address", "30/second")
     assert code == 0, err
     settings = seen["settings"]
     assert (settings.grace_seconds, settings.idle_warning_seconds, settings.idle_move_seconds) == (3.0, 1.5, 4.0)
-    assert settings.signup_limit == "40/hour"
+    assert settings.signup_limit == "40/hour" and settings.public_api_limit == "30/second"
 
 
 def test_serve_runs_on_uvloop_where_it_is_installed(
@@ -921,6 +921,7 @@ def test_serve_runs_on_uvloop_where_it_is_installed(
         (["--trick-pause", "inf"], "--trick-pause must be between 0 and 10 seconds"),
         (["--signup-limit-per-address", "lots"], "--signup-limit-per-address takes a rate such as 100/minute"),
         (["--table-limit-per-address", "0/0"], "--table-limit-per-address takes a rate such as 100/minute"),
+        (["--api-limit-per-address", "fast"], "--api-limit-per-address takes a rate such as 100/minute"),
     ],
 )
 def test_serve_refuses_clocks_and_rates_out_of_range(

@@ -137,6 +137,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="accounts one address may create, e.g. 5/hour (default); a club or a school behind one address raises it",
     )
     p.add_argument(
+        "--api-limit-per-address",
+        default="120/minute",
+        metavar="RATE",
+        help="requests one address may make to the public read API /api/v1, e.g. 120/minute (default)",
+    )
+    p.add_argument(
         "--idle-seconds",
         type=float,
         default=300.0,

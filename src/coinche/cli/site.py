@@ -66,6 +66,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     for flag, rate in (
         ("--table-limit-per-address", args.table_limit_per_address),
         ("--signup-limit-per-address", args.signup_limit_per_address),
+        ("--api-limit-per-address", args.api_limit_per_address),
     ):
         try:
             parse_rate(rate)
@@ -142,6 +143,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         idle_move_seconds=args.idle_move_seconds,
         table_limit_per_address=args.table_limit_per_address,
         signup_limit=args.signup_limit_per_address,
+        public_api_limit=args.api_limit_per_address,
         challenge_profile=args.challenge_profile,
         challenge_level=args.challenge_level,
         allowed_origins=tuple(o for o in origins if o is not None),
