@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from sqlalchemy import and_, exists, or_, select
+from sqlalchemy.orm import Session
 
 from ...engine.record import game_record
 from ...engine.rules import RuleSet
@@ -173,20 +174,7 @@ class HistoryStore:
         query = query.order_by(tp.finished_at.desc(), tp.table_id.desc()).limit(limit)
         with self.store.session() as s:
             rows = s.execute(query).all()
-            ids = [r.id for r in rows]
-            seated = (
-                s.execute(
-                    select(tp.table_id, tp.player_id, tp.seat, AccountRow.name, PlayerRow.deleted_at)
-                    .outerjoin(AccountRow, AccountRow.player_id == tp.player_id)
-                    .outerjoin(PlayerRow, PlayerRow.id == tp.player_id)
-                    .where(tp.table_id.in_(ids))
-                ).all()
-                if ids
-                else []
-            )
-        by_table: dict[str, list[Any]] = {}
-        for row in seated:
-            by_table.setdefault(row.table_id, []).append(row)
+            by_table = seated_by_table(s, [r.id for r in rows])
         games = []
         for r in rows:
             people, seat = _people(r.seats, by_table.get(r.id, []), player)
@@ -305,3 +293,23 @@ class History:
 
     async def deals(self, table_id: str) -> list[FinishedDeal]:
         return await self.db(self.store.deals, table_id)
+
+
+def seated_by_table(s: Session, ids: list[str]) -> dict[str, list[Any]]:
+    """Each table's seats as held (``table_players``), with the account's name and whether
+    the player was deleted: how a list of finished games names its people."""
+    tp = TablePlayerRow
+    rows = (
+        s.execute(
+            select(tp.table_id, tp.player_id, tp.seat, AccountRow.name, PlayerRow.deleted_at)
+            .outerjoin(AccountRow, AccountRow.player_id == tp.player_id)
+            .outerjoin(PlayerRow, PlayerRow.id == tp.player_id)
+            .where(tp.table_id.in_(ids))
+        ).all()
+        if ids
+        else []
+    )
+    by_table: dict[str, list[Any]] = {}
+    for row in rows:
+        by_table.setdefault(row.table_id, []).append(row)
+    return by_table

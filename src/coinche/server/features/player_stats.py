@@ -454,15 +454,20 @@ class StatsStore:
                 out.update({r.player_id: Rating(r.mu, r.sigma) for r in rows})
         return out
 
-    def profile(self, player: PlayerId) -> Profile:
-        """The player's counters, rating and rating history (one row per rated game)."""
+    def profile(self, player: PlayerId, history: bool = True) -> Profile:
+        """The player's counters, rating, each profile's rating and, with ``history``, the
+        rating's history (one row per rated game: a chart's, which the API leaves out)."""
         with self.store.session() as s:
             row = s.get(PlayerStatsRow, player)
-            history = s.execute(
-                select(RatingHistoryRow.at, RatingHistoryRow.display)
-                .where(RatingHistoryRow.player_id == player)
-                .order_by(RatingHistoryRow.at, RatingHistoryRow.table_id)
-            ).all()
+            charted = (
+                s.execute(
+                    select(RatingHistoryRow.at, RatingHistoryRow.display)
+                    .where(RatingHistoryRow.player_id == player)
+                    .order_by(RatingHistoryRow.at, RatingHistoryRow.table_id)
+                ).all()
+                if history
+                else []
+            )
             boards = s.execute(
                 select(ProfileRatingRow.profile, ProfileRatingRow.mu, ProfileRatingRow.sigma)
                 .add_columns(ProfileRatingRow.rated_games)
@@ -470,7 +475,7 @@ class StatsStore:
             ).all()
         order = list(PROFILES)
         found = Profile(
-            history=[(at, display) for at, display in history],
+            history=[(at, display) for at, display in charted],
             boards=sorted(
                 (ProfileRating(name, Rating(mu, sigma), games) for name, mu, sigma, games in boards),
                 key=lambda b: (order.index(b.profile) if b.profile in order else len(order), b.profile),

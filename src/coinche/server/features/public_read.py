@@ -25,23 +25,21 @@ from typing import Any, Final
 
 from sqlalchemy import ColumnElement, and_, exists, func, or_, select
 
-from ...engine.rules import PROFILES, RuleSet
+from ...engine.rules import RuleSet
 from ..infra.database import Database
 from ..infra.db import aware
 from ..infra.rows.challenge import ChallengeDayRow, ChallengeStandingRow
-from ..infra.rows.people import AccountRow, PlayerRow
-from ..infra.rows.ratings import PlayerStatsRow, ProfileRatingRow
+from ..infra.rows.people import AccountRow
 from ..infra.rows.tables import TablePlayerRow, TableRow
 from ..infra.store import Store, result_for
 from ..table.live_table import LiveTable
-from ..table.ratings import Rating
 from ..table.spec import Step, TableSpec
 from .accounts import find_account
 from .bots import BotStore
 from .daily.model import RankingLine
-from .history import Person, finished_record
+from .history import Person, finished_record, seated_by_table
 from .ladder.rows import LadderMatchRow
-from .player_stats import COUNTERS, Profile, ProfileRating
+from .player_stats import Profile, StatsStore
 from .tournaments.rows import TournamentRow
 
 RECORDS_KEPT: Final = 512
@@ -100,24 +98,6 @@ def _kind(row: Any) -> str:
     return "quick_play" if row.quick_play else "solo"
 
 
-def _seated(s: Any, ids: list[str]) -> dict[str, list[Any]]:
-    tp = TablePlayerRow
-    rows = (
-        s.execute(
-            select(tp.table_id, tp.player_id, tp.seat, AccountRow.name, PlayerRow.deleted_at)
-            .outerjoin(AccountRow, AccountRow.player_id == tp.player_id)
-            .outerjoin(PlayerRow, PlayerRow.id == tp.player_id)
-            .where(tp.table_id.in_(ids))
-        ).all()
-        if ids
-        else []
-    )
-    by_table: dict[str, list[Any]] = {}
-    for row in rows:
-        by_table.setdefault(row.table_id, []).append(row)
-    return by_table
-
-
 _GAME_COLUMNS: Final = (
     TableRow.id,
     TableRow.finished_at.label("table_finished_at"),
@@ -138,6 +118,7 @@ class PublicReads:
         self.store = store
         self.db = db
         self._bots = BotStore(store)
+        self._stats = StatsStore(store)
         self._records: OrderedDict[str, dict[str, Any] | None] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -148,7 +129,7 @@ class PublicReads:
         if found is None:
             return None
         shown, player = found
-        return shown, self.ratings(player), self._bots.owner_of(player)
+        return shown, self._stats.profile(player, history=False), self._bots.owner_of(player)
 
     def player_games(
         self, name: str, before: tuple[datetime, str] | None, limit: int
@@ -158,29 +139,6 @@ class PublicReads:
         if found is None:
             return None
         return found[0], self.games(found[1], before, limit)
-
-    def ratings(self, player: str) -> Profile:
-        """The player's rating, counters and per-profile ratings (``player_stats``' profile
-        without the rating's history, one row a rated game: a chart's, not an API's)."""
-        with self.store.session() as s:
-            row = s.get(PlayerStatsRow, player)
-            boards = s.execute(
-                select(ProfileRatingRow.profile, ProfileRatingRow.mu, ProfileRatingRow.sigma)
-                .add_columns(ProfileRatingRow.rated_games)
-                .where(ProfileRatingRow.player_id == player, ProfileRatingRow.rated_games > 0)
-            ).all()
-        order = list(PROFILES)
-        found = Profile(
-            boards=sorted(
-                (ProfileRating(name, Rating(mu, sigma), games) for name, mu, sigma, games in boards),
-                key=lambda b: (order.index(b.profile) if b.profile in order else len(order), b.profile),
-            )
-        )
-        if row is not None:
-            found.rating = Rating(row.mu, row.sigma)
-            for name in COUNTERS:
-                setattr(found, name, getattr(row, name))
-        return found
 
     def games(self, player: str, before: tuple[datetime, str] | None, limit: int) -> list[PublicGame]:
         """The player's finished public games finished before ``before`` (newest first, at
@@ -198,7 +156,7 @@ class PublicReads:
         query = query.order_by(tp.finished_at.desc(), tp.table_id.desc()).limit(limit)
         with self.store.session() as s:
             rows = s.execute(query).all()
-            seated = _seated(s, [r.id for r in rows])
+            seated = seated_by_table(s, [r.id for r in rows])
         out = []
         for r in rows:
             people, seat = _people(r.seats, seated.get(r.id, []), player)
@@ -223,7 +181,7 @@ class PublicReads:
             row = s.execute(select(*_GAME_COLUMNS).where(TableRow.id == table_id, PUBLIC)).first()
             if row is None:
                 return None
-            people, _ = _people(row.seats, _seated(s, [table_id]).get(table_id, []), "")
+            people, _ = _people(row.seats, seated_by_table(s, [table_id]).get(table_id, []), "")
         return PublicGame(
             row.id,
             aware(row.table_finished_at),

@@ -43,7 +43,7 @@ from ..features.bots import Bots
 from ..features.daily.runner import DailyChallenge
 from ..features.history import EPOCH, parse_cursor
 from ..features.leaderboard import MIN_GAMES, Leaderboard
-from ..features.player_stats import PROVISIONAL_SIGMA
+from ..features.player_stats import COUNTERS, PROVISIONAL_SIGMA
 from ..features.public_read import PublicGame, PublicReads
 from ..features.tournaments.model import SITE, Tournament, shown_results
 from ..features.tournaments.runner import Tournaments
@@ -246,14 +246,7 @@ async def player(request: Request) -> Answer:
             "bot": owner is not None,
             "owner": owner,
             **_rating(data.rating.display, data.rating.sigma),
-            "rated_games": data.rated_games,
-            "games_played": data.games_played,
-            "games_won": data.games_won,
-            "deals_played": data.deals_played,
-            "contracts_taken": data.contracts_taken,
-            "contracts_made": data.contracts_made,
-            "coinches": data.coinches,
-            "coinches_won": data.coinches_won,
+            **{name: getattr(data, name) for name in COUNTERS},
             "profiles": [
                 {"profile": b.profile, **_rating(b.rating.display, b.rating.sigma), "rated_games": b.rated_games}
                 for b in data.boards
@@ -791,19 +784,7 @@ OPENAPI: Final[dict[str, Any]] = {
                     "bot": {"type": "boolean", "description": "A bot account (the bot API)"},
                     "owner": {**_NULLABLE_STRING, "description": "A bot's owner"},
                     **_RATING,
-                    **{
-                        key: {"type": "integer"}
-                        for key in (
-                            "rated_games",
-                            "games_played",
-                            "games_won",
-                            "deals_played",
-                            "contracts_taken",
-                            "contracts_made",
-                            "coinches",
-                            "coinches_won",
-                        )
-                    },
+                    **{key: {"type": "integer"} for key in COUNTERS},
                     "profiles": {
                         "type": "array",
                         "items": {

@@ -244,7 +244,11 @@ class Ladder:
             self._spawn(live.id, self._deal_on(live.id, self.settings.ladder_deal_pause))
 
     async def _game_ended(self, event: GameEnded) -> None:
-        live = event.table
+        await self._book(event.table)
+
+    async def _book(self, live: LiveTable, left: str | None = None) -> None:
+        """Book a ladder table's result and its bots' decisions (``left``: a bot that gave
+        it up, its leaving one fault more), then tell the owners of bots it paused."""
         match_id = ladder_match_of(live.spec.kind)
         if match_id is None:
             return
@@ -252,12 +256,15 @@ class Ladder:
         if match is None:
             return
         players = [p for p in (match.first, match.second) if p is not None]
+        decisions = decisions_at(live, players)
+        if left is not None:
+            decisions[left] = decisions.get(left, "") + "1"
         booked = await self.db(
             self.store.book_table,
             match_id,
             live.id,
             difference(live, match.first),
-            decisions_at(live, players),
+            decisions,
             self.settings.clock(),
             self.levels,
             self.settings.ladder_fault_limit,
@@ -290,25 +297,4 @@ class Ladder:
     async def abandoned(self, live: LiveTable, player: str) -> None:
         """A bot gave up a ladder table alone with computers (a ``Tables.abandon_hooks``
         hook): the table is booked as it stands, its leaving a fault."""
-        match_id = ladder_match_of(live.spec.kind)
-        if match_id is None:
-            return
-        match = await self.db(self.store.match, match_id)
-        if match is None:
-            return
-        players = [p for p in (match.first, match.second) if p is not None]
-        decisions = decisions_at(live, players)
-        decisions[player] = decisions.get(player, "") + "1"
-        booked = await self.db(
-            self.store.book_table,
-            match_id,
-            live.id,
-            difference(live, match.first),
-            decisions,
-            self.settings.clock(),
-            self.levels,
-            self.settings.ladder_fault_limit,
-            self.settings.ladder_fault_window,
-        )
-        if booked is not None:
-            await self._told(booked)
+        await self._book(live, left=player)
