@@ -15,6 +15,8 @@ memory) breaks the pool: the first task to see it starts one new pool, the other
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import heapq
 import itertools
 import logging
@@ -79,6 +81,8 @@ class BotPool:
 
     DEPTH = 2
     SLOW_EVERY = 8
+    SHUTDOWN_WAIT = 3.0
+    """Seconds ``aclose`` waits for the workers to finish the calls they hold."""
 
     def __init__(self, workers: int, queue_limit: int = 2000) -> None:
         self.workers = max(1, workers)
@@ -216,6 +220,14 @@ class BotPool:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        # The pool shut down and its manager thread waited for (off the loop, bounded): a
+        # manager thread still closing its wake-up pipe as the interpreter exits races the
+        # exit hook that writes to it (CPython 3.11's _python_exit: "OSError: Bad file
+        # descriptor" after a drained server stopped).
+        shutdown = functools.partial(self._executor.shutdown, wait=True, cancel_futures=True)
+        stopped = asyncio.get_running_loop().run_in_executor(None, shutdown)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(stopped), self.SHUTDOWN_WAIT)
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
